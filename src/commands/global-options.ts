@@ -1,0 +1,49 @@
+// Options every command accepts. They are added to the program and to every leaf command, so
+// `mq --repo a/b logs` and `mq logs --repo a/b` mean the same; the value given on the command
+// line wins wherever it was written.
+import { Command, InvalidArgumentError, Option } from "commander";
+import { COLOR_MODES, DEFAULT_GLOBALS, OUTPUT_FORMATS, type GlobalOptions } from "../context.js";
+
+export function parsePositiveNumber(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === "" || !Number.isFinite(n) || n <= 0) {
+      throw new InvalidArgumentError(`${flag} must be a positive number of seconds.`);
+    }
+    return n;
+  };
+}
+
+export function addGlobalOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option("-R, --repo <owner/name>", "repository to query (default: $MQ_REPO, $GITHUB_REPOSITORY, the git remote, config)"))
+    .addOption(new Option("--api-url <url>", "API base URL without /v1 (default: $MQ_API_URL, config, https://api.mergify.com)"))
+    .addOption(new Option("--offline", "run against the bundled local server (no account, no network)"))
+    .addOption(new Option("-o, --output <format>", "output format (default: table on a terminal, ndjson otherwise)").choices(OUTPUT_FORMATS))
+    .addOption(new Option("--color <when>", "colour output").choices(COLOR_MODES))
+    .addOption(new Option("--debug", "print each HTTP request to stderr (token redacted)"))
+    .addOption(new Option("--token <token>", "API token (visible to other local users in the process list: prefer MQ_TOKEN or mq auth login)"))
+    .addOption(new Option("--timeout <seconds>", "request timeout in seconds (default 30)").argParser(parsePositiveNumber("--timeout")))
+    .addOption(new Option("--no-retry", "do not retry on 429, 502, 503, 504 or connection resets"))
+    .addOption(new Option("--insecure", "allow sending the token over plain http:// to a non-loopback host"))
+    .addOption(new Option("--strict", "treat event metadata that differs from the contract as an error"));
+}
+
+const GLOBAL_KEYS = ["repo", "apiUrl", "offline", "output", "color", "debug", "token", "timeout", "retry", "insecure", "strict"] as const;
+
+/** The global options in effect for `cmd`: a value typed on the command line anywhere in the chain wins. */
+export function readGlobals(cmd: Command): GlobalOptions {
+  const globals: GlobalOptions = { ...DEFAULT_GLOBALS };
+  const chain: Command[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) chain.unshift(c);
+  for (const c of chain) {
+    const values = c.opts();
+    for (const key of GLOBAL_KEYS) {
+      const source = c.getOptionValueSource(key);
+      if (source === "cli" || source === "env") {
+        (globals as unknown as Record<string, unknown>)[key] = values[key];
+      }
+    }
+  }
+  return globals;
+}

@@ -1,0 +1,108 @@
+// Typed errors and the one exit-code map. Commands throw these; only main() turns them into an
+// exit code, so every command reports failures the same way and none calls process.exit.
+
+export const ExitCode = {
+  OK: 0,
+  CHECK_FAILED: 1,
+  USAGE: 2,
+  NOT_FOUND: 3,
+  AUTH: 4,
+  REJECTED: 5,
+  NETWORK: 6,
+  CONFIG: 7,
+  INTERNAL: 70,
+  INTERRUPTED: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+export class MqError extends Error {
+  readonly exitCode: ExitCodeValue;
+  /** A follow-up line for the user: how to fix or resume. */
+  readonly hint: string | undefined;
+  constructor(message: string, exitCode: ExitCodeValue, hint?: string) {
+    super(message);
+    this.name = new.target.name;
+    this.exitCode = exitCode;
+    this.hint = hint;
+  }
+}
+
+/** Bad input from the user; raised before any request is sent. */
+export class UsageError extends MqError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.USAGE, hint);
+  }
+}
+
+/** A --fail-if threshold was breached. The breaches are already printed. */
+export class CheckFailedError extends MqError {
+  constructor(message: string) {
+    super(message, ExitCode.CHECK_FAILED);
+  }
+}
+
+/** An HTTP status from the API, mapped to the exit code of its class. */
+export class HttpError extends MqError {
+  readonly status: number;
+  readonly detail: string | undefined;
+  constructor(status: number, message: string, detail?: string, hint?: string) {
+    super(message, exitCodeForStatus(status), hint);
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+/** Network failure, timeout, retries exhausted, or a 5xx. */
+export class NetworkError extends MqError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.NETWORK, hint);
+  }
+}
+
+/** A 200 response whose body does not match the contract (page or event envelope). */
+export class ContractError extends MqError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.NETWORK, hint);
+  }
+}
+
+export class AuthError extends MqError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.AUTH, hint);
+  }
+}
+
+export class ConfigError extends MqError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.CONFIG, hint);
+  }
+}
+
+export class InterruptedError extends MqError {
+  constructor(message = "interrupted") {
+    super(message, ExitCode.INTERRUPTED);
+  }
+}
+
+export function exitCodeForStatus(status: number): ExitCodeValue {
+  if (status === 404) return ExitCode.NOT_FOUND;
+  if (status === 401 || status === 403) return ExitCode.AUTH;
+  if (status === 409 || status === 422 || status === 400) return ExitCode.REJECTED;
+  if (status === 429 || status >= 500) return ExitCode.NETWORK;
+  if (status >= 400) return ExitCode.REJECTED;
+  return ExitCode.NETWORK;
+}
+
+/** The exit-code table as the README and `mq help exit-codes` print it. */
+export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
+  [0, "success"],
+  [1, "check failed: a --fail-if threshold was breached"],
+  [2, "usage error or bad input; nothing was sent"],
+  [3, "not found (HTTP 404)"],
+  [4, "authentication or permission: no token, or HTTP 401/403"],
+  [5, "request rejected by the API (HTTP 409, 422)"],
+  [6, "network failure, timeout, server error (5xx), or a response that breaks the contract"],
+  [7, "configuration error (unreadable or corrupt config file, bad config value)"],
+  [70, "internal error (a bug in mq)"],
+  [130, "interrupted (Ctrl-C)"],
+];

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { main } from "../src/main.js";
+import { testContext } from "./helpers/context.js";
+
+describe("the command tree", () => {
+  it("prints the version and exits 0", async () => {
+    const ctx = testContext();
+    expect(await main(["--version"], ctx)).toBe(0);
+    expect(ctx.stdoutText()).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  it("rejects an unknown option with one line and exit 2", async () => {
+    const ctx = testContext();
+    expect(await main(["logs", "--bogus"], ctx)).toBe(2);
+    expect(ctx.stderrText()).toBe("mq: unknown option '--bogus'\n");
+    expect(ctx.stdoutText()).toBe("");
+  });
+
+  it("suggests the closest command", async () => {
+    const ctx = testContext();
+    expect(await main(["lgos"], ctx)).toBe(2);
+    expect(ctx.stderrText()).toBe("mq: unknown command 'lgos' (did you mean logs?)\n");
+  });
+
+  it("names the flag and the allowed values for a bad --output", async () => {
+    const ctx = testContext();
+    expect(await main(["-o", "xml", "logs"], ctx)).toBe(2);
+    expect(ctx.stderrText()).toBe(
+      "mq: option '-o, --output <format>' argument 'xml' is invalid. Allowed choices are table, json, ndjson, csv.\n",
+    );
+  });
+});
