@@ -1,0 +1,47 @@
+// Human formatting shared by the renderers: durations, relative times, counts and rates. Off a
+// terminal, renderers print raw values (seconds, RFC 3339, plain numbers) instead of these.
+
+/** 750 → "12m 30s"; 93784 → "1d 2h"; keeps the two largest units. */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return "-";
+  const negative = seconds < 0;
+  let s = Math.round(Math.abs(seconds));
+  if (s === 0) return Math.abs(seconds) > 0 ? "<1s" : "0s";
+  const units: Array<[string, number]> = [
+    ["d", 86400],
+    ["h", 3600],
+    ["m", 60],
+    ["s", 1],
+  ];
+  const parts: string[] = [];
+  for (const [name, size] of units) {
+    if (s >= size) {
+      parts.push(`${Math.floor(s / size)}${name}`);
+      s %= size;
+    }
+    if (parts.length === 2) break;
+    if (parts.length === 1 && s === 0) break;
+  }
+  return (negative ? "-" : "") + parts.join(" ");
+}
+
+/** "3m ago", "2h ago", "5d ago", or "in 2m" for the future. */
+export function formatRelativeTime(date: Date, now: Date): string {
+  const diff = Math.round((now.getTime() - date.getTime()) / 1000);
+  if (Math.abs(diff) < 45) return "just now";
+  const text = formatDuration(Math.abs(diff)).split(" ")[0]!;
+  return diff >= 0 ? `${text} ago` : `in ${text}`;
+}
+
+const COUNT = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+
+/** 1234567 → "1,234,567"; 2.5 → "2.5". */
+export function formatCount(n: number): string {
+  return COUNT.format(n);
+}
+
+/** 0.1234 → "12.3%". */
+export function formatPercent(rate: number): string {
+  if (!Number.isFinite(rate)) return "-";
+  return `${(rate * 100).toFixed(1)}%`;
+}
