@@ -1,0 +1,114 @@
+// Streaming writers for machine-readable output (json, ndjson, csv). Records go out as they are
+// produced, one write call each, so memory stays flat with the size of the result, a reader such as
+// `jq` sees data as it arrives, and an interrupted run never leaves half a record on stdout.
+import { once } from "node:events";
+
+export type RecordFormat = "json" | "ndjson" | "csv";
+
+export interface RecordWriterOptions {
+  /** keep only these fields, in this order (--fields) */
+  fields?: string[];
+  /** csv header; defaults to `fields`, else the keys of the first record */
+  csvColumns?: string[];
+}
+
+export interface RecordWriter {
+  write(record: Record<string, unknown>): Promise<void>;
+  /** several records in one write call: fewer syscalls when a whole page is ready */
+  writeMany(records: Iterable<Record<string, unknown>>): Promise<void>;
+  /** closes the output (json's `]`); safe to call more than once */
+  end(): Promise<void>;
+  /** records written so far */
+  readonly count: number;
+}
+
+export function createRecordWriter(
+  format: RecordFormat,
+  stream: NodeJS.WritableStream,
+  opts: RecordWriterOptions = {},
+): RecordWriter {
+  const fields = opts.fields;
+  let columns = opts.csvColumns ?? fields;
+  let count = 0;
+  let ended = false;
+
+  const project = (record: Record<string, unknown>): Record<string, unknown> => {
+    if (!fields) return record;
+    const out: Record<string, unknown> = {};
+    for (const f of fields) out[f] = record[f];
+    return out;
+  };
+
+  const encode = (record: Record<string, unknown>): string => {
+    switch (format) {
+      case "ndjson":
+        return JSON.stringify(project(record)) + "\n";
+      case "json":
+        // the separator travels with the record, so stopping between two writes leaves valid JSON
+        // once end() adds the closing bracket
+        return (count === 0 ? "[\n" : ",\n") + JSON.stringify(project(record));
+      case "csv": {
+        let header = "";
+        if (count === 0) {
+          columns ??= Object.keys(record);
+          header = csvRow(columns);
+        }
+        return header + csvRow(columns!.map((c) => record[c]));
+      }
+    }
+  };
+
+  const writer: RecordWriter = {
+    get count() {
+      return count;
+    },
+    async write(record) {
+      if (ended) throw new Error("record writer already ended");
+      const text = encode(record);
+      count++;
+      await writeChunk(stream, text);
+    },
+    async writeMany(records) {
+      if (ended) throw new Error("record writer already ended");
+      let text = "";
+      for (const r of records) {
+        text += encode(r);
+        count++;
+      }
+      if (text) await writeChunk(stream, text);
+    },
+    async end() {
+      if (ended) return;
+      ended = true;
+      if (format === "json") await writeChunk(stream, count === 0 ? "[]\n" : "\n]\n");
+      else if (format === "csv" && count === 0 && columns) await writeChunk(stream, csvRow(columns));
+    },
+  };
+  return writer;
+}
+
+/** Writes one chunk and waits for 'drain' when the stream's buffer is full. */
+export async function writeChunk(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  if (stream.write(text)) return;
+  const s = stream as NodeJS.WritableStream & { destroyed?: boolean; writableNeedDrain?: boolean };
+  if (s.destroyed || s.writableNeedDrain === false) return;
+  const ac = new AbortController();
+  const wait = (event: string) => once(stream, event, { signal: ac.signal }).catch(() => undefined);
+  try {
+    await Promise.race([wait("drain"), wait("close"), wait("error")]);
+  } finally {
+    // removes the listeners of the events that did not fire
+    ac.abort();
+  }
+}
+
+/** One RFC 4180 row with CRLF: objects and arrays as JSON, null and undefined as empty. */
+export function csvRow(values: readonly unknown[]): string {
+  return values.map(csvCell).join(",") + "\r\n";
+}
+
+function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  const text = typeof value === "object" ? JSON.stringify(value) : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}

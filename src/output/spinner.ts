@@ -1,0 +1,36 @@
+// A progress spinner on stderr, and only when stderr is a terminal: pipes, files and CI logs never
+// see spinner frames or carriage returns.
+import ora from "ora";
+import type { Context } from "../context.js";
+
+export interface Spinner {
+  update(text: string): void;
+  /** stops and clears the spinner line */
+  stop(): void;
+}
+
+const NOOP: Spinner = { update() {}, stop() {} };
+
+export function startSpinner(ctx: Context, text: string): Spinner {
+  if (!ctx.io.stderrIsTTY) return NOOP;
+  const spinner = ora({
+    text,
+    stream: ctx.io.stderr,
+    isEnabled: true,
+    // raw-mode stdin would swallow Ctrl-C as a signal; mq relies on SIGINT aborting ctx.signal
+    discardStdin: false,
+  }).start();
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    spinner.stop();
+  };
+  ctx.onCleanup(stop);
+  return {
+    update(next) {
+      if (!stopped) spinner.text = next;
+    },
+    stop,
+  };
+}

@@ -1,0 +1,70 @@
+// Borderless terminal tables in the style of `gh pr list`: two spaces between columns, a bold
+// header, and the table fitted to the terminal width by truncating the last (usually free-text)
+// column first, then the widest, with an ellipsis.
+import Table from "cli-table3";
+import type { ChalkInstance } from "chalk";
+import { stripVTControlCharacters } from "node:util";
+
+export interface TableSpec {
+  head: string[];
+  rows: string[][];
+  /** terminal width; no fitting when omitted */
+  columns?: number;
+  colors?: ChalkInstance;
+  align?: ("left" | "right")[];
+}
+
+const GAP = 2;
+const MIN_COLUMN = 8;
+const NO_BORDERS = {
+  top: "", "top-mid": "", "top-left": "", "top-right": "",
+  bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "",
+  left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "",
+  middle: " ".repeat(GAP),
+};
+
+export function visibleWidth(text: string): number {
+  return stripVTControlCharacters(text).length;
+}
+
+/** Column widths that fit `columns`: shrink the last column, then the widest, never below a minimum. */
+export function fitColumnWidths(natural: number[], columns: number | undefined): number[] {
+  const widths = [...natural];
+  if (columns === undefined || widths.length === 0) return widths;
+  const available = columns - GAP * (widths.length - 1);
+  let excess = widths.reduce((a, b) => a + b, 0) - available;
+  if (excess <= 0) return widths;
+  const last = widths.length - 1;
+  const cut = Math.min(excess, Math.max(0, widths[last]! - MIN_COLUMN));
+  widths[last]! -= cut;
+  excess -= cut;
+  while (excess > 0) {
+    let widest = 0;
+    for (let i = 1; i < widths.length; i++) if (widths[i]! > widths[widest]!) widest = i;
+    if (widths[widest]! <= MIN_COLUMN) break;
+    widths[widest]! -= 1;
+    excess -= 1;
+  }
+  return widths;
+}
+
+export function renderTable(spec: TableSpec): string {
+  const { head, rows } = spec;
+  const natural = head.map((h, i) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[i] ?? ""))));
+  const widths = fitColumnWidths(natural, spec.columns);
+  const table = new Table({
+    head: spec.colors ? head.map((h) => spec.colors!.bold(h)) : head,
+    chars: NO_BORDERS,
+    style: { head: [], border: [], "padding-left": 0, "padding-right": 0, compact: true },
+    colWidths: widths.map((w) => Math.max(w, 1)),
+    colAligns: spec.align ?? head.map(() => "left"),
+    wordWrap: false,
+    truncate: "…",
+  });
+  for (const row of rows) table.push(head.map((_, i) => row[i] ?? ""));
+  return table
+    .toString()
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .join("\n") + "\n";
+}
