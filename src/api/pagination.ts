@@ -1,0 +1,196 @@
+// Link-header pagination (RFC 8288, which obsoletes RFC 5988). The service gives the next page as an
+// opaque cursor inside a `Link: <...>; rel="next"` URL; mq follows those links rather than building
+// cursors itself, so it works with any server that sends `next` (with or without first/prev/last).
+import type { ApiClient, QueryInput } from "./client.js";
+import { InterruptedError } from "../errors.js";
+
+export interface Link {
+  /** absolute when a base URL was given, else as written */
+  url: string;
+  /** relation types, lower-cased (`rel="next last"` gives ["next", "last"]) */
+  rel: string[];
+  /** every parameter, names lower-cased, first occurrence wins (RFC 8288 3.3) */
+  params: Record<string, string>;
+}
+
+const WS = /[ \t\r\n]/;
+
+/**
+ * Parses a Link header: several links separated by commas, parameters with quoted or bare values,
+ * several space-separated relations in one `rel`, and commas or semicolons inside `<...>` or quotes.
+ * Relative URLs are resolved against `base` (the URL of the request that returned the header).
+ * A malformed link is skipped, not fatal: the rest of the header is still usable.
+ */
+export function parseLinkHeader(header: string, base?: string | URL): Link[] {
+  const links: Link[] = [];
+  let i = 0;
+  const n = header.length;
+  const skipWs = () => {
+    while (i < n && WS.test(header[i]!)) i++;
+  };
+  const skipToNextLink = () => {
+    // resumes after the next comma that is outside quotes and brackets
+    let quoted = false;
+    while (i < n) {
+      const c = header[i]!;
+      if (quoted) {
+        if (c === "\\") i++;
+        else if (c === '"') quoted = false;
+      } else if (c === '"') quoted = true;
+      else if (c === ",") break;
+      i++;
+    }
+    i++;
+  };
+
+  while (i < n) {
+    skipWs();
+    if (header[i] === ",") {
+      i++;
+      continue;
+    }
+    if (i >= n) break;
+    if (header[i] !== "<") {
+      skipToNextLink();
+      continue;
+    }
+    const close = header.indexOf(">", i + 1);
+    if (close < 0) break;
+    const target = header.slice(i + 1, close).trim();
+    i = close + 1;
+    const params: Record<string, string> = {};
+    for (;;) {
+      skipWs();
+      if (header[i] !== ";") break;
+      i++;
+      skipWs();
+      let name = "";
+      while (i < n && !/[=;,]/.test(header[i]!) && !WS.test(header[i]!)) name += header[i++];
+      name = name.toLowerCase();
+      skipWs();
+      let value = "";
+      if (header[i] === "=") {
+        i++;
+        skipWs();
+        if (header[i] === '"') {
+          i++;
+          while (i < n && header[i] !== '"') {
+            if (header[i] === "\\" && i + 1 < n) i++;
+            value += header[i++];
+          }
+          i++;
+        } else {
+          while (i < n && !/[;,]/.test(header[i]!) && !WS.test(header[i]!)) value += header[i++];
+        }
+      }
+      if (name && !(name in params)) params[name] = value;
+    }
+    skipWs();
+    if (i < n && header[i] !== ",") {
+      skipToNextLink();
+    }
+    let url = target;
+    if (base !== undefined) {
+      try {
+        url = new URL(target, base).href;
+      } catch {
+        continue;
+      }
+    }
+    const rel = (params.rel ?? "").split(/[ \t]+/).filter(Boolean).map((r) => r.toLowerCase());
+    links.push({ url, rel, params });
+  }
+  return links;
+}
+
+/** The URL of the first link with relation `rel`, or undefined. */
+export function findLink(links: readonly Link[], rel: string): string | undefined {
+  return links.find((l) => l.rel.includes(rel))?.url;
+}
+
+/** The `cursor` query parameter of a page URL. */
+export function cursorOf(url: string | URL | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    return new URL(url).searchParams.get("cursor") ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface Page<T> {
+  /** the page's items, cut to the limit */
+  events: T[];
+  /** the URL that returned this page */
+  url: URL;
+  /** the cursor that requested this page (undefined for the first page without --cursor) */
+  cursor: string | undefined;
+  /** the next page, undefined on the last page or once the limit is reached */
+  nextUrl: URL | undefined;
+  /** true when there were more items (in this page or beyond) than the limit let through */
+  truncated: boolean;
+}
+
+export interface PaginateOptions<T> {
+  /** stop after this many items in all */
+  limit?: number;
+  signal?: AbortSignal;
+  /** turns a response body into the page's items (validation happens here) */
+  parse: (body: unknown, url: URL) => T[];
+  /** a next link that repeats a page already fetched: pagination stops here */
+  onRepeat?: (url: URL) => void;
+}
+
+/**
+ * Fetches pages one at a time, following rel="next", and yields each as soon as it arrives; the
+ * caller writes it out before the next request, so nothing accumulates across pages. Stops at the
+ * limit, at a page without a next link, or when a next link repeats a URL or cursor already seen
+ * (a server bug that would otherwise loop forever).
+ */
+export async function* paginate<T>(
+  client: ApiClient,
+  first: string | URL,
+  query: QueryInput | undefined,
+  opts: PaginateOptions<T>,
+): AsyncGenerator<Page<T>> {
+  const seenUrls = new Set<string>();
+  const seenCursors = new Set<string>();
+  let remaining = opts.limit ?? Infinity;
+  let target: string | URL = first;
+  let targetQuery = query;
+  let cursor: string | undefined = typeof query?.cursor === "string" ? query.cursor : undefined;
+
+  for (;;) {
+    if (opts.signal?.aborted) throw new InterruptedError();
+    const res = await client.get(target, targetQuery);
+    if (opts.signal?.aborted) throw new InterruptedError();
+    seenUrls.add(res.url.href);
+    if (cursor !== undefined) seenCursors.add(cursor);
+
+    let events = opts.parse(res.body, res.url);
+    const linkHeader = res.headers.link;
+    const nextHref = linkHeader ? findLink(parseLinkHeader(linkHeader, res.url), "next") : undefined;
+    let nextUrl = nextHref !== undefined ? new URL(nextHref) : undefined;
+    let truncated = false;
+
+    if (events.length >= remaining) {
+      truncated = events.length > remaining || nextUrl !== undefined;
+      if (events.length > remaining) events = events.slice(0, remaining);
+      nextUrl = undefined;
+    }
+    remaining -= events.length;
+
+    if (nextUrl !== undefined) {
+      const nextCursor = cursorOf(nextUrl);
+      if (seenUrls.has(nextUrl.href) || (nextCursor !== undefined && seenCursors.has(nextCursor))) {
+        opts.onRepeat?.(nextUrl);
+        nextUrl = undefined;
+      }
+    }
+    yield { events, url: res.url, cursor, nextUrl, truncated };
+    if (nextUrl === undefined) return;
+    target = nextUrl;
+    targetQuery = undefined;
+    cursor = cursorOf(nextUrl);
+  }
+}
