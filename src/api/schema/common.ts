@@ -1,0 +1,129 @@
+// Scalars and enumerations shared by every schema of the contract (spec 2.1, 2.4, 3).
+import { z } from "zod";
+import { EVENT_TYPES } from "../event-types.js";
+
+export const DATE_TIME_MESSAGE = "expected an ISO 8601 date-time";
+
+// zod's own date-time pattern (offset required, any precision): it knows month lengths and leap
+// years, so 2026-02-30 is refused. Kept as a regex so hot paths can test without a schema call.
+const DATE_TIME_RE: RegExp = z.core.regexes.datetime({ offset: true, local: false, precision: null });
+
+/** True for an ISO 8601 date-time with `Z` or a `±hh:mm` offset and a real calendar date. */
+export function isDateTime(value: unknown): value is string {
+  return typeof value === "string" && DATE_TIME_RE.test(value);
+}
+
+export const DateTimeSchema = z.iso.datetime({ offset: true, error: DATE_TIME_MESSAGE });
+
+/** The hosting platform's uuids are not always RFC 4122 variants, so any 8-4-4-4-12 hex is taken. */
+export const UuidSchema = z.guid();
+
+export const OwnerSchema = z
+  .string()
+  .min(1)
+  .max(40)
+  .regex(/^[a-zA-Z0-9\-]+$/); // written as in the spec: error messages quote the pattern
+
+// max 100: the real service's limit (the contract gives no maximum).
+export const RepositorySchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[\w\-\.]+$/);
+
+export const ABORT_CODES = [
+  "PR_DEQUEUED",
+  "PR_DEQUEUED_FROM_PARTITION",
+  "PR_AHEAD_DEQUEUED",
+  "BATCH_AHEAD_FAILED",
+  "PR_WITH_HIGHER_PRIORITY_QUEUED",
+  "SCHEDULED_FREEZE_STATUS_CHANGED",
+  "SPECULATIVE_CHECK_NUMBER_REDUCED",
+  "CHECKS_TIMEOUT",
+  "CHECKS_FAILED",
+  "QUEUE_RULE_MISSING",
+  "BASE_BRANCH_MISSING",
+  "BASE_BRANCH_CHANGED",
+  "PR_UNEXPECTEDLY_FAILED_TO_MERGE",
+  "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS",
+  "PR_CHECKS_STOPPED_BECAUSE_MERGE_QUEUE_PAUSE",
+  "CONFLICT_WITH_BASE_BRANCH",
+  "CONFLICT_WITH_PULL_AHEAD",
+  "BRANCH_UPDATE_FAILED",
+  "DRAFT_PULL_REQUEST_CHANGED",
+  "PULL_REQUEST_UPDATED",
+  "MERGE_QUEUE_RESET",
+  "INCOMPATIBILITY_WITH_BRANCH_PROTECTIONS",
+  "PR_MANUALLY_MERGED",
+  "DRAFT_PULL_REQUEST_CREATION_FAILED",
+  "DRAFT_PULL_REQUEST_CREATION_BRANCH_NOT_INDEXED",
+  "CONFIGURATION_CHANGED",
+  "UNPROCESSABLE_PULL_REQUEST",
+  "PR_MANUALLY_DEQUEUED",
+  "STACK_PREDECESSOR_DEQUEUED",
+  "INTERMEDIATE_RESULTS_SKIPPED",
+  "CHECKS_RETRIED",
+] as const;
+export const AbortCodeSchema = z.enum(ABORT_CODES);
+export type AbortCode = z.infer<typeof AbortCodeSchema>;
+
+/** Counter names of QueueChecksOutcome (spec 2.6): every abort code plus SUCCESS. */
+export const CHECKS_OUTCOME_COUNTERS = ["SUCCESS", ...ABORT_CODES] as const;
+
+export const CHECK_STATES = [
+  "failure",
+  "error",
+  "cancelled",
+  "action_required",
+  "timed_out",
+  "pending",
+  "neutral",
+  "skipped",
+  "stale",
+  "success",
+] as const;
+export const CheckStateSchema = z.enum(CHECK_STATES);
+export type CheckState = z.infer<typeof CheckStateSchema>;
+
+export const CHECKS_CONCLUSIONS = [
+  "success",
+  "failure",
+  "neutral",
+  "cancelled",
+  "skipped",
+  "stale",
+  "action_required",
+  "timed_out",
+  "error",
+  "pending",
+] as const;
+export const ChecksConclusionSchema = z.enum(CHECKS_CONCLUSIONS);
+export type ChecksConclusion = z.infer<typeof ChecksConclusionSchema>;
+
+export const ABORT_STATUSES = ["DEFINITIVE", "REEMBARKED"] as const;
+export const AbortStatusSchema = z.enum(ABORT_STATUSES);
+export type AbortStatus = z.infer<typeof AbortStatusSchema>;
+
+export const RETRY_MODES = ["job", "pipeline"] as const;
+export const RetryModeSchema = z.enum(RETRY_MODES);
+export type RetryMode = z.infer<typeof RetryModeSchema>;
+
+export const PLATFORM_ACCOUNT_TYPES = ["User", "Organization", "Bot", "Mannequin", "Enterprise"] as const;
+export const PlatformAccountTypeSchema = z.enum(PLATFORM_ACCOUNT_TYPES);
+export type PlatformAccountType = z.infer<typeof PlatformAccountTypeSchema>;
+
+export const ACTOR_TYPES = ["application", "user"] as const;
+export const ActorTypeSchema = z.enum(ACTOR_TYPES);
+export type ActorType = z.infer<typeof ActorTypeSchema>;
+
+export const EventTypeSchema = z.enum(EVENT_TYPES);
+
+/** `metadata.queued_at: expected ...`: one issue as a readable path and message. */
+export function formatIssue(issue: z.core.$ZodIssue, prefix = ""): string {
+  let path = prefix;
+  for (const seg of issue.path) {
+    if (typeof seg === "number") path += `[${seg}]`;
+    else path += path === "" ? String(seg) : `.${String(seg)}`;
+  }
+  return path === "" ? issue.message : `${path}: ${issue.message}`;
+}

@@ -1,0 +1,512 @@
+// The event log contract (spec 2.2-2.4, 6): the envelope, the 38 typed metadata shapes, and the
+// two-level page parser the client uses. Every object is loose: the real service adds fields
+// (`outcome` on every event, batch_id, scopes, ...) and those must reach the user untouched.
+import { z } from "zod";
+import { ContractError } from "../../errors.js";
+import { TYPED_EVENT_TYPES, type EventType } from "../event-types.js";
+import {
+  AbortCodeSchema,
+  AbortStatusSchema,
+  ActorTypeSchema,
+  CheckStateSchema,
+  ChecksConclusionSchema,
+  DATE_TIME_MESSAGE,
+  DateTimeSchema,
+  PlatformAccountTypeSchema,
+  RetryModeSchema,
+  UuidSchema,
+  formatIssue,
+  isDateTime,
+} from "./common.js";
+
+// ---------------------------------------------------------------------------------------------
+// Nested types (spec 2.4)
+
+export const PlatformAccountSchema = z.looseObject({
+  login: z.string(),
+  id: z.int(),
+  type: PlatformAccountTypeSchema,
+});
+export type PlatformAccount = z.infer<typeof PlatformAccountSchema>;
+
+export const ActorSchema = z.looseObject({
+  type: ActorTypeSchema,
+  id: z.union([z.int(), UuidSchema]),
+  name: z.string(),
+});
+export type Actor = z.infer<typeof ActorSchema>;
+
+export const QueueCheckSchema = z.looseObject({
+  name: z.string(),
+  description: z.string(),
+  url: z.string().nullable(),
+  state: CheckStateSchema,
+  avatar_url: z.string().nullable(),
+});
+export type QueueCheck = z.infer<typeof QueueCheckSchema>;
+
+// The contract leaves the dictionary's inner shape open (spec 2.5).
+const ConditionDictSchema = z.record(z.string(), z.unknown());
+// The contract says "a dictionary or an array of string"; the real service sends an array whose
+// items are strings or dictionaries. Accepting that superset keeps scheduled-freeze events from
+// warning against the real service while still refusing anything else.
+const ConditionsSchema = z.union([ConditionDictSchema, z.array(z.union([z.string(), ConditionDictSchema]))]);
+
+export const ScheduledFreezeAttributesSchema = z.looseObject({
+  reason: z.string(),
+  start: DateTimeSchema,
+  end: DateTimeSchema.nullable(),
+  timezone: z.string(),
+  matching_conditions: ConditionsSchema,
+  exclude_conditions: ConditionsSchema,
+});
+export type ScheduledFreezeAttributes = z.infer<typeof ScheduledFreezeAttributesSchema>;
+
+export const SpeculativeCheckPullRequestSchema = z.looseObject({
+  number: z.int(),
+  in_place: z.boolean(),
+  checks_timed_out: z.boolean(),
+  checks_conclusion: ChecksConclusionSchema,
+  checks_started_at: DateTimeSchema.nullable(),
+  checks_ended_at: DateTimeSchema.nullable(),
+  unsuccessful_checks: z.array(QueueCheckSchema),
+});
+export type SpeculativeCheckPullRequest = z.infer<typeof SpeculativeCheckPullRequestSchema>;
+
+export interface ConditionEvaluation {
+  match: boolean;
+  label: string;
+  is_label_user_input: boolean;
+  description: string | null;
+  attribute_name: string | null;
+  operator: string | null;
+  schedule: Record<string, unknown> | null;
+  subconditions: ConditionEvaluation[];
+  evaluations: unknown[];
+  [key: string]: unknown;
+}
+
+export const ConditionEvaluationSchema: z.ZodType<ConditionEvaluation> = z.looseObject({
+  match: z.boolean(),
+  label: z.string(),
+  is_label_user_input: z.boolean(),
+  description: z.string().nullable(),
+  attribute_name: z.string().nullable(),
+  operator: z.string().nullable(),
+  schedule: z.record(z.string(), z.unknown()).nullable(),
+  get subconditions(): z.ZodArray<z.ZodType<ConditionEvaluation>> {
+    return z.array(ConditionEvaluationSchema);
+  },
+  evaluations: z.array(z.unknown()),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Metadata per type (spec 6)
+
+const str = z.string();
+const strOrNull = z.string().nullable();
+const strings = z.array(z.string());
+const ints = z.array(z.int());
+
+const AddedRemoved = z.looseObject({ added: strings, removed: strings });
+const CopyLike = z.looseObject({ to: str, pull_request_number: z.int(), conflicts: z.boolean() });
+const Message = z.looseObject({ message: str });
+const Branch = z.looseObject({ branch: str });
+const Empty = z.looseObject({});
+const Command = z.looseObject({
+  author: PlatformAccountSchema,
+  comment_id: z.int(),
+  session_id: UuidSchema.nullable(),
+});
+
+export const EVENT_METADATA_SCHEMAS = {
+  "action.assign": AddedRemoved,
+  "action.backport": CopyLike,
+  "action.close": Message,
+  "action.comment": Message,
+  "action.copy": CopyLike,
+  "action.delete_head_branch": Branch,
+  "action.dismiss_reviews": z.looseObject({ users: strings }),
+  "action.edit": z.looseObject({ draft: z.boolean() }),
+  "action.platform_actions": z.looseObject({ workflow: str, inputs: z.record(z.string(), z.unknown()) }),
+  "action.label": AddedRemoved,
+  "action.merge": Branch,
+  "action.post_check": z.looseObject({ conclusion: str, title: str, summary: str }),
+  "action.queue.batch_bisection_end": z.looseObject({
+    queue_name: str,
+    partition_name: str,
+    priority_rule_name: strOrNull,
+    original_batch_pr_numbers: ints,
+    culprit_found: z.boolean(),
+    culprit_pr_numbers: ints,
+    remaining_pr_numbers: ints,
+    max_failure_resolution_reached: z.boolean(),
+    session_id: UuidSchema,
+  }),
+  "action.queue.batch_bisection_start": z.looseObject({
+    queue_name: str,
+    partition_name: str,
+    priority_rule_name: strOrNull,
+    original_batch_pr_numbers: ints,
+    batch_size_before_split: z.int(),
+    number_of_sub_batches: z.int(),
+    bisection_depth: z.int(),
+    is_top_level: z.boolean(),
+    session_id: UuidSchema,
+  }),
+  "action.queue.change": z.looseObject({
+    queue_name: str,
+    partition_name: str,
+    priority_rule_name: strOrNull,
+    size: z.int(),
+  }),
+  "action.queue.checks.change": z.looseObject({
+    queue_name: str,
+    partition_name: str,
+    running_checks: z.int(),
+  }),
+  "action.queue.checks_end": z.looseObject({
+    aborted: z.boolean(),
+    abort_code: AbortCodeSchema.nullable(),
+    abort_reason: strOrNull,
+    abort_status: AbortStatusSchema,
+    branch: str,
+    partition_name: str,
+    priority_rule_name: strOrNull,
+    queue_name: str,
+    queued_at: DateTimeSchema,
+    retry_attempt: z.int().nullable(),
+    max_retries: z.int().nullable(),
+    speculative_check_pull_request: SpeculativeCheckPullRequestSchema,
+    pull_request_numbers: ints,
+    train_car_id: UuidSchema.nullable(),
+    session_id: UuidSchema,
+  }),
+  "action.queue.checks_not_started": z.looseObject({
+    branch: str,
+    partition_name: strOrNull,
+    priority_rule_name: strOrNull,
+    queue_name: str,
+    queued_at: DateTimeSchema,
+    reason: str,
+    session_id: UuidSchema,
+  }),
+  "action.queue.checks_start": z.looseObject({
+    branch: str,
+    partition_name: strOrNull,
+    priority_rule_name: strOrNull,
+    queue_name: str,
+    queued_at: DateTimeSchema,
+    start_reason: str,
+    speculative_check_pull_request: SpeculativeCheckPullRequestSchema,
+    pull_request_numbers: ints,
+    train_car_id: UuidSchema.nullable(),
+    session_id: UuidSchema,
+  }),
+  "action.queue.enter": z.looseObject({
+    queue_name: str,
+    branch: str,
+    queued_at: DateTimeSchema,
+    partition_name: strOrNull,
+    priority_rule_name: strOrNull,
+    session_id: UuidSchema,
+  }),
+  "action.queue.leave": z.looseObject({
+    reason: str,
+    merged: z.boolean(),
+    queue_name: str,
+    branch: str,
+    partition_name: str,
+    queued_at: DateTimeSchema,
+    seconds_waiting_for_schedule: z.int(),
+    seconds_waiting_for_freeze: z.int(),
+    priority_rule_name: strOrNull,
+    conditions_evaluation: ConditionEvaluationSchema.nullable(),
+    checks: z.array(QueueCheckSchema),
+    pull_request_head_sha: str,
+    session_id: UuidSchema.nullable(),
+  }),
+  "action.queue.merged": z.looseObject({
+    branch: str,
+    partition_names: strings,
+    queue_name: str,
+    queued_at: DateTimeSchema,
+    priority_rule_name: strOrNull,
+    session_id: UuidSchema,
+  }),
+  "action.rebase": Empty,
+  "action.refresh": Empty,
+  "action.squash": Empty,
+  "action.unqueue": Empty,
+  "action.update": Empty,
+  "action.request_reviews": z.looseObject({ reviewers: strings, team_reviewers: strings }),
+  "action.review": z.looseObject({ review_type: str, reviewer: strOrNull, message: strOrNull }),
+  "ci_insights.job_retried": z.looseObject({
+    rule_id: UuidSchema,
+    rule_name: str,
+    max_retry: z.int(),
+    retry_mode: RetryModeSchema,
+    retry_attempt: z.int(),
+    // the three condition-match variants are not described by the contract (spec 2.5)
+    condition_matches: z.array(z.record(z.string(), z.unknown())),
+  }),
+  "command.dequeue": Command,
+  "command.queue": Command,
+  "queue.pause.create": z.looseObject({ reason: str, created_by: ActorSchema }),
+  "queue.pause.update": z.looseObject({ reason: str, updated_by: ActorSchema }),
+  "queue.pause.delete": z.looseObject({ deleted_by: ActorSchema }),
+  "scheduled_freeze.create": z.looseObject({
+    scheduled_freeze_attributes: ScheduledFreezeAttributesSchema,
+    created_by: ActorSchema,
+    created_at: DateTimeSchema,
+  }),
+  "scheduled_freeze.delete": z.looseObject({
+    scheduled_freeze_attributes: ScheduledFreezeAttributesSchema,
+    reason: str,
+    deleted_by: ActorSchema,
+    deleted_at: DateTimeSchema,
+  }),
+  "scheduled_freeze.update": z.looseObject({
+    scheduled_freeze_attributes_before: ScheduledFreezeAttributesSchema,
+    scheduled_freeze_attributes_after: ScheduledFreezeAttributesSchema,
+    updated_by: ActorSchema,
+    updated_at: DateTimeSchema,
+  }),
+} as const satisfies Record<TypedEventType, z.ZodType>;
+
+export type TypedEventType = (typeof TYPED_EVENT_TYPES)[number];
+export type UntypedEventType = Exclude<EventType, TypedEventType>;
+
+/** type -> metadata, for the 38 typed event types. */
+export type EventMetadataByType = {
+  [T in TypedEventType]: z.infer<(typeof EVENT_METADATA_SCHEMAS)[T]>;
+};
+
+export type AssignMetadata = EventMetadataByType["action.assign"];
+export type LabelMetadata = EventMetadataByType["action.label"];
+export type BackportMetadata = EventMetadataByType["action.backport"];
+export type CopyMetadata = EventMetadataByType["action.copy"];
+export type CloseMetadata = EventMetadataByType["action.close"];
+export type CommentMetadata = EventMetadataByType["action.comment"];
+export type DeleteHeadBranchMetadata = EventMetadataByType["action.delete_head_branch"];
+export type DismissReviewsMetadata = EventMetadataByType["action.dismiss_reviews"];
+export type EditMetadata = EventMetadataByType["action.edit"];
+export type PlatformActionsMetadata = EventMetadataByType["action.platform_actions"];
+export type MergeMetadata = EventMetadataByType["action.merge"];
+export type PostCheckMetadata = EventMetadataByType["action.post_check"];
+export type QueueBatchBisectionEndMetadata = EventMetadataByType["action.queue.batch_bisection_end"];
+export type QueueBatchBisectionStartMetadata = EventMetadataByType["action.queue.batch_bisection_start"];
+export type QueueChangeMetadata = EventMetadataByType["action.queue.change"];
+export type QueueChecksChangeMetadata = EventMetadataByType["action.queue.checks.change"];
+export type QueueChecksEndMetadata = EventMetadataByType["action.queue.checks_end"];
+export type QueueChecksNotStartedMetadata = EventMetadataByType["action.queue.checks_not_started"];
+export type QueueChecksStartMetadata = EventMetadataByType["action.queue.checks_start"];
+export type QueueEnterMetadata = EventMetadataByType["action.queue.enter"];
+export type QueueLeaveMetadata = EventMetadataByType["action.queue.leave"];
+export type QueueMergedMetadata = EventMetadataByType["action.queue.merged"];
+export type EmptyMetadata = EventMetadataByType["action.rebase"];
+export type RequestReviewsMetadata = EventMetadataByType["action.request_reviews"];
+export type ReviewMetadata = EventMetadataByType["action.review"];
+export type JobRetriedMetadata = EventMetadataByType["ci_insights.job_retried"];
+export type CommandMetadata = EventMetadataByType["command.queue"];
+export type QueuePauseCreateMetadata = EventMetadataByType["queue.pause.create"];
+export type QueuePauseUpdateMetadata = EventMetadataByType["queue.pause.update"];
+export type QueuePauseDeleteMetadata = EventMetadataByType["queue.pause.delete"];
+export type ScheduledFreezeCreateMetadata = EventMetadataByType["scheduled_freeze.create"];
+export type ScheduledFreezeDeleteMetadata = EventMetadataByType["scheduled_freeze.delete"];
+export type ScheduledFreezeUpdateMetadata = EventMetadataByType["scheduled_freeze.update"];
+
+// ---------------------------------------------------------------------------------------------
+// Envelope and events (spec 2.2)
+
+const envelopeShape = {
+  id: z.int(),
+  received_at: DateTimeSchema,
+  trigger: z.string(),
+  repository: z.string(),
+  pull_request: z.int().nullable(),
+  base_ref: z.string().nullable(),
+};
+
+/** The envelope alone: `type` any string, `metadata` any object. */
+export const EventEnvelopeSchema = z.looseObject({
+  ...envelopeShape,
+  type: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+});
+export type EventEnvelope = z.infer<typeof EventEnvelopeSchema>;
+
+type TypedEventSchemas = {
+  [T in TypedEventType]: z.ZodObject<
+    typeof envelopeShape & { type: z.ZodLiteral<T>; metadata: (typeof EVENT_METADATA_SCHEMAS)[T] },
+    z.core.$loose
+  >;
+};
+
+const typedEventSchemas = Object.fromEntries(
+  TYPED_EVENT_TYPES.map((t) => [
+    t,
+    z.looseObject({ ...envelopeShape, type: z.literal(t), metadata: EVENT_METADATA_SCHEMAS[t] }),
+  ]),
+) as TypedEventSchemas;
+
+export type TypedEvent<T extends TypedEventType = TypedEventType> = {
+  [K in T]: z.infer<TypedEventSchemas[K]>;
+}[T];
+
+const TYPED_SET: ReadonlySet<string> = new Set(TYPED_EVENT_TYPES);
+
+/**
+ * An event whose type has no documented metadata: the nine untyped filterable types and any type
+ * the real service adds later. Its metadata is kept as sent.
+ */
+export const GenericEventSchema = z.looseObject({
+  ...envelopeShape,
+  type: z.string().refine((t) => !TYPED_SET.has(t), { message: "a typed event type" }),
+  metadata: z.record(z.string(), z.unknown()),
+});
+export type GenericEvent = z.infer<typeof GenericEventSchema>;
+
+/** The strict contract: typed events must match their metadata shape exactly (extra fields kept). */
+export const EventSchema = z.union([
+  z.discriminatedUnion(
+    "type",
+    TYPED_EVENT_TYPES.map((t) => typedEventSchemas[t]) as unknown as [
+      TypedEventSchemas[TypedEventType],
+      ...TypedEventSchemas[TypedEventType][],
+    ],
+  ),
+  GenericEventSchema,
+]);
+/**
+ * Any event. Narrow with `isTypedEvent(ev, "action.queue.enter")`: comparing `ev.type` alone does
+ * not narrow because GenericEvent's type is `string`. Outside --strict a typed event's metadata may
+ * still differ from its declared shape (it is passed through as the service sent it).
+ */
+export type Event = TypedEvent | GenericEvent;
+
+export const EventsPageSchema = z.looseObject({
+  size: z.int(),
+  per_page: z.int(),
+  events: z.array(EventSchema),
+});
+export interface EventsPage {
+  size: number;
+  per_page: number;
+  events: Event[];
+  [key: string]: unknown;
+}
+
+export function isTypedEvent<T extends TypedEventType>(ev: { type: string }, type: T): ev is TypedEvent<T> {
+  return ev.type === type;
+}
+
+const METADATA_BY_TYPE: ReadonlyMap<string, z.ZodType> = new Map(
+  Object.entries(EVENT_METADATA_SCHEMAS) as [string, z.ZodType][],
+);
+
+/** The metadata schema of a typed event type, undefined for untyped or unknown types. */
+export function metadataSchemaFor(type: string): z.ZodType | undefined {
+  return METADATA_BY_TYPE.get(type);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation
+
+export type EventValidation =
+  | { ok: true }
+  | { ok: false; level: "envelope" | "metadata"; message: string };
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function describe(v: unknown): string {
+  if (v === undefined) return "missing";
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  return `a ${typeof v}`;
+}
+
+// Hand-written because it runs once per event on pages of up to 100,000 events; it says the same
+// as EventEnvelopeSchema, in the words of the error messages.
+function envelopeError(ev: unknown): string | undefined {
+  if (!isObject(ev)) return `expected an event object, got ${describe(ev)}`;
+  if (!Number.isSafeInteger(ev.id)) return `id: expected an integer, got ${describe(ev.id)}`;
+  if (!isDateTime(ev.received_at)) return `received_at: ${DATE_TIME_MESSAGE}, got ${show(ev.received_at)}`;
+  if (typeof ev.trigger !== "string") return `trigger: expected a string, got ${describe(ev.trigger)}`;
+  if (typeof ev.repository !== "string") return `repository: expected a string, got ${describe(ev.repository)}`;
+  if (ev.pull_request !== null && !Number.isSafeInteger(ev.pull_request))
+    return `pull_request: expected an integer or null, got ${describe(ev.pull_request)}`;
+  if (ev.base_ref !== null && typeof ev.base_ref !== "string")
+    return `base_ref: expected a string or null, got ${describe(ev.base_ref)}`;
+  if (typeof ev.type !== "string") return `type: expected a string, got ${describe(ev.type)}`;
+  if (!isObject(ev.metadata)) return `metadata: expected an object, got ${describe(ev.metadata)}`;
+  return undefined;
+}
+
+function show(v: unknown): string {
+  return typeof v === "string" ? JSON.stringify(v) : describe(v);
+}
+
+function metadataError(type: string, metadata: unknown): string | undefined {
+  const schema = METADATA_BY_TYPE.get(type);
+  if (schema === undefined) return undefined;
+  const r = schema.safeParse(metadata);
+  if (r.success) return undefined;
+  return r.error.issues
+    .slice(0, 3)
+    .map((i) => formatIssue(i, "metadata"))
+    .join("; ");
+}
+
+/** Checks one event against the contract: the envelope first, then the metadata of its type. */
+export function validateEvent(ev: unknown): EventValidation {
+  const env = envelopeError(ev);
+  if (env !== undefined) return { ok: false, level: "envelope", message: env };
+  const e = ev as EventEnvelope;
+  const meta = metadataError(e.type, e.metadata);
+  if (meta !== undefined) return { ok: false, level: "metadata", message: meta };
+  return { ok: true };
+}
+
+export interface ParseEventsPageOptions {
+  /** Throw ContractError on a metadata shape that differs from the contract. */
+  strict?: boolean;
+  /** Called for each event whose metadata differs (outside strict); the caller warns once per type. */
+  onMetadataMismatch?: (type: string, eventId: number, message: string) => void;
+}
+
+const PREFIX = "response does not match the contract";
+
+/**
+ * Validates a page of the event log at two levels. The page and each envelope are required: a
+ * breach throws ContractError naming the path and the event id. A metadata shape that differs is
+ * reported through onMetadataMismatch and kept as sent (or thrown with strict). Returns the body
+ * itself, not a copy, so unknown fields and key order survive to `--json` output.
+ */
+export function parseEventsPage(body: unknown, opts: ParseEventsPageOptions = {}): EventsPage {
+  if (!isObject(body)) throw new ContractError(`${PREFIX}: expected a JSON object, got ${describe(body)}`);
+  if (!Number.isSafeInteger(body.size))
+    throw new ContractError(`${PREFIX}: size: expected an integer, got ${describe(body.size)}`);
+  if (!Number.isSafeInteger(body.per_page))
+    throw new ContractError(`${PREFIX}: per_page: expected an integer, got ${describe(body.per_page)}`);
+  const events = body.events;
+  if (!Array.isArray(events))
+    throw new ContractError(`${PREFIX}: events: expected an array, got ${describe(events)}`);
+  const { strict = false, onMetadataMismatch } = opts;
+  for (let i = 0; i < events.length; i++) {
+    const ev: unknown = events[i];
+    const env = envelopeError(ev);
+    if (env !== undefined) {
+      const id = isObject(ev) && ev.id !== undefined ? String(ev.id) : "unknown";
+      throw new ContractError(`${PREFIX}: events[${i}] (id ${id}): ${env}`);
+    }
+    const e = ev as EventEnvelope;
+    const meta = metadataError(e.type, e.metadata);
+    if (meta === undefined) continue;
+    if (strict) throw new ContractError(`${PREFIX}: events[${i}] (id ${e.id}) ${e.type}: ${meta}`);
+    onMetadataMismatch?.(e.type, e.id, meta);
+  }
+  return body as unknown as EventsPage;
+}
