@@ -1,0 +1,149 @@
+// A field's value over a whole window, from its interval records. Used by --fail-if, by the
+// "window" row of each table and by `mq stats summary`, so the three always agree.
+//
+// The default aggregation depends on what the field means; a plain mean of interval values would
+// be wrong for most of them:
+// - counts (entered, merged, failures, retries...) are summed;
+// - max_* is the maximum and min_* the minimum of the interval values;
+// - failure_rate is Σfailures / Σtotal and recovery_rate is Σrecovered / (Σrecovered + Σnot_recovered),
+//   never the mean of the interval rates;
+// - an average whose record also carries sum_X and count_X (the real service sends them for
+//   runtime, queue time and batch size) is Σsum_X / Σcount_X, the exact mean;
+// - avg_depth and avg_batch_size_before_split are weighted by bisection_count, avg_retry_depth by
+//   sessions_with_retries (the events they average);
+// - other averages (queue sizes and running checks, which are time averages, and the averages the
+//   contract gives without a count) are weighted by the length of their interval;
+// - time-to-merge's mean and median have one value per queue: that value (or the mean of several).
+// Records whose value is missing or null are left out; a window with no value gives undefined.
+
+export type Aggregation = "avg" | "max" | "min" | "sum" | "last";
+export const AGGREGATIONS: readonly Aggregation[] = ["avg", "max", "min", "sum", "last"];
+
+type Rec = Readonly<Record<string, unknown>>;
+
+const COUNT_FIELDS = new Set([
+  "entered",
+  "merged",
+  "count",
+  "total",
+  "failures",
+  "total_retries",
+  "sessions_with_retries",
+  "recovered",
+  "not_recovered",
+  "bisection_count",
+  "bisection_completed_count",
+  "culprit_found_count",
+  "max_failure_reached_count",
+]);
+
+const RATIOS: Readonly<Record<string, { num: string; den: readonly string[] }>> = {
+  failure_rate: { num: "failures", den: ["total"] },
+  recovery_rate: { num: "recovered", den: ["recovered", "not_recovered"] },
+};
+
+const EVENT_WEIGHTS: Readonly<Record<string, string>> = {
+  avg_depth: "bisection_count",
+  avg_batch_size_before_split: "bisection_count",
+  avg_retry_depth: "sessions_with_retries",
+};
+
+function num(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+function values(records: readonly Rec[], field: string): number[] {
+  const out: number[] = [];
+  for (const r of records) {
+    const v = num(r[field]);
+    if (v !== undefined) out.push(v);
+  }
+  return out;
+}
+
+function sum(xs: readonly number[]): number {
+  return xs.reduce((a, b) => a + b, 0);
+}
+
+function weightedMean(records: readonly Rec[], field: string, weight: (r: Rec) => number | undefined): number | undefined {
+  let total = 0;
+  let weights = 0;
+  for (const r of records) {
+    const v = num(r[field]);
+    const w = weight(r);
+    if (v === undefined || w === undefined) continue;
+    total += v * w;
+    weights += w;
+  }
+  // no weight at all (e.g. every interval had zero events): fall back to the plain mean
+  if (weights === 0) {
+    const xs = values(records, field);
+    return xs.length ? sum(xs) / xs.length : undefined;
+  }
+  return total / weights;
+}
+
+function intervalSeconds(r: Rec): number | undefined {
+  const start = Date.parse(String(r.start));
+  const end = Date.parse(String(r.end));
+  if (Number.isNaN(start) || Number.isNaN(end) || end < start) return undefined;
+  return (end - start) / 1000;
+}
+
+/** How the default aggregation of `field` is computed, in words (for --help and the README). */
+export function defaultAggregationOf(field: string): string {
+  if (COUNT_FIELDS.has(field)) return "sum";
+  if (field.startsWith("max_")) return "max";
+  if (field.startsWith("min_")) return "min";
+  const ratio = RATIOS[field];
+  if (ratio) return `Σ${ratio.num} / Σ(${ratio.den.join(" + ")})`;
+  if (EVENT_WEIGHTS[field]) return `mean weighted by ${EVENT_WEIGHTS[field]}`;
+  return "mean weighted by interval length (Σsum / Σcount when the API sends them)";
+}
+
+/** The value of `field` over the window (the default aggregation). */
+export function windowValue(field: string, records: readonly Rec[]): number | undefined {
+  const xs = values(records, field);
+  if (COUNT_FIELDS.has(field)) return xs.length ? sum(xs) : undefined;
+  if (field.startsWith("max_")) return xs.length ? Math.max(...xs) : undefined;
+  if (field.startsWith("min_")) return xs.length ? Math.min(...xs) : undefined;
+  const ratio = RATIOS[field];
+  if (ratio) {
+    const numerator = sum(values(records, ratio.num));
+    const denominator = sum(ratio.den.flatMap((d) => values(records, d)));
+    if (denominator > 0) return numerator / denominator;
+    // zero checks in the window: there is no rate (0% would pass a threshold on no evidence)
+    if (records.some((r) => num(r[ratio.num]) !== undefined)) return undefined;
+    // counts absent (a server beyond the contract): the mean of the rates is all there is
+    return xs.length ? sum(xs) / xs.length : undefined;
+  }
+  if (!xs.length) return undefined;
+  const base = field.replace(/^avg_/, "");
+  const sumKey = `sum_${base}`;
+  const countKey = `count_${base}`;
+  if (records.every((r) => num(r[sumKey]) !== undefined && num(r[countKey]) !== undefined)) {
+    const count = sum(values(records, countKey));
+    if (count > 0) return sum(values(records, sumKey)) / count;
+  }
+  const weightField = EVENT_WEIGHTS[field];
+  if (weightField) return weightedMean(records, field, (r) => num(r[weightField]));
+  return weightedMean(records, field, intervalSeconds);
+}
+
+/** An explicit aggregation of the interval values (records in time order for `last`). */
+export function aggregate(agg: Aggregation, field: string, records: readonly Rec[]): number | undefined {
+  const xs = values(records, field);
+  if (!xs.length) return undefined;
+  switch (agg) {
+    case "avg":
+      return sum(xs) / xs.length;
+    case "max":
+      return Math.max(...xs);
+    case "min":
+      return Math.min(...xs);
+    case "sum":
+      return sum(xs);
+    case "last":
+      return xs[xs.length - 1];
+  }
+}

@@ -1,0 +1,90 @@
+// Terminal charts without a dependency: a sparkline of one figure over time, scaled between its
+// minimum and maximum, labelled with both and with the time span it covers.
+
+const LEVELS = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"] as const;
+
+export interface ChartPoint {
+  start: string;
+  end: string;
+  /** missing values draw as a blank */
+  value: number | null | undefined;
+}
+
+export interface ChartSpec {
+  /** heading line (the group) */
+  title: string;
+  /** the figure's name, printed before the sparkline */
+  label: string;
+  points: readonly ChartPoint[];
+  /** terminal width; the sparkline is resampled to fit */
+  columns: number;
+  /** how min and max are printed (durations, percentages...) */
+  format?: (value: number) => string;
+}
+
+function finite(v: number | null | undefined): v is number {
+  return typeof v === "number" && Number.isFinite(v);
+}
+
+/** Averages consecutive values into `width` buckets; a bucket with no value stays empty. */
+export function resample(values: readonly (number | null | undefined)[], width: number): Array<number | undefined> {
+  if (width <= 0) return [];
+  if (values.length <= width) return values.map((v) => (finite(v) ? v : undefined));
+  const out: Array<number | undefined> = [];
+  for (let i = 0; i < width; i++) {
+    const from = Math.floor((i * values.length) / width);
+    const to = Math.floor(((i + 1) * values.length) / width);
+    const xs = values.slice(from, to).filter(finite);
+    out.push(xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined);
+  }
+  return out;
+}
+
+/** ▁▂▃▄▅▆▇█ scaled from the smallest to the largest value; a flat series sits on the baseline. */
+export function sparkline(values: readonly (number | null | undefined)[], width = values.length): string {
+  const xs = resample(values, width);
+  const present = xs.filter(finite);
+  if (!present.length) return xs.map(() => " ").join("");
+  const min = Math.min(...present);
+  const max = Math.max(...present);
+  const span = max - min;
+  return xs
+    .map((v) => {
+      if (v === undefined) return " ";
+      if (span === 0) return v === 0 ? LEVELS[0] : LEVELS[3];
+      const level = Math.round(((v - min) / span) * (LEVELS.length - 1));
+      return LEVELS[Math.max(0, Math.min(LEVELS.length - 1, level))];
+    })
+    .join("");
+}
+
+function shortInstant(iso: string): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  return new Date(t).toISOString().replace(/:00\.000Z$/, "Z").replace(/\.000Z$/, "Z").replace("T", " ");
+}
+
+/**
+ * Three lines per series: the title, then `label ▁▃█▅  min X  max Y`, then the time span and the
+ * number of intervals.
+ */
+export function renderChart(spec: ChartSpec): string {
+  const format = spec.format ?? ((v: number) => String(Number(v.toPrecision(6))));
+  const values = spec.points.map((p) => p.value);
+  const present = values.filter(finite);
+  const lines = [spec.title];
+  if (!present.length) {
+    lines.push(`  ${spec.label}  (no data)`);
+    return lines.join("\n") + "\n";
+  }
+  const min = Math.min(...present);
+  const max = Math.max(...present);
+  const labels = `  min ${format(min)}  max ${format(max)}`;
+  const room = Math.max(8, spec.columns - spec.label.length - 4 - labels.length);
+  lines.push(`  ${spec.label}  ${sparkline(values, Math.min(room, values.length))}${labels}`);
+  const first = spec.points[0]!;
+  const last = spec.points[spec.points.length - 1]!;
+  const n = spec.points.length;
+  lines.push(`  ${shortInstant(first.start)} → ${shortInstant(last.end)} · ${n} interval${n === 1 ? "" : "s"}`);
+  return lines.join("\n") + "\n";
+}
