@@ -3,3 +3,5 @@
 export * from "./common.js";
 export * from "./events.js";
 export * from "./params.js";
+export * from "./stats.js";
+export * from "./errors.js";
