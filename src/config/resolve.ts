@@ -1,6 +1,11 @@
-// Placeholder with the agreed interface; the auth/config issue (#6) implements it.
+// Where each setting in effect comes from. Every resolver walks its sources in a fixed order
+// (command line, environment, git, config file, default), checks the value it finds, and reports
+// the source so errors and `mq auth status` can say where a value came from.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve as resolvePath } from "node:path";
 import type { Context } from "../context.js";
-import { MqError, ExitCode } from "../errors.js";
+import { ConfigError, UsageError } from "../errors.js";
+import { checkApiUrl, checkRepo, checkTimeout, DEFAULT_API_URL, stripUserinfo } from "./keys.js";
 
 export interface RepoRef {
   owner: string;
@@ -9,6 +14,198 @@ export interface RepoRef {
   source: string;
 }
 
-export async function resolveRepo(_ctx: Context): Promise<RepoRef> {
-  throw new MqError("repository resolution is not implemented yet", ExitCode.INTERNAL);
+export interface ApiUrlChoice {
+  /** base URL without /v1 and without a trailing slash; tokens are stored under this key */
+  url: string;
+  /** "--api-url", "MQ_API_URL", "config", "default" */
+  source: string;
+}
+
+export interface TokenChoice {
+  token: string;
+  /** "--token", "MQ_TOKEN", "MERGIFY_TOKEN", "config" */
+  source: string;
+}
+
+const nonEmpty = (v: string | undefined): string | undefined => (v !== undefined && v.trim() !== "" ? v.trim() : undefined);
+
+export async function resolveApiUrl(ctx: Context): Promise<ApiUrlChoice> {
+  const candidates: Array<[string, string | undefined]> = [
+    ["--api-url", nonEmpty(ctx.globals.apiUrl)],
+    ["MQ_API_URL", nonEmpty(ctx.env.MQ_API_URL)],
+  ];
+  for (const [source, raw] of candidates) {
+    if (raw === undefined) continue;
+    const checked = checkApiUrl(raw);
+    if (!checked.ok) throw new UsageError(`${source}: ${checked.message}`);
+    return { url: checked.value, source };
+  }
+  const fromConfig = (await ctx.config()).get("api-url");
+  if (fromConfig !== undefined) return { url: fromConfig, source: "config" };
+  return { url: DEFAULT_API_URL, source: "default" };
+}
+
+// printable ASCII without spaces: anything else would corrupt the Authorization header
+const TOKEN_RE = /^[\x21-\x7e]+$/;
+
+export function checkToken(token: string, source: string): string {
+  if (!TOKEN_RE.test(token)) {
+    // never echo the value: it is (almost) a secret even when malformed
+    throw new UsageError(`the token from ${source} contains spaces or control characters`);
+  }
+  return token;
+}
+
+/** The token for API_URL, registered in ctx.secrets before anyone can print it. */
+export async function resolveToken(ctx: Context, apiUrl: string): Promise<TokenChoice | undefined> {
+  const candidates: Array<[string, string | undefined]> = [
+    ["--token", nonEmpty(ctx.globals.token)],
+    ["MQ_TOKEN", nonEmpty(ctx.env.MQ_TOKEN)],
+    ["MERGIFY_TOKEN", nonEmpty(ctx.env.MERGIFY_TOKEN)],
+  ];
+  for (const [source, token] of candidates) {
+    if (token === undefined) continue;
+    ctx.secrets.add(token);
+    return { token: checkToken(token, source), source };
+  }
+  const stored = (await ctx.config()).getToken(apiUrl);
+  if (stored === undefined) return undefined;
+  ctx.secrets.add(stored);
+  return { token: checkToken(stored, "config"), source: "config" };
+}
+
+/** `mqk_****abcd`: the prefix that names the kind of token and the last four characters. */
+export function maskToken(token: string): string {
+  const prefix = /^[a-z]{2,4}_/i.exec(token)?.[0] ?? "";
+  const tail = token.length >= 12 ? token.slice(-4) : "";
+  return `${prefix}****${tail}`;
+}
+
+export async function resolveRepo(ctx: Context): Promise<RepoRef> {
+  const fromValue = (raw: string, source: string): RepoRef => {
+    const checked = checkRepo(raw.trim());
+    if (!checked.ok) throw new UsageError(`bad repository from ${source}: ${checked.message}`, REPO_HINT);
+    return { ...checked.value, source };
+  };
+  const candidates: Array<[string, string | undefined]> = [
+    ["--repo", nonEmpty(ctx.globals.repo)],
+    ["MQ_REPO", nonEmpty(ctx.env.MQ_REPO)],
+    ["GITHUB_REPOSITORY", nonEmpty(ctx.env.GITHUB_REPOSITORY)],
+  ];
+  for (const [source, raw] of candidates) {
+    if (raw !== undefined) return fromValue(raw, source);
+  }
+  const remote = originRemoteUrl(ctx.cwd);
+  if (remote !== undefined) {
+    const path = repoPathFromRemote(remote);
+    if (path !== undefined) return fromValue(path, `git remote origin (${stripUserinfo(remote)})`);
+  }
+  const fromConfig = (await ctx.config()).get("repo");
+  if (fromConfig !== undefined) return fromValue(fromConfig, "config");
+  throw new UsageError("no repository given", REPO_HINT);
+}
+
+const REPO_HINT = "set it with --repo owner/name, the MQ_REPO environment variable, or mq config set repo owner/name";
+
+/** The url of [remote "origin"] in the git repository holding DIR, read without spawning git. */
+export function originRemoteUrl(dir: string): string | undefined {
+  const configPath = findGitConfig(dir);
+  if (configPath === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(configPath, "utf8");
+  } catch {
+    return undefined;
+  }
+  return parseGitConfigRemote(text, "origin");
+}
+
+function findGitConfig(start: string): string | undefined {
+  for (let dir = resolvePath(start); ; dir = dirname(dir)) {
+    const dotGit = join(dir, ".git");
+    try {
+      const st = statSync(dotGit);
+      if (st.isDirectory()) return join(dotGit, "config");
+      if (st.isFile()) {
+        // a worktree or submodule: ".git" is a file "gitdir: <path>"
+        const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, "utf8"));
+        if (!m) return undefined;
+        const gitDir = resolvePath(dir, m[1]!);
+        const commonFile = join(gitDir, "commondir");
+        if (existsSync(commonFile)) return join(resolvePath(gitDir, readFileSync(commonFile, "utf8").trim()), "config");
+        return join(gitDir, "config");
+      }
+    } catch {
+      // no .git here: keep walking up
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+export function parseGitConfigRemote(text: string, remote: string): string | undefined {
+  let inSection = false;
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
+    const section = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]/.exec(line);
+    if (section) {
+      inSection = section[1]!.toLowerCase() === "remote" && section[2] === remote;
+      continue;
+    }
+    if (!inSection) continue;
+    const kv = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*)$/.exec(line);
+    if (kv && kv[1]!.toLowerCase() === "url") {
+      let value = kv[2]!;
+      if (value.startsWith('"')) value = value.slice(1, value.indexOf('"', 1) > 0 ? value.indexOf('"', 1) : undefined);
+      else value = value.replace(/\s[;#].*$/, "");
+      return value.trim();
+    }
+  }
+  return undefined;
+}
+
+/**
+ * "owner/name" from a remote URL: https://host/owner/name(.git), ssh://[user@]host[:port]/owner/name,
+ * git://host/owner/name, or the scp form [user@]host:owner/name(.git). Local paths give undefined.
+ */
+export function repoPathFromRemote(url: string): string | undefined {
+  let path: string;
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/.*)?$/i.exec(url);
+  if (scheme) {
+    if (/^file:/i.test(url)) return undefined;
+    path = scheme[1] ?? "";
+  } else {
+    const scp = /^(?:[^@/\s]+@)?[^:/\s]+:(.+)$/.exec(url);
+    if (!scp) return undefined;
+    path = scp[1]!;
+  }
+  const segments = path
+    .replace(/\/+$/, "")
+    .replace(/\.git$/, "")
+    .split("/")
+    .filter((s) => s !== "");
+  if (segments.length < 2) return undefined;
+  return segments.slice(-2).join("/");
+}
+
+/**
+ * Fill ctx.globals.output, color and timeout from the config file when the command line did not
+ * set them. Commands call this (after the globals are parsed) before rendering; createApiClient
+ * reads the config timeout itself. `--color auto` cannot be told from no --color at all, so a
+ * config `color` applies whenever the flag is absent or auto.
+ */
+export async function applyConfigDefaults(ctx: Context): Promise<void> {
+  const g = ctx.globals;
+  if (g.output !== undefined && g.color !== "auto" && g.timeout !== undefined) return;
+  const config = await ctx.config();
+  if (g.output === undefined) g.output = config.get("output") as typeof g.output;
+  if (g.color === "auto") g.color = (config.get("color") as typeof g.color | undefined) ?? "auto";
+  if (g.timeout === undefined) {
+    const t = config.get("timeout");
+    if (t !== undefined) {
+      const checked = checkTimeout(t);
+      if (!checked.ok) throw new ConfigError(`bad timeout in the config file: ${checked.message}`);
+      g.timeout = checked.value;
+    }
+  }
 }

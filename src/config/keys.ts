@@ -1,0 +1,106 @@
+// The config keys and the checks every source of a value goes through (flag, environment, config
+// file, `mq config set`). Pure functions with no dependencies, so resolution, the store and the
+// commands share one definition of "valid"; the caller picks the error type (usage vs. config).
+import { COLOR_MODES, OUTPUT_FORMATS } from "../context.js";
+
+export const CONFIG_KEYS = ["api-url", "repo", "output", "color", "timeout"] as const;
+export type ConfigKey = (typeof CONFIG_KEYS)[number];
+
+export const DEFAULT_API_URL = "https://api.mergify.com";
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
+
+export function isConfigKey(key: string): key is ConfigKey {
+  return (CONFIG_KEYS as readonly string[]).includes(key);
+}
+
+/** What `mq config set KEY` accepts, for the one-line error that names the allowed values. */
+export const CONFIG_KEY_HELP: Record<ConfigKey, string> = {
+  "api-url": "an http(s) URL without credentials, query or /v1, e.g. https://api.mergify.com",
+  repo: "owner/name",
+  output: OUTPUT_FORMATS.join(", "),
+  color: COLOR_MODES.join(", "),
+  timeout: "a positive number of seconds",
+};
+
+const OWNER_RE = /^[a-zA-Z0-9-]+$/;
+const NAME_RE = /^[\w.-]+$/;
+
+export interface RepoName {
+  owner: string;
+  name: string;
+}
+
+export function checkRepo(value: string): Checked<RepoName> {
+  const parts = value.split("/");
+  if (parts.length !== 2) return { ok: false, message: `'${value}' is not of the form owner/name` };
+  const [owner, name] = parts as [string, string];
+  if (owner.length < 1 || owner.length > 40 || !OWNER_RE.test(owner)) {
+    return { ok: false, message: `owner '${owner}' must be 1 to 40 letters, digits or hyphens` };
+  }
+  // "." and ".." match the pattern but would be collapsed by URL normalisation into another path
+  if (name.length < 1 || name.length > 100 || !NAME_RE.test(name) || name === "." || name === "..") {
+    return { ok: false, message: `repository name '${name}' must be 1 to 100 letters, digits, '_', '-' or '.'` };
+  }
+  return { ok: true, value: { owner, name } };
+}
+
+/**
+ * The API base URL without /v1 and without a trailing slash. Credentials, a query or a fragment
+ * are refused: a token must never travel in a URL (it ends up in logs, proxies and shell history).
+ */
+export function checkApiUrl(raw: string): Checked<string> {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return { ok: false, message: `'${stripUserinfo(raw)}' is not a valid URL` };
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    return { ok: false, message: `'${url.protocol}' is not supported: use an https:// URL` };
+  }
+  if (url.username || url.password) {
+    return { ok: false, message: "the URL must not contain credentials: pass the token with MQ_TOKEN or mq auth login" };
+  }
+  if (url.search || url.hash) {
+    return { ok: false, message: "the URL must not contain a query or a fragment: pass the token with MQ_TOKEN or mq auth login" };
+  }
+  let path = url.pathname.replace(/\/+$/, "");
+  // people paste the versioned root; the client appends /v1 itself
+  if (path.endsWith("/v1")) path = path.slice(0, -3);
+  return { ok: true, value: `${url.origin}${path}` };
+}
+
+export function checkTimeout(raw: string | number): Checked<number> {
+  const n = typeof raw === "number" ? raw : raw.trim() === "" ? NaN : Number(raw);
+  if (!Number.isFinite(n) || n <= 0) return { ok: false, message: `'${raw}' is not a positive number of seconds` };
+  return { ok: true, value: n };
+}
+
+/** Check and normalise a value for KEY; the message names the allowed values. */
+export function checkConfigValue(key: ConfigKey, raw: string): Checked<string> {
+  switch (key) {
+    case "api-url":
+      return checkApiUrl(raw);
+    case "repo": {
+      const r = checkRepo(raw.trim());
+      return r.ok ? { ok: true, value: `${r.value.owner}/${r.value.name}` } : r;
+    }
+    case "output":
+    case "color": {
+      const allowed: readonly string[] = key === "output" ? OUTPUT_FORMATS : COLOR_MODES;
+      return allowed.includes(raw)
+        ? { ok: true, value: raw }
+        : { ok: false, message: `'${raw}' is not allowed; allowed values: ${allowed.join(", ")}` };
+    }
+    case "timeout": {
+      const t = checkTimeout(raw);
+      return t.ok ? { ok: true, value: String(t.value) } : t;
+    }
+  }
+}
+
+/** Remove user:password@ from anything URL-like before it is printed (CI remotes carry tokens). */
+export function stripUserinfo(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, "$1");
+}
