@@ -24,7 +24,8 @@ const NO_BORDERS = {
 };
 
 export function visibleWidth(text: string): number {
-  return stripVTControlCharacters(text).length;
+  // a multi-line cell (a header broken at underscores) is as wide as its longest line
+  return Math.max(...stripVTControlCharacters(text).split("\n").map((line) => line.length));
 }
 
 /** Column widths that fit `columns`: shrink the last column, then the widest, never below a minimum. */
