@@ -199,7 +199,7 @@ export function createTransport(opts: TransportOptions): ApiClient {
           continue;
         }
       }
-      throw httpError(status, text, res.headers["content-type"], url, attempt, retryAfter);
+      throw await httpError(status, text, res.headers["content-type"], url, attempt, retryAfter);
     }
   }
 
@@ -231,15 +231,19 @@ export function createTransport(opts: TransportOptions): ApiClient {
     return new NetworkError(`GET ${describe(url)} failed: ${message}${code ? ` (${code})` : ""}${after}`);
   }
 
-  function httpError(
+  async function httpError(
     status: number,
     text: string,
     contentType: string | string[] | undefined,
     url: URL,
     attempts: number,
     retryAfter: number | undefined,
-  ): HttpError {
-    const detail = formatErrorBody(parseMaybeJson(text, contentType));
+  ): Promise<HttpError> {
+    const body = parseMaybeJson(text, contentType);
+    // the contract's formatter (zod, loaded only on this error path) for the FastAPI shapes,
+    // the local one for anything else a proxy or another server may send
+    const { formatErrorBody: contractFormat } = await import("./schema/errors.js");
+    const detail = contractFormat(body) ?? formatErrorBody(body);
     const after = attempts > 1 ? ` after ${attempts} attempts` : "";
     const message = `GET ${describe(url)} failed${after}: HTTP ${status} ${reason(status)}${detail ? `: ${detail}` : ""}`;
     let hint: string | undefined;
@@ -413,7 +417,7 @@ function parseMaybeJson(text: string, contentType: string | string[] | undefined
 }
 
 /**
- * The server's explanation: `{"detail": "..."}`, a FastAPI validation list
+ * Fallback for bodies outside the contract's two shapes: the server's explanation: `{"detail": "..."}`, a FastAPI validation list
  * (`query.per_page: Input should be less than or equal to 100`), `{"message": ...}`, or short text.
  */
 export function formatErrorBody(body: unknown): string | undefined {
