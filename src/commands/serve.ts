@@ -1,10 +1,132 @@
-// Placeholder: replaced by the issue that implements `mq serve`.
-import { Command } from "commander";
+// `mq serve`: the bundled local server in the foreground. The first stdout line is its base URL
+// (scripts read it); hints go to stderr; Ctrl-C or SIGTERM stops it and the command returns.
+import { Command, Option } from "commander";
 import type { Context } from "../context.js";
-import { MqError, ExitCode } from "../errors.js";
+import { ExitCode, MqError, UsageError } from "../errors.js";
 
-export function NewCmdServe(_ctx: Context): Command {
-  return new Command("serve").description("(not implemented yet)").action(() => {
-    throw new MqError("mq serve is not implemented yet", ExitCode.INTERNAL);
+export interface ServeOptions {
+  host: string;
+  port: number;
+  token?: string;
+  seed: number;
+  days: number;
+  now?: Date;
+  repos?: string[];
+  eventsFile?: string;
+}
+
+interface RawServeFlags {
+  host?: string;
+  port?: string;
+  seed?: string;
+  days?: string;
+  now?: string;
+  repos?: string;
+  events?: string;
+}
+
+const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
+const OWNER_RE = /^[a-zA-Z0-9-]{1,40}$/;
+const REPO_RE = /^[\w.-]{1,100}$/;
+
+export function parseServeFlags(flags: RawServeFlags, token: string | undefined): ServeOptions {
+  const host = flags.host ?? "127.0.0.1";
+  if (host.trim() === "" || /\s/.test(host)) throw new UsageError(`--host must be a host name or IP address, not '${host}'.`);
+  const port = flags.port === undefined ? 0 : Number(flags.port);
+  if (flags.port !== undefined && (!/^\d+$/.test(flags.port) || port > 65535)) {
+    throw new UsageError(`--port must be an integer from 0 to 65535 (0 picks a free port), not '${flags.port}'.`);
+  }
+  const seed = flags.seed === undefined ? 0 : Number(flags.seed);
+  if (flags.seed !== undefined && (!/^\d+$/.test(flags.seed) || !Number.isSafeInteger(seed))) {
+    throw new UsageError(`--seed must be a non-negative integer, not '${flags.seed}'.`);
+  }
+  const days = flags.days === undefined ? 30 : Number(flags.days);
+  if (flags.days !== undefined && (!/^\d+$/.test(flags.days) || days < 1 || days > 365)) {
+    throw new UsageError(`--days must be an integer from 1 to 365, not '${flags.days}'.`);
+  }
+  let now: Date | undefined;
+  if (flags.now !== undefined) {
+    now = new Date(flags.now);
+    if (!ISO_RE.test(flags.now) || Number.isNaN(now.getTime())) {
+      throw new UsageError(`--now must be an ISO 8601 date-time with a timezone (e.g. 2026-11-20T12:00:00Z), not '${flags.now}'.`);
+    }
+  }
+  let repos: string[] | undefined;
+  if (flags.repos !== undefined) {
+    repos = flags.repos.split(",").map((r) => r.trim()).filter((r) => r !== "");
+    const bad = repos.find((r) => {
+      const [owner, name, extra] = r.split("/");
+      return extra !== undefined || !owner || !name || !OWNER_RE.test(owner) || !REPO_RE.test(name) || name === "." || name === "..";
+    });
+    if (repos.length === 0 || bad !== undefined) {
+      throw new UsageError(`--repos must be a comma-separated list of owner/name, not '${bad ?? flags.repos}'.`);
+    }
+  }
+  if (flags.events !== undefined && flags.events.trim() === "") throw new UsageError("--events must be the path of an ndjson file.");
+  if (flags.events !== undefined && (flags.seed !== undefined || flags.days !== undefined)) {
+    throw new UsageError("--events replays a recorded log: it cannot be combined with --seed or --days.");
+  }
+  return { host, port, token, seed, days, now, repos, eventsFile: flags.events };
+}
+
+export function NewCmdServe(ctx: Context, runF?: (opts: ServeOptions) => Promise<void>): Command {
+  return new Command("serve")
+    .description("run the bundled local server: the whole API over a deterministic simulated history (or a recorded log)")
+    .addOption(new Option("--host <host>", "interface to listen on").default(undefined, "127.0.0.1"))
+    .addOption(new Option("--port <n>", "port to listen on; 0 picks a free one").default(undefined, "0"))
+    .addOption(new Option("--seed <n>", "simulation seed: the same seed, repository, --now and --days give the same history").default(undefined, "0"))
+    .addOption(new Option("--days <n>", "days of simulated history, 1 to 365").default(undefined, "30"))
+    .addOption(new Option("--now <iso>", "the simulated present (default: now, to the second)"))
+    .addOption(new Option("--repos <owner/name,...>", "only these repositories exist; others answer 404 (default: any repository)"))
+    .addOption(new Option("--events <file.ndjson>", "serve exactly the events of a file written by `mq logs --all -o ndjson`"))
+    .addHelpText(
+      "after",
+      "\nThe token: without --token any bearer token is accepted; with --token T only T is.\n\nExamples:\n  $ mq serve --port 8080 --seed 7\n  $ mq logs --repo acme/web --all -o ndjson > acme.ndjson && mq serve --events acme.ndjson",
+    )
+    .action(async (flags: RawServeFlags) => {
+      const opts = parseServeFlags(flags, ctx.globals.token);
+      await (runF ?? ((o: ServeOptions) => runServe(o, ctx)))(opts);
+    });
+}
+
+export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> {
+  const { startServer, EventsFileError } = await import("../server/index.js");
+  if (opts.token) ctx.secrets.add(opts.token);
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({
+      host: opts.host,
+      port: opts.port,
+      token: opts.token,
+      seed: opts.seed,
+      days: opts.days,
+      now: opts.now,
+      repos: opts.repos,
+      eventsFile: opts.eventsFile,
+    });
+  } catch (err) {
+    if (err instanceof EventsFileError) throw new MqError(`--events: ${err.message}`, ExitCode.USAGE, "Record a log with: mq logs --repo OWNER/NAME --all -o ndjson > FILE.ndjson");
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") throw new UsageError(`--port ${opts.port}: the address ${opts.host}:${opts.port} is already in use (use --port 0 for a free port).`);
+    if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EACCES") {
+      throw new UsageError(`--host ${opts.host} / --port ${opts.port}: cannot listen there (${code}).`);
+    }
+    throw err;
+  }
+  ctx.onCleanup(() => server.close());
+  ctx.io.stdout.write(`${server.url}\n`);
+  const what = opts.eventsFile
+    ? `replaying ${opts.eventsFile}`
+    : `simulating ${opts.days} days${opts.now ? ` up to ${opts.now.toISOString()}` : ""}, seed ${opts.seed}${opts.repos ? `, repositories ${opts.repos.join(", ")}` : ", any owner/name"}`;
+  ctx.io.stderr.write(
+    `mq serve: listening on ${server.url} (${what})\n` +
+      `Try: mq --api-url ${server.url} --token ${opts.token ? "<your --token>" : "anything"} logs --repo ${opts.repos?.[0] ?? "acme/web"}\n` +
+      "Press Ctrl-C to stop.\n",
+  );
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) return resolve();
+    ctx.signal.addEventListener("abort", () => resolve(), { once: true });
   });
+  await server.close();
+  ctx.io.stderr.write("mq serve: stopped\n");
 }

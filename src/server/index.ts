@@ -1,0 +1,327 @@
+// The bundled server: node:http, no framework. It speaks the whole API (spec sections 4, 5, 7) over
+// a deterministic simulated history per repository (./simulate.ts) or a recorded log (--events).
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Event } from "../api/schema/events.js";
+import { STATS_ENDPOINTS, type StatsEndpoint } from "../api/endpoints.js";
+import { decodePathParams, decodeQuery, LogsQuerySchema, STATS_QUERY_SCHEMAS, type FastApiDetail } from "../api/schema/params.js";
+import { simulateRepository } from "./simulate.js";
+import { EventStore, type Cursor, type StoredEvent } from "./store.js";
+import { STATS_HANDLERS, timeToMerge, type StatsFilter } from "./stats.js";
+import { loadEventsFile } from "./ndjson.js";
+
+export interface ServerOptions {
+  host?: string;
+  /** 0 = an ephemeral port */
+  port?: number;
+  /** when set, only `Authorization: Bearer <token>` is accepted; otherwise any bearer token is */
+  token?: string;
+  seed?: number;
+  days?: number;
+  now?: Date;
+  /** "owner/name": only these repositories exist (others 404) */
+  repos?: string[];
+  /** serve exactly the events of this ndjson file instead of a simulation */
+  eventsFile?: string;
+  /** fixed delay per request, for benchmarks */
+  delayMs?: number;
+}
+
+export interface RunningServer {
+  /** http://HOST:PORT, without /v1 */
+  url: string;
+  close(): Promise<void>;
+  appendEvents(repo: string, events: Event[]): void;
+  requests: Array<{ method: string; url: string; headers: Record<string, string | undefined> }>;
+}
+
+export { EventStore } from "./store.js";
+export { simulateRepository } from "./simulate.js";
+export { loadEventsFile, EventsFileError } from "./ndjson.js";
+
+const DAY = 86_400_000;
+
+/** Repositories and their stores: simulated lazily on first request, or loaded from a file. */
+export class Repositories {
+  private readonly stores = new Map<string, EventStore>();
+  private readonly allowed: Set<string> | undefined;
+  readonly now: Date;
+
+  constructor(
+    private readonly opts: { seed: number; days: number; now: Date; repos?: string[]; fixed?: Map<string, StoredEvent[]> },
+  ) {
+    this.now = opts.now;
+    if (opts.fixed) {
+      for (const [repo, events] of opts.fixed) this.stores.set(repo.toLowerCase(), new EventStore(events));
+      this.allowed = new Set([...opts.fixed.keys(), ...(opts.repos ?? [])].map((r) => r.toLowerCase()));
+    } else if (opts.repos && opts.repos.length > 0) {
+      this.allowed = new Set(opts.repos.map((r) => r.toLowerCase()));
+    }
+  }
+
+  /** the store for "owner/name", or undefined when the repository does not exist */
+  get(repo: string): EventStore | undefined {
+    const key = repo.toLowerCase();
+    if (this.allowed && !this.allowed.has(key)) return undefined;
+    let store = this.stores.get(key);
+    if (!store) {
+      const events = this.opts.fixed ? [] : simulateRepository({ repo, seed: this.opts.seed, now: this.opts.now, days: this.opts.days });
+      store = new EventStore(events as StoredEvent[]);
+      this.stores.set(key, store);
+    }
+    return store;
+  }
+
+  /** appended events exist from now on, even for a repository outside --repos */
+  append(repo: string, events: StoredEvent[]): void {
+    const key = repo.toLowerCase();
+    this.allowed?.add(key);
+    const store = this.get(repo)!;
+    store.append(events);
+  }
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const now = options.now ?? new Date(Math.floor(Date.now() / 1000) * 1000);
+  let fixed: Map<string, StoredEvent[]> | undefined;
+  let fileNow: number | undefined;
+  if (options.eventsFile) {
+    const loaded = await loadEventsFile(options.eventsFile);
+    fixed = loaded.byRepo;
+    // a replayed log is shown as of its newest event unless --now says otherwise
+    if (!options.now && loaded.newest !== undefined) fileNow = Math.ceil(loaded.newest / 1000) * 1000;
+  }
+  const repos = new Repositories({
+    seed: options.seed ?? 0,
+    days: options.days ?? 30,
+    now: fileNow !== undefined ? new Date(fileNow) : now,
+    repos: options.repos,
+    fixed,
+  });
+  const handler = new Handler(repos, options);
+  const requests: RunningServer["requests"] = [];
+  const server = createServer({ keepAlive: true }, (req, res) => {
+    requests.push({ method: req.method ?? "", url: req.url ?? "", headers: flatHeaders(req) });
+    const respond = () => {
+      try {
+        handler.handle(req, res);
+      } catch (err) {
+        // never crash the server on one bad request
+        send(res, 500, { detail: `internal error: ${err instanceof Error ? err.message : String(err)}` });
+      }
+    };
+    if (options.delayMs && options.delayMs > 0) setTimeout(respond, options.delayMs);
+    else respond();
+  });
+  server.keepAliveTimeout = 5_000;
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    requests,
+    appendEvents(repo, events) {
+      repos.append(repo, events as unknown as StoredEvent[]);
+      handler.noteAppended(events as unknown as StoredEvent[]);
+    },
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}
+
+function flatHeaders(req: IncomingMessage): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(req.headers)) out[k] = Array.isArray(v) ? v.join(", ") : v;
+  return out;
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  sendRaw(res, status, JSON.stringify(body), headers);
+}
+
+function sendRaw(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+function unprocessable(res: ServerResponse, detail: FastApiDetail[]): void {
+  send(res, 422, { detail });
+}
+
+const STATS_BY_PATH: ReadonlyMap<string, StatsEndpoint> = new Map(STATS_ENDPOINTS.map((e) => [e.path, e]));
+
+/** opaque to clients: base64url of "n.<ms>.<id>", "p.<ms>.<id>" or "l" */
+export function encodeCursor(c: Cursor): string {
+  const raw = c.dir === "last" ? "l" : `${c.dir === "next" ? "n" : "p"}.${c.t}.${c.id}`;
+  return Buffer.from(raw, "utf8").toString("base64url");
+}
+
+export function decodeCursor(s: string): Cursor | undefined {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(s)) return undefined;
+  const raw = Buffer.from(s, "base64url").toString("utf8");
+  if (Buffer.from(raw, "utf8").toString("base64url") !== s) return undefined;
+  if (raw === "l") return { dir: "last" };
+  const m = /^([np])\.(\d{1,15})\.(\d{1,16})$/.exec(raw);
+  if (!m) return undefined;
+  return { dir: m[1] === "n" ? "next" : "prev", t: Number(m[2]), id: Number(m[3]) };
+}
+
+class Handler {
+  private appendedNewest: number | undefined;
+
+  constructor(
+    private readonly repos: Repositories,
+    private readonly options: ServerOptions,
+  ) {}
+
+  noteAppended(events: StoredEvent[]): void {
+    for (const e of events) {
+      const t = Date.parse(e.received_at);
+      if (Number.isFinite(t) && (this.appendedNewest === undefined || t > this.appendedNewest)) this.appendedNewest = t;
+    }
+  }
+
+  /** the server's clock: fixed at start, moved forward by appended events (so --follow sees them) */
+  private nowMs(): number {
+    const base = this.repos.now.getTime();
+    return this.appendedNewest !== undefined && this.appendedNewest > base ? this.appendedNewest : base;
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse): void {
+    const rawUrl = req.url ?? "/";
+    const q = rawUrl.indexOf("?");
+    const rawPath = q >= 0 ? rawUrl.slice(0, q) : rawUrl;
+    const search = new URLSearchParams(q >= 0 ? rawUrl.slice(q + 1) : "");
+    const segments: string[] = [];
+    for (const part of rawPath.split("/").slice(1)) {
+      try {
+        segments.push(decodeURIComponent(part));
+      } catch {
+        return send(res, 404, { detail: "Not Found" });
+      }
+    }
+    if (segments.length > 0 && segments[segments.length - 1] === "") segments.pop();
+    const route = this.route(segments);
+    if (!route) return send(res, 404, { detail: "Not Found" });
+    if (req.method !== "GET") return send(res, 405, { detail: "Method Not Allowed" }, { allow: "GET" });
+
+    const auth = req.headers.authorization;
+    const m = typeof auth === "string" ? /^Bearer\s+(\S.*)$/i.exec(auth.trim()) : null;
+    if (!m) return send(res, 403, { detail: "Not authenticated" });
+    if (this.options.token !== undefined && m[1] !== this.options.token) {
+      return send(res, 403, { detail: "Invalid credentials" });
+    }
+
+    const path = decodePathParams({ owner: route.owner, repository: route.repository });
+    if (!path.ok) return unprocessable(res, path.detail);
+    if (route.repository === "." || route.repository === "..") return send(res, 404, { detail: "Repository not found" });
+    const store = this.repos.get(`${route.owner}/${route.repository}`);
+    if (!store) return send(res, 404, { detail: "Repository not found" });
+
+    if (route.kind === "logs") return this.logs(req, res, store, search);
+    return this.stats(res, store, route.endpoint, search);
+  }
+
+  private route(
+    s: string[],
+  ): { kind: "logs"; owner: string; repository: string } | { kind: "stats"; owner: string; repository: string; endpoint: StatsEndpoint } | undefined {
+    if (s.length < 5 || s[0] !== "v1" || s[1] !== "repos") return undefined;
+    const owner = s[2]!;
+    const repository = s[3]!;
+    if (s.length === 5 && s[4] === "logs") return { kind: "logs", owner, repository };
+    if (s.length === 6 && s[4] === "stats") {
+      const endpoint = STATS_BY_PATH.get(s[5]!);
+      if (endpoint) return { kind: "stats", owner, repository, endpoint };
+    }
+    return undefined;
+  }
+
+  private logs(req: IncomingMessage, res: ServerResponse, store: EventStore, search: URLSearchParams): void {
+    const decoded = decodeQuery(search, LogsQuerySchema);
+    if (!decoded.ok) return unprocessable(res, decoded.detail);
+    const v = decoded.value;
+    const to = v.received_to !== undefined ? Date.parse(v.received_to) : this.nowMs();
+    const from = v.received_from !== undefined ? Date.parse(v.received_from) : to - DAY;
+    if (from > to) {
+      return unprocessable(res, [{ loc: ["query", "received_from"], msg: "received_from must not be after received_to", type: "value_error" }]);
+    }
+    let cursor: Cursor | undefined;
+    if (v.cursor !== undefined && v.cursor !== "") {
+      cursor = decodeCursor(v.cursor);
+      if (!cursor) return unprocessable(res, [{ loc: ["query", "cursor"], msg: "Invalid cursor", type: "value_error" }]);
+    }
+    const perPage = v.per_page ?? 10;
+    const page = store.page({
+      from,
+      to,
+      types: v.event_type,
+      pullRequest: v.pull_request,
+      baseRef: v.base_ref,
+      cursor,
+      perPage,
+    });
+    const link = this.links(req, search, page, perPage);
+    const body = `{"size":${page.json.length},"per_page":${perPage},"events":[${page.json.join(",")}]}`;
+    sendRaw(res, 200, body, link ? { link } : {});
+  }
+
+  private links(req: IncomingMessage, search: URLSearchParams, page: { events: StoredEvent[]; hasNext: boolean; hasPrev: boolean }, _perPage: number): string {
+    const host = req.headers.host ?? "127.0.0.1";
+    const base = `http://${host}${(req.url ?? "/").split("?")[0]}`;
+    const url = (cursor: Cursor | undefined) => {
+      const params = new URLSearchParams();
+      for (const [k, val] of search) if (k !== "cursor") params.append(k, val);
+      if (cursor) params.append("cursor", encodeCursor(cursor));
+      const qs = params.toString();
+      return qs ? `${base}?${qs}` : base;
+    };
+    const parts: string[] = [];
+    const first = page.events[0];
+    const last = page.events[page.events.length - 1];
+    if (page.hasNext && last) parts.push(`<${url({ dir: "next", t: Date.parse(last.received_at), id: last.id })}>; rel="next"`);
+    if (page.hasPrev && first) parts.push(`<${url({ dir: "prev", t: Date.parse(first.received_at), id: first.id })}>; rel="prev"`);
+    parts.push(`<${url(undefined)}>; rel="first"`);
+    parts.push(`<${url({ dir: "last" })}>; rel="last"`);
+    return parts.join(", ");
+  }
+
+  private stats(res: ServerResponse, store: EventStore, endpoint: StatsEndpoint, search: URLSearchParams): void {
+    const schema = STATS_QUERY_SCHEMAS[endpoint.params];
+    const decoded = decodeQuery(search, schema);
+    if (!decoded.ok) return unprocessable(res, decoded.detail);
+    const v = decoded.value as Record<string, unknown>;
+    const headers: Record<string, string> = {};
+    if (endpoint.deprecatedUse) headers.deprecation = "true";
+    if (endpoint.params === "time-to-merge") {
+      const at = typeof v.at === "string" ? Date.parse(v.at) : this.nowMs();
+      return send(res, 200, timeToMerge(store, at, typeof v.branch === "string" ? v.branch : undefined), headers);
+    }
+    const to = typeof v.end_at === "string" ? Date.parse(v.end_at) : this.nowMs();
+    const from = typeof v.start_at === "string" ? Date.parse(v.start_at) : to - DAY;
+    if (from >= to) {
+      return unprocessable(res, [{ loc: ["query", "start_at"], msg: "start_at must be before end_at", type: "value_error" }]);
+    }
+    const filter: StatsFilter = {
+      base_ref: v.base_ref as string[] | undefined,
+      partition_name: v.partition_name as string[] | undefined,
+      queue_name: v.queue_name as string[] | undefined,
+      priority_rule_name: v.priority_rule_name as string[] | undefined,
+    };
+    const handler = STATS_HANDLERS[endpoint.path];
+    if (!handler) return send(res, 404, { detail: "Not Found" });
+    send(res, 200, handler({ store, from, to, filter }), headers);
+  }
+}

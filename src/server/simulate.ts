@@ -1,0 +1,966 @@
+// The deterministic merge-queue simulation behind `mq serve` and `mq --offline`.
+//
+// One repository is a set of lanes (base ref x partition x queue). Pull requests arrive in each lane
+// at a rate that follows the working week; the lane forms "waves" of up to `speculative` cars of up
+// to `maxBatch` pull requests, runs their checks, merges the successes in order, bisects failed
+// batches to find the culprit, retries single failures, re-embarks the cars behind a failure, and
+// stops for pauses, scheduled freezes and the queue's schedule. Queue sizes and running-check
+// counts are then derived from the enter/leave and start/end events themselves, so every figure
+// the statistics endpoints report is consistent with the event log.
+//
+// Everything random comes from one seeded Rng (seed x repository): no Math.random, no clock.
+import { Rng, hash32 } from "./prng.js";
+import { ABORT_CODE_TEXT, MERGED_REASON } from "./texts.js";
+
+export interface SimEvent {
+  id: number;
+  received_at: string;
+  trigger: string;
+  repository: string;
+  pull_request: number | null;
+  base_ref: string | null;
+  type: string;
+  metadata: Record<string, unknown>;
+}
+
+export interface SimulationOptions {
+  /** "owner/name" */
+  repo: string;
+  seed: number;
+  now: Date;
+  days: number;
+}
+
+interface QueueConfig {
+  name: string;
+  maxBatch: number;
+  speculative: number;
+  ciMedianMs: number;
+  timeoutMs: number;
+  maxRetries: number | null;
+  /** Mon-Fri 08:00-18:00 UTC only */
+  officeHours: boolean;
+  failureRate: number;
+}
+
+interface Lane {
+  key: string;
+  base: string;
+  partition: string;
+  queue: QueueConfig;
+  arrivals: Session[];
+}
+
+interface Session {
+  id: string;
+  pr: number;
+  lane: Lane;
+  prio: string | null;
+  prioRank: number;
+  enter: number;
+  retry: number;
+  exitAt: number | null;
+  exitCode: string | null;
+  scheduleWait: number;
+  freezeWait: number;
+  notStarted: boolean;
+  author: Account;
+  sha: string;
+  requeue: number;
+  left: boolean;
+}
+
+interface Account {
+  login: string;
+  id: number;
+  type: string;
+}
+
+interface Block {
+  start: number;
+  end: number;
+  kind: "pause" | "freeze" | "schedule";
+  baseRefs: readonly string[] | null;
+}
+
+interface Car {
+  sessions: Session[];
+  start: number;
+  end: number;
+  id: string;
+  number: number;
+  outcome: "success" | "failure" | "timeout";
+}
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+
+const CHECK_NAMES = ["ci/build", "ci/test", "ci/lint", "e2e"] as const;
+const LOGINS = [
+  "alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory",
+  "niaj", "olivia", "peggy", "rupert", "sybil", "trent", "victor", "walter", "yves",
+];
+const BOTS = ["dependabot[bot]", "renovate[bot]"];
+
+const EARLY_EXITS: ReadonlyArray<readonly [string, number]> = [
+  ["PR_MANUALLY_DEQUEUED", 30],
+  ["PULL_REQUEST_UPDATED", 15],
+  ["CONFLICT_WITH_BASE_BRANCH", 12],
+  ["PR_DEQUEUED", 8],
+  ["PR_MANUALLY_MERGED", 4],
+  ["CONFLICT_WITH_PULL_AHEAD", 3],
+  ["DRAFT_PULL_REQUEST_CHANGED", 3],
+  ["BASE_BRANCH_CHANGED", 3],
+  ["PR_AHEAD_DEQUEUED", 2],
+  ["STACK_PREDECESSOR_DEQUEUED", 2],
+  ["BRANCH_UPDATE_FAILED", 2],
+  ["CONFIGURATION_CHANGED", 2],
+  ["PR_DEQUEUED_FROM_PARTITION", 2],
+  ["MERGE_QUEUE_RESET", 1],
+  ["QUEUE_RULE_MISSING", 1],
+  ["UNPROCESSABLE_PULL_REQUEST", 1],
+  ["INCOMPATIBILITY_WITH_BRANCH_PROTECTIONS", 1],
+  ["DRAFT_PULL_REQUEST_CREATION_FAILED", 1],
+  ["DRAFT_PULL_REQUEST_CREATION_BRANCH_NOT_INDEXED", 0.5],
+  ["SPECULATIVE_CHECK_NUMBER_REDUCED", 0.5],
+  ["BASE_BRANCH_MISSING", 0.5],
+];
+
+const iso = (t: number) => new Date(t).toISOString();
+
+/** Builds the whole history of one repository, oldest first, ids increasing with time. */
+export function simulateRepository(options: SimulationOptions): SimEvent[] {
+  return new Simulation(options).run();
+}
+
+interface Raw {
+  t: number;
+  seq: number;
+  type: string;
+  pr: number | null;
+  base: string | null;
+  trigger: string;
+  metadata: Record<string, unknown>;
+}
+
+class Simulation {
+  private readonly rng: Rng;
+  private readonly repo: string;
+  private readonly startMs: number;
+  private readonly nowMs: number;
+  private readonly raws: Raw[] = [];
+  private seq = 0;
+  private prCounter: number;
+  private draftCounter: number;
+  private commentCounter: number;
+  private readonly baseRefs: string[];
+  private readonly queues: QueueConfig[];
+  private readonly lanes = new Map<string, Lane>();
+  private readonly blocks: Block[] = [];
+  /** lane key + priority -> +1/-1 at time t, for queue.change */
+  private readonly sizeDeltas: Array<{ t: number; key: string; lane: Lane; prio: string | null; d: number; pr: number }> = [];
+  /** lane key -> +1/-1, for checks.change */
+  private readonly checkDeltas: Array<{ t: number; lane: Lane; d: number }> = [];
+  private readonly authors: Account[];
+
+  constructor(private readonly options: SimulationOptions) {
+    const h = hash32(`${options.seed}\u0000${options.repo}`);
+    this.rng = new Rng(h);
+    this.repo = options.repo;
+    this.nowMs = Math.floor(options.now.getTime());
+    this.startMs = this.nowMs - Math.round(options.days * DAY);
+    this.prCounter = 1000 + (h % 40_000);
+    this.draftCounter = 0;
+    this.commentCounter = 1_500_000_000 + (h % 100_000_000);
+    this.baseRefs = ["main", "release/v2"];
+    if (this.rng.chance(0.5)) this.baseRefs.push("develop");
+    this.queues = [
+      { name: "default", maxBatch: 4, speculative: 2, ciMedianMs: 14 * MIN, timeoutMs: 45 * MIN, maxRetries: 2, officeHours: false, failureRate: 0.12 },
+      { name: "hotfix", maxBatch: 1, speculative: 1, ciMedianMs: 9 * MIN, timeoutMs: 30 * MIN, maxRetries: null, officeHours: false, failureRate: 0.08 },
+      { name: "lowrisk", maxBatch: 8, speculative: 1, ciMedianMs: 20 * MIN, timeoutMs: 60 * MIN, maxRetries: 1, officeHours: true, failureRate: 0.16 },
+    ];
+    this.authors = [
+      ...LOGINS.map((login, i) => ({ login, id: 1000 + ((h + i * 7919) % 9_000_000), type: "User" })),
+      ...BOTS.map((login, i) => ({ login, id: 49_699_333 + i, type: "Bot" })),
+    ];
+    this.draftCounter = this.prCounter + 500_000;
+  }
+
+  run(): SimEvent[] {
+    this.makeBlocks();
+    this.makeArrivals();
+    for (const lane of this.lanes.values()) this.runLane(lane);
+    this.emitQueueSizes();
+    this.emitRunningChecks();
+    this.makeCiIssues();
+    return this.finish();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private emit(t: number, type: string, pr: number | null, base: string | null, trigger: string, metadata: Record<string, unknown>): void {
+    const ms = Math.round(t);
+    if (ms > this.nowMs || ms < this.startMs) return;
+    this.raws.push({ t: ms, seq: this.seq++, type, pr, base, trigger, metadata });
+  }
+
+  private finish(): SimEvent[] {
+    this.raws.sort((a, b) => a.t - b.t || a.seq - b.seq);
+    let id = 40_000_000 + (hash32(`ids:${this.options.seed}:${this.repo}`) % 10_000_000);
+    const out: SimEvent[] = new Array(this.raws.length);
+    for (let i = 0; i < this.raws.length; i++) {
+      const r = this.raws[i]!;
+      // other repositories share the id sequence on the real service: leave gaps
+      id += 1 + (r.seq % 3);
+      out[i] = {
+        id,
+        received_at: iso(r.t),
+        trigger: r.trigger,
+        repository: this.repo,
+        pull_request: r.pr,
+        base_ref: r.base,
+        type: r.type,
+        metadata: r.metadata,
+      };
+    }
+    return out;
+  }
+
+  private actor(): Record<string, unknown> {
+    const a = this.rng.pick(this.authors.slice(0, LOGINS.length));
+    return this.rng.chance(0.2)
+      ? { type: "application", id: this.rng.uuid(), name: "release-bot" }
+      : { type: "user", id: a.id, name: a.login };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // pauses and scheduled freezes
+
+  private makeBlocks(): void {
+    const rng = this.rng;
+    const days = Math.max(1, Math.ceil((this.nowMs - this.startMs) / DAY));
+    // a pause every few days, during working hours, 20 to 90 minutes
+    for (let d = 0; d < days; d++) {
+      if (!rng.chance(0.25)) continue;
+      const dayStart = Math.floor(this.startMs / DAY) * DAY + d * DAY;
+      const start = dayStart + 9 * HOUR + rng.int(0, 8 * 60) * MIN;
+      const end = start + rng.int(20, 90) * MIN;
+      if (start < this.startMs) continue;
+      this.blocks.push({ start, end, kind: "pause", baseRefs: null });
+      const reason = rng.pick(["Incident on the CI runners", "Deploy in progress", "Investigating flaky tests", "Database migration"]);
+      this.emit(start, "queue.pause.create", null, null, "Queue pause", { reason, created_by: this.actor() });
+      if (rng.chance(0.5)) {
+        this.emit((start + end) / 2, "queue.pause.update", null, null, "Queue pause", { reason: `${reason} (extended)`, updated_by: this.actor() });
+      }
+      this.emit(end, "queue.pause.delete", null, null, "Queue pause", { deleted_by: this.actor() });
+    }
+    // a scheduled freeze of main about once a week, announced a day ahead
+    for (let d = 1; d < days; d += rng.int(5, 9)) {
+      const dayStart = Math.floor(this.startMs / DAY) * DAY + d * DAY;
+      const start = dayStart + rng.int(15, 19) * HOUR;
+      const end = start + rng.int(3, 14) * HOUR;
+      const createdAt = start - rng.int(6, 30) * HOUR;
+      const attrs = {
+        reason: rng.pick(["Release candidate cut", "End-of-quarter change freeze", "Holiday freeze", "Incident freeze"]),
+        start: iso(start),
+        end: iso(end),
+        timezone: "UTC",
+        matching_conditions: ["base=main"],
+        exclude_conditions: ["label=hotfix"],
+      };
+      const deleted = rng.chance(0.15);
+      if (!deleted) this.blocks.push({ start, end, kind: "freeze", baseRefs: ["main"] });
+      this.emit(createdAt, "scheduled_freeze.create", null, "main", "Scheduled freeze", {
+        scheduled_freeze_attributes: attrs,
+        created_by: this.actor(),
+        created_at: iso(createdAt),
+      });
+      if (rng.chance(0.4)) {
+        const updatedAt = createdAt + rng.int(1, 5) * HOUR;
+        const after = { ...attrs, reason: `${attrs.reason} (rescheduled)` };
+        this.emit(updatedAt, "scheduled_freeze.update", null, "main", "Scheduled freeze", {
+          scheduled_freeze_attributes_before: attrs,
+          scheduled_freeze_attributes_after: after,
+          updated_by: this.actor(),
+          updated_at: iso(updatedAt),
+        });
+      }
+      if (deleted) {
+        const deletedAt = Math.min(start - HOUR, createdAt + 2 * HOUR);
+        this.emit(deletedAt, "scheduled_freeze.delete", null, "main", "Scheduled freeze", {
+          scheduled_freeze_attributes: attrs,
+          reason: "Freeze no longer needed",
+          deleted_by: this.actor(),
+          deleted_at: iso(deletedAt),
+        });
+      }
+    }
+    this.blocks.sort((a, b) => a.start - b.start);
+  }
+
+  /** the pause or freeze covering t for this lane, if any */
+  private blockAt(t: number, lane: Lane): Block | undefined {
+    for (const b of this.blocks) {
+      if (b.start > t) break;
+      if (t < b.end && (b.baseRefs === null || b.baseRefs.includes(lane.base))) return b;
+    }
+    return undefined;
+  }
+
+  /** the first pause or freeze starting in (from, to) for this lane */
+  private blockStartingIn(from: number, to: number, lane: Lane): Block | undefined {
+    for (const b of this.blocks) {
+      if (b.start >= to) break;
+      if (b.start > from && (b.baseRefs === null || b.baseRefs.includes(lane.base))) return b;
+    }
+    return undefined;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // arrivals
+
+  private lane(base: string, partition: string, queue: QueueConfig): Lane {
+    const key = `${base}\u0000${partition}\u0000${queue.name}`;
+    let lane = this.lanes.get(key);
+    if (!lane) {
+      lane = { key, base, partition, queue, arrivals: [] };
+      this.lanes.set(key, lane);
+    }
+    return lane;
+  }
+
+  private makeArrivals(): void {
+    const rng = this.rng;
+    const dailyRate = 220 + (hash32(`rate:${this.repo}`) % 260);
+    const hourWeight = (t: number) => {
+      const d = new Date(t);
+      const weekend = d.getUTCDay() === 0 || d.getUTCDay() === 6;
+      const h = d.getUTCHours();
+      const work = h >= 8 && h < 19;
+      return (weekend ? 0.25 : 1) * (work ? 2.0 : 0.35);
+    };
+    // 11 working hours at 2.0 and 13 at 0.35 make an average weekday weight of about 1.1
+    const perHour = dailyRate / 24 / 1.1;
+    const firstHour = Math.floor(this.startMs / HOUR) * HOUR;
+    for (let h = firstHour; h < this.nowMs; h += HOUR) {
+      const n = rng.poisson(perHour * hourWeight(h));
+      const times: number[] = [];
+      for (let k = 0; k < n; k++) times.push(h + Math.floor(rng.next() * HOUR));
+      times.sort((a, b) => a - b);
+      for (const t of times) {
+        if (t < this.startMs || t > this.nowMs) continue;
+        this.newPullRequest(t);
+      }
+    }
+  }
+
+  private newPullRequest(t: number): void {
+    const rng = this.rng;
+    const pr = (this.prCounter += rng.int(1, 3));
+    const base = rng.weighted<string>(this.baseRefs.map((b, i) => [b, i === 0 ? 0.72 : i === 1 ? 0.2 : 0.08] as const));
+    // a few pull requests are merged by a rule, outside the queue
+    if (rng.chance(0.02)) {
+      this.emit(t, "action.merge", pr, base, "Rule: automatic merge", { branch: base });
+      return;
+    }
+    const queue = rng.weighted<QueueConfig>([
+      [this.queues[0]!, 0.75],
+      [this.queues[1]!, 0.07],
+      [this.queues[2]!, 0.18],
+    ]);
+    const partition = base === "main" ? rng.pick(["api", "web"]) : "__default__";
+    const prio = queue.name === "hotfix" ? "urgent" : rng.weighted<string | null>([[null, 0.6], ["dependencies", 0.25], ["urgent", 0.15]]);
+    const author = rng.chance(0.1) ? this.authors[LOGINS.length + rng.int(0, BOTS.length - 1)]! : rng.pick(this.authors.slice(0, LOGINS.length));
+    const session = this.newSession(pr, this.lane(base, partition, queue), prio, t, author, rng.hex(40), 0);
+    this.preActions(session);
+  }
+
+  private newSession(pr: number, lane: Lane, prio: string | null, enter: number, author: Account, sha: string, requeue: number): Session {
+    const rng = this.rng;
+    const s: Session = {
+      id: rng.uuid(),
+      pr,
+      lane,
+      prio,
+      prioRank: prio === "urgent" ? 0 : prio === null ? 1 : 2,
+      enter,
+      retry: 0,
+      exitAt: null,
+      exitCode: null,
+      scheduleWait: 0,
+      freezeWait: 0,
+      notStarted: false,
+      author,
+      sha,
+      requeue,
+      left: false,
+    };
+    if (rng.chance(0.07)) {
+      s.exitAt = enter + Math.max(30_000, Math.round(rng.exp(6 * MIN)));
+      s.exitCode = rng.weighted(EARLY_EXITS);
+      if (lane.partition === "__default__" && s.exitCode === "PR_DEQUEUED_FROM_PARTITION") s.exitCode = "PR_DEQUEUED";
+    }
+    lane.arrivals.push(s);
+    const viaCommand = requeue === 0 && rng.chance(0.6);
+    if (viaCommand) {
+      this.emit(enter - rng.int(2, 20) * 1000, "command.queue", pr, lane.base, "Command: queue", {
+        author: { ...author },
+        comment_id: (this.commentCounter += rng.int(1, 50)),
+        session_id: s.id,
+      });
+    }
+    this.emit(enter, "action.queue.enter", pr, lane.base, this.trigger(s), {
+      queue_name: lane.queue.name,
+      branch: lane.base,
+      queued_at: iso(enter),
+      partition_name: lane.partition,
+      priority_rule_name: prio,
+      session_id: s.id,
+    });
+    this.sizeDeltas.push({ t: enter, key: `${lane.key}\u0000${prio ?? ""}`, lane, prio, d: 1, pr });
+    return s;
+  }
+
+  private trigger(s: Session): string {
+    return `Rule: queue to ${s.lane.queue.name}`;
+  }
+
+  /** what happens to a pull request before it is queued */
+  private preActions(s: Session): void {
+    const rng = this.rng;
+    const { pr } = s;
+    const base = s.lane.base;
+    const at = () => s.enter - rng.int(10, 6 * 3600) * 1000;
+    const trig = "Rule: pull request automation";
+    if (rng.chance(0.4)) this.emit(at(), "action.label", pr, base, trig, { added: ["ready-to-merge"], removed: rng.chance(0.3) ? ["wip"] : [] });
+    if (rng.chance(0.25)) {
+      this.emit(at(), "action.request_reviews", pr, base, trig, {
+        reviewers: [rng.pick(LOGINS), rng.pick(LOGINS)].filter((v, i, a) => a.indexOf(v) === i),
+        team_reviewers: rng.chance(0.5) ? ["backend"] : [],
+      });
+    }
+    if (rng.chance(0.15)) {
+      this.emit(at(), "action.review", pr, base, trig, {
+        review_type: rng.pick(["APPROVE", "COMMENT", "REQUEST_CHANGES"]),
+        reviewer: rng.chance(0.8) ? "mergify[bot]" : null,
+        message: rng.chance(0.6) ? "Automatically approved: dependency update" : null,
+      });
+    }
+    if (rng.chance(0.15)) this.emit(at(), "action.assign", pr, base, trig, { added: [s.author.login], removed: [] });
+    if (rng.chance(0.08)) this.emit(at(), "action.comment", pr, base, trig, { message: "Thanks! This pull request will be queued once approved." });
+    if (rng.chance(0.2)) {
+      this.emit(at(), "action.post_check", pr, base, trig, {
+        conclusion: rng.pick(["success", "success", "failure", "neutral"]),
+        title: "Pull request conventions",
+        summary: "Title follows Conventional Commits",
+      });
+    }
+    if (rng.chance(0.05)) this.emit(at(), "action.rebase", pr, base, trig, {});
+    if (rng.chance(0.08)) this.emit(at(), "action.update", pr, base, trig, {});
+    if (rng.chance(0.05)) this.emit(at(), "action.refresh", pr, base, "Command: refresh", {});
+    if (rng.chance(0.03)) this.emit(at(), "action.edit", pr, base, trig, { draft: false });
+    if (rng.chance(0.02)) this.emit(at(), "action.squash", pr, base, trig, {});
+    if (rng.chance(0.02)) this.emit(at(), "action.platform_actions", pr, base, trig, { workflow: "deploy-preview.yml", inputs: { environment: "preview", pr: String(pr) } });
+    if (rng.chance(0.03)) this.emit(at(), "action.dismiss_reviews", pr, base, trig, { users: [rng.pick(LOGINS)] });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // the queue
+
+  private runLane(lane: Lane): void {
+    const arrivals = lane.arrivals;
+    arrivals.sort((a, b) => a.enter - b.enter);
+    const waiting: Session[] = [];
+    let i = 0;
+    let lastBlock: Block | undefined;
+    let t = arrivals.length > 0 ? arrivals[0]!.enter : Infinity;
+    const admit = (s: Session) => {
+      if (lastBlock && s.enter >= lastBlock.start && s.enter < lastBlock.end) {
+        this.addWait(s, lastBlock.kind, lastBlock.end - s.enter);
+      }
+      let k = waiting.length;
+      while (k > 0 && waiting[k - 1]!.prioRank > s.prioRank) k--;
+      waiting.splice(k, 0, s);
+    };
+    let guard = 0;
+    while (t <= this.nowMs && guard++ < 1_000_000) {
+      while (i < arrivals.length && arrivals[i]!.enter <= t) admit(arrivals[i++]!);
+      // pull requests that left while waiting
+      for (let k = 0; k < waiting.length; k++) {
+        const s = waiting[k]!;
+        if (s.exitAt !== null && s.exitAt <= t) {
+          this.earlyExit(s);
+          waiting.splice(k--, 1);
+        }
+      }
+      if (waiting.length === 0) {
+        if (i >= arrivals.length) break;
+        t = arrivals[i]!.enter;
+        continue;
+      }
+      const block = this.blockAt(t, lane);
+      const schedEnd = lane.queue.officeHours ? this.scheduleOpensAt(t) : t;
+      if (block || schedEnd > t) {
+        const kind = block ? block.kind : "schedule";
+        const until = block ? block.end : schedEnd;
+        for (const s of waiting) {
+          this.addWait(s, kind, until - Math.max(t, s.enter));
+          if (!s.notStarted) {
+            s.notStarted = true;
+            this.emit(t + 1, "action.queue.checks_not_started", s.pr, lane.base, this.trigger(s), {
+              branch: lane.base,
+              partition_name: lane.partition,
+              priority_rule_name: s.prio,
+              queue_name: lane.queue.name,
+              queued_at: iso(s.enter),
+              reason: kind === "pause" ? "The merge queue is paused" : kind === "freeze" ? "A scheduled freeze is active" : "The queue schedule is closed",
+              session_id: s.id,
+            });
+          }
+        }
+        lastBlock = { start: t, end: until, kind, baseRefs: null };
+        t = until;
+        continue;
+      }
+      t = this.runWave(lane, waiting, t, arrivals, i);
+    }
+  }
+
+  private addWait(s: Session, kind: string, ms: number): void {
+    if (ms <= 0) return;
+    if (kind === "freeze") s.freezeWait += ms;
+    else if (kind === "schedule") s.scheduleWait += ms;
+    // a pause is idle capacity: it has no counter of its own in the leave event
+  }
+
+  /** office hours: Mon-Fri 08:00-18:00 UTC */
+  private scheduleOpensAt(t: number): number {
+    let x = t;
+    for (let k = 0; k < 8; k++) {
+      const d = new Date(x);
+      const day = d.getUTCDay();
+      const h = d.getUTCHours();
+      const dayStart = Math.floor(x / DAY) * DAY;
+      if (day === 0 || day === 6 || h >= 18) {
+        x = dayStart + DAY + 8 * HOUR;
+        continue;
+      }
+      if (h < 8) return dayStart + 8 * HOUR;
+      return x;
+    }
+    return x;
+  }
+
+  private earlyExit(s: Session): void {
+    const rng = this.rng;
+    const at = s.exitAt!;
+    const code = s.exitCode!;
+    const base = s.lane.base;
+    if (code === "PR_MANUALLY_DEQUEUED") {
+      this.emit(at - 2000, "command.dequeue", s.pr, base, "Command: dequeue", {
+        author: { ...s.author },
+        comment_id: (this.commentCounter += rng.int(1, 50)),
+        session_id: s.id,
+      });
+      this.emit(at - 1000, "action.unqueue", s.pr, base, "Command: dequeue", {});
+    }
+    if (code === "PULL_REQUEST_UPDATED" && rng.chance(0.3)) this.emit(at - 500, "action.dismiss_reviews", s.pr, base, "Rule: dismiss stale reviews", { users: [rng.pick(LOGINS)] });
+    this.leave(s, at, code, false);
+  }
+
+  private checks(state: string, failing: string | null): Record<string, unknown>[] {
+    return CHECK_NAMES.map((name) => ({
+      name,
+      description: name === failing ? `${name} ${state}` : "Successful",
+      url: `https://ci.example.com/${name}`,
+      state: name === failing ? state : "success",
+      avatar_url: null,
+    }));
+  }
+
+  private leave(s: Session, t: number, code: string | null, merged: boolean, failing: { state: string; check: string } | null = null): void {
+    if (s.left) return;
+    s.left = true;
+    const lane = s.lane;
+    this.emit(t, "action.queue.leave", s.pr, lane.base, this.trigger(s), {
+      reason: merged ? MERGED_REASON : ABORT_CODE_TEXT[code!] ?? code,
+      merged,
+      queue_name: lane.queue.name,
+      branch: lane.base,
+      partition_name: lane.partition,
+      queued_at: iso(s.enter),
+      seconds_waiting_for_schedule: Math.round(s.scheduleWait / 1000),
+      seconds_waiting_for_freeze: Math.round(s.freezeWait / 1000),
+      priority_rule_name: s.prio,
+      conditions_evaluation: merged
+        ? null
+        : {
+            match: false,
+            label: "all of",
+            is_label_user_input: false,
+            description: null,
+            attribute_name: null,
+            operator: null,
+            schedule: null,
+            subconditions: [
+              { match: code !== "CHECKS_FAILED", label: "check-success=ci/test", is_label_user_input: true, description: null, attribute_name: "check-success", operator: "=", schedule: null, subconditions: [], evaluations: [] },
+            ],
+            evaluations: [],
+          },
+      checks: failing ? this.checks(failing.state, failing.check) : merged ? this.checks("success", null) : [],
+      pull_request_head_sha: s.sha,
+      session_id: s.id,
+    });
+    this.sizeDeltas.push({ t, key: `${lane.key}\u0000${s.prio ?? ""}`, lane, prio: s.prio, d: -1, pr: s.pr });
+  }
+
+  private merge(s: Session, t: number): void {
+    const rng = this.rng;
+    const lane = s.lane;
+    if (rng.chance(0.004)) {
+      this.leave(s, t, "PR_UNEXPECTEDLY_FAILED_TO_MERGE", false);
+      return;
+    }
+    this.emit(t, "action.queue.merged", s.pr, lane.base, this.trigger(s), {
+      branch: lane.base,
+      partition_names: [lane.partition],
+      queue_name: lane.queue.name,
+      queued_at: iso(s.enter),
+      priority_rule_name: s.prio,
+      session_id: s.id,
+    });
+    this.leave(s, t + 1000, null, true);
+    const trig = "Rule: after merge";
+    if (rng.chance(0.6)) this.emit(t + 3000, "action.delete_head_branch", s.pr, lane.base, trig, { branch: `feature/pr-${s.pr}` });
+    if (lane.base === "main" && rng.chance(0.04)) {
+      this.emit(t + 5000, "action.backport", s.pr, lane.base, "Rule: backport to release", { to: "release/v2", pull_request_number: ++this.draftCounter, conflicts: rng.chance(0.1) });
+    }
+    if (rng.chance(0.01)) this.emit(t + 6000, "action.copy", s.pr, lane.base, "Rule: copy", { to: "develop", pull_request_number: ++this.draftCounter, conflicts: false });
+    if (rng.chance(0.1)) this.emit(t + 4000, "action.label", s.pr, lane.base, trig, { added: [], removed: ["ready-to-merge"] });
+  }
+
+  private specPr(car: Car, conclusion: string, ended: number | null, failing: { state: string; check: string } | null): Record<string, unknown> {
+    return {
+      number: car.number,
+      in_place: car.sessions.length === 1,
+      checks_timed_out: conclusion === "timed_out",
+      checks_conclusion: conclusion,
+      checks_started_at: iso(car.start),
+      checks_ended_at: ended === null ? null : iso(ended),
+      unsuccessful_checks: failing ? this.checks(failing.state, failing.check).filter((c) => c.state !== "success") : [],
+    };
+  }
+
+  private startCar(lane: Lane, sessions: Session[], start: number, reason: string): Car {
+    const rng = this.rng;
+    const q = lane.queue;
+    const outcome: Car["outcome"] = rng.chance(q.failureRate) ? (rng.chance(0.2) ? "timeout" : "failure") : "success";
+    const dur = outcome === "timeout" ? q.timeoutMs : Math.min(q.timeoutMs - MIN, Math.max(3 * MIN, rng.logNormal(q.ciMedianMs, 0.35)));
+    const car: Car = {
+      sessions,
+      start,
+      end: start + dur,
+      id: rng.uuid(),
+      number: sessions.length === 1 ? sessions[0]!.pr : ++this.draftCounter,
+      outcome,
+    };
+    const numbers = sessions.map((s) => s.pr);
+    for (const s of sessions) {
+      this.emit(start, "action.queue.checks_start", s.pr, lane.base, this.trigger(s), {
+        branch: lane.base,
+        partition_name: lane.partition,
+        priority_rule_name: s.prio,
+        queue_name: q.name,
+        queued_at: iso(s.enter),
+        start_reason: reason,
+        speculative_check_pull_request: this.specPr(car, "pending", null, null),
+        pull_request_numbers: numbers,
+        train_car_id: car.id,
+        session_id: s.id,
+      });
+    }
+    this.checkDeltas.push({ t: start, lane, d: 1 });
+    return car;
+  }
+
+  private endCar(
+    lane: Lane,
+    car: Car,
+    at: number,
+    conclusion: string,
+    abort: { code: string; status: "DEFINITIVE" | "REEMBARKED" } | null,
+    failing: { state: string; check: string } | null,
+  ): void {
+    const q = lane.queue;
+    const numbers = car.sessions.map((s) => s.pr);
+    const spec = this.specPr(car, conclusion, at, failing);
+    for (const s of car.sessions) {
+      this.emit(at, "action.queue.checks_end", s.pr, lane.base, this.trigger(s), {
+        aborted: abort !== null,
+        abort_code: abort?.code ?? null,
+        abort_reason: abort ? ABORT_CODE_TEXT[abort.code] ?? abort.code : null,
+        abort_status: abort?.status ?? "DEFINITIVE",
+        branch: lane.base,
+        partition_name: lane.partition,
+        priority_rule_name: s.prio,
+        queue_name: q.name,
+        queued_at: iso(s.enter),
+        retry_attempt: q.maxRetries === null ? null : s.retry,
+        max_retries: q.maxRetries,
+        speculative_check_pull_request: spec,
+        pull_request_numbers: numbers,
+        train_car_id: car.id,
+        session_id: s.id,
+      });
+    }
+    this.checkDeltas.push({ t: at, lane, d: -1 });
+  }
+
+  /** runs one wave of cars starting at t; returns when the lane can start the next one */
+  private runWave(lane: Lane, waiting: Session[], t: number, arrivals: Session[], nextArrival: number): number {
+    const rng = this.rng;
+    const q = lane.queue;
+    const cars: Car[] = [];
+    for (let c = 0; c < q.speculative && waiting.length > 0; c++) {
+      const take = waiting.splice(0, Math.min(q.maxBatch, waiting.length));
+      const first = take.every((s) => s.retry === 0);
+      cars.push(this.startCar(lane, take, t + c * 20_000, first ? "First time checks" : "Re-embarked pull requests"));
+    }
+    const failIdx = cars.findIndex((c) => c.outcome !== "success");
+    const decisive = failIdx >= 0 ? cars[failIdx]!.end : Math.max(...cars.map((c) => c.end));
+    const putBack = (sessions: Session[]) => waiting.unshift(...sessions);
+
+    // a pause or freeze starting while the cars run stops them all
+    const block = this.blockStartingIn(t, Math.min(...cars.map((c) => c.end)), lane);
+    if (block) {
+      const code = block.kind === "pause" ? "PR_CHECKS_STOPPED_BECAUSE_MERGE_QUEUE_PAUSE" : "SCHEDULED_FREEZE_STATUS_CHANGED";
+      for (let c = cars.length - 1; c >= 0; c--) {
+        this.endCar(lane, cars[c]!, block.start, "cancelled", { code, status: "REEMBARKED" }, null);
+        putBack(cars[c]!.sessions);
+      }
+      return block.start;
+    }
+
+    // an urgent pull request arriving while a lower-priority car runs takes its place
+    const lastCar = cars[cars.length - 1]!;
+    for (let k = nextArrival; k < arrivals.length && arrivals[k]!.enter < lastCar.end; k++) {
+      const s = arrivals[k]!;
+      if (s.prioRank === 0 && lastCar.sessions.every((x) => x.prioRank > 0) && failIdx < 0 && rng.chance(0.5)) {
+        const at = Math.max(s.enter + 5000, lastCar.start + 1000);
+        for (let c = 0; c < cars.length - 1; c++) this.finishSuccess(lane, cars[c]!, 0);
+        this.endCar(lane, lastCar, at, "cancelled", { code: "PR_WITH_HIGHER_PRIORITY_QUEUED", status: "REEMBARKED" }, null);
+        putBack(lastCar.sessions);
+        return Math.max(at, ...cars.slice(0, -1).map((c) => c.end)) + 5000;
+      }
+      break;
+    }
+
+    let mergedUntil = 0;
+    const limit = failIdx >= 0 ? failIdx : cars.length;
+    for (let c = 0; c < limit; c++) mergedUntil = this.finishSuccess(lane, cars[c]!, mergedUntil);
+    if (failIdx < 0) return mergedUntil + 5000;
+
+    const failed = cars[failIdx]!;
+    // the cars behind a failure were tested on top of it: re-embark them
+    for (let c = cars.length - 1; c > failIdx; c--) {
+      this.endCar(lane, cars[c]!, Math.max(decisive, cars[c]!.start + 1000), "cancelled", { code: "BATCH_AHEAD_FAILED", status: "REEMBARKED" }, null);
+      putBack(cars[c]!.sessions);
+    }
+    const state = failed.outcome === "timeout" ? "timed_out" : "failure";
+    const failing = { state, check: rng.pick(CHECK_NAMES) };
+    const code = failed.outcome === "timeout" ? "CHECKS_TIMEOUT" : "CHECKS_FAILED";
+    const end = failed.end;
+    if (failed.sessions.length === 1) {
+      const s = failed.sessions[0]!;
+      if (q.maxRetries !== null && s.retry < q.maxRetries && failed.outcome === "failure") {
+        this.endCar(lane, failed, end, state, { code: "CHECKS_RETRIED", status: "REEMBARKED" }, failing);
+        if (rng.chance(0.6)) {
+          this.emit(end + 4000, "ci_insights.job_retried", s.pr, lane.base, "CI Insights", {
+            rule_id: "5f0c6a1e-8d3b-4c1e-9f4a-2b7d9e1c3a55",
+            rule_name: "Retry flaky jobs",
+            max_retry: q.maxRetries,
+            retry_mode: rng.chance(0.8) ? "job" : "pipeline",
+            retry_attempt: s.retry + 1,
+            condition_matches: [{ type: "log_pattern", pattern: "ECONNRESET", job_name: failing.check }],
+          });
+        }
+        s.retry += 1;
+        putBack([s]);
+        return end + 10_000;
+      }
+      this.endCar(lane, failed, end, state, { code, status: "DEFINITIVE" }, failing);
+      this.leave(s, end + 3000, code, false, failing);
+      this.afterFailure(s, end + 3000, arrivals, nextArrival);
+      return end + 5000;
+    }
+    return this.bisect(lane, failed, failing, code, arrivals, nextArrival);
+  }
+
+  /** checks_end success for a car and the merges, in queue order; returns the last merge time */
+  private finishSuccess(lane: Lane, car: Car, after: number): number {
+    this.endCar(lane, car, car.end, "success", null, null);
+    let t = Math.max(car.end, after) + this.rng.int(2, 10) * 1000;
+    for (const s of car.sessions) {
+      this.merge(s, t);
+      t += 2000;
+    }
+    return t;
+  }
+
+  private afterFailure(s: Session, t: number, arrivals: Session[], nextArrival: number): void {
+    const rng = this.rng;
+    const base = s.lane.base;
+    if (rng.chance(0.3)) this.emit(t + 2000, "action.comment", s.pr, base, "Rule: notify on queue failure", { message: "This pull request failed the merge queue checks." });
+    if (rng.chance(0.25)) {
+      // the author fixes it and queues it again: a new session
+      const at = t + rng.int(30, 240) * MIN;
+      if (rng.chance(0.5)) {
+        this.emit(at - 3000, "command.requeue", s.pr, base, "Command: requeue", { author: { ...s.author }, comment_id: (this.commentCounter += rng.int(1, 50)) });
+      } else {
+        this.emit(at - 3000, "action.requeue", s.pr, base, "Rule: requeue", {});
+      }
+      const again = this.newSession(s.pr, s.lane, s.prio, at, s.author, rng.hex(40), s.requeue + 1);
+      // newSession appended it; keep the not-yet-admitted arrivals in time order
+      arrivals.pop();
+      let k = arrivals.length;
+      while (k > nextArrival && arrivals[k - 1]!.enter > at) k--;
+      arrivals.splice(k, 0, again);
+    } else if (rng.chance(0.05)) {
+      this.emit(t + 3000, "action.close", s.pr, base, "Rule: close stale", { message: "Closing: the checks keep failing." });
+    }
+  }
+
+  private bisect(lane: Lane, car: Car, failing: { state: string; check: string }, code: string, arrivals: Session[], nextArrival: number): number {
+    const rng = this.rng;
+    const q = lane.queue;
+    const original = car.sessions.map((s) => s.pr);
+    const first = car.sessions[0]!;
+    const common = { queue_name: q.name, partition_name: lane.partition, priority_rule_name: first.prio };
+    this.endCar(lane, car, car.end, failing.state, { code, status: "REEMBARKED" }, failing);
+    const culprit = rng.pick(car.sessions);
+    const giveUp = car.sessions.length >= 3 && rng.chance(0.08);
+    let set = car.sessions;
+    let time = car.end + 5000;
+    let depth = 1;
+    let reachedMax = false;
+    while (set.length > 1) {
+      this.emit(time, "action.queue.batch_bisection_start", null, lane.base, this.trigger(first), {
+        ...common,
+        original_batch_pr_numbers: original,
+        batch_size_before_split: set.length,
+        number_of_sub_batches: 2,
+        bisection_depth: depth,
+        is_top_level: depth === 1,
+        session_id: first.id,
+      });
+      const half = Math.ceil(set.length / 2);
+      const parts = [set.slice(0, half), set.slice(half)];
+      let failedPart = set;
+      let latest = time;
+      for (const part of parts) {
+        const sub = this.startCar(lane, part, time + 10_000, "Batch bisection");
+        const bad = part.includes(culprit);
+        sub.end = sub.start + Math.min(q.timeoutMs - MIN, Math.max(3 * MIN, rng.logNormal(q.ciMedianMs, 0.3)));
+        if (bad) {
+          failedPart = part;
+          this.endCar(lane, sub, sub.end, failing.state, { code, status: part.length === 1 ? "DEFINITIVE" : "REEMBARKED" }, failing);
+        } else {
+          this.endCar(lane, sub, sub.end, "success", null, null);
+        }
+        latest = Math.max(latest, sub.end);
+      }
+      time = latest + 5000;
+      set = failedPart;
+      depth += 1;
+      if (giveUp && depth > 2) {
+        reachedMax = true;
+        break;
+      }
+    }
+    this.emit(time, "action.queue.batch_bisection_end", null, lane.base, this.trigger(first), {
+      ...common,
+      original_batch_pr_numbers: original,
+      culprit_found: !reachedMax,
+      culprit_pr_numbers: reachedMax ? [] : [culprit.pr],
+      remaining_pr_numbers: original.filter((n) => reachedMax || n !== culprit.pr),
+      max_failure_resolution_reached: reachedMax,
+      session_id: first.id,
+    });
+    if (reachedMax) {
+      let t = time + 3000;
+      for (const s of car.sessions) {
+        this.leave(s, t, "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS", false, failing);
+        t += 1000;
+      }
+      return t + 5000;
+    }
+    this.leave(culprit, time + 3000, code, false, failing);
+    this.afterFailure(culprit, time + 3000, arrivals, nextArrival);
+    let t = time + 5000;
+    for (const s of car.sessions) {
+      if (s === culprit) continue;
+      this.merge(s, t);
+      t += 2000;
+    }
+    return t + 5000;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // derived events
+
+  private emitQueueSizes(): void {
+    this.sizeDeltas.sort((a, b) => a.t - b.t || a.d - b.d);
+    const sizes = new Map<string, number>();
+    for (const d of this.sizeDeltas) {
+      const size = Math.max(0, (sizes.get(d.key) ?? 0) + d.d);
+      sizes.set(d.key, size);
+      this.emit(d.t, "action.queue.change", d.pr, d.lane.base, "Merge queue", {
+        queue_name: d.lane.queue.name,
+        partition_name: d.lane.partition,
+        priority_rule_name: d.prio,
+        size,
+      });
+    }
+  }
+
+  private emitRunningChecks(): void {
+    this.checkDeltas.sort((a, b) => a.t - b.t || a.d - b.d);
+    const running = new Map<string, number>();
+    for (const d of this.checkDeltas) {
+      const n = Math.max(0, (running.get(d.lane.key) ?? 0) + d.d);
+      running.set(d.lane.key, n);
+      this.emit(d.t, "action.queue.checks.change", null, d.lane.base, "Merge queue", {
+        queue_name: d.lane.queue.name,
+        partition_name: d.lane.partition,
+        running_checks: n,
+      });
+    }
+  }
+
+  private makeCiIssues(): void {
+    const rng = this.rng;
+    const days = Math.max(1, Math.ceil((this.nowMs - this.startMs) / DAY));
+    let issueId = 1 + (hash32(`ci:${this.repo}`) % 5000);
+    for (let d = 0; d < days; d++) {
+      const n = rng.poisson(2);
+      for (let k = 0; k < n; k++) {
+        const id = ++issueId;
+        const t = this.startMs + d * DAY + rng.int(0, DAY / 1000 - 1) * 1000;
+        const name = `Flaky test: ${rng.pick(["test_checkout", "test_login", "e2e/cart.spec.ts", "TestQueueOrder"])}`;
+        const meta = { ci_issue_id: id, name };
+        this.emit(t, "ci_issue.created", null, null, "CI Insights", meta);
+        if (rng.chance(0.7)) this.emit(t + rng.int(1, 120) * MIN, "ci_issue.linked", this.prCounter - rng.int(0, 50), "main", "CI Insights", meta);
+        if (rng.chance(0.1)) this.emit(t + rng.int(1, 60) * MIN, "ci_issue.renamed", null, null, "CI Insights", { ...meta, name: `${name} (renamed)` });
+        if (rng.chance(0.05)) this.emit(t + rng.int(60, 600) * MIN, "ci_issue.merged", null, null, "CI Insights", { ...meta, into: id - 1 });
+        if (rng.chance(0.5)) {
+          const r = t + rng.int(2, 48) * HOUR;
+          this.emit(r, "ci_issue.resolved", null, null, "CI Insights", meta);
+          if (rng.chance(0.15)) this.emit(r + rng.int(1, 24) * HOUR, "ci_issue.reopened", null, null, "CI Insights", meta);
+        } else if (rng.chance(0.1)) {
+          this.emit(t + rng.int(2, 48) * HOUR, "ci_issue.unresolved", null, null, "CI Insights", meta);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,281 @@
+// The events of one repository, indexed by time so that a page of the log is a binary search plus
+// `per_page` steps, and a statistics query only visits the events of the types it reads.
+import type { SimEvent } from "./simulate.js";
+
+export type StoredEvent = SimEvent & Record<string, unknown>;
+
+/** Where a page starts: after (older than) or before (newer than) an event, or the oldest page. */
+export type Cursor = { dir: "next" | "prev"; t: number; id: number } | { dir: "last" };
+
+export interface PageQuery {
+  /** inclusive bounds, epoch ms */
+  from: number;
+  to: number;
+  types?: readonly string[];
+  pullRequest?: number;
+  baseRef?: string;
+  cursor?: Cursor;
+  perPage: number;
+}
+
+export interface PageResult {
+  /** newest first */
+  events: StoredEvent[];
+  json: string[];
+  hasNext: boolean;
+  hasPrev: boolean;
+}
+
+const EMPTY = new Int32Array(0);
+
+export class EventStore {
+  private events: StoredEvent[] = [];
+  private times = new Float64Array(0);
+  private ids = new Float64Array(0);
+  private json: Array<string | undefined> = [];
+  private byType = new Map<string, Int32Array>();
+  private byPr = new Map<number, Int32Array>();
+  private firstCheckStart = new Map<string, number>();
+  private dirty = false;
+
+  constructor(events: readonly StoredEvent[] = []) {
+    this.events = events.slice();
+    this.dirty = true;
+    this.reindex();
+  }
+
+  get size(): number {
+    this.reindex();
+    return this.events.length;
+  }
+
+  /** the time of the newest event, or undefined when empty */
+  get newest(): number | undefined {
+    this.reindex();
+    return this.events.length > 0 ? this.times[this.events.length - 1] : undefined;
+  }
+
+  append(events: readonly StoredEvent[]): void {
+    for (const e of events) this.events.push(e);
+    this.dirty = true;
+  }
+
+  private reindex(): void {
+    if (!this.dirty) return;
+    this.dirty = false;
+    const evs = this.events;
+    const t0 = evs.map((e) => Date.parse(e.received_at));
+    const order = evs.map((_, i) => i);
+    let sorted = true;
+    for (let i = 1; i < evs.length; i++) {
+      if (t0[i]! < t0[i - 1]! || (t0[i] === t0[i - 1] && evs[i]!.id < evs[i - 1]!.id)) {
+        sorted = false;
+        break;
+      }
+    }
+    if (!sorted) order.sort((a, b) => t0[a]! - t0[b]! || evs[a]!.id - evs[b]!.id);
+    this.events = order.map((i) => evs[i]!);
+    this.times = Float64Array.from(order, (i) => t0[i]!);
+    this.ids = Float64Array.from(this.events, (e) => e.id);
+    this.json = new Array(this.events.length);
+    const types = new Map<string, number[]>();
+    const prs = new Map<number, number[]>();
+    this.firstCheckStart = new Map();
+    for (let p = 0; p < this.events.length; p++) {
+      const e = this.events[p]!;
+      let list = types.get(e.type);
+      if (!list) types.set(e.type, (list = []));
+      list.push(p);
+      if (typeof e.pull_request === "number") {
+        let pl = prs.get(e.pull_request);
+        if (!pl) prs.set(e.pull_request, (pl = []));
+        pl.push(p);
+      }
+      if (e.type === "action.queue.checks_start") {
+        const sid = (e.metadata as { session_id?: unknown }).session_id;
+        if (typeof sid === "string" && !this.firstCheckStart.has(sid)) this.firstCheckStart.set(sid, this.times[p]!);
+      }
+    }
+    this.byType = new Map([...types].map(([k, v]) => [k, Int32Array.from(v)]));
+    this.byPr = new Map([...prs].map(([k, v]) => [k, Int32Array.from(v)]));
+  }
+
+  event(pos: number): StoredEvent {
+    return this.events[pos]!;
+  }
+
+  time(pos: number): number {
+    return this.times[pos]!;
+  }
+
+  jsonAt(pos: number): string {
+    let s = this.json[pos];
+    if (s === undefined) this.json[pos] = s = JSON.stringify(this.events[pos]);
+    return s;
+  }
+
+  /** first position whose time is >= t */
+  lowerBound(t: number): number {
+    this.reindex();
+    let lo = 0;
+    let hi = this.events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.times[mid]! < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** first position whose time is > t */
+  upperBound(t: number): number {
+    this.reindex();
+    let lo = 0;
+    let hi = this.events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.times[mid]! <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** first position whose (time, id) is >= (t, id), or > when `strict` */
+  private keyBound(t: number, id: number, strict: boolean): number {
+    let lo = 0;
+    let hi = this.events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const mt = this.times[mid]!;
+      const before = mt < t || (mt === t && (strict ? this.ids[mid]! <= id : this.ids[mid]! < id));
+      if (before) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** positions of `type` events in [fromMs, toMs) */
+  positionsOf(type: string, fromMs: number, toMs: number): Int32Array {
+    this.reindex();
+    const list = this.byType.get(type) ?? EMPTY;
+    const lo = this.lowerBound(fromMs);
+    const hi = this.lowerBound(toMs);
+    return list.subarray(lowerIndex(list, lo), lowerIndex(list, hi));
+  }
+
+  /** all positions of `type` events, oldest first */
+  allOf(type: string): Int32Array {
+    this.reindex();
+    return this.byType.get(type) ?? EMPTY;
+  }
+
+  /** time of the first checks_start of a queue session */
+  firstChecksStart(sessionId: string): number | undefined {
+    this.reindex();
+    return this.firstCheckStart.get(sessionId);
+  }
+
+  page(q: PageQuery): PageResult {
+    this.reindex();
+    const winLo = this.lowerBound(q.from);
+    const winHi = this.upperBound(q.to);
+    const sources = this.sources(q);
+    const typeSet = q.types && q.pullRequest !== undefined ? new Set(q.types) : undefined;
+    const match = (p: number) => {
+      const e = this.events[p]!;
+      if (q.baseRef !== undefined && e.base_ref !== q.baseRef) return false;
+      if (typeSet && !typeSet.has(e.type)) return false;
+      return true;
+    };
+    let positions: number[];
+    let hasNext: boolean;
+    let hasPrev: boolean;
+    const c = q.cursor;
+    if (c === undefined || c.dir === "next") {
+      const hi = c === undefined ? winHi : Math.min(winHi, this.keyBound(c.t, c.id, false));
+      positions = collect(sources, winLo, hi, -1, q.perPage + 1, match);
+      hasNext = positions.length > q.perPage;
+      positions = positions.slice(0, q.perPage);
+      hasPrev = c !== undefined && collect(sources, Math.max(hi, winLo), winHi, 1, 1, match).length > 0;
+    } else if (c.dir === "prev") {
+      const lo = Math.max(winLo, this.keyBound(c.t, c.id, true));
+      positions = collect(sources, lo, winHi, 1, q.perPage + 1, match);
+      hasPrev = positions.length > q.perPage;
+      positions = positions.slice(0, q.perPage).reverse();
+      hasNext = collect(sources, winLo, Math.min(lo, winHi), -1, 1, match).length > 0;
+    } else {
+      positions = collect(sources, winLo, winHi, 1, q.perPage + 1, match);
+      hasPrev = positions.length > q.perPage;
+      positions = positions.slice(0, q.perPage).reverse();
+      hasNext = false;
+    }
+    return {
+      events: positions.map((p) => this.events[p]!),
+      json: positions.map((p) => this.jsonAt(p)),
+      hasNext,
+      hasPrev,
+    };
+  }
+
+  private sources(q: PageQuery): Int32Array[] | null {
+    if (q.pullRequest !== undefined) return [this.byPr.get(q.pullRequest) ?? EMPTY];
+    if (q.types) return [...new Set(q.types)].map((t) => this.byType.get(t) ?? EMPTY);
+    return null;
+  }
+}
+
+/** first index i of the sorted list with list[i] >= pos */
+function lowerIndex(list: Int32Array, pos: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Up to `limit` matching positions in [lo, hi), walking down (dir -1, newest first) or up (dir 1).
+ * With index lists (one per event type, or one pull request) it merges their heads instead of
+ * scanning every event of the window.
+ */
+function collect(
+  sources: Int32Array[] | null,
+  lo: number,
+  hi: number,
+  dir: 1 | -1,
+  limit: number,
+  match: (p: number) => boolean,
+): number[] {
+  const out: number[] = [];
+  if (lo >= hi) return out;
+  if (sources === null) {
+    if (dir === -1) {
+      for (let p = hi - 1; p >= lo && out.length < limit; p--) if (match(p)) out.push(p);
+    } else {
+      for (let p = lo; p < hi && out.length < limit; p++) if (match(p)) out.push(p);
+    }
+    return out;
+  }
+  // cursors into each list, all inside [lo, hi)
+  const heads = sources.map((list) => (dir === -1 ? lowerIndex(list, hi) - 1 : lowerIndex(list, lo)));
+  const ends = sources.map((list) => (dir === -1 ? lowerIndex(list, lo) - 1 : lowerIndex(list, hi)));
+  while (out.length < limit) {
+    let best = -1;
+    let bestPos = dir === -1 ? -1 : Number.MAX_SAFE_INTEGER;
+    for (let k = 0; k < sources.length; k++) {
+      if (heads[k] === ends[k]) continue;
+      const p = sources[k]![heads[k]!]!;
+      if (dir === -1 ? p > bestPos : p < bestPos) {
+        bestPos = p;
+        best = k;
+      }
+    }
+    if (best < 0) break;
+    heads[best]! += dir;
+    if (match(bestPos)) out.push(bestPos);
+  }
+  return out;
+}
