@@ -35,7 +35,8 @@ export function createRecordWriter(
   const project = (record: Record<string, unknown>): Record<string, unknown> => {
     if (!fields) return record;
     const out: Record<string, unknown> = {};
-    for (const f of fields) out[f] = record[f];
+    // a field the record lacks is null, so every line has the same keys for jq and csv
+    for (const f of fields) out[f] = f in record ? record[f] : null;
     return out;
   };
 

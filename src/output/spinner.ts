@@ -5,14 +5,14 @@ import type { Context } from "../context.js";
 
 export interface Spinner {
   update(text: string): void;
+  /** writes a line to stderr without garbling the spinner */
+  log(line: string): void;
   /** stops and clears the spinner line */
   stop(): void;
 }
 
-const NOOP: Spinner = { update() {}, stop() {} };
-
 export function startSpinner(ctx: Context, text: string): Spinner {
-  if (!ctx.io.stderrIsTTY) return NOOP;
+  if (!ctx.io.stderrIsTTY) return { update() {}, log: (line) => void ctx.io.stderr.write(line + "\n"), stop() {} };
   const spinner = ora({
     text,
     stream: ctx.io.stderr,
@@ -30,6 +30,15 @@ export function startSpinner(ctx: Context, text: string): Spinner {
   return {
     update(next) {
       if (!stopped) spinner.text = next;
+    },
+    log(line) {
+      if (stopped) {
+        ctx.io.stderr.write(line + "\n");
+        return;
+      }
+      spinner.clear();
+      ctx.io.stderr.write(line + "\n");
+      spinner.render();
     },
     stop,
   };
