@@ -127,3 +127,17 @@ export function formatIssue(issue: z.core.$ZodIssue, prefix = ""): string {
   }
   return path === "" ? issue.message : `${path}: ${issue.message}`;
 }
+
+/**
+ * The first issues of `value` against `schema`, undefined when it matches. Same verdict as
+ * safeParse, but it skips building a ZodError (an Error with a stack trace): on a page of the real
+ * service, where most queue events differ from the contract, that object costs more than the
+ * validation itself.
+ */
+export function firstIssues(schema: z.ZodType, value: unknown, max = 3): z.core.$ZodIssue[] | undefined {
+  const result = schema._zod.run({ value, issues: [] }, { async: false });
+  if (result instanceof Promise) throw new Error("asynchronous schema used synchronously");
+  if (result.issues.length === 0) return undefined;
+  const config = z.core.config();
+  return result.issues.slice(0, max).map((issue) => z.core.util.finalizeIssue(issue, {}, config));
+}

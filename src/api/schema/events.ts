@@ -15,6 +15,7 @@ import {
   PlatformAccountTypeSchema,
   RetryModeSchema,
   UuidSchema,
+  firstIssues,
   formatIssue,
   isDateTime,
 } from "./common.js";
@@ -452,12 +453,9 @@ function show(v: unknown): string {
 function metadataError(type: string, metadata: unknown): string | undefined {
   const schema = METADATA_BY_TYPE.get(type);
   if (schema === undefined) return undefined;
-  const r = schema.safeParse(metadata);
-  if (r.success) return undefined;
-  return r.error.issues
-    .slice(0, 3)
-    .map((i) => formatIssue(i, "metadata"))
-    .join("; ");
+  const issues = firstIssues(schema, metadata);
+  if (issues === undefined) return undefined;
+  return issues.map((i) => formatIssue(i, "metadata")).join("; ");
 }
 
 /** Checks one event against the contract: the envelope first, then the metadata of its type. */

@@ -10,7 +10,7 @@ import {
   validateEvent,
   isTypedEvent,
 } from "../../../src/api/schema/events.js";
-import { DateTimeSchema, EventTypeSchema } from "../../../src/api/schema/common.js";
+import { DateTimeSchema, EventTypeSchema, firstIssues } from "../../../src/api/schema/common.js";
 
 const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../../../src/api/fixtures/${name}`, import.meta.url), "utf8"));
@@ -198,6 +198,18 @@ describe("date-times and event types", () => {
   it("isTypedEvent narrows by type", () => {
     const ev = EventSchema.parse(events.find((e) => e.type === "action.queue.enter"));
     expect(isTypedEvent(ev, "action.queue.enter") && ev.metadata.queue_name).toBe("default");
+  });
+});
+
+describe("firstIssues", () => {
+  it("gives the same verdict and messages as safeParse", () => {
+    const schema = EVENT_METADATA_SCHEMAS["action.queue.enter"];
+    const good = events.find((e) => e.type === "action.queue.enter")!.metadata;
+    expect(firstIssues(schema, good)).toBeUndefined();
+    const bad = realEvent.metadata;
+    expect(firstIssues(schema, bad)?.map((i) => i.message)).toEqual(
+      schema.safeParse(bad).error?.issues.map((i) => i.message),
+    );
   });
 });
 
