@@ -9,7 +9,7 @@ import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from "undici";
 import { version } from "../../package.json";
 import type { Context } from "../context.js";
 import { AuthError, ContractError, HttpError, InterruptedError, NetworkError, UsageError } from "../errors.js";
-import { checkTimeout } from "../config/keys.js";
+import { checkTimeout, stripUserinfo } from "../config/keys.js";
 import { resolveApiUrl, resolveToken } from "../config/resolve.js";
 
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
@@ -199,7 +199,7 @@ export function createTransport(opts: TransportOptions): ApiClient {
           continue;
         }
       }
-      throw await httpError(status, text, res.headers["content-type"], url, attempt, retryAfter);
+      throw await httpError(status, text, res.headers["content-type"], url, attempt, retryAfter, res.headers.location as string | undefined);
     }
   }
 
@@ -238,6 +238,7 @@ export function createTransport(opts: TransportOptions): ApiClient {
     url: URL,
     attempts: number,
     retryAfter: number | undefined,
+    redirectTo: string | undefined,
   ): Promise<HttpError> {
     const body = parseMaybeJson(text, contentType);
     // the contract's formatter (zod, loaded only on this error path) for the FastAPI shapes,
@@ -250,7 +251,11 @@ export function createTransport(opts: TransportOptions): ApiClient {
     if (status === 401) hint = "the token was not accepted: check it with mq auth status, or log in again with mq auth login";
     else if (status === 403) hint = "the token has no access to this repository: check --repo and the token's rights";
     else if (status === 404) hint = "check the repository (--repo) and the API URL (--api-url)";
-    else if (status === 429) hint = retryAfter !== undefined ? `try again after ${formatSeconds(retryAfter)}` : "try again later";
+    else if (status >= 300 && status < 400) {
+      // following it could carry the token to another host; the API does not redirect
+      const location = redirectTo ? ` to ${stripUserinfo(redirectTo)}` : "";
+      hint = `the API answered with a redirect${location}; mq does not follow redirects: check --api-url`;
+    } else if (status === 429) hint = retryAfter !== undefined ? `try again after ${formatSeconds(retryAfter)}` : "try again later";
     return new HttpError(status, message, detail, hint);
   }
 
@@ -343,17 +348,9 @@ function debugWriter(ctx: Context): (line: string) => void {
   };
 }
 
-interface OfflineServer {
-  url: string;
-  close(): Promise<void>;
-}
-
-async function startOfflineServer(ctx: Context): Promise<OfflineServer> {
-  // TODO(#6): a literal import once src/server/index.ts lands (a variable keeps the build green until then)
-  const serverModule = "../server/index.js";
-  const { startServer } = (await import(/* @vite-ignore */ serverModule)) as {
-    startServer(options: { host?: string; port?: number; now?: Date }): Promise<OfflineServer>;
-  };
+/** `--offline`: the bundled server on an ephemeral loopback port, closed when the command ends. */
+async function startOfflineServer(ctx: Context): Promise<{ url: string }> {
+  const { startServer } = await import("../server/index.js");
   const server = await startServer({ host: "127.0.0.1", port: 0, now: ctx.now() });
   ctx.onCleanup(() => server.close());
   return server;

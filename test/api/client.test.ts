@@ -134,6 +134,22 @@ describe("createApiClient", () => {
   });
 });
 
+describe("--offline", () => {
+  it("starts the bundled server on loopback, needs no token, and closes it on cleanup", async () => {
+    const ctx = testContext();
+    ctx.globals.offline = true;
+    const client = await createApiClient(ctx);
+    expect(client.baseUrl.hostname).toBe("127.0.0.1");
+    expect(client.baseUrl.pathname).toBe("/v1");
+    const res = await client.get("/repos/acme/web/stats/queues");
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveProperty("queue_names");
+    expect([...ctx.secrets]).toEqual([]);
+    await ctx.cleanup();
+    await expect(fetch(client.baseUrl)).rejects.toThrow();
+  });
+});
+
 describe("retries", () => {
   it("retries 503 with backoff and jitter, exactly 4 attempts, then exit 6 with the detail", async () => {
     const api = await serve((_req, res) => json(res, 503, { detail: "maintenance" }));
@@ -257,6 +273,19 @@ describe("status mapping and bodies", () => {
       expect(err.message).toBe(message);
     });
   }
+
+  it("does not follow a redirect (the token must not leave the origin)", async () => {
+    const api = await serve((_req, res) => {
+      res.writeHead(302, { location: "https://elsewhere.example.com/v1/x" });
+      res.end();
+    });
+    const err = await (await createApiClient(ctxFor(api.url))).get("/x").catch((e) => e);
+    expect(api.seen).toHaveLength(1);
+    expect(err).toBeInstanceOf(HttpError);
+    expect(err.exitCode).toBe(6);
+    expect(err.message).toBe("GET /v1/x failed: HTTP 302 Found");
+    expect(err.hint).toBe("the API answered with a redirect to https://elsewhere.example.com/v1/x; mq does not follow redirects: check --api-url");
+  });
 
   it("an HTML page on a 200 is a contract breach (exit 6)", async () => {
     const api = await serve((_req, res) => {
