@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../../src/server/index.js";
+import { simulateRepository } from "../../src/server/simulate.js";
+import { EVENT_TYPES, TYPED_EVENT_TYPES, UNTYPED_EVENT_TYPES } from "../../src/api/event-types.js";
+import { EventSchema } from "../../src/api/schema/events.js";
+import { AUTH, NOW, get, linkOf, qs, walk, type Ev } from "./helpers.js";
+
+let server: RunningServer;
+let logs: string;
+const HOUR = 3_600_000;
+const from6h = new Date(NOW.getTime() - 6 * HOUR).toISOString();
+
+const key = (e: Ev) => [Date.parse(e.received_at), e.id] as const;
+function isNewestFirst(events: Ev[]): boolean {
+  for (let i = 1; i < events.length; i++) {
+    const [ta, ia] = key(events[i - 1]!);
+    const [tb, ib] = key(events[i]!);
+    if (tb > ta || (tb === ta && ib >= ia)) return false;
+  }
+  return true;
+}
+
+beforeAll(async () => {
+  server = await startServer({ port: 0, seed: 1, days: 3, now: NOW });
+  logs = `${server.url}/v1/repos/acme/web/logs`;
+});
+afterAll(() => server.close());
+
+describe("the simulated history", () => {
+  it("has every one of the 38 typed event types, and untyped ones, in a default 30-day history", () => {
+    const events = simulateRepository({ repo: "acme/web", seed: 0, now: NOW, days: 30 });
+    const types = new Set(events.map((e) => e.type));
+    expect(TYPED_EVENT_TYPES.filter((t) => !types.has(t))).toEqual([]);
+    expect(UNTYPED_EVENT_TYPES.filter((t) => types.has(t)).length).toBeGreaterThanOrEqual(3);
+    expect(events.length).toBeGreaterThan(50_000);
+    expect([...types].every((t) => (EVENT_TYPES as readonly string[]).includes(t))).toBe(true);
+  });
+
+  it("gives unique increasing ids in time order, one session_id per queue session", () => {
+    const events = simulateRepository({ repo: "acme/api", seed: 3, now: NOW, days: 5 });
+    for (let i = 1; i < events.length; i++) {
+      expect(events[i]!.id).toBeGreaterThan(events[i - 1]!.id);
+      expect(events[i]!.received_at >= events[i - 1]!.received_at).toBe(true);
+    }
+    const enters = events.filter((e) => e.type === "action.queue.enter");
+    const sessions = new Set(enters.map((e) => e.metadata.session_id));
+    expect(sessions.size).toBe(enters.length);
+    // a session leaves at most once
+    const leaves = events.filter((e) => e.type === "action.queue.leave").map((e) => e.metadata.session_id);
+    expect(new Set(leaves).size).toBe(leaves.length);
+    for (const l of leaves) expect(sessions.has(l)).toBe(true);
+  });
+
+  it("matches the contract's zod schema for every typed event", () => {
+    const events = simulateRepository({ repo: "acme/web", seed: 0, now: NOW, days: 30 });
+    const firstOfType = new Map<string, unknown>();
+    for (const e of events) if (!firstOfType.has(e.type)) firstOfType.set(e.type, e);
+    for (const [type, e] of firstOfType) {
+      const r = EventSchema.safeParse(e);
+      expect(r.success, `${type}: ${r.success ? "" : r.error.message}`).toBe(true);
+    }
+  });
+
+  it("is deterministic per seed and repository, and differs across them", () => {
+    const a = JSON.stringify(simulateRepository({ repo: "o/r", seed: 5, now: NOW, days: 2 }));
+    const b = JSON.stringify(simulateRepository({ repo: "o/r", seed: 5, now: NOW, days: 2 }));
+    const c = JSON.stringify(simulateRepository({ repo: "o/r", seed: 6, now: NOW, days: 2 }));
+    const d = JSON.stringify(simulateRepository({ repo: "o/s", seed: 5, now: NOW, days: 2 }));
+    expect(a).toBe(b);
+    expect(a).not.toBe(c);
+    expect(a).not.toBe(d);
+  });
+});
+
+describe("GET /logs pagination", () => {
+  it("defaults to the last day up to now, 10 per page, newest first", async () => {
+    const r = await get(logs);
+    expect(r.status).toBe(200);
+    expect(r.json.size).toBe(10);
+    expect(r.json.per_page).toBe(10);
+    expect(r.json.events).toHaveLength(10);
+    expect(isNewestFirst(r.json.events)).toBe(true);
+    expect(Date.parse(r.json.events[0].received_at)).toBeLessThanOrEqual(NOW.getTime());
+    const link = r.headers.get("link")!;
+    expect(linkOf(link, "next")).toMatch(new RegExp(`^${server.url}/v1/repos/acme/web/logs\\?cursor=`));
+    expect(linkOf(link, "first")).toBe(`${server.url}/v1/repos/acme/web/logs`);
+    expect(linkOf(link, "last")).toMatch(/cursor=/);
+    expect(linkOf(link, "prev")).toBeUndefined();
+  });
+
+  it("walking next yields every event of the window exactly once, newest first, whatever the page size", async () => {
+    const big = await walk(`${logs}?${qs({ received_from: from6h, per_page: 100 })}`);
+    const small = await walk(`${logs}?${qs({ received_from: from6h, per_page: 37 })}`);
+    expect(big.events.length).toBeGreaterThan(300);
+    expect(isNewestFirst(big.events)).toBe(true);
+    expect(small.events.map((e) => e.id)).toEqual(big.events.map((e) => e.id));
+    expect(new Set(big.events.map((e) => e.id)).size).toBe(big.events.length);
+    expect(big.pages).toBe(Math.ceil(big.events.length / 100));
+    for (const e of big.events) {
+      expect(Date.parse(e.received_at)).toBeGreaterThanOrEqual(Date.parse(from6h));
+      expect(Date.parse(e.received_at)).toBeLessThanOrEqual(NOW.getTime());
+    }
+  });
+
+  it("walking prev from the last page yields the same events, oldest page first", async () => {
+    const all = await walk(`${logs}?${qs({ received_from: from6h, per_page: 100 })}`);
+    const first = await get(`${logs}?${qs({ received_from: from6h, per_page: 50 })}`);
+    const last = linkOf(first.headers.get("link"), "last")!;
+    const lastPage = await get(last);
+    expect(linkOf(lastPage.headers.get("link"), "next")).toBeUndefined();
+    const up = await walk(last, "prev");
+    const ids = up.events.map((e) => e.id).sort((a, b) => b - a);
+    expect(ids).toEqual(all.events.map((e) => e.id));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("keeps every filter in the Link URLs", async () => {
+    const r = await get(`${logs}?${qs({ event_type: ["action.queue.enter", "action.queue.leave"], base_ref: "main", per_page: 5, received_from: from6h })}`);
+    const next = new URL(linkOf(r.headers.get("link"), "next")!);
+    expect(next.searchParams.getAll("event_type")).toEqual(["action.queue.enter", "action.queue.leave"]);
+    expect(next.searchParams.get("base_ref")).toBe("main");
+    expect(next.searchParams.get("per_page")).toBe("5");
+    expect(next.searchParams.get("received_from")).toBe(from6h);
+    const prevPage = await get(next.toString());
+    expect(linkOf(prevPage.headers.get("link"), "prev")).toContain("event_type=action.queue.enter&event_type=action.queue.leave");
+  });
+
+  it("records the exact query string it received", async () => {
+    const path = `/v1/repos/acme/web/logs?event_type=action.queue.enter&event_type=action.queue.merged&per_page=3`;
+    await get(`${server.url}${path}`);
+    expect(server.requests.at(-1)).toMatchObject({ method: "GET", url: path, headers: { authorization: AUTH.authorization } });
+  });
+});
+
+describe("GET /logs filters", () => {
+  let all: Ev[];
+  beforeAll(async () => {
+    all = (await walk(`${logs}?${qs({ received_from: from6h, per_page: 100 })}`)).events;
+  });
+
+  it("event_type (repeated keys) returns exactly the events of those types", async () => {
+    const types = ["action.queue.enter", "action.queue.checks_end", "queue.pause.create"];
+    const got = await walk(`${logs}?${qs({ received_from: from6h, per_page: 100, event_type: types })}`);
+    expect(got.events.map((e) => e.id)).toEqual(all.filter((e) => types.includes(e.type)).map((e) => e.id));
+  });
+
+  it("pull_request returns the events of that pull request only", async () => {
+    const pr = all.find((e) => e.type === "action.queue.merged")!.pull_request!;
+    const got = await walk(`${logs}?${qs({ received_from: from6h, per_page: 100, pull_request: pr })}`);
+    expect(got.events.length).toBeGreaterThan(2);
+    expect(got.events.map((e) => e.id)).toEqual(all.filter((e) => e.pull_request === pr).map((e) => e.id));
+  });
+
+  it("base_ref returns the events of that base ref only", async () => {
+    const got = await walk(`${logs}?${qs({ received_from: from6h, per_page: 100, base_ref: "release/v2" })}`);
+    expect(got.events.length).toBeGreaterThan(0);
+    expect(got.events.map((e) => e.id)).toEqual(all.filter((e) => e.base_ref === "release/v2").map((e) => e.id));
+  });
+
+  it("combines pull_request, event_type and base_ref", async () => {
+    const pr = all.find((e) => e.type === "action.queue.merged" && e.base_ref === "main")!.pull_request!;
+    const got = await walk(`${logs}?${qs({ received_from: from6h, per_page: 100, pull_request: pr, base_ref: "main", event_type: ["action.queue.merged"] })}`);
+    expect(got.events.map((e) => e.id)).toEqual(all.filter((e) => e.pull_request === pr && e.type === "action.queue.merged").map((e) => e.id));
+  });
+
+  it("received_from and received_to bound the window, both inclusive", async () => {
+    const inner = all.slice(20, 60);
+    const to = inner[0]!.received_at;
+    const from = inner[inner.length - 1]!.received_at;
+    const got = await walk(`${logs}?${qs({ received_from: from, received_to: to, per_page: 100 })}`);
+    expect(got.events.map((e) => e.id)).toEqual(all.filter((e) => e.received_at >= from && e.received_at <= to).map((e) => e.id));
+  });
+
+  it("an empty window gives an empty page with first and last links only", async () => {
+    const r = await get(`${logs}?${qs({ received_from: "2020-01-01T00:00:00Z", received_to: "2020-01-02T00:00:00Z" })}`);
+    expect(r.json).toEqual({ size: 0, per_page: 10, events: [] });
+    expect(linkOf(r.headers.get("link"), "next")).toBeUndefined();
+    expect(linkOf(r.headers.get("link"), "first")).toBeDefined();
+  });
+
+  it("appended events become visible, and move the default window forward", async () => {
+    const at = new Date(NOW.getTime() + 60_000).toISOString();
+    server.appendEvents("acme/web", [
+      { id: 999_999_999, received_at: at, trigger: "test", repository: "acme/web", pull_request: 1, base_ref: "main", type: "action.refresh", metadata: {} },
+    ]);
+    const r = await get(`${logs}?per_page=1`);
+    expect(r.json.events[0].id).toBe(999_999_999);
+  });
+});
