@@ -1,0 +1,81 @@
+// A loopback server answering every statistics path with a fixed body (by default the examples of
+// src/api/fixtures/stats.json), recording each request, so tests know every figure exactly.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { readFileSync } from "node:fs";
+import { STATS_ENDPOINTS } from "../../../src/api/endpoints.js";
+
+export const FIXTURES: Record<string, unknown> = JSON.parse(
+  readFileSync(new URL("../../../src/api/fixtures/stats.json", import.meta.url), "utf8"),
+);
+
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage["headers"];
+}
+
+export interface FixtureServer {
+  url: string;
+  requests: SeenRequest[];
+  /** the most requests in flight at once */
+  maxInFlight: number;
+  close(): Promise<void>;
+}
+
+export interface FixtureServerOptions {
+  bodies?: Record<string, unknown>;
+  status?: number;
+  /** hold each response until this many requests are in flight (or 2 s pass): proves concurrency */
+  barrier?: number;
+}
+
+export async function startFixtureServer(opts: FixtureServerOptions = {}): Promise<FixtureServer> {
+  const bodies = opts.bodies ?? FIXTURES;
+  const requests: SeenRequest[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let waiting: Array<() => void> = [];
+  const release = () => {
+    for (const w of waiting) w();
+    waiting = [];
+  };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers });
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    const respond = () => {
+      inFlight--;
+      const path = new URL(req.url ?? "/", "http://x").pathname;
+      const m = /^\/v1\/repos\/[^/]+\/[^/]+\/stats\/([a-z_]+)$/.exec(path);
+      const endpoint = m ? STATS_ENDPOINTS.find((e) => e.path === m[1]) : undefined;
+      const status = opts.status ?? (endpoint ? 200 : 404);
+      const body = status === 200 ? bodies[endpoint!.name] : { detail: "Not Found" };
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (endpoint?.deprecatedUse) headers.deprecation = "true";
+      res.writeHead(status, headers);
+      res.end(JSON.stringify(body));
+    };
+    if (opts.barrier) {
+      waiting.push(respond);
+      if (inFlight >= opts.barrier) release();
+      else setTimeout(release, 2000).unref();
+    } else {
+      respond();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
