@@ -3,6 +3,7 @@
 // for the failures that are worth retrying, and every failure turned into a typed error.
 // undici's `request` is used rather than fetch: `mq logs --all` reads a thousand pages and
 // request skips fetch's WHATWG stream and Headers machinery.
+import { setMaxListeners } from "node:events";
 import { STATUS_CODES } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from "undici";
@@ -92,6 +93,9 @@ export function createTransport(opts: TransportOptions): ApiClient {
     );
   }
   const origin = baseUrl.origin;
+  // each request in flight listens on the signal; parallel stats fetches would trip Node's
+  // "possible EventTarget memory leak" warning at 11 and print it on stderr
+  setMaxListeners(0, opts.signal);
   const baseHref = baseUrl.href.replace(/\/+$/, "");
   const sleep = opts.sleep ?? defaultSleep;
   const random = opts.random ?? Math.random;

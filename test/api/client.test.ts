@@ -121,6 +121,19 @@ describe("createApiClient", () => {
     expect(err.hint).toBe("run mq auth login, set MQ_TOKEN, or use --offline");
   });
 
+  it("runs 30 requests in parallel on one signal without a listener-leak warning on stderr", async () => {
+    const api = await serve((_req, res) => json(res, 200, {}));
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on("warning", onWarning);
+    const client = await createApiClient(ctxFor(api.url));
+    await Promise.all(Array.from({ length: 30 }, (_, i) => client.get(`/x/${i}`)));
+    await new Promise((r) => setImmediate(r));
+    process.off("warning", onWarning);
+    expect(warnings).toEqual([]);
+    expect(api.seen).toHaveLength(30);
+  });
+
   it("honours an injected dispatcher (MockAgent)", async () => {
     const agent = new MockAgent();
     agent.disableNetConnect();
