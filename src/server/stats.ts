@@ -279,7 +279,7 @@ export const STATS_HANDLERS: Record<string, Handler> = {
       groups: g.result((a, b) => {
         const total = a?.total ?? 0;
         const failures = a?.failures ?? 0;
-        return [{ ...interval(b), total, failures, failure_rate: total === 0 ? 0 : round(failures / total) }];
+        return [{ ...interval(b), total, failures, failure_rate: total === 0 ? 0 : failures / total }];
       }, true),
     };
   },
@@ -493,7 +493,7 @@ export const STATS_HANDLERS: Record<string, Handler> = {
             sessions_with_retries: a!.sessions,
             recovered: a!.recovered,
             not_recovered: a!.sessions - a!.recovered,
-            recovery_rate: round(a!.recovered / a!.sessions),
+            recovery_rate: a!.recovered / a!.sessions,
             avg_retry_depth: round(a!.depth / a!.sessions),
             max_retry_depth: a!.maxDepth,
           },

@@ -1,0 +1,237 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../../src/server/index.js";
+import { STATS_ENDPOINTS } from "../../src/api/endpoints.js";
+import { ABORT_CODE_TEXT } from "../../src/server/texts.js";
+import { bucketsFor, intervalFor } from "../../src/server/stats.js";
+import { NOW, get, qs, walk, type Ev } from "./helpers.js";
+
+const DAY = 86_400_000;
+let server: RunningServer;
+let base: string;
+const end_at = NOW.toISOString();
+const start_at = new Date(NOW.getTime() - DAY).toISOString();
+
+beforeAll(async () => {
+  server = await startServer({ port: 0, seed: 2, days: 4, now: NOW });
+  base = `${server.url}/v1/repos/acme/web`;
+});
+afterAll(() => server.close());
+
+/** every event of `types` in [start_at, end_at), from the log */
+async function eventsOf(types: string[], from = start_at, to = end_at): Promise<Ev[]> {
+  const { events } = await walk(`${base}/logs?${qs({ event_type: types, received_from: from, received_to: to, per_page: 100 })}`);
+  // stats windows are half-open: an event exactly at end_at belongs to the next window
+  return events.filter((e) => Date.parse(e.received_at) < Date.parse(to));
+}
+
+const groupKey = (g: Record<string, unknown>) => `${g.base_ref}|${g.partition_name}|${g.queue_name}|${g.priority_rule_name}`;
+function evKey(e: Ev): string {
+  const m = e.metadata;
+  return `${e.base_ref}|${m.partition_name ?? "__default__"}|${m.queue_name}|${m.priority_rule_name ?? null}`;
+}
+function tally<T>(items: T[], key: (x: T) => string): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const x of items) m.set(key(x), (m.get(key(x)) ?? 0) + 1);
+  return m;
+}
+
+async function stats(path: string, params: Record<string, string | readonly string[]> = {}) {
+  const r = await get(`${base}/stats/${path}?${qs({ start_at, end_at, ...params })}`);
+  expect(r.status, r.text).toBe(200);
+  return r.json;
+}
+
+describe("statistics against figures recomputed from /logs", () => {
+  it("queues_entered_count matches action.queue.enter per group and per interval", async () => {
+    const body = await stats("queues_entered_count");
+    const enters = await eventsOf(["action.queue.enter"]);
+    expect(enters.length).toBeGreaterThan(50);
+    const fromStats = new Map<string, number>();
+    for (const g of body.groups) {
+      for (const s of g.stats) {
+        const n = enters.filter((e) => evKey(e) === groupKey(g) && e.received_at >= s.start && e.received_at < s.end).length;
+        expect(s.entered, `${groupKey(g)} ${s.start}`).toBe(n);
+        fromStats.set(groupKey(g), (fromStats.get(groupKey(g)) ?? 0) + s.entered);
+      }
+    }
+    expect(fromStats).toEqual(tally(enters, evKey));
+  });
+
+  it("queues_merged_count matches action.queue.merged, keyed by partition_names", async () => {
+    const body = await stats("queues_merged_count");
+    const merged = await eventsOf(["action.queue.merged"]);
+    const fromStats = new Map<string, number>();
+    for (const g of body.groups) {
+      expect(g.partition_name).toBeUndefined();
+      const k = `${g.base_ref}|${g.partition_names.join(",")}|${g.queue_name}|${g.priority_rule_name}`;
+      fromStats.set(k, g.stats.reduce((s: number, x: { merged: number }) => s + x.merged, 0));
+    }
+    expect(fromStats).toEqual(tally(merged, (e) => `${e.base_ref}|${e.metadata.partition_names.join(",")}|${e.metadata.queue_name}|${e.metadata.priority_rule_name}`));
+  });
+
+  it("failure_rate is failed / total action.queue.checks_end", async () => {
+    const body = await stats("failure_rate");
+    const ends = await eventsOf(["action.queue.checks_end"]);
+    const failed = (e: Ev) => ["failure", "timed_out", "error"].includes(e.metadata.speculative_check_pull_request.checks_conclusion);
+    let total = 0;
+    let failures = 0;
+    for (const g of body.groups) {
+      for (const s of g.stats) {
+        const inBucket = ends.filter((e) => evKey(e) === groupKey(g) && e.received_at >= s.start && e.received_at < s.end);
+        expect(s.total).toBe(inBucket.length);
+        expect(s.failures).toBe(inBucket.filter(failed).length);
+        expect(s.failure_rate).toBeCloseTo(s.total === 0 ? 0 : s.failures / s.total, 3);
+        total += s.total;
+        failures += s.failures;
+      }
+    }
+    expect(total).toBe(ends.length);
+    expect(failures).toBe(ends.filter(failed).length);
+    expect(failures).toBeGreaterThan(0);
+  });
+
+  it("queues_pr_exit_reasons counts each session's action.queue.leave once, by reason", async () => {
+    const body = await stats("queues_pr_exit_reasons");
+    const leaves = await eventsOf(["action.queue.leave"]);
+    const codeByText = new Map(Object.entries(ABORT_CODE_TEXT).map(([c, t]) => [t, c]));
+    const seen = new Set<string>();
+    const expected = new Map<string, number>();
+    for (const e of leaves.slice().reverse()) {
+      if (seen.has(e.metadata.session_id)) continue;
+      seen.add(e.metadata.session_id);
+      const reason = e.metadata.merged ? "SUCCESS" : codeByText.get(e.metadata.reason)!;
+      const k = `${evKey(e)}|${reason}`;
+      expected.set(k, (expected.get(k) ?? 0) + 1);
+    }
+    const got = new Map<string, number>();
+    for (const g of body.groups) {
+      for (const s of g.stats) {
+        const k = `${groupKey(g)}|${s.exit_reason}`;
+        got.set(k, (got.get(k) ?? 0) + s.count);
+      }
+    }
+    expect(got).toEqual(expected);
+    expect([...got.keys()].some((k) => k.endsWith("|SUCCESS"))).toBe(true);
+    expect([...got.keys()].some((k) => !k.endsWith("|SUCCESS"))).toBe(true);
+  });
+
+  it("queues_checks_outcome_count and merge_queue_checks_outcome agree with each other and with checks_end", async () => {
+    const byInterval = await stats("queues_checks_outcome_count");
+    const totals = await stats("merge_queue_checks_outcome");
+    const ends = await eventsOf(["action.queue.checks_end"]);
+    const a = new Map<string, number>();
+    for (const g of byInterval.groups) for (const s of g.stats) a.set(`${groupKey(g)}|${s.check_outcome}`, (a.get(`${groupKey(g)}|${s.check_outcome}`) ?? 0) + s.count);
+    const b = new Map<string, number>();
+    for (const g of totals.groups) for (const [k, n] of Object.entries(g.stats)) b.set(`${groupKey(g)}|${k}`, n as number);
+    expect(a).toEqual(b);
+    expect([...a.values()].reduce((s, n) => s + n, 0)).toBe(ends.length);
+  });
+
+  it("branches and queues list what had queue activity", async () => {
+    const b = await stats("branches");
+    const q = await stats("queues");
+    const evs = await eventsOf(["action.queue.enter", "action.queue.leave"]);
+    for (const ref of new Set(evs.map((e) => e.base_ref))) expect(b.base_refs).toContain(ref);
+    for (const name of new Set(evs.map((e) => e.metadata.queue_name))) expect(q.queue_names).toContain(name);
+    expect(b.base_refs).toEqual([...b.base_refs].sort());
+  });
+});
+
+describe("statistics invariants over 3 days", () => {
+  const wide = { start_at: new Date(NOW.getTime() - 3 * DAY).toISOString(), end_at };
+
+  it("merged <= entered, 0 <= failure_rate <= 1, min <= avg <= max", async () => {
+    const entered = await stats("queues_entered_count", wide);
+    const merged = await stats("queues_merged_count", wide);
+    const sum = (body: { groups: { stats: Record<string, number>[] }[] }, f: string) =>
+      body.groups.reduce((s, g) => s + g.stats.reduce((t, x) => t + x[f]!, 0), 0);
+    expect(sum(merged, "merged")).toBeLessThanOrEqual(sum(entered, "entered"));
+    expect(sum(merged, "merged")).toBeGreaterThan(0);
+
+    const fr = await stats("failure_rate", wide);
+    for (const g of fr.groups) for (const s of g.stats) expect(s.failure_rate >= 0 && s.failure_rate <= 1).toBe(true);
+
+    const triples: Array<[string, string, string, string]> = [
+      ["total_queue_time", "min_queue_time", "avg_queue_time", "max_queue_time"],
+      ["queue_size", "min_size", "avg_size", "max_size"],
+      ["running_speculative_checks", "min_running_checks", "avg_running_checks", "max_running_checks"],
+      ["batch_size", "min_batch_size", "avg_batch_size", "max_batch_size"],
+    ];
+    for (const [path, min, avg, max] of triples) {
+      const body = await stats(path, wide);
+      expect(body.groups.length, path).toBeGreaterThan(0);
+      for (const g of body.groups) {
+        for (const s of g.stats) {
+          expect(s[min] <= s[avg] + 1e-9 && s[avg] <= s[max] + 1e-9, `${path} ${JSON.stringify(s)}`).toBe(true);
+        }
+      }
+    }
+    const rs = await stats("running_speculative_checks", wide);
+    for (const g of rs.groups) expect("priority_rule_name" in g).toBe(false);
+
+    const retries = await stats("checks_retries", wide);
+    for (const g of retries.groups) {
+      for (const s of g.stats) {
+        expect(s.recovered + s.not_recovered).toBe(s.sessions_with_retries);
+        expect(s.recovery_rate >= 0 && s.recovery_rate <= 1).toBe(true);
+        expect(s.total_retries).toBeGreaterThanOrEqual(s.sessions_with_retries);
+      }
+    }
+    const bis = await stats("batch_bisection", wide);
+    expect(bis.started.length + bis.completed.length).toBeGreaterThan(0);
+    for (const g of bis.completed) for (const s of g.stats) expect(s.culprit_found_count + s.max_failure_reached_count).toBeLessThanOrEqual(s.bisection_completed_count);
+
+    const aqt = await stats("average_queue_time", wide);
+    for (const g of aqt.groups) {
+      for (const s of g.stats) {
+        for (const f of ["idle_capacity", "idle_schedule", "idle_freeze"]) expect(s[f]).toBeGreaterThanOrEqual(0);
+      }
+    }
+  });
+
+  it("every endpoint answers 200; the two deprecated ones send a Deprecation header", async () => {
+    for (const ep of STATS_ENDPOINTS) {
+      const r = await get(`${base}/stats/${ep.path}`);
+      expect(r.status, ep.path).toBe(200);
+      expect(r.headers.get("deprecation"), ep.path).toBe(ep.deprecatedUse ? "true" : null);
+    }
+  });
+
+  it("time_to_merge gives mean and median per partition and queue, in seconds", async () => {
+    const r = await get(`${base}/stats/time_to_merge?${qs({ at: end_at })}`);
+    expect(r.json.length).toBeGreaterThan(0);
+    for (const p of r.json) {
+      for (const q of p.queues) {
+        if (q.time_to_merge.mean === null) continue;
+        expect(q.time_to_merge.mean).toBeGreaterThan(0);
+        expect(q.time_to_merge.median).toBeGreaterThan(0);
+      }
+    }
+    const main = await get(`${base}/stats/time_to_merge?${qs({ at: end_at, branch: "release/v2" })}`);
+    expect(main.json.map((p: { partition_name: string }) => p.partition_name)).toEqual(["__default__"]);
+  });
+
+  it("filters restrict groups to the given names", async () => {
+    const body = await stats("queues_entered_count", { ...wide, base_ref: ["main"], queue_name: ["default", "hotfix"], partition_name: ["api"] });
+    expect(body.groups.length).toBeGreaterThan(0);
+    for (const g of body.groups) {
+      expect(g.base_ref).toBe("main");
+      expect(["default", "hotfix"]).toContain(g.queue_name);
+      expect(g.partition_name).toBe("api");
+    }
+    const prio = await stats("queues_entered_count", { ...wide, priority_rule_name: ["urgent"] });
+    for (const g of prio.groups) expect(g.priority_rule_name).toBe("urgent");
+  });
+});
+
+describe("the interval ladder", () => {
+  it("picks a bucket length from the range and clips the edges", () => {
+    expect(intervalFor(DAY)).toBe(3_600_000);
+    expect(intervalFor(7 * DAY)).toBe(6 * 3_600_000);
+    expect(intervalFor(30 * DAY)).toBe(DAY);
+    const b = bucketsFor(Date.parse("2026-11-19T12:30:00Z"), Date.parse("2026-11-20T12:30:00Z"));
+    expect(b).toHaveLength(25);
+    expect(new Date(b[0]!.end).toISOString()).toBe("2026-11-19T13:00:00.000Z");
+    expect(new Date(b[24]!.start).toISOString()).toBe("2026-11-20T12:00:00.000Z");
+  });
+});
