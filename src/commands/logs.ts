@@ -385,7 +385,12 @@ async function createTableSink(opts: LogsOptions, ctx: Context): Promise<Sink> {
   const head = ["TIME", "TYPE", "PR", "BASE", "SUMMARY"];
   const toRow = (ev: RawEvent, trusted: boolean): string[] => {
     const at = new Date(ev.received_at);
-    const time = ctx.io.stdoutIsTTY ? formatRelativeTime(at, ctx.now()) : Number.isNaN(at.getTime()) ? ev.received_at : formatInstant(at);
+    // whole seconds keep the column aligned; the exact instant is in json/ndjson/csv
+    const time = Number.isNaN(at.getTime())
+      ? ev.received_at
+      : ctx.io.stdoutIsTTY
+        ? formatRelativeTime(at, ctx.now())
+        : formatInstant(new Date(Math.floor(at.getTime() / 1000) * 1000));
     const paint = familyColor[eventFamily(ev.type)] ?? ((s: string) => s);
     return [time, paint(ev.type), ev.pull_request !== null ? `#${ev.pull_request}` : "-", ev.base_ref ?? "-", summarizeEvent(ev, trusted)];
   };

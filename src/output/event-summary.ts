@@ -142,9 +142,9 @@ const SUMMARIES: { [T in TypedEventType]: Summarizer<T> } = {
     const before = m.scheduled_freeze_attributes_before;
     const after = m.scheduled_freeze_attributes_after;
     const changes: string[] = [];
-    if (before.reason !== after.reason) changes.push(`reason ${quote(after.reason)}`);
-    if (before.start !== after.start || before.end !== after.end) changes.push(freezeWindow(after));
-    return `freeze updated by ${actor(m.updated_by)}: ${quote(after.reason)}${changes.length && before.reason === after.reason ? `, now ${changes.join(", ")}` : changes.length ? `, was ${quote(before.reason)}` : ""}`;
+    if (before.reason !== after.reason) changes.push(`renamed from ${quote(before.reason)}`);
+    if (before.start !== after.start || before.end !== after.end) changes.push(`now ${freezeWindow(after)}`);
+    return `freeze ${quote(after.reason)} updated by ${actor(m.updated_by)}${changes.length ? `: ${changes.join(", ")}` : ""}`;
   },
   "scheduled_freeze.delete": (m) =>
     `freeze ${quote(m.scheduled_freeze_attributes.reason)} deleted by ${actor(m.deleted_by)}: ${quote(m.reason)}`,
@@ -174,7 +174,9 @@ export function summarizeEvent(ev: SummaryEvent, trusted = true): string {
   const fn = (SUMMARIES as Record<string, ((m: unknown, ev: SummaryEvent) => string) | undefined>)[ev.type];
   if (fn && trusted) {
     try {
-      return fn(ev.metadata, ev);
+      const text = fn(ev.metadata, ev);
+      // a field the shape promised was missing: the sentence would mislead, key=value does not
+      if (!/\bundefined\b/.test(text)) return text;
     } catch {
       // a shape the summary did not expect: say what was sent rather than fail the whole table
     }

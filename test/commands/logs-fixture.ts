@@ -30,6 +30,8 @@ export interface LogServer {
   appendEvents(events: FixtureEvent[]): void;
   /** the nth request (1-based) answers this status and body */
   failRequest(n: number, status: number, body: unknown): void;
+  /** the nth request gets no answer; resolves once it has arrived */
+  holdRequest(n: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,8 +57,14 @@ export async function startLogServer(initial: FixtureEvent[]): Promise<LogServer
   let events = [...initial];
   const requests: string[] = [];
   const failures = new Map<number, { status: number; body: unknown }>();
+  const holds = new Map<number, () => void>();
   const server: Server = createServer((req, res) => {
     requests.push(req.url!);
+    const hold = holds.get(requests.length);
+    if (hold) {
+      hold();
+      return;
+    }
     const fail = failures.get(requests.length);
     if (fail) {
       res.writeHead(fail.status, { "content-type": "application/json" });
@@ -94,6 +102,9 @@ export async function startLogServer(initial: FixtureEvent[]): Promise<LogServer
     },
     failRequest(n, status, body) {
       failures.set(n, { status, body });
+    },
+    holdRequest(n) {
+      return new Promise<void>((resolve) => holds.set(n, resolve));
     },
     close: () =>
       new Promise<void>((r) => {
