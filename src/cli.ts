@@ -11,6 +11,8 @@ import { NewCmdAuth } from "./commands/auth/index.js";
 import { NewCmdConfig } from "./commands/config.js";
 import { NewCmdCompletion } from "./commands/completion.js";
 import { EXIT_CODE_TABLE } from "./errors.js";
+import { examplesHelpText } from "./commands/examples.js";
+import { closestMatches } from "./commands/shared/lists.js";
 
 export const VERSION: string = version;
 
@@ -20,11 +22,9 @@ export function buildProgram(ctx: Context): Command {
     .version(VERSION, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help")
     .showSuggestionAfterError(true)
-    .addHelpText(
-      "after",
-      `\nExamples:\n  $ mq --offline logs --repo acme/web --limit 5\n  $ mq --offline stats failure-rate --repo acme/web --since 7d\n  $ mq auth login --with-token < token.txt\n\nExit codes:\n${EXIT_CODE_TABLE.map(([c, d]) => `  ${String(c).padEnd(4)}${d}`).join("\n")}`,
-    );
-  addGlobalOptions(program);
+    // `mq help stats failure-rate` needs a help command that walks more than one level
+    .helpCommand(false);
+  addGlobals(program);
 
   program.addCommand(NewCmdLogs(ctx));
   program.addCommand(NewCmdStats(ctx));
@@ -32,11 +32,18 @@ export function buildProgram(ctx: Context): Command {
   program.addCommand(NewCmdAuth(ctx));
   program.addCommand(NewCmdConfig(ctx));
   program.addCommand(NewCmdCompletion(ctx));
+  program.addCommand(newHelpCommand(program));
 
   for (const cmd of walk(program)) {
-    if (cmd !== program) addGlobalOptions(cmd);
+    if (cmd !== program) addGlobals(cmd);
     configureCommand(cmd, ctx);
+    const examples = examplesHelpText(commandPath(cmd));
+    if (examples) cmd.addHelpText("after", examples);
   }
+  program.addHelpText(
+    "after",
+    `\nExit codes:\n${EXIT_CODE_TABLE.map(([c, d]) => `  ${String(c).padEnd(4)}${d}`).join("\n")}`,
+  );
   program.hook("preAction", (_root, actionCommand) => {
     ctx.globals = readGlobals(actionCommand);
   });
@@ -46,6 +53,43 @@ export function buildProgram(ctx: Context): Command {
 export function* walk(cmd: Command): Generator<Command> {
   yield cmd;
   for (const sub of cmd.commands) yield* walk(sub);
+}
+
+/** "stats failure-rate" for `mq stats failure-rate`, "" for mq itself: the key of EXAMPLES. */
+export function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(" ");
+}
+
+/** Global options go under their own heading, so each command's help shows its own flags first. */
+function addGlobals(cmd: Command): void {
+  const before = cmd.options.length;
+  addGlobalOptions(cmd);
+  for (const option of cmd.options.slice(before)) option.helpGroup("Global options:");
+}
+
+function newHelpCommand(program: Command): Command {
+  return new Command("help")
+    .description("show help for a command")
+    .argument("[command...]", "the command, e.g. logs or stats failure-rate")
+    .action((names: string[]) => {
+      let target = program;
+      for (const name of names) {
+        const sub = target.commands.find((c) => c.name() === name || c.aliases().includes(name));
+        target = sub ?? unknownCommand(target, name);
+      }
+      target.help();
+    });
+}
+
+/** commander's own unknown-command error (one line via outputError), with the closest name. */
+function unknownCommand(parent: Command, name: string): never {
+  const known = parent.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+  const [best] = closestMatches(name, known, 1);
+  return parent.error(`error: unknown command '${name}'${best ? `\n(Did you mean ${best}?)` : ""}`, {
+    code: "commander.unknownCommand",
+  });
 }
 
 function configureCommand(cmd: Command, ctx: Context): void {

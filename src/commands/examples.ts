@@ -1,0 +1,164 @@
+// The examples at the end of each command's help, keyed by command path ("" is mq itself).
+// Plain data so cli.ts can apply it at start-up. test/help-examples.test.ts runs every line
+// (queries say --offline, so they work on a fresh clone with no account and no network) and
+// fails when a command has fewer than 2 or more than 4.
+
+export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
+  "": [
+    "mq --offline logs --repo acme/web --limit 5",
+    "mq --offline stats failure-rate --repo acme/web --since 7d",
+    "mq auth login --with-token < token.txt",
+  ],
+
+  logs: [
+    "mq --offline logs --repo acme/web --type 'action.queue.*' --since 6h",
+    "mq --offline logs --repo acme/web --pr 42 --limit 20",
+    "mq --offline logs --repo acme/web --since 1d --all -o ndjson",
+    "mq --offline logs --repo acme/web --follow --interval 5",
+  ],
+
+  stats: [
+    "mq stats",
+    "mq --offline stats summary --repo acme/web --since 7d",
+    "mq --offline stats failure-rate --repo acme/web --since 7d --chart",
+  ],
+  "stats summary": [
+    "mq --offline stats summary --repo acme/web",
+    "mq --offline stats summary --repo acme/web --since 7d --base-ref main",
+  ],
+  "stats time-to-merge": [
+    "mq --offline stats time-to-merge --repo acme/web",
+    "mq --offline stats time-to-merge --repo acme/web --branch main -o json",
+  ],
+  "stats merge-queue-checks-outcome": [
+    "mq --offline stats merge-queue-checks-outcome --repo acme/web --since 7d",
+    "mq --offline stats merge-queue-checks-outcome --repo acme/web --queue default -o json",
+  ],
+  "stats queues-checks-outcome-count": [
+    "mq --offline stats queues-checks-outcome-count --repo acme/web --since 7d",
+    "mq --offline stats queues-checks-outcome-count --repo acme/web --base-ref main -o csv",
+  ],
+  "stats queues-entered-count": [
+    "mq --offline stats queues-entered-count --repo acme/web --since 7d",
+    "mq --offline stats queues-entered-count --repo acme/web --since 30d --chart",
+  ],
+  "stats queues-merged-count": [
+    "mq --offline stats queues-merged-count --repo acme/web --since 7d",
+    "mq --offline stats queues-merged-count --repo acme/web --since 7d -o csv",
+  ],
+  "stats average-ci-runtime": [
+    "mq --offline stats average-ci-runtime --repo acme/web --since 7d",
+    "mq --offline stats average-ci-runtime --repo acme/web --since 14d --chart",
+  ],
+  "stats average-queue-time": [
+    "mq --offline stats average-queue-time --repo acme/web --since 7d",
+    "mq --offline stats average-queue-time --repo acme/web --queue default -o ndjson",
+  ],
+  "stats total-queue-time": [
+    "mq --offline stats total-queue-time --repo acme/web --since 7d",
+    "mq --offline stats total-queue-time --repo acme/web --since 1d --fail-if 'max(max_queue_time) >= 2592000'",
+  ],
+  "stats queue-size": [
+    "mq --offline stats queue-size --repo acme/web --since 1d",
+    "mq --offline stats queue-size --repo acme/web --since 7d --chart",
+  ],
+  "stats running-speculative-checks": [
+    "mq --offline stats running-speculative-checks --repo acme/web --since 1d",
+    "mq --offline stats running-speculative-checks --repo acme/web --base-ref main -o json",
+  ],
+  "stats batch-size": [
+    "mq --offline stats batch-size --repo acme/web --since 7d",
+    "mq --offline stats batch-size --repo acme/web --since 7d -o csv",
+  ],
+  "stats batch-bisection": [
+    "mq --offline stats batch-bisection --repo acme/web --since 7d",
+    "mq --offline stats batch-bisection --repo acme/web --since 7d -o json",
+  ],
+  "stats branches": [
+    "mq --offline stats branches --repo acme/web",
+    "mq --offline stats branches --repo acme/web --since 30d -o json",
+  ],
+  "stats checks-retries": [
+    "mq --offline stats checks-retries --repo acme/web --since 7d",
+    "mq --offline stats checks-retries --repo acme/web --since 7d -o ndjson",
+  ],
+  "stats failure-rate": [
+    "mq --offline stats failure-rate --repo acme/web --since 7d",
+    "mq --offline stats failure-rate --repo acme/web --since 30d --chart",
+    "mq --offline stats failure-rate --repo acme/web --since 1d --fail-if 'failure_rate > 0.9'",
+  ],
+  "stats queues-pr-exit-reasons": [
+    "mq --offline stats queues-pr-exit-reasons --repo acme/web --since 7d",
+    "mq --offline stats queues-pr-exit-reasons --repo acme/web --since 7d -o csv",
+  ],
+  "stats queues": [
+    "mq --offline stats queues --repo acme/web",
+    "mq --offline stats queues --repo acme/web --since 30d -o json",
+  ],
+
+  serve: [
+    "mq serve --port 0",
+    "mq serve --port 0 --seed 7 --days 14 --repos acme/web,acme/api",
+  ],
+
+  auth: [
+    "mq auth login --with-token < token.txt",
+    "mq auth status",
+  ],
+  "auth login": [
+    "mq auth login --with-token < token.txt",
+    "mq --api-url https://mq.example.com auth login --with-token < token.txt",
+  ],
+  "auth status": [
+    "mq auth status",
+    "MQ_TOKEN=mqk_example1234 mq auth status",
+  ],
+  "auth logout": [
+    "mq auth logout",
+    "mq auth logout && mq auth login --with-token < token.txt",
+  ],
+  "auth token": [
+    "mq auth token",
+    'export MQ_TOKEN="$(mq auth token)"',
+  ],
+
+  config: [
+    "mq config set repo acme/web",
+    "mq config list",
+  ],
+  "config get": [
+    "mq config get repo",
+    "mq config get api-url",
+  ],
+  "config set": [
+    "mq config set repo acme/web",
+    "mq config set output json",
+    "mq config set timeout 60",
+  ],
+  "config unset": [
+    "mq config unset repo",
+    "mq config unset output",
+  ],
+  "config list": [
+    "mq config list",
+    "mq -o json config list",
+  ],
+
+  completion: [
+    "source <(mq completion bash)",
+    "mkdir -p ~/.zfunc && mq completion zsh > ~/.zfunc/_mq",
+    "mkdir -p ~/.config/fish/completions && mq completion fish > ~/.config/fish/completions/mq.fish",
+  ],
+
+  help: [
+    "mq help logs",
+    "mq help stats failure-rate",
+  ],
+};
+
+/** The "Examples:" block appended to a command's help. */
+export function examplesHelpText(path: string): string {
+  const lines = EXAMPLES[path];
+  if (!lines || lines.length === 0) return "";
+  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join("\n")}`;
+}

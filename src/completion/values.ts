@@ -1,0 +1,23 @@
+// Values for options and arguments that commander declares as open strings but whose values come
+// from a known set. Enumerated options (`.choices(...)`) need no entry: their choices are read
+// from the tree.
+import { EVENT_TYPES, EVENT_TYPE_FAMILIES } from "../api/event-types.js";
+import { CONFIG_KEYS } from "../config/keys.js";
+
+export interface KnownValues {
+  readonly values: readonly string[];
+  /** the option takes comma-separated lists (`--type a,b`) */
+  readonly commaList?: boolean;
+}
+
+/** By long flag. */
+export const OPTION_VALUES: Readonly<Record<string, KnownValues>> = {
+  "--type": { values: [...new Set([...EVENT_TYPE_FAMILIES, ...EVENT_TYPES])].sort(), commaList: true },
+};
+
+/** By command path: the values of each positional argument. */
+export const ARGUMENT_VALUES: Readonly<Record<string, ReadonlyArray<readonly string[]>>> = {
+  "config get": [CONFIG_KEYS],
+  "config set": [CONFIG_KEYS],
+  "config unset": [CONFIG_KEYS],
+};

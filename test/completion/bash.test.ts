@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import type { Command } from "commander";
+import { buildProgram, walk } from "../../src/cli.js";
+import { EVENT_TYPES, EVENT_TYPE_FAMILIES } from "../../src/api/event-types.js";
+import { STATS_ENDPOINTS } from "../../src/api/endpoints.js";
+import { testContext } from "../helpers/context.js";
+import { bashComplete } from "./shells.js";
+
+const escaped = (values: readonly string[]) => values.map((v) => v.replace(/\*/g, "\\*"));
+
+describe("bash completion", () => {
+  it("completes the top-level commands", () => {
+    expect(bashComplete(["mq", ""])).toEqual(["logs", "stats", "serve", "auth", "config", "completion", "help"]);
+  });
+
+  it("completes a command name from its prefix", () => {
+    expect(bashComplete(["mq", "st"])).toEqual(["stats"]);
+  });
+
+  it("completes a stats subcommand", () => {
+    expect(bashComplete(["mq", "stats", "fa"])).toEqual(["failure-rate"]);
+  });
+
+  it("offers every stats subcommand, one per endpoint plus summary", () => {
+    expect(bashComplete(["mq", "stats", ""]).sort()).toEqual([...STATS_ENDPOINTS.map((e) => e.name), "summary"].sort());
+  });
+
+  it("completes a flag of the current command", () => {
+    expect(bashComplete(["mq", "logs", "--ty"])).toEqual(["--type"]);
+  });
+
+  it("completes an event type", () => {
+    expect(bashComplete(["mq", "logs", "--type", "action.queue.e"])).toEqual(["action.queue.enter"]);
+  });
+
+  it("offers the family globs with the * escaped", () => {
+    expect(bashComplete(["mq", "logs", "--type", "action.queue.checks"])).toEqual([
+      "action.queue.checks.\\*",
+      "action.queue.checks.change",
+      "action.queue.checks_end",
+      "action.queue.checks_not_started",
+      "action.queue.checks_start",
+    ]);
+  });
+
+  it("offers all 47 event types and the family globs after --type", () => {
+    const all = [...new Set([...EVENT_TYPE_FAMILIES, ...EVENT_TYPES])].sort();
+    expect(bashComplete(["mq", "logs", "--type", ""])).toEqual(escaped(all));
+    expect(EVENT_TYPES).toHaveLength(47);
+  });
+
+  it("completes the value after --type= (split on = by COMP_WORDBREAKS)", () => {
+    expect(bashComplete(["mq", "logs", "--type", "=", "ci_issue.re"])).toEqual([
+      "ci_issue.renamed",
+      "ci_issue.reopened",
+      "ci_issue.resolved",
+    ]);
+    expect(bashComplete(["mq", "logs", "--type", "="])).toHaveLength(EVENT_TYPES.length + EVENT_TYPE_FAMILIES.length);
+  });
+
+  it("completes the last item of a comma-separated --type list", () => {
+    expect(bashComplete(["mq", "logs", "--type", "command.queue,command.de"])).toEqual(["command.queue,command.dequeue"]);
+  });
+
+  it("completes the output formats of the global -o", () => {
+    expect(bashComplete(["mq", "-o", ""])).toEqual(["table", "json", "ndjson", "csv"]);
+  });
+
+  it("completes -o after a subcommand", () => {
+    expect(bashComplete(["mq", "logs", "-o", "j"])).toEqual(["json"]);
+  });
+
+  it("completes --color", () => {
+    expect(bashComplete(["mq", "stats", "queues", "--color", ""])).toEqual(["auto", "always", "never"]);
+  });
+
+  it("completes the shells of mq completion", () => {
+    expect(bashComplete(["mq", "completion", ""])).toEqual(["bash", "zsh", "fish"]);
+  });
+
+  it("completes config keys", () => {
+    expect(bashComplete(["mq", "config", "set", ""])).toEqual(["api-url", "repo", "output", "color", "timeout"]);
+  });
+
+  it("skips global flags and their values to find the command", () => {
+    expect(bashComplete(["mq", "-R", "acme/web", "--offline", "stats", "fa"])).toEqual(["failure-rate"]);
+    expect(bashComplete(["mq", "--repo=acme/web", "stats", "fa"])).toEqual(["failure-rate"]);
+  });
+
+  it("offers nothing for an open value", () => {
+    expect(bashComplete(["mq", "logs", "--repo", ""])).toEqual([]);
+  });
+
+  it("completes the command tree after mq help", () => {
+    expect(bashComplete(["mq", "help", "stats", "fa"])).toEqual(["failure-rate"]);
+    expect(bashComplete(["mq", "help", "au"])).toEqual(["auth"]);
+  });
+});
+
+describe("bash completion follows the live tree", () => {
+  const program = buildProgram(testContext());
+  const commands = [...walk(program)].filter((c) => c.name() !== "help");
+  const pathOf = (cmd: Command): string[] => {
+    const names: string[] = [];
+    for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+    return names;
+  };
+
+  it.each(commands.map((c) => [pathOf(c).join(" ") || "mq", c] as const))("%s: every visible flag and subcommand", (_name, cmd) => {
+    const help = cmd.createHelp();
+    const flags = help.visibleOptions(cmd).flatMap((o) => [o.short, o.long].filter((f): f is string => Boolean(f)));
+    expect(bashComplete(["mq", ...pathOf(cmd), "-"]).sort()).toEqual(flags.sort());
+    const subs = cmd.commands.filter((c) => help.visibleCommands(cmd).includes(c)).map((c) => c.name());
+    if (subs.length > 0) expect(bashComplete(["mq", ...pathOf(cmd), ""])).toEqual(subs);
+  });
+});
