@@ -161,6 +161,8 @@ function unprocessable(res: ServerResponse, detail: FastApiDetail[]): void {
   send(res, 422, { detail });
 }
 
+const LINK_KEYS: ReadonlySet<string> = new Set(Object.keys(LogsQuerySchema.shape).filter((k) => k !== "cursor"));
+
 const STATS_BY_PATH: ReadonlyMap<string, StatsEndpoint> = new Map(STATS_ENDPOINTS.map((e) => [e.path, e]));
 
 /** opaque to clients: base64url of "n.<ms>.<id>", "p.<ms>.<id>" or "l" */
@@ -283,7 +285,9 @@ class Handler {
     const base = `http://${host}${(req.url ?? "/").split("?")[0]}`;
     const url = (cursor: Cursor | undefined) => {
       const params = new URLSearchParams();
-      for (const [k, val] of search) if (k !== "cursor") params.append(k, val);
+      // the API's own filters only: unknown parameters are ignored, and echoing them could make
+      // the header larger than a client accepts
+      for (const [k, val] of search) if (LINK_KEYS.has(k)) params.append(k, val);
       if (cursor) params.append("cursor", encodeCursor(cursor));
       const qs = params.toString();
       return qs ? `${base}?${qs}` : base;
