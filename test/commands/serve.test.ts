@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { main } from "../../src/main.js";
+import { NewCmdServe, type ServeOptions } from "../../src/commands/serve.js";
+import { testContext } from "../helpers/context.js";
+
+async function parse(args: string[]): Promise<{ code: number; opts?: ServeOptions; stderr: string }> {
+  const ctx = testContext();
+  let opts: ServeOptions | undefined;
+  // as cli.ts builds it: global options (--token) added to the leaf, errors mapped by main's reporter
+  const spy = async (o: ServeOptions) => void (opts = o);
+  const { Command } = await import("commander");
+  const program = new Command("mq").exitOverride();
+  const { addGlobalOptions, readGlobals } = await import("../../src/commands/global-options.js");
+  const cmd = NewCmdServe(ctx, spy);
+  addGlobalOptions(cmd);
+  cmd.exitOverride();
+  program.addCommand(cmd);
+  program.hook("preAction", (_r, a) => void (ctx.globals = readGlobals(a)));
+  let code = 0;
+  try {
+    await program.parseAsync(["serve", ...args], { from: "user" });
+  } catch (err) {
+    const { reportError } = await import("../../src/main.js");
+    code = reportError(err, ctx);
+  }
+  return { code, opts, stderr: ctx.stderrText() };
+}
+
+describe("mq serve flags", () => {
+  it("has defaults: 127.0.0.1, port 0, seed 0, 30 days, no token", async () => {
+    const r = await parse([]);
+    expect(r.code).toBe(0);
+    expect(r.opts).toEqual({ host: "127.0.0.1", port: 0, token: undefined, seed: 0, days: 30, now: undefined, repos: undefined, eventsFile: undefined });
+  });
+
+  it("reads every flag", async () => {
+    const r = await parse(["--host", "0.0.0.0", "--port", "8080", "--token", "T0KEN", "--seed", "7", "--days", "5", "--now", "2026-11-20T12:00:00Z", "--repos", "a/b, c/d"]);
+    expect(r.opts).toEqual({
+      host: "0.0.0.0",
+      port: 8080,
+      token: "T0KEN",
+      seed: 7,
+      days: 5,
+      now: new Date("2026-11-20T12:00:00Z"),
+      repos: ["a/b", "c/d"],
+      eventsFile: undefined,
+    });
+    expect((await parse(["--events", "rec.ndjson"])).opts?.eventsFile).toBe("rec.ndjson");
+  });
+
+  it.each([
+    [["--port", "70000"], "mq: --port must be an integer from 0 to 65535 (0 picks a free port), not '70000'.\n"],
+    [["--port", "http"], "mq: --port must be an integer from 0 to 65535 (0 picks a free port), not 'http'.\n"],
+    [["--seed", "-1"], "mq: --seed must be a non-negative integer, not '-1'.\n"],
+    [["--days", "0"], "mq: --days must be an integer from 1 to 365, not '0'.\n"],
+    [["--days", "400"], "mq: --days must be an integer from 1 to 365, not '400'.\n"],
+    [["--now", "yesterday"], "mq: --now must be an ISO 8601 date-time with a timezone (e.g. 2026-11-20T12:00:00Z), not 'yesterday'.\n"],
+    [["--now", "2026-11-20T12:00:00"], "mq: --now must be an ISO 8601 date-time with a timezone (e.g. 2026-11-20T12:00:00Z), not '2026-11-20T12:00:00'.\n"],
+    [["--repos", "a/b,nope"], "mq: --repos must be a comma-separated list of owner/name, not 'nope'.\n"],
+    [["--repos", "a/b/c"], "mq: --repos must be a comma-separated list of owner/name, not 'a/b/c'.\n"],
+    [["--events", "x.ndjson", "--seed", "3"], "mq: --events replays a recorded log: it cannot be combined with --seed or --days.\n"],
+  ])("rejects %j with exit 2 and one line", async (args, message) => {
+    const r = await parse(args as string[]);
+    expect(r.code).toBe(2);
+    expect(r.opts).toBeUndefined();
+    expect(r.stderr).toBe(message);
+  });
+});
+
+describe("runServe", () => {
+  it("prints the URL first, hints on stderr, and stops when the signal aborts", async () => {
+    const controller = new AbortController();
+    const ctx = testContext({ signal: controller.signal });
+    const { runServe } = await import("../../src/commands/serve.js");
+    const done = runServe({ host: "127.0.0.1", port: 0, seed: 1, days: 1, now: new Date("2026-11-20T12:00:00Z") }, ctx);
+    let url = "";
+    for (let i = 0; i < 200 && !url; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      url = ctx.stdoutText().split("\n")[0] ?? "";
+    }
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const res = await fetch(`${url}/v1/repos/acme/web/logs?per_page=1`, { headers: { authorization: "Bearer x" } });
+    expect(res.status).toBe(200);
+    controller.abort();
+    await done;
+    expect(ctx.stdoutText()).toBe(`${url}\n`);
+    expect(ctx.stderrText()).toContain("mq serve: listening on");
+    expect(ctx.stderrText()).toContain("mq serve: stopped\n");
+  });
+
+  it("a malformed --events file exits 2 naming the line", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mq-serve-"));
+    const file = join(dir, "bad.ndjson");
+    writeFileSync(file, "{}\n");
+    const ctx = testContext();
+    const code = await main(["serve", "--events", file], ctx);
+    expect(code).toBe(2);
+    expect(ctx.stderrText().split("\n")[0]).toBe(`mq: --events: ${file}:1: not an event: \`id\` is not an integer`);
+  });
+});
+
+describe("mq serve as a process", () => {
+  it("prints its URL as the first stdout line, serves, and exits 0 on SIGTERM", async () => {
+    const child = spawn(process.execPath, ["bin/mq.js", "serve", "--port", "0", "--seed", "3", "--days", "2"], {
+      cwd: join(__dirname, "../.."),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (c) => (stderr += c));
+    const lines = createInterface({ input: child.stdout });
+    const url = await new Promise<string>((resolve, reject) => {
+      lines.once("line", resolve);
+      child.once("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+    });
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const res = await fetch(`${url}/v1/repos/acme/web/stats/queues_entered_count`, { headers: { authorization: "Bearer anything" } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { groups: unknown[] }).groups.length).toBeGreaterThan(0);
+    const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    child.kill("SIGTERM");
+    expect(await exit).toBe(0);
+    expect(stderr).toContain("mq serve: stopped");
+  });
+});
