@@ -18,7 +18,7 @@ export function NewCmdConfig(ctx: Context, runF?: (opts: ConfigOptions) => Promi
     .description("read and change settings: api-url, repo, output, color, timeout")
     .addHelpText(
       "after",
-      "\nKeys:\n  api-url   API base URL without /v1 (default https://api.mergify.com)\n  repo      default repository, owner/name\n  output    table, json, ndjson or csv\n  color     auto, always or never\n  timeout   request timeout in seconds (default 30)\n\nExamples:\n  $ mq config set repo acme/web\n  $ mq config get repo\n  $ mq config list",
+      "\nKeys:\n  api-url   API base URL without /v1 (default https://api.mergify.com)\n  repo      default repository, owner/name\n  output    table, json, ndjson or csv\n  color     auto, always or never\n  timeout   request timeout in seconds (default 30)",
     )
     .addCommand(
       new Command("get")

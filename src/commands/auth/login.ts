@@ -16,7 +16,6 @@ export function NewCmdAuthLogin(ctx: Context, runF?: (opts: AuthLoginOptions) =>
     .option("--check", "check the token against the API (GET the repository's queues) before storing it")
     // excess arguments are accepted only to refuse them with a better message than commander's
     .allowExcessArguments(true)
-    .addHelpText("after", "\nExamples:\n  $ mq auth login                         # prompts, input hidden\n  $ mq auth login --with-token < token.txt\n  $ echo \"$TOKEN\" | mq auth login --with-token --check --repo acme/web")
     .action(async (flags: { withToken?: boolean; check?: boolean }, cmd: Command) => {
       if (cmd.args.length > 0) {
         // never echo it: it is probably the token
