@@ -61,7 +61,8 @@ export function sparkline(values: readonly (number | null | undefined)[], width 
 function shortInstant(iso: string): string {
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return iso;
-  return new Date(t).toISOString().replace(/:00\.000Z$/, "Z").replace(/\.000Z$/, "Z").replace("T", " ");
+  // minutes are enough to place an interval; seconds and milliseconds only widen the line
+  return new Date(t).toISOString().slice(0, 16).replace("T", " ") + "Z";
 }
 
 /**

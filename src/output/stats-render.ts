@@ -41,11 +41,11 @@ export function formatCell(endpoint: StatsEndpoint | undefined, field: string, v
   return String(value);
 }
 
-/** 2026-11-20T11:00:00Z → 2026-11-20 11:00Z: a whole table of intervals stays readable. */
+/** 2026-11-20T11:00:00.123Z → 2026-11-20 11:00Z: minutes keep a column of intervals readable. */
 export function shortTime(iso: string): string {
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return iso;
-  return new Date(t).toISOString().replace(/:00\.000Z$/, "Z").replace(/\.000Z$/, "Z").replace("T", " ");
+  return new Date(t).toISOString().slice(0, 16).replace("T", " ") + "Z";
 }
 
 /**

@@ -198,10 +198,11 @@ export function NewCmdStatsSummary(ctx: Context, runF?: (opts: StatsSummaryOptio
   cmd.action(async (flags: RawFlags) => {
     rejectForeignFlags(cmd, "summary", ACCEPTED.filters);
     const filters = filterQuery(flags, "filters");
-    const window = parseTimeWindow(flags, ctx.now());
+    const now = ctx.now();
+    const window = parseTimeWindow(flags, now);
     // one explicit window for every request: fetched concurrently, each would otherwise take its
     // own "now" on the server and the figures would not describe quite the same window
-    const until = window.until ?? ctx.now();
+    const until = window.until ?? now;
     const since = window.since ?? new Date(until.getTime() - 86_400_000);
     if (since.getTime() > until.getTime()) {
       throw new UsageError(`--since (${formatInstant(since)}) is after --until (${formatInstant(until)}).`);
