@@ -84,7 +84,8 @@ export function maskToken(token: string): string {
 export async function resolveRepo(ctx: Context): Promise<RepoRef> {
   const fromValue = (raw: string, source: string): RepoRef => {
     const checked = checkRepo(raw.trim());
-    if (!checked.ok) throw new UsageError(`bad repository from ${source}: ${checked.message}`, REPO_HINT);
+    // one line: the message already says what a repository looks like (the hint is for "none given")
+    if (!checked.ok) throw new UsageError(`bad repository from ${source}: ${checked.message}`);
     return { ...checked.value, source };
   };
   const candidates: Array<[string, string | undefined]> = [
