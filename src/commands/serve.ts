@@ -3,6 +3,7 @@
 import { Command, Option } from "commander";
 import type { Context } from "../context.js";
 import { ExitCode, MqError, UsageError } from "../errors.js";
+import { isIsoDateTimeWithZone } from "./shared/time.js";
 
 export interface ServeOptions {
   host: string;
@@ -47,7 +48,8 @@ export function parseServeFlags(flags: RawServeFlags, token: string | undefined)
   let now: Date | undefined;
   if (flags.now !== undefined) {
     now = new Date(flags.now);
-    if (!ISO_RE.test(flags.now) || Number.isNaN(now.getTime())) {
+    // Date() rolls 2026-02-30 over to March 2: check the calendar, not just the parse
+    if (!ISO_RE.test(flags.now) || !isIsoDateTimeWithZone(flags.now) || Number.isNaN(now.getTime())) {
       throw new UsageError(`--now must be an ISO 8601 date-time with a timezone (e.g. 2026-11-20T12:00:00Z), not '${flags.now}'.`);
     }
   }
