@@ -1,0 +1,176 @@
+// A fault-injecting loopback HTTP server for the reliability suite. Each request gets a Reply chosen
+// by a script (request number, 1-based, and the parsed URL): a normal answer, or a fault: a reset
+// in the middle of the body, a body shorter than its Content-Length, a stall, a streamed body.
+// It counts and records every request, so a test can say "nothing was sent" or "exactly 4 attempts".
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+export type Reply =
+  /** a complete HTTP answer; `body` is sent as is (string) or as JSON (anything else) */
+  | { kind?: "answer"; status?: number; headers?: Record<string, string>; body?: unknown }
+  /** headers, `sent` bytes of the body, then the socket is destroyed (ECONNRESET / other side closed) */
+  | { kind: "reset"; status?: number; headers?: Record<string, string>; body: string; sent: number }
+  /** Content-Length announces the whole body but only `sent` bytes arrive before the connection ends */
+  | { kind: "short"; status?: number; headers?: Record<string, string>; body: string; sent: number }
+  /** the request is read and never answered */
+  | { kind: "stall" }
+  /** a chunked body written piece by piece (large pages); pieces may be strings or Buffers */
+  | { kind: "stream"; status?: number; headers?: Record<string, string>; chunks: () => Iterable<string | Buffer> };
+
+export interface SeenRequest {
+  n: number;
+  method: string;
+  /** path and query as received */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export type Script = (n: number, url: URL, req: IncomingMessage) => Reply | Promise<Reply>;
+
+export interface FaultServer {
+  /** http://127.0.0.1:PORT, without /v1 */
+  url: string;
+  requests: SeenRequest[];
+  /** replace the script (between phases of one test) */
+  setScript(script: Script): void;
+  close(): Promise<void>;
+}
+
+export async function startFaultServer(script: Script): Promise<FaultServer> {
+  let current = script;
+  const requests: SeenRequest[] = [];
+  const sockets = new Set<Socket>();
+  const server: Server = createServer({ keepAlive: true }, (req, res) => {
+    const n = requests.length + 1;
+    requests.push({ n, method: req.method ?? "", url: req.url ?? "", headers: { ...req.headers } });
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    // the body of a GET is empty; drain it so the socket stays usable
+    req.resume();
+    Promise.resolve(current(n, url, req))
+      .then((reply) => answer(res, reply))
+      .catch((err: unknown) => {
+        if (!res.headersSent) res.writeHead(599, { "content-type": "text/plain" });
+        res.end(`fault server script failed: ${String(err)}`);
+      });
+  });
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    setScript(next) {
+      current = next;
+    },
+    close() {
+      return new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      });
+    },
+  };
+}
+
+function answer(res: ServerResponse, reply: Reply): void {
+  switch (reply.kind) {
+    case undefined:
+    case "answer": {
+      const text = reply.body === undefined ? "" : typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
+      const contentType = typeof reply.body === "string" ? "text/plain" : "application/json";
+      res.writeHead(reply.status ?? 200, { "content-type": contentType, "content-length": Buffer.byteLength(text), ...reply.headers });
+      res.end(text);
+      return;
+    }
+    case "reset": {
+      res.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers });
+      res.write(reply.body.slice(0, reply.sent), () => {
+        // let the bytes leave before the reset, so the client is mid-body, not mid-headers
+        setTimeout(() => res.socket?.destroy(), 20);
+      });
+      return;
+    }
+    case "short": {
+      res.writeHead(reply.status ?? 200, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(reply.body),
+        ...reply.headers,
+      });
+      res.write(reply.body.slice(0, reply.sent), () => setTimeout(() => res.socket?.end(), 20));
+      return;
+    }
+    case "stall":
+      return;
+    case "stream": {
+      res.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers });
+      const it = reply.chunks()[Symbol.iterator]();
+      const pump = () => {
+        for (;;) {
+          const next = it.next();
+          if (next.done) {
+            res.end();
+            return;
+          }
+          if (!res.write(next.value)) {
+            res.once("drain", pump);
+            return;
+          }
+        }
+      };
+      res.on("error", () => undefined);
+      pump();
+      return;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// contract-valid bodies
+
+export interface TestEvent {
+  id: number;
+  received_at: string;
+  trigger: string;
+  repository: string;
+  pull_request: number | null;
+  base_ref: string | null;
+  type: string;
+  metadata: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A valid `action.queue.change` event; ids count down from `id` as time goes back. */
+export function queueChangeEvent(id: number, receivedAt: string = new Date(Date.parse("2026-11-20T11:00:00Z") - (1000 - id) * 1000).toISOString()): TestEvent {
+  return {
+    id,
+    received_at: receivedAt,
+    trigger: "merge queue",
+    repository: "acme/web",
+    pull_request: 100 + id,
+    base_ref: "main",
+    type: "action.queue.change",
+    metadata: { queue_name: "default", partition_name: "__default__", priority_rule_name: null, size: id % 7 },
+  };
+}
+
+/** Events `from` down to `from - count + 1` (newest first). */
+export function eventRange(from: number, count: number): TestEvent[] {
+  return Array.from({ length: count }, (_, i) => queueChangeEvent(from - i));
+}
+
+/** The body of an events page. */
+export function pageBody(events: readonly unknown[], perPage = Math.max(events.length, 1)): { size: number; per_page: number; events: unknown[] } {
+  return { size: events.length, per_page: perPage, events: [...events] };
+}
+
+/** A 200 events page with, optionally, a Link rel="next" to `next` (a full URL or a path). */
+export function pageReply(events: readonly unknown[], next?: string): Reply {
+  return { status: 200, body: pageBody(events), headers: next ? { link: `<${next}>; rel="next"` } : {} };
+}
+
+/** The ndjson lines mq writes for these events. */
+export function ndjson(events: readonly unknown[]): string {
+  return events.map((e) => JSON.stringify(e) + "\n").join("");
+}

@@ -1,0 +1,111 @@
+// Spawns the real binary (bin/mq.js, which loads dist/) with a clean environment and a temp config
+// folder, collects stdout and stderr, and kills it if it outlives a bound: a hang fails the test
+// instead of the suite.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const MQ_BIN = resolve(import.meta.dirname, "../../bin/mq.js");
+
+export interface SpawnResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** true when the bound ran out and the process was killed */
+  killed: boolean;
+}
+
+export interface SpawnOptions {
+  env?: Record<string, string>;
+  stdin?: string;
+  /** kill after this many ms (default 15 s) */
+  killAfterMs?: number;
+}
+
+export interface Running {
+  child: ChildProcess;
+  /** stdout so far */
+  stdout(): string;
+  stderr(): string;
+  /** resolves once stdout holds `pattern` */
+  waitForStdout(pattern: RegExp | string, timeoutMs?: number): Promise<void>;
+  done: Promise<SpawnResult>;
+}
+
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const configDir = mkdtempSync(join(tmpdir(), "mq-rel-config-"));
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: configDir,
+    MQ_CONFIG_DIR: configDir,
+    NO_COLOR: "1",
+    ...extra,
+  };
+}
+
+export function startMq(args: string[], opts: SpawnOptions = {}): Running {
+  const child = spawn(process.execPath, [MQ_BIN, ...args], {
+    env: cleanEnv(opts.env),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  return track(child, opts);
+}
+
+/** `bash -c SCRIPT` with mq available as "$MQ" (pipefail off: a pipeline's status is its last command's). */
+export function startShell(script: string, opts: SpawnOptions = {}): Running {
+  const child = spawn("bash", ["-c", script], {
+    env: cleanEnv({ MQ: `${process.execPath} ${MQ_BIN}`, ...opts.env }),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  return track(child, opts);
+}
+
+function track(child: ChildProcess, opts: SpawnOptions): Running {
+  let out = "";
+  let err = "";
+  const waiters: Array<() => void> = [];
+  child.stdout!.setEncoding("utf8").on("data", (s: string) => {
+    out += s;
+    for (const w of waiters.splice(0)) w();
+  });
+  child.stderr!.setEncoding("utf8").on("data", (s: string) => (err += s));
+  child.stdin!.on("error", () => undefined);
+  child.stdin!.end(opts.stdin ?? "");
+  let killed = false;
+  const timer = setTimeout(() => {
+    killed = true;
+    child.kill("SIGKILL");
+  }, opts.killAfterMs ?? 15_000);
+  const done = new Promise<SpawnResult>((resolveDone) => {
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolveDone({ code, signal, stdout: out, stderr: err, killed });
+    });
+  });
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    waitForStdout(pattern, timeoutMs = 10_000) {
+      const test = () => (typeof pattern === "string" ? out.includes(pattern) : pattern.test(out));
+      return new Promise<void>((res, rej) => {
+        if (test()) return res();
+        const t = setTimeout(() => rej(new Error(`stdout never matched ${String(pattern)}; stdout: ${out.slice(-500)}; stderr: ${err.slice(-500)}`)), timeoutMs);
+        const check = () => {
+          if (test()) {
+            clearTimeout(t);
+            res();
+          } else waiters.push(check);
+        };
+        waiters.push(check);
+      });
+    },
+    done,
+  };
+}
+
+export function spawnMq(args: string[], opts: SpawnOptions = {}): Promise<SpawnResult> {
+  return startMq(args, opts).done;
+}

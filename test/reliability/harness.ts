@@ -1,0 +1,56 @@
+// Runs mq in-process (main(argv, ctx)) against a loopback server, with the client's backoff sleeps
+// recorded instead of slept: retries are exercised exactly, and the suite stays fast.
+import { main } from "../../src/main.js";
+import { createApiClient, type ApiClient } from "../../src/api/client.js";
+import { testContext, type TestContext, type TestContextInit } from "../helpers/context.js";
+
+export const TOKEN = "rel-test-token-1234";
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** milliseconds the client asked to sleep before each retry */
+  sleeps: number[];
+  ctx: TestContext;
+}
+
+export interface RunOptions extends TestContextInit {
+  /** the loopback server: --api-url and --token point at it */
+  apiUrl?: string;
+  /** add `--repo acme/web` before the command (a later --repo wins) */
+  repo?: boolean;
+  /** sleep for real (default: record and return at once) */
+  realSleep?: boolean;
+}
+
+export async function runMq(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  const ctx = testContext(opts);
+  const sleeps: number[] = [];
+  if (!opts.realSleep) {
+    let client: Promise<ApiClient> | undefined;
+    ctx.apiClient = () => {
+      client ??= createApiClient(ctx, {
+        sleep: async (ms, signal) => {
+          sleeps.push(ms);
+          if (signal.aborted) throw signal.reason;
+        },
+      });
+      return client;
+    };
+  }
+  const globals: string[] = [];
+  if (opts.apiUrl !== undefined) globals.push("--api-url", opts.apiUrl, "--token", TOKEN);
+  if (opts.repo !== false) globals.push("--repo", "acme/web");
+  const code = await main([...globals, ...args], ctx);
+  // let the PassThrough streams deliver what was written
+  await new Promise((r) => setImmediate(r));
+  return { code, stdout: ctx.stdoutText(), stderr: ctx.stderrText(), sleeps, ctx };
+}
+
+/** stderr as lines, without the trailing empty one. */
+export function lines(text: string): string[] {
+  const out = text.split("\n");
+  if (out[out.length - 1] === "") out.pop();
+  return out;
+}
