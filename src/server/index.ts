@@ -329,3 +329,34 @@ class Handler {
     send(res, 200, handler({ store, from, to, filter }), headers);
   }
 }
+
+/**
+ * About `count` events for benchmarks: a simulated 30-day history of `repo`, repeated further back
+ * in time (ids and session ids kept unique) until the count is reached. Ends at `now`.
+ */
+export function syntheticEvents(count: number, options: { repo?: string; seed?: number; now?: Date } = {}): StoredEvent[] {
+  const repo = options.repo ?? "bench/repo";
+  const now = options.now ?? new Date("2026-11-20T12:00:00Z");
+  const base = simulateRepository({ repo, seed: options.seed ?? 0, now, days: 30 }) as StoredEvent[];
+  if (base.length === 0) return [];
+  const span = base[base.length - 1]!.id - base[0]!.id + 1;
+  const out: StoredEvent[] = [];
+  for (let copy = 0; out.length < count; copy++) {
+    const shift = copy * 30 * DAY;
+    for (let i = base.length - 1; i >= 0 && out.length < count; i--) {
+      const e = base[i]!;
+      if (copy === 0) {
+        out.push(e);
+        continue;
+      }
+      const m = e.metadata as Record<string, unknown>;
+      out.push({
+        ...e,
+        id: e.id - copy * span,
+        received_at: new Date(Date.parse(e.received_at) - shift).toISOString(),
+        metadata: typeof m.session_id === "string" ? { ...m, session_id: `${m.session_id.slice(0, 24)}${String(copy).padStart(12, "0")}` } : m,
+      });
+    }
+  }
+  return out.reverse();
+}

@@ -62,14 +62,40 @@ function str(v: unknown, fallback: string): string {
   return typeof v === "string" && v !== "" ? v : fallback;
 }
 
+// Group keys are interned and remembered on the event under a symbol (invisible to JSON), so a
+// query over a million events builds a handful of key objects, not a million.
+const KEY = Symbol("groupKey");
+const NO_PRIORITY = Symbol("noPriorityKey");
+const interned = new Map<string, GroupKey>();
+const keyStrings = new WeakMap<object, string>();
+
+function intern<T extends object>(key: T): T {
+  const s = JSON.stringify(key);
+  const found = interned.get(s);
+  if (found) return found as unknown as T;
+  interned.set(s, key as unknown as GroupKey);
+  keyStrings.set(key, s);
+  return key;
+}
+
+function keyString(key: object): string {
+  let s = keyStrings.get(key);
+  if (s === undefined) keyStrings.set(key, (s = JSON.stringify(key)));
+  return s;
+}
+
 function keyOf(e: StoredEvent): GroupKey {
+  const cached = (e as unknown as Record<symbol, GroupKey | undefined>)[KEY];
+  if (cached) return cached;
   const m = meta(e);
-  return {
+  const key = intern<GroupKey>({
     base_ref: str(e.base_ref, str(m.branch, "")),
     partition_name: str(m.partition_name, "__default__"),
     queue_name: str(m.queue_name, "default"),
     priority_rule_name: typeof m.priority_rule_name === "string" ? m.priority_rule_name : null,
-  };
+  });
+  Object.defineProperty(e, KEY, { value: key, enumerable: false, writable: true });
+  return key;
 }
 
 function matches(k: GroupKey, f: StatsFilter, partitions?: readonly string[]): boolean {
@@ -104,7 +130,7 @@ class Grouper<A> {
   }
 
   acc(key: Record<string, unknown>, t: number): A {
-    const k = JSON.stringify(key);
+    const k = keyString(key);
     let g = this.groups.get(k);
     if (!g) this.groups.set(k, (g = { key, acc: new Map() }));
     const b = this.bucketIndex(t);
@@ -238,8 +264,12 @@ function sessionKey(e: StoredEvent): string | undefined {
 }
 
 const noPriority = (e: StoredEvent): Record<string, unknown> => {
-  const k = keyOf(e);
-  return { base_ref: k.base_ref, partition_name: k.partition_name, queue_name: k.queue_name };
+  const k = keyOf(e) as GroupKey & { [NO_PRIORITY]?: Record<string, unknown> };
+  if (!k[NO_PRIORITY]) {
+    const reduced = intern({ base_ref: k.base_ref, partition_name: k.partition_name, queue_name: k.queue_name });
+    Object.defineProperty(k, NO_PRIORITY, { value: reduced, enumerable: false });
+  }
+  return k[NO_PRIORITY]!;
 };
 
 const QUEUE_TYPES = [

@@ -35,6 +35,7 @@ export class EventStore {
   private json: Array<string | undefined> = [];
   private byType = new Map<string, Int32Array>();
   private byPr = new Map<number, Int32Array>();
+  private byBase = new Map<string, Int32Array>();
   private firstCheckStart = new Map<string, number>();
   private dirty = false;
 
@@ -80,6 +81,7 @@ export class EventStore {
     this.json = new Array(this.events.length);
     const types = new Map<string, number[]>();
     const prs = new Map<number, number[]>();
+    const bases = new Map<string, number[]>();
     this.firstCheckStart = new Map();
     for (let p = 0; p < this.events.length; p++) {
       const e = this.events[p]!;
@@ -91,6 +93,11 @@ export class EventStore {
         if (!pl) prs.set(e.pull_request, (pl = []));
         pl.push(p);
       }
+      if (typeof e.base_ref === "string") {
+        let bl = bases.get(e.base_ref);
+        if (!bl) bases.set(e.base_ref, (bl = []));
+        bl.push(p);
+      }
       if (e.type === "action.queue.checks_start") {
         const sid = (e.metadata as { session_id?: unknown }).session_id;
         if (typeof sid === "string" && !this.firstCheckStart.has(sid)) this.firstCheckStart.set(sid, this.times[p]!);
@@ -98,6 +105,7 @@ export class EventStore {
     }
     this.byType = new Map([...types].map(([k, v]) => [k, Int32Array.from(v)]));
     this.byPr = new Map([...prs].map(([k, v]) => [k, Int32Array.from(v)]));
+    this.byBase = new Map([...bases].map(([k, v]) => [k, Int32Array.from(v)]));
   }
 
   event(pos: number): StoredEvent {
@@ -220,6 +228,7 @@ export class EventStore {
   private sources(q: PageQuery): Int32Array[] | null {
     if (q.pullRequest !== undefined) return [this.byPr.get(q.pullRequest) ?? EMPTY];
     if (q.types) return [...new Set(q.types)].map((t) => this.byType.get(t) ?? EMPTY);
+    if (q.baseRef !== undefined) return [this.byBase.get(q.baseRef) ?? EMPTY];
     return null;
   }
 }
