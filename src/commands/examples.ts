@@ -99,6 +99,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   serve: [
     "mq serve --port 0",
     "mq serve --port 0 --seed 7 --days 14 --repos acme/web,acme/api",
+    "mq --offline logs --repo acme/web --since 1d --all -o ndjson > acme.ndjson && mq serve --port 0 --events acme.ndjson",
   ],
 
   auth: [
