@@ -272,7 +272,10 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
       await follow(opts, ctx, { client, path, query, parse, sink, spinner, mismatched: () => mismatched, paginate });
       return;
     }
-    for await (const page of paginate(client, path, query, { limit: opts.limit, signal: ctx.signal, parse })) {
+    // a next link that repeats a page is a server bug; stopping silently would hide a short result
+    const onRepeat = (url: URL) =>
+      spinner.log(`warning: the server's next-page link repeats a page already fetched (cursor ${cursorOf(url) ?? url.href}); stopping there, the result may be incomplete.`);
+    for await (const page of paginate(client, path, query, { limit: opts.limit, signal: ctx.signal, parse, onRepeat })) {
       pages++;
       count += page.events.length;
       truncated = page.truncated;
