@@ -14,8 +14,8 @@ export type Reply =
   | { kind: "short"; status?: number; headers?: Record<string, string>; body: string; sent: number }
   /** the request is read and never answered */
   | { kind: "stall" }
-  /** a chunked body written piece by piece (large pages); pieces may be strings or Buffers */
-  | { kind: "stream"; status?: number; headers?: Record<string, string>; chunks: () => Iterable<string | Buffer> };
+  /** a chunked body written piece by piece (large pages); with `hold` it is never ended */
+  | { kind: "stream"; status?: number; headers?: Record<string, string>; chunks: () => Iterable<string | Buffer>; hold?: boolean };
 
 export interface SeenRequest {
   n: number;
@@ -110,7 +110,8 @@ function answer(res: ServerResponse, reply: Reply): void {
         for (;;) {
           const next = it.next();
           if (next.done) {
-            res.end();
+            // hold: the body stops half-way and the response never ends
+            if (!reply.hold) res.end();
             return;
           }
           if (!res.write(next.value)) {
