@@ -25,6 +25,8 @@ export interface ServerOptions {
   eventsFile?: string;
   /** fixed delay per request, for benchmarks */
   delayMs?: number;
+  /** serve exactly these events ("owner/name" -> events), like eventsFile but in memory (benchmarks) */
+  events?: Record<string, readonly Event[]>;
 }
 
 export interface RunningServer {
@@ -85,7 +87,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const now = options.now ?? new Date(Math.floor(Date.now() / 1000) * 1000);
   let fixed: Map<string, StoredEvent[]> | undefined;
   let fileNow: number | undefined;
-  if (options.eventsFile) {
+  if (options.events) {
+    fixed = new Map(Object.entries(options.events).map(([repo, evs]) => [repo, evs as unknown as StoredEvent[]]));
+  } else if (options.eventsFile) {
     const loaded = await loadEventsFile(options.eventsFile);
     fixed = loaded.byRepo;
     // a replayed log is shown as of its newest event unless --now says otherwise
