@@ -12,7 +12,10 @@ export interface Spinner {
 }
 
 export function startSpinner(ctx: Context, text: string): Spinner {
-  if (!ctx.io.stderrIsTTY) return { update() {}, log: (line) => void ctx.io.stderr.write(line + "\n"), stop() {} };
+  // A terminal that reports 0 columns (a pty without a size: `script`, some CI runners) sends ora's
+  // line count to Infinity and clear() into an endless loop of escape codes: no spinner there.
+  const columns = (ctx.io.stderr as { columns?: number }).columns;
+  if (!ctx.io.stderrIsTTY || columns === 0) return { update() {}, log: (line) => void ctx.io.stderr.write(line + "\n"), stop() {} };
   const spinner = ora({
     text,
     stream: ctx.io.stderr,
