@@ -25,6 +25,9 @@ export function redact(text: string, secrets: Iterable<string>): string {
 }
 
 export function reportError(err: unknown, ctx: Context): number {
+  // `mq logs | head -1`: the reader left and run() aborted the work; what fails after that
+  // (an "interrupted" with a resume hint) is a consequence, not news: end quietly
+  if (ctx.signal.aborted && (ctx.signal.reason as NodeJS.ErrnoException | undefined)?.code === "EPIPE") return ExitCode.OK;
   const write = (line: string) => void ctx.io.stderr.write(redact(line, ctx.secrets) + "\n");
   if (err instanceof CommanderError) {
     // help and version are "errors" only to exitOverride
@@ -64,7 +67,7 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
     // `mq logs | head -1`: the reader left; that is success, not a crash
     if (err.code === "EPIPE") {
       pipeClosed = true;
-      controller.abort();
+      controller.abort(err);
       return;
     }
     throw err;
