@@ -22,6 +22,8 @@ export interface SpawnOptions {
   stdin?: string;
   /** kill after this many ms (default 15 s) */
   killAfterMs?: number;
+  /** leave stdin open for the test to write to (child.stdin) */
+  keepStdin?: boolean;
 }
 
 export interface Running {
@@ -53,10 +55,10 @@ export function startMq(args: string[], opts: SpawnOptions = {}): Running {
   return track(child, opts);
 }
 
-/** `bash -c SCRIPT` with mq available as "$MQ" (pipefail off: a pipeline's status is its last command's). */
+/** `bash -c SCRIPT` with mq available as "$NODE" "$MQ_BIN" (pipefail off: a pipeline's status is its last command's). */
 export function startShell(script: string, opts: SpawnOptions = {}): Running {
   const child = spawn("bash", ["-c", script], {
-    env: cleanEnv({ MQ: `${process.execPath} ${MQ_BIN}`, ...opts.env }),
+    env: cleanEnv({ NODE: process.execPath, MQ_BIN, ...opts.env }),
     stdio: ["pipe", "pipe", "pipe"],
   });
   return track(child, opts);
@@ -72,7 +74,8 @@ function track(child: ChildProcess, opts: SpawnOptions): Running {
   });
   child.stderr!.setEncoding("utf8").on("data", (s: string) => (err += s));
   child.stdin!.on("error", () => undefined);
-  child.stdin!.end(opts.stdin ?? "");
+  if (opts.stdin !== undefined) child.stdin!.write(opts.stdin);
+  if (!opts.keepStdin) child.stdin!.end();
   let killed = false;
   const timer = setTimeout(() => {
     killed = true;

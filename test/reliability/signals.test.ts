@@ -1,0 +1,187 @@
+// Ctrl-C and closed pipes, through the real binary: SIGINT stops a long --all or --follow within a
+// bound, exit 130, stdout holds only whole lines; a spinner on a terminal is cleared; `| head -1`
+// ends mq quietly with exit 0.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventRange, pageReply, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
+import { MQ_BIN, startMq, startShell, type Running } from "../helpers/spawn.js";
+
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An endless event log: page k links to page k+1; every answer waits `slowMs`. */
+function endless(slowMs: number) {
+  return async (_n: number, url: URL) => {
+    const page = Number(url.searchParams.get("cursor") ?? "0");
+    if (slowMs) await delay(slowMs);
+    return pageReply(eventRange(1_000_000 - page * 10, 10), `/v1/repos/acme/web/logs?per_page=10&cursor=${page + 1}`);
+  };
+}
+
+let server: FaultServer;
+beforeAll(async () => {
+  server = await startFaultServer(endless(100));
+});
+afterAll(() => server.close());
+
+const GLOBALS = () => ["--api-url", server.url, "--token", "tok-12345", "--repo", "acme/web"];
+
+/** SIGINT, then the exit; a process still alive after `boundMs` is killed and the test fails. */
+async function interrupt(run: Running, boundMs = 2000) {
+  run.child.kill("SIGINT");
+  const bound = delay(boundMs).then(() => "still running" as const);
+  const winner = await Promise.race([run.done, bound]);
+  if (winner === "still running") {
+    run.child.kill("SIGKILL");
+    throw new Error(`mq did not stop within ${boundMs} ms of SIGINT; stderr: ${run.stderr()}`);
+  }
+  return winner;
+}
+
+/** Every line of stdout is a complete JSON record, and stdout ends with a newline. */
+function wholeLines(stdout: string): Array<{ id: number }> {
+  expect(stdout.endsWith("\n")).toBe(true);
+  return stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as { id: number });
+}
+
+describe("SIGINT", () => {
+  it("during --all against a slow server: exit 130, whole lines, the resume command", async () => {
+    server.setScript(endless(100));
+    const run = startMq([...GLOBALS(), "logs", "--all", "-o", "ndjson", "--per-page", "10"]);
+    await run.waitForStdout(/(.*\n){20}/);
+    const r = await interrupt(run);
+    expect(r.code).toBe(130);
+    const events = wholeLines(r.stdout);
+    expect(events.length % 10).toBe(0);
+    expect(events.map((e) => e.id)).toEqual(Array.from({ length: events.length }, (_, i) => 1_000_000 - i));
+    const pages = events.length / 10;
+    expect(r.stderr).toBe(
+      `mq: interrupted\n${events.length} events were written before this. To resume:\n  mq logs --repo acme/web --per-page 10 --all -o ndjson --cursor ${pages}\n`,
+    );
+  });
+
+  it("during --follow: exit 130, whole lines, nothing else on stderr", async () => {
+    const backlog = eventRange(30, 3);
+    server.setScript(() => pageReply(backlog));
+    const run = startMq([...GLOBALS(), "logs", "--follow", "--interval", "0.1", "-o", "ndjson"]);
+    await run.waitForStdout(/(.*\n){3}/);
+    // a few polls go by
+    await delay(300);
+    const r = await interrupt(run);
+    expect(r.code).toBe(130);
+    // printed oldest first, once each, however many polls returned them again
+    expect(wholeLines(r.stdout).map((e) => e.id)).toEqual([28, 29, 30]);
+    expect(r.stderr).toBe("mq: interrupted\n");
+  });
+
+  it("a second Ctrl-C exits at once with 130", async () => {
+    server.setScript(async () => {
+      await delay(5000);
+      return pageReply([]);
+    });
+    const run = startMq([...GLOBALS(), "logs", "--all", "-o", "ndjson"]);
+    await delay(400);
+    run.child.kill("SIGINT");
+    run.child.kill("SIGINT");
+    const r = await interrupt(run);
+    expect(r.code).toBe(130);
+    expect(r.stdout).toBe("");
+  });
+});
+
+// A real terminal for stderr: `script` runs mq under a pty (stdout still goes to a file) and a
+// ^C typed into it reaches mq as SIGINT from the terminal driver, as it does for a person.
+const hasScript = (() => {
+  try {
+    execFileSync("script", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** What a terminal shows after the transcript: carriage returns, line clears and cursor moves applied. */
+function screen(transcript: string): string[] {
+  const rows: string[] = [""];
+  let row = 0;
+  let col = 0;
+  const re = /\x1b\[(\??)(\d*)([A-Za-z])|\r|\n|[^\x1b\r\n]+/g;
+  for (const m of transcript.matchAll(re)) {
+    const t = m[0];
+    if (t === "\r") col = 0;
+    else if (t === "\n") {
+      row++;
+      col = 0;
+      rows[row] ??= "";
+    } else if (m[3] !== undefined) {
+      if (m[1] === "?") continue;
+      const n = Number(m[2] || "1");
+      if (m[3] === "G") col = n - 1;
+      else if (m[3] === "K") rows[row] = rows[row]!.slice(0, m[2] === "2" ? 0 : col);
+      else if (m[3] === "A") row = Math.max(0, row - n);
+    } else {
+      const line = rows[row]!.padEnd(col);
+      rows[row] = line.slice(0, col) + t + line.slice(col + t.length);
+      col += t.length;
+    }
+  }
+  return rows.filter((r) => r.trim() !== "");
+}
+
+describe.skipIf(!hasScript)("Ctrl-C on a terminal", () => {
+  async function underPty(cols: number) {
+    server.setScript(endless(150));
+    const dir = mkdtempSync(join(tmpdir(), "mq-rel-pty-"));
+    const out = join(dir, "out.ndjson");
+    const cmd = `stty cols ${cols} rows 24; exec '${process.execPath}' '${MQ_BIN}' ${GLOBALS().join(" ")} logs --all -o ndjson --per-page 10 > '${out}'`;
+    const run = startShell(`exec script -qfec "${cmd}" /dev/null`, { killAfterMs: 10_000, keepStdin: true });
+    server.requests.length = 0;
+    // wait for two pages, then type ^C
+    for (let i = 0; i < 100 && server.requests.length < 3; i++) await delay(50);
+    await delay(100);
+    run.child.stdin!.write("\x03");
+    const r = await run.done;
+    return { ...r, file: readFileSync(out, "utf8") };
+  }
+
+  it("stops with 130, and the spinner line is cleared before the message", async () => {
+    const r = await underPty(80);
+    expect(r.killed).toBe(false);
+    expect(r.code).toBe(130);
+    const events = wholeLines(r.file);
+    expect(events.length).toBeGreaterThan(0);
+    expect(r.stdout).toMatch(/(fetching events|events, \d+ page)/);
+    const shown = screen(r.stdout);
+    expect(shown.filter((l) => /fetching events|events, \d+ page/.test(l))).toEqual([]);
+    expect(shown.some((l) => l.includes("mq: interrupted"))).toBe(true);
+  });
+
+  it("a terminal reporting 0 columns does not hang the spinner (ora's line count was Infinity)", async () => {
+    server.requests.length = 0;
+    const r = await underPty(0);
+    expect(r.killed).toBe(false);
+    expect(r.code).toBe(130);
+    wholeLines(r.file);
+    expect(r.stdout.length).toBeLessThan(2000);
+  });
+});
+
+describe("a closed pipe", () => {
+  it("`mq logs --all -o ndjson | head -1` exits 0 quietly", async () => {
+    server.setScript(endless(0));
+    const run = startShell(`"$NODE" "$MQ_BIN" ${GLOBALS().join(" ")} logs --all -o ndjson --per-page 10 | head -1; echo "mq exit ${"$"}{PIPESTATUS[0]}" >&2`);
+    const r = await run.done;
+    expect(r.killed).toBe(false);
+    expect(r.stderr).toBe("mq exit 0\n");
+    expect(wholeLines(r.stdout).map((e) => e.id)).toEqual([1_000_000]);
+  });
+
+  it("`mq logs --all -o csv | head -c 100` exits 0 quietly", async () => {
+    server.setScript(endless(0));
+    const run = startShell(`"$NODE" "$MQ_BIN" ${GLOBALS().join(" ")} logs --all -o csv | head -c 100 > /dev/null; echo "mq exit ${"$"}{PIPESTATUS[0]}" >&2`);
+    const r = await run.done;
+    expect(r.stderr).toBe("mq exit 0\n");
+  });
+});
