@@ -83,7 +83,7 @@ export function NewCmdServe(ctx: Context, runF?: (opts: ServeOptions) => Promise
     .addOption(new Option("--events <file.ndjson>", "serve exactly the events of a file written by `mq logs --all -o ndjson`"))
     .addHelpText(
       "after",
-      "\nThe token: without --token any bearer token is accepted; with --token T only T is.\n\nExamples:\n  $ mq serve --port 8080 --seed 7\n  $ mq logs --repo acme/web --all -o ndjson > acme.ndjson && mq serve --events acme.ndjson",
+      "\nThe token: without --token any bearer token is accepted; with --token T only T is.",
     )
     .action(async (flags: RawServeFlags) => {
       const opts = parseServeFlags(flags, ctx.globals.token);

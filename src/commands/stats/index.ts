@@ -159,10 +159,6 @@ export function NewCmdStats(
   const stats = new Command("stats")
     .description("queue and CI statistics: one subcommand per endpoint, charts, CI thresholds")
     .argument("[subcommand]")
-    .addHelpText(
-      "after",
-      "\nExamples:\n  $ mq stats failure-rate --since 7d --queue default\n  $ mq stats average-ci-runtime --chart\n  $ mq stats summary --since 1d\n  $ mq stats failure-rate --since 1d --fail-if 'failure_rate > 0.2'",
-    )
     .action(async (sub: string | undefined) => {
       if (sub !== undefined) {
         const names = [...STATS_ENDPOINTS.map((e) => e.name), "summary"];
