@@ -16,6 +16,8 @@ import { closestMatches } from "./commands/shared/lists.js";
 
 export const VERSION: string = version;
 
+const DATA_COMMANDS = new Set(["logs", "stats"]);
+
 export function buildProgram(ctx: Context): Command {
   const program = new Command("mq")
     .description("Query a merge queue's event log and statistics from the terminal, scripts and CI.")
@@ -44,8 +46,14 @@ export function buildProgram(ctx: Context): Command {
     "after",
     `\nExit codes:\n${EXIT_CODE_TABLE.map(([c, d]) => `  ${String(c).padEnd(4)}${d}`).join("\n")}`,
   );
-  program.hook("preAction", (_root, actionCommand) => {
+  program.hook("preAction", async (_root, actionCommand) => {
     ctx.globals = readGlobals(actionCommand);
+    // The data commands take output, color and timeout defaults from the config file; they read
+    // the config for the token anyway, so this costs them nothing and leaves --help untouched.
+    if (DATA_COMMANDS.has(commandPath(actionCommand).split(" ")[0]!)) {
+      const { applyConfigDefaults } = await import("./config/resolve.js");
+      await applyConfigDefaults(ctx);
+    }
   });
   return program;
 }

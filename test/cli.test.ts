@@ -30,3 +30,22 @@ describe("the command tree", () => {
     );
   });
 });
+
+describe("config defaults", () => {
+  it("a data command takes its output format from the config file when -o is not given", async () => {
+    const ctx = testContext();
+    expect(await main(["config", "set", "output", "json"], ctx)).toBe(0);
+    const run = testContext({ env: { MQ_CONFIG_DIR: ctx.configDir() } });
+    expect(await main(["--offline", "logs", "--repo", "acme/web", "--limit", "2"], run)).toBe(0);
+    const parsed = JSON.parse(run.stdoutText()) as unknown[];
+    expect(parsed).toHaveLength(2);
+  });
+
+  it("-o on the command line wins over the config file", async () => {
+    const ctx = testContext();
+    expect(await main(["config", "set", "output", "json"], ctx)).toBe(0);
+    const run = testContext({ env: { MQ_CONFIG_DIR: ctx.configDir() } });
+    expect(await main(["--offline", "logs", "--repo", "acme/web", "--limit", "2", "-o", "ndjson"], run)).toBe(0);
+    expect(run.stdoutText().trimEnd().split("\n")).toHaveLength(2);
+  });
+});
