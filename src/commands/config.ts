@@ -47,7 +47,7 @@ export function NewCmdConfig(ctx: Context, runF?: (opts: ConfigOptions) => Promi
 }
 
 export async function runConfig(opts: ConfigOptions, ctx: Context): Promise<void> {
-  const { CONFIG_KEYS, CONFIG_KEY_HELP, isConfigKey, checkConfigValue } = await import("../config/keys.js");
+  const { CONFIG_KEYS, isConfigKey, checkConfigValue } = await import("../config/keys.js");
   const out = ctx.io.stdout;
   if (opts.action === "list") {
     const values = (await ctx.config()).list();
@@ -66,7 +66,7 @@ export async function runConfig(opts: ConfigOptions, ctx: Context): Promise<void
   if (!isConfigKey(key)) throw new UsageError(`unknown config key '${key}': allowed keys are ${CONFIG_KEYS.join(", ")}`);
   if (opts.action === "set") {
     const checked = checkConfigValue(key, opts.value ?? "");
-    if (!checked.ok) throw new UsageError(`bad value for ${key}: ${checked.message}`, `${key} takes ${CONFIG_KEY_HELP[key]}`);
+    if (!checked.ok) throw new UsageError(`bad value for ${key}: ${checked.message}`);
     (await ctx.config()).set(key, checked.value);
     return;
   }

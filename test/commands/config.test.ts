@@ -50,10 +50,10 @@ describe("mq config", () => {
 
   it("rejects bad values with exit 2 and the allowed values, writing nothing", async () => {
     const cases: Array<[string, string, string]> = [
-      ["output", "xml", "mq: bad value for output: 'xml' is not allowed; allowed values: table, json, ndjson, csv\noutput takes table, json, ndjson, csv\n"],
-      ["color", "blue", "mq: bad value for color: 'blue' is not allowed; allowed values: auto, always, never\ncolor takes auto, always, never\n"],
-      ["timeout", "-3", "mq: bad value for timeout: '-3' is not a positive number of seconds\ntimeout takes a positive number of seconds\n"],
-      ["repo", "nope", "mq: bad value for repo: 'nope' is not of the form owner/name\nrepo takes owner/name\n"],
+      ["output", "xml", "mq: bad value for output: 'xml' is not allowed; allowed values: table, json, ndjson, csv\n"],
+      ["color", "blue", "mq: bad value for color: 'blue' is not allowed; allowed values: auto, always, never\n"],
+      ["timeout", "-3", "mq: bad value for timeout: '-3' is not a positive number of seconds\n"],
+      ["repo", "nope", "mq: bad value for repo: 'nope' is not of the form owner/name\n"],
     ];
     for (const [key, value, err] of cases) {
       const r = await mq(["config", "set", key, value]);

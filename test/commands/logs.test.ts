@@ -77,7 +77,7 @@ describe("mq logs flags", () => {
     [["--type", "action.quue.*"], '--type: no event type matches "action.quue.*" (did you mean action.queue.*?); families: action.*, action.queue.*, action.queue.checks.*, ci_insights.*, ci_issue.*, command.*, queue.*, queue.pause.*, scheduled_freeze.*.'],
     [["--type", "a,,b"], "--type has an empty value: give an event type such as action.queue.leave, or a family such as action.queue.*."],
     [["--since", "yesterday"], '--since "yesterday" is not an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z) or a duration ago (30m, 6h, 7d, 2w).'],
-    [["--since", "1h", "--until", "2h"], "--since (2026-11-20T11:00:00Z) is after --until (2026-11-20T10:00:00Z)."],
+    [["--since", "1h", "--until", "2h"], "--since (2026-11-20T11:00:00Z) is after --until (2026-11-20T10:00:00Z): --since must be earlier."],
     [["--all", "--limit", "5"], "--all and --limit cannot be used together: --all fetches every event, --limit stops after n."],
     [["--follow", "--all"], "--follow and --all cannot be used together: --follow already prints every new event."],
     [["--follow", "--cursor", "x"], "--follow and --cursor cannot be used together: --follow starts from the newest events."],

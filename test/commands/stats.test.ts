@@ -165,7 +165,7 @@ describe("flag errors: exit 2, one line, nothing sent", () => {
     [["failure-rate", "--queue", "a,,b"], "--queue has an empty value: give 1 to 255 characters."],
     [["failure-rate", "--since", "yesterday"], '--since "yesterday" is not an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z) or a duration ago (30m, 6h, 7d, 2w).'],
     [["failure-rate", "--since", "2026-11-19"], '--since "2026-11-19" has no timezone: add Z or an offset (e.g. 2026-11-19T00:00:00Z), or use a duration such as 7d.'],
-    [["failure-rate", "--since", "1h", "--until", "2d"], "--since (2026-11-20T11:00:00Z) is after --until (2026-11-18T12:00:00Z)."],
+    [["failure-rate", "--since", "1h", "--until", "2d"], "--since (2026-11-20T11:00:00Z) is after --until (2026-11-18T12:00:00Z): --since must be earlier."],
     [["time-to-merge", "--at", "noon"], '--at "noon" is not an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z) or a duration ago (30m, 6h, 7d, 2w).'],
     [["branches", "--chart"], "--chart is not available for mq stats branches: it has no figure over time; charts exist for queues-checks-outcome-count, queues-entered-count, queues-merged-count, average-ci-runtime, average-queue-time, total-queue-time, queue-size, running-speculative-checks, batch-size, batch-bisection, checks-retries, failure-rate, queues-pr-exit-reasons."],
     [["failure-rate", "--chart", "-o", "csv"], "--chart draws on the terminal and cannot be combined with -o csv: drop one of them."],

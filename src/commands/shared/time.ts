@@ -58,8 +58,18 @@ export function parseTimeWindow(
 ): { since?: Date; until?: Date } {
   const since = flags.since !== undefined ? parseTimeFlag(names.since, flags.since, now) : undefined;
   const until = flags.until !== undefined ? parseTimeFlag(names.until, flags.until, now) : undefined;
-  if (since && until && since.getTime() > until.getTime()) {
-    throw new UsageError(`${names.since} (${formatInstant(since)}) is after ${names.until} (${formatInstant(until)}).`);
-  }
+  if (since && until) checkWindowOrder(since, until, names);
   return { since, until };
+}
+
+/** Throws unless `since` is strictly before `until`; `names` are the flags to blame. */
+export function checkWindowOrder(
+  since: Date,
+  until: Date,
+  names: { since: string; until: string } = { since: "--since", until: "--until" },
+): void {
+  // An empty window is refused too: the API answers 422 to start == end, and it is never meant.
+  if (since.getTime() < until.getTime()) return;
+  const relation = since.getTime() === until.getTime() ? "is the same instant as" : "is after";
+  throw new UsageError(`${names.since} (${formatInstant(since)}) ${relation} ${names.until} (${formatInstant(until)}): ${names.since} must be earlier.`);
 }

@@ -6,7 +6,7 @@ import type { Context, OutputFormat } from "../../context.js";
 import { CheckFailedError, UsageError } from "../../errors.js";
 import { STATS_ENDPOINTS, findStatsEndpoint, type StatsEndpoint, type StatsParamKind } from "../../api/endpoints.js";
 import { collectList, closestMatches, requireNonEmptyItems } from "../shared/lists.js";
-import { formatInstant, parseTimeFlag, parseTimeWindow, TIME_VALUE_HELP } from "../shared/time.js";
+import { checkWindowOrder, formatInstant, parseTimeFlag, parseTimeWindow, TIME_VALUE_HELP } from "../shared/time.js";
 import { resolveOutputFormat } from "../shared/output.js";
 import { check, describeBreach, parseFailIf, type CheckTarget, type FailIfExpr } from "./fail-if.js";
 import { windowValue } from "./aggregate.js";
@@ -200,9 +200,7 @@ export function NewCmdStatsSummary(ctx: Context, runF?: (opts: StatsSummaryOptio
     // own "now" on the server and the figures would not describe quite the same window
     const until = window.until ?? now;
     const since = window.since ?? new Date(until.getTime() - 86_400_000);
-    if (since.getTime() > until.getTime()) {
-      throw new UsageError(`--since (${formatInstant(since)}) is after --until (${formatInstant(until)}).`);
-    }
+    checkWindowOrder(since, until);
     await (runF ?? ((o) => runStatsSummary(o, ctx)))({ filters, since, until });
   });
   return cmd;

@@ -34,7 +34,13 @@ describe("parseTimeFlag", () => {
 describe("parseTimeWindow", () => {
   it("rejects --since after --until", () => {
     expect(() => parseTimeWindow({ since: "1d", until: "2d" }, now)).toThrow(
-      "--since (2026-11-19T12:00:00Z) is after --until (2026-11-18T12:00:00Z).",
+      "--since (2026-11-19T12:00:00Z) is after --until (2026-11-18T12:00:00Z): --since must be earlier.",
+    );
+  });
+
+  it("rejects an empty window, which the API would answer with 422", () => {
+    expect(() => parseTimeWindow({ since: "2026-11-19T00:00:00Z", until: "2026-11-19T00:00:00Z" }, now)).toThrow(
+      "--since (2026-11-19T00:00:00Z) is the same instant as --until (2026-11-19T00:00:00Z): --since must be earlier.",
     );
   });
 });
