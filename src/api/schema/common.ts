@@ -1,12 +1,12 @@
 // Scalars and enumerations shared by every schema of the contract (spec 2.1, 2.4, 3).
-import { z } from "zod";
+import * as z from "zod";
 import { EVENT_TYPES } from "../event-types.js";
 
 export const DATE_TIME_MESSAGE = "expected an ISO 8601 date-time";
 
 // zod's own date-time pattern (offset required, any precision): it knows month lengths and leap
 // years, so 2026-02-30 is refused. Kept as a regex so hot paths can test without a schema call.
-const DATE_TIME_RE: RegExp = z.core.regexes.datetime({ offset: true, local: false, precision: null });
+const DATE_TIME_RE: RegExp = z.regexes.datetime({ offset: true, local: false, precision: null });
 
 /** True for an ISO 8601 date-time with `Z` or a `±hh:mm` offset and a real calendar date. */
 export function isDateTime(value: unknown): value is string {
@@ -138,6 +138,6 @@ export function firstIssues(schema: z.ZodType, value: unknown, max = 3): z.core.
   const result = schema._zod.run({ value, issues: [] }, { async: false });
   if (result instanceof Promise) throw new Error("asynchronous schema used synchronously");
   if (result.issues.length === 0) return undefined;
-  const config = z.core.config();
-  return result.issues.slice(0, max).map((issue) => z.core.util.finalizeIssue(issue, {}, config));
+  const config = z.config();
+  return result.issues.slice(0, max).map((issue) => z.util.finalizeIssue(issue, {}, config));
 }

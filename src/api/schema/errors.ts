@@ -1,7 +1,7 @@
 // Error bodies. The contract leaves them open (spec 7); the real service is FastAPI, which sends
 // `{"detail": "..."}` or, for invalid parameters, `{"detail": [{loc, msg, type}, ...]}`. The
 // bundled server answers in the same shapes.
-import { z } from "zod";
+import * as z from "zod";
 
 export const ValidationDetailSchema = z.looseObject({
   loc: z.array(z.union([z.string(), z.number()])),

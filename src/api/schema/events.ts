@@ -1,7 +1,7 @@
 // The event log contract (spec 2.2-2.4, 6): the envelope, the 38 typed metadata shapes, and the
 // two-level page parser the client uses. Every object is loose: the real service adds fields
 // (`outcome` on every event, batch_id, scopes, ...) and those must reach the user untouched.
-import { z } from "zod";
+import * as z from "zod";
 import { ContractError } from "../../errors.js";
 import { TYPED_EVENT_TYPES, type EventType } from "../event-types.js";
 import {

@@ -1,7 +1,7 @@
 // Query and path parameters (spec 2.1, 4.1, 4.2). The client validates flags against these before
 // sending anything; the bundled server decodes requests with decodeQuery and answers FastAPI-style
 // 422 details, so both sides refuse the same inputs with the same words.
-import { z } from "zod";
+import * as z from "zod";
 import type { StatsParamKind } from "../endpoints.js";
 import { EVENT_TYPES } from "../event-types.js";
 import { DateTimeSchema, OwnerSchema, RepositorySchema, isDateTime } from "./common.js";

@@ -1,6 +1,6 @@
 // The 17 statistics responses (spec 2.6, 4.2), keyed by the endpoint names of src/api/endpoints.ts.
 // Objects are loose: the real service adds fields (sum_*, count_*, summary) that must survive.
-import { z } from "zod";
+import * as z from "zod";
 import { ContractError } from "../../errors.js";
 import { CHECKS_OUTCOME_COUNTERS, DateTimeSchema, formatIssue } from "./common.js";
 
