@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import type { Event } from "../api/schema/events.js";
 import { STATS_ENDPOINTS, type StatsEndpoint } from "../api/endpoints.js";
 import { decodePathParams, decodeQuery, LogsQuerySchema, STATS_QUERY_SCHEMAS, type FastApiDetail } from "../api/schema/params.js";
-import { simulateRepository } from "./simulate.js";
+import { dayOf, historyStart, simulateDay, simulateRepository, SPILL_DAYS, timeOf, type SimEvent } from "./simulate.js";
 import { EventStore, type Cursor, type StoredEvent } from "./store.js";
 import { STATS_HANDLERS, timeToMerge, type StatsFilter } from "./stats.js";
 import { loadEventsFile } from "./ndjson.js";
@@ -43,48 +43,105 @@ export { loadEventsFile, EventsFileError } from "./ndjson.js";
 
 const DAY = 86_400_000;
 
-/** Repositories and their stores: simulated lazily on first request, or loaded from a file. */
+/** A simulated repository: its store and the days simulated so far. */
+interface SimulatedRepo {
+  name: string;
+  store: EventStore;
+  /** day -> its events (oldest first) and how many of them are in the store (those up to now) */
+  days: Map<number, { events: SimEvent[]; inserted: number }>;
+}
+
+/**
+ * Repositories and their stores. A simulated repository is generated a UTC day at a time, only
+ * the days a request's window needs (plus the SPILL_DAYS before, whose sessions may reach into
+ * it), and each day is cached; a loaded one (--events, or `events`) is a fixed store.
+ */
 export class Repositories {
-  private readonly stores = new Map<string, EventStore>();
+  private readonly fixed = new Map<string, EventStore>();
+  private readonly simulated = new Map<string, SimulatedRepo>();
   private readonly allowed: Set<string> | undefined;
-  readonly now: Date;
 
   constructor(
-    private readonly opts: { seed: number; days: number; now: Date; repos?: string[]; fixed?: Map<string, StoredEvent[]> },
+    private readonly opts: { seed: number; days: number; now?: Date; repos?: string[]; fixed?: Map<string, StoredEvent[]> },
   ) {
-    this.now = opts.now;
     if (opts.fixed) {
-      for (const [repo, events] of opts.fixed) this.stores.set(repo.toLowerCase(), new EventStore(events));
+      for (const [repo, events] of opts.fixed) this.fixed.set(repo.toLowerCase(), new EventStore(events));
       this.allowed = new Set([...opts.fixed.keys(), ...(opts.repos ?? [])].map((r) => r.toLowerCase()));
     } else if (opts.repos && opts.repos.length > 0) {
       this.allowed = new Set(opts.repos.map((r) => r.toLowerCase()));
     }
   }
 
-  /** the store for "owner/name", or undefined when the repository does not exist */
-  get(repo: string): EventStore | undefined {
+  /** the present of the history: --now, or else the real clock truncated to the second */
+  nowMs(): number {
+    return this.opts.now ? this.opts.now.getTime() : Math.floor(Date.now() / 1000) * 1000;
+  }
+
+  /** whether "owner/name" exists */
+  has(repo: string): boolean {
     const key = repo.toLowerCase();
-    if (this.allowed && !this.allowed.has(key)) return undefined;
-    let store = this.stores.get(key);
-    if (!store) {
-      const events = this.opts.fixed ? [] : simulateRepository({ repo, seed: this.opts.seed, now: this.opts.now, days: this.opts.days });
-      store = new EventStore(events as StoredEvent[]);
-      this.stores.set(key, store);
+    return !this.allowed || this.allowed.has(key);
+  }
+
+  /**
+   * The store of an existing repository, ready for a query of [from, to] (epoch ms, inclusive):
+   * the days that window needs are simulated, and the history shows [now - days, now].
+   */
+  store(repo: string, from: number, to: number): EventStore {
+    const key = repo.toLowerCase();
+    const fixed = this.fixed.get(key);
+    if (fixed) return fixed;
+    if (this.opts.fixed) {
+      // a repository added by --repos next to a recorded log, or by appendEvents: empty
+      const empty = new EventStore();
+      this.fixed.set(key, empty);
+      return empty;
     }
-    return store;
+    let sim = this.simulated.get(key);
+    if (!sim) {
+      sim = { name: repo, store: new EventStore(), days: new Map() };
+      this.simulated.set(key, sim);
+    }
+    const now = this.nowMs();
+    const start = historyStart(now, this.opts.days);
+    const lo = Math.max(from, start);
+    const hi = Math.min(to, now);
+    if (lo <= hi) {
+      const first = Math.max(dayOf(lo) - SPILL_DAYS, dayOf(start));
+      for (let d = first; d <= dayOf(hi); d++) {
+        if (!sim.days.has(d)) sim.days.set(d, { events: simulateDay({ repo: sim.name, seed: this.opts.seed, day: d }), inserted: 0 });
+      }
+    }
+    // what the clock has reached of every simulated day goes into the store (a later `now`
+    // reveals more of the same days)
+    for (const day of sim.days.values()) {
+      const evs = day.events;
+      let n = day.inserted;
+      while (n < evs.length && timeOf(evs[n]!) <= now) n++;
+      if (n > day.inserted) {
+        const slice = evs.slice(day.inserted, n) as StoredEvent[];
+        sim.store.append(slice, slice.map(timeOf));
+        day.inserted = n;
+      }
+    }
+    sim.store.setVisible(start, Infinity);
+    return sim.store;
   }
 
   /** appended events exist from now on, even for a repository outside --repos */
   append(repo: string, events: StoredEvent[]): void {
     const key = repo.toLowerCase();
     this.allowed?.add(key);
-    const store = this.get(repo)!;
-    store.append(events);
+    const now = this.nowMs();
+    this.store(repo, now, now).append(events);
   }
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const now = options.now ?? new Date(Math.floor(Date.now() / 1000) * 1000);
+  // the server's clock has whole seconds (mq --offline passes its own clock with milliseconds,
+  // and statistics windows would start at odd milliseconds); without --now it follows the real
+  // clock, so a live `mq serve` keeps producing events for --follow
+  const now = options.now ? new Date(Math.floor(options.now.getTime() / 1000) * 1000) : undefined;
   let fixed: Map<string, StoredEvent[]> | undefined;
   let fileNow: number | undefined;
   if (options.events) {
@@ -202,7 +259,7 @@ class Handler {
 
   /** the server's clock: fixed at start, moved forward by appended events (so --follow sees them) */
   private nowMs(): number {
-    const base = this.repos.now.getTime();
+    const base = this.repos.nowMs();
     return this.appendedNewest !== undefined && this.appendedNewest > base ? this.appendedNewest : base;
   }
 
@@ -234,11 +291,11 @@ class Handler {
     const path = decodePathParams({ owner: route.owner, repository: route.repository });
     if (!path.ok) return unprocessable(res, path.detail);
     if (route.repository === "." || route.repository === "..") return send(res, 404, { detail: "Repository not found" });
-    const store = this.repos.get(`${route.owner}/${route.repository}`);
-    if (!store) return send(res, 404, { detail: "Repository not found" });
+    const repo = `${route.owner}/${route.repository}`;
+    if (!this.repos.has(repo)) return send(res, 404, { detail: "Repository not found" });
 
-    if (route.kind === "logs") return this.logs(req, res, store, search);
-    return this.stats(res, store, route.endpoint, search);
+    if (route.kind === "logs") return this.logs(req, res, repo, search);
+    return this.stats(res, repo, route.endpoint, search);
   }
 
   private route(
@@ -255,7 +312,7 @@ class Handler {
     return undefined;
   }
 
-  private logs(req: IncomingMessage, res: ServerResponse, store: EventStore, search: URLSearchParams): void {
+  private logs(req: IncomingMessage, res: ServerResponse, repo: string, search: URLSearchParams): void {
     const decoded = decodeQuery(search, LogsQuerySchema);
     if (!decoded.ok) return unprocessable(res, decoded.detail);
     const v = decoded.value;
@@ -270,7 +327,7 @@ class Handler {
       if (!cursor) return unprocessable(res, [{ loc: ["query", "cursor"], msg: "Invalid cursor", type: "value_error" }]);
     }
     const perPage = v.per_page ?? 10;
-    const page = store.page({
+    const page = this.repos.store(repo, from, to).page({
       from,
       to,
       types: v.event_type,
@@ -306,7 +363,7 @@ class Handler {
     return parts.join(", ");
   }
 
-  private stats(res: ServerResponse, store: EventStore, endpoint: StatsEndpoint, search: URLSearchParams): void {
+  private stats(res: ServerResponse, repo: string, endpoint: StatsEndpoint, search: URLSearchParams): void {
     const schema = STATS_QUERY_SCHEMAS[endpoint.params];
     const decoded = decodeQuery(search, schema);
     if (!decoded.ok) return unprocessable(res, decoded.detail);
@@ -315,6 +372,7 @@ class Handler {
     if (endpoint.deprecatedUse) headers.deprecation = "true";
     if (endpoint.params === "time-to-merge") {
       const at = typeof v.at === "string" ? Date.parse(v.at) : this.nowMs();
+      const store = this.repos.store(repo, at - 7 * DAY, at);
       return send(res, 200, timeToMerge(store, at, typeof v.branch === "string" ? v.branch : undefined), headers);
     }
     const to = typeof v.end_at === "string" ? Date.parse(v.end_at) : this.nowMs();
@@ -330,7 +388,7 @@ class Handler {
     };
     const handler = STATS_HANDLERS[endpoint.path];
     if (!handler) return send(res, 404, { detail: "Not Found" });
-    send(res, 200, handler({ store, from, to, filter }), headers);
+    send(res, 200, handler({ store: this.repos.store(repo, from, to), from, to, filter }), headers);
   }
 }
 

@@ -128,10 +128,63 @@ const EARLY_EXITS: ReadonlyArray<readonly [string, number]> = [
 ];
 
 const iso = (t: number) => new Date(t).toISOString();
+const QUEUE_WEIGHTS = (q: QueueConfig[]): Array<readonly [QueueConfig, number]> => [
+  [q[0]!, 0.75],
+  [q[1]!, 0.07],
+  [q[2]!, 0.18],
+];
 
-/** Builds the whole history of one repository, oldest first, ids increasing with time. */
+/**
+ * How many days after its own a day's events may reach: sessions queued late on a Friday to the
+ * office-hours queue wait until Monday, CI issues are resolved (and reopened) up to ~2.5 days
+ * later. No event of a day comes before the day's 00:00 UTC.
+ */
+export const SPILL_DAYS = 3;
+/** ids are time-major: received_at in ms x ID_PER_MS + slot (see `finish`) */
+const ID_PER_MS = 1024;
+const SLOTS_PER_DAY = ID_PER_MS / (SPILL_DAYS + 1);
+
+/** the UTC day index of an epoch-ms time */
+export function dayOf(ms: number): number {
+  return Math.floor(ms / DAY);
+}
+
+/**
+ * When the history of `days` up to `nowMs` starts: 00:00 UTC of the day `days` before now. Whole
+ * days, so that no queue session is cut in two at the start.
+ */
+export function historyStart(nowMs: number, days: number): number {
+  return dayOf(nowMs - Math.round(days * DAY)) * DAY;
+}
+
+/** The history of one repository up to now, oldest first: its days, filtered and merged. */
 export function simulateRepository(options: SimulationOptions): SimEvent[] {
-  return new Simulation(options).run();
+  const nowMs = Math.floor(options.now.getTime());
+  const startMs = historyStart(nowMs, options.days);
+  const out: SimEvent[] = [];
+  for (let d = dayOf(startMs); d <= dayOf(nowMs); d++) {
+    for (const e of simulateDay({ repo: options.repo, seed: options.seed, day: d })) {
+      const t = timeOf(e);
+      if (t >= startMs && t <= nowMs) out.push(e);
+    }
+  }
+  // ids are time-major, so id order is (received_at, id) order
+  return out.sort((a, b) => a.id - b.id);
+}
+
+/**
+ * Every event of the queue sessions, pauses, freezes and CI issues that start on UTC day `day`
+ * (days since 1970-01-01), oldest first. A day starts with empty queues at 00:00 UTC and is
+ * independent of every other day, so any window of history needs only its own days and the
+ * SPILL_DAYS before it.
+ */
+export function simulateDay(options: { repo: string; seed: number; day: number }): SimEvent[] {
+  return new Simulation(options.repo, options.seed, options.day).run();
+}
+
+/** the epoch-ms time of a simulated event, recovered from its id (no date parsing) */
+export function timeOf(e: { id: number }): number {
+  return Math.floor(e.id / ID_PER_MS);
 }
 
 interface Raw {
@@ -146,9 +199,10 @@ interface Raw {
 
 class Simulation {
   private readonly rng: Rng;
-  private readonly repo: string;
   private readonly startMs: number;
-  private readonly nowMs: number;
+  private readonly endMs: number;
+  /** nothing a day does reaches past this (see SPILL_DAYS) */
+  private readonly limitMs: number;
   private readonly raws: Raw[] = [];
   private seq = 0;
   private prCounter: number;
@@ -163,18 +217,28 @@ class Simulation {
   /** lane key -> +1/-1, for checks.change */
   private readonly checkDeltas: Array<{ t: number; lane: Lane; d: number }> = [];
   private readonly authors: Account[];
+  private readonly dailyRate: number;
 
-  constructor(private readonly options: SimulationOptions) {
-    const h = hash32(`${options.seed}\u0000${options.repo}`);
-    this.rng = new Rng(h);
-    this.repo = options.repo;
-    this.nowMs = Math.floor(options.now.getTime());
-    this.startMs = this.nowMs - Math.round(options.days * DAY);
-    this.prCounter = 1000 + (h % 40_000);
-    this.draftCounter = 0;
-    this.commentCounter = 1_500_000_000 + (h % 100_000_000);
+  constructor(
+    private readonly repo: string,
+    seed: number,
+    private readonly day: number,
+  ) {
+    // the repository's shape comes from (seed, repo); what happens on a day from (seed, repo, day)
+    const h = hash32(`${seed}\u0000${repo}`);
+    const shape = new Rng(h);
+    this.rng = new Rng(hash32(`${seed}\u0000${repo}\u0000${day}`));
+    this.startMs = day * DAY;
+    this.endMs = this.startMs + DAY;
+    this.limitMs = this.startMs + (1 + SPILL_DAYS) * DAY - 1;
+    // pull request numbers grow with the days: 2,000 a day for pull requests, then 2,000 for the
+    // draft pull requests of batches, backports and copies (a day uses well under each)
+    const slot = ((day % 20_000) + 20_000) % 20_000;
+    this.prCounter = 1000 + (h % 1000) + slot * 4000;
+    this.draftCounter = this.prCounter + 2000;
+    this.commentCounter = 1_000_000_000 + slot * 50_000;
     this.baseRefs = ["main", "release/v2"];
-    if (this.rng.chance(0.5)) this.baseRefs.push("develop");
+    if (shape.chance(0.5)) this.baseRefs.push("develop");
     this.queues = [
       { name: "default", maxBatch: 4, speculative: 2, ciMedianMs: 14 * MIN, timeoutMs: 45 * MIN, maxRetries: 2, officeHours: false, failureRate: 0.12 },
       { name: "hotfix", maxBatch: 1, speculative: 1, ciMedianMs: 9 * MIN, timeoutMs: 30 * MIN, maxRetries: null, officeHours: false, failureRate: 0.08 },
@@ -184,7 +248,7 @@ class Simulation {
       ...LOGINS.map((login, i) => ({ login, id: 1000 + ((h + i * 7919) % 9_000_000), type: "User" })),
       ...BOTS.map((login, i) => ({ login, id: 49_699_333 + i, type: "Bot" })),
     ];
-    this.draftCounter = this.prCounter + 500_000;
+    this.dailyRate = 220 + (hash32(`rate:${repo}`) % 260);
   }
 
   run(): SimEvent[] {
@@ -200,21 +264,32 @@ class Simulation {
   // ---------------------------------------------------------------------------------------------
 
   private emit(t: number, type: string, pr: number | null, base: string | null, trigger: string, metadata: Record<string, unknown>): void {
-    const ms = Math.round(t);
-    if (ms > this.nowMs || ms < this.startMs) return;
+    // a day owns [00:00, limit]: a "few seconds before" the first arrival stays on the day
+    let ms = Math.round(t);
+    if (ms < this.startMs) ms = this.startMs;
+    else if (ms > this.limitMs) ms = this.limitMs;
     this.raws.push({ t: ms, seq: this.seq++, type, pr, base, trigger, metadata });
   }
 
+  /**
+   * Ids are time-major so that they increase with time across days too, as on the real service:
+   * id = ms x 1024 + (day mod 4) x 256 + rank among the day's events of that millisecond. Days
+   * whose events can share a millisecond are at most SPILL_DAYS apart, so their slots differ.
+   * (Exact integers until the year 2248.)
+   */
   private finish(): SimEvent[] {
     this.raws.sort((a, b) => a.t - b.t || a.seq - b.seq);
-    let id = 40_000_000 + (hash32(`ids:${this.options.seed}:${this.repo}`) % 10_000_000);
+    const dayBase = (((this.day % (SPILL_DAYS + 1)) + SPILL_DAYS + 1) % (SPILL_DAYS + 1)) * SLOTS_PER_DAY;
     const out: SimEvent[] = new Array(this.raws.length);
+    let lastT = -Infinity;
+    let rank = 0;
     for (let i = 0; i < this.raws.length; i++) {
       const r = this.raws[i]!;
-      // other repositories share the id sequence on the real service: leave gaps
-      id += 1 + (r.seq % 3);
+      rank = r.t === lastT ? rank + 1 : 0;
+      lastT = r.t;
+      if (rank >= SLOTS_PER_DAY) throw new Error(`simulation: more than ${SLOTS_PER_DAY} events at ${iso(r.t)}`);
       out[i] = {
-        id,
+        id: r.t * ID_PER_MS + dayBase + rank,
         received_at: iso(r.t),
         trigger: r.trigger,
         repository: this.repo,
@@ -235,18 +310,15 @@ class Simulation {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // pauses and scheduled freezes
+  // pauses and scheduled freezes, all within the day
 
   private makeBlocks(): void {
     const rng = this.rng;
-    const days = Math.max(1, Math.ceil((this.nowMs - this.startMs) / DAY));
-    // a pause every few days, during working hours, 20 to 90 minutes
-    for (let d = 0; d < days; d++) {
-      if (!rng.chance(0.25)) continue;
-      const dayStart = Math.floor(this.startMs / DAY) * DAY + d * DAY;
+    const dayStart = this.startMs;
+    // a pause on about one day in four, during working hours, 20 to 90 minutes
+    if (rng.chance(0.25)) {
       const start = dayStart + 9 * HOUR + rng.int(0, 8 * 60) * MIN;
       const end = start + rng.int(20, 90) * MIN;
-      if (start < this.startMs) continue;
       this.blocks.push({ start, end, kind: "pause", baseRefs: null });
       const reason = rng.pick(["Incident on the CI runners", "Deploy in progress", "Investigating flaky tests", "Database migration"]);
       this.emit(start, "queue.pause.create", null, null, "Queue pause", { reason, created_by: this.actor() });
@@ -255,12 +327,15 @@ class Simulation {
       }
       this.emit(end, "queue.pause.delete", null, null, "Queue pause", { deleted_by: this.actor() });
     }
-    // a scheduled freeze of main about once a week, announced a day ahead
-    for (let d = 1; d < days; d += rng.int(5, 9)) {
-      const dayStart = Math.floor(this.startMs / DAY) * DAY + d * DAY;
+    // an evening freeze of main about once a week, announced hours ahead; and, on about one day
+    // in eight, a freeze announced and then called off
+    const freeze = rng.chance(0.15);
+    const cancelled = rng.chance(0.12);
+    for (const deleted of [false, true]) {
+      if (deleted ? !cancelled : !freeze) continue;
       const start = dayStart + rng.int(15, 19) * HOUR;
-      const end = start + rng.int(3, 14) * HOUR;
-      const createdAt = start - rng.int(6, 30) * HOUR;
+      const end = Math.min(start + rng.int(2, 5) * HOUR, dayStart + DAY - MIN);
+      const createdAt = start - rng.int(6, 14) * HOUR;
       const attrs = {
         reason: rng.pick(["Release candidate cut", "End-of-quarter change freeze", "Holiday freeze", "Incident freeze"]),
         start: iso(start),
@@ -269,7 +344,6 @@ class Simulation {
         matching_conditions: ["base=main"],
         exclude_conditions: ["label=hotfix"],
       };
-      const deleted = rng.chance(0.15);
       if (!deleted) this.blocks.push({ start, end, kind: "freeze", baseRefs: ["main"] });
       this.emit(createdAt, "scheduled_freeze.create", null, "main", "Scheduled freeze", {
         scheduled_freeze_attributes: attrs,
@@ -277,7 +351,7 @@ class Simulation {
         created_at: iso(createdAt),
       });
       if (rng.chance(0.4)) {
-        const updatedAt = createdAt + rng.int(1, 5) * HOUR;
+        const updatedAt = createdAt + rng.int(1, 4) * HOUR;
         const after = { ...attrs, reason: `${attrs.reason} (rescheduled)` };
         this.emit(updatedAt, "scheduled_freeze.update", null, "main", "Scheduled freeze", {
           scheduled_freeze_attributes_before: attrs,
@@ -287,7 +361,7 @@ class Simulation {
         });
       }
       if (deleted) {
-        const deletedAt = Math.min(start - HOUR, createdAt + 2 * HOUR);
+        const deletedAt = createdAt + 5 * HOUR;
         this.emit(deletedAt, "scheduled_freeze.delete", null, "main", "Scheduled freeze", {
           scheduled_freeze_attributes: attrs,
           reason: "Freeze no longer needed",
@@ -332,30 +406,25 @@ class Simulation {
 
   private makeArrivals(): void {
     const rng = this.rng;
-    const dailyRate = 220 + (hash32(`rate:${this.repo}`) % 260);
-    const hourWeight = (t: number) => {
-      const d = new Date(t);
-      const weekend = d.getUTCDay() === 0 || d.getUTCDay() === 6;
-      const h = d.getUTCHours();
-      const work = h >= 8 && h < 19;
-      return (weekend ? 0.25 : 1) * (work ? 2.0 : 0.35);
-    };
+    const weekend = new Date(this.startMs).getUTCDay() % 6 === 0;
     // 11 working hours at 2.0 and 13 at 0.35 make an average weekday weight of about 1.1
-    const perHour = dailyRate / 24 / 1.1;
-    const firstHour = Math.floor(this.startMs / HOUR) * HOUR;
-    for (let h = firstHour; h < this.nowMs; h += HOUR) {
-      const n = rng.poisson(perHour * hourWeight(h));
-      const times: number[] = [];
+    const perHour = this.dailyRate / 24 / 1.1;
+    const times: number[] = [];
+    for (let hour = 0; hour < 24; hour++) {
+      const h = this.startMs + hour * HOUR;
+      const weight = (weekend ? 0.25 : 1) * (hour >= 8 && hour < 19 ? 2.0 : 0.35);
+      const n = rng.poisson(perHour * weight);
+      times.length = 0;
       for (let k = 0; k < n; k++) times.push(h + Math.floor(rng.next() * HOUR));
-      times.sort((a, b) => a - b);
-      for (const t of times) {
-        if (t < this.startMs || t > this.nowMs) continue;
-        this.newPullRequest(t);
-      }
+      times.sort((x, y) => x - y);
+      // the office-hours queue takes pull requests queued before it closes on a working day, so
+      // that a day's train has drained before the next day's starts
+      const lowrisk = !weekend && hour < 18;
+      for (const t of times) this.newPullRequest(t, lowrisk);
     }
   }
 
-  private newPullRequest(t: number): void {
+  private newPullRequest(t: number, lowriskOpen: boolean): void {
     const rng = this.rng;
     const pr = (this.prCounter += rng.int(1, 3));
     const base = rng.weighted<string>(this.baseRefs.map((b, i) => [b, i === 0 ? 0.72 : i === 1 ? 0.2 : 0.08] as const));
@@ -364,11 +433,8 @@ class Simulation {
       this.emit(t, "action.merge", pr, base, "Rule: automatic merge", { branch: base });
       return;
     }
-    const queue = rng.weighted<QueueConfig>([
-      [this.queues[0]!, 0.75],
-      [this.queues[1]!, 0.07],
-      [this.queues[2]!, 0.18],
-    ]);
+    let queue = rng.weighted<QueueConfig>(QUEUE_WEIGHTS(this.queues));
+    if (queue.officeHours && !lowriskOpen) queue = this.queues[0]!;
     const partition = base === "main" ? rng.pick(["api", "web"]) : "__default__";
     const prio = queue.name === "hotfix" ? "urgent" : rng.weighted<string | null>([[null, 0.6], ["dependencies", 0.25], ["urgent", 0.15]]);
     const author = rng.chance(0.1) ? this.authors[LOGINS.length + rng.int(0, BOTS.length - 1)]! : rng.pick(this.authors.slice(0, LOGINS.length));
@@ -484,7 +550,7 @@ class Simulation {
       waiting.splice(k, 0, s);
     };
     let guard = 0;
-    while (t <= this.nowMs && guard++ < 1_000_000) {
+    while (guard++ < 1_000_000) {
       while (i < arrivals.length && arrivals[i]!.enter <= t) admit(arrivals[i++]!);
       // pull requests that left while waiting
       for (let k = 0; k < waiting.length; k++) {
@@ -812,8 +878,8 @@ class Simulation {
     const rng = this.rng;
     const base = s.lane.base;
     if (rng.chance(0.3)) this.emit(t + 2000, "action.comment", s.pr, base, "Rule: notify on queue failure", { message: "This pull request failed the merge queue checks." });
-    if (rng.chance(0.25)) {
-      // the author fixes it and queues it again: a new session
+    if (rng.chance(0.25) && t < this.startMs + 2 * DAY) {
+      // the author fixes it and queues it again: a new session (of this day's simulation)
       const at = t + rng.int(30, 240) * MIN;
       if (rng.chance(0.5)) {
         this.emit(at - 3000, "command.requeue", s.pr, base, "Command: requeue", { author: { ...s.author }, comment_id: (this.commentCounter += rng.int(1, 50)) });
@@ -940,26 +1006,23 @@ class Simulation {
 
   private makeCiIssues(): void {
     const rng = this.rng;
-    const days = Math.max(1, Math.ceil((this.nowMs - this.startMs) / DAY));
-    let issueId = 1 + (hash32(`ci:${this.repo}`) % 5000);
-    for (let d = 0; d < days; d++) {
-      const n = rng.poisson(2);
-      for (let k = 0; k < n; k++) {
-        const id = ++issueId;
-        const t = this.startMs + d * DAY + rng.int(0, DAY / 1000 - 1) * 1000;
-        const name = `Flaky test: ${rng.pick(["test_checkout", "test_login", "e2e/cart.spec.ts", "TestQueueOrder"])}`;
-        const meta = { ci_issue_id: id, name };
-        this.emit(t, "ci_issue.created", null, null, "CI Insights", meta);
-        if (rng.chance(0.7)) this.emit(t + rng.int(1, 120) * MIN, "ci_issue.linked", this.prCounter - rng.int(0, 50), "main", "CI Insights", meta);
-        if (rng.chance(0.1)) this.emit(t + rng.int(1, 60) * MIN, "ci_issue.renamed", null, null, "CI Insights", { ...meta, name: `${name} (renamed)` });
-        if (rng.chance(0.05)) this.emit(t + rng.int(60, 600) * MIN, "ci_issue.merged", null, null, "CI Insights", { ...meta, into: id - 1 });
-        if (rng.chance(0.5)) {
-          const r = t + rng.int(2, 48) * HOUR;
-          this.emit(r, "ci_issue.resolved", null, null, "CI Insights", meta);
-          if (rng.chance(0.15)) this.emit(r + rng.int(1, 24) * HOUR, "ci_issue.reopened", null, null, "CI Insights", meta);
-        } else if (rng.chance(0.1)) {
-          this.emit(t + rng.int(2, 48) * HOUR, "ci_issue.unresolved", null, null, "CI Insights", meta);
-        }
+    let issueId = 1 + (((this.day % 100_000) + 100_000) % 100_000) * 100;
+    const n = Math.min(99, rng.poisson(2));
+    for (let k = 0; k < n; k++) {
+      const id = ++issueId;
+      const t = this.startMs + rng.int(0, DAY / 1000 - 1) * 1000;
+      const name = `Flaky test: ${rng.pick(["test_checkout", "test_login", "e2e/cart.spec.ts", "TestQueueOrder"])}`;
+      const meta = { ci_issue_id: id, name };
+      this.emit(t, "ci_issue.created", null, null, "CI Insights", meta);
+      if (rng.chance(0.7)) this.emit(t + rng.int(1, 120) * MIN, "ci_issue.linked", this.prCounter - rng.int(0, 50), "main", "CI Insights", meta);
+      if (rng.chance(0.1)) this.emit(t + rng.int(1, 60) * MIN, "ci_issue.renamed", null, null, "CI Insights", { ...meta, name: `${name} (renamed)` });
+      if (rng.chance(0.05)) this.emit(t + rng.int(60, 600) * MIN, "ci_issue.merged", null, null, "CI Insights", { ...meta, into: id - 1 });
+      if (rng.chance(0.5)) {
+        const r = t + rng.int(2, 30) * HOUR;
+        this.emit(r, "ci_issue.resolved", null, null, "CI Insights", meta);
+        if (rng.chance(0.15)) this.emit(r + rng.int(1, 12) * HOUR, "ci_issue.reopened", null, null, "CI Insights", meta);
+      } else if (rng.chance(0.1)) {
+        this.emit(t + rng.int(2, 30) * HOUR, "ci_issue.unresolved", null, null, "CI Insights", meta);
       }
     }
   }

@@ -37,54 +37,107 @@ export class EventStore {
   private byPr = new Map<number, Int32Array>();
   private byBase = new Map<string, Int32Array>();
   private firstCheckStart = new Map<string, number>();
-  private dirty = false;
+  /** added since the last index: events and their times */
+  private pending: StoredEvent[] = [];
+  private pendingTimes: number[] = [];
+  /** positions of the visible part: [visLo, visHi) (see `setVisible`) */
+  private visFrom = -Infinity;
+  private visTo = Infinity;
+  private visLo = 0;
+  private visHi = 0;
 
   constructor(events: readonly StoredEvent[] = []) {
-    this.events = events.slice();
-    this.dirty = true;
+    this.append(events);
     this.reindex();
   }
 
   get size(): number {
     this.reindex();
-    return this.events.length;
+    return this.visHi - this.visLo;
   }
 
-  /** the time of the newest event, or undefined when empty */
+  /** the time of the newest visible event, or undefined when empty */
   get newest(): number | undefined {
     this.reindex();
-    return this.events.length > 0 ? this.times[this.events.length - 1] : undefined;
+    return this.visHi > this.visLo ? this.times[this.visHi - 1] : undefined;
   }
 
-  append(events: readonly StoredEvent[]): void {
-    for (const e of events) this.events.push(e);
-    this.dirty = true;
+  /**
+   * Adds events in any order (their times, epoch ms, when the caller knows them: no date parsing).
+   * Positions change at the next query; cursors (a time and an id) stay valid.
+   */
+  append(events: readonly StoredEvent[], times?: ArrayLike<number>): void {
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!;
+      this.pending.push(e);
+      this.pendingTimes.push(times ? times[i]! : Date.parse(e.received_at));
+    }
+  }
+
+  /**
+   * Only events with a time in [from, to] exist for queries (a simulated history holds whole days,
+   * of which the server shows [now - days, now]).
+   */
+  setVisible(from: number, to: number): void {
+    this.reindex();
+    this.visFrom = from;
+    this.visTo = to;
+    this.visLo = this.rawLowerBound(from);
+    this.visHi = this.rawUpperBound(to);
   }
 
   private reindex(): void {
-    if (!this.dirty) return;
-    this.dirty = false;
-    const evs = this.events;
-    const t0 = evs.map((e) => Date.parse(e.received_at));
-    const order = evs.map((_, i) => i);
-    let sorted = true;
-    for (let i = 1; i < evs.length; i++) {
-      if (t0[i]! < t0[i - 1]! || (t0[i] === t0[i - 1] && evs[i]!.id < evs[i - 1]!.id)) {
-        sorted = false;
+    if (this.pending.length === 0) return;
+    // sort what was added, then merge it with what is indexed: linear when days arrive in order
+    const add = this.pending;
+    const addT = this.pendingTimes;
+    this.pending = [];
+    this.pendingTimes = [];
+    let order: number[] | undefined;
+    for (let i = 1; i < add.length; i++) {
+      if (addT[i]! < addT[i - 1]! || (addT[i] === addT[i - 1] && add[i]!.id < add[i - 1]!.id)) {
+        order = add.map((_, k) => k);
+        order.sort((x, y) => addT[x]! - addT[y]! || add[x]!.id - add[y]!.id);
         break;
       }
     }
-    if (!sorted) order.sort((a, b) => t0[a]! - t0[b]! || evs[a]!.id - evs[b]!.id);
-    this.events = order.map((i) => evs[i]!);
-    this.times = Float64Array.from(order, (i) => t0[i]!);
-    this.ids = Float64Array.from(this.events, (e) => e.id);
-    this.json = new Array(this.events.length);
+    const old = this.events;
+    const oldT = this.times;
+    const n = old.length + add.length;
+    const events: StoredEvent[] = new Array(n);
+    const times = new Float64Array(n);
+    const ids = new Float64Array(n);
+    let i = 0;
+    let j = 0;
+    for (let p = 0; p < n; p++) {
+      const k = j < add.length ? (order ? order[j]! : j) : -1;
+      let takeOld = i < old.length;
+      if (takeOld && k >= 0) {
+        const ot = oldT[i]!;
+        const at = addT[k]!;
+        takeOld = ot < at || (ot === at && old[i]!.id <= add[k]!.id);
+      }
+      if (takeOld) {
+        events[p] = old[i]!;
+        times[p] = oldT[i]!;
+        i++;
+      } else {
+        events[p] = add[k]!;
+        times[p] = addT[k]!;
+        j++;
+      }
+      ids[p] = events[p]!.id;
+    }
+    this.events = events;
+    this.times = times;
+    this.ids = ids;
+    this.json = new Array(n);
     const types = new Map<string, number[]>();
     const prs = new Map<number, number[]>();
     const bases = new Map<string, number[]>();
     this.firstCheckStart = new Map();
-    for (let p = 0; p < this.events.length; p++) {
-      const e = this.events[p]!;
+    for (let p = 0; p < n; p++) {
+      const e = events[p]!;
       let list = types.get(e.type);
       if (!list) types.set(e.type, (list = []));
       list.push(p);
@@ -100,12 +153,14 @@ export class EventStore {
       }
       if (e.type === "action.queue.checks_start") {
         const sid = (e.metadata as { session_id?: unknown }).session_id;
-        if (typeof sid === "string" && !this.firstCheckStart.has(sid)) this.firstCheckStart.set(sid, this.times[p]!);
+        if (typeof sid === "string" && !this.firstCheckStart.has(sid)) this.firstCheckStart.set(sid, times[p]!);
       }
     }
-    this.byType = new Map([...types].map(([k, v]) => [k, Int32Array.from(v)]));
-    this.byPr = new Map([...prs].map(([k, v]) => [k, Int32Array.from(v)]));
-    this.byBase = new Map([...bases].map(([k, v]) => [k, Int32Array.from(v)]));
+    this.byType = toTyped(types);
+    this.byPr = toTyped(prs);
+    this.byBase = toTyped(bases);
+    this.visLo = this.rawLowerBound(this.visFrom);
+    this.visHi = this.rawUpperBound(this.visTo);
   }
 
   event(pos: number): StoredEvent {
@@ -122,9 +177,23 @@ export class EventStore {
     return s;
   }
 
-  /** first position whose time is >= t */
+  /** first visible position whose time is >= t */
   lowerBound(t: number): number {
     this.reindex();
+    return this.clamp(this.rawLowerBound(t));
+  }
+
+  /** first visible position whose time is > t */
+  upperBound(t: number): number {
+    this.reindex();
+    return this.clamp(this.rawUpperBound(t));
+  }
+
+  private clamp(pos: number): number {
+    return pos < this.visLo ? this.visLo : pos > this.visHi ? this.visHi : pos;
+  }
+
+  private rawLowerBound(t: number): number {
     let lo = 0;
     let hi = this.events.length;
     while (lo < hi) {
@@ -135,9 +204,7 @@ export class EventStore {
     return lo;
   }
 
-  /** first position whose time is > t */
-  upperBound(t: number): number {
-    this.reindex();
+  private rawUpperBound(t: number): number {
     let lo = 0;
     let hi = this.events.length;
     while (lo < hi) {
@@ -159,7 +226,7 @@ export class EventStore {
       if (before) lo = mid + 1;
       else hi = mid;
     }
-    return lo;
+    return this.clamp(lo);
   }
 
   /** positions of `type` events in [fromMs, toMs) */
@@ -171,10 +238,11 @@ export class EventStore {
     return list.subarray(lowerIndex(list, lo), lowerIndex(list, hi));
   }
 
-  /** all positions of `type` events, oldest first */
+  /** all visible positions of `type` events, oldest first */
   allOf(type: string): Int32Array {
     this.reindex();
-    return this.byType.get(type) ?? EMPTY;
+    const list = this.byType.get(type) ?? EMPTY;
+    return list.subarray(lowerIndex(list, this.visLo), lowerIndex(list, this.visHi));
   }
 
   /** time of the first checks_start of a queue session */
@@ -231,6 +299,12 @@ export class EventStore {
     if (q.baseRef !== undefined) return [this.byBase.get(q.baseRef) ?? EMPTY];
     return null;
   }
+}
+
+function toTyped<K>(lists: Map<K, number[]>): Map<K, Int32Array> {
+  const out = new Map<K, Int32Array>();
+  for (const [k, v] of lists) out.set(k, Int32Array.from(v));
+  return out;
 }
 
 /** first index i of the sorted list with list[i] >= pos */
