@@ -287,6 +287,8 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
     spinner.stop();
     // whatever was received stays on stdout, complete: json gets its closing bracket
     await sink.end().catch(() => undefined);
+    // `mq logs | head`: the reader left and main() ends with 0; a resume hint would be noise
+    if (ctx.signal.aborted && stdoutClosed(ctx)) return;
     const failure = ctx.signal.aborted ? new InterruptedError() : err;
     if (failure instanceof MqError && pendingCursor !== undefined && count > 0) {
       const remaining = opts.limit !== undefined ? opts.limit - count : undefined;
@@ -307,6 +309,11 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
     await sink.end();
     if (ctx.io.stderrIsTTY) ctx.io.stderr.write(header + "\n");
   }
+}
+
+function stdoutClosed(ctx: Context): boolean {
+  const out = ctx.io.stdout as { destroyed?: boolean; writableEnded?: boolean };
+  return out.destroyed === true || out.writableEnded === true;
 }
 
 /** Attaches the resume hint to an error that is already typed (keeping its class and exit code). */
@@ -499,6 +506,7 @@ async function follow(opts: LogsOptions, ctx: Context, d: FollowDeps): Promise<v
     }
   } catch (err) {
     if (ctx.signal.aborted) {
+      if (stdoutClosed(ctx)) return;
       await d.sink.end();
       throw new InterruptedError();
     }

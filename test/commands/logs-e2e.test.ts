@@ -90,6 +90,17 @@ describe("the real binary", () => {
     for (const l of lines) expect(JSON.parse(l)).toHaveProperty("type");
   });
 
+  it("`| head -1` ends quietly with 0: no interruption message, no resume hint", () => {
+    const r = spawnSync(
+      "bash",
+      ["-c", `"${process.execPath}" "${BIN}" --offline logs --repo acme/web --all --since 7d -o ndjson | head -1; exit \${PIPESTATUS[0]}`],
+      { encoding: "utf8", env: { ...process.env, MQ_CONFIG_DIR: "/nonexistent-mq-config" } },
+    );
+    expect(r.status).toBe(0);
+    expect(r.stdout.split("\n").filter(Boolean)).toHaveLength(1);
+    expect(r.stderr).toBe("");
+  });
+
   it("a bad flag exits 2 and sends nothing", () => {
     const r = spawnSync(process.execPath, [BIN, "--offline", "logs", "--repo", "acme/web", "--type", "nope"], { encoding: "utf8" });
     expect(r.status).toBe(2);
