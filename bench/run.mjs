@@ -1,0 +1,462 @@
+#!/usr/bin/env node
+// `npm run bench`: the figures that say whether mq is fast, each as a ratio to a baseline measured in
+// the same run (the machine may be shared and noisy: medians of repeated, interleaved runs).
+//
+//   node bench/run.mjs            full run; writes bench/RESULTS.md
+//   node bench/run.mjs --quick    every measurement once, small sizes (a smoke test; writes nothing)
+//   options: --no-build  --out FILE  --only startup,stream,concurrency,server
+//
+// It runs the built CLI (npm run build, then bin/mq.js) and, for what `mq serve` does not expose
+// (a fixed delay per request, a store of exactly one million events), bench/server.mjs over an
+// esbuild bundle of src/server.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { writeEventsFile } from "./events.mjs";
+import { fmtInt, fmtMB, fmtMs, fmtRatio, median, percentile, ROOT, startChild, summarize, timed } from "./lib.mjs";
+
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(name);
+const value = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const QUICK = flag("--quick");
+const ONLY = value("--only")?.split(",");
+const OUT = value("--out") ?? (QUICK ? undefined : join(ROOT, "bench", "RESULTS.md"));
+const want = (section) => !ONLY || ONLY.includes(section);
+
+const CFG = QUICK
+  ? { startupRuns: 2, startupWarmup: 1, streamEvents: 2_000, smallEvents: 1_000, streamRuns: 1, curlRuns: 1, curlBudgetMs: 0,
+      delayMs: 50, summaryRuns: 1, simDays: 7, storeEvents: 20_000, storeBaseline: 2_000, latencyRequests: 20 }
+  : { startupRuns: 10, startupWarmup: 2, streamEvents: 100_000, smallEvents: 1_000, streamRuns: 3, curlRuns: 3, curlBudgetMs: 45_000,
+      delayMs: 200, summaryRuns: 3, simDays: 30, storeEvents: 1_000_000, storeBaseline: 100_000, latencyRequests: 200 };
+
+const BIN = "bin/mq.js";
+const TOKEN = "bench-token";
+const NOW = "2026-11-20T12:00:00Z";
+const tmp = mkdtempSync(join(os.tmpdir(), "mq-bench-"));
+// mq must not read the user's configuration (a token, an API URL, a default repository)
+const ENV = { MQ_CONFIG_DIR: join(tmp, "config"), NO_COLOR: "1" };
+for (const k of ["MQ_API_URL", "MQ_TOKEN", "MQ_REPO", "MERGIFY_TOKEN", "GITHUB_REPOSITORY"]) delete process.env[k];
+
+const rows = [];
+const targets = [];
+const notes = [];
+const cleanups = [];
+const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
+
+/** a table row; `unit` "ms" or "KB" */
+function row(section, name, xs, { unit = "ms", p99, baseline, ratio } = {}) {
+  const s = summarize(xs);
+  const r = { section, name, ...s, unit, p99, baseline, ratio };
+  rows.push(r);
+  return r;
+}
+
+function target(name, met, detail) {
+  targets.push({ name, met, detail });
+}
+
+// ---------------------------------------------------------------------------------------------
+// set-up
+
+function build() {
+  if (flag("--no-build")) return;
+  log("npm run build");
+  const r = spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
+  if (r.status !== 0) throw new Error("npm run build failed");
+}
+
+/** src/server (and the endpoint table) bundled for bench/server.mjs */
+async function bundleServer() {
+  const esbuild = await import("esbuild");
+  const outfile = join(tmp, "server-bundle.mjs");
+  await esbuild.build({
+    stdin: {
+      contents: 'export * from "./src/server/index.ts";\nexport { STATS_ENDPOINTS } from "./src/api/endpoints.ts";\n',
+      resolveDir: ROOT,
+      loader: "ts",
+    },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    outfile,
+    logLevel: "warning",
+    banner: { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" },
+  });
+  return outfile;
+}
+
+function haveTool(name) {
+  return spawnSync("sh", ["-c", `command -v ${name}`], { stdio: "ignore" }).status === 0;
+}
+
+/** curl and jq for baseline (a), from Debian when missing */
+function ensureCurlJq() {
+  if (haveTool("curl") && haveTool("jq")) return true;
+  if (process.getuid?.() === 0 && haveTool("apt-get")) {
+    log("installing curl and jq with apt-get");
+    let r = spawnSync("apt-get", ["install", "-y", "-qq", "curl", "jq"], { stdio: ["ignore", "ignore", "inherit"] });
+    if (r.status !== 0) {
+      spawnSync("apt-get", ["update", "-qq"], { stdio: ["ignore", "ignore", "inherit"] });
+      r = spawnSync("apt-get", ["install", "-y", "-qq", "curl", "jq"], { stdio: ["ignore", "ignore", "inherit"] });
+    }
+  }
+  return haveTool("curl") && haveTool("jq");
+}
+
+function check(result, what, expectLines, firstId, lastId) {
+  const fail = (why) => {
+    throw new Error(`${what}: ${why} (exit ${result.code}${result.signal ? `, ${result.signal}` : ""})\n${result.stderr.slice(0, 2000)}`);
+  };
+  if (result.code !== 0) fail("failed");
+  if (expectLines !== undefined && result.lines !== expectLines) fail(`printed ${result.lines} lines, expected ${expectLines}`);
+  if (firstId !== undefined) {
+    const a = JSON.parse(result.first).id;
+    const b = JSON.parse(result.last).id;
+    if (a !== firstId || b !== lastId) fail(`events ${a}..${b}, expected ${firstId}..${lastId}`);
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. start-up
+
+async function startup() {
+  log("start-up");
+  const cmds = [
+    { name: 'node -e ""', args: ["-e", ""] },
+    { name: "mq --version", args: [BIN, "--version"] },
+    { name: "mq --help", args: [BIN, "--help"] },
+    { name: "mq logs --help", args: [BIN, "logs", "--help"] },
+  ];
+  const times = cmds.map(() => []);
+  // interleaved rounds: a burst of load on the shared machine hits every command alike
+  for (let round = 0; round < CFG.startupWarmup + CFG.startupRuns; round++) {
+    for (let i = 0; i < cmds.length; i++) {
+      const r = check(await timed("node", cmds[i].args, { env: ENV }), cmds[i].name);
+      if (round >= CFG.startupWarmup) times[i].push(r.ms);
+    }
+  }
+  const base = median(times[0]);
+  row("start-up", 'node -e "" (baseline)', times[0], { baseline: "—", ratio: "1.00×" });
+  for (let i = 1; i < cmds.length; i++) {
+    const ratio = median(times[i]) / base;
+    row("start-up", cmds[i].name, times[i], { baseline: 'node -e ""', ratio: fmtRatio(ratio) });
+    target(`start-up: ${cmds[i].name} ≤ 1.5× bare Node`, ratio <= 1.5, `${fmtRatio(ratio)} (${fmtMs(median(times[i]))} vs ${fmtMs(base)})`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. streaming and 3. memory
+
+async function streaming() {
+  const n = CFG.streamEvents;
+  const small = CFG.smallEvents;
+  const repo = "bench/stream";
+  const file = join(tmp, "events.ndjson");
+  log(`streaming: writing ${fmtInt(n)} events`);
+  const startMs = Date.parse("2026-11-01T00:00:00Z");
+  await writeEventsFile(file, { count: n, repo, startMs });
+  const iso = (ms) => new Date(ms).toISOString().replace(".000Z", "Z");
+  const since = iso(startMs);
+  const until = iso(startMs + (n - 1) * 1000);
+  const untilSmall = iso(startMs + (small - 1) * 1000);
+
+  const server = await startChild("node", [BIN, "serve", "--events", file, "--port", "0", "--token", TOKEN]);
+  cleanups.push(server.stop);
+  const firstUrl = (to) => `${server.url}/v1/repos/${repo}/logs?received_from=${encodeURIComponent(since)}&received_to=${encodeURIComponent(to)}&per_page=100`;
+  const mqArgs = (to) => [BIN, "logs", "--repo", repo, "--all", "-o", "ndjson", "--per-page", "100", "--since", since, "--until", to, "--api-url", server.url, "--token", TOKEN];
+  const rss = () => join(tmp, `rss-${Math.random().toString(36).slice(2)}`);
+
+  const runMq = async (to, count) => check(await timed("node", mqArgs(to), { env: ENV, rssFile: rss() }), "mq logs", count, count, 1);
+  const runFloor = async () => check(await timed("node", ["bench/floor.mjs", firstUrl(until), TOKEN], { rssFile: rss() }), "undici loop", n, n, 1);
+  const runCurl = async () => check(await timed("bash", ["bench/curl-loop.sh", firstUrl(until), TOKEN]), "curl+jq loop", n, n, 1);
+
+  // the server serialises each event once, on first use: every contender then sees a warm server
+  log("streaming: warm-up");
+  await runFloor();
+  await runMq(untilSmall, small);
+
+  const mq = [];
+  const floor = [];
+  const mqSmall = [];
+  for (let i = 0; i < CFG.streamRuns; i++) {
+    log(`streaming: round ${i + 1}/${CFG.streamRuns}`);
+    mq.push(await runMq(until, n));
+    floor.push(await runFloor());
+    mqSmall.push(await runMq(untilSmall, small));
+  }
+  const curl = [];
+  if (ensureCurlJq()) {
+    const started = Date.now();
+    for (let i = 0; i < CFG.curlRuns; i++) {
+      if (i > 0 && Date.now() - started > CFG.curlBudgetMs) break;
+      log(`streaming: curl+jq loop, run ${i + 1}`);
+      curl.push(await runCurl());
+    }
+  } else {
+    notes.push("curl or jq is missing and could not be installed: baseline (a) was not measured.");
+  }
+
+  const ms = (rs) => rs.map((r) => r.ms);
+  const pages = Math.ceil(n / 100);
+  const mqMed = median(ms(mq));
+  const floorMed = median(ms(floor));
+  const label = `${fmtInt(n)} events, ${fmtInt(pages)} pages`;
+  if (curl.length) row("streaming", `(a) bash loop: curl + jq -c '.events[]', ${label}`, ms(curl), { baseline: "—", ratio: "baseline (a)" });
+  row("streaming", `(b) bare undici loop in Node, ${label}`, ms(floor), { baseline: "—", ratio: "baseline (b)" });
+  const vsA = curl.length ? median(ms(curl)) / mqMed : undefined;
+  const vsB = mqMed / floorMed;
+  row("streaming", `mq logs --all -o ndjson, ${label}`, ms(mq), {
+    baseline: curl.length ? "(a), (b)" : "(b)",
+    ratio: `${vsA !== undefined ? `${vsA.toFixed(1)}× faster than (a); ` : ""}${fmtRatio(vsB)} of (b)`,
+  });
+  if (vsA !== undefined) target("streaming: mq ≥ 2× faster than the curl + jq loop", vsA >= 2, `${vsA.toFixed(1)}× (${fmtMs(mqMed)} vs ${fmtMs(median(ms(curl)))})`);
+  else target("streaming: mq ≥ 2× faster than the curl + jq loop", undefined, "not measured (no curl/jq)");
+  target("streaming: mq within 1.5× of the bare undici loop", vsB <= 1.5, `${fmtRatio(vsB)} (${fmtMs(mqMed)} vs ${fmtMs(floorMed)})`);
+  notes.push(
+    `Streaming: ${fmtInt(n)} synthetic events (the shapes of src/api/fixtures/events.json, distinct ids, one a second) served by \`mq serve --events\`; ` +
+      `every run's output was checked: exactly ${fmtInt(n)} lines, newest id first, id 1 last. ` +
+      `The curl + jq loop (two processes a page) is slow, so it runs at most ${CFG.curlRuns} times and no new run starts after ${fmtMs(CFG.curlBudgetMs)}.`,
+  );
+
+  // 3. memory: peak RSS of the same command over a small and the large window
+  const rssSmall = mqSmall.map((r) => r.rssKB);
+  const rssLarge = mq.map((r) => r.rssKB);
+  const floorRss = floor.map((r) => r.rssKB);
+  const small0 = median(rssSmall);
+  const large0 = median(rssLarge);
+  row("memory", `mq logs --all -o ndjson, ${fmtInt(small)} events: peak RSS`, rssSmall, { unit: "KB", baseline: "—", ratio: "baseline" });
+  row("memory", `mq logs --all -o ndjson, ${fmtInt(n)} events: peak RSS`, rssLarge, { unit: "KB", baseline: `${fmtInt(small)} events`, ratio: fmtRatio(large0 / small0) });
+  row("memory", `(b) bare undici loop, ${fmtInt(n)} events: peak RSS (for reference)`, floorRss, { unit: "KB", baseline: "—", ratio: "–" });
+  target(`memory: peak RSS over ${fmtInt(n)} events < 150 MB`, large0 < 150 * 1024, fmtMB(large0));
+  target(`memory: ${fmtInt(n)} events within 20% of ${fmtInt(small)} events`, large0 <= small0 * 1.2, `${fmtRatio(large0 / small0)} (${fmtMB(large0)} vs ${fmtMB(small0)})`);
+  await server.stop();
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. concurrency
+
+function askRequests(server) {
+  return new Promise((resolve) => {
+    server.child.once("message", resolve);
+    server.child.send("requests");
+  });
+}
+
+async function concurrency(bundle, endpoints) {
+  log("concurrency");
+  const server = await startChild("node", ["bench/server.mjs", bundle, JSON.stringify({ mode: "simulate", days: CFG.simDays, now: NOW, delayMs: CFG.delayMs })], {
+    infoLine: true,
+    ipc: true,
+  });
+  cleanups.push(server.stop);
+  const repo = "acme/web";
+  const until = NOW;
+  const since = new Date(Date.parse(NOW) - 7 * 86_400_000).toISOString().replace(".000Z", "Z");
+  const common = ["--repo", repo, "--since", since, "--until", until, "-o", "json", "--api-url", server.url, "--token", TOKEN];
+  const summaryArgs = [BIN, "stats", "summary", ...common];
+
+  // warm-up: the first request simulates the repository; it also tells which requests summary makes
+  const before = (await askRequests(server)).length;
+  check(await timed("node", summaryArgs, { env: ENV }), "mq stats summary");
+  const seen = (await askRequests(server)).slice(before);
+  const byPath = new Map(endpoints.map((e) => [e.path, e.name]));
+  const names = [...new Set(seen.map((u) => byPath.get(u.split("?")[0].split("/").pop())).filter(Boolean))];
+  if (names.length === 0) throw new Error(`mq stats summary made no statistics request the harness recognises: ${seen.join(", ")}`);
+  const singles = names.map((name) => ({ name, args: [BIN, "stats", name, ...common], times: [] }));
+  for (const s of singles) check(await timed("node", s.args, { env: ENV }), `mq stats ${s.name}`);
+
+  const summary = [];
+  for (let i = 0; i < CFG.summaryRuns; i++) {
+    log(`concurrency: round ${i + 1}/${CFG.summaryRuns}`);
+    summary.push(check(await timed("node", summaryArgs, { env: ENV }), "mq stats summary").ms);
+    for (const s of singles) s.times.push(check(await timed("node", s.args, { env: ENV }), `mq stats ${s.name}`).ms);
+  }
+  const slowest = singles.reduce((a, b) => (median(b.times) > median(a.times) ? b : a));
+  const slowMed = median(slowest.times);
+  const ratio = median(summary) / slowMed;
+  row("concurrency", `slowest single request: mq stats ${slowest.name} (+${CFG.delayMs} ms server delay)`, slowest.times, { baseline: "—", ratio: "baseline" });
+  row("concurrency", `mq stats summary (${names.length} requests, +${CFG.delayMs} ms each)`, summary, {
+    baseline: `mq stats ${slowest.name}`,
+    ratio: fmtRatio(ratio),
+  });
+  target("concurrency: mq stats summary ≤ 1.3× its slowest single request", ratio <= 1.3, `${fmtRatio(ratio)} (${fmtMs(median(summary))} vs ${fmtMs(slowMed)})`);
+  notes.push(
+    `Concurrency: \`mq stats summary\` over 7 days of a ${CFG.simDays}-day simulation, the server waiting ${CFG.delayMs} ms before each answer; it made ${names.length} requests ` +
+      `(${names.join(", ")}), each also timed alone as \`mq stats NAME\` with the same flags (both include the CLI's start-up); one after the other, the ${names.length} requests alone would wait ${fmtInt(names.length * CFG.delayMs)} ms.`,
+  );
+  await server.stop();
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. server latency
+
+/** deterministic pseudo-random numbers in [0, 1) (mulberry32) */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function latencies(bundle, endpoints, count) {
+  const { Client } = await import("undici");
+  const repo = "bench/million";
+  const server = await startChild(
+    "node",
+    ["--max-old-space-size=4096", "bench/server.mjs", bundle, JSON.stringify({ mode: "store", repo, count, now: NOW, emptyFile: join(tmp, `placeholder-${count}.ndjson`) })],
+    { infoLine: true },
+  );
+  cleanups.push(server.stop);
+  const info = server.info;
+  const client = new Client(server.url, { pipelining: 1, keepAliveTimeout: 60_000 });
+  const headers = { authorization: `Bearer ${TOKEN}` };
+  const get = async (path) => {
+    const t = process.hrtime.bigint();
+    const res = await client.request({ method: "GET", path, headers });
+    const body = await res.body.text();
+    const ms = Number(process.hrtime.bigint() - t) / 1e6;
+    if (res.statusCode !== 200) throw new Error(`GET ${path}: ${res.statusCode} ${body.slice(0, 300)}`);
+    return { ms, body };
+  };
+  const DAY = 86_400_000;
+  const oldest = Date.parse(info.oldest);
+  const newest = Date.parse(info.newest);
+  const isoZ = (ms) => new Date(ms).toISOString();
+  const random = rng(42);
+  const logsPath = () => {
+    // a 30-day window ending anywhere in the history: the page is found by binary search, not a scan
+    const to = oldest + DAY + random() * (newest - oldest - DAY);
+    return `/v1/repos/${repo}/logs?received_from=${encodeURIComponent(isoZ(to - 30 * DAY))}&received_to=${encodeURIComponent(isoZ(to))}&per_page=100`;
+  };
+  const statsEndpoints = endpoints.filter((e) => e.params !== "time-to-merge");
+  const end = newest + 1000;
+  const statsPath = (i) =>
+    `/v1/repos/${repo}/stats/${statsEndpoints[i % statsEndpoints.length].path}?start_at=${encodeURIComponent(isoZ(end - 30 * DAY))}&end_at=${encodeURIComponent(isoZ(end))}`;
+
+  const indexMs = (await get(logsPath())).ms;
+  for (let i = 0; i < Math.min(50, CFG.latencyRequests); i++) await get(logsPath());
+  for (let i = 0; i < statsEndpoints.length; i++) await get(statsPath(i));
+  const logs = [];
+  for (let i = 0; i < CFG.latencyRequests; i++) {
+    const r = await get(logsPath());
+    if (JSON.parse(r.body).events.length !== 100) throw new Error("a /logs page did not hold 100 events");
+    logs.push(r.ms);
+  }
+  const stats = [];
+  const perEndpoint = new Map();
+  const n = Math.ceil(CFG.latencyRequests / statsEndpoints.length) * statsEndpoints.length;
+  for (let i = 0; i < n; i++) {
+    const r = await get(statsPath(i));
+    stats.push(r.ms);
+    const name = statsEndpoints[i % statsEndpoints.length].name;
+    perEndpoint.set(name, [...(perEndpoint.get(name) ?? []), r.ms]);
+  }
+  await client.close();
+  await server.stop();
+  const slowest = [...perEndpoint].map(([name, xs]) => [name, median(xs)]).sort((a, b) => b[1] - a[1])[0];
+  return { info, indexMs, logs, stats, slowest, endpoints: statsEndpoints.length };
+}
+
+async function serverLatency(bundle, endpoints) {
+  log(`server: ${fmtInt(CFG.storeBaseline)} events`);
+  const small = await latencies(bundle, endpoints, CFG.storeBaseline);
+  log(`server: ${fmtInt(CFG.storeEvents)} events (building the store takes a while)`);
+  const large = await latencies(bundle, endpoints, CFG.storeEvents);
+  const L = fmtInt(CFG.storeEvents);
+  const S = fmtInt(CFG.storeBaseline);
+  row("server", `/logs page of 100, ${S} events (baseline)`, small.logs, { p99: percentile(small.logs, 99), baseline: "—", ratio: "baseline" });
+  const rLogs = median(large.logs) / median(small.logs);
+  row("server", `/logs page of 100, ${L} events`, large.logs, { p99: percentile(large.logs, 99), baseline: `${S} events`, ratio: fmtRatio(rLogs) });
+  row("server", `30-day statistics query, ${S} events (baseline)`, small.stats, { p99: percentile(small.stats, 99), baseline: "—", ratio: "baseline" });
+  const rStats = median(large.stats) / median(small.stats);
+  row("server", `30-day statistics query, ${L} events`, large.stats, { p99: percentile(large.stats, 99), baseline: `${S} events`, ratio: fmtRatio(rStats) });
+  const medLogs = median(large.logs);
+  const medStats = median(large.stats);
+  // "answers in milliseconds": medians, since a p99 of a few hundred requests on a shared machine
+  // mostly measures the machine (the p99 is in the table)
+  target(`server: /logs page of 100 with ${L} events, median < 10 ms`, medLogs < 10, `median ${fmtMs(medLogs)}, p99 ${fmtMs(percentile(large.logs, 99))}`);
+  target(`server: /logs page time does not grow with the store (≤ 1.5× the ${S}-event store)`, rLogs <= 1.5, fmtRatio(rLogs));
+  target(`server: 30-day statistics query with ${L} events, median < 50 ms`, medStats < 50, `median ${fmtMs(medStats)}, p99 ${fmtMs(percentile(large.stats, 99))}`);
+  notes.push(
+    `Server: bench/server.mjs holds exactly ${fmtInt(large.info.count)} simulated events of one repository (the newest of a ${large.info.days}-day simulation, ` +
+      `${large.info.oldest.slice(0, 10)} to ${large.info.newest.slice(0, 10)}; built in ${fmtMs(large.info.buildMs)}, indexed by the first request in ${fmtMs(large.indexMs)}). ` +
+      `Requests one at a time over one keep-alive connection: ${fmtInt(large.logs.length)} first pages of 30-day windows ending at random times, and ` +
+      `${fmtInt(large.stats.length)} statistics queries over the last 30 days, round-robin over the ${large.endpoints} endpoints that take a range ` +
+      `(slowest: ${large.slowest[0]}, median ${fmtMs(large.slowest[1])}). The baseline is the same load on a ${S}-event store.`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// report
+
+function cell(r, v) {
+  return r.unit === "KB" ? fmtMB(v) : fmtMs(v);
+}
+
+function report(totalMs) {
+  const cpus = os.cpus();
+  const lines = [];
+  lines.push(`# mq benchmark results${QUICK ? " (--quick: one run each, small sizes; not a measurement)" : ""}`);
+  lines.push("");
+  lines.push(
+    `${new Date().toISOString().slice(0, 10)} · Node ${process.version} · ${cpus.length} CPU${cpus.length === 1 ? "" : "s"} (${cpus[0]?.model?.trim() ?? "unknown"}) · ` +
+      `${os.platform()} ${os.release()} · load average at start ${startLoad} · whole run ${fmtMs(totalMs)}`,
+  );
+  lines.push("");
+  lines.push("Times are wall clock from spawn to exit (server rows: one request); ratios compare medians measured in the same run.");
+  lines.push("");
+  lines.push("| Section | Measurement | n | median | min | max | p99 | vs. | ratio |");
+  lines.push("|---|---|--:|--:|--:|--:|--:|---|---|");
+  for (const r of rows) {
+    lines.push(`| ${r.section} | ${r.name} | ${r.n} | ${cell(r, r.median)} | ${cell(r, r.min)} | ${cell(r, r.max)} | ${r.p99 !== undefined ? cell(r, r.p99) : "–"} | ${r.baseline ?? "—"} | ${r.ratio ?? "–"} |`);
+  }
+  lines.push("");
+  lines.push("## Targets");
+  lines.push("");
+  for (const t of targets) lines.push(`- **${t.met === undefined ? "not measured" : t.met ? "met" : "NOT met"}** — ${t.name}: ${t.detail}`);
+  if (notes.length) {
+    lines.push("");
+    lines.push("## Notes");
+    lines.push("");
+    for (const n of notes) lines.push(`- ${n}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+const startLoad = os.loadavg().map((l) => l.toFixed(2)).join(", ");
+const began = Date.now();
+let failed = false;
+try {
+  build();
+  const bundle = want("concurrency") || want("server") ? await bundleServer() : undefined;
+  const endpoints = bundle ? (await import(bundle)).STATS_ENDPOINTS : [];
+  if (want("startup")) await startup();
+  if (want("stream")) await streaming();
+  if (want("concurrency")) await concurrency(bundle, endpoints);
+  if (want("server")) await serverLatency(bundle, endpoints);
+} catch (err) {
+  failed = true;
+  process.stderr.write(`bench: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+} finally {
+  for (const stop of cleanups) await stop().catch(() => undefined);
+  rmSync(tmp, { recursive: true, force: true });
+}
+const text = report(Date.now() - began);
+process.stdout.write(text);
+if (OUT && !failed) {
+  writeFileSync(OUT, text);
+  log(`written to ${OUT}`);
+}
+process.exitCode = failed ? 1 : 0;
+// the harness's own keep-alive sockets must not hold it open
+setTimeout(() => process.exit(process.exitCode), 200).unref();

@@ -1,0 +1,38 @@
+// `node bench/run.mjs --quick` runs every measurement once at small sizes. This checks only that it
+// completes and prints every row and every target: timings are never asserted in tests.
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+describe("bench --quick", () => {
+  it("completes and prints every row and target", () => {
+    // dist/ is built by the global setup
+    const r = spawnSync(process.execPath, ["bench/run.mjs", "--quick", "--no-build"], { cwd: ROOT, encoding: "utf8", timeout: 240_000 });
+    expect(r.stderr).not.toMatch(/bench: Error/);
+    expect(r.status).toBe(0);
+    const rows = r.stdout.split("\n").filter((l) => /^\| (start-up|streaming|memory|concurrency|server) \|/.test(l));
+    const names = rows.map((l) => l.split(" | ")[1]);
+    expect(names).toEqual([
+      'node -e "" (baseline)',
+      "mq --version",
+      "mq --help",
+      "mq logs --help",
+      "(a) bash loop: curl + jq -c '.events[]', 2,000 events, 20 pages",
+      "(b) bare undici loop in Node, 2,000 events, 20 pages",
+      "mq logs --all -o ndjson, 2,000 events, 20 pages",
+      "mq logs --all -o ndjson, 1,000 events: peak RSS",
+      "mq logs --all -o ndjson, 2,000 events: peak RSS",
+      "(b) bare undici loop, 2,000 events: peak RSS (for reference)",
+      expect.stringMatching(/^slowest single request: mq stats [a-z-]+ \(\+50 ms server delay\)$/),
+      expect.stringMatching(/^mq stats summary \(\d+ requests, \+50 ms each\)$/),
+      "/logs page of 100, 2,000 events (baseline)",
+      "/logs page of 100, 20,000 events",
+      "30-day statistics query, 2,000 events (baseline)",
+      "30-day statistics query, 20,000 events",
+    ]);
+    const targets = r.stdout.split("\n").filter((l) => /^- \*\*(met|NOT met|not measured)\*\* — /.test(l));
+    expect(targets).toHaveLength(11);
+  }, 300_000);
+});
