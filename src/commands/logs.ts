@@ -85,12 +85,7 @@ export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<v
       "after",
       `
 Event types: ${EVENT_TYPES.join(", ")}
-Families: ${EVENT_TYPE_FAMILIES.join(", ")}
-
-Examples:
-  $ mq logs --repo acme/web --pr 4821
-  $ mq logs --type action.queue.leave --since 7d --all -o ndjson | jq -r '.metadata.reason' | sort | uniq -c
-  $ mq logs --follow --type 'action.queue.*'`,
+Families: ${EVENT_TYPE_FAMILIES.join(", ")}`,
     )
     .action(async (flags: RawFlags) => {
       const opts = parseLogsFlags(flags, ctx);
