@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import type { Event } from "../api/schema/events.js";
 import { STATS_ENDPOINTS, type StatsEndpoint } from "../api/endpoints.js";
 import { decodePathParams, decodeQuery, LogsQuerySchema, STATS_QUERY_SCHEMAS, type FastApiDetail } from "../api/schema/params.js";
-import { dayOf, historyStart, simulateDay, simulateRepository, SPILL_DAYS, timeOf, type SimEvent } from "./simulate.js";
+import { dayOf, daysFor, historyStart, ID_PER_MS, simulateDay, simulateRepository, timeOf, type SimEvent } from "./simulate.js";
 import { EventStore, type Cursor, type StoredEvent } from "./store.js";
 import { STATS_HANDLERS, timeToMerge, type StatsFilter } from "./stats.js";
 import { loadEventsFile } from "./ndjson.js";
@@ -53,7 +53,7 @@ interface SimulatedRepo {
 
 /**
  * Repositories and their stores. A simulated repository is generated a UTC day at a time, only
- * the days a request's window needs (plus the SPILL_DAYS before, whose sessions may reach into
+ * the days a request's window needs (and the one to three before whose sessions may reach into
  * it), and each day is cached; a loaded one (--events, or `events`) is a fixed store.
  */
 export class Repositories {
@@ -107,8 +107,7 @@ export class Repositories {
     const lo = Math.max(from, start);
     const hi = Math.min(to, now);
     if (lo <= hi) {
-      const first = Math.max(dayOf(lo) - SPILL_DAYS, dayOf(start));
-      for (let d = first; d <= dayOf(hi); d++) {
+      for (const d of daysFor(lo, hi, dayOf(start))) {
         if (!sim.days.has(d)) sim.days.set(d, { events: simulateDay({ repo: sim.name, seed: this.opts.seed, day: d }), inserted: 0 });
       }
     }
@@ -401,10 +400,12 @@ export function syntheticEvents(count: number, options: { repo?: string; seed?: 
   const now = options.now ?? new Date("2026-11-20T12:00:00Z");
   const base = simulateRepository({ repo, seed: options.seed ?? 0, now, days: 30 }) as StoredEvent[];
   if (base.length === 0) return [];
-  const span = base[base.length - 1]!.id - base[0]!.id + 1;
+  // each copy moves back by the whole days the history spans, so copies never overlap; ids are
+  // time-major (ms x 1024 + slot), so moving a time moves its id by the same amount x 1024
+  const days = dayOf(now.getTime()) - dayOf(historyStart(now.getTime(), 30)) + 1;
   const out: StoredEvent[] = [];
   for (let copy = 0; out.length < count; copy++) {
-    const shift = copy * 30 * DAY;
+    const shift = copy * days * DAY;
     for (let i = base.length - 1; i >= 0 && out.length < count; i--) {
       const e = base[i]!;
       if (copy === 0) {
@@ -412,10 +413,11 @@ export function syntheticEvents(count: number, options: { repo?: string; seed?: 
         continue;
       }
       const m = e.metadata as Record<string, unknown>;
+      const t = timeOf(e) - shift;
       out.push({
         ...e,
-        id: e.id - copy * span,
-        received_at: new Date(Date.parse(e.received_at) - shift).toISOString(),
+        id: e.id - shift * ID_PER_MS,
+        received_at: new Date(t).toISOString(),
         metadata: typeof m.session_id === "string" ? { ...m, session_id: `${m.session_id.slice(0, 24)}${String(copy).padStart(12, "0")}` } : m,
       });
     }

@@ -58,6 +58,8 @@ interface Session {
   prio: string | null;
   prioRank: number;
   enter: number;
+  /** `queued_at` of every event of the session */
+  enterIso: string;
   retry: number;
   exitAt: number | null;
   exitCode: string | null;
@@ -86,6 +88,7 @@ interface Block {
 interface Car {
   sessions: Session[];
   start: number;
+  startIso: string;
   end: number;
   id: string;
   number: number;
@@ -127,7 +130,37 @@ const EARLY_EXITS: ReadonlyArray<readonly [string, number]> = [
   ["BASE_BRANCH_MISSING", 0.5],
 ];
 
-const iso = (t: number) => new Date(t).toISOString();
+// ISO strings are built for every event and many metadata fields: the date and minute part is
+// cached, only seconds and milliseconds are formatted per call
+let isoMinute = NaN;
+let isoPrefix = "";
+function iso(time: number): string {
+  const t = Math.trunc(time);
+  const minute = Math.floor(t / MIN);
+  if (minute !== isoMinute) {
+    isoMinute = minute;
+    isoPrefix = new Date(minute * MIN).toISOString().slice(0, 17);
+  }
+  const ms = t - minute * MIN;
+  const sec = Math.floor(ms / 1000);
+  const frac = ms - sec * 1000;
+  return `${isoPrefix}${sec < 10 ? "0" : ""}${sec}.${frac < 10 ? "00" : frac < 100 ? "0" : ""}${frac}Z`;
+}
+// nested metadata shared by many events: built once, never mutated
+const CHECKS = new Map<string, Record<string, unknown>[]>();
+const CONDITIONS = [false, true].map((match) => ({
+  match: false,
+  label: "all of",
+  is_label_user_input: false,
+  description: null,
+  attribute_name: null,
+  operator: null,
+  schedule: null,
+  subconditions: [
+    { match, label: "check-success=ci/test", is_label_user_input: true, description: null, attribute_name: "check-success", operator: "=", schedule: null, subconditions: [], evaluations: [] },
+  ],
+  evaluations: [],
+}));
 const QUEUE_WEIGHTS = (q: QueueConfig[]): Array<readonly [QueueConfig, number]> => [
   [q[0]!, 0.75],
   [q[1]!, 0.07],
@@ -135,14 +168,28 @@ const QUEUE_WEIGHTS = (q: QueueConfig[]): Array<readonly [QueueConfig, number]> 
 ];
 
 /**
- * How many days after its own a day's events may reach: sessions queued late on a Friday to the
- * office-hours queue wait until Monday, CI issues are resolved (and reopened) up to ~2.5 days
- * later. No event of a day comes before the day's 00:00 UTC.
+ * How many days after its own a day's events may reach: a day's sessions have left by the end of
+ * the next day (the office-hours queue keeps what it could not merge for its next opening, CI
+ * issues are resolved within two days), except a Friday's, which the office-hours queue keeps
+ * until Monday. No event of a day comes before the day's 00:00 UTC.
  */
+export function reachOf(day: number): number {
+  // 1970-01-01 was a Thursday: day % 7 === 1 is a Friday
+  return ((day % 7) + 7) % 7 === 1 ? 3 : 1;
+}
+/** the most any day reaches (reachOf) */
 export const SPILL_DAYS = 3;
 /** ids are time-major: received_at in ms x ID_PER_MS + slot (see `finish`) */
-const ID_PER_MS = 1024;
+export const ID_PER_MS = 1024;
 const SLOTS_PER_DAY = ID_PER_MS / (SPILL_DAYS + 1);
+
+/** the days whose events can fall in [lo, hi] (epoch ms), not before `firstDay` */
+export function daysFor(lo: number, hi: number, firstDay = -Infinity): number[] {
+  const out: number[] = [];
+  const a = dayOf(lo);
+  for (let d = Math.max(a - SPILL_DAYS, firstDay); d <= dayOf(hi); d++) if (d + reachOf(d) >= a) out.push(d);
+  return out;
+}
 
 /** the UTC day index of an epoch-ms time */
 export function dayOf(ms: number): number {
@@ -176,7 +223,7 @@ export function simulateRepository(options: SimulationOptions): SimEvent[] {
  * Every event of the queue sessions, pauses, freezes and CI issues that start on UTC day `day`
  * (days since 1970-01-01), oldest first. A day starts with empty queues at 00:00 UTC and is
  * independent of every other day, so any window of history needs only its own days and the
- * SPILL_DAYS before it.
+ * few before it that reach into it (daysFor).
  */
 export function simulateDay(options: { repo: string; seed: number; day: number }): SimEvent[] {
   return new Simulation(options.repo, options.seed, options.day).run();
@@ -187,24 +234,13 @@ export function timeOf(e: { id: number }): number {
   return Math.floor(e.id / ID_PER_MS);
 }
 
-interface Raw {
-  t: number;
-  seq: number;
-  type: string;
-  pr: number | null;
-  base: string | null;
-  trigger: string;
-  metadata: Record<string, unknown>;
-}
-
 class Simulation {
   private readonly rng: Rng;
   private readonly startMs: number;
   private readonly endMs: number;
-  /** nothing a day does reaches past this (see SPILL_DAYS) */
+  /** nothing a day does reaches past this (see reachOf) */
   private readonly limitMs: number;
-  private readonly raws: Raw[] = [];
-  private seq = 0;
+  private readonly events: SimEvent[] = [];
   private prCounter: number;
   private draftCounter: number;
   private commentCounter: number;
@@ -217,6 +253,9 @@ class Simulation {
   /** lane key -> +1/-1, for checks.change */
   private readonly checkDeltas: Array<{ t: number; lane: Lane; d: number }> = [];
   private readonly authors: Account[];
+  private readonly humans: Account[];
+  private readonly baseWeights: Array<readonly [string, number]>;
+  private readonly queueWeights: Array<readonly [QueueConfig, number]>;
   private readonly dailyRate: number;
 
   constructor(
@@ -230,7 +269,7 @@ class Simulation {
     this.rng = new Rng(hash32(`${seed}\u0000${repo}\u0000${day}`));
     this.startMs = day * DAY;
     this.endMs = this.startMs + DAY;
-    this.limitMs = this.startMs + (1 + SPILL_DAYS) * DAY - 1;
+    this.limitMs = this.startMs + (1 + reachOf(day)) * DAY - 1;
     // pull request numbers grow with the days: 2,000 a day for pull requests, then 2,000 for the
     // draft pull requests of batches, backports and copies (a day uses well under each)
     const slot = ((day % 20_000) + 20_000) % 20_000;
@@ -249,6 +288,9 @@ class Simulation {
       ...BOTS.map((login, i) => ({ login, id: 49_699_333 + i, type: "Bot" })),
     ];
     this.dailyRate = 220 + (hash32(`rate:${repo}`) % 260);
+    this.humans = this.authors.slice(0, LOGINS.length);
+    this.baseWeights = this.baseRefs.map((b, i) => [b, i === 0 ? 0.72 : i === 1 ? 0.2 : 0.08] as const);
+    this.queueWeights = QUEUE_WEIGHTS(this.queues);
   }
 
   run(): SimEvent[] {
@@ -268,7 +310,8 @@ class Simulation {
     let ms = Math.round(t);
     if (ms < this.startMs) ms = this.startMs;
     else if (ms > this.limitMs) ms = this.limitMs;
-    this.raws.push({ t: ms, seq: this.seq++, type, pr, base, trigger, metadata });
+    // the final event, with its time in `id` until `finish` (one object per event, no record)
+    this.events.push({ id: ms, received_at: "", trigger, repository: this.repo, pull_request: pr, base_ref: base, type, metadata });
   }
 
   /**
@@ -278,32 +321,26 @@ class Simulation {
    * (Exact integers until the year 2248.)
    */
   private finish(): SimEvent[] {
-    this.raws.sort((a, b) => a.t - b.t || a.seq - b.seq);
+    const out = this.events;
+    // stable: events of the same millisecond keep the order they were emitted in
+    out.sort((a, b) => a.id - b.id);
     const dayBase = (((this.day % (SPILL_DAYS + 1)) + SPILL_DAYS + 1) % (SPILL_DAYS + 1)) * SLOTS_PER_DAY;
-    const out: SimEvent[] = new Array(this.raws.length);
     let lastT = -Infinity;
     let rank = 0;
-    for (let i = 0; i < this.raws.length; i++) {
-      const r = this.raws[i]!;
-      rank = r.t === lastT ? rank + 1 : 0;
-      lastT = r.t;
-      if (rank >= SLOTS_PER_DAY) throw new Error(`simulation: more than ${SLOTS_PER_DAY} events at ${iso(r.t)}`);
-      out[i] = {
-        id: r.t * ID_PER_MS + dayBase + rank,
-        received_at: iso(r.t),
-        trigger: r.trigger,
-        repository: this.repo,
-        pull_request: r.pr,
-        base_ref: r.base,
-        type: r.type,
-        metadata: r.metadata,
-      };
+    for (let i = 0; i < out.length; i++) {
+      const e = out[i]!;
+      const t = e.id;
+      rank = t === lastT ? rank + 1 : 0;
+      lastT = t;
+      if (rank >= SLOTS_PER_DAY) throw new Error(`simulation: more than ${SLOTS_PER_DAY} events at ${iso(t)}`);
+      e.id = t * ID_PER_MS + dayBase + rank;
+      e.received_at = iso(t);
     }
     return out;
   }
 
   private actor(): Record<string, unknown> {
-    const a = this.rng.pick(this.authors.slice(0, LOGINS.length));
+    const a = this.rng.pick(this.humans);
     return this.rng.chance(0.2)
       ? { type: "application", id: this.rng.uuid(), name: "release-bot" }
       : { type: "user", id: a.id, name: a.login };
@@ -350,7 +387,7 @@ class Simulation {
         created_by: this.actor(),
         created_at: iso(createdAt),
       });
-      if (rng.chance(0.4)) {
+      if (rng.chance(0.5)) {
         const updatedAt = createdAt + rng.int(1, 4) * HOUR;
         const after = { ...attrs, reason: `${attrs.reason} (rescheduled)` };
         this.emit(updatedAt, "scheduled_freeze.update", null, "main", "Scheduled freeze", {
@@ -427,17 +464,17 @@ class Simulation {
   private newPullRequest(t: number, lowriskOpen: boolean): void {
     const rng = this.rng;
     const pr = (this.prCounter += rng.int(1, 3));
-    const base = rng.weighted<string>(this.baseRefs.map((b, i) => [b, i === 0 ? 0.72 : i === 1 ? 0.2 : 0.08] as const));
+    const base = rng.weighted<string>(this.baseWeights);
     // a few pull requests are merged by a rule, outside the queue
     if (rng.chance(0.02)) {
       this.emit(t, "action.merge", pr, base, "Rule: automatic merge", { branch: base });
       return;
     }
-    let queue = rng.weighted<QueueConfig>(QUEUE_WEIGHTS(this.queues));
+    let queue = rng.weighted<QueueConfig>(this.queueWeights);
     if (queue.officeHours && !lowriskOpen) queue = this.queues[0]!;
     const partition = base === "main" ? rng.pick(["api", "web"]) : "__default__";
     const prio = queue.name === "hotfix" ? "urgent" : rng.weighted<string | null>([[null, 0.6], ["dependencies", 0.25], ["urgent", 0.15]]);
-    const author = rng.chance(0.1) ? this.authors[LOGINS.length + rng.int(0, BOTS.length - 1)]! : rng.pick(this.authors.slice(0, LOGINS.length));
+    const author = rng.chance(0.1) ? this.authors[LOGINS.length + rng.int(0, BOTS.length - 1)]! : rng.pick(this.humans);
     const session = this.newSession(pr, this.lane(base, partition, queue), prio, t, author, rng.hex(40), 0);
     this.preActions(session);
   }
@@ -451,6 +488,7 @@ class Simulation {
       prio,
       prioRank: prio === "urgent" ? 0 : prio === null ? 1 : 2,
       enter,
+      enterIso: iso(enter),
       retry: 0,
       exitAt: null,
       exitCode: null,
@@ -479,7 +517,7 @@ class Simulation {
     this.emit(enter, "action.queue.enter", pr, lane.base, this.trigger(s), {
       queue_name: lane.queue.name,
       branch: lane.base,
-      queued_at: iso(enter),
+      queued_at: s.enterIso,
       partition_name: lane.partition,
       priority_rule_name: prio,
       session_id: s.id,
@@ -579,7 +617,7 @@ class Simulation {
               partition_name: lane.partition,
               priority_rule_name: s.prio,
               queue_name: lane.queue.name,
-              queued_at: iso(s.enter),
+              queued_at: s.enterIso,
               reason: kind === "pause" ? "The merge queue is paused" : kind === "freeze" ? "A scheduled freeze is active" : "The queue schedule is closed",
               session_id: s.id,
             });
@@ -635,14 +673,21 @@ class Simulation {
     this.leave(s, at, code, false);
   }
 
+  /** the checks of a run; a handful of variants, shared by the events (never mutated) */
   private checks(state: string, failing: string | null): Record<string, unknown>[] {
-    return CHECK_NAMES.map((name) => ({
-      name,
-      description: name === failing ? `${name} ${state}` : "Successful",
-      url: `https://ci.example.com/${name}`,
-      state: name === failing ? state : "success",
-      avatar_url: null,
-    }));
+    const key = `${state}\u0000${failing ?? ""}`;
+    let list = CHECKS.get(key);
+    if (!list) {
+      list = CHECK_NAMES.map((name) => ({
+        name,
+        description: name === failing ? `${name} ${state}` : "Successful",
+        url: `https://ci.example.com/${name}`,
+        state: name === failing ? state : "success",
+        avatar_url: null,
+      }));
+      CHECKS.set(key, list);
+    }
+    return list;
   }
 
   private leave(s: Session, t: number, code: string | null, merged: boolean, failing: { state: string; check: string } | null = null): void {
@@ -655,25 +700,11 @@ class Simulation {
       queue_name: lane.queue.name,
       branch: lane.base,
       partition_name: lane.partition,
-      queued_at: iso(s.enter),
+      queued_at: s.enterIso,
       seconds_waiting_for_schedule: Math.round(s.scheduleWait / 1000),
       seconds_waiting_for_freeze: Math.round(s.freezeWait / 1000),
       priority_rule_name: s.prio,
-      conditions_evaluation: merged
-        ? null
-        : {
-            match: false,
-            label: "all of",
-            is_label_user_input: false,
-            description: null,
-            attribute_name: null,
-            operator: null,
-            schedule: null,
-            subconditions: [
-              { match: code !== "CHECKS_FAILED", label: "check-success=ci/test", is_label_user_input: true, description: null, attribute_name: "check-success", operator: "=", schedule: null, subconditions: [], evaluations: [] },
-            ],
-            evaluations: [],
-          },
+      conditions_evaluation: merged ? null : CONDITIONS[code === "CHECKS_FAILED" ? 0 : 1],
       checks: failing ? this.checks(failing.state, failing.check) : merged ? this.checks("success", null) : [],
       pull_request_head_sha: s.sha,
       session_id: s.id,
@@ -692,7 +723,7 @@ class Simulation {
       branch: lane.base,
       partition_names: [lane.partition],
       queue_name: lane.queue.name,
-      queued_at: iso(s.enter),
+      queued_at: s.enterIso,
       priority_rule_name: s.prio,
       session_id: s.id,
     });
@@ -712,7 +743,7 @@ class Simulation {
       in_place: car.sessions.length === 1,
       checks_timed_out: conclusion === "timed_out",
       checks_conclusion: conclusion,
-      checks_started_at: iso(car.start),
+      checks_started_at: car.startIso,
       checks_ended_at: ended === null ? null : iso(ended),
       unsuccessful_checks: failing ? this.checks(failing.state, failing.check).filter((c) => c.state !== "success") : [],
     };
@@ -726,21 +757,23 @@ class Simulation {
     const car: Car = {
       sessions,
       start,
+      startIso: iso(start),
       end: start + dur,
       id: rng.uuid(),
       number: sessions.length === 1 ? sessions[0]!.pr : ++this.draftCounter,
       outcome,
     };
     const numbers = sessions.map((s) => s.pr);
+    const pending = this.specPr(car, "pending", null, null);
     for (const s of sessions) {
       this.emit(start, "action.queue.checks_start", s.pr, lane.base, this.trigger(s), {
         branch: lane.base,
         partition_name: lane.partition,
         priority_rule_name: s.prio,
         queue_name: q.name,
-        queued_at: iso(s.enter),
+        queued_at: s.enterIso,
         start_reason: reason,
-        speculative_check_pull_request: this.specPr(car, "pending", null, null),
+        speculative_check_pull_request: pending,
         pull_request_numbers: numbers,
         train_car_id: car.id,
         session_id: s.id,
@@ -771,7 +804,7 @@ class Simulation {
         partition_name: lane.partition,
         priority_rule_name: s.prio,
         queue_name: q.name,
-        queued_at: iso(s.enter),
+        queued_at: s.enterIso,
         retry_attempt: q.maxRetries === null ? null : s.retry,
         max_retries: q.maxRetries,
         speculative_check_pull_request: spec,
@@ -878,8 +911,8 @@ class Simulation {
     const rng = this.rng;
     const base = s.lane.base;
     if (rng.chance(0.3)) this.emit(t + 2000, "action.comment", s.pr, base, "Rule: notify on queue failure", { message: "This pull request failed the merge queue checks." });
-    if (rng.chance(0.25) && t < this.startMs + 2 * DAY) {
-      // the author fixes it and queues it again: a new session (of this day's simulation)
+    if (rng.chance(0.25) && t < this.startMs + 17 * HOUR) {
+      // the author fixes it and queues it again: a new session (of this day's simulation; not late in the day, so that the day ends)
       const at = t + rng.int(30, 240) * MIN;
       if (rng.chance(0.5)) {
         this.emit(at - 3000, "command.requeue", s.pr, base, "Command: requeue", { author: { ...s.author }, comment_id: (this.commentCounter += rng.int(1, 50)) });
@@ -1018,11 +1051,11 @@ class Simulation {
       if (rng.chance(0.1)) this.emit(t + rng.int(1, 60) * MIN, "ci_issue.renamed", null, null, "CI Insights", { ...meta, name: `${name} (renamed)` });
       if (rng.chance(0.05)) this.emit(t + rng.int(60, 600) * MIN, "ci_issue.merged", null, null, "CI Insights", { ...meta, into: id - 1 });
       if (rng.chance(0.5)) {
-        const r = t + rng.int(2, 30) * HOUR;
+        const r = t + rng.int(2, 12) * HOUR;
         this.emit(r, "ci_issue.resolved", null, null, "CI Insights", meta);
-        if (rng.chance(0.15)) this.emit(r + rng.int(1, 12) * HOUR, "ci_issue.reopened", null, null, "CI Insights", meta);
+        if (rng.chance(0.15)) this.emit(r + rng.int(1, 8) * HOUR, "ci_issue.reopened", null, null, "CI Insights", meta);
       } else if (rng.chance(0.1)) {
-        this.emit(t + rng.int(2, 30) * HOUR, "ci_issue.unresolved", null, null, "CI Insights", meta);
+        this.emit(t + rng.int(2, 12) * HOUR, "ci_issue.unresolved", null, null, "CI Insights", meta);
       }
     }
   }

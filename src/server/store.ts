@@ -33,10 +33,11 @@ export class EventStore {
   private times = new Float64Array(0);
   private ids = new Float64Array(0);
   private json: Array<string | undefined> = [];
-  private byType = new Map<string, Int32Array>();
-  private byPr = new Map<number, Int32Array>();
-  private byBase = new Map<string, Int32Array>();
-  private firstCheckStart = new Map<string, number>();
+  // secondary indexes, built when a query first needs them (a plain page needs none)
+  private typeIndex: Map<string, Int32Array> | undefined;
+  private prIndex: Map<number, Int32Array> | undefined;
+  private baseIndex: Map<string, Int32Array> | undefined;
+  private checkStarts: Map<string, number> | undefined;
   /** added since the last index: events and their times */
   private pending: StoredEvent[] = [];
   private pendingTimes: number[] = [];
@@ -132,35 +133,25 @@ export class EventStore {
     this.times = times;
     this.ids = ids;
     this.json = new Array(n);
-    const types = new Map<string, number[]>();
-    const prs = new Map<number, number[]>();
-    const bases = new Map<string, number[]>();
-    this.firstCheckStart = new Map();
-    for (let p = 0; p < n; p++) {
-      const e = events[p]!;
-      let list = types.get(e.type);
-      if (!list) types.set(e.type, (list = []));
-      list.push(p);
-      if (typeof e.pull_request === "number") {
-        let pl = prs.get(e.pull_request);
-        if (!pl) prs.set(e.pull_request, (pl = []));
-        pl.push(p);
-      }
-      if (typeof e.base_ref === "string") {
-        let bl = bases.get(e.base_ref);
-        if (!bl) bases.set(e.base_ref, (bl = []));
-        bl.push(p);
-      }
-      if (e.type === "action.queue.checks_start") {
-        const sid = (e.metadata as { session_id?: unknown }).session_id;
-        if (typeof sid === "string" && !this.firstCheckStart.has(sid)) this.firstCheckStart.set(sid, times[p]!);
-      }
-    }
-    this.byType = toTyped(types);
-    this.byPr = toTyped(prs);
-    this.byBase = toTyped(bases);
+    this.typeIndex = this.prIndex = this.baseIndex = undefined;
+    this.checkStarts = undefined;
     this.visLo = this.rawLowerBound(this.visFrom);
     this.visHi = this.rawUpperBound(this.visTo);
+  }
+
+  private byType(): Map<string, Int32Array> {
+    this.reindex();
+    return (this.typeIndex ??= indexBy(this.events, (e) => e.type));
+  }
+
+  private byPr(): Map<number, Int32Array> {
+    this.reindex();
+    return (this.prIndex ??= indexBy(this.events, (e) => (typeof e.pull_request === "number" ? e.pull_request : undefined)));
+  }
+
+  private byBase(): Map<string, Int32Array> {
+    this.reindex();
+    return (this.baseIndex ??= indexBy(this.events, (e) => (typeof e.base_ref === "string" ? e.base_ref : undefined)));
   }
 
   event(pos: number): StoredEvent {
@@ -232,7 +223,7 @@ export class EventStore {
   /** positions of `type` events in [fromMs, toMs) */
   positionsOf(type: string, fromMs: number, toMs: number): Int32Array {
     this.reindex();
-    const list = this.byType.get(type) ?? EMPTY;
+    const list = this.byType().get(type) ?? EMPTY;
     const lo = this.lowerBound(fromMs);
     const hi = this.lowerBound(toMs);
     return list.subarray(lowerIndex(list, lo), lowerIndex(list, hi));
@@ -241,14 +232,21 @@ export class EventStore {
   /** all visible positions of `type` events, oldest first */
   allOf(type: string): Int32Array {
     this.reindex();
-    const list = this.byType.get(type) ?? EMPTY;
+    const list = this.byType().get(type) ?? EMPTY;
     return list.subarray(lowerIndex(list, this.visLo), lowerIndex(list, this.visHi));
   }
 
   /** time of the first checks_start of a queue session */
   firstChecksStart(sessionId: string): number | undefined {
     this.reindex();
-    return this.firstCheckStart.get(sessionId);
+    if (!this.checkStarts) {
+      this.checkStarts = new Map();
+      for (const p of this.byType().get("action.queue.checks_start") ?? EMPTY) {
+        const sid = (this.events[p]!.metadata as { session_id?: unknown }).session_id;
+        if (typeof sid === "string" && !this.checkStarts.has(sid)) this.checkStarts.set(sid, this.times[p]!);
+      }
+    }
+    return this.checkStarts.get(sessionId);
   }
 
   page(q: PageQuery): PageResult {
@@ -294,11 +292,24 @@ export class EventStore {
   }
 
   private sources(q: PageQuery): Int32Array[] | null {
-    if (q.pullRequest !== undefined) return [this.byPr.get(q.pullRequest) ?? EMPTY];
-    if (q.types) return [...new Set(q.types)].map((t) => this.byType.get(t) ?? EMPTY);
-    if (q.baseRef !== undefined) return [this.byBase.get(q.baseRef) ?? EMPTY];
+    if (q.pullRequest !== undefined) return [this.byPr().get(q.pullRequest) ?? EMPTY];
+    if (q.types) return [...new Set(q.types)].map((t) => this.byType().get(t) ?? EMPTY);
+    if (q.baseRef !== undefined) return [this.byBase().get(q.baseRef) ?? EMPTY];
     return null;
   }
+}
+
+/** position lists per value of one field, oldest first */
+function indexBy<K>(events: readonly StoredEvent[], keyOf: (e: StoredEvent) => K | undefined): Map<K, Int32Array> {
+  const lists = new Map<K, number[]>();
+  for (let p = 0; p < events.length; p++) {
+    const k = keyOf(events[p]!);
+    if (k === undefined) continue;
+    let list = lists.get(k);
+    if (!list) lists.set(k, (list = []));
+    list.push(p);
+  }
+  return toTyped(lists);
 }
 
 function toTyped<K>(lists: Map<K, number[]>): Map<K, Int32Array> {
