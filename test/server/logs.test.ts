@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../src/server/index.js";
-import { simulateRepository } from "../../src/server/simulate.js";
+import { dayOf, reachOf, simulateDay, simulateRepository } from "../../src/server/simulate.js";
 import { EVENT_TYPES, TYPED_EVENT_TYPES, UNTYPED_EVENT_TYPES } from "../../src/api/event-types.js";
 import { EventSchema } from "../../src/api/schema/events.js";
 import { AUTH, NOW, get, linkOf, qs, walk, type Ev } from "./helpers.js";
@@ -69,6 +69,61 @@ describe("the simulated history", () => {
     expect(a).toBe(b);
     expect(a).not.toBe(c);
     expect(a).not.toBe(d);
+  });
+});
+
+describe("the day-by-day simulation", () => {
+  const DAY = 86_400_000;
+
+  it("keeps each day's events from its 00:00 UTC to the end of the days it reaches, ids increasing", () => {
+    const last = dayOf(NOW.getTime());
+    for (let d = last - 20; d <= last; d++) {
+      const events = simulateDay({ repo: "acme/web", seed: 0, day: d });
+      expect(events.length).toBeGreaterThan(500);
+      expect(Date.parse(events[0]!.received_at)).toBeGreaterThanOrEqual(d * DAY);
+      expect(Date.parse(events.at(-1)!.received_at)).toBeLessThan((d + 1 + reachOf(d)) * DAY);
+      for (let i = 1; i < events.length; i++) expect(events[i]!.id).toBeGreaterThan(events[i - 1]!.id);
+    }
+  });
+
+  it("answers a window the same whatever was asked before (days are simulated on demand)", async () => {
+    const window = `${qs({ received_from: new Date(NOW.getTime() - 2 * DAY).toISOString(), received_to: NOW.toISOString(), per_page: 100, event_type: ["action.queue.enter", "action.queue.leave", "scheduled_freeze.create", "ci_issue.resolved"] })}`;
+    const fresh = await startServer({ port: 0, seed: 3, days: 5, now: NOW });
+    const warmed = await startServer({ port: 0, seed: 3, days: 5, now: NOW });
+    try {
+      // the second server has simulated other days first, in another order
+      await get(`${warmed.url}/v1/repos/acme/web/logs?${qs({ received_from: new Date(NOW.getTime() - 4 * DAY).toISOString(), received_to: new Date(NOW.getTime() - 4 * DAY + 3_600_000).toISOString() })}`);
+      await get(`${warmed.url}/v1/repos/acme/web/stats/queues_entered_count`);
+      const a = await walk(`${fresh.url}/v1/repos/acme/web/logs?${window}`);
+      const b = await walk(`${warmed.url}/v1/repos/acme/web/logs?${window}`);
+      expect(a.events.length).toBeGreaterThan(500);
+      expect(JSON.stringify(b.events)).toBe(JSON.stringify(a.events));
+      // and the same as the whole history simulated at once
+      const from = NOW.getTime() - 2 * DAY;
+      const types = new Set(["action.queue.enter", "action.queue.leave", "scheduled_freeze.create", "ci_issue.resolved"]);
+      const whole = simulateRepository({ repo: "acme/web", seed: 3, now: NOW, days: 5 }).filter((e) => types.has(e.type) && Date.parse(e.received_at) >= from);
+      expect(a.events.map((e) => e.id)).toEqual(whole.map((e) => e.id).reverse());
+    } finally {
+      await fresh.close();
+      await warmed.close();
+    }
+  });
+
+  it("starts the history at 00:00 UTC of the first day and ends at now, truncated to the second", async () => {
+    const s = await startServer({ port: 0, seed: 1, days: 2, now: new Date(NOW.getTime() + 789) });
+    try {
+      const url = `${s.url}/v1/repos/acme/web`;
+      const newest = await get(`${url}/logs?per_page=1`);
+      expect(Date.parse(newest.json.events[0].received_at)).toBeLessThanOrEqual(NOW.getTime());
+      const oldest = await get(linkOf((await get(`${url}/logs?${qs({ received_from: "2026-11-01T00:00:00Z" })}`)).headers.get("link"), "last")!);
+      expect(oldest.json.events.at(-1).received_at >= "2026-11-18T00:00:00.000Z").toBe(true);
+      expect(oldest.json.events.at(-1).received_at < "2026-11-18T01:00:00.000Z").toBe(true);
+      const stats = await get(`${url}/stats/queues_entered_count`);
+      expect(stats.json.groups[0].stats[0].start).toBe("2026-11-19T12:00:00.000Z");
+      expect(stats.json.groups[0].stats.at(-1).end).toBe("2026-11-20T12:00:00.000Z");
+    } finally {
+      await s.close();
+    }
   });
 });
 
