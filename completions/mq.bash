@@ -46,68 +46,152 @@ __mq_subs() {
 # __mq_flags PATH: the flags of PATH (its own, then the global ones), in __mq_r
 __mq_flags() {
   case "$1" in
-    '') __mq_r=(-V --version -h --help) ;;
+    '') __mq_r=(
+      -V --version -R --repo --api-url --offline -o --output --color --debug --token --timeout
+      --no-retry --insecure --strict -h --help
+    ) ;;
     logs) __mq_r=(
       --pr --base-ref --type --since --until --per-page --limit --all --cursor --follow --interval
-      --fields -h --help
+      --fields -R --repo --api-url --offline -o --output --color --debug --token --timeout
+      --no-retry --insecure --strict -h --help
     ) ;;
-    stats) __mq_r=(-h --help) ;;
-    'stats time-to-merge') __mq_r=(--at --branch --chart --fail-if -h --help) ;;
+    stats) __mq_r=(
+      -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
+      --insecure --strict -h --help
+    ) ;;
+    'stats time-to-merge') __mq_r=(
+      --at --branch --chart --fail-if -R --repo --api-url --offline -o --output --color --debug
+      --token --timeout --no-retry --insecure --strict -h --help
+    ) ;;
     'stats merge-queue-checks-outcome') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -h --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict -h --help
     ) ;;
     'stats queues-checks-outcome-count') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -h --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict -h --help
     ) ;;
     'stats queues-entered-count') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -h --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict -h --help
     ) ;;
     'stats queues-merged-count') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -h --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict -h --help
     ) ;;
     'stats average-ci-runtime') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -h --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict -h --help
     ) ;;
     'stats average-queue-time') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -h --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict -h --help
     ) ;;
     'stats total-queue-time') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -h --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict -h --help
     ) ;;
     'stats queue-size') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -h --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict -h --help
     ) ;;
-    'stats running-speculative-checks') __mq_r=(--base-ref --partition --queue --since --until --chart --fail-if -h --help) ;;
+    'stats running-speculative-checks') __mq_r=(
+      --base-ref --partition --queue --since --until --chart --fail-if -R --repo --api-url --offline
+      -o --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
+    ) ;;
     'stats batch-size') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -h --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict -h --help
     ) ;;
     'stats batch-bisection') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -h --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict -h --help
     ) ;;
-    'stats branches') __mq_r=(--since --until --chart --fail-if -h --help) ;;
+    'stats branches') __mq_r=(
+      --since --until --chart --fail-if -R --repo --api-url --offline -o --output --color --debug
+      --token --timeout --no-retry --insecure --strict -h --help
+    ) ;;
     'stats checks-retries') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -h --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict -h --help
     ) ;;
     'stats failure-rate') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -h --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict -h --help
     ) ;;
     'stats queues-pr-exit-reasons') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -h --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict -h --help
     ) ;;
-    'stats queues') __mq_r=(--since --until --chart --fail-if -h --help) ;;
-    'stats summary') __mq_r=(--base-ref --partition --queue --priority-rule --since --until -h --help) ;;
-    serve) __mq_r=(--host --port --seed --days --now --repos --events -h --help) ;;
-    auth) __mq_r=(-h --help) ;;
-    'auth login') __mq_r=(--with-token --check -h --help) ;;
-    'auth status') __mq_r=(-h --help) ;;
-    'auth logout') __mq_r=(-h --help) ;;
-    'auth token') __mq_r=(-h --help) ;;
-    config) __mq_r=(-h --help) ;;
-    'config get') __mq_r=(-h --help) ;;
-    'config set') __mq_r=(-h --help) ;;
-    'config unset') __mq_r=(-h --help) ;;
-    'config list') __mq_r=(-h --help) ;;
-    completion) __mq_r=(-h --help) ;;
+    'stats queues') __mq_r=(
+      --since --until --chart --fail-if -R --repo --api-url --offline -o --output --color --debug
+      --token --timeout --no-retry --insecure --strict -h --help
+    ) ;;
+    'stats summary') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until -R --repo --api-url --offline
+      -o --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
+    ) ;;
+    serve) __mq_r=(
+      --host --port --seed --days --now --repos --events -R --repo --api-url --offline -o --output
+      --color --debug --token --timeout --no-retry --insecure --strict -h --help
+    ) ;;
+    auth) __mq_r=(
+      -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
+      --insecure --strict -h --help
+    ) ;;
+    'auth login') __mq_r=(
+      --with-token --check -R --repo --api-url --offline -o --output --color --debug --token
+      --timeout --no-retry --insecure --strict -h --help
+    ) ;;
+    'auth status') __mq_r=(
+      -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
+      --insecure --strict -h --help
+    ) ;;
+    'auth logout') __mq_r=(
+      -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
+      --insecure --strict -h --help
+    ) ;;
+    'auth token') __mq_r=(
+      -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
+      --insecure --strict -h --help
+    ) ;;
+    config) __mq_r=(
+      -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
+      --insecure --strict -h --help
+    ) ;;
+    'config get') __mq_r=(
+      -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
+      --insecure --strict -h --help
+    ) ;;
+    'config set') __mq_r=(
+      -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
+      --insecure --strict -h --help
+    ) ;;
+    'config unset') __mq_r=(
+      -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
+      --insecure --strict -h --help
+    ) ;;
+    'config list') __mq_r=(
+      -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
+      --insecure --strict -h --help
+    ) ;;
+    completion) __mq_r=(
+      -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
+      --insecure --strict -h --help
+    ) ;;
     help) __mq_r=(-h --help) ;;
     'help logs') __mq_r=(-h --help) ;;
     'help stats') __mq_r=(-h --help) ;;
@@ -143,10 +227,7 @@ __mq_flags() {
     'help completion') __mq_r=(-h --help) ;;
     *) __mq_r=() ;;
   esac
-  __mq_r+=(
-    -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-    --insecure --strict
-  )
+  __mq_r+=()
 }
 
 # __mq_takes_value PATH FLAG: whether FLAG of PATH reads the next word as its value

@@ -3,7 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { version } from "../package.json";
 import type { Context } from "./context.js";
-import { addGlobalOptions, readGlobals } from "./commands/global-options.js";
+import { ensureGlobalOptions, readGlobals } from "./commands/global-options.js";
 import { NewCmdLogs } from "./commands/logs.js";
 import { NewCmdStats } from "./commands/stats/index.js";
 import { NewCmdServe } from "./commands/serve.js";
@@ -26,7 +26,7 @@ export function buildProgram(ctx: Context): Command {
     .showSuggestionAfterError(true)
     // `mq help stats failure-rate` needs a help command that walks more than one level
     .helpCommand(false);
-  addGlobals(program);
+  ensureGlobalOptions(program);
 
   program.addCommand(NewCmdLogs(ctx));
   program.addCommand(NewCmdStats(ctx));
@@ -37,7 +37,9 @@ export function buildProgram(ctx: Context): Command {
   program.addCommand(newHelpCommand(program));
 
   for (const cmd of walk(program)) {
-    if (cmd !== program) addGlobals(cmd);
+    // a subcommand gets the global options when the command line reaches it, so that
+    // `mq logs --repo a/b` and `mq --repo a/b logs` both work without building them all up front
+    if (cmd.commands.length > 0) cmd.hook("preSubcommand", (_parent, sub) => void ensureGlobalOptions(sub));
     configureCommand(cmd, ctx);
     const examples = examplesHelpText(commandPath(cmd));
     if (examples) cmd.addHelpText("after", examples);
@@ -70,13 +72,6 @@ export function commandPath(cmd: Command): string {
   return names.join(" ");
 }
 
-/** Global options go under their own heading, so each command's help shows its own flags first. */
-function addGlobals(cmd: Command): void {
-  const before = cmd.options.length;
-  addGlobalOptions(cmd);
-  for (const option of cmd.options.slice(before)) option.helpGroup("Global options:");
-}
-
 function newHelpCommand(program: Command): Command {
   return new Command("help")
     .description("show help for a command")
@@ -87,7 +82,7 @@ function newHelpCommand(program: Command): Command {
         const sub = target.commands.find((c) => c.name() === name || c.aliases().includes(name));
         target = sub ?? unknownCommand(target, name);
       }
-      target.help();
+      ensureGlobalOptions(target).help();
     });
 }
 

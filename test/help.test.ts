@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { Command } from "commander";
+import { ensureGlobalOptionsEverywhere } from "../src/commands/global-options.js";
 import { buildProgram, commandPath, walk } from "../src/cli.js";
 import { EXAMPLES } from "../src/commands/examples.js";
 import { main } from "../src/main.js";
 import { testContext } from "./helpers/context.js";
 
 const program = buildProgram(testContext());
+// the tree as completion sees it: global options on every command
+ensureGlobalOptionsEverywhere(program);
 const commands = [...walk(program)];
 const label = (cmd: Command) => `mq ${commandPath(cmd)}`.trim();
 

@@ -3,6 +3,7 @@
 // the generators load only when this command runs.
 import { Argument, Command } from "commander";
 import type { Context } from "../context.js";
+import { ensureGlobalOptionsEverywhere } from "./global-options.js";
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -24,6 +25,8 @@ export function NewCmdCompletion(ctx: Context, runF?: (opts: CompletionOptions) 
     .action(async (shell: Shell, _flags: unknown, cmd: Command) => {
       let root = cmd;
       while (root.parent) root = root.parent;
+      // the CLI adds global options only along the path it runs; the scripts describe every command
+      ensureGlobalOptionsEverywhere(root);
       await (runF ?? ((o) => runCompletion(o, ctx)))({ shell, root });
     });
 }

@@ -29,6 +29,28 @@ export function addGlobalOptions(cmd: Command): Command {
     .addOption(new Option("--strict", "treat event metadata that differs from the contract as an error"));
 }
 
+const withGlobals = new WeakSet<Command>();
+
+/**
+ * Adds the global options to `cmd` once, under their own help heading. The CLI calls this for a
+ * command only when the command line reaches it: building ~40 commands x 11 options up front was a
+ * third of `mq --help`'s start-up. Whatever walks the whole tree (completion) calls it everywhere.
+ */
+export function ensureGlobalOptions(cmd: Command): Command {
+  // `mq help` uses none of them, and "[options]" would only widen the command list
+  if (withGlobals.has(cmd) || cmd.name() === "help") return cmd;
+  withGlobals.add(cmd);
+  const before = cmd.options.length;
+  addGlobalOptions(cmd);
+  for (const option of cmd.options.slice(before)) option.helpGroup("Global options:");
+  return cmd;
+}
+
+export function ensureGlobalOptionsEverywhere(root: Command): void {
+  ensureGlobalOptions(root);
+  for (const sub of root.commands) ensureGlobalOptionsEverywhere(sub);
+}
+
 const GLOBAL_KEYS = ["repo", "apiUrl", "offline", "output", "color", "debug", "token", "timeout", "retry", "insecure", "strict"] as const;
 
 /** The global options in effect for `cmd`: a value typed on the command line anywhere in the chain wins. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Command } from "commander";
+import { ensureGlobalOptionsEverywhere } from "../../src/commands/global-options.js";
 import { buildProgram, walk } from "../../src/cli.js";
 import { EVENT_TYPES, EVENT_TYPE_FAMILIES } from "../../src/api/event-types.js";
 import { STATS_ENDPOINTS } from "../../src/api/endpoints.js";
@@ -99,6 +100,7 @@ describe("bash completion", () => {
 
 describe("bash completion follows the live tree", () => {
   const program = buildProgram(testContext());
+  ensureGlobalOptionsEverywhere(program);
   const commands = [...walk(program)].filter((c) => c.name() !== "help");
   const pathOf = (cmd: Command): string[] => {
     const names: string[] = [];

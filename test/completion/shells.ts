@@ -6,6 +6,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureGlobalOptionsEverywhere } from "../../src/commands/global-options.js";
 import { buildProgram } from "../../src/cli.js";
 import { generateCompletion, type CompletionShell } from "../../src/completion/index.js";
 import { testContext } from "../helpers/context.js";
@@ -21,7 +22,7 @@ export function scriptFile(shell: CompletionShell): string {
   let file = scripts.get(shell);
   if (!file) {
     file = join(mkdtempSync(join(tmpdir(), "mq-completion-")), `mq.${shell}`);
-    writeFileSync(file, generateCompletion(shell, buildProgram(testContext())));
+    writeFileSync(file, generateCompletion(shell, programWithGlobals()));
     scripts.set(shell, file);
   }
   return file;
@@ -73,4 +74,10 @@ export function fishComplete(line: string): string[] {
     .split("\n")
     .filter((l) => l !== "")
     .map((l) => l.split("\t")[0]!);
+}
+
+function programWithGlobals() {
+  const program = buildProgram(testContext());
+  ensureGlobalOptionsEverywhere(program);
+  return program;
 }
