@@ -105,6 +105,7 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
       now: opts.now,
       repos: opts.repos,
       eventsFile: opts.eventsFile,
+      recordRequests: false,
     });
   } catch (err) {
     if (err instanceof EventsFileError) throw new MqError(`--events: ${err.message}`, ExitCode.USAGE, "Record a log with: mq logs --repo OWNER/NAME --all -o ndjson > FILE.ndjson");

@@ -27,6 +27,9 @@ export interface ServerOptions {
   delayMs?: number;
   /** serve exactly these events ("owner/name" -> events), like eventsFile but in memory (benchmarks) */
   events?: Record<string, readonly Event[]>;
+  /** keep every request in `requests` (default true, for tests); `mq serve` turns it off, as a
+   * long-running server must not grow with every request */
+  recordRequests?: boolean;
 }
 
 export interface RunningServer {
@@ -34,6 +37,7 @@ export interface RunningServer {
   url: string;
   close(): Promise<void>;
   appendEvents(repo: string, events: Event[]): void;
+  /** every request received, in order, unless recordRequests is false */
   requests: Array<{ method: string; url: string; headers: Record<string, string | undefined> }>;
 }
 
@@ -160,8 +164,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   });
   const handler = new Handler(repos, options);
   const requests: RunningServer["requests"] = [];
+  const record = options.recordRequests ?? true;
   const server = createServer({ keepAlive: true }, (req, res) => {
-    requests.push({ method: req.method ?? "", url: req.url ?? "", headers: flatHeaders(req) });
+    if (record) requests.push({ method: req.method ?? "", url: req.url ?? "", headers: flatHeaders(req) });
     const respond = () => {
       try {
         handler.handle(req, res);

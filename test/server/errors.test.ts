@@ -181,3 +181,18 @@ describe("--events: record and replay", () => {
     await expect(loadEventsFile(join(dir, "missing.ndjson"))).rejects.toThrow(/cannot read .*missing\.ndjson: ENOENT/);
   });
 });
+
+describe("the request log", () => {
+  it("is kept for tests, and not kept by a long-running server (recordRequests: false)", async () => {
+    const quiet = await startServer({ port: 0, seed: 4, days: 1, now: NOW, recordRequests: false });
+    try {
+      expect((await get(`${quiet.url}/v1/repos/acme/web/stats/queues`)).status).toBe(200);
+      expect(quiet.requests).toEqual([]);
+    } finally {
+      await quiet.close();
+    }
+    const before = open.requests.length;
+    await get(`${open.url}/v1/repos/acme/web/stats/queues`);
+    expect(open.requests.slice(before).map((r) => r.url)).toEqual(["/v1/repos/acme/web/stats/queues"]);
+  });
+});
