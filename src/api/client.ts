@@ -6,7 +6,8 @@
 import { setMaxListeners } from "node:events";
 import { STATUS_CODES } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
+import { Agent, EnvHttpProxyAgent, request } from "./undici.js";
 import { version } from "../../package.json";
 import type { Context } from "../context.js";
 import { AuthError, ContractError, HttpError, InterruptedError, NetworkError, UsageError } from "../errors.js";

@@ -235,7 +235,7 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
   const spinner: Spinner =
     streaming && ctx.io.stdoutIsTTY
       ? { update() {}, log: (l) => void ctx.io.stderr.write(l + "\n"), stop() {} }
-      : startSpinner(ctx, `fetching events of ${repoName}`);
+      : await startSpinner(ctx, `fetching events of ${repoName}`);
 
   // Metadata that differs from the contract: one warning per type, the event shown as sent.
   const warnedTypes = new Set<string>();

@@ -5,7 +5,7 @@ import { startSpinner } from "../../src/output/spinner.js";
 describe("startSpinner", () => {
   it("writes nothing when stderr is not a terminal", async () => {
     const ctx = testContext({ stderrIsTTY: false });
-    const s = startSpinner(ctx, "loading");
+    const s = await startSpinner(ctx, "loading");
     s.update("1 page");
     s.stop();
     await new Promise((r) => setTimeout(r, 10));
@@ -14,7 +14,7 @@ describe("startSpinner", () => {
 
   it("draws on stderr when it is a terminal and clears the line on stop", async () => {
     const ctx = testContext({ stderrIsTTY: true });
-    const s = startSpinner(ctx, "loading");
+    const s = await startSpinner(ctx, "loading");
     s.update("12 events, 1 page");
     s.stop();
     s.stop();

@@ -256,7 +256,7 @@ export async function runStats(opts: StatsOptions, ctx: Context): Promise<void> 
   const format: OutputFormat = opts.chart ? "table" : resolveOutputFormat(ctx);
   warnDeprecated(ctx, endpoint);
   const { startSpinner } = await import("../../output/spinner.js");
-  const spinner = startSpinner(ctx, `Fetching ${endpoint.name}…`);
+  const spinner = await startSpinner(ctx, `Fetching ${endpoint.name}…`);
   let body: unknown;
   try {
     body = await fetchStats(ctx, endpoint, opts.query);
@@ -341,7 +341,7 @@ export async function runStatsSummary(opts: StatsSummaryOptions, ctx: Context): 
   const query: StatsQuery = { ...opts.filters, start_at: formatInstant(opts.since), end_at: formatInstant(opts.until) };
   const names = [...new Set(Object.values(SUMMARY_SOURCES).map(([e]) => e))];
   const { startSpinner } = await import("../../output/spinner.js");
-  const spinner = startSpinner(ctx, `Fetching ${names.length} statistics…`);
+  const spinner = await startSpinner(ctx, `Fetching ${names.length} statistics…`);
   let bodies: Map<string, unknown>;
   try {
     // all at once: the summary takes as long as the slowest request, not the sum

@@ -1,0 +1,14 @@
+// Types for the undici modules src/api/undici.ts imports directly (undici types only its index).
+declare module "undici/lib/dispatcher/agent.js" {
+  import { Agent } from "undici";
+  export default Agent;
+}
+declare module "undici/lib/dispatcher/env-http-proxy-agent.js" {
+  import { EnvHttpProxyAgent } from "undici";
+  export default EnvHttpProxyAgent;
+}
+declare module "undici/lib/api/api-request.js" {
+  import type { Dispatcher } from "undici";
+  const request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+  export default request;
+}
