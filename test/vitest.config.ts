@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     globalSetup: ["test/helpers/global-setup.ts"],
+    // CI also writes a JSON report, from which .ci/run prints a plain "N passed, N failed" line
+    reporters: process.env.MQ_TEST_REPORT ? ["default", "json"] : ["default"],
+    outputFile: process.env.MQ_TEST_REPORT ? { json: process.env.MQ_TEST_REPORT } : undefined,
   },
 });
