@@ -10,7 +10,7 @@
 // (a fixed delay per request, a store of exactly one million events), bench/server.mjs over an
 // esbuild bundle of src/server.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { writeEventsFile } from "./events.mjs";
@@ -30,13 +30,16 @@ const want = (section) => !ONLY || ONLY.includes(section);
 const CFG = QUICK
   ? { startupRuns: 2, startupWarmup: 1, streamEvents: 2_000, smallEvents: 1_000, streamRuns: 1, curlRuns: 1, curlBudgetMs: 0,
       delayMs: 50, summaryRuns: 1, simDays: 7, storeEvents: 20_000, storeBaseline: 2_000, latencyRequests: 20 }
-  : { startupRuns: 10, startupWarmup: 2, streamEvents: 100_000, smallEvents: 1_000, streamRuns: 3, curlRuns: 3, curlBudgetMs: 45_000,
+  : { startupRuns: 20, startupWarmup: 3, streamEvents: 100_000, smallEvents: 1_000, streamRuns: 3, curlRuns: 3, curlBudgetMs: 45_000,
       delayMs: 200, summaryRuns: 3, simDays: 30, storeEvents: 1_000_000, storeBaseline: 100_000, latencyRequests: 200 };
 
-const BIN = "bin/mq.js";
+const tmpRoot = mkdtempSync(join(os.tmpdir(), "mq-bench-"));
+// the CLI under test: a snapshot of bin/ and dist/ taken right after the build, so that another
+// `npm run build` in the same checkout during the run cannot swap chunks under it
+const BIN = join(tmpRoot, "app", "bin", "mq.js");
 const TOKEN = "bench-token";
 const NOW = "2026-11-20T12:00:00Z";
-const tmp = mkdtempSync(join(os.tmpdir(), "mq-bench-"));
+const tmp = tmpRoot;
 // mq must not read the user's configuration (a token, an API URL, a default repository)
 const ENV = { MQ_CONFIG_DIR: join(tmp, "config"), NO_COLOR: "1" };
 for (const k of ["MQ_API_URL", "MQ_TOKEN", "MQ_REPO", "MERGIFY_TOKEN", "GITHUB_REPOSITORY"]) delete process.env[k];
@@ -67,6 +70,13 @@ function build() {
   log("npm run build");
   const r = spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
   if (r.status !== 0) throw new Error("npm run build failed");
+}
+
+function snapshot() {
+  const app = join(tmp, "app");
+  for (const d of ["bin", "dist"]) cpSync(join(ROOT, d), join(app, d), { recursive: true });
+  cpSync(join(ROOT, "package.json"), join(app, "package.json"));
+  symlinkSync(join(ROOT, "node_modules"), join(app, "node_modules"), "dir");
 }
 
 /** src/server (and the endpoint table) bundled for bench/server.mjs */
@@ -438,6 +448,7 @@ const began = Date.now();
 let failed = false;
 try {
   build();
+  snapshot();
   const bundle = want("concurrency") || want("server") ? await bundleServer() : undefined;
   const endpoints = bundle ? (await import(bundle)).STATS_ENDPOINTS : [];
   if (want("startup")) await startup();
