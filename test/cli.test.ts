@@ -49,3 +49,14 @@ describe("config defaults", () => {
     expect(run.stdoutText().trimEnd().split("\n")).toHaveLength(2);
   });
 });
+
+describe("the exit-code map", () => {
+  it("is documented in the README exactly as src/errors.ts defines it", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { EXIT_CODE_TABLE } = await import("../src/errors.js");
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const section = readme.slice(readme.indexOf("## Exit codes"));
+    const rows = [...section.matchAll(/^\| (\d+) \| (.+) \|$/gm)].map((m) => [Number(m[1]), m[2]!.replaceAll("`", "")]);
+    expect(rows).toEqual(EXIT_CODE_TABLE.map(([code, text]) => [code, text]));
+  });
+});
