@@ -281,6 +281,19 @@ const QUEUE_TYPES = [
   "action.queue.change",
 ];
 
+/** Checks outcomes (SUCCESS or the abort code) of `checks_end` events, counted per group and bucket. */
+function countCheckOutcomes(c: StatsContext, buckets: Bucket[]): Grouper<Map<string, number>> {
+  const g = new Grouper<Map<string, number>>(buckets, () => new Map());
+  each(c, "action.queue.checks_end", (e, t) => {
+    const k = keyOf(e);
+    if (!matches(k, c.filter)) return;
+    const a = g.acc(k as unknown as Record<string, unknown>, t);
+    const o = checkOutcome(e);
+    a.set(o, (a.get(o) ?? 0) + 1);
+  });
+  return g;
+}
+
 export const STATS_HANDLERS: Record<string, Handler> = {
   queues_entered_count: (c) => counter(c, "action.queue.enter", "entered"),
 
@@ -315,28 +328,15 @@ export const STATS_HANDLERS: Record<string, Handler> = {
   },
 
   queues_checks_outcome_count: (c) => {
-    const g = new Grouper<Map<string, number>>(bucketsFor(c.from, c.to), () => new Map());
-    each(c, "action.queue.checks_end", (e, t) => {
-      const k = keyOf(e);
-      if (!matches(k, c.filter)) return;
-      const a = g.acc(k as unknown as Record<string, unknown>, t);
-      const o = checkOutcome(e);
-      a.set(o, (a.get(o) ?? 0) + 1);
-    });
+    const g = countCheckOutcomes(c, bucketsFor(c.from, c.to));
     return {
       groups: g.result((a, b) => [...a!].sort(([x], [y]) => (x < y ? -1 : 1)).map(([check_outcome, count]) => ({ ...interval(b), check_outcome, count })), false),
     };
   },
 
   merge_queue_checks_outcome: (c) => {
-    const g = new Grouper<Map<string, number>>([{ start: c.from, end: c.to }], () => new Map());
-    each(c, "action.queue.checks_end", (e, t) => {
-      const k = keyOf(e);
-      if (!matches(k, c.filter)) return;
-      const a = g.acc(k as unknown as Record<string, unknown>, t);
-      const o = checkOutcome(e);
-      a.set(o, (a.get(o) ?? 0) + 1);
-    });
+    // the deprecated endpoint: the same counts over one bucket, the whole window
+    const g = countCheckOutcomes(c, [{ start: c.from, end: c.to }]);
     const groups = g.result((a) => [Object.fromEntries([...a!].sort(([x], [y]) => (x < y ? -1 : 1)))], false);
     return { groups: groups.map((grp) => ({ ...grp, stats: (grp.stats as unknown[])[0] ?? {} })) };
   },
