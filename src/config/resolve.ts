@@ -103,8 +103,16 @@ export async function resolveRepo(ctx: Context): Promise<RepoRef> {
   }
   const fromConfig = (await ctx.config()).get("repo");
   if (fromConfig !== undefined) return fromValue(fromConfig, "config");
+  // The bundled server simulates any repository, so a first `mq --offline logs` in any folder
+  // shows data instead of an error; stderr says which repository that is.
+  if (ctx.globals.offline) {
+    ctx.io.stderr.write(`mq: no repository given; showing the offline demo repository ${OFFLINE_DEMO_REPO.owner}/${OFFLINE_DEMO_REPO.name} (choose one with --repo)\n`);
+    return { ...OFFLINE_DEMO_REPO, source: "offline demo" };
+  }
   throw new UsageError("no repository given", REPO_HINT);
 }
+
+export const OFFLINE_DEMO_REPO = { owner: "acme", name: "web" } as const;
 
 const REPO_HINT = "set it with --repo owner/name, the MQ_REPO environment variable, or mq config set repo owner/name";
 

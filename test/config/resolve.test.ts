@@ -107,6 +107,13 @@ describe("repository precedence", () => {
     expect(err.hint).toBe("set it with --repo owner/name, the MQ_REPO environment variable, or mq config set repo owner/name");
   });
 
+  it("falls back to the offline demo repository with --offline, saying so on stderr", async () => {
+    const ctx = testContext({ cwd: mkdtempSync(join(tmpdir(), "mq-nogit-")) });
+    ctx.globals.offline = true;
+    expect(await resolveRepo(ctx)).toEqual({ owner: "acme", name: "web", source: "offline demo" });
+    expect(ctx.stderrText()).toBe("mq: no repository given; showing the offline demo repository acme/web (choose one with --repo)\n");
+  });
+
   it("names the source of a bad value", async () => {
     const ctx = testContext({ env: { MQ_REPO: "bad_owner/web" } });
     const err = await resolveRepo(ctx).catch((e) => e);
