@@ -1,0 +1,454 @@
+// compileCheck must say exactly what zod says: check(v) === schema.safeParse(v).success. These
+// tests compare the two on the fixtures and on thousands of fast-check mutations of them (keys
+// deleted, values swapped for null, numbers, strings, arrays, objects, other enum values, broken
+// date-times and uuids, deeper nesting, the recursive condition evaluation grown), then on a zoo
+// of hand-made schemas for the definition kinds the contract does not use. Any disagreement fails.
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { readFileSync } from "node:fs";
+import * as z from "zod";
+import { compileCheck } from "../../../src/api/schema/check.js";
+import {
+  EVENT_METADATA_SCHEMAS,
+  EventEnvelopeSchema,
+  EventSchema,
+  EventsPageSchema,
+  validateEvent,
+} from "../../../src/api/schema/events.js";
+import {
+  ABORT_CODES,
+  ABORT_STATUSES,
+  ACTOR_TYPES,
+  CHECK_STATES,
+  PLATFORM_ACCOUNT_TYPES,
+  RETRY_MODES,
+} from "../../../src/api/schema/common.js";
+import { EVENT_TYPES } from "../../../src/api/event-types.js";
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Obj = Record<string, unknown>;
+
+const fixture = (name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`../../../src/api/fixtures/${name}`, import.meta.url), "utf8"));
+const events = fixture("events.json") as Array<Obj & { type: string; metadata: Obj }>;
+const realEvent = fixture("real-service-event.json") as Obj & { type: string; metadata: Obj };
+const allEvents = [...events, realEvent];
+const clone = <T>(v: T): T => structuredClone(v);
+
+const typed = Object.entries(EVENT_METADATA_SCHEMAS) as Array<[string, z.ZodType]>;
+
+/** Fails with the value when the compiled check and zod disagree. */
+function agree(schema: z.ZodType, check: (v: unknown) => boolean, value: unknown): void {
+  const zod = schema.safeParse(value).success;
+  const ours = check(value);
+  if (ours !== zod) {
+    throw new Error(`compiled check says ${ours}, zod says ${zod}, for ${show(value)}`);
+  }
+}
+
+function show(v: unknown): string {
+  try {
+    return JSON.stringify(v, (_k, x: unknown) => (typeof x === "number" && !Number.isFinite(x) ? String(x) : x));
+  } catch {
+    return String(v);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mutations
+
+type Path = Array<string | number>;
+
+/** Every path to a value inside `v` (the root included), objects and arrays walked. */
+function paths(v: unknown, prefix: Path = [], out: Path[] = []): Path[] {
+  out.push(prefix);
+  if (Array.isArray(v)) v.forEach((x, i) => paths(x, [...prefix, i], out));
+  else if (typeof v === "object" && v !== null) for (const k of Object.keys(v)) paths((v as Obj)[k], [...prefix, k], out);
+  return out;
+}
+
+function get(root: unknown, path: Path): unknown {
+  let v = root;
+  for (const seg of path) v = (v as Obj)[seg as string];
+  return v;
+}
+
+/** Replaces the value at `path` (the root cannot be replaced in place: the new root is returned). */
+function set(root: unknown, path: Path, value: unknown): unknown {
+  if (path.length === 0) return value;
+  (get(root, path.slice(0, -1)) as Obj)[path[path.length - 1] as string] = value;
+  return root;
+}
+
+const ENUM_VALUES = [
+  ...ABORT_CODES,
+  ...ABORT_STATUSES,
+  ...ACTOR_TYPES,
+  ...CHECK_STATES,
+  ...PLATFORM_ACCOUNT_TYPES,
+  ...RETRY_MODES,
+  ...EVENT_TYPES,
+  "Success",
+  "JOB",
+  "",
+];
+
+const DATE_TIMES = [
+  "2026-11-20T09:58:02Z",
+  "2026-11-20T09:58:02.481203+00:00",
+  "2026-11-20T09:58:02",
+  "2026-11-20 09:58:02Z",
+  "2026-02-29T00:00:00Z",
+  "2028-02-29T00:00:00Z",
+  "2026-02-30T00:00:00Z",
+  "2026-13-01T00:00:00Z",
+  "2026-11-20T24:00:00Z",
+  "2026-11-20T09:58:60Z",
+  "2026-11-20T09:58:02+0100",
+  "2026-11-20T09:58:02+01",
+  "2026-11-20T09:58:02.Z",
+  "2026-11-20T09:58Z",
+  "2026-11-20",
+  "2026-11-20T09:58:02z",
+  "2026-11-20t09:58:02Z",
+];
+
+const UUIDS = [
+  "3f0c2a9e-8b7d-4e61-a5c4-1d2e3f4a5b6c",
+  "3F0C2A9E-8B7D-4E61-A5C4-1D2E3F4A5B6C",
+  "00000000-0000-0000-0000-000000000000",
+  "ffffffff-ffff-ffff-ffff-ffffffffffff",
+  "3f0c2a9e-8b7d-0e61-05c4-1d2e3f4a5b6c",
+  "3f0c2a9e8b7d4e61a5c41d2e3f4a5b6c",
+  "3f0c2a9e-8b7d-4e61-a5c4-1d2e3f4a5b6",
+  "3f0c2a9e-8b7d-4e61-a5c4-1d2e3f4a5b6cc",
+  "3f0c2a9g-8b7d-4e61-a5c4-1d2e3f4a5b6c",
+  "{3f0c2a9e-8b7d-4e61-a5c4-1d2e3f4a5b6c}",
+];
+
+const NUMBERS = [0, -0, 1, -1, 1.5, 2 ** 53 - 1, 2 ** 53, -(2 ** 53), 1e308, NaN, Infinity, -Infinity];
+
+const anyJson: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom<unknown>(null, undefined, true, false, "", 0, [], {}),
+  fc.constantFrom(...NUMBERS),
+  fc.constantFrom(...DATE_TIMES, ...UUIDS, ...ENUM_VALUES),
+  fc.jsonValue({ maxDepth: 2 }),
+  fc.string({ maxLength: 8, unit: "grapheme-ascii" }),
+);
+
+/** Breaks a string a little: a character changed, dropped, doubled, or the case flipped. */
+const breakString = fc
+  .tuple(fc.nat(), fc.constantFrom("change", "drop", "double", "upper", "lower", "trim-end", "prefix"), fc.constantFrom("x", "0", "9", "-", ":", "Z", "+", " ", "\u00e9", "\ud83d\ude00"))
+  .map(([n, how, ch]) => (s: string): string => {
+    const i = s.length === 0 ? 0 : n % s.length;
+    switch (how) {
+      case "change":
+        return s.slice(0, i) + ch + s.slice(i + 1);
+      case "drop":
+        return s.slice(0, i) + s.slice(i + 1);
+      case "double":
+        return s.slice(0, i) + s[i] + s.slice(i);
+      case "upper":
+        return s.toUpperCase();
+      case "lower":
+        return s.toLowerCase();
+      case "trim-end":
+        return s.slice(0, -1);
+      default:
+        return ch + s;
+    }
+  });
+
+type Mutation = (root: unknown, pick: number) => unknown;
+
+const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  // delete a key
+  fc.constant<Mutation>((root, pick) => {
+    const keyed = paths(root).filter((p) => p.length > 0 && typeof p[p.length - 1] === "string");
+    if (keyed.length === 0) return root;
+    const p = keyed[pick % keyed.length]!;
+    delete (get(root, p.slice(0, -1)) as Obj)[p[p.length - 1] as string];
+    return root;
+  }),
+  // set a value to null, a number, a string, an array, an object, anything
+  anyJson.map<Mutation>((value) => (root, pick) => {
+    const all = paths(root);
+    return set(root, all[pick % all.length]!, clone(value));
+  }),
+  // change an enum value, a date-time or a uuid for another (valid or not)
+  fc.constantFrom(...ENUM_VALUES, ...DATE_TIMES, ...UUIDS).map<Mutation>((value) => (root, pick) => {
+    const strings = paths(root).filter((p) => typeof get(root, p) === "string");
+    if (strings.length === 0) return root;
+    return set(root, strings[pick % strings.length]!, value);
+  }),
+  // break a string a little (a date-time, a uuid, an enum value, an owner name...)
+  breakString.map<Mutation>((brk) => (root, pick) => {
+    const strings = paths(root).filter((p) => typeof get(root, p) === "string");
+    if (strings.length === 0) return root;
+    const p = strings[pick % strings.length]!;
+    return set(root, p, brk(get(root, p) as string));
+  }),
+  // add a key (loose objects keep it; the key may be a declared one, or __proto__)
+  fc
+    .tuple(fc.constantFrom("outcome", "extra", "__proto__", "subconditions", "id", "match", "constructor"), anyJson)
+    .map<Mutation>(([key, value]) => (root, pick) => {
+      const objects = paths(root).filter((p) => {
+        const v = get(root, p);
+        return typeof v === "object" && v !== null && !Array.isArray(v);
+      });
+      if (objects.length === 0) return root;
+      Object.defineProperty(get(root, objects[pick % objects.length]!), key, {
+        value: clone(value),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      return root;
+    }),
+  // nest deeper: wrap a value in an array, or put a copy of an array's element (or of the array)
+  // into it
+  fc.constantFrom("wrap", "dup", "self").map<Mutation>((how) => (root, pick) => {
+    const all = paths(root);
+    const p = all[pick % all.length]!;
+    const v = get(root, p);
+    if (how === "wrap") return set(root, p, [v]);
+    if (!Array.isArray(v)) return root;
+    v.push(clone(how === "dup" && v.length > 0 ? v[pick % v.length] : v));
+    return root;
+  }),
+  // grow the recursive condition evaluation: an evaluation becomes a subcondition of a copy of
+  // itself, so the next mutations reach deeper levels
+  fc.constant<Mutation>((root, pick) => {
+    const evaluations = paths(root).filter((p) => {
+      const v = get(root, p);
+      return typeof v === "object" && v !== null && Array.isArray((v as Obj).subconditions);
+    });
+    if (evaluations.length === 0) return root;
+    const p = evaluations[pick % evaluations.length]!;
+    const ev = get(root, p) as Obj;
+    (ev.subconditions as unknown[]).push(clone(ev));
+    return root;
+  }),
+);
+
+/** One to four mutations applied in turn to a copy of one of `seeds`. */
+function mutated(seeds: readonly unknown[]): fc.Arbitrary<unknown> {
+  return fc
+    .tuple(fc.nat(seeds.length - 1), fc.array(fc.tuple(mutation, fc.nat()), { minLength: 1, maxLength: 4 }))
+    .map(([i, steps]) => {
+      let v: unknown = clone(seeds[i]);
+      for (const [m, pick] of steps) v = m(v, pick);
+      return v;
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe("compileCheck on the event contract", () => {
+  it("compiles every metadata shape and the page without handing anything back to zod", () => {
+    const fallbacks: string[] = [];
+    for (const [type, schema] of typed) compileCheck(schema, { onFallback: (t, why) => fallbacks.push(`${type}: ${t} (${why})`) });
+    compileCheck(EventsPageSchema.shape.events.element.options[0], { onFallback: (t, why) => fallbacks.push(`${t} (${why})`) });
+    compileCheck(EventEnvelopeSchema, { onFallback: (t, why) => fallbacks.push(`${t} (${why})`) });
+    expect(fallbacks).toEqual([]);
+  });
+
+  it("hands the generic event's refined type back to zod, and only that", () => {
+    const fallbacks: string[] = [];
+    compileCheck(EventsPageSchema, { onFallback: (t, why) => fallbacks.push(`${t} (${why})`) });
+    expect(fallbacks).toEqual(["string (check custom)"]);
+  });
+
+  it.each(typed)("%s: agrees with zod on every fixture's metadata", (_type, schema) => {
+    const check = compileCheck(schema);
+    for (const ev of allEvents) agree(schema, check, ev.metadata);
+  });
+
+  it("agrees with zod on every fixture as an event, an envelope and a page", () => {
+    const ev = compileCheck(EventSchema);
+    const env = compileCheck(EventEnvelopeSchema);
+    const page = compileCheck(EventsPageSchema);
+    for (const e of allEvents) {
+      agree(EventSchema, ev, e);
+      agree(EventEnvelopeSchema, env, e);
+    }
+    agree(EventsPageSchema, page, { size: 48, per_page: 100, events: allEvents });
+  });
+
+  it.each(typed)("%s: agrees with zod on mutations of the fixtures' metadata", (type, schema) => {
+    const check = compileCheck(schema);
+    const own = allEvents.filter((e) => e.type === type).map((e) => e.metadata);
+    // its own fixture most of the time, another type's metadata now and then
+    const seeds = [...own, ...own, ...own, ...allEvents.map((e) => e.metadata)];
+    fc.assert(
+      fc.property(mutated(seeds), (m) => agree(schema, check, m)),
+      { numRuns: 150 },
+    );
+  });
+
+  it("agrees with zod on mutations of whole events (envelope, discriminated union, generic events)", () => {
+    const ev = compileCheck(EventSchema);
+    const env = compileCheck(EventEnvelopeSchema);
+    fc.assert(
+      fc.property(mutated(allEvents), (e) => {
+        agree(EventSchema, ev, e);
+        agree(EventEnvelopeSchema, env, e);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it("validateEvent (hand-written envelope + compiled metadata) has EventSchema's verdict on mutated events", () => {
+    fc.assert(
+      fc.property(mutated(allEvents), (e) => {
+        const zod = EventSchema.safeParse(e).success;
+        const ours = validateEvent(e);
+        if (ours.ok !== zod) throw new Error(`validateEvent ${show(ours)}, zod ${zod}, for ${show(e)}`);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Definition kinds the contract does not use (yet): each compared with zod on arbitrary values
+
+const Tree: z.ZodType = z.lazy(() => z.object({ value: z.number(), children: z.array(Tree).optional() }));
+const Shape = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("circle"), r: z.number().positive() }),
+  z.object({ kind: z.literal(["square", "box"]), side: z.number().min(0).max(10).multipleOf(0.5) }),
+]);
+
+const ZOO: Record<string, z.ZodType> = {
+  "plain object (extra keys stripped)": z.object({ a: z.string(), b: z.number().optional() }),
+  "strict object": z.strictObject({ a: z.string(), b: z.boolean().nullable() }),
+  "object with a catchall": z.object({ a: z.int() }).catchall(z.string().min(2)),
+  "optional, nullable, nullish keys": z.object({ o: z.string().optional(), n: z.string().nullable(), x: z.string().nullish() }),
+  "optional unknown and required unknown": z.object({ u: z.unknown(), o: z.unknown().optional(), a: z.any() }),
+  "exact optional": z.object({ e: z.string().exactOptional() }),
+  "default (handed back to zod)": z.object({ d: z.string().default("x"), n: z.number() }),
+  "string checks": z.string().min(2).max(5),
+  "string length in code points": z.string().length(2),
+  "string formats": z.union([z.email(), z.uuid(), z.ipv4(), z.iso.date(), z.iso.time(), z.url()]),
+  "starts/ends/includes": z.string().startsWith("a").endsWith("z").includes("m"),
+  "global regex": z.string().regex(/ab/g),
+  "lower case": z.string().lowercase(),
+  "numbers": z.number().gt(-5).lte(5),
+  "int32": z.int32(),
+  "literals": z.literal([1, "1", null, true]),
+  "enum": z.enum(["a", "b"]),
+  "native enum": z.enum({ A: 1, B: "b" }),
+  "array bounds": z.array(z.string()).min(1).max(3),
+  "nonempty array": z.array(z.number()).nonempty(),
+  "record of ints": z.record(z.string(), z.int()),
+  "record of unknown": z.record(z.string(), z.unknown()),
+  "loose record": z.looseRecord(z.string(), z.string()),
+  "record with enum keys (handed back)": z.record(z.enum(["a", "b"]), z.number()),
+  "union": z.union([z.string(), z.number().int(), z.array(z.boolean())]),
+  "xor": z.xor([z.string(), z.string().min(3)]),
+  "discriminated union": Shape,
+  "lazy tree": Tree,
+  "refine (handed back)": z.string().refine((s) => s.length % 2 === 0),
+  "transform (handed back)": z.string().transform((s) => s.length),
+  "pipe (handed back)": z.string().pipe(z.coerce.number()),
+  "coerce (handed back)": z.coerce.number(),
+  "trim (handed back)": z.string().trim().min(1),
+  "null, undefined, never, boolean": z.union([z.null(), z.undefined(), z.never(), z.boolean()]),
+  "tuple (handed back)": z.tuple([z.string(), z.number()]),
+};
+
+const zooValue: fc.Arbitrary<unknown> = fc.oneof(
+  { maxDepth: 3 },
+  fc.anything({
+    maxDepth: 3,
+    withNullPrototype: true,
+    withObjectString: true,
+    withSparseArray: true,
+    withBoxedValues: true,
+    withDate: true,
+    withMap: true,
+    withSet: true,
+    withTypedArray: true,
+    withBigInt: true,
+  }),
+  fc.constantFrom<unknown>(
+    "ab",
+    "abc",
+    "a\ud83d\ude00",
+    "\ud83d\ude00\ud83d\ude00",
+    "amz",
+    "ABC",
+    "  ",
+    "x@example.com",
+    "3f0c2a9e-8b7d-4e61-a5c4-1d2e3f4a5b6c",
+    "127.0.0.1",
+    "2026-11-20",
+    "09:58:02",
+    "https://example.com",
+    ...NUMBERS,
+    2 ** 31,
+    -5,
+    5,
+    4.5,
+    [],
+    ["a"],
+    ["a", "b", "c", "d"],
+    [true, false],
+    { a: "x" },
+    { a: "x", b: 1 },
+    { a: "x", b: null },
+    { a: 1, z: "zz" },
+    { a: 1, z: "z" },
+    { o: undefined, n: null, x: undefined },
+    { n: "x" },
+    { e: undefined },
+    {},
+    { d: undefined, n: 1 },
+    { a: 1, b: "b" },
+    { kind: "circle", r: 1 },
+    { kind: "box", side: 2.5 },
+    { kind: "square", side: 11 },
+    { value: 1, children: [{ value: 2 }, { value: 3, children: [] }] },
+    { value: 1, children: [{ value: "2" }] },
+    JSON.parse('{"a": "x", "__proto__": 1}'),
+    Object.assign(Object.create(null), { a: "x" }),
+    { [Symbol("s")]: 1, a: "x" },
+    { [Symbol("s")]: 1, n: 2 },
+    Object.defineProperty({ a: "x" }, Symbol("hidden"), { value: 1, enumerable: false }),
+    new (class Point {
+      a = "x";
+    })(),
+    Object.assign(new Date(0), { a: "x" }),
+    Object.assign(new Map(), { a: "x" }),
+    { a: "x", constructor: 1 },
+    { a: "x", constructor: { prototype: 1 } },
+    Object.assign(Object.create({ inherited: 1 }), { a: "x" }),
+    new String("ab"),
+  ),
+);
+
+describe("compileCheck on other definition kinds", () => {
+  it.each(Object.entries(ZOO))("%s: agrees with zod", (_name, schema) => {
+    const check = compileCheck(schema);
+    fc.assert(
+      fc.property(zooValue, (v) => agree(schema, check, v)),
+      { numRuns: 400 },
+    );
+  });
+
+  it("hands back exactly the kinds it does not know", () => {
+    const why = (s: z.ZodType) => {
+      const out: string[] = [];
+      compileCheck(s, { onFallback: (t, r) => out.push(`${t}: ${r}`) });
+      return out;
+    };
+    expect(why(ZOO["refine (handed back)"]!)).toEqual(["string: check custom"]);
+    expect(why(ZOO["transform (handed back)"]!)).toEqual(["pipe: pipe"]);
+    expect(why(ZOO["coerce (handed back)"]!)).toEqual(["number: coercion"]);
+    expect(why(ZOO["trim (handed back)"]!)).toEqual(["string: check overwrite"]);
+    expect(why(ZOO["tuple (handed back)"]!)).toEqual(["tuple: tuple"]);
+    expect(why(ZOO["default (handed back to zod)"]!)).toEqual(["default: default"]);
+    expect(why(ZOO["lazy tree"]!)).toEqual([]);
+    expect(why(ZOO["discriminated union"]!)).toEqual([]);
+  });
+});
