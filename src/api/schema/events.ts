@@ -4,6 +4,7 @@
 import * as z from "zod";
 import { ContractError } from "../../errors.js";
 import { TYPED_EVENT_TYPES, type EventType } from "../event-types.js";
+import { compileCheck, type Check } from "./check.js";
 import {
   AbortCodeSchema,
   AbortStatusSchema,
@@ -450,10 +451,21 @@ function show(v: unknown): string {
   return typeof v === "string" ? JSON.stringify(v) : describe(v);
 }
 
+// Compiled on first use of a type: a page of 100,000 events is checked without zod building an
+// output copy of every metadata object; zod is asked only for the message of a mismatch.
+const METADATA_CHECKS = new Map<string, Check>();
+
 function metadataError(type: string, metadata: unknown): string | undefined {
-  const schema = METADATA_BY_TYPE.get(type);
-  if (schema === undefined) return undefined;
-  const issues = firstIssues(schema, metadata);
+  let check = METADATA_CHECKS.get(type);
+  if (check === undefined) {
+    const schema = METADATA_BY_TYPE.get(type);
+    if (schema === undefined) return undefined;
+    check = compileCheck(schema);
+    METADATA_CHECKS.set(type, check);
+  }
+  if (check(metadata)) return undefined;
+  // zod has the last word: should the two ever disagree, its verdict stands
+  const issues = firstIssues(METADATA_BY_TYPE.get(type)!, metadata);
   if (issues === undefined) return undefined;
   return issues.map((i) => formatIssue(i, "metadata")).join("; ");
 }
