@@ -244,6 +244,8 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
     mismatched = new Set();
     const page = parseEventsPage(body, {
       strict: ctx.globals.strict,
+      // a table shows each mismatched event differently; the other formats need only the warning
+      checkMetadataOf: opts.format === "table" ? undefined : (type) => !warnedTypes.has(type),
       onMetadataMismatch(type, id, message) {
         mismatched.add(id);
         if (warnedTypes.has(type)) return;

@@ -111,6 +111,21 @@ describe("the real service's event", () => {
     ]);
   });
 
+  it("skips the metadata check of a type the caller no longer asks about, but not with strict", () => {
+    const calls: number[] = [];
+    const body = page([realEvent, { ...realEvent, id: 1043 }]);
+    const warned = new Set<string>();
+    parseEventsPage(body, {
+      checkMetadataOf: (type) => !warned.has(type),
+      onMetadataMismatch: (type, id) => {
+        warned.add(type);
+        calls.push(id);
+      },
+    });
+    expect(calls).toEqual([1042]);
+    expect(() => parseEventsPage(body, { strict: true, checkMetadataOf: () => false })).toThrow(ContractError);
+  });
+
   it("is a ContractError with strict", () => {
     const err = contractError(() => parseEventsPage(page([realEvent]), { strict: true }));
     expect(err.message).toBe(
