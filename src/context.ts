@@ -29,7 +29,8 @@ export interface GlobalOptions {
   apiUrl?: string;
   offline: boolean;
   output?: OutputFormat;
-  color: ColorMode;
+  /** undefined: --color not given (auto, unless the config file says otherwise) */
+  color?: ColorMode;
   debug: boolean;
   token?: string;
   /** request timeout in seconds */
@@ -41,7 +42,6 @@ export interface GlobalOptions {
 
 export const DEFAULT_GLOBALS: GlobalOptions = {
   offline: false,
-  color: "auto",
   debug: false,
   retry: true,
   insecure: false,

@@ -200,15 +200,14 @@ export function repoPathFromRemote(url: string): string | undefined {
 /**
  * Fill ctx.globals.output, color and timeout from the config file when the command line did not
  * set them. Commands call this (after the globals are parsed) before rendering; createApiClient
- * reads the config timeout itself. `--color auto` cannot be told from no --color at all, so a
- * config `color` applies whenever the flag is absent or auto.
+ * reads the config timeout itself.
  */
 export async function applyConfigDefaults(ctx: Context): Promise<void> {
   const g = ctx.globals;
-  if (g.output !== undefined && g.color !== "auto" && g.timeout !== undefined) return;
+  if (g.output !== undefined && g.color !== undefined && g.timeout !== undefined) return;
   const config = await ctx.config();
   if (g.output === undefined) g.output = config.get("output") as typeof g.output;
-  if (g.color === "auto") g.color = (config.get("color") as typeof g.color | undefined) ?? "auto";
+  if (g.color === undefined) g.color = config.get("color") as typeof g.color;
   if (g.timeout === undefined) {
     const t = config.get("timeout");
     if (t !== undefined) {

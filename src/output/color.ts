@@ -4,7 +4,7 @@ import { Chalk, type ChalkInstance } from "chalk";
 import type { Context } from "../context.js";
 
 export function colorEnabled(ctx: Context, stream: "stdout" | "stderr" = "stdout"): boolean {
-  const mode = ctx.globals.color;
+  const mode = ctx.globals.color ?? "auto";
   if (mode === "always") return true;
   if (mode === "never") return false;
   if (ctx.env.NO_COLOR !== undefined && ctx.env.NO_COLOR !== "") return false;

@@ -193,6 +193,14 @@ describe("applyConfigDefaults", () => {
     const ctx = testContext();
     await applyConfigDefaults(ctx);
     expect(ctx.globals.output).toBeUndefined();
+    expect(ctx.globals.color).toBeUndefined();
+  });
+
+  it("an explicit --color auto wins over the config file", async () => {
+    const ctx = testContext();
+    (await ctx.config()).set("color", "always");
+    ctx.globals = { ...ctx.globals, color: "auto" };
+    await applyConfigDefaults(ctx);
     expect(ctx.globals.color).toBe("auto");
   });
 
