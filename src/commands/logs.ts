@@ -373,7 +373,7 @@ async function createSink(opts: LogsOptions, ctx: Context): Promise<Sink> {
 }
 
 async function createTableSink(opts: LogsOptions, ctx: Context): Promise<Sink> {
-  const [{ renderTable }, { colors }, { summarizeEvent, eventFamily }, { formatRelativeTime }] = await Promise.all([
+  const [{ renderTable, columnWidths }, { colors }, { summarizeEvent, eventFamily }, { formatRelativeTime }] = await Promise.all([
     import("../output/table.js"),
     import("../output/color.js"),
     import("../output/event-summary.js"),
@@ -401,35 +401,33 @@ async function createTableSink(opts: LogsOptions, ctx: Context): Promise<Sink> {
     const paint = familyColor[eventFamily(ev.type)] ?? ((s: string) => s);
     return [time, paint(ev.type), ev.pull_request !== null ? `#${ev.pull_request}` : "-", ev.base_ref ?? "-", summarizeEvent(ev, trusted)];
   };
-  const render = (rows: string[][], withHead: boolean) => {
-    const text = renderTable({ head, rows, columns: ctx.io.stdoutIsTTY ? ctx.io.columns : undefined, colors: c });
-    return withHead ? text : text.slice(text.indexOf("\n") + 1);
+  // Columns are sized from the first rows (the first SIZING_ROWS, or the first --follow batch);
+  // later pages stream through the same widths, so `--all` on a terminal keeps no rows around and
+  // every part of the table lines up.
+  const columns = ctx.io.stdoutIsTTY ? ctx.io.columns : undefined;
+  let widths: number[] | undefined;
+  const pending: string[][] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const withHead = widths === undefined;
+    widths ??= columnWidths({ head, rows: pending, columns });
+    const text = renderTable({ head, rows: pending, columns, colors: c, widths });
+    ctx.io.stdout.write(withHead ? text : text.slice(text.indexOf("\n") + 1));
+    pending.length = 0;
   };
-
-  if (opts.follow) {
-    // Rows are printed as they come; each batch is its own small table under one header.
-    let first = true;
-    return {
-      async page(events, mismatched) {
-        if (events.length === 0) return;
-        ctx.io.stdout.write(render(events.map((e) => toRow(e, !mismatched.has(e.id))), first));
-        first = false;
-      },
-      async end() {},
-    };
-  }
-  // A table needs every row to size its columns; it is for people, so the rows are few.
-  const rows: string[][] = [];
   return {
     async page(events, mismatched) {
-      for (const e of events) rows.push(toRow(e, !mismatched.has(e.id)));
+      for (const e of events) pending.push(toRow(e, !mismatched.has(e.id)));
+      if (opts.follow || widths !== undefined || pending.length >= TABLE_SIZING_ROWS) flush();
     },
     async end() {
-      if (rows.length > 0) ctx.io.stdout.write(render(rows, true));
-      rows.length = 0;
+      flush();
     },
   };
 }
+
+/** How many rows a table is sized from before its column widths are fixed. */
+export const TABLE_SIZING_ROWS = 500;
 
 // ---------------------------------------------------------------------------------------------
 // --follow

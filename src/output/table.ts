@@ -12,6 +12,8 @@ export interface TableSpec {
   columns?: number;
   colors?: ChalkInstance;
   align?: ("left" | "right")[];
+  /** fixed column widths (from columnWidths over earlier rows): a table printed in parts lines up */
+  widths?: number[];
 }
 
 const GAP = 2;
@@ -49,10 +51,15 @@ export function fitColumnWidths(natural: number[], columns: number | undefined):
   return widths;
 }
 
+/** The widths renderTable gives these rows: each column's widest cell, fitted to `columns`. */
+export function columnWidths(spec: Pick<TableSpec, "head" | "rows" | "columns">): number[] {
+  const natural = spec.head.map((h, i) => Math.max(visibleWidth(h), ...spec.rows.map((r) => visibleWidth(r[i] ?? ""))));
+  return fitColumnWidths(natural, spec.columns);
+}
+
 export function renderTable(spec: TableSpec): string {
   const { head, rows } = spec;
-  const natural = head.map((h, i) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[i] ?? ""))));
-  const widths = fitColumnWidths(natural, spec.columns);
+  const widths = spec.widths ?? columnWidths(spec);
   const table = new Table({
     head: spec.colors ? head.map((h) => spec.colors!.bold(h)) : head,
     chars: NO_BORDERS,

@@ -36,6 +36,24 @@ describe("mq logs against mq serve", () => {
     expect(server.requests.at(-1)!.headers.authorization).toBe("Bearer test-token");
   });
 
+  it("a long table keeps one header and its column widths, and is written page by page", async () => {
+    const { TABLE_SIZING_ROWS } = await import("../../src/commands/logs.js");
+    const ctx = testContext({ tty: true, columns: 200, env: { NO_COLOR: "1" } });
+    // a table held until the end is one write; a streamed one is a write per part
+    let writes = 0;
+    ctx.io.stdout.on("data", () => (writes += 1));
+    const { code } = await run(["--all", "--since", "1d", "--per-page", "100", "--type", "action.queue.change,action.queue.checks.change"], ctx);
+    expect(code).toBe(0);
+    const lines = ctx.stdoutText().trimEnd().split("\n");
+    const rows = lines.length - 1;
+    expect(rows).toBeGreaterThan(TABLE_SIZING_ROWS + 100);
+    expect(writes).toBe(1 + Math.ceil((rows - TABLE_SIZING_ROWS) / 100));
+    expect(lines.filter((l) => l.startsWith("TIME ")).length).toBe(1);
+    // every row's PR column starts where the header's does
+    const prAt = lines[0]!.indexOf("PR");
+    for (const line of lines.slice(1)) expect(line.slice(prAt - 2, prAt)).toBe("  ");
+  });
+
   it("json and csv carry the same events as ndjson", async () => {
     const nd = (await run(["--limit", "250", "-o", "ndjson"])).ctx.stdoutText().trimEnd().split("\n").map((l) => JSON.parse(l));
     const json = JSON.parse((await run(["--limit", "250", "-o", "json"])).ctx.stdoutText());
