@@ -6,19 +6,11 @@ import type { AddressInfo } from "node:net";
 import { Agent } from "undici";
 import { createTransport } from "../../src/api/client.js";
 import type { TestContext } from "../helpers/context.js";
+import type { GenericEvent } from "../../src/api/schema/events.js";
 import fixtureEvents from "../../src/api/fixtures/events.json" with { type: "json" };
 
-export interface FixtureEvent {
-  id: number;
-  received_at: string;
-  trigger: string;
-  repository: string;
-  pull_request: number | null;
-  base_ref: string | null;
-  type: string;
-  metadata: Record<string, unknown>;
-  [key: string]: unknown;
-}
+/** an event of the contract's envelope, whatever its type */
+export type FixtureEvent = GenericEvent;
 
 export const FIXTURE_EVENTS = fixtureEvents as FixtureEvent[];
 

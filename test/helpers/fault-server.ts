@@ -4,6 +4,7 @@
 // It counts and records every request, so a test can say "nothing was sent" or "exactly 4 attempts".
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import type { GenericEvent } from "../../src/api/schema/events.js";
 
 export type Reply =
   /** a complete HTTP answer; `body` is sent as is (string) or as JSON (anything else) */
@@ -130,17 +131,7 @@ function answer(res: ServerResponse, reply: Reply): void {
 // ---------------------------------------------------------------------------------------------
 // contract-valid bodies
 
-export interface TestEvent {
-  id: number;
-  received_at: string;
-  trigger: string;
-  repository: string;
-  pull_request: number | null;
-  base_ref: string | null;
-  type: string;
-  metadata: Record<string, unknown>;
-  [key: string]: unknown;
-}
+export type TestEvent = GenericEvent;
 
 /** A valid `action.queue.change` event; ids count down from `id` as time goes back. */
 export function queueChangeEvent(id: number, receivedAt: string = new Date(Date.parse("2026-11-20T11:00:00Z") - (1000 - id) * 1000).toISOString()): TestEvent {
