@@ -329,8 +329,9 @@ function sharedDispatcher(ctx: Context, timeoutMs: number): Dispatcher {
     bodyTimeout: timeoutMs,
     keepAliveTimeout: 10_000,
   };
-  const httpProxy = env.http_proxy ?? env.HTTP_PROXY;
-  const httpsProxy = env.https_proxy ?? env.HTTPS_PROXY;
+  // --offline talks to its own server on loopback: a proxy could only fail to reach it
+  const httpProxy = ctx.globals.offline ? undefined : (env.http_proxy ?? env.HTTP_PROXY);
+  const httpsProxy = ctx.globals.offline ? undefined : (env.https_proxy ?? env.HTTPS_PROXY);
   const noProxy = env.no_proxy ?? env.NO_PROXY;
   const made: Dispatcher =
     httpProxy || httpsProxy

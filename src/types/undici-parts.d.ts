@@ -1,4 +1,8 @@
 // Types for the undici modules src/api/undici.ts imports directly (undici types only its index).
+declare module "undici/lib/dispatcher/dispatcher.js" {
+  import { Dispatcher } from "undici";
+  export default Dispatcher;
+}
 declare module "undici/lib/dispatcher/agent.js" {
   import { Agent } from "undici";
   export default Agent;
@@ -7,8 +11,14 @@ declare module "undici/lib/dispatcher/env-http-proxy-agent.js" {
   import { EnvHttpProxyAgent } from "undici";
   export default EnvHttpProxyAgent;
 }
-declare module "undici/lib/api/api-request.js" {
+declare module "undici/lib/api/index.js" {
   import type { Dispatcher } from "undici";
-  const request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-  export default request;
+  const api: {
+    request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+    stream: unknown;
+    pipeline: unknown;
+    upgrade: unknown;
+    connect: unknown;
+  };
+  export default api;
 }
