@@ -100,7 +100,8 @@ export function openConfigAt(dir: string): ConfigStore {
     }
     const checked = checkConfigValue(key, String(raw));
     if (!checked.ok) {
-      throw new ConfigError(`the config file ${path} has a bad value for '${key}': ${checked.message}`, `fix it with: mq config set ${key} <value>`);
+      // every command reads the whole file first, so `mq config set` cannot repair it: say so
+      throw new ConfigError(`the config file ${path} has a bad value for '${key}': ${checked.message}`, `edit the file to fix or remove '${key}' (mq will not rewrite a file it cannot read)`);
     }
     return checked.value;
   };

@@ -79,6 +79,14 @@ describe("config store", () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "config.json"), JSON.stringify({ output: "xml" }));
     expect(() => openConfigAt(dir)).toThrow(/has a bad value for 'output': 'xml' is not allowed; allowed values: table, json, ndjson, csv/);
+    // the hint must be one the user can follow: mq config set would fail on the same file
+    let hint: string | undefined;
+    try {
+      openConfigAt(dir);
+    } catch (err) {
+      hint = (err as ConfigError).hint;
+    }
+    expect(hint).toBe("edit the file to fix or remove 'output' (mq will not rewrite a file it cannot read)");
   });
 });
 
