@@ -11,6 +11,7 @@ import { NewCmdAuth } from "./commands/auth/index.js";
 import { NewCmdConfig } from "./commands/config.js";
 import { NewCmdCompletion } from "./commands/completion.js";
 import { EXIT_CODE_TABLE } from "./errors.js";
+import { redact } from "./redact.js";
 import { examplesHelpText } from "./commands/examples.js";
 import { closestMatches } from "./commands/shared/lists.js";
 
@@ -101,7 +102,8 @@ function configureCommand(cmd: Command, ctx: Context): void {
     writeOut: (s) => void ctx.io.stdout.write(s),
     writeErr: (s) => void ctx.io.stderr.write(s),
     // commander's two-line "error: ...\n(Did you mean ...?)" becomes one line in mq's voice
-    outputError: (s, write) => write(`mq: ${s.replace(/^error: /, "").replace(/\n\(Did you mean (.*)\?\)/, " (did you mean $1?)").trimEnd()}\n`),
+    outputError: (s, write) =>
+      write(redact(`mq: ${s.replace(/^error: /, "").replace(/\n\(Did you mean (.*)\?\)/, " (did you mean $1?)").trimEnd()}`, ctx.secrets) + "\n"),
     getOutHelpWidth: () => Math.min(ctx.io.columns, 100),
     getErrHelpWidth: () => Math.min(ctx.io.columns, 100),
   });

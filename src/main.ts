@@ -3,6 +3,9 @@ import { CommanderError } from "commander";
 import { buildProgram } from "./cli.js";
 import { createContext, type Context, type ContextInit } from "./context.js";
 import { ExitCode, MqError } from "./errors.js";
+import { redact } from "./redact.js";
+
+export { redact };
 
 export async function main(argv: string[], ctx: Context = createContext()): Promise<number> {
   try {
@@ -14,14 +17,6 @@ export async function main(argv: string[], ctx: Context = createContext()): Prom
   } finally {
     await ctx.cleanup();
   }
-}
-
-export function redact(text: string, secrets: Iterable<string>): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length >= 4) out = out.split(secret).join("****");
-  }
-  return out;
 }
 
 export function reportError(err: unknown, ctx: Context): number {

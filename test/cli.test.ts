@@ -60,3 +60,15 @@ describe("the exit-code map", () => {
     expect(rows).toEqual(EXIT_CODE_TABLE.map(([code, text]) => [code, text]));
   });
 });
+
+describe("a token typed in the wrong place", () => {
+  it.each([
+    [["ghp_abcdefghijklmnopqrstuvwxyz0123"], "mq: unknown command 'ghp_****'\n"],
+    [["config", "get", "mqk_secret_value_1234"], "mq: unknown config key 'mqk_****': allowed keys are api-url, repo, output, color, timeout\n"],
+    [["stats", "github_pat_11ABCDEFG0123456789abcdef"], 'mq: unknown stats subcommand "github_pat_****"; run mq stats to list them.\n'],
+  ])("is not echoed back: mq %j", async (argv, stderr) => {
+    const ctx = testContext();
+    expect(await main(argv, ctx)).toBe(2);
+    expect(ctx.stderrText()).toBe(stderr);
+  });
+});

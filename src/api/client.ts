@@ -13,6 +13,7 @@ import type { Context } from "../context.js";
 import { AuthError, ContractError, HttpError, InterruptedError, NetworkError, UsageError } from "../errors.js";
 import { checkTimeout, stripUserinfo } from "../config/keys.js";
 import { resolveApiUrl, resolveToken } from "../config/resolve.js";
+import { redact } from "../redact.js";
 
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
 export type QueryInput = Record<string, QueryValue>;
@@ -347,11 +348,7 @@ function sharedDispatcher(ctx: Context, timeoutMs: number): Dispatcher {
 }
 
 function debugWriter(ctx: Context): (line: string) => void {
-  return (line) => {
-    let out = line;
-    for (const secret of ctx.secrets) if (secret.length >= 4) out = out.split(secret).join("****");
-    ctx.io.stderr.write(`mq debug: ${out}\n`);
-  };
+  return (line) => void ctx.io.stderr.write(`mq debug: ${redact(line, ctx.secrets)}\n`);
 }
 
 /** `--offline`: the bundled server on an ephemeral loopback port, closed when the command ends. */
