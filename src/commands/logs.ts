@@ -2,7 +2,7 @@
 // only parses and validates flags (nothing is sent on bad input); runLogs fetches page after page,
 // writing each out before asking for the next, so memory stays flat however many events there are.
 import { Command, Option } from "commander";
-import type { Context, OutputFormat } from "../context.js";
+import type { Context, GlobalOptions, OutputFormat } from "../context.js";
 import { InterruptedError, MqError, UsageError } from "../errors.js";
 import { EVENT_TYPES, EVENT_TYPE_FAMILIES, isEventType } from "../api/event-types.js";
 import type { QueryInput } from "../api/client.js";
@@ -291,7 +291,7 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
       const remaining = opts.limit !== undefined ? opts.limit - count : undefined;
       withHint(
         failure,
-        `${formatCount(count)} events were written before this. To resume:\n  ${resumeCommand(opts, repoName, pendingCursor, remaining)}`,
+        `${formatCount(count)} ${count === 1 ? "event was" : "events were"} written before this. To resume:\n  ${resumeCommand(opts, repoName, pendingCursor, remaining, ctx.globals)}`,
       );
     }
     throw failure;
@@ -322,9 +322,20 @@ function shellQuote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The command that picks up where a failed run stopped: same filters, absolute window, the cursor. */
-export function resumeCommand(opts: LogsOptions, repo: string, cursor: string, remaining?: number): string {
+/**
+ * The command that picks up where a failed run stopped: the same server (never the token), the
+ * same filters, an absolute window, and the cursor.
+ */
+export function resumeCommand(
+  opts: LogsOptions,
+  repo: string,
+  cursor: string,
+  remaining?: number,
+  globals: Pick<GlobalOptions, "apiUrl" | "offline"> = { offline: false },
+): string {
   const args = ["mq", "logs", "--repo", repo];
+  if (globals.apiUrl !== undefined) args.push("--api-url", globals.apiUrl);
+  if (globals.offline) args.push("--offline");
   if (opts.pullRequest !== undefined) args.push("--pr", String(opts.pullRequest));
   if (opts.baseRef !== undefined) args.push("--base-ref", opts.baseRef);
   if (opts.types) args.push("--type", opts.types.join(","));

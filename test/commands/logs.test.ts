@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { testContext, type TestContext } from "../helpers/context.js";
-import { NewCmdLogs, runLogs, type LogsOptions } from "../../src/commands/logs.js";
+import { NewCmdLogs, resumeCommand, runLogs, type LogsOptions } from "../../src/commands/logs.js";
 import { main } from "../../src/main.js";
 import { UsageError } from "../../src/errors.js";
 import { FIXTURE_EVENTS, makeEvents, startLogServer, useServer, type LogServer } from "./logs-fixture.js";
@@ -381,3 +381,13 @@ async function waitFor(cond: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
   expect(cond()).toBe(true);
 }
+
+describe("resumeCommand", () => {
+  const opts = { format: "ndjson", all: true } as unknown as LogsOptions;
+  it("repeats the server the user named, never the token", () => {
+    expect(resumeCommand(opts, "acme/web", "c2", undefined, { apiUrl: "https://mq.example.com", offline: false })).toBe(
+      "mq logs --repo acme/web --api-url https://mq.example.com --all -o ndjson --cursor c2",
+    );
+    expect(resumeCommand(opts, "acme/web", "c2", 5, { offline: true })).toBe("mq logs --repo acme/web --offline --limit 5 -o ndjson --cursor c2");
+  });
+});

@@ -58,7 +58,7 @@ describe("SIGINT", () => {
     expect(events.map((e) => e.id)).toEqual(Array.from({ length: events.length }, (_, i) => 1_000_000 - i));
     const pages = events.length / 10;
     expect(r.stderr).toBe(
-      `mq: interrupted\n${events.length} events were written before this. To resume:\n  mq logs --repo acme/web --per-page 10 --all -o ndjson --cursor ${pages}\n`,
+      `mq: interrupted\n${events.length} events were written before this. To resume:\n  mq logs --repo acme/web --api-url ${server.url} --per-page 10 --all -o ndjson --cursor ${pages}\n`,
     );
   });
 
