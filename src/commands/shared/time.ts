@@ -42,7 +42,12 @@ export function formatInstant(date: Date): string {
 export function parseTimeFlag(flag: string, value: string, now: Date): Date {
   const trimmed = value.trim();
   const seconds = parseDurationSeconds(trimmed);
-  if (seconds !== undefined) return new Date(now.getTime() - seconds * 1000);
+  if (seconds !== undefined) {
+    const at = now.getTime() - seconds * 1000;
+    // no merge queue event is older than the Unix epoch; a larger duration is a typo
+    if (!(at >= 0)) throw new UsageError(`${flag} "${value}" reaches back before 1970: give a shorter duration or a date-time.`);
+    return new Date(at);
+  }
   if (isIsoDateTimeWithZone(trimmed)) return new Date(Date.parse(trimmed.replace(" ", "T")));
   if (/^\d{4}-\d{2}-\d{2}(T[\d:.]+)?$/.test(trimmed) && !Number.isNaN(Date.parse(trimmed))) {
     throw new UsageError(`${flag} "${value}" has no timezone: add Z or an offset (e.g. ${trimmed.includes("T") ? trimmed : trimmed + "T00:00:00"}Z), or use a duration such as 7d.`);
@@ -58,7 +63,8 @@ export function parseTimeWindow(
 ): { since?: Date; until?: Date } {
   const since = flags.since !== undefined ? parseTimeFlag(names.since, flags.since, now) : undefined;
   const until = flags.until !== undefined ? parseTimeFlag(names.until, flags.until, now) : undefined;
-  if (since && until) checkWindowOrder(since, until, names);
+  // without --until the window ends now, so a --since in the future is just as empty
+  if (since) checkWindowOrder(since, until ?? now, until ? names : { since: names.since, until: "now" });
   return { since, until };
 }
 

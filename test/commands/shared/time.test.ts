@@ -17,6 +17,10 @@ describe("parseTimeFlag", () => {
     expect(formatInstant(parseTimeFlag("--since", value, now))).toBe(expected);
   });
 
+  it.each(["20000000w", "99999999999w", "3000000d"])("rejects %s, which reaches back before 1970", (value) => {
+    expect(() => parseTimeFlag("--since", value, now)).toThrow(`--since "${value}" reaches back before 1970: give a shorter duration or a date-time.`);
+  });
+
   it("rejects a date-time without a timezone, saying how to fix it", () => {
     expect(() => parseTimeFlag("--since", "2026-11-01T09:00:00", now)).toThrow(
       new UsageError('--since "2026-11-01T09:00:00" has no timezone: add Z or an offset (e.g. 2026-11-01T09:00:00Z), or use a duration such as 7d.'),
@@ -36,6 +40,13 @@ describe("parseTimeWindow", () => {
     expect(() => parseTimeWindow({ since: "1d", until: "2d" }, now)).toThrow(
       "--since (2026-11-19T12:00:00Z) is after --until (2026-11-18T12:00:00Z): --since must be earlier.",
     );
+  });
+
+  it("rejects a --since in the future when --until is left to now", () => {
+    expect(() => parseTimeWindow({ since: "2099-01-01T00:00:00Z" }, now)).toThrow(
+      "--since (2099-01-01T00:00:00Z) is after now (2026-11-20T12:00:00Z): --since must be earlier.",
+    );
+    expect(() => parseTimeWindow({ since: "0d" }, now)).toThrow("--since (2026-11-20T12:00:00Z) is the same instant as now");
   });
 
   it("rejects an empty window, which the API would answer with 422", () => {
