@@ -253,6 +253,21 @@ describe("--fail-if on known data", () => {
     );
   });
 
+  it("aggregates all groups interval by interval, not group after group", async () => {
+    // per interval, default 14 17 3 12 and hotfix 1 0 0 2: together 15 17 3 14
+    const last = await mq(["stats", "queues-entered-count", "-o", "json", "--fail-if", "last(entered) >= 14"]);
+    expect(last.code).toBe(1);
+    expect(last.err).toBe(
+      "mq: --fail-if 'last(entered) >= 14' breached: last(entered) = 14 (threshold >= 14) for all groups\n" +
+        "mq: 1 --fail-if threshold breached.\n",
+    );
+    const min = await mq(["stats", "queues-entered-count", "-o", "json", "--fail-if", "min(entered) <= 0"]);
+    expect(min.err).toBe(
+      "mq: --fail-if 'min(entered) <= 0' breached: min(entered) = 0 (threshold <= 0) for base_ref main, partition_name __default__, queue_name hotfix, priority_rule_name urgent\n" +
+        "mq: 1 --fail-if threshold breached.\n",
+    );
+  });
+
   it("takes max of max_queue_time and durations as thresholds", async () => {
     const pass = await mq(["stats", "total-queue-time", "-o", "json", "--fail-if", "max(max_queue_time) >= 2h"]);
     expect(pass.code).toBe(0);

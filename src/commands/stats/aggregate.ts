@@ -147,3 +147,31 @@ export function aggregate(agg: Aggregation, field: string, records: readonly Rec
       return xs[xs.length - 1];
   }
 }
+
+/**
+ * One record per interval with every group's records of that interval combined, each field as
+ * windowValue combines it (counts summed, rates from the summed counts, max of max, ...): what
+ * `last(entered)` or `max(failure_rate)` over "all groups" must see, rather than each group's
+ * intervals one after another. Records come out in time order.
+ */
+export function mergeIntervals(records: readonly Rec[]): Rec[] {
+  const byInterval = new Map<string, Rec[]>();
+  for (const r of records) {
+    const key = `${String(r.start)}\u0000${String(r.end)}`;
+    const list = byInterval.get(key);
+    if (list) list.push(r);
+    else byInterval.set(key, [r]);
+  }
+  const merged: Rec[] = [];
+  for (const group of byInterval.values()) {
+    const out: Record<string, unknown> = { start: group[0]!.start, end: group[0]!.end };
+    const fields = new Set(group.flatMap((r) => Object.keys(r).filter((k) => num(r[k]) !== undefined)));
+    for (const field of fields) {
+      // the real service's sum_X / count_X are the counts behind an average: they add up
+      out[field] = field.startsWith("sum_") || field.startsWith("count_") ? sum(values(group, field)) : windowValue(field, group);
+    }
+    merged.push(out);
+  }
+  return merged.sort((a, b) => Date.parse(String(a.start)) - Date.parse(String(b.start)));
+}
+

@@ -9,7 +9,7 @@ import { collectList, closestMatches, requireNonEmptyItems } from "../shared/lis
 import { checkWindowOrder, formatInstant, parseTimeFlag, parseTimeWindow, TIME_VALUE_HELP } from "../shared/time.js";
 import { resolveOutputFormat } from "../shared/output.js";
 import { check, describeBreach, parseFailIf, type CheckTarget, type FailIfExpr } from "./fail-if.js";
-import { windowValue } from "./aggregate.js";
+import { mergeIntervals, windowValue } from "./aggregate.js";
 import { describeKeys, toGroups, toSeries } from "./series.js";
 
 export type StatsQuery = Record<string, string | string[]>;
@@ -247,7 +247,7 @@ function warnDeprecated(ctx: Context, endpoint: StatsEndpoint): void {
 export function checkTargets(endpoint: StatsEndpoint, body: unknown): CheckTarget[] {
   const series = toSeries(endpoint, toGroups(endpoint, body));
   const targets: CheckTarget[] = series.map((s) => ({ where: describeKeys(s), records: s.records }));
-  if (series.length > 1) targets.push({ where: "all groups", records: series.flatMap((s) => s.records) });
+  if (series.length > 1) targets.push({ where: "all groups", records: mergeIntervals(series.flatMap((s) => s.records)) });
   return targets;
 }
 
