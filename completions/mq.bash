@@ -60,13 +60,13 @@ __mq_flags() {
       --insecure --strict -h --help
     ) ;;
     'stats time-to-merge') __mq_r=(
-      --at --branch --chart --fail-if -R --repo --api-url --offline -o --output --color --debug
-      --token --timeout --no-retry --insecure --strict -h --help
+      --at --branch --fail-if -R --repo --api-url --offline -o --output --color --debug --token
+      --timeout --no-retry --insecure --strict -h --help
     ) ;;
     'stats merge-queue-checks-outcome') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -R --repo
-      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
-      --strict -h --help
+      --base-ref --partition --queue --priority-rule --since --until --fail-if -R --repo --api-url
+      --offline -o --output --color --debug --token --timeout --no-retry --insecure --strict -h
+      --help
     ) ;;
     'stats queues-checks-outcome-count') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -R --repo
@@ -118,8 +118,8 @@ __mq_flags() {
       --strict -h --help
     ) ;;
     'stats branches') __mq_r=(
-      --since --until --chart --fail-if -R --repo --api-url --offline -o --output --color --debug
-      --token --timeout --no-retry --insecure --strict -h --help
+      --since --until -R --repo --api-url --offline -o --output --color --debug --token --timeout
+      --no-retry --insecure --strict -h --help
     ) ;;
     'stats checks-retries') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -R --repo
@@ -137,8 +137,8 @@ __mq_flags() {
       --strict -h --help
     ) ;;
     'stats queues') __mq_r=(
-      --since --until --chart --fail-if -R --repo --api-url --offline -o --output --color --debug
-      --token --timeout --no-retry --insecure --strict -h --help
+      --since --until -R --repo --api-url --offline -o --output --color --debug --token --timeout
+      --no-retry --insecure --strict -h --help
     ) ;;
     'stats summary') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until -R --repo --api-url --offline

@@ -23,6 +23,8 @@ describe("every command and option has a description", () => {
     expect(cmd.description().trim(), `${label(cmd)} has no description`).not.toBe("");
     const missing = cmd.createHelp().visibleOptions(cmd).filter((o) => !o.description?.trim()).map((o) => o.flags);
     expect(missing, `${label(cmd)}: options without a description`).toEqual([]);
+    const bareArguments = cmd.createHelp().visibleArguments(cmd).filter((a) => !a.description?.trim()).map((a) => a.name());
+    expect(bareArguments, `${label(cmd)}: arguments without a description`).toEqual([]);
   });
 });
 

@@ -3,6 +3,8 @@
 import { Command } from "commander";
 import type { Context } from "../context.js";
 import { UsageError } from "../errors.js";
+// light: plain data, no conf
+import { CONFIG_KEY_HELP } from "../config/keys.js";
 
 export type ConfigAction = "get" | "set" | "unset" | "list";
 
@@ -30,7 +32,8 @@ export function NewCmdConfig(ctx: Context, runF?: (opts: ConfigOptions) => Promi
       new Command("set")
         .description("set a key; the value is checked first")
         .argument("<key>", "api-url, repo, output, color or timeout")
-        .argument("<value>")
+        .argument("<value>", "the new value, checked against what the key takes (below)")
+        .addHelpText("after", `\nValues:\n${Object.entries(CONFIG_KEY_HELP).map(([k, v]) => `  ${k.padEnd(9)}${v}`).join("\n")}`)
         .action((key: string, value: string) => run({ action: "set", key, value })),
     )
     .addCommand(

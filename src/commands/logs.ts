@@ -357,7 +357,7 @@ export function headerLine(opts: LogsOptions, repo: string, count: number, trunc
     : opts.until
       ? `in the 24 hours before ${formatInstant(opts.until)}`
       : "in the last 24 hours";
-  const n = `${count} event${count === 1 ? "" : "s"}`;
+  const n = `${count.toLocaleString("en-US")} event${count === 1 ? "" : "s"}`;
   let cut = "";
   if (truncated) {
     cut = opts.limitGiven

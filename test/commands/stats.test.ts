@@ -170,7 +170,7 @@ describe("flag errors: exit 2, one line, nothing sent", () => {
     [["branches", "--chart"], "--chart is not available for mq stats branches: it has no figure over time; charts exist for queues-checks-outcome-count, queues-entered-count, queues-merged-count, average-ci-runtime, average-queue-time, total-queue-time, queue-size, running-speculative-checks, batch-size, batch-bisection, checks-retries, failure-rate, queues-pr-exit-reasons."],
     [["failure-rate", "--chart", "-o", "csv"], "--chart draws on the terminal and cannot be combined with -o csv: drop one of them."],
     [["failure-rate", "--fail-if", "rate > 0.2"], '--fail-if "rate > 0.2": unknown field "rate" for mq stats failure-rate; fields: total, failures, failure_rate.'],
-    [["failure-rate", "--fail-if", "failure_rate >> 0.2"], '--fail-if "failure_rate >> 0.2" is not an expression: write FIELD OP VALUE or AGG(FIELD) OP VALUE, with OP one of > >= < <= == != and AGG one of avg, max, min, sum, last.'],
+    [["failure-rate", "--fail-if", "failure_rate >> 0.2"], '--fail-if "failure_rate >> 0.2" is not an expression: write FIELD OP VALUE or AGG(FIELD) OP VALUE, with OP one of > >= < <= == != and AGG one of avg, max, min, sum, last; fields of mq stats failure-rate: total, failures, failure_rate.'],
     [["failure-rate", "--fail-if", "failure_rate > high"], '--fail-if "failure_rate > high": "high" is not a number, a percentage (20%) or a duration (30m).'],
     [["queues", "--fail-if", "x > 1"], "--fail-if is not available for mq stats queues: it returns names, not figures."],
     [["summary", "--at", "1h"], "--at is not accepted by mq stats summary: it takes --base-ref, --partition, --queue, --priority-rule, --since and --until."],

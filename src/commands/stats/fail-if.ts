@@ -39,7 +39,7 @@ export function parseFailIf(source: string, endpointName: string, fields: readon
     throw new UsageError(`--fail-if is not available for mq stats ${endpointName}: it returns names, not figures.`);
   }
   const m = EXPR.exec(source);
-  if (!m) throw new UsageError(`--fail-if "${source}" is not an expression: ${SYNTAX_HELP}.`);
+  if (!m) throw new UsageError(`--fail-if "${source}" is not an expression: ${SYNTAX_HELP}; fields of mq stats ${endpointName}: ${fields.join(", ")}.`);
   const [, agg, aggField, bareField, op, value] = m;
   if (agg !== undefined && !(AGGREGATIONS as readonly string[]).includes(agg)) {
     throw new UsageError(`--fail-if "${source}": unknown aggregation "${agg}"; use one of ${AGGREGATIONS.join(", ")}.`);

@@ -158,7 +158,7 @@ export function NewCmdStats(
 ): Command {
   const stats = new Command("stats")
     .description("queue and CI statistics: one subcommand per endpoint, charts, CI thresholds")
-    .argument("[subcommand]")
+    .argument("[subcommand]", "the statistics endpoint; without one, the list of them")
     .action(async (sub: string | undefined) => {
       if (sub !== undefined) {
         const names = [...STATS_ENDPOINTS.map((e) => e.name), "summary"];
@@ -171,10 +171,13 @@ export function NewCmdStats(
   for (const endpoint of STATS_ENDPOINTS) {
     const cmd = new Command(endpoint.name).description(endpoint.summary);
     addStatsFlags(cmd, endpoint.params);
-    cmd.addOption(new Option("--chart", "draw the main figure over time for each group instead of tables"));
-    cmd.addOption(
-      new Option("--fail-if <expr>", "exit 1 when FIELD OP VALUE or AGG(FIELD) OP VALUE holds (repeatable)").argParser(collectRepeat),
-    );
+    // known everywhere (a misplaced one gets mq's own message), shown only where they apply
+    const chart = new Option("--chart", "draw the main figure over time for each group instead of tables");
+    if (!endpoint.mainField) chart.hideHelp();
+    const failIf = new Option("--fail-if <expr>", "exit 1 when FIELD OP VALUE or AGG(FIELD) OP VALUE holds (repeatable)").argParser(collectRepeat);
+    if (endpoint.fields.length === 0) failIf.hideHelp();
+    cmd.addOption(chart);
+    cmd.addOption(failIf);
     if (endpoint.fields.length) {
       cmd.addHelpText("after", `\nNumeric fields (for --fail-if): ${endpoint.fields.join(", ")}`);
     }

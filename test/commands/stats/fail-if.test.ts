@@ -36,7 +36,7 @@ describe("parseFailIf", () => {
 
   it("rejects bad expressions with one line naming the syntax", () => {
     expect(usage(() => parseFailIf("failure_rate", "failure-rate", FR))).toBe(
-      '--fail-if "failure_rate" is not an expression: write FIELD OP VALUE or AGG(FIELD) OP VALUE, with OP one of > >= < <= == != and AGG one of avg, max, min, sum, last.',
+      '--fail-if "failure_rate" is not an expression: write FIELD OP VALUE or AGG(FIELD) OP VALUE, with OP one of > >= < <= == != and AGG one of avg, max, min, sum, last; fields of mq stats failure-rate: total, failures, failure_rate.',
     );
     expect(usage(() => parseFailIf("failure_rate => 1", "failure-rate", FR))).toMatch(/is not an expression/);
   });
