@@ -66,12 +66,32 @@ function shortInstant(iso: string): string {
 }
 
 /**
+ * The values on a time grid: the API leaves out intervals with nothing in them, and drawing the
+ * rest side by side would squeeze hours of quiet out of the picture. The step is the median
+ * interval length (the first and last intervals of a window may be partial); a missing interval
+ * draws as a blank. Points that do not sit on a grid are drawn as they come.
+ */
+export function onTimeGrid(points: readonly ChartPoint[]): { values: Array<number | null | undefined>; slots: number } {
+  const asGiven = { values: points.map((p) => p.value), slots: points.length };
+  const ends = points.map((p) => Date.parse(p.end));
+  const lengths = points.map((p, i) => ends[i]! - Date.parse(p.start)).filter((d) => d > 0).sort((a, b) => a - b);
+  if (points.length < 2 || lengths.length === 0 || ends.some(Number.isNaN)) return asGiven;
+  const step = lengths[Math.floor(lengths.length / 2)]!;
+  const slotOf = (end: number) => Math.round((end - ends[0]!) / step);
+  const slots = slotOf(ends[ends.length - 1]!) + 1;
+  if (slots < points.length || slots > 100_000) return asGiven;
+  const values: Array<number | null | undefined> = new Array(slots).fill(undefined);
+  for (let i = 0; i < points.length; i++) values[slotOf(ends[i]!)] = points[i]!.value;
+  return { values, slots };
+}
+
+/**
  * Three lines per series: the title, then `label ▁▃█▅  min X  max Y`, then the time span and the
  * number of intervals.
  */
 export function renderChart(spec: ChartSpec): string {
   const format = spec.format ?? ((v: number) => String(Number(v.toPrecision(6))));
-  const values = spec.points.map((p) => p.value);
+  const { values, slots } = onTimeGrid(spec.points);
   const present = values.filter(finite);
   const lines = [spec.title];
   if (!present.length) {
@@ -86,6 +106,7 @@ export function renderChart(spec: ChartSpec): string {
   const first = spec.points[0]!;
   const last = spec.points[spec.points.length - 1]!;
   const n = spec.points.length;
-  lines.push(`  ${shortInstant(first.start)} → ${shortInstant(last.end)} · ${n} interval${n === 1 ? "" : "s"}`);
+  const counted = slots > n ? `${n} of ${slots} intervals with data` : `${n} interval${n === 1 ? "" : "s"}`;
+  lines.push(`  ${shortInstant(first.start)} → ${shortInstant(last.end)} · ${counted}`);
   return lines.join("\n") + "\n";
 }

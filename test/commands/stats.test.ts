@@ -199,7 +199,7 @@ describe("--chart", () => {
         expect(line).toMatch(new RegExp(`^  ${endpoint.mainField}  [▁▂▃▄▅▆▇█ ]+  min \\S.*  max \\S`));
         expect(line.length).toBeLessThanOrEqual(80);
       }
-      expect(lines.filter((l) => / → .* · \d+ intervals?$/.test(l))).toHaveLength(charts.length);
+      expect(lines.filter((l) => / → .* · (\d+ of )?\d+ intervals?( with data)?$/.test(l))).toHaveLength(charts.length);
     });
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderChart, resample, sparkline } from "../../src/output/chart.js";
+import { onTimeGrid, renderChart, resample, sparkline } from "../../src/output/chart.js";
 
 describe("sparkline", () => {
   it("scales from min to max", () => {
@@ -39,5 +39,28 @@ describe("renderChart", () => {
     const points = Array.from({ length: 500 }, (_, i) => ({ start: "2026-11-20T00:00:00Z", end: "2026-11-20T01:00:00Z", value: i }));
     const line = renderChart({ title: "t", label: "x", columns: 60, points, format: (v) => v.toFixed(0) }).split("\n")[1]!;
     expect(line.length).toBeLessThanOrEqual(60);
+  });
+});
+
+describe("onTimeGrid", () => {
+  const at = (h: number) => `2026-11-20T${String(h).padStart(2, "0")}:00:00Z`;
+  it("leaves a blank for each interval the API left out", () => {
+    const points = [
+      { start: at(10), end: at(11), value: 1 },
+      { start: at(11), end: at(12), value: 5 },
+      { start: at(15), end: at(16), value: 3 },
+    ];
+    expect(onTimeGrid(points)).toEqual({ values: [1, 5, undefined, undefined, undefined, 3], slots: 6 });
+    const text = renderChart({ title: "queue default", label: "count", points, columns: 80 });
+    expect(text).toBe("queue default\n  count  ▁█   ▅  min 1  max 5\n  2026-11-20 10:00Z → 2026-11-20 16:00Z · 3 of 6 intervals with data\n");
+  });
+
+  it("keeps a partial first interval in its place", () => {
+    const points = [
+      { start: "2026-11-20T09:37:12Z", end: at(10), value: 2 },
+      { start: at(10), end: at(11), value: 4 },
+      { start: at(11), end: at(12), value: 6 },
+    ];
+    expect(onTimeGrid(points)).toEqual({ values: [2, 4, 6], slots: 3 });
   });
 });
