@@ -219,6 +219,8 @@ interface Sink {
 }
 
 export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
+  // the server's default window ends at its "now": a resume command pins this instant instead
+  const startedAt = ctx.now();
   const repo = await ctx.resolveRepo();
   const client = await ctx.apiClient();
   const [{ parseEventsPage }, { paginate, cursorOf }, { startSpinner }, { formatCount }] = await Promise.all([
@@ -291,7 +293,7 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
       const remaining = opts.limit !== undefined ? opts.limit - count : undefined;
       withHint(
         failure,
-        `${formatCount(count)} ${count === 1 ? "event was" : "events were"} written before this. To resume:\n  ${resumeCommand(opts, repoName, pendingCursor, remaining, ctx.globals)}`,
+        `${formatCount(count)} ${count === 1 ? "event was" : "events were"} written before this. To resume:\n  ${resumeCommand(opts, repoName, pendingCursor, remaining, ctx.globals, startedAt)}`,
       );
     }
     throw failure;
@@ -324,7 +326,9 @@ function shellQuote(value: string): string {
 
 /**
  * The command that picks up where a failed run stopped: the same server (never the token), the
- * same filters, an absolute window, and the cursor.
+ * same filters, the cursor, and the window made absolute. A run without --since/--until asked for
+ * the last 24 hours as of when it started; left relative, a later resume would ask for a later
+ * window and silently skip the oldest events.
  */
 export function resumeCommand(
   opts: LogsOptions,
@@ -332,6 +336,7 @@ export function resumeCommand(
   cursor: string,
   remaining?: number,
   globals: Pick<GlobalOptions, "apiUrl" | "offline"> = { offline: false },
+  startedAt?: Date,
 ): string {
   const args = ["mq", "logs", "--repo", repo];
   if (globals.apiUrl !== undefined) args.push("--api-url", globals.apiUrl);
@@ -339,8 +344,10 @@ export function resumeCommand(
   if (opts.pullRequest !== undefined) args.push("--pr", String(opts.pullRequest));
   if (opts.baseRef !== undefined) args.push("--base-ref", opts.baseRef);
   if (opts.types) args.push("--type", opts.types.join(","));
-  if (opts.since) args.push("--since", formatInstant(opts.since));
-  if (opts.until) args.push("--until", formatInstant(opts.until));
+  const until = opts.until ?? startedAt;
+  const since = opts.since ?? (until ? new Date(until.getTime() - DEFAULT_WINDOW_MS) : undefined);
+  if (since) args.push("--since", formatInstant(since));
+  if (until) args.push("--until", formatInstant(until));
   if (opts.perPage !== undefined) args.push("--per-page", String(opts.perPage));
   if (remaining !== undefined) args.push("--limit", String(remaining));
   else args.push("--all");
@@ -436,6 +443,9 @@ async function createTableSink(opts: LogsOptions, ctx: Context): Promise<Sink> {
     },
   };
 }
+
+/** The API's default window: received_from = received_to minus one day. */
+const DEFAULT_WINDOW_MS = 86_400_000;
 
 /** How many rows a table is sized from before its column widths are fixed. */
 export const TABLE_SIZING_ROWS = 500;

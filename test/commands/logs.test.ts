@@ -232,7 +232,7 @@ describe("mq logs against a loopback server", () => {
     expect(err).toContain(
       "20 events were written before this. To resume:\n  mq logs --repo acme/web --type " +
         "action.assign,action.backport,action.close,action.comment,action.copy,action.delete_head_branch,action.dismiss_reviews,action.edit,action.platform_actions,action.label,action.merge,action.post_check,action.queue.batch_bisection_end,action.queue.batch_bisection_start,action.queue.change,action.queue.checks.change,action.queue.checks_end,action.queue.checks_not_started,action.queue.checks_start,action.queue.enter,action.queue.leave,action.queue.merged,action.rebase,action.refresh,action.request_reviews,action.requeue,action.review,action.squash,action.unqueue,action.update" +
-        " --since 2026-11-19T12:00:00Z --per-page 10 --all -o ndjson --cursor 20\n",
+        " --since 2026-11-19T12:00:00Z --until 2026-11-20T12:00:00Z --per-page 10 --all -o ndjson --cursor 20\n",
     );
   });
 
@@ -240,7 +240,7 @@ describe("mq logs against a loopback server", () => {
     server.failRequest(2, 500, { detail: "boom" });
     expect(await run(["-o", "json", "--per-page", "10"])).toBe(6);
     expect(JSON.parse(ctx.stdoutText())).toHaveLength(10);
-    expect(ctx.stderrText()).toContain("To resume:\n  mq logs --repo acme/web --per-page 10 --all -o json --cursor 10\n");
+    expect(ctx.stderrText()).toContain("To resume:\n  mq logs --repo acme/web --since 2026-11-19T12:00:00Z --until 2026-11-20T12:00:00Z --per-page 10 --all -o json --cursor 10\n");
   });
 
   it("shows a spinner on a terminal stderr while a table is fetched", async () => {
@@ -353,7 +353,7 @@ describe("mq logs against a loopback server", () => {
     const lines = ctx.stdoutText().trimEnd().split("\n");
     expect(lines.map((l) => JSON.parse(l).id)).toEqual([30, 29, 28, 27, 26, 25, 24, 23, 22, 21]);
     expect(ctx.stderrText()).toBe(
-      "mq: interrupted\n10 events were written before this. To resume:\n  mq logs --repo acme/web --per-page 10 --all -o ndjson --cursor 10\n",
+      "mq: interrupted\n10 events were written before this. To resume:\n  mq logs --repo acme/web --since 2026-11-19T12:00:00Z --until 2026-11-20T12:00:00Z --per-page 10 --all -o ndjson --cursor 10\n",
     );
   });
 

@@ -57,9 +57,14 @@ describe("SIGINT", () => {
     expect(events.length % 10).toBe(0);
     expect(events.map((e) => e.id)).toEqual(Array.from({ length: events.length }, (_, i) => 1_000_000 - i));
     const pages = events.length / 10;
-    expect(r.stderr).toBe(
-      `mq: interrupted\n${events.length} events were written before this. To resume:\n  mq logs --repo acme/web --api-url ${server.url} --per-page 10 --all -o ndjson --cursor ${pages}\n`,
-    );
+    // the window is pinned to the 24 hours before the run started (the real clock here)
+    const window = "--since (\\S+) --until (\\S+)";
+    const m = new RegExp(
+      `^mq: interrupted\n${events.length} events were written before this\\. To resume:\n  mq logs --repo acme/web --api-url ${server.url.replace(/[.]/g, "\\.")} ${window} --per-page 10 --all -o ndjson --cursor ${pages}\n$`,
+    ).exec(r.stderr);
+    expect(m, r.stderr).not.toBeNull();
+    expect(Date.parse(m![2]!) - Date.parse(m![1]!)).toBe(86_400_000);
+    expect(Math.abs(Date.parse(m![2]!) - Date.now())).toBeLessThan(60_000);
   });
 
   it("during --follow: exit 130, whole lines, nothing else on stderr", async () => {
@@ -136,10 +141,10 @@ describe.skipIf(!hasScript)("Ctrl-C on a terminal", () => {
     const dir = mkdtempSync(join(tmpdir(), "mq-rel-pty-"));
     const out = join(dir, "out.ndjson");
     const cmd = `stty cols ${cols} rows 24; exec '${process.execPath}' '${MQ_BIN}' ${GLOBALS().join(" ")} logs --all -o ndjson --per-page 10 > '${out}'`;
-    const run = startShell(`exec script -qfec "${cmd}" /dev/null`, { killAfterMs: 10_000, keepStdin: true });
+    const run = startShell(`exec script -qfec "${cmd}" /dev/null`, { killAfterMs: 25_000, keepStdin: true });
     server.requests.length = 0;
-    // wait for two pages, then type ^C
-    for (let i = 0; i < 100 && server.requests.length < 3; i++) await delay(50);
+    // wait for two pages (a loaded machine may take seconds to start node), then type ^C
+    for (let i = 0; i < 400 && server.requests.length < 3; i++) await delay(50);
     await delay(100);
     run.child.stdin!.write("\x03");
     const r = await run.done;
