@@ -9,6 +9,12 @@ const DAY = 24 * HOUR;
 // buckets are aligned on Mondays 00:00 UTC (1970-01-05), so days and weeks start where people expect
 const ALIGN = 4 * DAY;
 
+/**
+ * The most intervals a window is cut into. The count endpoints list every interval of every group,
+ * zeros included, so without a bound a window of 0001..9999 made a 279 MB answer.
+ */
+export const MAX_INTERVALS = 1000;
+
 /** The interval ladder: the bucket length for a range (docs/server.md). */
 export function intervalFor(rangeMs: number): number {
   if (rangeMs <= 2 * HOUR) return 5 * MIN;
@@ -16,7 +22,9 @@ export function intervalFor(rangeMs: number): number {
   if (rangeMs <= 14 * DAY) return 6 * HOUR;
   if (rangeMs <= 62 * DAY) return DAY;
   if (rangeMs <= 366 * DAY) return 7 * DAY;
-  return 30 * DAY;
+  // a multiple of 30 days: a clipped first and last bucket make at most ceil(range / step) + 1
+  // intervals, so a step of at least range / (MAX_INTERVALS - 1) keeps within the bound
+  return 30 * DAY * Math.max(1, Math.ceil(rangeMs / ((MAX_INTERVALS - 1) * 30 * DAY)));
 }
 
 export interface Bucket {
@@ -118,7 +126,7 @@ class Grouper<A> {
   ) {}
 
   bucketIndex(t: number): number {
-    // buckets are few (at most ~100): binary search keeps 1M-event queries linear
+    // buckets are few (at most MAX_INTERVALS): binary search keeps 1M-event queries linear
     let lo = 0;
     let hi = this.buckets.length - 1;
     while (lo < hi) {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../src/server/index.js";
 import { STATS_ENDPOINTS } from "../../src/api/endpoints.js";
 import { ABORT_CODE_TEXT } from "../../src/server/texts.js";
-import { bucketsFor, intervalFor } from "../../src/server/stats.js";
+import { bucketsFor, intervalFor, MAX_INTERVALS } from "../../src/server/stats.js";
 import { NOW, get, qs, walk, type Ev } from "./helpers.js";
 
 const DAY = 86_400_000;
@@ -233,5 +233,68 @@ describe("the interval ladder", () => {
     expect(b).toHaveLength(25);
     expect(new Date(b[0]!.end).toISOString()).toBe("2026-11-19T13:00:00.000Z");
     expect(new Date(b[24]!.start).toISOString()).toBe("2026-11-20T12:00:00.000Z");
+  });
+
+  it("has six rungs, each up to and including its bound", () => {
+    const HOUR = 3_600_000;
+    const rungs: Array<[number, number]> = [
+      [1, 5 * 60_000],
+      [2 * HOUR, 5 * 60_000],
+      [2 * HOUR + 1, HOUR],
+      [2 * DAY, HOUR],
+      [2 * DAY + 1, 6 * HOUR],
+      [14 * DAY, 6 * HOUR],
+      [14 * DAY + 1, DAY],
+      [62 * DAY, DAY],
+      [62 * DAY + 1, 7 * DAY],
+      [366 * DAY, 7 * DAY],
+      [366 * DAY + 1, 30 * DAY],
+      [999 * 30 * DAY, 30 * DAY],
+    ];
+    for (const [range, step] of rungs) expect(intervalFor(range), `range ${range}`).toBe(step);
+    // weeks start on Mondays, 5 minutes on multiples of 5 minutes
+    const w = bucketsFor(Date.parse("2026-08-01T00:00:00Z"), Date.parse("2026-11-20T00:00:00Z"));
+    expect(new Date(w[0]!.end).toISOString()).toBe("2026-08-03T00:00:00.000Z");
+    expect(new Date(w[1]!.end).toISOString()).toBe("2026-08-10T00:00:00.000Z");
+    const m = bucketsFor(Date.parse("2026-11-20T10:02:00Z"), Date.parse("2026-11-20T11:00:00Z"));
+    expect(m.map((x) => new Date(x.start).toISOString().slice(11, 16))).toEqual(["10:02", "10:05", "10:10", "10:15", "10:20", "10:25", "10:30", "10:35", "10:40", "10:45", "10:50", "10:55"]);
+  });
+
+  it("cuts any range into at most MAX_INTERVALS contiguous intervals (a multiple of 30 days beyond the ladder)", () => {
+    expect(MAX_INTERVALS).toBe(1000);
+    const ranges: Array<[string, string]> = [
+      ["0001-01-01T00:00:00Z", "9999-12-31T00:00:00Z"],
+      ["1970-01-01T00:00:00Z", "2052-01-01T00:00:00Z"],
+      ["2000-01-01T00:00:00Z", "2026-11-20T12:00:00Z"],
+      ["2025-11-19T11:59:59Z", "2026-11-20T12:00:00Z"],
+    ];
+    for (const [a, z] of ranges) {
+      const from = Date.parse(a);
+      const to = Date.parse(z);
+      const step = intervalFor(to - from);
+      expect(step % (30 * DAY)).toBe(0);
+      const b = bucketsFor(from, to);
+      expect(b.length, `${a}..${z}`).toBeLessThanOrEqual(MAX_INTERVALS);
+      expect(b[0]!.start).toBe(from);
+      expect(b[b.length - 1]!.end).toBe(to);
+      for (let i = 1; i < b.length; i++) expect(b[i]!.start).toBe(b[i - 1]!.end);
+      for (const x of b) expect(x.end - x.start).toBeLessThanOrEqual(step);
+    }
+    expect(intervalFor(Date.parse("9999-12-31T00:00:00Z") - Date.parse("0001-01-01T00:00:00Z"))).toBe(122 * 30 * DAY);
+  });
+
+  it("answers a window of 0001..9999 with at most MAX_INTERVALS intervals per group", async () => {
+    const r = await get(`${base}/stats/queues_entered_count?${qs({ start_at: "0001-01-01T00:00:00Z", end_at: "9999-12-31T00:00:00Z" })}`);
+    expect(r.status).toBe(200);
+    expect(r.json.groups.length).toBeGreaterThan(0);
+    for (const g of r.json.groups) {
+      expect(g.stats.length).toBeLessThanOrEqual(MAX_INTERVALS);
+      expect(g.stats[0].start).toBe("0001-01-01T00:00:00.000Z");
+      expect(g.stats[g.stats.length - 1].end).toBe("9999-12-31T00:00:00.000Z");
+    }
+    // every event of the history is counted once
+    const total = r.json.groups.reduce((s: number, g: { stats: { entered: number }[] }) => s + g.stats.reduce((t, x) => t + x.entered, 0), 0);
+    const { events } = await walk(`${base}/logs?${qs({ event_type: "action.queue.enter", received_from: "0001-01-01T00:00:00Z", received_to: "9999-12-31T00:00:00Z", per_page: 100 })}`);
+    expect(total).toBe(events.length);
   });
 });
