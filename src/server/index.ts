@@ -280,7 +280,7 @@ class Handler {
         return send(res, 404, { detail: "Not Found" });
       }
     }
-    if (segments.length > 0 && segments[segments.length - 1] === "") segments.pop();
+    // no trailing-slash leniency: `/logs/` is another path, so a 404 like any unknown path
     const route = this.route(segments);
     if (!route) return send(res, 404, { detail: "Not Found" });
     if (req.method !== "GET") return send(res, 405, { detail: "Method Not Allowed" }, { allow: "GET" });
@@ -326,7 +326,8 @@ class Handler {
       return unprocessable(res, [{ loc: ["query", "received_from"], msg: "received_from must not be after received_to", type: "value_error" }]);
     }
     let cursor: Cursor | undefined;
-    if (v.cursor !== undefined && v.cursor !== "") {
+    // an empty cursor is a cursor, and an invalid one: only its absence means "the first page"
+    if (v.cursor !== undefined) {
       cursor = decodeCursor(v.cursor);
       if (!cursor) return unprocessable(res, [{ loc: ["query", "cursor"], msg: "Invalid cursor", type: "value_error" }]);
     }

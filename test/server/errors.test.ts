@@ -57,6 +57,12 @@ describe("errors like the real service", () => {
     expect((await get(`${open.url}/v1/repos/acme/web/stats/nope`)).status).toBe(404);
     expect((await get(`${open.url}/repos/acme/web/logs`)).status).toBe(404);
     expect((await get(`${open.url}/`)).status).toBe(404);
+    // a trailing slash is another path
+    for (const path of ["/v1/repos/acme/web/logs/", "/v1/repos/acme/web/logs/?per_page=1", "/v1/repos/acme/web/stats/queues/", "/v1/repos/acme/web/stats/failure_rate//"]) {
+      const r = await raw(open.url, path);
+      expect(r.status, path).toBe(404);
+      expect(JSON.parse(r.body), path).toEqual({ detail: "Not Found" });
+    }
   });
 
   it("405 for any method but GET", async () => {
@@ -79,6 +85,8 @@ describe("errors like the real service", () => {
       ["received_from=yesterday", "received_from"],
       ["cursor=garbage!!", "cursor"],
       ["cursor=bm90LWEtY3Vyc29y", "cursor"],
+      ["cursor=", "cursor"],
+      ["cursor=&per_page=5", "cursor"],
       ["received_from=2026-11-20T00:00:00Z&received_to=2026-11-19T00:00:00Z", "received_from"],
     ];
     for (const [query, name] of cases) {
