@@ -113,7 +113,6 @@ export function createTransport(opts: TransportOptions): ApiClient {
     method: "GET" as const,
     headers,
     dispatcher: opts.dispatcher,
-    signal: opts.signal,
     headersTimeout: opts.timeoutMs,
     bodyTimeout: opts.timeoutMs,
   };
@@ -158,8 +157,14 @@ export function createTransport(opts: TransportOptions): ApiClient {
       const attemptNote = attempt > 1 ? ` (attempt ${attempt}/${maxAttempts})` : "";
       let res: Dispatcher.ResponseData;
       let text: string;
+      // undici's body timeout is the gap between chunks: a server dripping a byte a second would
+      // hold mq forever. The whole attempt, headers and body, gets the request timeout.
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), opts.timeoutMs);
+      const interrupt = () => deadline.abort();
+      opts.signal.addEventListener("abort", interrupt, { once: true });
       try {
-        res = await request(url, requestOptions);
+        res = await request(url, { ...requestOptions, signal: deadline.signal });
         if (res.statusCode >= 200 && res.statusCode < 300) {
           text = await res.body.text();
         } else if (RETRY_STATUSES.has(res.statusCode) && attempt < maxAttempts) {
@@ -170,6 +175,7 @@ export function createTransport(opts: TransportOptions): ApiClient {
         }
       } catch (err) {
         if (opts.signal.aborted) throw new InterruptedError();
+        if (deadline.signal.aborted) throw timedOut(url);
         const code = errorCode(err);
         debug?.(`GET ${url.href} -> ${code ?? "error"} in ${elapsed(started)}${attemptNote}`);
         if (code !== undefined && RESET_CODES.has(code) && attempt < maxAttempts) {
@@ -179,6 +185,9 @@ export function createTransport(opts: TransportOptions): ApiClient {
           continue;
         }
         throw networkError(err, code, url, attempt);
+      } finally {
+        clearTimeout(timer);
+        opts.signal.removeEventListener("abort", interrupt);
       }
 
       const status = res.statusCode;
@@ -218,16 +227,20 @@ export function createTransport(opts: TransportOptions): ApiClient {
     }
   }
 
+  function timedOut(url: URL): NetworkError {
+    return new NetworkError(
+      `GET ${describe(url)} timed out after ${formatSeconds(opts.timeoutMs)} (the request timeout)`,
+      `raise it with --timeout <seconds> or mq config set timeout <seconds>`,
+    );
+  }
+
   function networkError(err: unknown, code: string | undefined, url: URL, attempts: number): NetworkError {
     const host = url.host;
     if (code !== undefined && TIMEOUT_CODES.has(code)) {
       if (code === "UND_ERR_CONNECT_TIMEOUT") {
         return new NetworkError(`could not connect to ${host} within ${CONNECT_TIMEOUT_MS / 1000} s`, "check the network, a proxy (HTTPS_PROXY) or --api-url");
       }
-      return new NetworkError(
-        `GET ${describe(url)} timed out after ${formatSeconds(opts.timeoutMs)} (the request timeout)`,
-        `raise it with --timeout <seconds> or mq config set timeout <seconds>`,
-      );
+      return timedOut(url);
     }
     const after = attempts > 1 ? ` after ${attempts} attempts` : "";
     if (code !== undefined && RESET_CODES.has(code)) return new NetworkError(`the connection to ${host} was reset${after}`);

@@ -331,6 +331,19 @@ describe("status mapping and bodies", () => {
     expect(err.hint).toBe("raise it with --timeout <seconds> or mq config set timeout <seconds>");
   });
 
+  it("a server that drips its body a byte at a time still times out: the timeout covers the whole request", async () => {
+    const api = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write("{");
+      // each byte comes well within the timeout; all of them never would
+      const drip = setInterval(() => res.write(" "), 50);
+      res.on("close", () => clearInterval(drip));
+    });
+    const err = await (await createApiClient(ctxFor(api.url, { timeout: 0.3, retry: false }))).get("/x").catch((e) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.message).toBe("GET /v1/x timed out after 0.3 s (the request timeout)");
+  });
+
   it("a refused connection is exit 6", async () => {
     const api = await serve(() => {});
     await new Promise((r) => servers.pop()!.close(r));
