@@ -31,6 +31,11 @@ const OWNER_RE = /^[a-zA-Z0-9-]{1,40}$/;
 const REPO_RE = /^[\w.-]{1,100}$/;
 
 export function parseServeFlags(flags: RawServeFlags, token: string | undefined): ServeOptions {
+  // "" would make every request a 403 (no bearer token can be empty), and a token with whitespace
+  // cannot be sent as one `Authorization: Bearer` word; the value is a secret, so it is not echoed
+  if (token !== undefined && (token === "" || /\s/.test(token))) {
+    throw new UsageError("--token must be a non-empty token without whitespace (or leave --token out to accept any bearer token).");
+  }
   const host = flags.host ?? "127.0.0.1";
   if (host.trim() === "" || /\s/.test(host)) throw new UsageError(`--host must be a host name or IP address, not '${host}'.`);
   const port = flags.port === undefined ? 0 : Number(flags.port);

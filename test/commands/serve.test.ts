@@ -63,6 +63,10 @@ describe("mq serve flags", () => {
     [["--now", "2026-11-20T12:00:00"], "mq: --now must be an ISO 8601 date-time with a timezone (e.g. 2026-11-20T12:00:00Z), not '2026-11-20T12:00:00'.\n"],
     [["--repos", "a/b,nope"], "mq: --repos must be a comma-separated list of owner/name, not 'nope'.\n"],
     [["--repos", "a/b/c"], "mq: --repos must be a comma-separated list of owner/name, not 'a/b/c'.\n"],
+    [["--token", ""], "mq: --token must be a non-empty token without whitespace (or leave --token out to accept any bearer token).\n"],
+    [["--token", "a b"], "mq: --token must be a non-empty token without whitespace (or leave --token out to accept any bearer token).\n"],
+    [["--token", " tok"], "mq: --token must be a non-empty token without whitespace (or leave --token out to accept any bearer token).\n"],
+    [["--token", "tok\t"], "mq: --token must be a non-empty token without whitespace (or leave --token out to accept any bearer token).\n"],
     [["--events", "x.ndjson", "--seed", "3"], "mq: --events replays a recorded log: it cannot be combined with --seed or --days.\n"],
   ])("rejects %j with exit 2 and one line", async (args, message) => {
     const r = await parse(args as string[]);
@@ -91,6 +95,18 @@ describe("runServe", () => {
     expect(ctx.stdoutText()).toBe(`${url}\n`);
     expect(ctx.stderrText()).toContain("mq serve: listening on");
     expect(ctx.stderrText()).toContain("mq serve: stopped\n");
+  });
+
+  it("through main, an empty --token or one with whitespace exits 2 before listening", async () => {
+    for (const token of ["", "a b"]) {
+      // an already aborted signal: a server that did start would stop at once (exit 0)
+      const controller = new AbortController();
+      controller.abort();
+      const ctx = testContext({ signal: controller.signal });
+      expect(await main(["serve", "--token", token, "--days", "1"], ctx), JSON.stringify(token)).toBe(2);
+      expect(ctx.stdoutText()).toBe("");
+      expect(ctx.stderrText()).toBe("mq: --token must be a non-empty token without whitespace (or leave --token out to accept any bearer token).\n");
+    }
   });
 
   it("a malformed --events file exits 2 naming the line", async () => {
