@@ -2,7 +2,7 @@
 // (scripts read it); hints go to stderr; Ctrl-C or SIGTERM stops it and the command returns.
 import { Command, Option } from "commander";
 import type { Context } from "../context.js";
-import { ExitCode, MqError, UsageError } from "../errors.js";
+import { UsageError } from "../errors.js";
 import { isIsoDateTimeWithZone } from "./shared/time.js";
 
 export interface ServeOptions {
@@ -113,7 +113,8 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
       recordRequests: false,
     });
   } catch (err) {
-    if (err instanceof EventsFileError) throw new MqError(`--events: ${err.message}`, ExitCode.USAGE, "Record a log with: mq logs --repo OWNER/NAME --all -o ndjson > FILE.ndjson");
+    // bad input is one line on stderr (exit 2); the file's expected form is in `mq serve --help`
+    if (err instanceof EventsFileError) throw new UsageError(`--events: ${err.message}`);
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE") throw new UsageError(`--port ${opts.port}: the address ${opts.host}:${opts.port} is already in use (use --port 0 for a free port).`);
     if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EACCES") {

@@ -2,6 +2,8 @@
 // server can serve exactly those events and compute the statistics from them.
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
+import { validateEvent } from "../api/schema/events.js";
+import { OwnerSchema, RepositorySchema } from "../api/schema/common.js";
 import type { StoredEvent } from "./store.js";
 
 export class EventsFileError extends Error {
@@ -21,17 +23,27 @@ export interface LoadedEvents {
   newest: number | undefined;
 }
 
+/**
+ * What is wrong with a line's envelope, by the client's own contract check (spec 2.2), plus what
+ * the server relies on: a non-empty `type` and a `repository` that is an owner/name of spec 2.1.
+ * Metadata that differs from its type's shape is kept: a log recorded from the real service
+ * carries such events, and replaying it must keep its words.
+ */
 function envelopeProblem(v: unknown): string | undefined {
-  if (v === null || typeof v !== "object" || Array.isArray(v)) return "not a JSON object";
-  const e = v as Record<string, unknown>;
-  if (!Number.isSafeInteger(e.id)) return "`id` is not an integer";
-  if (typeof e.received_at !== "string" || !Number.isFinite(Date.parse(e.received_at))) return "`received_at` is not a date-time";
-  if (typeof e.type !== "string" || e.type === "") return "`type` is not a string";
-  if (typeof e.repository !== "string" || !/^[^/\s]+\/[^/\s]+$/.test(e.repository)) return "`repository` is not \"owner/name\"";
-  if (e.metadata === null || typeof e.metadata !== "object" || Array.isArray(e.metadata)) return "`metadata` is not an object";
-  if (!("pull_request" in e) || (e.pull_request !== null && !Number.isSafeInteger(e.pull_request))) return "`pull_request` is not an integer or null";
-  if (!("base_ref" in e) || (e.base_ref !== null && typeof e.base_ref !== "string")) return "`base_ref` is not a string or null";
-  if (typeof e.trigger !== "string") return "`trigger` is not a string";
+  const verdict = validateEvent(v);
+  if (!verdict.ok && verdict.level === "envelope") return verdict.message;
+  const e = v as { type: string; repository: string };
+  if (e.type === "") return 'type: expected an event type, got ""';
+  const [owner, name, extra] = e.repository.split("/");
+  if (
+    extra !== undefined ||
+    !OwnerSchema.safeParse(owner).success ||
+    !RepositorySchema.safeParse(name).success ||
+    name === "." ||
+    name === ".."
+  ) {
+    return `repository: expected "owner/name" (owner: letters, digits and -, up to 40; name: letters, digits, _, - and ., up to 100), got ${JSON.stringify(e.repository)}`;
+  }
   return undefined;
 }
 

@@ -109,6 +109,20 @@ describe("runServe", () => {
     }
   });
 
+  it.each([
+    ['"2026-11-18T00:00:00"', 'received_at: expected an ISO 8601 date-time, got "2026-11-18T00:00:00"'],
+    ['"2026-11-18"', 'received_at: expected an ISO 8601 date-time, got "2026-11-18"'],
+    ['"2026-02-30T00:00:00Z"', 'received_at: expected an ISO 8601 date-time, got "2026-02-30T00:00:00Z"'],
+  ])("an --events line with received_at %s exits 2 with one line", async (receivedAt, problem) => {
+    const dir = mkdtempSync(join(tmpdir(), "mq-serve-"));
+    const file = join(dir, "bad.ndjson");
+    writeFileSync(file, `{"id":1,"received_at":${receivedAt},"trigger":"t","repository":"a/b","pull_request":null,"base_ref":null,"type":"action.refresh","metadata":{}}\n`);
+    const ctx = testContext();
+    expect(await main(["serve", "--events", file], ctx)).toBe(2);
+    expect(ctx.stdoutText()).toBe("");
+    expect(ctx.stderrText()).toBe(`mq: --events: ${file}:1: not an event: ${problem}\n`);
+  });
+
   it("a malformed --events file exits 2 naming the line", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mq-serve-"));
     const file = join(dir, "bad.ndjson");
@@ -116,7 +130,7 @@ describe("runServe", () => {
     const ctx = testContext();
     const code = await main(["serve", "--events", file], ctx);
     expect(code).toBe(2);
-    expect(ctx.stderrText().split("\n")[0]).toBe(`mq: --events: ${file}:1: not an event: \`id\` is not an integer`);
+    expect(ctx.stderrText()).toBe(`mq: --events: ${file}:1: not an event: id: expected an integer, got missing\n`);
   });
 });
 

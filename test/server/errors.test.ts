@@ -185,8 +185,37 @@ describe("--events: record and replay", () => {
     await expect(loadEventsFile(file)).rejects.toThrow(EventsFileError);
     await expect(loadEventsFile(file)).rejects.toThrow(/bad\.ndjson:2: not valid JSON/);
     writeFileSync(file, `${ok}\n${ok.replace('"id":1', '"id":"2"')}\n`);
-    await expect(loadEventsFile(file)).rejects.toThrow(/bad\.ndjson:2: not an event: `id` is not an integer/);
+    await expect(loadEventsFile(file)).rejects.toThrow(/bad\.ndjson:2: not an event: id: expected an integer, got a string$/);
     await expect(loadEventsFile(join(dir, "missing.ndjson"))).rejects.toThrow(/cannot read .*missing\.ndjson: ENOENT/);
+  });
+
+  it.each([
+    ["received_at", "2026-11-18T00:00:00", 'received_at: expected an ISO 8601 date-time, got "2026-11-18T00:00:00"'],
+    ["received_at", "2026-11-18", 'received_at: expected an ISO 8601 date-time, got "2026-11-18"'],
+    ["received_at", "2026-02-30T00:00:00Z", 'received_at: expected an ISO 8601 date-time, got "2026-02-30T00:00:00Z"'],
+    ["received_at", "2026-11-18 00:00:00Z", 'received_at: expected an ISO 8601 date-time, got "2026-11-18 00:00:00Z"'],
+    ["repository", "a_b/c", 'repository: expected "owner/name" (owner: letters, digits and -, up to 40; name: letters, digits, _, - and ., up to 100), got "a_b/c"'],
+    ["repository", "a/b/c", 'repository: expected "owner/name" (owner: letters, digits and -, up to 40; name: letters, digits, _, - and ., up to 100), got "a/b/c"'],
+    ["repository", "a/..", 'repository: expected "owner/name" (owner: letters, digits and -, up to 40; name: letters, digits, _, - and ., up to 100), got "a/.."'],
+    ["repository", "ab", 'repository: expected "owner/name" (owner: letters, digits and -, up to 40; name: letters, digits, _, - and ., up to 100), got "ab"'],
+    ["type", "", 'type: expected an event type, got ""'],
+  ])("an envelope with %s %j is refused naming the file and line", async (field, value, message) => {
+    const dir = mkdtempSync(join(tmpdir(), "mq-events-"));
+    const file = join(dir, "bad.ndjson");
+    const ev = { id: 1, received_at: "2026-11-18T00:00:00Z", trigger: "t", repository: "a-b/c.d_e", pull_request: null, base_ref: null, type: "action.refresh", metadata: {} };
+    writeFileSync(file, `${JSON.stringify(ev)}\n\n${JSON.stringify({ ...ev, id: 2, [field]: value })}\n`);
+    await expect(loadEventsFile(file)).rejects.toThrow(new EventsFileError(`${file}:3: not an event: ${message}`, 3));
+    // the good line alone loads
+    writeFileSync(file, `${JSON.stringify(ev)}\n`);
+    expect((await loadEventsFile(file)).count).toBe(1);
+  });
+
+  it("keeps an event whose metadata differs from its type's shape (a log recorded from the real service)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mq-events-"));
+    const file = join(dir, "real.ndjson");
+    const ev = { id: 1, received_at: "2026-11-18T00:00:00+01:00", trigger: "t", repository: "a/b", pull_request: 3, base_ref: "main", type: "action.queue.enter", metadata: { queue_name: "q", outcome: "x" } };
+    writeFileSync(file, `${JSON.stringify(ev)}\n`);
+    expect((await loadEventsFile(file)).byRepo.get("a/b")).toEqual([ev]);
   });
 });
 
