@@ -47,12 +47,23 @@ export { loadEventsFile, EventsFileError } from "./ndjson.js";
 
 const DAY = 86_400_000;
 
+/**
+ * How many simulated repositories are kept at once. Any owner/name exists, and 30 days of one
+ * weigh about 65 MB: without a bound, asking for ever new names grows the server until it dies.
+ * The least recently used is dropped; asked again, it is simulated again, identically (a day is
+ * always simulated whole, so an answer never depends on what was cached), and cursors (a time and
+ * an id) stay valid. A repository that received appended events is never dropped.
+ */
+export const MAX_SIMULATED_REPOS = 8;
+
 /** A simulated repository: its store and the days simulated so far. */
 interface SimulatedRepo {
   name: string;
   store: EventStore;
   /** day -> its events (oldest first) and how many of them are in the store (those up to now) */
   days: Map<number, { events: SimEvent[]; inserted: number }>;
+  /** holds appended events, which a new simulation would not have */
+  pinned: boolean;
 }
 
 /**
@@ -102,9 +113,17 @@ export class Repositories {
       return empty;
     }
     let sim = this.simulated.get(key);
-    if (!sim) {
-      sim = { name: repo, store: new EventStore(), days: new Map() };
+    if (sim) {
+      // most recently used last
+      this.simulated.delete(key);
       this.simulated.set(key, sim);
+    } else {
+      sim = { name: repo, store: new EventStore(), days: new Map(), pinned: false };
+      this.simulated.set(key, sim);
+      for (const [k, other] of this.simulated) {
+        if (this.simulated.size <= MAX_SIMULATED_REPOS) break;
+        if (!other.pinned && other !== sim) this.simulated.delete(k);
+      }
     }
     const now = this.nowMs();
     const start = historyStart(now, this.opts.days);
@@ -137,6 +156,13 @@ export class Repositories {
     this.allowed?.add(key);
     const now = this.nowMs();
     this.store(repo, now, now).append(events);
+    const sim = this.simulated.get(key);
+    if (sim) sim.pinned = true;
+  }
+
+  /** the simulated repositories in memory, least recently used first */
+  cachedRepositories(): string[] {
+    return [...this.simulated.values()].map((s) => s.name);
   }
 }
 
