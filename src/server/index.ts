@@ -6,7 +6,7 @@ import type { Event } from "../api/schema/events.js";
 import { STATS_ENDPOINTS, type StatsEndpoint } from "../api/endpoints.js";
 import { decodePathParams, decodeQuery, LogsQuerySchema, STATS_QUERY_SCHEMAS, type FastApiDetail } from "../api/schema/params.js";
 import { dayOf, daysFor, historyStart, ID_PER_MS, simulateDay, simulateRepository, timeOf, type SimEvent } from "./simulate.js";
-import { EventStore, type Cursor, type StoredEvent } from "./store.js";
+import { EventStore, type Cursor, type PageQuery, type PageResult, type StoredEvent } from "./store.js";
 import { STATS_HANDLERS, timeToMerge, type StatsFilter } from "./stats.js";
 import { loadEventsFile } from "./ndjson.js";
 
@@ -148,6 +148,37 @@ export class Repositories {
     }
     sim.store.setVisible(start, Infinity);
     return sim.store;
+  }
+
+  /**
+   * A page of the log of [q.from, q.to]. Walking down (the first page, or a `next` cursor) from a
+   * simulated history, only the days the page reaches are simulated: a span growing back from the
+   * page's top, doubled until it holds the page and one event more (so `next` is known) or covers
+   * the window. `received_from=0001-01-01` then costs what a page of the last days costs, not a
+   * simulation of the whole history.
+   */
+  page(repo: string, q: PageQuery): PageResult {
+    const c = q.cursor;
+    if (this.opts.fixed || (c !== undefined && c.dir !== "next")) return this.store(repo, q.from, q.to).page(q);
+    // where the page starts: only a guess for the first span (the query below always covers
+    // [lo, q.to], appended events newer than now included), so any top gives the same page
+    const now = this.nowMs();
+    const top = Math.min(q.to, now, c === undefined ? Infinity : c.t);
+    const start = historyStart(now, this.opts.days);
+    for (let span = 2 * DAY; ; span *= 2) {
+      // nothing exists before the history starts: past it, the whole window is as cheap
+      let lo = Math.max(q.from, top - span);
+      if (lo <= start) lo = q.from;
+      // the store holds every event of [lo, q.to] (whole days), so the events above the cursor
+      // (`prev`) and the page below it, down to lo, are complete
+      const result = this.store(repo, lo, q.to).page({ ...q, from: lo });
+      if (result.hasNext || lo === q.from) return result;
+    }
+  }
+
+  /** how many days of `repo` have been simulated (tests) */
+  simulatedDays(repo: string): number {
+    return this.simulated.get(repo.toLowerCase())?.days.size ?? 0;
   }
 
   /** appended events exist from now on, even for a repository outside --repos */
@@ -358,7 +389,7 @@ class Handler {
       if (!cursor) return unprocessable(res, [{ loc: ["query", "cursor"], msg: "Invalid cursor", type: "value_error" }]);
     }
     const perPage = v.per_page ?? 10;
-    const page = this.repos.store(repo, from, to).page({
+    const page = this.repos.page(repo, {
       from,
       to,
       types: v.event_type,
