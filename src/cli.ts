@@ -10,8 +10,7 @@ import { NewCmdServe } from "./commands/serve.js";
 import { NewCmdAuth } from "./commands/auth/index.js";
 import { NewCmdConfig } from "./commands/config.js";
 import { NewCmdCompletion } from "./commands/completion.js";
-import { EXIT_CODE_TABLE } from "./errors.js";
-import { redact } from "./redact.js";
+import { EXIT_CODE_TABLE, redact } from "./errors.js";
 import { examplesHelpText } from "./commands/examples.js";
 import { closestMatches } from "./commands/shared/lists.js";
 

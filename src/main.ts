@@ -2,8 +2,7 @@
 import { CommanderError } from "commander";
 import { buildProgram } from "./cli.js";
 import { createContext, type Context, type ContextInit } from "./context.js";
-import { ExitCode, MqError } from "./errors.js";
-import { redact } from "./redact.js";
+import { ExitCode, MqError, redact } from "./errors.js";
 
 export { redact };
 

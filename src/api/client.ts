@@ -10,10 +10,9 @@ import type { Dispatcher } from "undici";
 import { Agent, EnvHttpProxyAgent, request } from "./undici.js";
 import { version } from "../../package.json";
 import type { Context } from "../context.js";
-import { AuthError, ContractError, HttpError, InterruptedError, NetworkError, UsageError } from "../errors.js";
+import { AuthError, ContractError, HttpError, InterruptedError, NetworkError, UsageError, redact } from "../errors.js";
 import { checkTimeout, stripUserinfo } from "../config/keys.js";
 import { resolveApiUrl, resolveToken } from "../config/resolve.js";
-import { redact } from "../redact.js";
 
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
 export type QueryInput = Record<string, QueryValue>;
