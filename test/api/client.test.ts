@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { connect as netConnect, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { MockAgent } from "undici";
 import { createApiClient, createTransport, parseRetryAfter, formatErrorBody, USER_AGENT } from "../../src/api/client.js";
 import { ContractError, HttpError, InterruptedError, NetworkError, UsageError, AuthError } from "../../src/errors.js";
 import { reportError } from "../../src/main.js";
 import { testContext, type TestContext } from "../helpers/context.js";
+import { startConnectProxy } from "../helpers/proxy.js";
 
 const TOKEN = "mqk_supersecret_token_1234abcd";
 
@@ -404,28 +405,10 @@ describe("--debug and redaction", () => {
 describe("proxy", () => {
   it("goes through HTTP_PROXY when set (NO_PROXY empty)", async () => {
     const api = await serve((_req, res) => json(res, 200, { via: "proxy" }));
-    const proxied: string[] = [];
-    const proxy = createServer((req, res) => {
-      // plain forward proxying (absolute-form request line)
-      proxied.push(`${req.method} ${req.url}`);
-      res.writeHead(502);
-      res.end();
-    });
-    proxy.on("connect", (req, clientSocket, head) => {
-      proxied.push(`CONNECT ${req.url}`);
-      const [host, port] = req.url!.split(":");
-      const upstream = netConnect(Number(port), host!, () => {
-        clientSocket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-        upstream.write(head);
-        upstream.pipe(clientSocket);
-        clientSocket.pipe(upstream);
-      });
-      upstream.on("error", () => clientSocket.destroy());
-      clientSocket.on("error", () => upstream.destroy());
-    });
-    servers.push(proxy);
-    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
-    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const proxy = await startConnectProxy();
+    const proxied = proxy.seen;
+    const proxyUrl = proxy.url;
+    try {
     const ctx = ctxFor(api.url, {}, { HTTP_PROXY: proxyUrl, NO_PROXY: "" });
     const res = await (await createApiClient(ctx)).get("/x");
     expect(res.body).toEqual({ via: "proxy" });
@@ -433,6 +416,9 @@ describe("proxy", () => {
     expect(api.seen).toHaveLength(1);
     // the tunnel carries the request unchanged, token included, to the API only
     expect(api.seen[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("bypasses the proxy for hosts in NO_PROXY", async () => {
