@@ -101,7 +101,6 @@ export function createTransport(opts: TransportOptions): ApiClient {
   const sleep = opts.sleep ?? defaultSleep;
   const random = opts.random ?? Math.random;
   const maxAttempts = opts.retry ? MAX_ATTEMPTS : 1;
-  const timeoutS = opts.timeoutMs / 1000;
   // one headers object for every request
   const headers = {
     authorization: `Bearer ${opts.token}`,

@@ -237,7 +237,6 @@ export function timeOf(e: { id: number }): number {
 class Simulation {
   private readonly rng: Rng;
   private readonly startMs: number;
-  private readonly endMs: number;
   /** nothing a day does reaches past this (see reachOf) */
   private readonly limitMs: number;
   private readonly events: SimEvent[] = [];
@@ -268,7 +267,6 @@ class Simulation {
     const shape = new Rng(h);
     this.rng = new Rng(hash32(`${seed}\u0000${repo}\u0000${day}`));
     this.startMs = day * DAY;
-    this.endMs = this.startMs + DAY;
     this.limitMs = this.startMs + (1 + reachOf(day)) * DAY - 1;
     // pull request numbers grow with the days: 2,000 a day for pull requests, then 2,000 for the
     // draft pull requests of batches, backports and copies (a day uses well under each)

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { testContext, type TestContext } from "../helpers/context.js";
-import { NewCmdLogs, resumeCommand, runLogs, type LogsOptions } from "../../src/commands/logs.js";
+import { NewCmdLogs, resumeCommand, type LogsOptions } from "../../src/commands/logs.js";
 import { main } from "../../src/main.js";
 import { UsageError } from "../../src/errors.js";
 import { FIXTURE_EVENTS, makeEvents, startLogServer, useServer, type LogServer } from "./logs-fixture.js";

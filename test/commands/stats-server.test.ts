@@ -8,6 +8,7 @@ import { STATS_ENDPOINTS } from "../../src/api/endpoints.js";
 import { windowValue } from "../../src/commands/stats/aggregate.js";
 import { startServer, type RunningServer } from "../../src/server/index.js";
 import { testContext } from "../helpers/context.js";
+import { summaryFromSubcommands } from "./stats/summary-figures.js";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
 let server: RunningServer;
@@ -64,18 +65,7 @@ describe("against mq serve", () => {
     expect(summary).toEqual({
       start_at: "2026-11-13T12:00:00Z",
       end_at: "2026-11-20T12:00:00Z",
-      entered: await figure("queues-entered-count", "entered"),
-      merged: await figure("queues-merged-count", "merged"),
-      checks: await figure("failure-rate", "total"),
-      failures: await figure("failure-rate", "failures"),
-      failure_rate: await figure("failure-rate", "failure_rate"),
-      avg_queue_time: await figure("total-queue-time", "avg_queue_time"),
-      max_queue_time: await figure("total-queue-time", "max_queue_time"),
-      avg_ci_runtime: await figure("average-ci-runtime", "runtime"),
-      avg_queue_size: await figure("queue-size", "avg_size"),
-      max_queue_size: await figure("queue-size", "max_size"),
-      retries: await figure("checks-retries", "total_retries"),
-      recovery_rate: await figure("checks-retries", "recovery_rate"),
+      ...(await summaryFromSubcommands(figure)),
     });
   });
 

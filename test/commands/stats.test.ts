@@ -5,6 +5,7 @@ import { windowValue } from "../../src/commands/stats/aggregate.js";
 import { flatten } from "../../src/commands/stats/series.js";
 import { testContext, type TestContext } from "../helpers/context.js";
 import { FIXTURES, startFixtureServer, type FixtureServer } from "./stats/fixture-server.js";
+import { summaryFromSubcommands } from "./stats/summary-figures.js";
 
 let server: FixtureServer;
 beforeAll(async () => {
@@ -305,18 +306,7 @@ describe("mq stats summary", () => {
     expect(summary).toEqual({
       start_at: "2026-11-19T12:00:00Z",
       end_at: "2026-11-20T12:00:00Z",
-      entered: await figure("queues-entered-count", "entered"),
-      merged: await figure("queues-merged-count", "merged"),
-      checks: await figure("failure-rate", "total"),
-      failures: await figure("failure-rate", "failures"),
-      failure_rate: await figure("failure-rate", "failure_rate"),
-      avg_queue_time: await figure("total-queue-time", "avg_queue_time"),
-      max_queue_time: await figure("total-queue-time", "max_queue_time"),
-      avg_ci_runtime: await figure("average-ci-runtime", "runtime"),
-      avg_queue_size: await figure("queue-size", "avg_size"),
-      max_queue_size: await figure("queue-size", "max_size"),
-      retries: await figure("checks-retries", "total_retries"),
-      recovery_rate: await figure("checks-retries", "recovery_rate"),
+      ...(await summaryFromSubcommands(figure)),
     });
     // and the known values of the fixtures
     expect(summary.entered).toBe(49);

@@ -25,7 +25,6 @@ import {
 } from "../../../src/api/schema/common.js";
 import { EVENT_TYPES } from "../../../src/api/event-types.js";
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Obj = Record<string, unknown>;
 
 const fixture = (name: string): unknown =>

@@ -11,6 +11,7 @@ import {
   isTypedEvent,
 } from "../../../src/api/schema/events.js";
 import { DateTimeSchema, EventTypeSchema, firstIssues } from "../../../src/api/schema/common.js";
+import { contractError } from "../../helpers/contract.js";
 
 const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../../../src/api/fixtures/${name}`, import.meta.url), "utf8"));
@@ -18,16 +19,6 @@ const events = fixture("events.json") as Array<Record<string, unknown> & { id: n
 const realEvent = fixture("real-service-event.json") as Record<string, unknown>;
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 const page = (evs: unknown[]) => ({ size: evs.length, per_page: 100, events: evs });
-
-function contractError(fn: () => unknown): ContractError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ContractError);
-    return e as ContractError;
-  }
-  throw new Error("expected a ContractError");
-}
 
 describe("event fixtures", () => {
   it("hold one event per type, distinct ids, received_at descending", () => {

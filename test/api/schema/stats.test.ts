@@ -10,21 +10,12 @@ import {
   type StatsEndpointName,
 } from "../../../src/api/schema/stats.js";
 import { CHECKS_OUTCOME_COUNTERS } from "../../../src/api/schema/common.js";
+import { contractError } from "../../helpers/contract.js";
 
 const stats = JSON.parse(
   readFileSync(new URL("../../../src/api/fixtures/stats.json", import.meta.url), "utf8"),
 ) as Record<StatsEndpointName, unknown>;
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
-
-function contractError(fn: () => unknown): ContractError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ContractError);
-    return e as ContractError;
-  }
-  throw new Error("expected a ContractError");
-}
 
 describe("statistics schemas", () => {
   it("cover exactly the endpoints of src/api/endpoints.ts, and the fixture has one of each", () => {
