@@ -1,0 +1,144 @@
+// The one door through which text mq did not write itself (event fields, metadata, group keys,
+// queue and branch names, an error's `detail`, cursors, URLs, ids, header values) reaches a
+// terminal or stderr. A terminal obeys the bytes it is given: ESC and the C1 controls move the
+// cursor, clear the screen, retitle the window (OSC 0), write the clipboard (OSC 52) or open a
+// hyperlink (OSC 8); CR overwrites a row; LF starts a line that a CI runner may read as a workflow
+// command (`::error::`); bidi overrides and invisible characters make text read differently from
+// what it is. Such characters are shown escaped (`\x1b`, `\u202e`), so the user sees that they were
+// there, and mq's own colours are added after, around the escaped text. Widths are measured on
+// what is printed.
+import stringWidth from "string-width";
+
+// What is escaped: every control (C0, DEL, C1), every format character (bidi marks, embeddings,
+// overrides and isolates, zero-width space, BOM, soft hyphen, tags...), the line and paragraph
+// separators, a surrogate left without its pair, and Unicode's default-ignorable code points
+// (characters that render as nothing, such as the Hangul fillers).
+//
+// What is kept although it is in those classes, because real text needs it and it cannot move the
+// cursor or reorder a line: variation selectors (emoji presentation, CJK variants), a zero-width
+// joiner between two pictographs (family and profession emoji), a zero-width non-joiner between two
+// non-ASCII letters (Persian, Indic scripts), and the tag characters of a subdivision flag.
+const KEEP =
+  "[\\uFE00-\\uFE0F\\u180B-\\u180D\\u180F\\u{E0100}-\\u{E01EF}]" +
+  "|(?<=\\p{Extended_Pictographic}[\\uFE0F\\u{1F3FB}-\\u{1F3FF}]?)\\u200D(?=\\p{Extended_Pictographic})" +
+  "|(?<=[^\\P{L}\\x00-\\x7F]\\p{M}*)\\u200C(?=[^\\P{L}\\x00-\\x7F])" +
+  "|\\u{1F3F4}[\\u{E0020}-\\u{E007E}]+\\u{E007F}";
+const UNSAFE = "[\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\p{Default_Ignorable_Code_Point}]";
+
+const ESCAPE_ALL = new RegExp(`(${KEEP})|${UNSAFE}`, "gu");
+/** a quick test: most cells are plain text and never go through the replacement */
+const ANY_UNSAFE = new RegExp(UNSAFE, "u");
+
+const SHORT: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/** `\x1b` below U+0100, `\u202e` in the BMP, `\u{e0041}` above; a lone surrogate as `\ud800`. */
+export function escapeCodePoint(ch: string): string {
+  const short = SHORT[ch];
+  if (short !== undefined) return short;
+  const cp = ch.codePointAt(0)!;
+  if (cp < 0x100) return `\\x${cp.toString(16).padStart(2, "0")}`;
+  if (cp <= 0xffff) return `\\u${cp.toString(16).padStart(4, "0")}`;
+  return `\\u{${cp.toString(16)}}`;
+}
+
+/**
+ * Untrusted text as it may be printed on a terminal: one line, every control, bidi and invisible
+ * format character shown escaped. The door for table cells, chart titles, names, and every piece
+ * of server text in a message.
+ */
+export function terminalText(text: string): string {
+  if (!ANY_UNSAFE.test(text)) return text;
+  return text.replace(ESCAPE_ALL, (ch: string, keep: string | undefined) => (keep !== undefined ? keep : escapeCodePoint(ch)));
+}
+
+/** Whether `text` holds a character terminalText would escape. */
+export function hasUnsafeCharacters(text: string): boolean {
+  return ANY_UNSAFE.test(text);
+}
+
+/**
+ * A value from a server or a file inside a message for stderr: terminalText, so no raw newline can
+ * start a new line (a CI runner reads `::error::...` at the start of a line as a workflow command).
+ */
+export function messageText(value: unknown): string {
+  return terminalText(typeof value === "string" ? value : String(value));
+}
+
+// GitHub Actions reads a line as a workflow command when, after leading white space, it starts with
+// `::` (`::error::`, `::add-mask::`, `::set-output::`) or with the older `##[` form.
+const WORKFLOW_COMMAND = /^(\s*)(::|##\[)/;
+
+/**
+ * The last net before stderr, for whole messages (mq's own lines joined with `\n`, pieces of server
+ * text already through messageText): controls other than mq's line breaks are escaped, and a line
+ * that would start a workflow command has its first character escaped (`\x3a:error::`). mq never
+ * writes a workflow command on purpose; should one ever be wanted, it must not pass through here.
+ */
+export function stderrText(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => {
+      const safe = terminalText(line);
+      return WORKFLOW_COMMAND.test(safe) ? safe.replace(WORKFLOW_COMMAND, (_m, ws: string, cmd: string) => ws + escapeCodePoint(cmd[0]!) + cmd.slice(1)) : safe;
+    })
+    .join("\n");
+}
+
+// mq's own colours: SGR sequences only (chalk writes nothing else).
+const SGR = /\x1b\[[0-9;]*m/g;
+
+/** Removes mq's own colour codes (SGR); any other escape sequence is left for the caller to see. */
+export function stripSgr(text: string): string {
+  return text.includes("\x1b") ? text.replace(SGR, "") : text;
+}
+
+/**
+ * Columns `text` takes on a terminal once printed: mq's colour codes take none, East Asian wide
+ * characters and emoji two, combining marks none. The same measure cli-table3 pads with, so a
+ * table's columns line up. Call it on what is printed (after terminalText), not on the raw value.
+ */
+export function displayWidth(text: string): number {
+  return stringWidth(stripSgr(text));
+}
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/**
+ * Cuts printed text (already through terminalText, without colour codes) to at most `width`
+ * columns, ending with `ellipsis` when something was cut. It cuts between whole characters as a
+ * reader sees them (grapheme clusters), never inside a surrogate pair, an emoji sequence or an
+ * escape such as `\x1b`, which would turn into a different, misleading escape.
+ */
+export function truncateToWidth(text: string, width: number, ellipsis = "…"): string {
+  if (displayWidth(text) <= width) return text;
+  const room = width - displayWidth(ellipsis);
+  if (room <= 0) return width > 0 ? ellipsis.slice(0, width) : "";
+  let out = "";
+  let used = 0;
+  for (const unit of printedUnits(text)) {
+    const w = displayWidth(unit);
+    if (used + w > room) break;
+    out += unit;
+    used += w;
+  }
+  return out + ellipsis;
+}
+
+/** Grapheme clusters, with each escape written by terminalText (`\x1b`, `\u202e`, `\u{e0041}`) kept whole. */
+function* printedUnits(text: string): Generator<string> {
+  const ESCAPED = /\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|u\{[0-9a-f]{1,6}\}|[nrt])/y;
+  let i = 0;
+  for (const { segment, index } of segmenter.segment(text)) {
+    // the rest of an escape already given out whole
+    if (index < i) continue;
+    ESCAPED.lastIndex = index;
+    const m = segment === "\\" ? ESCAPED.exec(text) : null;
+    if (m) {
+      i = index + m[0].length;
+      yield m[0];
+    } else {
+      i = index + segment.length;
+      yield segment;
+    }
+  }
+}
