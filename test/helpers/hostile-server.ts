@@ -208,7 +208,7 @@ export const HOSTILE_HEADER_BYTES = Buffer.concat([
 /** A whole HTTP answer as bytes: header values Node's own server would refuse to write. */
 function raw(status: number, headers: Record<string, Buffer>, body: string): Reply {
   const bodyBytes = Buffer.from(body, "utf8");
-  const lines = [Buffer.from(`HTTP/1.1 ${status} X\r\ncontent-length: ${bodyBytes.length}\r\nconnection: close\r\n`)];
+  const lines: Buffer[] = [Buffer.from(`HTTP/1.1 ${status} X\r\ncontent-length: ${bodyBytes.length}\r\nconnection: close\r\n`)];
   for (const [name, value] of Object.entries(headers)) lines.push(Buffer.from(`${name}: `), value, Buffer.from("\r\n"));
   lines.push(Buffer.from("\r\n"), bodyBytes);
   return { kind: "raw", bytes: Buffer.concat(lines) };
