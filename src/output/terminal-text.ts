@@ -142,3 +142,42 @@ function* printedUnits(text: string): Generator<string> {
     }
   }
 }
+
+/**
+ * JSON text for a terminal: the same JSON value, with every character terminalText would escape
+ * written as a `\uXXXX` escape. Such characters can only sit inside strings (JSON allows no other
+ * place), so the result parses to exactly the same data; a pipe gets the bytes as sent instead.
+ */
+export function terminalJson(json: string): string {
+  if (!ANY_UNSAFE.test(json)) return json;
+  return json.replace(ESCAPE_ALL, (ch: string, keep: string | undefined) => {
+    if (keep !== undefined) return keep;
+    let out = "";
+    for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
+    return out;
+  });
+}
+
+// Words a POSIX shell reads back unchanged without quotes.
+const SHELL_SAFE = /^[\w@%+=:,./-]+$/;
+
+/**
+ * One argument of a command line printed for the user to copy (the resume command): as is when
+ * plain, in single quotes when it holds shell characters, and in bash/zsh ANSI-C quotes with
+ * escapes (`$'c1\x1b]0;t\x07'`) when it holds characters terminalText escapes, so the terminal
+ * shows no raw control and the pasted command still gives back the exact value.
+ */
+export function shellWord(value: string): string {
+  if (SHELL_SAFE.test(value)) return value;
+  if (!ANY_UNSAFE.test(value)) return `'${value.replace(/'/g, `'\\''`)}'`;
+  let out = "";
+  for (const ch of value) {
+    if (ch === "\\") out += "\\\\";
+    else if (ch === "'") out += "\\'";
+    else if (ANY_UNSAFE.test(ch)) {
+      const cp = ch.codePointAt(0)!;
+      out += cp < 0x100 ? `\\x${cp.toString(16).padStart(2, "0")}` : cp <= 0xffff ? `\\u${cp.toString(16).padStart(4, "0")}` : `\\U${cp.toString(16).padStart(8, "0")}`;
+    } else out += ch;
+  }
+  return `$'${out}'`;
+}

@@ -1,7 +1,8 @@
 // The door for untrusted text: every class of dangerous character is shown escaped, real text is
 // kept, widths are measured on what is printed, and stderr lines never start a workflow command.
 import { describe, expect, it } from "vitest";
-import { displayWidth, stderrText, terminalText, truncateToWidth } from "../../src/output/terminal-text.js";
+import { execFileSync } from "node:child_process";
+import { displayWidth, shellWord, stderrText, terminalJson, terminalText, truncateToWidth } from "../../src/output/terminal-text.js";
 
 describe("terminalText", () => {
   it.each([
@@ -75,5 +76,31 @@ describe("displayWidth and truncateToWidth", () => {
     expect(truncateToWidth("中文中文", 5)).toBe("中文…");
     expect(truncateToWidth("a👨‍👩‍👧b", 3)).toBe("a…");
     expect(truncateToWidth("short", 10)).toBe("short");
+  });
+});
+
+describe("terminalJson", () => {
+  it("escapes inside strings and parses back to the same value", () => {
+    const json = '{"a":"x\u009b2J\u202e\u2028y","b":1.0}';
+    const out = terminalJson(json);
+    expect(out).toBe('{"a":"x\\u009b2J\\u202e\\u2028y","b":1.0}');
+    expect(JSON.parse(out)).toEqual(JSON.parse(json));
+  });
+});
+
+describe("shellWord", () => {
+  it.each([
+    ["c2", "c2"],
+    ["a b'c", `'a b'\\''c'`],
+    ["c1\x1b]0;t\x07|x", `$'c1\\x1b]0;t\\x07|x'`],
+    ["a'\\\u202e", `$'a\\'\\\\\\u202e'`],
+  ])("%j → %s", (value, word) => {
+    expect(shellWord(value)).toBe(word);
+  });
+
+  it("gives back the exact value through bash", () => {
+    const value = "c1\x1b[2J|\u202e|\u{e0041}|a'b\\c|\t|\n";
+    const out = execFileSync("bash", ["-c", `printf %s ${shellWord(value)}`], { encoding: "utf8" });
+    expect(out).toBe(value);
   });
 });
