@@ -146,8 +146,8 @@ describe("hostile answers get a documented exit code, never 70", () => {
       expect(r.code, link).toBe(6);
       expect(lines(r.stdout)).toHaveLength(2);
       expect(lines(r.stderr), link).toEqual([
-        `mq: the server's Link header has a next page mq cannot read: ${JSON.stringify(link)}`,
-        "2 events were written before this; the rest of the result cannot be fetched. Report the header to the API provider.",
+        `mq: the server's Link header has a next page mq cannot read: ${link}`,
+        "mq stopped after 2 events (1 page); the rest cannot be fetched: report the header to the API provider",
       ]);
     }
   });
