@@ -10,7 +10,7 @@ export async function main(argv: string[], ctx: Context = createContext()): Prom
   try {
     const program = buildProgram(ctx);
     await program.parseAsync(argv, { from: "user" });
-    return ctx.exitCode ?? ExitCode.OK;
+    return ExitCode.OK;
   } catch (err) {
     return reportError(err, ctx);
   } finally {

@@ -1,7 +1,7 @@
 // The config keys and the checks every source of a value goes through (flag, environment, config
 // file, `mq config set`). Pure functions with no dependencies, so resolution, the store and the
 // commands share one definition of "valid"; the caller picks the error type (usage vs. config).
-import { COLOR_MODES, OUTPUT_FORMATS } from "../context.js";
+import { COLOR_MODES, OUTPUT_FORMATS } from "../globals.js";
 
 export const CONFIG_KEYS = ["api-url", "repo", "output", "color", "timeout"] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
