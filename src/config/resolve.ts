@@ -5,7 +5,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve as resolvePath } from "node:path";
 import { ConfigError, UsageError } from "../errors.js";
 import type { GlobalOptions } from "../globals.js";
-import { checkApiUrl, checkRepo, checkTimeout, DEFAULT_API_URL, stripUserinfo } from "./keys.js";
+import { checkRepo } from "../validators.js";
+import { checkApiUrl, checkTimeout, DEFAULT_API_URL, stripUserinfo } from "./keys.js";
 import type { ConfigStore } from "./store.js";
 
 /**

@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { parseLinkHeader, findLink, cursorOf } from "../../src/api/pagination.js";
-import { isIsoDateTimeWithZone, parseDurationSeconds, parseTimeFlag, formatInstant } from "../../src/commands/shared/time.js";
+import { parseTimeFlag, formatInstant } from "../../src/commands/shared/time.js";
+import { isIsoDateTimeWithZone, parseDurationSeconds } from "../../src/validators.js";
 import { encodeQuery } from "../../src/api/query.js";
 import { decodeQuery, LogsQuerySchema, StatsFilterSchema } from "../../src/api/schema/params.js";
 import { parseEventsPage } from "../../src/api/schema/events.js";
