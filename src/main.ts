@@ -4,8 +4,6 @@ import { buildProgram } from "./cli.js";
 import { createContext, type Context, type ContextInit } from "./context.js";
 import { ExitCode, MqError, redact } from "./errors.js";
 
-export { redact };
-
 export async function main(argv: string[], ctx: Context = createContext()): Promise<number> {
   try {
     const program = buildProgram(ctx);

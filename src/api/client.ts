@@ -211,15 +211,22 @@ function requestUrl(baseUrl: URL, pathOrUrl: string | URL, query: QueryInput | u
       throw new ContractError(`refusing to follow a link with credentials in it`);
     }
   }
-  if (query) {
-    for (const key in query) {
-      const value = query[key];
-      if (value === undefined || value === null) continue;
-      if (Array.isArray(value)) for (const v of value) url.searchParams.append(key, String(v));
-      else url.searchParams.append(key, String(value));
-    }
-  }
+  if (query) appendQuery(url.searchParams, query);
   return url;
+}
+
+/**
+ * Query parameters as the API reads them: arrays become repeated keys (`event_type=a&event_type=b`,
+ * FastAPI's list form); undefined and null are skipped so callers pass optional flags straight
+ * through; keys keep insertion order, which keeps URLs (and the tests that assert them) stable.
+ */
+export function appendQuery(params: URLSearchParams, query: QueryInput): void {
+  for (const key in query) {
+    const value = query[key];
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const v of value) params.append(key, String(v));
+    else params.append(key, String(value));
+  }
 }
 
 function outcomeOf(result: Exchange): Outcome {
