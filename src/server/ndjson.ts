@@ -24,8 +24,8 @@ export interface LoadedEvents {
 }
 
 /**
- * What is wrong with a line's envelope, by the client's own contract check (spec 2.2), plus what
- * the server relies on: a non-empty `type` and a `repository` that is an owner/name of spec 2.1.
+ * What is wrong with a line's envelope, by the client's own contract check (docs/api.md §2.2), plus what
+ * the server relies on: a non-empty `type` and a `repository` that is an owner/name of docs/api.md §2.1.
  * Metadata that differs from its type's shape is kept: a log recorded from the real service
  * carries such events, and replaying it must keep its words.
  */

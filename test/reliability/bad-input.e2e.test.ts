@@ -13,7 +13,11 @@ let server: FaultServer;
 beforeAll(async () => {
   server = await startFaultServer(() => pageReply([]));
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  // nothing may reach the server: verify() also fails on a request the script could not answer
+  server.verify();
+  await server.close();
+});
 
 describe("bad input through the real binary", () => {
   const BINARY: Case[] = [

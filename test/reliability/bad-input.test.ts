@@ -155,7 +155,11 @@ let server: FaultServer;
 beforeAll(async () => {
   server = await startFaultServer(() => pageReply([]));
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  // nothing may reach the server: verify() also fails on a request the script could not answer
+  server.verify();
+  await server.close();
+});
 
 describe("bad input: exit 2, one line naming the flag, nothing sent", () => {
   it(`covers at least 60 cases (${ALL.length})`, () => {

@@ -1,4 +1,4 @@
-// Scalars and enumerations shared by every schema of the contract (spec 2.1, 2.4, 3).
+// Scalars and enumerations shared by every schema of the contract (docs/api.md §2.1, §2.4, §3).
 import * as z from "zod";
 import { EVENT_TYPES } from "../event-types.js";
 import { NAME_MAX_LENGTH, NAME_PATTERN, OWNER_MAX_LENGTH, OWNER_PATTERN } from "../../validators.js";
@@ -59,7 +59,7 @@ export const ABORT_CODES = [
 export const AbortCodeSchema = z.enum(ABORT_CODES);
 export type AbortCode = z.infer<typeof AbortCodeSchema>;
 
-/** Counter names of QueueChecksOutcome (spec 2.6): every abort code plus SUCCESS. */
+/** Counter names of QueueChecksOutcome (docs/api.md §2.6): every abort code plus SUCCESS. */
 export const CHECKS_OUTCOME_COUNTERS = ["SUCCESS", ...ABORT_CODES] as const;
 
 export const CHECK_STATES = [

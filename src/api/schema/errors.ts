@@ -1,4 +1,4 @@
-// Error bodies. The contract leaves them open (spec 7); the real service is FastAPI, which sends
+// Error bodies. The contract leaves them open (docs/api.md §7); the real service is FastAPI, which sends
 // `{"detail": "..."}` or, for invalid parameters, `{"detail": [{loc, msg, type}, ...]}`. The
 // bundled server answers in the same shapes; api/error-body.ts reads them (and
 // whatever else a proxy sends) without zod.
