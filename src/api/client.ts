@@ -65,7 +65,7 @@ export interface TransportOptions {
 
 const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal });
 
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const h = hostname.toLowerCase();
   return h === "localhost" || h === "[::1]" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
 }
@@ -76,7 +76,7 @@ type Exchange =
   | { kind: "error"; err: unknown; code: string | undefined };
 
 /** Everything the message of a failed HTTP answer is made from. */
-export interface HttpFailure {
+interface HttpFailure {
   url: URL;
   status: number;
   /** the body as received (empty when it was skipped) */
@@ -272,7 +272,7 @@ function comeBackLater(url: URL, status: number, retryAfterMs: number, now: Date
 }
 
 /** The error for a non-2xx answer: the server's explanation in the message, what to do in the hint. */
-export function httpError(f: HttpFailure): HttpError {
+function httpError(f: HttpFailure): HttpError {
   const detail = formatErrorBody(parseErrorBody(f.text, f.contentType));
   const after = f.attempts > 1 ? ` after ${f.attempts} attempts` : "";
   const message = `GET ${describe(f.url)} failed${after}: HTTP ${f.status} ${reason(f.status)}${detail ? `: ${detail}` : ""}`;
@@ -328,7 +328,7 @@ function elapsed(started: number): string {
   return `${Math.round(performance.now() - started)} ms`;
 }
 
-export function formatSeconds(ms: number): string {
+function formatSeconds(ms: number): string {
   const s = ms / 1000;
   return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }
