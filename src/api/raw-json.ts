@@ -43,3 +43,16 @@ export function rawMemberOf(value: unknown, key: string): string | undefined {
 export function hasRawJson(value: unknown): boolean {
   return typeof value === "object" && value !== null && RAW.has(value);
 }
+
+/**
+ * Attaches to each element of `items` (parsed from the response's `key` array) its text in the
+ * response. Nothing is attached when the two do not line up (a body the scanner could not map).
+ */
+export function attachElementTexts(items: readonly unknown[], res: { text?: string; rootArrays?: Map<string, Span[]> }, key: string): void {
+  const spans = res.rootArrays?.get(key);
+  if (res.text === undefined || spans === undefined || spans.length !== items.length) return;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (typeof item === "object" && item !== null) attachRawJson(item, res.text, spans[i]!);
+  }
+}

@@ -5,7 +5,7 @@ import { Command, Option } from "commander";
 import type { Context, GlobalOptions, OutputFormat } from "../context.js";
 import { InterruptedError, MqError, UsageError } from "../errors.js";
 import { EVENT_TYPES, EVENT_TYPE_FAMILIES, isEventType } from "../api/event-types.js";
-import type { QueryInput } from "../api/client.js";
+import type { ApiResponse, QueryInput } from "../api/client.js";
 import type { RecordWriter } from "../output/records.js";
 import type { Spinner } from "../output/spinner.js";
 import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
@@ -223,11 +223,12 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
   const startedAt = ctx.now();
   const repo = await ctx.resolveRepo();
   const client = await ctx.apiClient();
-  const [{ parseEventsPage }, { paginate, cursorOf }, { startSpinner }, { formatCount }] = await Promise.all([
+  const [{ parseEventsPage }, { paginate, cursorOf }, { startSpinner }, { formatCount }, { attachElementTexts }] = await Promise.all([
     import("../api/schema/events.js"),
     import("../api/pagination.js"),
     import("../output/spinner.js"),
     import("../output/format.js"),
+    import("../api/raw-json.js"),
   ]);
   const path = `/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.name)}/logs`;
   const repoName = `${repo.owner}/${repo.name}`;
@@ -242,8 +243,9 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
   // Metadata that differs from the contract: one warning per type, the event shown as sent.
   const warnedTypes = new Set<string>();
   let mismatched = new Set<number>();
-  const parse = (body: unknown): RawEvent[] => {
+  const parse = (body: unknown, url: URL, res: ApiResponse): RawEvent[] => {
     mismatched = new Set();
+    if (res.invalidUtf8) spinner.log(`mq: warning: GET ${url.pathname}${url.search} returned bytes that are not UTF-8; they are shown as U+FFFD`);
     const page = parseEventsPage(body, {
       strict: ctx.globals.strict,
       // a table shows each mismatched event differently; the other formats need only the warning
@@ -255,6 +257,8 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
         spinner.log(`warning: ${type} event ${id} does not match the contract (${message}); shown as sent. --strict makes this an error.`);
       },
     });
+    // -o ndjson/json/csv write each event's text as the API sent it
+    attachElementTexts(page.events, res, "events");
     return page.events as unknown as RawEvent[];
   };
 
@@ -383,6 +387,8 @@ async function createSink(opts: LogsOptions, ctx: Context): Promise<Sink> {
   const writer: RecordWriter = createRecordWriter(opts.format, ctx.io.stdout, {
     fields: opts.fields,
     csvColumns: opts.format === "csv" ? (opts.fields ?? CSV_COLUMNS) : undefined,
+    csvGuard: ctx.globals.csvGuard,
+    terminal: ctx.io.stdoutIsTTY,
   });
   return {
     page: (events) => writer.writeMany(events),
@@ -457,7 +463,7 @@ interface FollowDeps {
   client: import("../api/client.js").ApiClient;
   path: string;
   query: QueryInput;
-  parse: (body: unknown) => RawEvent[];
+  parse: (body: unknown, url: URL, res: ApiResponse) => RawEvent[];
   sink: Sink;
   spinner: Spinner;
   mismatched: () => ReadonlySet<number>;

@@ -291,7 +291,11 @@ async function writeStats(ctx: Context, endpoint: StatsEndpoint, body: unknown, 
   if (format === "ndjson" || format === "csv") {
     const { createRecordWriter } = await import("../../output/records.js");
     const records = render.statsRecords(endpoint, body, format === "csv");
-    const writer = createRecordWriter(format, ctx.io.stdout, { csvColumns: format === "csv" ? render.csvColumns(records) : undefined });
+    const writer = createRecordWriter(format, ctx.io.stdout, {
+      csvColumns: format === "csv" ? render.csvColumns(records) : undefined,
+      csvGuard: ctx.globals.csvGuard,
+      terminal: ctx.io.stdoutIsTTY,
+    });
     await writer.writeMany(records);
     await writer.end();
     return;
@@ -358,7 +362,7 @@ export async function runStatsSummary(opts: StatsSummaryOptions, ctx: Context): 
   if (format === "json") {
     await writeChunk(ctx.io.stdout, JSON.stringify(figures, null, 2) + "\n");
   } else if (format === "ndjson" || format === "csv") {
-    const writer = createRecordWriter(format, ctx.io.stdout);
+    const writer = createRecordWriter(format, ctx.io.stdout, { csvGuard: ctx.globals.csvGuard, terminal: ctx.io.stdoutIsTTY });
     await writer.write(figures);
     await writer.end();
   } else {
