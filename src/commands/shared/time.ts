@@ -2,6 +2,7 @@
 // (`30m`, `6h`, `7d`, `2w`). The API wants a timezone on every date-time; guessing one for the user
 // would silently shift their window, so a value without one is an error, not a local time.
 import { UsageError } from "../../errors.js";
+import { formatInstant } from "../../output/format.js";
 
 const DURATION = /^(\d+)(s|m|h|d|w)$/;
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
@@ -30,10 +31,8 @@ export function isIsoDateTimeWithZone(value: string): boolean {
   return !Number.isNaN(Date.parse(value.replace(" ", "T")));
 }
 
-/** An instant in the form the API receives: UTC, seconds precision unless the user gave more. */
-export function formatInstant(date: Date): string {
-  return date.toISOString().replace(".000Z", "Z");
-}
+// the form the API receives; it lives with the other formatters because tables print it too
+export { formatInstant } from "../../output/format.js";
 
 /**
  * Resolves a time flag value to an instant. `flag` names the flag in the error, e.g. "--since".

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { ContractError } from "../../../src/errors.js";
-import { STATS_ENDPOINTS } from "../../../src/api/endpoints.js";
+import { STATS_ENDPOINTS } from "../../../src/stats/endpoints.js";
 import {
   QueueChecksOutcomeSchema,
   STATS_ENDPOINT_NAMES,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { check, compare, describeBreach, evaluateValue, parseFailIf } from "../../../src/commands/stats/fail-if.js";
-import { UsageError } from "../../../src/errors.js";
+import { check, compare, describeBreach, evaluateValue, parseFailIf } from "../../src/stats/fail-if.js";
+import { UsageError } from "../../src/errors.js";
 
 const FR = ["total", "failures", "failure_rate"];
 const TQ = ["avg_queue_time", "max_queue_time", "min_queue_time"];
