@@ -33,6 +33,8 @@ export interface IOStreams extends IOFacts {
   isStdoutTerminal(): boolean;
   /** stderr is a terminal: progress and summary lines are worth writing there */
   isStderrTerminal(): boolean;
+  /** stdin is a terminal: a person can answer a prompt */
+  canPrompt(): boolean;
   /** colour on `stream`: --color, then NO_COLOR / FORCE_COLOR, then whether it is a terminal */
   colorEnabled(stream?: "stdout" | "stderr"): boolean;
   /** the width output is fitted to */
@@ -126,6 +128,7 @@ export function createContext(init: ContextInit = {}): Context {
     columns: init.io?.columns ?? ((stdout as { columns?: number }).columns || 100),
     isStdoutTerminal: () => io.stdoutIsTTY,
     isStderrTerminal: () => io.stderrIsTTY,
+    canPrompt: () => io.stdinIsTTY,
     colorEnabled(stream = "stdout") {
       const mode = ctx.globals.color ?? "auto";
       if (mode === "always") return true;

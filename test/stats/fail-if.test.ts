@@ -97,3 +97,18 @@ describe("evaluation", () => {
     ]);
   });
 });
+
+describe("MqError hints", () => {
+  it("addHint appends a line and keeps the class and exit code (the resume hint of mq logs)", async () => {
+    const { NetworkError, ExitCode } = await import("../../src/errors.js");
+    const err = new NetworkError("connection reset", "check the network");
+    err.addHint("To resume:\n  mq logs --cursor abc");
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.exitCode).toBe(ExitCode.NETWORK);
+    expect(err.hint).toBe("check the network\nTo resume:\n  mq logs --cursor abc");
+    const bare = new NetworkError("timeout");
+    expect(bare.hint).toBeUndefined();
+    bare.addHint("one");
+    expect(bare.hint).toBe("one");
+  });
+});
