@@ -302,6 +302,11 @@ function countCheckOutcomes(c: StatsContext, buckets: Bucket[]): Grouper<Map<str
   return g;
 }
 
+/**
+ * One handler per windowed endpoint record of src/stats/endpoints.ts, under the record's name; the
+ * server's route table is built from the records. time-to-merge (an instant, not a window) is
+ * answered by timeToMerge below.
+ */
 export const STATS_HANDLERS: Record<string, Handler> = {
   "queues-entered-count": (c) => counter(c, "action.queue.enter", "entered"),
 
