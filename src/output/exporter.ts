@@ -3,6 +3,7 @@
 // A format is one entry of FORMATS, so openmetrics or markdown is one more entry (and one more name
 // in OUTPUT_FORMATS) that reads what it needs from the Export.
 import type { IOStreams, OutputFormat } from "../context.js";
+import type { FieldSpec } from "../stats/endpoints.js";
 import { createRecordWriter, writeChunk } from "./records.js";
 
 /** Where a command's items go, page by page; end() closes the output (json's `]`, a buffered table). */
@@ -24,6 +25,11 @@ export interface Export<T> {
   csvColumns?: () => string[];
   /** csv cells hold arrays joined with commas rather than as JSON */
   csvJoinArrays?: boolean;
+  /**
+   * What each numeric field of the records is (count, rate, duration, size) and how it aggregates,
+   * for formats that type their values (openmetrics); the other fields are labels.
+   */
+  figures?: Readonly<Record<string, FieldSpec>>;
 }
 
 type FormatEntry = <T>(io: IOStreams, x: Export<T>) => Sink<T> | Promise<Sink<T>>;

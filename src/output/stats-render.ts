@@ -175,6 +175,7 @@ export function statsExport(io: IOStreams, endpoint: StatsEndpoint, body: unknow
     document: () => body,
     csvColumns: () => allKeys(all()),
     csvJoinArrays: true,
+    figures: endpoint.figures,
     table: () => ({
       async write() {},
       async end() {
