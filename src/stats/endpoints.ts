@@ -326,8 +326,3 @@ export function findStatsEndpoint(name: string): StatsEndpoint | undefined {
  * without knowing the endpoint.
  */
 export const FIGURES: ReadonlyMap<string, FieldSpec> = new Map(STATS_ENDPOINTS.flatMap((e) => Object.entries(e.figures)));
-
-/** The kind of a field by name (undefined for group keys, intervals and fields mq does not know). */
-export function fieldKind(field: string): FieldKind | undefined {
-  return FIGURES.get(field)?.kind;
-}
