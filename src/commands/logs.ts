@@ -9,6 +9,7 @@ import type { ApiResponse, QueryInput } from "../api/client.js";
 import type { Sink } from "../output/exporter.js";
 import type { LogEvent } from "../output/logs-table.js";
 import type { Spinner } from "../output/spinner.js";
+import { messageText, shellWord } from "../output/terminal-text.js";
 import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
 import { formatInstant, parseTimeWindow, TIME_VALUE_HELP } from "./shared/time.js";
 import { resolveOutputFormat } from "./shared/output.js";
@@ -221,7 +222,7 @@ class ContractMismatches {
     this.unwritten.add(id);
     if (this.warnedTypes.has(type)) return;
     this.warnedTypes.add(type);
-    this.warn(`warning: ${type} event ${id} does not match the contract (${message}); shown as sent. --strict makes this an error.`);
+    this.warn(`warning: ${messageText(type)} event ${id} does not match the contract (${messageText(message)}); shown as sent. --strict makes this an error.`);
   }
 
   trusted(id: number): boolean {
@@ -342,7 +343,7 @@ async function fetchPages(run: LogsRun, progress: Progress): Promise<void> {
   const { opts, ctx, spinner, cursorOf, formatCount } = run;
   // a next link that repeats a page is a server bug; stopping silently would hide a short result
   const onRepeat = (url: URL) =>
-    spinner.log(`warning: the server's next-page link repeats a page already fetched (cursor ${cursorOf(url) ?? url.href}); stopping there, the result may be incomplete.`);
+    spinner.log(`warning: the server's next-page link repeats a page already fetched (cursor ${messageText(cursorOf(url) ?? url.href)}); stopping there, the result may be incomplete.`);
   for await (const page of run.paginate(run.client, run.path, run.query, { limit: opts.limit, signal: ctx.signal, parse: run.parse, onRepeat })) {
     progress.pages++;
     progress.count += page.events.length;
@@ -393,10 +394,6 @@ function stdoutClosed(ctx: Context): boolean {
   return out.destroyed === true || out.writableEnded === true;
 }
 
-function shellQuote(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
  * The command that picks up where a failed run stopped: the same server (never the token), the
  * same filters, the cursor, and the window made absolute. A run without --since/--until asked for
@@ -427,7 +424,9 @@ export function resumeCommand(
   args.push("-o", opts.format);
   if (opts.fields) args.push("--fields", opts.fields.join(","));
   args.push("--cursor", cursor);
-  return args.map(shellQuote).join(" ");
+  // a cursor is the server's text, percent-decoded: `%1B` is a real ESC by now. shellWord shows it
+  // escaped, in quotes a shell reads back to the same bytes
+  return args.map(shellWord).join(" ");
 }
 
 /** The stderr line above the table: repository, window, and whether --limit cut the result. */
@@ -444,7 +443,7 @@ export function headerLine(opts: LogsOptions, repo: string, count: number, trunc
       ? `; stopped at --limit ${opts.limit}, more are available (--all for every event)`
       : `; showing the newest ${opts.limit}, more are available (--limit N or --all)`;
   }
-  return `${repo}: ${n} ${window}${opts.cursor ? ` from cursor ${opts.cursor}` : ""}${cut}`;
+  return `${repo}: ${n} ${window}${opts.cursor ? ` from cursor ${messageText(opts.cursor)}` : ""}${cut}`;
 }
 
 /** The API's default window: received_from = received_to minus one day. */

@@ -5,6 +5,7 @@
 import type { Dispatcher } from "undici";
 import { Agent, EnvHttpProxyAgent } from "../api/undici.js";
 import { proxyUrl } from "../api/proxy-env.js";
+import { stderrText } from "../output/terminal-text.js";
 import { CONNECT_TIMEOUT_MS, createTransport, USER_AGENT, type ApiClient, type Sleep } from "../api/client.js";
 import { resolveApiUrl, resolveTimeoutSeconds, resolveToken, type ConfigSources } from "../config/resolve.js";
 import { AuthError, redact } from "../errors.js";
@@ -109,5 +110,5 @@ function checkedProxy(env: Record<string, string | undefined>, lower: string, up
 }
 
 function debugWriter(ctx: ClientSources): (line: string) => void {
-  return (line) => void ctx.io.stderr.write(`mq debug: ${redact(line, ctx.secrets)}\n`);
+  return (line) => void ctx.io.stderr.write(`mq debug: ${stderrText(redact(line, ctx.secrets))}\n`);
 }

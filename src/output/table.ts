@@ -3,7 +3,8 @@
 // column first, then the widest, with an ellipsis.
 import Table from "cli-table3";
 import type { ChalkInstance } from "chalk";
-import { displayWidth, hasUnsafeCharacters, terminalText, truncateToWidth } from "./terminal-text.js";
+import { hasUnsafeCharacters, terminalText } from "./terminal-text.js";
+import { displayWidth, truncateToWidth } from "./terminal-width.js";
 
 export interface TableSpec {
   head: string[];

@@ -2,7 +2,8 @@
 // kept, widths are measured on what is printed, and stderr lines never start a workflow command.
 import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { displayWidth, shellWord, stderrText, terminalJson, terminalText, truncateToWidth } from "../../src/output/terminal-text.js";
+import { shellWord, stderrText, terminalJson, terminalText } from "../../src/output/terminal-text.js";
+import { displayWidth, truncateToWidth } from "../../src/output/terminal-width.js";
 
 describe("terminalText", () => {
   it.each([

@@ -12,6 +12,7 @@ import { SUMMARY_DESCRIPTION } from "../../stats/summary.js";
 import { collectList, closestMatches, requireNonEmptyItems } from "../shared/lists.js";
 import { checkWindowOrder, formatInstant, parseTimeFlag, parseTimeWindow, TIME_VALUE_HELP } from "../shared/time.js";
 import { resolveOutputFormat } from "../shared/output.js";
+import { messageText } from "../../output/terminal-text.js";
 
 export type StatsQuery = Record<string, string | string[]>;
 
@@ -199,7 +200,7 @@ async function fetchStats(ctx: Context, endpoint: StatsEndpoint, query: StatsQue
     strict: ctx.globals.strict,
     // the real service omits partition keys on every call: worth a line under --debug, not each time
     onMismatch: (name, message) => {
-      if (ctx.globals.debug) ctx.io.stderr.write(`mq: ${name} response differs from the contract (${message}); --strict makes this an error.\n`);
+      if (ctx.globals.debug) ctx.io.stderr.write(`mq: ${name} response differs from the contract (${messageText(message)}); --strict makes this an error.\n`);
     },
   });
   return res.body;
@@ -233,9 +234,11 @@ async function applyFailIf(ctx: Context, exprs: readonly FailIfExpr[], endpoint:
   const { check, checkTargets, describeBreach } = await import("../../stats/fail-if.js");
   const result = check(exprs, checkTargets(endpoint, body));
   for (const expr of result.unevaluated) {
-    ctx.io.stderr.write(`mq: warning: --fail-if '${expr.source}' not evaluated: no ${expr.field} value in the window.\n`);
+    ctx.io.stderr.write(`mq: warning: --fail-if '${messageText(expr.source)}' not evaluated: no ${expr.field} value in the window.\n`);
   }
-  for (const b of result.breaches) ctx.io.stderr.write(`mq: ${describeBreach(b)}\n`);
+  // the group keys are the server's: one line each, escaped (a key with "\n::error::" must not
+  // become a workflow command in the CI log --fail-if is made for)
+  for (const b of result.breaches) ctx.io.stderr.write(`mq: ${messageText(describeBreach(b))}\n`);
   if (result.breaches.length) {
     const n = result.breaches.length;
     throw new CheckFailedError(`${n} --fail-if threshold${n === 1 ? "" : "s"} breached.`);
