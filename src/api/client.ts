@@ -36,6 +36,11 @@ export interface ApiResponse {
   invalidUtf8?: boolean;
 }
 
+/** The warning for a response that was not valid UTF-8 (the caller writes it where its warnings go). */
+export function invalidUtf8Warning(url: URL): string {
+  return `mq: warning: GET ${url.pathname}${url.search} returned bytes that are not UTF-8; they are shown as U+FFFD`;
+}
+
 /**
  * Deeper than this, a JSON answer is refused (exit 6): the API's answers nest five levels, and
  * validation, JSON.stringify and the renderers recurse (JSON.stringify overflows the stack near

@@ -286,18 +286,19 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
 async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
   const repo = await ctx.resolveRepo();
   const client = await ctx.apiClient();
-  const [{ parseEventsPage }, { paginate, cursorOf }, { startSpinner }, { formatCount }, { attachElementTexts }] = await Promise.all([
+  const [{ parseEventsPage }, { paginate, cursorOf }, { startSpinner }, { formatCount }, { attachElementTexts }, { invalidUtf8Warning }] = await Promise.all([
     import("../api/schema/events.js"),
     import("../api/pagination.js"),
     import("../output/spinner.js"),
     import("../output/format.js"),
     import("../api/raw-json.js"),
+    import("../api/client.js"),
   ]);
   const repoName = `${repo.owner}/${repo.name}`;
   const spinner = await startSpinner(ctx, `fetching events of ${repoName}`, { stdoutStreams: opts.format !== "table" });
   const mismatches = new ContractMismatches((line) => spinner.log(line));
   const parse = (body: unknown, url: URL, res: ApiResponse): LogEvent[] => {
-    if (res.invalidUtf8) spinner.log(`mq: warning: GET ${url.pathname}${url.search} returned bytes that are not UTF-8; they are shown as U+FFFD`);
+    if (res.invalidUtf8) spinner.log(invalidUtf8Warning(url));
     const page = parseEventsPage(body, {
       strict: ctx.globals.strict,
       // a table shows each mismatched event differently; the other formats need only the warning
