@@ -194,8 +194,8 @@ async function fetchStats(ctx: Context, endpoint: StatsEndpoint, query: StatsQue
   const repo = await ctx.resolveRepo();
   const client = await ctx.apiClient();
   const res = await client.get(statsPath(repo.owner, repo.name, endpoint), query);
-  if (res.invalidUtf8) ctx.io.stderr.write(`${invalidUtf8Warning(res.url)}\n`);
   const [{ parseStatsResponse }, { invalidUtf8Warning }] = await Promise.all([import("../../api/schema/stats.js"), import("../../api/client.js")]);
+  if (res.invalidUtf8) ctx.io.stderr.write(`${invalidUtf8Warning(res.url)}\n`);
   // validated, but the body as sent is what is rendered: -o json must not lose fields mq does not know
   parseStatsResponse(endpoint.name, res.body, {
     strict: ctx.globals.strict,
