@@ -80,6 +80,37 @@ describe("exact passthrough (-o ndjson, json, csv)", () => {
   });
 });
 
+describe("csv for spreadsheets (OWASP)", () => {
+  const text = `{"id":1,"received_at":"2026-11-20T11:00:00Z","trigger":"=HYPERLINK(\\"http://e.example\\",\\"x\\")","repository":"acme/web","pull_request":-3,"base_ref":"@SUM(A1)","type":"x.custom","metadata":{}}`;
+
+  it("a cell starting with = + - @ tab or CR gets a leading quote; a plain number does not", async () => {
+    server.setScript(() => json(pageText([text])));
+    const r = await run(["logs", "--all", "-o", "csv", "--fields", "trigger,pull_request,base_ref"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`trigger,pull_request,base_ref\r\n"'=HYPERLINK(""http://e.example"",""x"")",-3,'@SUM(A1)\r\n`);
+  });
+
+  it("--no-csv-guard writes the cells as sent", async () => {
+    server.setScript(() => json(pageText([text])));
+    const r = await run(["logs", "--all", "-o", "csv", "--no-csv-guard", "--fields", "trigger,base_ref"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`trigger,base_ref\r\n"=HYPERLINK(""http://e.example"",""x"")",@SUM(A1)\r\n`);
+  });
+
+  it("stats csv too, and a statistics answer that is not UTF-8 is a warning", async () => {
+    const body = Buffer.concat([
+      Buffer.from('{"queue_names":["=cmd|\' /C calc\'!A0","ok'),
+      Buffer.from([0xff]),
+      Buffer.from('"]}'),
+    ]);
+    server.setScript(() => ({ kind: "raw", bytes: Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`), body]) }));
+    const r = await run(["stats", "queues", "-o", "csv"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`queue_name\r\n'=cmd|' /C calc'!A0\r\nok\uFFFD\r\n`);
+    expect(r.stderr).toBe("mq: warning: GET /v1/repos/acme/web/stats/queues returned bytes that are not UTF-8; they are shown as U+FFFD\n");
+  });
+});
+
 describe("hostile answers get a documented exit code, never 70", () => {
   it("a huge Retry-After: exit 6, one message, no wait", async () => {
     server.setScript(() => ({ status: 429, headers: { "retry-after": "99999999999999999999999" }, body: { detail: "slow down" } }));
