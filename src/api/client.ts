@@ -24,6 +24,8 @@ export interface ApiResponse {
   /** lower-cased header names */
   headers: Record<string, string | undefined>;
   body: unknown;
+  /** the body as received (decoded UTF-8): `mq archive` keeps each event's own bytes from it */
+  text?: string;
 }
 
 export interface ApiClient {
@@ -191,7 +193,7 @@ export function createTransport(opts: TransportOptions): ApiClient {
       const status = res.statusCode;
       debug?.(`GET ${url.href} -> ${status} in ${elapsed(started)}${attemptNote}`);
       if (status >= 200 && status < 300) {
-        return { url, status, headers: flattenHeaders(res.headers), body: parseJson(text, res.headers["content-type"], url, status) };
+        return { url, status, headers: flattenHeaders(res.headers), body: parseJson(text, res.headers["content-type"], url, status), text };
       }
 
       const retryAfter = parseRetryAfter(res.headers["retry-after"], opts.now());
