@@ -284,7 +284,7 @@ export function archiveFailure(err: unknown, path: string, doing: string): MqErr
 }
 
 function firstLine(message: string): string {
-  return message.split("\n")[0]!.trim();
+  return message.split("\n")[0]!.replace(/^Failed to (extract statements|prepare statement|execute prepared statement): /, "").trim();
 }
 
 /**

@@ -42,6 +42,8 @@ export interface LogsOptions {
   interval: number;
   fields?: string[];
   format: OutputFormat;
+  /** read the local archive (`mq archive sync`) instead of the API */
+  archive: boolean;
 }
 
 interface RawFlags {
@@ -57,6 +59,7 @@ interface RawFlags {
   follow?: boolean;
   interval?: string;
   fields?: string[];
+  archive?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -81,6 +84,7 @@ export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<v
     .addOption(new Option("--follow", "keep polling and print new events, oldest first, until Ctrl-C"))
     .addOption(new Option("--interval <seconds>", `seconds between polls with --follow (default ${DEFAULT_INTERVAL_SECONDS})`))
     .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv: ${EVENT_FIELDS.join(",")}`).argParser(collectList))
+    .addOption(new Option("--archive", "read the local archive (mq archive sync; $MQ_DATA_DIR) instead of the API: no network, windows older than the service keeps"))
     .addHelpText(
       "after",
       `
@@ -110,6 +114,10 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context): LogsOptions {
   if (follow && flags.cursor !== undefined) throw new UsageError("--follow and --cursor cannot be used together: --follow starts from the newest events.");
   if (follow && flags.until !== undefined) throw new UsageError("--follow and --until cannot be used together: --follow has no end.");
   if (flags.interval !== undefined && !follow) throw new UsageError("--interval only applies with --follow.");
+  const archive = flags.archive === true;
+  if (archive && follow) throw new UsageError("--archive and --follow cannot be used together: the archive changes only when mq archive sync runs.");
+  if (archive && flags.cursor !== undefined) throw new UsageError("--archive and --cursor cannot be used together: cursors belong to the API's pages.");
+  if (archive && flags.perPage !== undefined) throw new UsageError("--per-page applies to the API's pages, not to --archive.");
   let interval = DEFAULT_INTERVAL_SECONDS;
   if (flags.interval !== undefined) {
     interval = Number(flags.interval);
@@ -152,6 +160,7 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context): LogsOptions {
     interval,
     fields,
     format,
+    archive,
   };
 }
 
@@ -222,6 +231,7 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
   // the server's default window ends at its "now": a resume command pins this instant instead
   const startedAt = ctx.now();
   const repo = await ctx.resolveRepo();
+  if (opts.archive) return runLogsFromArchive(opts, ctx, `${repo.owner}/${repo.name}`, startedAt);
   const client = await ctx.apiClient();
   const [{ parseEventsPage }, { paginate, cursorOf }, { startSpinner }, { formatCount }] = await Promise.all([
     import("../api/schema/events.js"),
@@ -301,6 +311,66 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
     spinner.stop();
   }
   const header = headerLine(opts, repoName, count, truncated);
+  if (opts.format === "table") {
+    ctx.io.stderr.write(header + "\n");
+    await sink.end();
+  } else {
+    await sink.end();
+    if (ctx.io.stderrIsTTY) ctx.io.stderr.write(header + "\n");
+  }
+}
+
+/**
+ * `mq logs --archive`: the same window, filters, order and output as the API gives, read from the
+ * local archive. A window the archive does not wholly cover is shown with a warning naming the
+ * parts it lacks.
+ */
+async function runLogsFromArchive(opts: LogsOptions, ctx: Context, repoName: string, startedAt: Date): Promise<void> {
+  const [{ openArchiveForReading, readArchivedEvents, windowCoverage }, { parseEventsPage }] = await Promise.all([
+    import("../archive/reader.js"),
+    import("../api/schema/events.js"),
+  ]);
+  const archive = await openArchiveForReading(ctx);
+  const until = opts.until ?? startedAt;
+  const since = opts.since ?? new Date(until.getTime() - DEFAULT_WINDOW_MS);
+  const cover = await windowCoverage(archive, repoName, since, until);
+  if (!cover.complete) {
+    const parts = cover.missing.map((r) => `${formatInstant(new Date(r.from))} to ${formatInstant(new Date(r.to))}`).join(", ");
+    ctx.io.stderr.write(`warning: the archive does not cover ${parts} for ${repoName}: events there are missing below (mq archive sync fetches them).\n`);
+  }
+  const sink = await createSink(opts, ctx);
+  let count = 0;
+  let truncated = false;
+  const warnedTypes = new Set<string>();
+  try {
+    // one event more than --limit says whether more are available, as the API's next link does
+    const limit = opts.limit !== undefined ? opts.limit + 1 : undefined;
+    for await (const batch of readArchivedEvents(archive, { repository: repoName, since, until, types: opts.types, pullRequest: opts.pullRequest, baseRef: opts.baseRef, limit })) {
+      if (ctx.signal.aborted) throw new InterruptedError();
+      let events = batch.map((b) => b.event as RawEvent);
+      if (opts.limit !== undefined && count + events.length > opts.limit) {
+        events = events.slice(0, opts.limit - count);
+        truncated = true;
+      }
+      const mismatched = new Set<number>();
+      parseEventsPage({ size: events.length, per_page: events.length, events }, {
+        onMetadataMismatch(type, id, message) {
+          mismatched.add(id);
+          if (warnedTypes.has(type)) return;
+          warnedTypes.add(type);
+          ctx.io.stderr.write(`warning: ${type} event ${id} does not match the contract (${message}); shown as archived.\n`);
+        },
+      });
+      count += events.length;
+      await sink.page(events, mismatched);
+      if (truncated) break;
+    }
+  } catch (err) {
+    await sink.end().catch(() => undefined);
+    if (ctx.signal.aborted && stdoutClosed(ctx)) return;
+    throw ctx.signal.aborted ? new InterruptedError() : err;
+  }
+  const header = `${headerLine(opts, repoName, count, truncated)} (from the archive)`;
   if (opts.format === "table") {
     ctx.io.stderr.write(header + "\n");
     await sink.end();
