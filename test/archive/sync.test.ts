@@ -81,6 +81,13 @@ describe("mq archive sync", () => {
     expect(first.stderr.split("\n").filter(Boolean)).toHaveLength(1);
   });
 
+  it("shows progress (day, counts) on a terminal's stderr, and only there", async () => {
+    const ctx = testContext({ now: () => NOW, tty: true, env: { MQ_DATA_DIR: tempDir() } });
+    expect(await main(["archive", "sync", ...api(), "--repo", "acme/web", "--since", "2026-11-20T00:00:00Z", "-o", "ndjson"], ctx)).toBe(0);
+    expect(ctx.stderrText()).toMatch(/acme\/web: 2026-11-20 \(day 1 of 1\), [\d,]+ events read, [\d,]+ new/);
+    expect(ctx.stdoutText()).not.toMatch(/events read/);
+  });
+
   it("a second run adds nothing and asks only for what is not covered", async () => {
     const later = new Date(NOW.getTime() + 3_600_000);
     const again = await mq(["archive", "sync", ...api(), "--repo", "acme/web", "-o", "json"], { dataDir: dir, now: later });
