@@ -16,7 +16,7 @@ export function checkDataDir(value: string | undefined): string | undefined {
 
 /** owner/name values given as arguments, checked like --repo. */
 export async function checkRepositories(values: readonly string[], what: string): Promise<string[]> {
-  const { checkRepo } = await import("../../config/keys.js");
+  const { checkRepo } = await import("../../validators.js");
   const out: string[] = [];
   for (const raw of values) {
     const checked = checkRepo(raw.trim());
