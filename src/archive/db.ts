@@ -19,8 +19,10 @@ let loaded: Promise<DuckDb> | undefined;
 export function loadDuckDb(): Promise<DuckDb> {
   loaded ??= import("@duckdb/node-api").catch((err: unknown) => {
     loaded = undefined;
-    const code = (err as { code?: string }).code;
-    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND" || /Cannot find (module|package)/.test(String(err))) {
+    // the loader's error, or (through a test double or a wrapper) its cause
+    const e = err as { code?: string; cause?: { code?: string } };
+    const code = e.code ?? e.cause?.code;
+    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND" || /Cannot find (module|package)/.test(`${String(err)} ${String(e.cause)}`)) {
       throw new ArchiveError(
         `mq archive needs the optional package ${DUCKDB_PACKAGE}, which is not installed`,
         `install it next to mq (npm install ${DUCKDB_PACKAGE}@${DUCKDB_VERSION}), or reinstall mq without --omit=optional`,

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const dist = join(root, "dist");
@@ -31,10 +31,7 @@ function staticGraph(entry: string): { files: Set<string>; packages: Set<string>
 }
 
 describe("start-up never loads DuckDB", () => {
-  beforeAll(() => {
-    execFileSync("npm", ["run", "--silent", "build:bundle"], { cwd: root, stdio: "ignore" });
-  });
-
+  // dist/ is built by the suite's global setup (test/helpers/global-setup.ts)
   it("the bundle keeps @duckdb/node-api external, reached only by dynamic import", () => {
     const { files, packages } = staticGraph(join(dist, "main.js"));
     expect(files.size).toBeGreaterThan(0);

@@ -79,6 +79,33 @@ describe("mq archive sync against servers mq did not write", () => {
 
 });
 
+describe("an archive not synced for longer than the service keeps events", () => {
+  it("records the lost window as a known gap, says so, and status lists it", async () => {
+    const empty = await startFaultServer(() => ({ headers: { "content-type": "application/json" }, body: `{"size":0,"per_page":100,"events":[]}` }));
+    try {
+      const dir = tempDir();
+      const flags = ["--api-url", empty.url, "--token", "mqk_test_token_1234", "--repo", "acme/web"];
+      // synced once, 100 days ago, for a day
+      const old = new Date(NOW.getTime() - 100 * 86_400_000);
+      const first = await mq(["archive", "sync", ...flags, "--since", "1d"], { dataDir: dir, now: old });
+      expect(first.code, first.stderr).toBe(0);
+      const r = await mq(["archive", "sync", ...flags, "-o", "json"], { dataDir: dir });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(
+        "warning: acme/web: the events from 2026-08-12T11:55:00.000Z to 2026-08-22T12:00:00.000Z are older than the service keeps (90 days) and were not archived in time; recorded as a gap (mq archive status lists it).\n",
+      );
+      const [summary] = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+      expect(summary!.from).toBe("2026-08-22T12:00:00.000Z");
+      const status = await mq(["archive", "status", "-o", "json"], { dataDir: dir });
+      expect((JSON.parse(status.stdout) as Array<{ gaps: unknown }>)[0]!.gaps).toEqual([
+        { from: "2026-08-12T11:55:00.000Z", to: "2026-08-22T12:00:00.000Z", reason: "older than the service's 90-day retention when synced" },
+      ]);
+    } finally {
+      await empty.close();
+    }
+  }, 30_000);
+});
+
 describe("mq archive: input checked before anything runs", () => {
   it.each([
     [["archive", "sync", "acme"], "mq: repository: 'acme' is not of the form owner/name.\n"],

@@ -40,14 +40,14 @@ export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context)
     await writeRecords(ctx, opts.format, STATUS_COLUMNS, []);
     return;
   }
-  const [{ openArchive, archiveSize, SCHEMA_VERSION }, { readCoverage, subtract }, { formatCount }] = await Promise.all([
+  const [{ openArchive, archiveSize, SCHEMA_VERSION }, { readCoverage, subtract, mergeRanges }, { formatCount }] = await Promise.all([
     import("../../archive/db.js"),
     import("../../archive/sync.js"),
     import("../../output/format.js"),
   ]);
   const archive = await openArchive(path, { readOnly: true });
   ctx.onCleanup(() => archive.close());
-  const rows = await archive.all(`
+  const repos = await archive.all(`
     WITH repos AS (SELECT repository FROM events UNION SELECT repository FROM coverage UNION SELECT repository FROM syncs),
     counts AS (SELECT repository, count(*) AS events, min(received_at) AS first_event, max(received_at) AS last_event, sum(strlen(raw)) AS raw_bytes FROM events GROUP BY repository),
     last AS (SELECT repository, arg_max(coalesce(finished_at, started_at), id) AS last_sync, arg_max(complete, id) AS complete FROM syncs GROUP BY repository)
@@ -55,19 +55,19 @@ export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context)
     FROM repos r LEFT JOIN counts c USING (repository) LEFT JOIN last l USING (repository)
     ORDER BY r.repository`);
   const records: Record<string, unknown>[] = [];
-  for (const row of rows) {
+  for (const row of repos) {
     const repo = String(row.repository);
     const coverage = await readCoverage(archive, repo);
     const gaps: Gap[] = [];
-    // holes between covered ranges: a sync interrupted before a later one, or an old --since
+    const rows = await archive.all("SELECT epoch_us(gap_from) AS f, epoch_us(gap_to) AS t, reason FROM gaps WHERE repository = ? ORDER BY gap_from", [repo]);
+    const recorded = rows.map((g) => ({ from: Number(g.f) / 1000, to: Number(g.t) / 1000, reason: String(g.reason) }));
+    // a recorded gap that a later --since filled is no longer one
+    for (const g of recorded) for (const part of subtract(g, coverage)) gaps.push({ from: iso(part.from), to: iso(part.to), reason: g.reason });
+    // other holes between covered ranges: an old --since, or a window asked for and not finished
+    const known = mergeRanges(recorded);
     for (let i = 1; i < coverage.length; i++) {
-      gaps.push({ from: iso(coverage[i - 1]!.to), to: iso(coverage[i]!.from), reason: "not synced" });
-    }
-    const recorded = await archive.all("SELECT epoch_us(gap_from) AS f, epoch_us(gap_to) AS t, reason FROM gaps WHERE repository = ? ORDER BY gap_from", [repo]);
-    for (const g of recorded) {
-      // a recorded gap that a later --since filled is no longer one
-      for (const part of subtract({ from: Number(g.f) / 1000, to: Number(g.t) / 1000 }, coverage)) {
-        gaps.push({ from: iso(part.from), to: iso(part.to), reason: String(g.reason) });
+      for (const part of subtract({ from: coverage[i - 1]!.to, to: coverage[i]!.from }, known)) {
+        gaps.push({ from: iso(part.from), to: iso(part.to), reason: "not synced" });
       }
     }
     gaps.sort((a, b) => a.from.localeCompare(b.from));
