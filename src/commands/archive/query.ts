@@ -25,7 +25,7 @@ export function NewCmdArchiveQuery(ctx: Context, runF?: (opts: ArchiveQueryOptio
 }
 
 export async function runArchiveQuery(opts: ArchiveQueryOptions, ctx: Context): Promise<void> {
-  const [{ openArchiveForReading }, { archiveFailure, duckValue }, { createRowSink }] = await Promise.all([
+  const [{ openArchiveForReading }, { archiveFailure, duckValue }, { openRows }] = await Promise.all([
     import("../../archive/reader.js"),
     import("../../archive/db.js"),
     import("./render.js"),
@@ -40,11 +40,11 @@ export async function runArchiveQuery(opts: ArchiveQueryOptions, ctx: Context): 
   } catch (err) {
     throw archiveFailure(err, archive.path, "run the query");
   }
-  const sink = await createRowSink(ctx, opts.format, columns);
+  const sink = await openRows(ctx, opts.format, columns);
   try {
     for await (const rows of result.yieldRows()) {
       if (ctx.signal.aborted) break;
-      await sink.rows(rows.map((row) => Object.fromEntries(columns.map((c, i) => [c, duckValue(row[i])]))));
+      await sink.write(rows.map((row) => Object.fromEntries(columns.map((c, i) => [c, duckValue(row[i])]))));
     }
   } catch (err) {
     await sink.end().catch(() => undefined);

@@ -1,6 +1,10 @@
-// Output of the archive commands through the project's writers: a table for a person (sized from
-// the first rows, then streamed through the same widths), json/ndjson/csv records for scripts.
-import type { Context, OutputFormat } from "../../context.js";
+// Output of the archive commands through the one exporter: json/ndjson/csv records as everywhere,
+// and for the table a generic one over named columns (query results have no fixed shape), sized
+// from the first rows and then streamed through the same widths.
+import type { Context, IOStreams, OutputFormat } from "../../context.js";
+import type { Sink } from "../../output/exporter.js";
+
+export type Row = Record<string, unknown>;
 
 /** How many rows a table is sized from before its widths are fixed (as `mq logs`). */
 const SIZING_ROWS = 500;
@@ -19,21 +23,11 @@ function cellText(value: unknown): string {
   return safeCell(String(value));
 }
 
-export interface RowSink {
-  rows(records: readonly Record<string, unknown>[]): Promise<void>;
-  end(): Promise<void>;
-}
-
-export async function createRowSink(ctx: Context, format: OutputFormat, columns: readonly string[]): Promise<RowSink> {
-  if (format !== "table") {
-    const { createRecordWriter } = await import("../../output/records.js");
-    const writer = createRecordWriter(format, ctx.io.stdout, { csvColumns: format === "csv" ? [...columns] : undefined });
-    return { rows: (records) => writer.writeMany(records), end: () => writer.end() };
-  }
+async function rowTable(io: IOStreams, columns: readonly string[]): Promise<Sink<Row>> {
   const [{ renderTable, columnWidths }, { colors }] = await Promise.all([import("../../output/table.js"), import("../../output/color.js")]);
-  const c = colors(ctx, "stdout");
+  const c = colors(io, "stdout");
   const head = columns.map((h) => h.toUpperCase());
-  const width = ctx.io.stdoutIsTTY ? ctx.io.columns : undefined;
+  const width = io.tableWidth();
   let widths: number[] | undefined;
   const pending: string[][] = [];
   const flush = () => {
@@ -41,11 +35,11 @@ export async function createRowSink(ctx: Context, format: OutputFormat, columns:
     const withHead = widths === undefined;
     widths ??= columnWidths({ head, rows: pending, columns: width });
     const text = renderTable({ head, rows: pending, columns: width, colors: c, widths });
-    ctx.io.stdout.write(withHead ? text : text.slice(text.indexOf("\n") + 1));
+    io.stdout.write(withHead ? text : text.slice(text.indexOf("\n") + 1));
     pending.length = 0;
   };
   return {
-    async rows(records) {
+    async write(records) {
       for (const r of records) pending.push(columns.map((col) => cellText(r[col])));
       if (widths !== undefined || pending.length >= SIZING_ROWS) flush();
     },
@@ -55,8 +49,14 @@ export async function createRowSink(ctx: Context, format: OutputFormat, columns:
   };
 }
 
-export async function writeRecords(ctx: Context, format: OutputFormat, columns: readonly string[], records: readonly Record<string, unknown>[]): Promise<void> {
-  const sink = await createRowSink(ctx, format, columns);
-  await sink.rows(records);
+/** A sink for rows with these columns, in the format asked for. */
+export async function openRows(ctx: Context, format: OutputFormat, columns: readonly string[]): Promise<Sink<Row>> {
+  const { openExport } = await import("../../output/exporter.js");
+  return openExport<Row>(format, ctx.io, { csvColumns: () => [...columns], table: () => rowTable(ctx.io, columns) });
+}
+
+export async function writeRows(ctx: Context, format: OutputFormat, columns: readonly string[], rows: readonly Row[]): Promise<void> {
+  const sink = await openRows(ctx, format, columns);
+  await sink.write(rows);
   await sink.end();
 }

@@ -29,7 +29,7 @@ export interface Gap {
 }
 
 export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context): Promise<void> {
-  const [{ archivePath }, { existsSync }, { writeRecords }] = await Promise.all([
+  const [{ archivePath }, { existsSync }, { writeRows }] = await Promise.all([
     import("../../archive/paths.js"),
     import("node:fs"),
     import("./render.js"),
@@ -37,7 +37,7 @@ export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context)
   const path = archivePath(ctx.env, opts.dataDir);
   if (!existsSync(path)) {
     ctx.io.stderr.write(`No archive at ${path} yet: create it with mq archive sync --repo owner/name.\n`);
-    await writeRecords(ctx, opts.format, STATUS_COLUMNS, []);
+    await writeRows(ctx, opts.format, STATUS_COLUMNS, []);
     return;
   }
   const [{ openArchive, archiveSize, SCHEMA_VERSION }, { readCoverage, subtract, mergeRanges }, { formatCount }] = await Promise.all([
@@ -86,7 +86,7 @@ export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context)
   }
   const size = await archiveSize(path);
   ctx.io.stderr.write(`Archive ${path}: ${formatBytes(size)}, schema version ${SCHEMA_VERSION}, ${formatCount(records.length)} repositor${records.length === 1 ? "y" : "ies"}.\n`);
-  await writeRecords(ctx, opts.format, STATUS_COLUMNS, records);
+  await writeRows(ctx, opts.format, STATUS_COLUMNS, records);
 }
 
 function iso(ms: number): string {

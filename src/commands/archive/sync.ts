@@ -101,8 +101,8 @@ export async function runArchiveSync(opts: ArchiveSyncOptions, ctx: Context): Pr
       spinner.stop();
     }
   }
-  const { writeRecords } = await import("./render.js");
-  await writeRecords(ctx, opts.format, SYNC_COLUMNS, records);
+  const { writeRows } = await import("./render.js");
+  await writeRows(ctx, opts.format, SYNC_COLUMNS, records);
 }
 
 async function resolvedRepository(ctx: Context): Promise<string> {
