@@ -184,7 +184,7 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
     await archive.run("UPDATE syncs SET added = ? WHERE id = ?", [progress.added, syncId]).catch(() => undefined);
     if (err instanceof MqError && progress.added + progress.fetched > 0) {
       const note = `${progress.added.toLocaleString("en-US")} new events were archived before this; run mq archive sync again to continue where it stopped.`;
-      Object.defineProperty(err, "hint", { value: err.hint ? `${err.hint}\n${note}` : note, configurable: true });
+      err.addHint(note);
     }
     throw err;
   }
