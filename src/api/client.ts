@@ -28,7 +28,7 @@ export interface ApiResponse {
   /** lower-cased header names */
   headers: Record<string, string | undefined>;
   body: unknown;
-  /** the body as text, as received (a 2xx answer) */
+  /** the body as received (decoded UTF-8, a 2xx answer): `-o ndjson` and `mq archive` keep each event's own text from it */
   text?: string;
   /** where each element of the body's root-level arrays sits in `text` (api/json-scan.ts) */
   rootArrays?: Map<string, Span[]>;
