@@ -323,8 +323,9 @@ export type ScheduledFreezeUpdateMetadata = EventMetadataByType["scheduled_freez
 
 // Any integer, not only the safe ones: the real service's ids are int64, and an event with an id
 // beyond 2^53 is still an event (its exact text goes out with it, see api/raw-json.ts).
-// (multipleOf(1) rather than a refine: the compiled checker of check.ts runs it without zod)
-const JsonInt = z.number().multipleOf(1);
+// Every double at or beyond 2^53 is an integer, so the union is exactly "an integer" (a refine
+// would send the compiled checker of check.ts back to zod).
+const JsonInt = z.union([z.int(), z.number().gte(2 ** 53), z.number().lte(-(2 ** 53))]);
 
 const envelopeShape = {
   id: JsonInt,
