@@ -42,7 +42,7 @@ export function invalidUtf8Warning(url: URL): string {
 }
 
 /**
- * Deeper than this, a JSON answer is refused (exit 6): the API's answers nest five levels, and
+ * Deeper than this, a JSON answer is refused (exit 6): the API's answers nest at most 10 levels, and
  * validation, JSON.stringify and the renderers recurse (JSON.stringify overflows the stack near
  * 5,000 levels; a server sent 100,000).
  */
@@ -320,7 +320,7 @@ function tooLarge(url: URL, err: BodyTooLargeError): ContractError {
 function tooDeep(url: URL): ContractError {
   return new ContractError(
     `GET ${describe(url)} returned JSON nested deeper than ${MAX_JSON_DEPTH} levels; mq does not read it`,
-    "the API's answers nest a few levels; this one is broken or hostile",
+    "the API's answers nest at most 10 levels; this one is broken or hostile",
   );
 }
 

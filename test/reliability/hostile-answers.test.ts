@@ -131,7 +131,7 @@ describe("hostile answers get a documented exit code, never 70", () => {
       expect(r.code, format).toBe(6);
       expect(lines(r.stderr), format).toEqual([
         "mq: GET /v1/repos/acme/web/logs?per_page=100 returned JSON nested deeper than 256 levels; mq does not read it",
-        "the API's answers nest a few levels; this one is broken or hostile",
+        "the API's answers nest at most 10 levels; this one is broken or hostile",
       ]);
     }
   });
