@@ -43,14 +43,32 @@ export async function readBodyText(body: Body, limit = MAX_BODY_BYTES, contentLe
   }
   const chunks: Buffer[] = [];
   let bytes = 0;
-  for await (const chunk of body) {
+  const add = (chunk: Buffer | Uint8Array | string): boolean => {
     const buf = typeof chunk === "string" ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     bytes += buf.length;
-    if (bytes > limit) {
-      body.destroy();
-      throw new BodyTooLargeError(limit);
-    }
+    if (bytes > limit) return false;
     chunks.push(buf);
+    return true;
+  };
+  if (isEmitter(body)) {
+    // 'data' events: an async iterator costs a promise per chunk, which shows on a thousand pages
+    await new Promise<void>((resolve, reject) => {
+      body.on("data", (chunk: Buffer) => {
+        if (!add(chunk)) {
+          body.destroy();
+          reject(new BodyTooLargeError(limit));
+        }
+      });
+      body.on("end", () => resolve());
+      body.on("error", reject);
+    });
+  } else {
+    for await (const chunk of body) {
+      if (!add(chunk)) {
+        body.destroy();
+        throw new BodyTooLargeError(limit);
+      }
+    }
   }
   const all = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bytes);
   const invalidUtf8 = !isUtf8(all);
@@ -58,6 +76,10 @@ export async function readBodyText(body: Body, limit = MAX_BODY_BYTES, contentLe
   // as undici's text() did: a byte order mark is not part of the JSON
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   return { text, bytes, invalidUtf8 };
+}
+
+function isEmitter(body: Body): body is Body & { on(event: string, fn: (...args: never[]) => void): unknown } {
+  return typeof (body as { on?: unknown }).on === "function";
 }
 
 export function formatBytes(n: number): string {

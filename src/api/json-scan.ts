@@ -33,14 +33,17 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
-/** The rest of a string after its opening quote, up to and including the closing quote. */
-const STRING_REST = /(?:[^"\\]|\\.)*"/y;
-
-/** Index just past the string that opens at `i` (a quote). */
+/** Index just past the string that opens at `i` (a quote): the next quote not escaped by an odd run of backslashes. */
 function skipString(text: string, i: number): number {
-  STRING_REST.lastIndex = i + 1;
-  if (!STRING_REST.test(text)) return text.length;
-  return STRING_REST.lastIndex;
+  let from = i + 1;
+  for (;;) {
+    const q = text.indexOf('"', from);
+    if (q < 0) return text.length;
+    let b = q - 1;
+    while (text.charCodeAt(b) === BACKSLASH) b--;
+    if ((q - 1 - b) % 2 === 0) return q + 1;
+    from = q + 1;
+  }
 }
 
 /**

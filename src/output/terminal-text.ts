@@ -24,9 +24,14 @@ const KEEP =
   "|\\u{1F3F4}[\\u{E0020}-\\u{E007E}]+\\u{E007F}";
 const UNSAFE = "[\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\p{Default_Ignorable_Code_Point}]";
 
-const ESCAPE_ALL = new RegExp(`(${KEEP})|${UNSAFE}`, "gu");
+// Built on first use: Unicode property classes cost a little to compile, and most runs of mq
+// print no server text at all (`mq --version`, `mq --help`).
+let escapeAll: RegExp | undefined;
+let anyUnsafe: RegExp | undefined;
+/** every character to escape, and (group 1) the sequences kept whole */
+const ESCAPE_ALL = (): RegExp => (escapeAll ??= new RegExp(`(${KEEP})|${UNSAFE}`, "gu"));
 /** a quick test: most cells are plain text and never go through the replacement */
-const ANY_UNSAFE = new RegExp(UNSAFE, "u");
+const ANY_UNSAFE = (): RegExp => (anyUnsafe ??= new RegExp(UNSAFE, "u"));
 
 const SHORT: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
@@ -46,13 +51,13 @@ export function escapeCodePoint(ch: string): string {
  * of server text in a message.
  */
 export function terminalText(text: string): string {
-  if (!ANY_UNSAFE.test(text)) return text;
-  return text.replace(ESCAPE_ALL, (ch: string, keep: string | undefined) => (keep !== undefined ? keep : escapeCodePoint(ch)));
+  if (!ANY_UNSAFE().test(text)) return text;
+  return text.replace(ESCAPE_ALL(), (ch: string, keep: string | undefined) => (keep !== undefined ? keep : escapeCodePoint(ch)));
 }
 
 /** Whether `text` holds a character terminalText would escape. */
 export function hasUnsafeCharacters(text: string): boolean {
-  return ANY_UNSAFE.test(text);
+  return ANY_UNSAFE().test(text);
 }
 
 /**
@@ -97,8 +102,8 @@ export function stripSgr(text: string): string {
  * place), so the result parses to exactly the same data; a pipe gets the bytes as sent instead.
  */
 export function terminalJson(json: string): string {
-  if (!ANY_UNSAFE.test(json)) return json;
-  return json.replace(ESCAPE_ALL, (ch: string, keep: string | undefined) => {
+  if (!ANY_UNSAFE().test(json)) return json;
+  return json.replace(ESCAPE_ALL(), (ch: string, keep: string | undefined) => {
     if (keep !== undefined) return keep;
     let out = "";
     for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
@@ -117,12 +122,12 @@ const SHELL_SAFE = /^[\w@%+=:,./-]+$/;
  */
 export function shellWord(value: string): string {
   if (SHELL_SAFE.test(value)) return value;
-  if (!ANY_UNSAFE.test(value)) return `'${value.replace(/'/g, `'\\''`)}'`;
+  if (!ANY_UNSAFE().test(value)) return `'${value.replace(/'/g, `'\\''`)}'`;
   let out = "";
   for (const ch of value) {
     if (ch === "\\") out += "\\\\";
     else if (ch === "'") out += "\\'";
-    else if (ANY_UNSAFE.test(ch)) {
+    else if (ANY_UNSAFE().test(ch)) {
       const cp = ch.codePointAt(0)!;
       out += cp < 0x100 ? `\\x${cp.toString(16).padStart(2, "0")}` : cp <= 0xffff ? `\\u${cp.toString(16).padStart(4, "0")}` : `\\U${cp.toString(16).padStart(8, "0")}`;
     } else out += ch;
