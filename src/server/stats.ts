@@ -706,23 +706,33 @@ const SPECS_BY_TYPE: ReadonlyMap<string, Array<[string, Spec_]>> = (() => {
   return m;
 })();
 
-/** A pass over events (in time order within each source) that feeds every endpoint at once. */
+/**
+ * A pass over events (in time order within each source) that feeds every endpoint at once, or
+ * only `names` (into `target`'s slots when one name is given).
+ */
 export class Accumulation {
   readonly partials: Partials = new Map();
   private readonly adders = new Map<string, (key: object, t: number) => unknown>();
 
-  constructor(readonly sink: Sink) {
-    for (const [name, spec] of Object.entries(STATS_SPECS)) {
-      const slots: Slots<unknown> = new Map();
+  constructor(
+    readonly sink: Sink,
+    names: readonly string[] = Object.keys(STATS_SPECS),
+    target?: Slots<unknown>,
+  ) {
+    for (const name of names) {
+      const slots: Slots<unknown> = target && names.length === 1 ? target : new Map();
       this.partials.set(name, slots);
-      this.adders.set(name, slotFor(spec, slots, sink));
+      this.adders.set(name, slotFor(STATS_SPECS[name]!, slots, sink));
     }
   }
 
   add(e: StoredEvent, t: number): void {
     const specs = SPECS_BY_TYPE.get(e.type);
     if (!specs) return;
-    for (const [name, spec] of specs) spec.add(this.adders.get(name)!, e, t, this.sink);
+    for (const [name, spec] of specs) {
+      const adder = this.adders.get(name);
+      if (adder) spec.add(adder, e, t, this.sink);
+    }
   }
 }
 
