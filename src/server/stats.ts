@@ -72,7 +72,6 @@ function str(v: unknown, fallback: string): string {
 
 // Group keys are interned and remembered on the event under a symbol (invisible to JSON), so a
 // query over a million events builds a handful of key objects, not a million.
-const KEY = Symbol("groupKey");
 const NO_PRIORITY = Symbol("noPriorityKey");
 const interned = new Map<string, GroupKey>();
 const keyStrings = new WeakMap<object, string>();
@@ -92,17 +91,39 @@ function keyString(key: object): string {
   return s;
 }
 
+// the group key of the event before: the endpoints fed by one pass each ask for it in turn
+let lastEvent: StoredEvent | undefined;
+let lastKey: GroupKey | undefined;
+const groupKeys = new Map<string, GroupKey>();
+
 function keyOf(e: StoredEvent): GroupKey {
-  const cached = (e as unknown as Record<symbol, GroupKey | undefined>)[KEY];
-  if (cached) return cached;
+  if (e === lastEvent) return lastKey!;
   const m = meta(e);
-  const key = intern<GroupKey>({
-    base_ref: str(e.base_ref, str(m.branch, "")),
-    partition_name: str(m.partition_name, "__default__"),
-    queue_name: str(m.queue_name, "default"),
-    priority_rule_name: typeof m.priority_rule_name === "string" ? m.priority_rule_name : null,
-  });
-  Object.defineProperty(e, KEY, { value: key, enumerable: false, writable: true });
+  const base_ref = str(e.base_ref, str(m.branch, ""));
+  const partition_name = str(m.partition_name, "__default__");
+  const queue_name = str(m.queue_name, "default");
+  const priority_rule_name = typeof m.priority_rule_name === "string" ? m.priority_rule_name : null;
+  // a plain string to look the key up: JSON-encoding a key per event cost more than the rest
+  const s = `${base_ref}\u0000${partition_name}\u0000${queue_name}\u0000${priority_rule_name ?? "\u0001"}`;
+  let key = groupKeys.get(s);
+  if (!key) groupKeys.set(s, (key = intern<GroupKey>({ base_ref, partition_name, queue_name, priority_rule_name })));
+  lastEvent = e;
+  lastKey = key;
+  return key;
+}
+
+const mergedKeys = new Map<GroupKey, Map<string, object>>();
+
+/** queues_merged_count's key: the group key with partition_names in place of partition_name */
+function mergedKeyOf(e: StoredEvent): object {
+  const k = keyOf(e);
+  const raw = meta(e).partition_names;
+  const partition_names = Array.isArray(raw) && raw.length > 0 ? raw.map(String) : ["__default__"];
+  let byNames = mergedKeys.get(k);
+  if (!byNames) mergedKeys.set(k, (byNames = new Map()));
+  const s = partition_names.join("\u0000");
+  let key = byNames.get(s);
+  if (!key) byNames.set(s, (key = intern({ base_ref: k.base_ref, partition_names, queue_name: k.queue_name, priority_rule_name: k.priority_rule_name })));
   return key;
 }
 
@@ -129,8 +150,13 @@ export function bucketIndex(buckets: readonly Bucket[], t: number): number {
   return lo;
 }
 
+// a bucket's interval is written once per group: formatted once per bucket
+const intervals = new WeakMap<Bucket, { start: string; end: string }>();
+
 function interval(b: Bucket): { start: string; end: string } {
-  return { start: iso(b.start), end: iso(b.end) };
+  let i = intervals.get(b);
+  if (!i) intervals.set(b, (i = { start: iso(b.start), end: iso(b.end) }));
+  return i;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -418,12 +444,7 @@ export const STATS_SPECS: Record<string, Spec_> = {
   queues_merged_count: {
     types: ["action.queue.merged"],
     ...sums(1),
-    add: (acc, e, t) => {
-      const k = keyOf(e);
-      const raw = meta(e).partition_names;
-      const partition_names = Array.isArray(raw) && raw.length > 0 ? raw.map(String) : ["__default__"];
-      acc(intern({ base_ref: k.base_ref, partition_names, queue_name: k.queue_name, priority_rule_name: k.priority_rule_name }), t)[0]!++;
-    },
+    add: (acc, e, t) => void acc(mergedKeyOf(e), t)[0]!++,
     render: (slots, buckets, f) => ({
       groups: grouped(
         slots,
