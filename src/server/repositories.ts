@@ -24,6 +24,18 @@ import {
 
 const DAY = 86_400_000;
 
+/** the parts of days (a window's edges) whose partials a repository keeps */
+const MAX_EDGES = 8;
+
+function bytesOf(partials: Partials): number {
+  let bytes = 0;
+  for (const slots of partials.values()) bytes += partialBytes(slots);
+  return bytes;
+}
+
+/** every event type some statistics endpoint reads */
+const STATS_TYPES = [...new Set(Object.values(STATS_SPECS).flatMap((spec) => spec.types))];
+
 /** The default memory budget of `mq serve` (--memory-budget), in MB. */
 export const DEFAULT_MEMORY_BUDGET_MB = 512;
 
@@ -33,6 +45,13 @@ export const DEFAULT_MEMORY_BUDGET_MB = 512;
  * rest is headroom for the garbage collector, since the budget is meant to bound the RSS.
  */
 export const EVENT_BYTES = 1_400;
+
+/**
+ * The share of the budget the held data may take. Measured: a server holding D MB of events and
+ * partials has an RSS of about D + 60 MB (Node) + up to a third of D of garbage not yet collected
+ * (simulation allocates much and keeps little).
+ */
+export const DATA_SHARE = 0.6;
 
 /** A request's window needs more than the whole budget. */
 export class BudgetError extends Error {
@@ -89,6 +108,8 @@ interface SimulatedRepo {
   /** `${calendar day}:${first simulated day}` -> every endpoint's partials of that whole day */
   partials: Map<string, Partials>;
   partialBytes: number;
+  /** `${from}-${to}:${first simulated day}` -> every endpoint's partials of a part of a day (most recent last) */
+  edges: Map<string, Partials>;
   /** holds appended events, which a new simulation would not have: never dropped */
   pinned: boolean;
   /** requests under way: not dropped while they need it */
@@ -112,10 +133,13 @@ export class Repositories {
   private readonly allowed: Set<string> | undefined;
   private readonly turns = new Turns();
   readonly budgetBytes: number;
+  /** what the data itself may take of the budget: the rest is the runtime and the garbage collector's headroom */
+  private readonly dataBytes: number;
   private usedBytes = 0;
 
   constructor(private readonly opts: RepositoriesOptions) {
     this.budgetBytes = opts.budgetBytes ?? DEFAULT_MEMORY_BUDGET_MB * 1048576;
+    this.dataBytes = Math.floor(this.budgetBytes * DATA_SHARE);
     if (opts.fixed) {
       for (const [repo, events] of opts.fixed) this.fixed.set(repo.toLowerCase(), new EventStore(events));
       this.allowed = new Set([...opts.fixed.keys(), ...(opts.repos ?? [])].map((r) => r.toLowerCase()));
@@ -154,7 +178,7 @@ export class Repositories {
     const key = repo.toLowerCase();
     let sim = this.simulated.get(key);
     if (sim) this.simulated.delete(key);
-    else sim = { name: repo, store: new EventStore(), days: new Map(), eventBytes: 0, partials: new Map(), partialBytes: 0, pinned: false, users: 0 };
+    else sim = { name: repo, store: new EventStore(), days: new Map(), eventBytes: 0, partials: new Map(), edges: new Map(), partialBytes: 0, pinned: false, users: 0 };
     this.simulated.set(key, sim);
     return sim;
   }
@@ -170,19 +194,31 @@ export class Repositories {
     }
   }
 
-  /** drops least recently used repositories (not pinned, not in use) until `more` bytes fit */
+  /**
+   * Makes room for `more` bytes: first the events of the least recently used repositories (big,
+   * and only needed again for a page of the log), then their statistics partials (small, and what
+   * makes a warm statistics query cheap). Never what a request under way holds, nor appended events.
+   */
   private makeRoom(more: number, keep: SimulatedRepo): void {
-    if (this.usedBytes + more <= this.budgetBytes) return;
+    const fits = () => this.usedBytes + more <= this.dataBytes;
+    if (fits()) return;
     for (const [key, sim] of this.simulated) {
-      if (this.usedBytes + more <= this.budgetBytes) return;
+      if (fits()) return;
+      if (sim === keep || sim.pinned || sim.users > 0 || sim.eventBytes === 0) continue;
+      this.dropEvents(sim);
+      if (sim.partialBytes === 0) this.simulated.delete(key);
+    }
+    for (const [key, sim] of this.simulated) {
+      if (fits()) return;
       if (sim === keep || sim.pinned || sim.users > 0) continue;
       this.usedBytes -= sim.eventBytes + sim.partialBytes;
       this.simulated.delete(key);
     }
-    // still short: what this repository holds beyond the request's own days goes too
-    if (this.usedBytes + more > this.budgetBytes && keep.partialBytes > 0) {
+    // still short: this repository's own partials go too (those of this request are still referenced)
+    if (!fits() && keep.partialBytes > 0) {
       this.usedBytes -= keep.partialBytes;
       keep.partials.clear();
+      keep.edges.clear();
       keep.partialBytes = 0;
     }
   }
@@ -215,8 +251,8 @@ export class Repositories {
     if (missing.length > 0) {
       // a day of a repository is about 4,000 events: what cannot fit is refused before any work
       const guess = needed.length * 4_000 * EVENT_BYTES;
-      if (guess > this.budgetBytes) throw new BudgetError(guess, this.budgetBytes);
-      if (!sim.pinned && sim.users === 1 && sim.eventBytes + missing.length * 4_000 * EVENT_BYTES > this.budgetBytes) this.dropEvents(sim);
+      if (guess > this.dataBytes) throw new BudgetError(guess, this.budgetBytes);
+      if (!sim.pinned && sim.users === 1 && sim.eventBytes + missing.length * 4_000 * EVENT_BYTES > this.dataBytes) this.dropEvents(sim);
       for (const d of needed) {
         if (sim.days.has(d)) continue;
         await this.turns.next();
@@ -224,7 +260,7 @@ export class Repositories {
         const events = simulateDay({ repo: sim.name, seed: this.opts.seed, day: d });
         const bytes = events.length * EVENT_BYTES;
         this.makeRoom(bytes, sim);
-        if (this.usedBytes + bytes > this.budgetBytes) {
+        if (this.usedBytes + bytes > this.dataBytes) {
           // what this request needs of this repository alone does not fit
           if (!sim.pinned && sim.users === 1) this.dropEvents(sim);
           throw new BudgetError(needed.length * events.length * EVENT_BYTES, this.budgetBytes);
@@ -325,13 +361,25 @@ export class Repositories {
         edges.push([lo, hi]);
       }
       for (const [a, b] of edges) {
-        const store = await this.ensureDays(sim, a, b - 1);
-        const sink = new Sink((t) => bucketIndex(buckets, t), (sid) => store.firstChecksStart(sid));
-        const acc = new Accumulation(sink, [name], result);
-        for (const type of STATS_SPECS[name]!.types) {
-          const positions = store.positionsOf(type, a, b);
-          for (let i = 0; i < positions.length; i++) acc.add(store.event(positions[i]!), store.time(positions[i]!));
+        // a part of a day: cached by its bounds (with a fixed --now, today's part is asked again)
+        const key = `${a}-${b}:${dayOf(start)}`;
+        let partials = sim.edges.get(key);
+        if (partials) {
+          sim.edges.delete(key);
+          sim.edges.set(key, partials);
+        } else {
+          const store = await this.ensureDays(sim, a, b - 1);
+          const acc = new Accumulation(new Sink(() => 1, (sid) => store.firstChecksStart(sid)));
+          for (const type of STATS_TYPES) {
+            const positions = store.positionsOf(type, a, b);
+            for (let i = 0; i < positions.length; i++) acc.add(store.event(positions[i]!), store.time(positions[i]!));
+          }
+          partials = acc.partials;
+          this.keepPartials(sim, key, partials, true);
         }
+        // one slot (1) for the whole part: it lies within one bucket
+        const bucket = bucketIndex(buckets, a);
+        mergePartials(name, result, partials.get(name)!, () => bucket);
       }
       return renderStats(name, result, { from, to, filter });
     });
@@ -381,15 +429,30 @@ export class Repositories {
       }
     }
     for (const [d, acc] of building) {
-      let bytes = 0;
-      for (const slots of acc.partials.values()) bytes += partialBytes(slots);
-      this.makeRoom(bytes, sim);
-      sim.partials.set(keyOf(d), acc.partials);
-      sim.partialBytes += bytes;
-      this.usedBytes += bytes;
+      this.keepPartials(sim, keyOf(d), acc.partials);
       out.set(d, acc.partials);
     }
     return out;
+  }
+
+  private keepPartials(sim: SimulatedRepo, key: string, partials: Partials, edge = false): void {
+    const bytes = bytesOf(partials);
+    this.makeRoom(bytes, sim);
+    if (edge) {
+      // windows that follow the clock make a new edge every second: only the last few are kept
+      if (sim.edges.size >= MAX_EDGES) {
+        const [oldest, old] = sim.edges.entries().next().value!;
+        sim.edges.delete(oldest);
+        const freed = bytesOf(old);
+        sim.partialBytes -= freed;
+        this.usedBytes -= freed;
+      }
+      sim.edges.set(key, partials);
+    } else {
+      sim.partials.set(key, partials);
+    }
+    sim.partialBytes += bytes;
+    this.usedBytes += bytes;
   }
 
   /** how many days of `repo` have been simulated and held (tests) */
