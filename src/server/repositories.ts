@@ -4,7 +4,7 @@
 // so a year-long query merges ~365 small records instead of rescanning every event. Everything
 // is accounted in bytes against one budget: the least recently used repositories are dropped
 // (and simulated again, identically, when asked again).
-import { dayOf, daysFor, historyStart, simulateDay, timeOf, type SimEvent } from "./simulate.js";
+import { dayOf, daysFor, historyStart, simulateDaySteps, timeOf, type SimEvent } from "./simulate.js";
 import { EventStore, type PageQuery, type PageResult, type StoredEvent } from "./store.js";
 import {
   Accumulation,
@@ -75,6 +75,16 @@ export class BudgetError extends Error {
 class Turns {
   private readonly waiting: Array<() => void> = [];
   private scheduled = false;
+
+  /** a day's simulation, a step per turn */
+  async simulate(repo: string, seed: number, day: number): Promise<SimEvent[]> {
+    const steps = simulateDaySteps({ repo, seed, day });
+    for (;;) {
+      await this.next();
+      const r = steps.next();
+      if (r.done) return r.value;
+    }
+  }
 
   next(): Promise<void> {
     return new Promise((resolve) => {
@@ -255,9 +265,8 @@ export class Repositories {
       if (!sim.pinned && sim.users === 1 && sim.eventBytes + missing.length * 4_000 * EVENT_BYTES > this.dataBytes) this.dropEvents(sim);
       for (const d of needed) {
         if (sim.days.has(d)) continue;
-        await this.turns.next();
+        const events = await this.turns.simulate(sim.name, this.opts.seed, d);
         if (sim.days.has(d)) continue; // another request simulated it meanwhile
-        const events = simulateDay({ repo: sim.name, seed: this.opts.seed, day: d });
         const bytes = events.length * EVENT_BYTES;
         this.makeRoom(bytes, sim);
         if (this.usedBytes + bytes > this.dataBytes) {
@@ -410,11 +419,7 @@ export class Repositories {
     for (let s = simFirst; s <= simLast; s++) {
       // only the simulated days that reach a missing calendar day
       if (!days.some((d) => s <= d && s >= d - 3)) continue;
-      let events = sim.days.get(s)?.events;
-      if (!events) {
-        await this.turns.next();
-        events = sim.days.get(s)?.events ?? simulateDay({ repo: sim.name, seed: this.opts.seed, day: s });
-      }
+      const events = sim.days.get(s)?.events ?? (await this.turns.simulate(sim.name, this.opts.seed, s));
       // a queue session's events all come from the simulated day it started on
       currentStarts = new Map();
       for (const e of events) {
@@ -422,7 +427,9 @@ export class Repositories {
         const sid = (e.metadata as { session_id?: unknown }).session_id;
         if (typeof sid === "string" && !currentStarts.has(sid)) currentStarts.set(sid, timeOf(e));
       }
-      for (const e of events) {
+      for (let i = 0; i < events.length; i++) {
+        if (i > 0 && i % 1_000 === 0) await this.turns.next();
+        const e = events[i]!;
         const t = timeOf(e);
         const acc = building.get(Math.floor(t / DAY));
         if (acc) acc.add(e as StoredEvent, t);
@@ -437,6 +444,14 @@ export class Repositories {
 
   private keepPartials(sim: SimulatedRepo, key: string, partials: Partials, edge = false): void {
     const bytes = bytesOf(partials);
+    // two requests may have built the same partials meanwhile: the later replaces the earlier
+    const before = (edge ? sim.edges : sim.partials).get(key);
+    if (before) {
+      const freed = bytesOf(before);
+      sim.partialBytes -= freed;
+      this.usedBytes -= freed;
+      (edge ? sim.edges : sim.partials).delete(key);
+    }
     this.makeRoom(bytes, sim);
     if (edge) {
       // windows that follow the clock make a new edge every second: only the last few are kept
