@@ -8,7 +8,7 @@ import { decodePathParams, decodeQuery, LogsQuerySchema, STATS_QUERY_SCHEMAS, ty
 import { createHash, timingSafeEqual } from "node:crypto";
 import { dayOf, historyStart, ID_PER_MS, simulateRepository, timeOf } from "./simulate.js";
 import type { Cursor, StoredEvent } from "./store.js";
-import { STATS_SPECS, timeToMerge, type StatsFilter } from "./stats.js";
+import { STATS_SPECS, type StatsFilter } from "./stats.js";
 import { loadEventsFile } from "./ndjson.js";
 import { BudgetError, DEFAULT_MEMORY_BUDGET_MB, Repositories } from "./repositories.js";
 
@@ -353,8 +353,7 @@ class Handler {
     if (endpoint.deprecatedUse) headers.deprecation = "true";
     if (endpoint.params === "time-to-merge") {
       const at = typeof v.at === "string" ? Date.parse(v.at) : this.nowMs();
-      const store = await this.repos.store(repo, at - 7 * DAY, at);
-      return send(res, 200, timeToMerge(store, at, typeof v.branch === "string" ? v.branch : undefined), headers);
+      return send(res, 200, await this.repos.timeToMerge(repo, at, typeof v.branch === "string" ? v.branch : undefined), headers);
     }
     const to = typeof v.end_at === "string" ? Date.parse(v.end_at) : this.nowMs();
     const from = typeof v.start_at === "string" ? Date.parse(v.start_at) : to - DAY;

@@ -12,6 +12,7 @@ import {
   bucketsFor,
   computeStats,
   intervalFor,
+  timeToMerge,
   mergePartials,
   partialBytes,
   renderStats,
@@ -108,6 +109,17 @@ class Turns {
   };
 }
 
+/** First come, first served: `run` waits for every earlier `run` to finish. */
+class Mutex {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(task);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
 /** A simulated repository: its store, the days simulated so far, and its statistics partials. */
 interface SimulatedRepo {
   name: string;
@@ -122,8 +134,6 @@ interface SimulatedRepo {
   edges: Map<string, Partials>;
   /** holds appended events, which a new simulation would not have: never dropped */
   pinned: boolean;
-  /** requests under way: not dropped while they need it */
-  users: number;
 }
 
 export interface RepositoriesOptions {
@@ -142,6 +152,10 @@ export class Repositories {
   private readonly simulated = new Map<string, SimulatedRepo>();
   private readonly allowed: Set<string> | undefined;
   private readonly turns = new Turns();
+  /** simulation, one request at a time */
+  private readonly cold = new Mutex();
+  /** the repository being simulated now: never dropped meanwhile */
+  private building: SimulatedRepo | undefined;
   readonly budgetBytes: number;
   /** what the data itself may take of the budget: the rest is the runtime and the garbage collector's headroom */
   private readonly dataBytes: number;
@@ -188,39 +202,29 @@ export class Repositories {
     const key = repo.toLowerCase();
     let sim = this.simulated.get(key);
     if (sim) this.simulated.delete(key);
-    else sim = { name: repo, store: new EventStore(), days: new Map(), eventBytes: 0, partials: new Map(), edges: new Map(), partialBytes: 0, pinned: false, users: 0 };
+    else sim = { name: repo, store: new EventStore(), days: new Map(), eventBytes: 0, partials: new Map(), edges: new Map(), partialBytes: 0, pinned: false };
     this.simulated.set(key, sim);
     return sim;
-  }
-
-  /** the repository's entry, held (not dropped) for the duration of `use` */
-  private async using<T>(repo: string, use: (sim: SimulatedRepo) => Promise<T>): Promise<T> {
-    const sim = this.entry(repo);
-    sim.users++;
-    try {
-      return await use(sim);
-    } finally {
-      sim.users--;
-    }
   }
 
   /**
    * Makes room for `more` bytes: first the events of the least recently used repositories (big,
    * and only needed again for a page of the log), then their statistics partials (small, and what
-   * makes a warm statistics query cheap). Never what a request under way holds, nor appended events.
+   * makes a warm statistics query cheap). Never what the simulation under way holds, nor appended events.
    */
   private makeRoom(more: number, keep: SimulatedRepo): void {
     const fits = () => this.usedBytes + more <= this.dataBytes;
     if (fits()) return;
+    const spared = (sim: SimulatedRepo) => sim === keep || sim === this.building || sim.pinned;
     for (const [key, sim] of this.simulated) {
       if (fits()) return;
-      if (sim === keep || sim.pinned || sim.users > 0 || sim.eventBytes === 0) continue;
+      if (spared(sim) || sim.eventBytes === 0) continue;
       this.dropEvents(sim);
       if (sim.partialBytes === 0) this.simulated.delete(key);
     }
     for (const [key, sim] of this.simulated) {
       if (fits()) return;
-      if (sim === keep || sim.pinned || sim.users > 0) continue;
+      if (spared(sim)) continue;
       this.usedBytes -= sim.eventBytes + sim.partialBytes;
       this.simulated.delete(key);
     }
@@ -241,46 +245,61 @@ export class Repositories {
     sim.store = new EventStore();
   }
 
-  /**
-   * The store of an existing repository, ready for a query of [from, to] (epoch ms, inclusive):
-   * the days that window needs are simulated, and the history shows [now - days, now].
-   */
+  /** The store of a repository for a query of [from, to] (epoch ms, inclusive), its days simulated first. */
   async store(repo: string, from: number, to: number): Promise<EventStore> {
-    const fixed = this.fixedStore(repo.toLowerCase());
-    if (fixed) return fixed;
-    return this.using(repo, (sim) => this.ensureDays(sim, from, to));
+    return this.withDays(repo, from, to, (store) => store);
   }
 
-  private async ensureDays(sim: SimulatedRepo, from: number, to: number): Promise<EventStore> {
-    const now = this.nowMs();
-    const start = historyStart(now, this.opts.days);
-    const lo = Math.max(from, start);
-    const hi = Math.min(to, now);
-    const needed = lo <= hi ? daysFor(lo, hi, dayOf(start)) : [];
-    const missing = needed.filter((d) => !sim.days.has(d));
-    if (missing.length > 0) {
-      // a day of a repository is about 4,000 events: what cannot fit is refused before any work
-      const guess = needed.length * 4_000 * EVENT_BYTES;
-      if (guess > this.dataBytes) throw new BudgetError(guess, this.budgetBytes);
-      if (!sim.pinned && sim.users === 1 && sim.eventBytes + missing.length * 4_000 * EVENT_BYTES > this.dataBytes) this.dropEvents(sim);
-      for (const d of needed) {
-        if (sim.days.has(d)) continue;
-        const events = await this.turns.simulate(sim.name, this.opts.seed, d);
-        if (sim.days.has(d)) continue; // another request simulated it meanwhile
-        const bytes = events.length * EVENT_BYTES;
-        this.makeRoom(bytes, sim);
-        if (this.usedBytes + bytes > this.dataBytes) {
-          // what this request needs of this repository alone does not fit
-          if (!sim.pinned && sim.users === 1) this.dropEvents(sim);
-          throw new BudgetError(needed.length * events.length * EVENT_BYTES, this.budgetBytes);
+  /**
+   * Runs `use` on the store of an existing repository, ready for a query of [from, to] (epoch ms,
+   * inclusive): the days that window needs are simulated first, and the history shows
+   * [now - days, now]. Simulation is one request at a time, first come first served (one core
+   * does it either way, and the first to ask is the first answered); answers that need no
+   * simulation go ahead meanwhile, between its steps. `use` runs before anything can drop the days.
+   */
+  private async withDays<T>(repo: string, from: number, to: number, use: (store: EventStore) => T): Promise<T> {
+    const fixed = this.fixedStore(repo.toLowerCase());
+    if (fixed) return use(fixed);
+    const plan = () => {
+      const sim = this.entry(repo);
+      const now = this.nowMs();
+      const start = historyStart(now, this.opts.days);
+      const lo = Math.max(from, start);
+      const hi = Math.min(to, now);
+      const needed = lo <= hi ? daysFor(lo, hi, dayOf(start)) : [];
+      return { sim, now, start, needed, missing: needed.filter((d) => !sim.days.has(d)).length };
+    };
+    const first = plan();
+    if (first.missing === 0) return use(this.reveal(first.sim, first.now, first.start));
+    return this.cold.run(async () => {
+      // again: another request may have simulated, or dropped, days meanwhile
+      const { sim, now, start, needed, missing } = plan();
+      this.building = sim;
+      try {
+        if (missing > 0) {
+          // a day of a repository is about 4,000 events: what cannot fit is refused before any work
+          const guess = needed.length * 4_000 * EVENT_BYTES;
+          if (guess > this.dataBytes) throw new BudgetError(guess, this.budgetBytes);
+          if (!sim.pinned && sim.eventBytes + missing * 4_000 * EVENT_BYTES > this.dataBytes) this.dropEvents(sim);
         }
-        sim.days.set(d, { events, inserted: 0 });
-        sim.eventBytes += bytes;
-        this.usedBytes += bytes;
+        for (const d of needed) {
+          if (sim.days.has(d)) continue;
+          const events = await this.turns.simulate(sim.name, this.opts.seed, d);
+          const bytes = events.length * EVENT_BYTES;
+          this.makeRoom(bytes, sim);
+          sim.days.set(d, { events, inserted: 0 });
+          sim.eventBytes += bytes;
+          this.usedBytes += bytes;
+        }
+        return use(this.reveal(sim, now, start));
+      } finally {
+        this.building = undefined;
       }
-    }
-    // what the clock has reached of every simulated day goes into the store (a later `now`
-    // reveals more of the same days)
+    });
+  }
+
+  /** what the clock has reached of every simulated day goes into the store (a later `now` reveals more of the same days) */
+  private reveal(sim: SimulatedRepo, now: number, start: number): EventStore {
     for (const day of sim.days.values()) {
       const evs = day.events;
       let n = day.inserted;
@@ -306,34 +325,37 @@ export class Repositories {
     const c = q.cursor;
     const fixed = this.fixedStore(repo.toLowerCase());
     if (fixed) return fixed.page(q);
-    return this.using(repo, async (sim) => {
-      const now = this.nowMs();
-      const start = historyStart(now, this.opts.days);
-      if (c === undefined || c.dir === "next") {
-        // where the page starts: only a guess for the first span (the query below always covers
-        // [lo, q.to], appended events newer than now included), so any top gives the same page
-        const top = Math.min(q.to, now, c === undefined ? Infinity : c.t);
-        for (let span = 2 * DAY; ; span *= 2) {
-          // nothing exists before the history starts: past it, the whole window is as cheap
-          let lo = Math.max(q.from, top - span);
-          if (lo <= start) lo = q.from;
-          // the store holds every event of [lo, q.to] (whole days), so the events above the
-          // cursor (`prev`) and the page below it, down to lo, are complete
-          const result = (await this.ensureDays(sim, lo, q.to)).page({ ...q, from: lo });
-          if (result.hasNext || lo === q.from) return result;
-        }
-      }
-      // walking up: from the cursor (whose own event, in the store, tells that `next` exists) or
-      // from the window's bottom
-      const bottom = Math.max(q.from, start, c.dir === "prev" ? c.t : -Infinity);
-      const end = Math.min(q.to, now);
+    const now = this.nowMs();
+    const start = historyStart(now, this.opts.days);
+    if (c === undefined || c.dir === "next") {
+      // where the page starts: only a guess for the first span (the query below always covers
+      // [lo, q.to], appended events newer than now included), so any top gives the same page
+      const top = Math.min(q.to, now, c === undefined ? Infinity : c.t);
       for (let span = 2 * DAY; ; span *= 2) {
-        let hi = Math.min(q.to, bottom + span);
-        if (hi >= end) hi = q.to;
-        const result = (await this.ensureDays(sim, bottom, hi)).page({ ...q, to: hi });
-        if (result.hasPrev || hi === q.to) return result;
+        // nothing exists before the history starts: past it, the whole window is as cheap
+        let lo = Math.max(q.from, top - span);
+        if (lo <= start) lo = q.from;
+        // the store holds every event of [lo, q.to] (whole days), so the events above the
+        // cursor (`prev`) and the page below it, down to lo, are complete
+        const result = await this.withDays(repo, lo, q.to, (store) => store.page({ ...q, from: lo }));
+        if (result.hasNext || lo === q.from) return result;
       }
-    });
+    }
+    // walking up: from the cursor (whose own event, in the store, tells that `next` exists) or
+    // from the window's bottom
+    const bottom = Math.max(q.from, start, c.dir === "prev" ? c.t : -Infinity);
+    const end = Math.min(q.to, now);
+    for (let span = 2 * DAY; ; span *= 2) {
+      let hi = Math.min(q.to, bottom + span);
+      if (hi >= end) hi = q.to;
+      const result = await this.withDays(repo, bottom, hi, (store) => store.page({ ...q, to: hi }));
+      if (result.hasPrev || hi === q.to) return result;
+    }
+  }
+
+  /** the deprecated time_to_merge (7 days before `at`), over the events */
+  async timeToMerge(repo: string, at: number, branch: string | undefined): Promise<unknown> {
+    return this.withDays(repo, at - 7 * DAY, at, (store) => timeToMerge(store, at, branch));
   }
 
   /**
@@ -344,54 +366,47 @@ export class Repositories {
    */
   async stats(repo: string, name: string, from: number, to: number, filter: StatsFilter): Promise<unknown> {
     const key = repo.toLowerCase();
-    const fixed = this.fixedStore(key);
-    if (fixed) return computeStats(name, { store: fixed, from, to, filter });
-    if (this.simulated.get(key)?.pinned || intervalFor(to - from) < DAY) {
-      const store = await this.store(repo, from, to - 1);
-      return computeStats(name, { store, from, to, filter });
+    if (this.opts.fixed || this.simulated.get(key)?.pinned || intervalFor(to - from) < DAY) {
+      return this.withDays(repo, from, to - 1, (store) => computeStats(name, { store, from, to, filter }));
     }
-    return this.using(repo, async (sim) => {
-      const now = this.nowMs();
-      const start = historyStart(now, this.opts.days);
-      const lo = Math.max(from, start);
-      const hi = Math.min(to, now + 1); // exclusive
-      const buckets = bucketsFor(from, to);
-      const result: Slots<unknown> = new Map();
-      const firstWhole = Math.ceil(lo / DAY);
-      const endWhole = Math.floor(hi / DAY); // exclusive
-      const edges: Array<[number, number]> = [];
-      if (firstWhole < endWhole) {
-        const partials = await this.dayPartials(sim, firstWhole, endWhole, dayOf(start));
-        // a day's slot is the day itself (or 0 for the endpoints kept whole, which ignore it)
-        for (let d = firstWhole; d < endWhole; d++) mergePartials(name, result, partials.get(d)!.get(name)!, (day) => bucketIndex(buckets, day * DAY));
-        if (lo < firstWhole * DAY) edges.push([lo, firstWhole * DAY]);
-        if (endWhole * DAY < hi) edges.push([endWhole * DAY, hi]);
-      } else if (lo < hi) {
-        edges.push([lo, hi]);
-      }
-      for (const [a, b] of edges) {
-        // a part of a day: cached by its bounds (with a fixed --now, today's part is asked again)
-        const key = `${a}-${b}:${dayOf(start)}`;
-        let partials = sim.edges.get(key);
-        if (partials) {
-          sim.edges.delete(key);
-          sim.edges.set(key, partials);
-        } else {
-          const store = await this.ensureDays(sim, a, b - 1);
+    const now = this.nowMs();
+    const start = historyStart(now, this.opts.days);
+    const lo = Math.max(from, start);
+    const hi = Math.min(to, now + 1); // exclusive
+    const buckets = bucketsFor(from, to);
+    const result: Slots<unknown> = new Map();
+    const firstWhole = Math.ceil(lo / DAY);
+    const endWhole = Math.floor(hi / DAY); // exclusive
+    const edges: Array<[number, number]> = [];
+    if (firstWhole < endWhole) {
+      const partials = await this.dayPartials(repo, firstWhole, endWhole, dayOf(start));
+      // a day's slot is the day itself (or 0 for the endpoints kept whole, which ignore it)
+      for (let d = firstWhole; d < endWhole; d++) mergePartials(name, result, partials.get(d)!.get(name)!, (day) => bucketIndex(buckets, day * DAY));
+      if (lo < firstWhole * DAY) edges.push([lo, firstWhole * DAY]);
+      if (endWhole * DAY < hi) edges.push([endWhole * DAY, hi]);
+    } else if (lo < hi) {
+      edges.push([lo, hi]);
+    }
+    for (const [a, b] of edges) {
+      // a part of a day: cached by its bounds (with a fixed --now, today's part is asked again)
+      const edgeKey = `${a}-${b}:${dayOf(start)}`;
+      let partials = this.entry(repo).edges.get(edgeKey);
+      if (!partials) {
+        partials = await this.withDays(repo, a, b - 1, (store) => {
           const acc = new Accumulation(new Sink(() => 1, (sid) => store.firstChecksStart(sid)));
           for (const type of STATS_TYPES) {
             const positions = store.positionsOf(type, a, b);
             for (let i = 0; i < positions.length; i++) acc.add(store.event(positions[i]!), store.time(positions[i]!));
           }
-          partials = acc.partials;
-          this.keepPartials(sim, key, partials, true);
-        }
-        // one slot (1) for the whole part: it lies within one bucket
-        const bucket = bucketIndex(buckets, a);
-        mergePartials(name, result, partials.get(name)!, () => bucket);
+          return acc.partials;
+        });
+        this.keepPartials(this.entry(repo), edgeKey, partials, true);
       }
-      return renderStats(name, result, { from, to, filter });
-    });
+      // one slot (1) for the whole part: it lies within one bucket
+      const bucket = bucketIndex(buckets, a);
+      mergePartials(name, result, partials.get(name)!, () => bucket);
+    }
+    return renderStats(name, result, { from, to, filter });
   }
 
   /**
@@ -399,48 +414,60 @@ export class Repositories {
    * or simulated now: a calendar day holds the events of the simulated days that reach into it
    * (up to three before it, none before the history's first day).
    */
-  private async dayPartials(sim: SimulatedRepo, firstDay: number, endDay: number, historyDay: number): Promise<Map<number, Partials>> {
+  private async dayPartials(repo: string, firstDay: number, endDay: number, historyDay: number): Promise<Map<number, Partials>> {
     const keyOf = (d: number) => `${d}:${Math.max(d - 3, historyDay)}`;
-    const out = new Map<number, Partials>();
-    const building = new Map<number, Accumulation>();
-    let currentStarts = new Map<string, number>();
-    for (let d = firstDay; d < endDay; d++) {
-      const cached = sim.partials.get(keyOf(d));
-      if (cached) out.set(d, cached);
-      else {
-        const sink = new Sink(() => d, (sid) => currentStarts.get(sid));
-        building.set(d, new Accumulation(sink));
+    const cached = () => {
+      const sim = this.entry(repo);
+      const out = new Map<number, Partials>();
+      for (let d = firstDay; d < endDay; d++) {
+        const p = sim.partials.get(keyOf(d));
+        if (p) out.set(d, p);
       }
-    }
-    if (building.size === 0) return out;
-    const days = [...building.keys()];
-    const simFirst = Math.max(days[0]! - 3, historyDay);
-    const simLast = days[days.length - 1]!;
-    for (let s = simFirst; s <= simLast; s++) {
-      // only the simulated days that reach a missing calendar day
-      if (!days.some((d) => s <= d && s >= d - 3)) continue;
-      const events = sim.days.get(s)?.events ?? (await this.turns.simulate(sim.name, this.opts.seed, s));
-      // a queue session's events all come from the simulated day it started on
-      currentStarts = new Map();
-      for (const e of events) {
-        if (e.type !== "action.queue.checks_start") continue;
-        const sid = (e.metadata as { session_id?: unknown }).session_id;
-        if (typeof sid === "string" && !currentStarts.has(sid)) currentStarts.set(sid, timeOf(e));
+      return { sim, out };
+    };
+    const first = cached();
+    if (first.out.size === endDay - firstDay) return first.out;
+    return this.cold.run(async () => {
+      const { sim, out } = cached();
+      this.building = sim;
+      try {
+        const building = new Map<number, Accumulation>();
+        let currentStarts = new Map<string, number>();
+        for (let d = firstDay; d < endDay; d++) {
+          if (!out.has(d)) building.set(d, new Accumulation(new Sink(() => d, (sid) => currentStarts.get(sid))));
+        }
+        if (building.size === 0) return out;
+        const days = [...building.keys()];
+        for (let s = Math.max(days[0]! - 3, historyDay); s <= days[days.length - 1]!; s++) {
+          // only the simulated days that reach a missing calendar day
+          if (!days.some((d) => s <= d && s >= d - 3)) continue;
+          const events = sim.days.get(s)?.events ?? (await this.turns.simulate(sim.name, this.opts.seed, s));
+          // a queue session's events all come from the simulated day it started on
+          currentStarts = new Map();
+          for (const e of events) {
+            if (e.type !== "action.queue.checks_start") continue;
+            const sid = (e.metadata as { session_id?: unknown }).session_id;
+            if (typeof sid === "string" && !currentStarts.has(sid)) currentStarts.set(sid, timeOf(e));
+          }
+          for (let i = 0; i < events.length; i++) {
+            if (i > 0 && i % 1_000 === 0) await this.turns.next();
+            const e = events[i]!;
+            const t = timeOf(e);
+            const acc = building.get(Math.floor(t / DAY));
+            if (acc) acc.add(e as StoredEvent, t);
+          }
+        }
+        for (const [d, acc] of building) {
+          this.keepPartials(sim, keyOf(d), acc.partials);
+          out.set(d, acc.partials);
+        }
+        return out;
+      } finally {
+        this.building = undefined;
       }
-      for (let i = 0; i < events.length; i++) {
-        if (i > 0 && i % 1_000 === 0) await this.turns.next();
-        const e = events[i]!;
-        const t = timeOf(e);
-        const acc = building.get(Math.floor(t / DAY));
-        if (acc) acc.add(e as StoredEvent, t);
-      }
-    }
-    for (const [d, acc] of building) {
-      this.keepPartials(sim, keyOf(d), acc.partials);
-      out.set(d, acc.partials);
-    }
-    return out;
+    });
   }
+
 
   private keepPartials(sim: SimulatedRepo, key: string, partials: Partials, edge = false): void {
     const bytes = bytesOf(partials);
@@ -469,6 +496,7 @@ export class Repositories {
     sim.partialBytes += bytes;
     this.usedBytes += bytes;
   }
+
 
   /** how many days of `repo` have been simulated and held (tests) */
   simulatedDays(repo: string): number {
