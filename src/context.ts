@@ -1,18 +1,19 @@
 // The Context is mq's factory (gh's cmdutil.Factory): streams, environment, clock and the lazily
 // built services a command may ask for. Nothing heavy is built until a command asks, which keeps
 // `mq --help` fast, and tests build one with in-memory streams, a fixed clock, a temp config dir
-// and an undici MockAgent or a loopback server.
+// and an undici MockAgent or a loopback server. The factory decides what a service is built from
+// (config file, token, offline server: factory/api-client.ts); the services (config/, the api/
+// transport) take what they need as arguments and never import this module: no import circle.
 import type { Dispatcher } from "undici";
 import type { ApiClient } from "./api/client.js";
 import type { ConfigStore } from "./config/store.js";
 import type { RepoRef } from "./config/resolve.js";
+import { DEFAULT_GLOBALS, type GlobalOptions, type OutputFormat } from "./globals.js";
 
-export type OutputFormat = "table" | "json" | "ndjson" | "csv";
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ["table", "json", "ndjson", "csv"];
-export type ColorMode = "auto" | "always" | "never";
-export const COLOR_MODES: readonly ColorMode[] = ["auto", "always", "never"];
+export { COLOR_MODES, DEFAULT_GLOBALS, OUTPUT_FORMATS, type ColorMode, type GlobalOptions, type OutputFormat } from "./globals.js";
 
-export interface IOStreams {
+/** The streams and the facts about them, as the process (or a test) gives them. */
+export interface IOFacts {
   stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
@@ -23,30 +24,34 @@ export interface IOStreams {
   columns: number;
 }
 
-/** Options that every command accepts, before or after the subcommand name. */
-export interface GlobalOptions {
-  repo?: string;
-  apiUrl?: string;
-  offline: boolean;
-  output?: OutputFormat;
-  /** undefined: --color not given (auto, unless the config file says otherwise) */
-  color?: ColorMode;
-  debug: boolean;
-  token?: string;
-  /** request timeout in seconds */
-  timeout?: number;
-  retry: boolean;
-  insecure: boolean;
-  strict: boolean;
+/**
+ * The streams and every rule about the terminal (gh's IOStreams). Commands and renderers ask these
+ * methods; they never read the facts above to decide for themselves.
+ */
+export interface IOStreams extends IOFacts {
+  /** stdout is a terminal: a person reads it (tables, humanised values, a screenful by default) */
+  isStdoutTerminal(): boolean;
+  /** stderr is a terminal: progress and summary lines are worth writing there */
+  isStderrTerminal(): boolean;
+  /** stdin is a terminal: a person can answer a prompt */
+  canPrompt(): boolean;
+  /** colour on `stream`: --color, then NO_COLOR / FORCE_COLOR, then whether it is a terminal */
+  colorEnabled(stream?: "stdout" | "stderr"): boolean;
+  /** the width output is fitted to */
+  width(): number;
+  /** the width tables are fitted to: the terminal's on a terminal, none (no fitting) otherwise */
+  tableWidth(): number | undefined;
+  /**
+   * May a spinner run on stderr? Only on a terminal that reports a size, and not while data streams
+   * to stdout on the same terminal (`stdoutStreams`: the command writes data while it spins).
+   */
+  spinnerAllowed(opts?: { stdoutStreams?: boolean }): boolean;
 }
 
-export const DEFAULT_GLOBALS: GlobalOptions = {
-  offline: false,
-  debug: false,
-  retry: true,
-  insecure: false,
-  strict: false,
-};
+/** The format a data command uses without -o: a table for a person, ndjson for a pipe or a file. */
+export function defaultOutputFormat(io: Pick<IOStreams, "isStdoutTerminal">): OutputFormat {
+  return io.isStdoutTerminal() ? "table" : "ndjson";
+}
 
 export interface Context {
   io: IOStreams;
@@ -70,12 +75,10 @@ export interface Context {
   /** run on exit, last registered first (close servers, agents, spinners) */
   onCleanup(fn: () => void | Promise<void>): void;
   cleanup(): Promise<void>;
-  /** a command that decides the exit code without throwing (rare) sets it here */
-  exitCode?: number;
 }
 
 export interface ContextInit {
-  io?: Partial<IOStreams>;
+  io?: Partial<IOFacts>;
   env?: Record<string, string | undefined>;
   cwd?: string;
   now?: () => Date;
@@ -87,6 +90,7 @@ export function createContext(init: ContextInit = {}): Context {
   const stdout = init.io?.stdout ?? process.stdout;
   const stderr = init.io?.stderr ?? process.stderr;
   const stdin = init.io?.stdin ?? process.stdin;
+  const env = init.env ?? process.env;
   const io: IOStreams = {
     stdin,
     stdout,
@@ -95,8 +99,28 @@ export function createContext(init: ContextInit = {}): Context {
     stdoutIsTTY: init.io?.stdoutIsTTY ?? Boolean((stdout as { isTTY?: boolean }).isTTY),
     stderrIsTTY: init.io?.stderrIsTTY ?? Boolean((stderr as { isTTY?: boolean }).isTTY),
     columns: init.io?.columns ?? ((stdout as { columns?: number }).columns || 100),
+    isStdoutTerminal: () => io.stdoutIsTTY,
+    isStderrTerminal: () => io.stderrIsTTY,
+    canPrompt: () => io.stdinIsTTY,
+    colorEnabled(stream = "stdout") {
+      const mode = ctx.globals.color ?? "auto";
+      if (mode === "always") return true;
+      if (mode === "never") return false;
+      if (ctx.env.NO_COLOR !== undefined && ctx.env.NO_COLOR !== "") return false;
+      const force = ctx.env.FORCE_COLOR;
+      if (force !== undefined) return force !== "0" && force !== "false";
+      return stream === "stdout" ? io.stdoutIsTTY : io.stderrIsTTY;
+    },
+    width: () => io.columns,
+    tableWidth: () => (io.stdoutIsTTY ? io.columns : undefined),
+    spinnerAllowed(opts = {}) {
+      // A terminal that reports 0 columns (a pty without a size: `script`, some CI runners) sends
+      // ora's line count to Infinity and clear() into an endless loop of escape codes.
+      if (!io.stderrIsTTY || (io.stderr as { columns?: number }).columns === 0) return false;
+      // frames between lines of data on the same screen would garble both
+      return !(opts.stdoutStreams && io.stdoutIsTTY);
+    },
   };
-  const env = init.env ?? process.env;
   const cleanups: Array<() => void | Promise<void>> = [];
   let configPromise: Promise<ConfigStore> | undefined;
   let clientPromise: Promise<ApiClient> | undefined;
@@ -121,7 +145,7 @@ export function createContext(init: ContextInit = {}): Context {
       return configPromise;
     },
     apiClient() {
-      clientPromise ??= import("./api/client.js").then((m) => m.createApiClient(ctx));
+      clientPromise ??= import("./factory/api-client.js").then((m) => m.createApiClient(ctx));
       return clientPromise;
     },
     resolveRepo() {

@@ -1,5 +1,6 @@
 // Typed errors and the one exit-code map. Commands throw these; only main() turns them into an
 // exit code, so every command reports failures the same way and none calls process.exit.
+// `mq help exit-codes` and the end of `mq --help` print EXIT_CODE_TABLE.
 
 export const ExitCode = {
   OK: 0,
@@ -10,6 +11,7 @@ export const ExitCode = {
   REJECTED: 5,
   NETWORK: 6,
   CONFIG: 7,
+  ARCHIVE: 8,
   INTERNAL: 70,
   INTERRUPTED: 130,
 } as const;
@@ -17,13 +19,22 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 export class MqError extends Error {
   readonly exitCode: ExitCodeValue;
-  /** A follow-up line for the user: how to fix or resume. */
-  readonly hint: string | undefined;
+  readonly #hints: string[] = [];
   constructor(message: string, exitCode: ExitCodeValue, hint?: string) {
     super(message);
     this.name = new.target.name;
     this.exitCode = exitCode;
-    this.hint = hint;
+    if (hint) this.#hints.push(hint);
+  }
+
+  /** Follow-up lines for the user: how to fix or resume. */
+  get hint(): string | undefined {
+    return this.#hints.length ? this.#hints.join("\n") : undefined;
+  }
+
+  /** Adds a follow-up (e.g. how to resume what was interrupted), keeping the error's class and exit code. */
+  addHint(hint: string): void {
+    this.#hints.push(hint);
   }
 }
 
@@ -78,6 +89,17 @@ export class ConfigError extends MqError {
   }
 }
 
+/**
+ * The local archive (`mq archive`) cannot be used: locked by another mq, corrupt, made by a newer
+ * mq, or a write failed (disk full). None of the other codes fits: it is neither the user's flags,
+ * nor the API, nor the config file, and a script wants to tell it apart (retry later when locked).
+ */
+export class ArchiveError extends MqError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.ARCHIVE, hint);
+  }
+}
+
 export class InterruptedError extends MqError {
   constructor(message = "interrupted") {
     super(message, ExitCode.INTERRUPTED);
@@ -93,7 +115,7 @@ export function exitCodeForStatus(status: number): ExitCodeValue {
   return ExitCode.NETWORK;
 }
 
-/** The exit-code table as the README and `mq help exit-codes` print it. */
+/** The exit-code table: `mq help exit-codes` prints it, and a test holds the README to it. */
 export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [0, "success"],
   [1, "check failed: a --fail-if threshold was breached"],
@@ -103,6 +125,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [5, "request rejected by the API (HTTP 409, 422)"],
   [6, "network failure, timeout, server error (5xx), or a response that breaks the contract"],
   [7, "configuration error (unreadable or corrupt config file, bad config value)"],
+  [8, "archive unusable: locked by another mq, corrupt, from a newer mq, or disk full"],
   [70, "internal error (a bug in mq)"],
   [130, "interrupted (Ctrl-C)"],
 ];

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Event } from "../api/schema/events.js";
-import { STATS_ENDPOINTS, type StatsEndpoint } from "../api/endpoints.js";
+import { STATS_ENDPOINTS, type StatsEndpoint } from "../stats/endpoints.js";
 import { decodePathParams, decodeQuery, LogsQuerySchema, STATS_QUERY_SCHEMAS, type FastApiDetail } from "../api/schema/params.js";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { dayOf, historyStart, ID_PER_MS, simulateRepository, timeOf } from "./simulate.js";
@@ -366,8 +366,8 @@ class Handler {
       queue_name: v.queue_name as string[] | undefined,
       priority_rule_name: v.priority_rule_name as string[] | undefined,
     };
-    if (!STATS_SPECS[endpoint.path]) return send(res, 404, { detail: "Not Found" });
-    send(res, 200, await this.repos.stats(repo, endpoint.path, from, to, filter), headers);
+    if (!STATS_SPECS[endpoint.name]) return send(res, 404, { detail: "Not Found" });
+    send(res, 200, await this.repos.stats(repo, endpoint.name, from, to, filter), headers);
   }
 }
 

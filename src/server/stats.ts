@@ -437,11 +437,15 @@ const SESSIONS = {};
 
 type Spec_ = Spec<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** The statistics endpoints by path, each an accumulator (time_to_merge is apart: a fixed 7-day look-back). */
+/**
+ * One accumulator per windowed endpoint record of src/stats/endpoints.ts, under the record's name
+ * (the server's route table is built from the records). time-to-merge (an instant, not a window)
+ * is answered by timeToMerge below.
+ */
 export const STATS_SPECS: Record<string, Spec_> = {
-  queues_entered_count: counter("action.queue.enter", "entered"),
+  "queues-entered-count": counter("action.queue.enter", "entered"),
 
-  queues_merged_count: {
+  "queues-merged-count": {
     types: ["action.queue.merged"],
     ...sums(1),
     add: (acc, e, t) => void acc(mergedKeyOf(e), t)[0]!++,
@@ -456,7 +460,7 @@ export const STATS_SPECS: Record<string, Spec_> = {
     }),
   } satisfies Spec<number[]>,
 
-  failure_rate: {
+  "failure-rate": {
     types: [CHECKS_END],
     ...sums(2),
     add: (acc, e, t) => {
@@ -479,17 +483,17 @@ export const STATS_SPECS: Record<string, Spec_> = {
     }),
   } satisfies Spec<number[]>,
 
-  queues_checks_outcome_count: checkOutcomes(false, (slots, buckets, f) => ({
+  "queues-checks-outcome-count": checkOutcomes(false, (slots, buckets, f) => ({
     groups: grouped(slots, buckets, byKey(f), (a, b) => sorted(a!).map(([check_outcome, count]) => ({ ...interval(b), check_outcome, count })), false),
   })),
 
   // the deprecated endpoint: the same counts over one bucket, the whole window
-  merge_queue_checks_outcome: checkOutcomes(true, (slots, _buckets, f, from, to) => {
+  "merge-queue-checks-outcome": checkOutcomes(true, (slots, _buckets, f, from, to) => {
     const groups = grouped(slots, [{ start: from, end: to }], byKey(f), (a) => [Object.fromEntries(sorted(a!))], false);
     return { groups: groups.map((grp) => ({ ...grp, stats: (grp.stats as unknown[])[0] ?? {} })) };
   }),
 
-  queues_pr_exit_reasons: {
+  "queues-pr-exit-reasons": {
     types: ["action.queue.leave"],
     init: counts,
     merge: mergeCounts,
@@ -509,7 +513,7 @@ export const STATS_SPECS: Record<string, Spec_> = {
     }),
   } satisfies Spec<Counts>,
 
-  average_ci_runtime: {
+  "average-ci-runtime": {
     types: [CHECKS_END],
     ...sums(2),
     add: (acc, e, t, sink) => {
@@ -529,7 +533,7 @@ export const STATS_SPECS: Record<string, Spec_> = {
     render: (slots, buckets, f) => ({ groups: grouped(slots, buckets, byKey(f), (a, b) => [{ ...interval(b), runtime: round(a![1]! / 1000 / a![0]!) }], false) }),
   } satisfies Spec<number[]>,
 
-  average_queue_time: {
+  "average-queue-time": {
     // [n, queue ms, idle capacity ms, schedule s, freeze s]
     types: ["action.queue.leave"],
     ...sums(5),
@@ -569,18 +573,18 @@ export const STATS_SPECS: Record<string, Spec_> = {
     }),
   } satisfies Spec<number[]>,
 
-  total_queue_time: distribution("action.queue.leave", queueMillis, ["avg_queue_time", "max_queue_time", "min_queue_time"], { unit: 1000 }),
+  "total-queue-time": distribution("action.queue.leave", queueMillis, ["avg_queue_time", "max_queue_time", "min_queue_time"], { unit: 1000 }),
 
-  queue_size: distribution("action.queue.change", (e) => (typeof meta(e).size === "number" ? (meta(e).size as number) : undefined), ["avg_size", "max_size", "min_size"]),
+  "queue-size": distribution("action.queue.change", (e) => (typeof meta(e).size === "number" ? (meta(e).size as number) : undefined), ["avg_size", "max_size", "min_size"]),
 
-  running_speculative_checks: distribution(
+  "running-speculative-checks": distribution(
     "action.queue.checks.change",
     (e) => (typeof meta(e).running_checks === "number" ? (meta(e).running_checks as number) : undefined),
     ["avg_running_checks", "max_running_checks", "min_running_checks"],
     { keyFn: noPriority },
   ),
 
-  batch_size: distribution(
+  "batch-size": distribution(
     "action.queue.checks_start",
     (e) => {
       const n = meta(e).pull_request_numbers;
@@ -590,7 +594,7 @@ export const STATS_SPECS: Record<string, Spec_> = {
     { dedupe: (e) => (trainCar(e) === undefined ? undefined : `batch:${trainCar(e)}`) },
   ),
 
-  batch_bisection: {
+  "batch-bisection": {
     // per key, started [n, depth, maxDepth, size] then completed [n, culprit, max]; a key's
     // started and completed are apart (a bisection can end in another bucket)
     types: ["action.queue.batch_bisection_start", "action.queue.batch_bisection_end"],
@@ -635,7 +639,7 @@ export const STATS_SPECS: Record<string, Spec_> = {
     },
   } satisfies Spec<number[]>,
 
-  checks_retries: {
+  "checks-retries": {
     // per session: its retried runs (retry_attempt >= 1) in the window; the session counts in the
     // bucket of its last retried run, and is recovered when that run succeeded. Sessions span
     // days, so they are kept whole (one slot) and bucketed when rendered.
@@ -803,7 +807,7 @@ export function computeStats(name: string, c: StatsContext): unknown {
   return spec.render(slots, buckets, c.filter, c.from, c.to);
 }
 
-/** Each endpoint's handler over a store (a replayed log, a short window): one pass. */
+/** Each endpoint's handler over a store (a replayed log, a short window): one pass, under the record's name. */
 export const STATS_HANDLERS: Record<string, Handler> = Object.fromEntries(
   Object.keys(STATS_SPECS).map((name) => [name, (c: StatsContext) => computeStats(name, c)]),
 );

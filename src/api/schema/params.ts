@@ -1,8 +1,8 @@
-// Query and path parameters (spec 2.1, 4.1, 4.2). The client validates flags against these before
+// Query and path parameters (docs/api.md §2.1, §4.1, §4.2). The client validates flags against these before
 // sending anything; the bundled server decodes requests with decodeQuery and answers FastAPI-style
 // 422 details, so both sides refuse the same inputs with the same words.
 import * as z from "zod";
-import type { StatsParamKind } from "../endpoints.js";
+import type { StatsParamKind } from "../../stats/flags.js";
 import { EVENT_TYPES } from "../event-types.js";
 import { DateTimeSchema, OwnerSchema, RepositorySchema, isDateTime } from "./common.js";
 
@@ -20,7 +20,7 @@ export const LogsQuerySchema = z.object({
 });
 export type LogsQuery = z.infer<typeof LogsQuerySchema>;
 
-/** The standard statistics filter set F (spec 4.2). */
+/** The standard statistics filter set F (docs/api.md §4.2). */
 export const StatsFilterSchema = z.object({
   base_ref: FilterList.optional(),
   partition_name: FilterList.optional(),
@@ -43,7 +43,7 @@ export const TimeToMergeQuerySchema = z.object({
 });
 export type TimeToMergeQuery = z.infer<typeof TimeToMergeQuerySchema>;
 
-/** Query schema per StatsParamKind of src/api/endpoints.ts. */
+/** Query schema per StatsParamKind of src/stats/flags.ts. */
 export const STATS_QUERY_SCHEMAS: Record<StatsParamKind, z.ZodObject> = {
   filters: StatsFilterSchema,
   "filters-no-priority": RunningChecksQuerySchema,
