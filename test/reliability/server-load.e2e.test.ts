@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Pool, request } from "undici";
 import { startServer, type RunningServer } from "../../src/server/index.js";
 import { startMq, type Running } from "../helpers/spawn.js";
@@ -45,8 +45,15 @@ const median = (xs: number[]) => {
   return v.length % 2 ? v[(v.length - 1) / 2]! : (v[v.length / 2 - 1]! + v[v.length / 2]!) / 2;
 };
 
+/** servers started by a test, killed after it even when it fails */
+const started: Running[] = [];
+afterEach(() => {
+  for (const s of started.splice(0)) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill("SIGKILL");
+});
+
 async function serveProcess(args: string[], killAfterMs: number): Promise<{ serve: Running; url: string; pid: number }> {
   const serve = startMq(["serve", "--port", "0", "--now", "2026-11-20T12:00:00Z", ...args], { killAfterMs });
+  started.push(serve);
   await serve.waitForStdout(/^http:\/\/.*\n/, 30_000);
   return { serve, url: serve.stdout().trim(), pid: serve.child.pid! };
 }
