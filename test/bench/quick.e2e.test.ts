@@ -32,7 +32,14 @@ describe("bench --quick", () => {
       "30-day statistics query, 2,000 events (baseline)",
       "30-day statistics query, 20,000 events",
     ]);
+    const serve = r.stdout.split("\n").filter((l) => l.startsWith("| serve |")).map((l) => l.split(" | ")[1]);
+    expect(serve).toEqual([
+      "mq serve --days 7: warm /logs page of 10 (floor)",
+      "whole-window failure_rate (7 days), cold: first query of a fresh server",
+      "whole-window failure_rate (7 days), warm",
+      "mq serve --days 7 --memory-budget 512: peak RSS after every endpoint over the window",
+    ]);
     const targets = r.stdout.split("\n").filter((l) => /^- \*\*(met|NOT met|not measured)\*\* — /.test(l));
-    expect(targets).toHaveLength(11);
+    expect(targets).toHaveLength(14);
   }, 300_000);
 });
