@@ -7,6 +7,7 @@ import { ensureGlobalOptions, readGlobals } from "./commands/global-options.js";
 import { NewCmdLogs } from "./commands/logs.js";
 import { NewCmdStats } from "./commands/stats/index.js";
 import { NewCmdServe } from "./commands/serve.js";
+import { NewCmdInsights } from "./commands/insights.js";
 import { NewCmdAuth } from "./commands/auth/index.js";
 import { NewCmdConfig } from "./commands/config.js";
 import { NewCmdCompletion } from "./commands/completion.js";
@@ -16,7 +17,7 @@ import { closestMatches } from "./commands/shared/lists.js";
 
 export const VERSION: string = version;
 
-const DATA_COMMANDS = new Set(["logs", "stats"]);
+const DATA_COMMANDS = new Set(["logs", "stats", "insights", "prs", "pr"]);
 
 export function buildProgram(ctx: Context): Command {
   const program = new Command("mq")
@@ -30,6 +31,7 @@ export function buildProgram(ctx: Context): Command {
 
   program.addCommand(NewCmdLogs(ctx));
   program.addCommand(NewCmdStats(ctx));
+  program.addCommand(NewCmdInsights(ctx));
   program.addCommand(NewCmdServe(ctx));
   program.addCommand(NewCmdAuth(ctx));
   program.addCommand(NewCmdConfig(ctx));

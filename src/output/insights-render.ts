@@ -1,0 +1,154 @@
+// `mq insights` on screen and in files: the same report as a one-screen summary (terminal), one JSON
+// document, or one record per figure (ndjson, csv).
+import type { ChalkInstance } from "chalk";
+import type { Context, OutputFormat } from "../context.js";
+import type { FigureRow, InsightsReport } from "../insights/report.js";
+import { DISTRIBUTIONS, STATISTICS } from "../insights/figures.js";
+import { createRecordWriter, writeChunk } from "./records.js";
+import { formatCount, formatDuration, formatPercent } from "./format.js";
+import { renderTable } from "./table.js";
+import { colors } from "./color.js";
+
+export async function writeInsights(ctx: Context, report: InsightsReport, format: OutputFormat): Promise<void> {
+  if (format === "json") {
+    await writeChunk(ctx.io.stdout, JSON.stringify(insightsJson(report), null, 2) + "\n");
+    return;
+  }
+  if (format === "ndjson" || format === "csv") {
+    const writer = createRecordWriter(format, ctx.io.stdout, { csvColumns: format === "csv" ? ["repository", "figure", "value", "previous", "change", "unit"] : undefined });
+    await writer.writeMany(insightsRecords(report));
+    await writer.end();
+    return;
+  }
+  await writeChunk(ctx.io.stdout, renderInsights(report, { human: ctx.io.stdoutIsTTY, columns: ctx.io.columns, colors: colors(ctx) }));
+}
+
+/** The JSON document: figures keyed by name (`.figures["p95(queue_time)"].value`). */
+export function insightsJson(r: InsightsReport): Record<string, unknown> {
+  return {
+    repository: r.repository,
+    since: r.since,
+    until: r.until,
+    compare: r.compare,
+    figures: Object.fromEntries(r.figures.map((f) => [f.figure, { value: f.value, previous: f.previous, change: f.change, unit: f.unit }])),
+    exit_reasons: r.exitReasons,
+    slowest: r.slowest,
+  };
+}
+
+/** One record per figure, then one per exit reason (`exit_reason(CODE)`). */
+export function insightsRecords(r: InsightsReport): Array<Record<string, unknown>> {
+  return [
+    ...r.figures.map((f) => ({ repository: r.repository, figure: f.figure, value: f.value, previous: f.previous, change: f.change, unit: f.unit })),
+    ...r.exitReasons.map((e) => ({ repository: r.repository, figure: `exit_reason(${e.reason})`, value: e.count, previous: e.previous, change: e.change, unit: "count" })),
+  ];
+}
+
+export interface InsightsRenderOptions {
+  /** a person reads it: human durations and counts; else raw seconds and numbers */
+  human: boolean;
+  columns: number;
+  colors: ChalkInstance;
+}
+
+const LABELS: Record<string, string> = {
+  time_to_merge: "time to merge",
+  queue_time: "time in queue",
+  ci_time: "CI time",
+  wait_time: "waiting time",
+  failure_rate: "failure rate",
+  throughput: "merged per day",
+};
+
+export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): string {
+  const c = o.colors;
+  const byName = new Map(r.figures.map((f) => [f.figure, f]));
+  const fig = (name: string) => byName.get(name)!;
+  const value = (f: FigureRow) => formatValue(f.value, f.unit, o.human);
+  const arrow = (f: { change: number | null; verdict?: 1 | -1 | 0 }) => changeText(f.change, f.verdict ?? 0, r.compare !== null, c);
+  const out: string[] = [];
+  const when = (s: string) => (o.human ? s.replace("T", " ").replace(/:00Z$/, "Z") : s);
+  out.push(c.bold(`${r.repository}  ${when(r.since)} → ${when(r.until)}`));
+  out.push(r.compare ? c.dim(`compared with ${when(r.compare.since)} → ${when(r.compare.until)}`) : c.dim("no comparison (--compare none)"));
+  out.push("");
+
+  const counts = ["entered", "merged", "left", "failed", "failure_rate", "throughput", "retries"].map((n) => fig(n));
+  out.push(
+    renderTable({
+      head: ["", "VALUE", ...(r.compare ? ["PREVIOUS", "CHANGE"] : [])],
+      rows: counts.map((f) => [LABELS[f.figure] ?? f.figure, value(f), ...(r.compare ? [formatValue(f.previous, f.unit, o.human), arrow(f)] : [])]),
+      columns: o.columns,
+      colors: c,
+    }),
+  );
+
+  const stats = STATISTICS;
+  const rows: string[][] = [];
+  for (const d of DISTRIBUTIONS) {
+    rows.push([LABELS[d]!, ...stats.map((st) => value(fig(`${st}(${d})`)))]);
+    if (r.compare) rows.push(["", ...stats.map((st) => arrow(fig(`${st}(${d})`)))]);
+  }
+  out.push(renderTable({ head: ["", ...stats.map((s) => s.toUpperCase())], rows, columns: o.columns, colors: c }));
+
+  const reasons = r.exitReasons.slice(0, 8);
+  if (reasons.length) {
+    out.push(
+      renderTable({
+        head: ["EXIT REASON", "COUNT", ...(r.compare ? ["PREVIOUS", "CHANGE"] : [])],
+        rows: reasons.map((e) => [
+          e.reason,
+          formatValue(e.count, "count", o.human),
+          ...(r.compare ? [formatValue(e.previous, "count", o.human), changeText(e.change, e.reason === "SUCCESS" ? 1 : -1, true, c, e.reason === "SUCCESS" ? 1 : -1)] : []),
+        ]),
+        columns: o.columns,
+        colors: c,
+      }),
+    );
+  }
+  if (r.slowest.length) {
+    const d = (v: unknown) => (typeof v === "number" ? formatValue(v, "seconds", o.human) : "-");
+    out.push(
+      renderTable({
+        head: ["SLOWEST", "BASE", "QUEUE", "ENTERED", "IN QUEUE", "WAITING", "CI", "OUTCOME"],
+        rows: r.slowest.map((s) => [
+          `#${s.pull_request}`,
+          String(s.base_ref ?? "-"),
+          String(s.queue_name ?? "-"),
+          when(String(s.entered_at)),
+          d(s.queue_time),
+          d(s.wait_time),
+          d(s.ci_time),
+          s.outcome === "merged" ? "merged" : `${s.outcome} ${s.reason ?? ""}`.trim(),
+        ]),
+        columns: o.columns,
+        colors: c,
+      }),
+    );
+  }
+  return out.join("\n").replace(/\n{3,}/g, "\n\n");
+}
+
+export function formatValue(v: number | null, unit: string, human: boolean): string {
+  if (v === null) return "-";
+  if (!human) return String(v);
+  switch (unit) {
+    case "seconds":
+      return formatDuration(v);
+    case "ratio":
+      return formatPercent(v);
+    default:
+      return formatCount(v);
+  }
+}
+
+/**
+ * "▲ 12%" / "▼ 3%" / "= 0%", green when better and red when worse; "-" without a base. `sign`
+ * overrides the polarity for rows that are not figures (exit reasons).
+ */
+export function changeText(delta: number | null, verdict: 1 | -1 | 0, compared: boolean, c: ChalkInstance, polarity?: 1 | -1): string {
+  if (!compared || delta === null) return compared ? c.dim("-") : "";
+  const pct = `${Math.abs(delta * 100).toFixed(Math.abs(delta) < 0.1 && delta !== 0 ? 1 : 0)}%`;
+  const text = delta > 0 ? `▲ ${pct}` : delta < 0 ? `▼ ${pct}` : `= ${pct}`;
+  const v = polarity !== undefined ? (delta === 0 ? 0 : Math.sign(delta) * polarity) : verdict;
+  return v > 0 ? c.green(text) : v < 0 ? c.red(text) : c.dim(text);
+}
