@@ -8,6 +8,8 @@ import { NewCmdLogs } from "./commands/logs.js";
 import { NewCmdStats } from "./commands/stats/index.js";
 import { NewCmdServe } from "./commands/serve.js";
 import { NewCmdInsights } from "./commands/insights.js";
+import { NewCmdPrs } from "./commands/prs.js";
+import { NewCmdPr } from "./commands/pr.js";
 import { NewCmdAuth } from "./commands/auth/index.js";
 import { NewCmdConfig } from "./commands/config.js";
 import { NewCmdCompletion } from "./commands/completion.js";
@@ -32,6 +34,8 @@ export function buildProgram(ctx: Context): Command {
   program.addCommand(NewCmdLogs(ctx));
   program.addCommand(NewCmdStats(ctx));
   program.addCommand(NewCmdInsights(ctx));
+  program.addCommand(NewCmdPrs(ctx));
+  program.addCommand(NewCmdPr(ctx));
   program.addCommand(NewCmdServe(ctx));
   program.addCommand(NewCmdAuth(ctx));
   program.addCommand(NewCmdConfig(ctx));

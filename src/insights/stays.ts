@@ -354,7 +354,9 @@ export class StayBuilder {
             at: t,
             type: ev.type,
             text: start
-              ? `batch bisection started${depth !== undefined ? ` (depth ${depth})` : ""}: batch of ${numbers.map((n) => `#${n}`).join(", ")}`
+              ? depth === undefined || depth === 1
+                ? `batch bisection started: batch of ${numbers.map((n) => `#${n}`).join(", ")}`
+                : `batch bisection split again (depth ${depth})`
               : `batch bisection ended: ${culprits.length ? `culprit ${culprits.map((n) => `#${n}`).join(", ")}` : "no culprit found"}`,
           });
         }

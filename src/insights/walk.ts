@@ -49,16 +49,25 @@ export async function* walkLog(ctx: Context, opts: WalkOptions): AsyncGenerator<
 export interface StaysWalkOptions extends Omit<WalkOptions, "types" | "since" | "until"> {
   /** the spans to read; overlapping or touching spans are read as one */
   spans: ReadonlyArray<{ since: Date; until: Date }>;
-  onStay: (stay: import("./stays.js").Stay) => void;
+  /** may return a promise (output waiting for a slow reader): the walk waits for it */
+  onStay: (stay: import("./stays.js").Stay) => void | Promise<void>;
 }
 
 /** Reads the queue events of each span and hands over every stay they contain. */
 export async function walkStays(ctx: Context, opts: StaysWalkOptions): Promise<void> {
   const [{ StayBuilder }, { QUEUE_EVENT_TYPES }] = await Promise.all([import("./stays.js"), import("./dialects.js")]);
   for (const span of mergeSpans(opts.spans)) {
-    const builder = new StayBuilder({ onStay: opts.onStay });
-    for await (const ev of walkLog(ctx, { ...opts, ...span, types: QUEUE_EVENT_TYPES })) builder.push(ev);
+    const ready: import("./stays.js").Stay[] = [];
+    const builder = new StayBuilder({ onStay: (s) => void ready.push(s) });
+    const drain = async () => {
+      for (const s of ready.splice(0)) await opts.onStay(s);
+    };
+    for await (const ev of walkLog(ctx, { ...opts, ...span, types: QUEUE_EVENT_TYPES })) {
+      builder.push(ev);
+      if (ready.length) await drain();
+    }
     builder.finish();
+    await drain();
   }
 }
 
