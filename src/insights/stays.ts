@@ -121,8 +121,11 @@ export function stayTimes(s: Stay, untilMs: number): StayTimes {
   for (const r of s.runs) {
     if (r.startedAt !== null && (firstStart === null || r.startedAt < firstStart)) firstStart = r.startedAt;
     if (r.startedAt !== null) {
-      const runEnd = r.endedAt ?? (s.outcome === "open" ? untilMs : null);
-      if (runEnd !== null && runEnd >= r.startedAt) ciTime += (runEnd - r.startedAt) / 1000;
+      // the part of the run inside the stay: a run the stay left before it ended (dequeued while
+      // its checks ran) counts until the stay's end, not the run's
+      const runEnd = Math.min(r.endedAt ?? untilMs, end);
+      const runStart = Math.max(r.startedAt, s.enteredAt);
+      if (runEnd > runStart) ciTime += (runEnd - runStart) / 1000;
     }
     if (r.retryAttempt !== null && r.retryAttempt >= 1 && r.conclusion !== null) retries++;
     batchSize = Math.max(batchSize, r.pullRequests.length);

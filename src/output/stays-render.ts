@@ -3,7 +3,7 @@ import type { Context, OutputFormat } from "../context.js";
 import type { StayRecord } from "../insights/records.js";
 import { STAY_FIELDS } from "../insights/records.js";
 import { createRecordWriter } from "./records.js";
-import { formatCount, formatDuration } from "./format.js";
+import { formatCount, formatDuration, formatRelativeTime } from "./format.js";
 import { renderTable } from "./table.js";
 import { colors } from "./color.js";
 import { writeChunk } from "./records.js";
@@ -27,12 +27,15 @@ export async function createStayRowSink(ctx: Context, format: OutputFormat, fiel
     },
     async end() {
       if (rows.length === 0) return;
-      await writeChunk(ctx.io.stdout, renderStayTable(rows, { human: ctx.io.stdoutIsTTY, columns: ctx.io.stdoutIsTTY ? ctx.io.columns : undefined, color: colors(ctx) }));
+      await writeChunk(ctx.io.stdout, renderStayTable(rows, { human: ctx.io.stdoutIsTTY, columns: ctx.io.stdoutIsTTY ? ctx.io.columns : undefined, color: colors(ctx), now: ctx.now() }));
     },
   };
 }
 
-export function renderStayTable(rows: readonly StayRecord[], o: { human: boolean; columns: number | undefined; color: import("chalk").ChalkInstance }): string {
+export function renderStayTable(
+  rows: readonly StayRecord[],
+  o: { human: boolean; columns: number | undefined; color: import("chalk").ChalkInstance; now?: Date },
+): string {
   const d = (v: unknown) => (typeof v === "number" ? (o.human ? formatDuration(v) : String(v)) : "-");
   const n = (v: unknown) => (typeof v === "number" ? (o.human ? formatCount(v) : String(v)) : "-");
   const c = o.color;
@@ -43,18 +46,24 @@ export function renderStayTable(rows: readonly StayRecord[], o: { human: boolean
       `#${r.pull_request}`,
       String(r.base_ref ?? "-"),
       String(r.queue_name ?? "-"),
-      `${seconds(r.entered_at)}${r.began_before_window ? "*" : ""}`,
+      `${o.now && o.human ? relative(r.entered_at, o.now) : seconds(r.entered_at)}${r.began_before_window ? "*" : ""}`,
       d(r.queue_time),
       d(r.wait_time),
       d(r.ci_time),
       n(r.check_runs),
       n(r.retries),
-      paint(r.outcome, r.outcome === "merged" || r.outcome === "open" ? String(r.outcome) : `${r.outcome} ${r.reason ?? ""}`.trim()),
+      // merged and open say it all; otherwise the reason says more than failed or dequeued
+      paint(r.outcome, r.outcome === "merged" || r.outcome === "open" ? String(r.outcome) : String(r.reason ?? r.outcome)),
     ]),
     columns: o.columns,
     colors: c,
     align: ["right", "left", "left", "left", "right", "right", "right", "right", "right", "left"],
   });
+}
+
+function relative(v: unknown, now: Date): string {
+  const t = typeof v === "string" ? Date.parse(v) : NaN;
+  return Number.isFinite(t) ? formatRelativeTime(new Date(t), now) : "-";
 }
 
 /** an RFC 3339 time to the second: the table's column stays narrow */

@@ -58,6 +58,21 @@ describe("queue stays from the log", () => {
     expect(stayTimes(open, Date.parse("2026-11-20T11:05:00Z"))).toMatchObject({ queueTime: 300, waitTime: 120, ciTime: 180 });
   });
 
+  it("a run that goes on after the stay left counts only while the pull request was in the queue", () => {
+    // seen in the bundled data: dequeued at 10:01:30 while its checks ran until 10:26:00
+    const meta = { queue_name: "default", branch: "main", queued_at: "2026-11-20T10:00:00Z", session_id: "s" };
+    const spec = (ended: string | null) => ({ checks_started_at: "2026-11-20T10:00:00Z", checks_ended_at: ended, checks_conclusion: ended ? "failure" : "pending" });
+    const ev = (id: number, t: string, type: string, m: Record<string, unknown>): LogEvent => ({ id, received_at: t, type, pull_request: 3, base_ref: "main", metadata: { ...meta, ...m } });
+    const stays = staysOf([
+      ev(4, "2026-11-20T10:26:00Z", "action.queue.checks_end", { train_car_id: "c", speculative_check_pull_request: spec("2026-11-20T10:26:00Z") }),
+      ev(3, "2026-11-20T10:01:30Z", "action.queue.leave", { merged: false, reason: "Pull request dequeued by a dequeue command" }),
+      ev(2, "2026-11-20T10:00:00Z", "action.queue.checks_start", { train_car_id: "c", speculative_check_pull_request: spec(null) }),
+      ev(1, "2026-11-20T10:00:00Z", "action.queue.enter", {}),
+    ]);
+    expect(stays).toHaveLength(1);
+    expect(stayRecord(stays[0]!, UNTIL)).toMatchObject({ outcome: "dequeued", reason: "PR_MANUALLY_DEQUEUED", queue_time: 90, ci_time: 90, check_runs: 1 });
+  });
+
   it("ignores what it cannot read instead of failing: unknown types, wrong types, missing fields", () => {
     const hostile: LogEvent[] = [
       { id: 1, received_at: "2026-11-20T10:00:00Z", type: "action.queue.unknown", pull_request: 1, base_ref: null, metadata: null },
