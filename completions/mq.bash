@@ -276,6 +276,12 @@ __mq_values() {
       queue.pause.update 'scheduled_freeze.*' scheduled_freeze.create scheduled_freeze.delete
       scheduled_freeze.update
     ); __mq_kind=list ;;
+    *'|--compare') __mq_r=(previous none) ;;
+    *'|--outcome') __mq_r=(merged failed dequeued open); __mq_kind=list ;;
+    *'|--sort') __mq_r=(
+      queue_time time_to_merge wait_time idle_capacity idle_schedule idle_freeze ci_time entered_at
+      retries check_runs
+    ) ;;
     *'|--events') __mq_r=(); __mq_kind=files ;;
     *) __mq_r=() ;;
   esac

@@ -8,11 +8,10 @@ import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from 
 import { TIME_VALUE_HELP } from "./shared/time.js";
 import { resolveOutputFormat } from "./shared/output.js";
 import { parseStaysWindow } from "./insights.js";
-import { SORT_FIELDS, STAY_FIELDS, type SortField } from "../insights/records.js";
+import { OUTCOMES, SORT_FIELDS, STAY_FIELDS, type SortField } from "../insights/records.js";
 import { MAX_PULL_REQUEST } from "./logs.js";
 
 export const DEFAULT_PRS_WINDOW_MS = 7 * 86_400_000;
-export const OUTCOMES = ["merged", "failed", "dequeued", "open"] as const;
 
 export interface PrsOptions {
   since: Date;

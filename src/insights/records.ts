@@ -29,6 +29,9 @@ export const STAY_FIELDS = [
   "began_before_window",
 ] as const;
 
+/** How a stay ended (open: not yet). */
+export const OUTCOMES = ["merged", "failed", "dequeued", "open"] as const;
+
 /** The duration fields `mq prs --sort` accepts (plus the entry time). */
 export const SORT_FIELDS = ["queue_time", "time_to_merge", "wait_time", "idle_capacity", "idle_schedule", "idle_freeze", "ci_time", "entered_at", "retries", "check_runs"] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
