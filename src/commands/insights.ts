@@ -102,54 +102,92 @@ export async function parseInsightsFlags(flags: RawFlags, ctx: Context): Promise
 }
 
 export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<void> {
-  const repo = await ctx.resolveRepo();
-  const repoName = `${repo.owner}/${repo.name}`;
-  const [{ WindowAccumulator }, { walkStays }, { startSpinner }, { formatCount }] = await Promise.all([
+  const [{ resolveRepos, pool, REPO_CONCURRENCY }, { WindowAccumulator }, { walkStays }, { buildReport }, { startSpinner }, { formatCount }, { MqError }] = await Promise.all([
+    import("../insights/repos.js"),
     import("../insights/figures.js"),
     import("../insights/walk.js"),
+    import("../insights/report.js"),
     import("../output/spinner.js"),
     import("../output/format.js"),
+    import("../errors.js"),
   ]);
-  const current = new WindowAccumulator({ since: opts.since, until: opts.until }, opts.slowest);
-  const previous = opts.compare ? new WindowAccumulator(opts.compare, opts.slowest) : undefined;
-  const spinner = await startSpinner(ctx, `reading the queue events of ${repoName}`);
+  const repos = await resolveRepos(ctx);
+  const label = repos.length === 1 ? `${repos[0]!.owner}/${repos[0]!.name}` : `${repos.length} repositories`;
+  const spinner = await startSpinner(ctx, `reading the queue events of ${label}`);
   const queues = opts.queues ? new Set(opts.queues) : undefined;
-  try {
-    await walkStays(ctx, {
-      owner: repo.owner,
-      name: repo.name,
-      baseRef: opts.baseRef,
-      spans: [{ since: opts.since, until: opts.until }, ...(opts.compare ? [opts.compare] : [])],
-      onPage: (events, pages) => spinner.update(`${formatCount(events)} queue events, ${formatCount(pages)} pages`),
-      onStay: (s) => {
-        if (queues && (s.queue === null || !queues.has(s.queue))) return;
-        current.add(s);
-        previous?.add(s);
-      },
-    });
-  } finally {
-    spinner.stop();
+  let events = 0;
+  const failures: Array<{ repository: string; error: InstanceType<typeof MqError> }> = [];
+  const results = await pool(repos, REPO_CONCURRENCY, async (repo) => {
+    const repository = `${repo.owner}/${repo.name}`;
+    const current = new WindowAccumulator({ since: opts.since, until: opts.until }, opts.slowest);
+    const previous = opts.compare ? new WindowAccumulator(opts.compare, opts.slowest) : undefined;
+    let seen = 0;
+    try {
+      await walkStays(ctx, {
+        owner: repo.owner,
+        name: repo.name,
+        baseRef: opts.baseRef,
+        spans: [{ since: opts.since, until: opts.until }, ...(opts.compare ? [opts.compare] : [])],
+        onPage: (n) => {
+          events += n - seen;
+          seen = n;
+          spinner.update(`${formatCount(events)} queue events of ${label}`);
+        },
+        onStay: (s) => {
+          if (queues && (s.queue === null || !queues.has(s.queue))) return;
+          current.add(s);
+          previous?.add(s);
+        },
+      });
+    } catch (err) {
+      // one repository failing must not lose the others: reported, and the exit code says so
+      if (repos.length === 1 || ctx.signal.aborted || !(err instanceof MqError)) throw err;
+      failures.push({ repository, error: err });
+      spinner.log(`mq: ${repository}: ${err.message}`);
+      return undefined;
+    }
+    return { repository, current, previous };
+  }).finally(() => spinner.stop());
+
+  const done = results.filter((r): r is NonNullable<typeof r> => r !== undefined);
+  const reports = done.map((r) => buildReport(r.repository, r.current.result(), r.previous?.result()));
+  let total = reports[0];
+  if (repos.length > 1) {
+    // the total pools the stays of every repository read: counts summed, percentiles over all of them
+    const cur = new WindowAccumulator({ since: opts.since, until: opts.until }, opts.slowest);
+    const prev = opts.compare ? new WindowAccumulator(opts.compare, opts.slowest) : undefined;
+    for (const r of done) {
+      cur.merge(r.current);
+      if (prev && r.previous) prev.merge(r.previous);
+    }
+    total = buildReport("total", cur.result(), prev?.result());
   }
-  const { buildReport } = await import("../insights/report.js");
-  const report = buildReport(repoName, current.result(), previous?.result());
   const { writeInsights } = await import("../output/insights-render.js");
-  await writeInsights(ctx, report, opts.format);
+  await writeInsights(ctx, repos.length > 1 ? { reports, total: total!, failed: failures.map((f) => ({ repository: f.repository, message: f.error.message, exit_code: f.error.exitCode })) } : total!, opts.format);
 
   if (opts.gates.length) {
     const { evaluateGates, describeGateBreach } = await import("../insights/gate.js");
-    const byName = new Map(report.figures.map((f) => [f.figure, f]));
-    const result = evaluateGates(opts.gates, (name, change) => {
-      const f = byName.get(name);
-      return (change ? f?.change : f?.value) ?? null;
-    });
-    for (const g of result.unevaluated) {
-      ctx.io.stderr.write(`mq: warning: --fail-if '${g.source}' not evaluated: no ${g.change ? `change of ${g.figure}` : g.figure} in the window.\n`);
+    const targets = repos.length > 1 ? [...reports, total!] : [total!];
+    let breaches = 0;
+    for (const report of targets) {
+      const byName = new Map(report.figures.map((f) => [f.figure, f]));
+      const result = evaluateGates(opts.gates, (name, change) => {
+        const f = byName.get(name);
+        return (change ? f?.change : f?.value) ?? null;
+      });
+      const where = repos.length > 1 ? (report.repository === "total" ? " for all repositories" : ` for ${report.repository}`) : "";
+      if (report === total) {
+        for (const g of result.unevaluated) {
+          ctx.io.stderr.write(`mq: warning: --fail-if '${g.source}' not evaluated: no ${g.change ? `change of ${g.figure}` : g.figure} in the window${where}.\n`);
+        }
+      }
+      for (const b of result.breaches) ctx.io.stderr.write(`mq: ${describeGateBreach(b)}${where}\n`);
+      breaches += result.breaches.length;
     }
-    for (const b of result.breaches) ctx.io.stderr.write(`mq: ${describeGateBreach(b)}\n`);
-    if (result.breaches.length) {
-      const n = result.breaches.length;
-      throw new CheckFailedError(`${n} --fail-if threshold${n === 1 ? "" : "s"} breached.`);
-    }
+    if (breaches && failures.length === 0) throw new CheckFailedError(`${breaches} --fail-if threshold${breaches === 1 ? "" : "s"} breached.`);
+  }
+  if (failures.length) {
+    const first = failures[0]!.error;
+    throw new MqError(`${failures.length} of ${repos.length} repositories could not be read (${failures.map((f) => f.repository).join(", ")}); the output covers the others.`, first.exitCode);
   }
 }
-

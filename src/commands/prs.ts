@@ -103,46 +103,71 @@ export function parsePrsFlags(flags: RawFlags, ctx: Context): PrsOptions {
 }
 
 export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
-  const repo = await ctx.resolveRepo();
-  const repoName = `${repo.owner}/${repo.name}`;
-  const [{ walkStays }, { stayRecord, sortValue }, { startSpinner }, { formatCount }] = await Promise.all([
+  const [{ walkStays }, { stayRecord, sortValue }, { startSpinner }, { formatCount }, { resolveRepos, pool, REPO_CONCURRENCY }, { MqError }] = await Promise.all([
     import("../insights/walk.js"),
     import("../insights/records.js"),
     import("../output/spinner.js"),
     import("../output/format.js"),
+    import("../insights/repos.js"),
+    import("../errors.js"),
   ]);
+  type Row = import("../insights/records.js").StayRecord;
+  const repos = await resolveRepos(ctx);
+  const multi = repos.length > 1;
+  const label = multi ? `${repos.length} repositories` : `${repos[0]!.owner}/${repos[0]!.name}`;
   const untilMs = opts.until.getTime();
-  const keep = (r: import("../insights/records.js").StayRecord) =>
+  const keep = (r: Row) =>
     (!opts.queues || opts.queues.includes(String(r.queue_name))) &&
     (!opts.outcomes || opts.outcomes.includes(String(r.outcome))) &&
     (!opts.reasons || opts.reasons.includes(String(r.reason)));
 
   const { createStayRowSink } = await import("../output/stays-render.js");
-  const sink = await createStayRowSink(ctx, opts.format, opts.fields);
-  // sorted output (and a limit without one: the newest n) needs every row; otherwise rows stream
-  const buffered: import("../insights/records.js").StayRecord[] = [];
-  const late: import("../insights/records.js").StayRecord[] = [];
+  const sink = await createStayRowSink(ctx, opts.format, opts.fields, { repository: multi });
+  // sorted output, and several repositories merged newest first, need every row; one repository
+  // unsorted streams its rows as the stays complete (newest entry first)
+  const buffered: Row[] = [];
+  const late: Row[] = [];
   let written = 0;
-  const spinner = await startSpinner(ctx, `reading the queue events of ${repoName}`);
+  let events = 0;
+  const failures: Array<{ repository: string; error: InstanceType<typeof MqError> }> = [];
+  const spinner = await startSpinner(ctx, `reading the queue events of ${label}`);
   try {
-    await walkStays(ctx, {
-      owner: repo.owner,
-      name: repo.name,
-      baseRef: opts.baseRef,
-      pullRequest: opts.pullRequest,
-      spans: [{ since: opts.since, until: opts.until }],
-      onPage: (events, pages) => spinner.update(`${formatCount(events)} queue events, ${formatCount(pages)} pages`),
-      onStay: async (s) => {
-        const r = stayRecord(s, untilMs);
-        if (!keep(r)) return;
-        if (opts.sort) buffered.push(r);
-        // stays begun before the window come out last, in no particular order: sorted at the end
-        else if (r.began_before_window) late.push(r);
-        else if (opts.limit === undefined || written < opts.limit) {
-          written++;
-          await sink.row(r);
-        }
-      },
+    await pool(repos, REPO_CONCURRENCY, async (repo) => {
+      const rows: Row[] = [];
+      let seen = 0;
+      try {
+        await walkStays(ctx, {
+          owner: repo.owner,
+          name: repo.name,
+          baseRef: opts.baseRef,
+          pullRequest: opts.pullRequest,
+          spans: [{ since: opts.since, until: opts.until }],
+          onPage: (n) => {
+            events += n - seen;
+            seen = n;
+            spinner.update(`${formatCount(events)} queue events of ${label}`);
+          },
+          onStay: async (s) => {
+            const r = stayRecord(s, untilMs);
+            if (!keep(r)) return;
+            if (multi) rows.push(r);
+            else if (opts.sort) buffered.push(r);
+            // stays begun before the window come out last, in no particular order: sorted at the end
+            else if (r.began_before_window) late.push(r);
+            else if (opts.limit === undefined || written < opts.limit) {
+              written++;
+              await sink.row(r);
+            }
+          },
+        });
+      } catch (err) {
+        if (!multi || ctx.signal.aborted || !(err instanceof MqError)) throw err;
+        failures.push({ repository: `${repo.owner}/${repo.name}`, error: err });
+        spinner.log(`mq: ${repo.owner}/${repo.name}: ${err.message}`);
+        return;
+      }
+      // a repository's rows join the others only once all of them are read
+      buffered.push(...rows);
     });
   } catch (err) {
     spinner.stop();
@@ -151,24 +176,23 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
   } finally {
     spinner.stop();
   }
-  if (opts.sort) {
-    const field = opts.sort;
-    buffered.sort((a, b) => sortValue(b, field) - sortValue(a, field) || Number(b.pull_request) - Number(a.pull_request));
-    for (const r of buffered.slice(0, opts.limit ?? buffered.length)) {
-      written++;
-      await sink.row(r);
-    }
-  } else {
-    late.sort((a, b) => sortValue(b, "entered_at") - sortValue(a, "entered_at"));
-    for (const r of late) {
-      if (opts.limit !== undefined && written >= opts.limit) break;
-      written++;
-      await sink.row(r);
-    }
+  const field = opts.sort ?? "entered_at";
+  const rest = [...buffered, ...late];
+  rest.sort((a, b) => sortValue(b, field) - sortValue(a, field) || String(a.repository).localeCompare(String(b.repository)) || Number(b.pull_request) - Number(a.pull_request));
+  for (const r of rest) {
+    if (opts.limit !== undefined && written >= opts.limit) break;
+    written++;
+    await sink.row(r);
   }
   await sink.end();
   if (ctx.io.stderrIsTTY || opts.format === "table") {
-    ctx.io.stderr.write(`${repoName}: ${formatCount(written)} queue stay${written === 1 ? "" : "s"} from ${iso(opts.since)} to ${iso(opts.until)}\n`);
+    ctx.io.stderr.write(`${label}: ${formatCount(written)} queue stay${written === 1 ? "" : "s"} from ${iso(opts.since)} to ${iso(opts.until)}\n`);
+  }
+  if (failures.length) {
+    throw new MqError(
+      `${failures.length} of ${repos.length} repositories could not be read (${failures.map((f) => f.repository).join(", ")}); the output covers the others.`,
+      failures[0]!.error.exitCode,
+    );
   }
 }
 

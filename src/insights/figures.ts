@@ -166,6 +166,19 @@ export class WindowAccumulator {
     }
   }
 
+  /** Adds another window's stays (another repository's, same window): the total of several. */
+  merge(other: WindowAccumulator): void {
+    this.entered += other.entered;
+    this.merged += other.merged;
+    this.left += other.left;
+    this.failed += other.failed;
+    this.retries += other.retries;
+    for (const d of DISTRIBUTIONS) for (const v of other.values[d]) this.values[d].push(v);
+    for (const [reason, n] of other.reasons) this.reasons.set(reason, (this.reasons.get(reason) ?? 0) + n);
+    this.slowest.push(...other.slowest);
+    this.trimSlowest();
+  }
+
   private trimSlowest(): void {
     this.slowest.sort((a, b) => b.queueTime - a.queueTime || a.stay.pullRequest - b.stay.pullRequest);
     this.slowest.length = Math.min(this.slowest.length, this.slowestCount);

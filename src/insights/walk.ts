@@ -58,7 +58,9 @@ export async function walkStays(ctx: Context, opts: StaysWalkOptions): Promise<v
   const [{ StayBuilder }, { QUEUE_EVENT_TYPES }] = await Promise.all([import("./stays.js"), import("./dialects.js")]);
   for (const span of mergeSpans(opts.spans)) {
     const ready: import("./stays.js").Stay[] = [];
-    const builder = new StayBuilder({ onStay: (s) => void ready.push(s) });
+    const repository = `${opts.owner}/${opts.name}`;
+    // the repository asked for names the stay, whatever the events say (several are merged)
+    const builder = new StayBuilder({ onStay: (s) => void ready.push({ ...s, repository }) });
     const drain = async () => {
       for (const s of ready.splice(0)) await opts.onStay(s);
     };

@@ -9,18 +9,46 @@ import { formatCount, formatDuration, formatPercent } from "./format.js";
 import { renderTable } from "./table.js";
 import { colors } from "./color.js";
 
-export async function writeInsights(ctx: Context, report: InsightsReport, format: OutputFormat): Promise<void> {
+/** Several repositories: each one's report, the total over all of them, those that failed. */
+export interface InsightsMulti {
+  reports: InsightsReport[];
+  total: InsightsReport;
+  failed: Array<{ repository: string; message: string; exit_code: number }>;
+}
+
+export async function writeInsights(ctx: Context, report: InsightsReport | InsightsMulti, format: OutputFormat): Promise<void> {
+  const multi = "reports" in report ? report : undefined;
   if (format === "json") {
-    await writeChunk(ctx.io.stdout, JSON.stringify(insightsJson(report), null, 2) + "\n");
+    const doc = multi
+      ? { repositories: multi.reports.map(insightsJson), total: insightsJson(multi.total), failed: multi.failed }
+      : insightsJson(report as InsightsReport);
+    await writeChunk(ctx.io.stdout, JSON.stringify(doc, null, 2) + "\n");
     return;
   }
   if (format === "ndjson" || format === "csv") {
     const writer = createRecordWriter(format, ctx.io.stdout, { csvColumns: format === "csv" ? ["repository", "figure", "value", "previous", "change", "unit"] : undefined });
-    await writer.writeMany(insightsRecords(report));
+    for (const r of multi ? [...multi.reports, multi.total] : [report as InsightsReport]) await writer.writeMany(insightsRecords(r));
     await writer.end();
     return;
   }
-  await writeChunk(ctx.io.stdout, renderInsights(report, { human: ctx.io.stdoutIsTTY, columns: ctx.io.columns, colors: colors(ctx) }));
+  const o = { human: ctx.io.stdoutIsTTY, columns: ctx.io.columns, colors: colors(ctx) };
+  const text = multi ? renderRepositories(multi, o) + "\n" + renderInsights(multi.total, o) : renderInsights(report as InsightsReport, o);
+  await writeChunk(ctx.io.stdout, text);
+}
+
+/** One row per repository and one for the total: the headline figures side by side. */
+export function renderRepositories(m: InsightsMulti, o: InsightsRenderOptions): string {
+  const cols = ["entered", "merged", "failure_rate", "p50(time_to_merge)", "p95(time_to_merge)", "p50(queue_time)", "p95(queue_time)"];
+  const row = (r: InsightsReport) => {
+    const by = new Map(r.figures.map((f) => [f.figure, f]));
+    return [r.repository === "total" ? o.colors.bold("total") : r.repository, ...cols.map((c) => formatValue(by.get(c)!.value, by.get(c)!.unit, o.human))];
+  };
+  return renderTable({
+    head: ["REPOSITORY", "ENTERED", "MERGED", "FAILURE RATE", "P50 TO MERGE", "P95 TO MERGE", "P50 IN QUEUE", "P95 IN QUEUE"],
+    rows: [...m.reports.map(row), ...m.failed.map((f) => [f.repository, o.colors.red(`failed: ${f.message}`)]), row(m.total)],
+    columns: o.columns,
+    colors: o.colors,
+  });
 }
 
 /** The JSON document: figures keyed by name (`.figures["p95(queue_time)"].value`). */
@@ -111,7 +139,7 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
       renderTable({
         head: ["SLOWEST", "BASE", "QUEUE", "ENTERED", "IN QUEUE", "WAITING", "CI", "OUTCOME"],
         rows: r.slowest.map((s) => [
-          `#${s.pull_request}`,
+          r.repository === "total" ? `${s.repository}#${s.pull_request}` : `#${s.pull_request}`,
           String(s.base_ref ?? "-"),
           String(s.queue_name ?? "-"),
           when(String(s.entered_at).replace(/\.\d+Z$/, "Z")),

@@ -14,7 +14,7 @@ export interface StayRowSink {
   end(): Promise<void>;
 }
 
-export async function createStayRowSink(ctx: Context, format: OutputFormat, fields?: string[]): Promise<StayRowSink> {
+export async function createStayRowSink(ctx: Context, format: OutputFormat, fields?: string[], o: { repository?: boolean } = {}): Promise<StayRowSink> {
   if (format !== "table") {
     const writer = createRecordWriter(format, ctx.io.stdout, { fields, csvColumns: format === "csv" ? (fields ?? [...STAY_FIELDS]) : undefined });
     return { row: (r) => writer.write(r), end: () => writer.end() };
@@ -27,14 +27,14 @@ export async function createStayRowSink(ctx: Context, format: OutputFormat, fiel
     },
     async end() {
       if (rows.length === 0) return;
-      await writeChunk(ctx.io.stdout, renderStayTable(rows, { human: ctx.io.stdoutIsTTY, columns: ctx.io.stdoutIsTTY ? ctx.io.columns : undefined, color: colors(ctx), now: ctx.now() }));
+      await writeChunk(ctx.io.stdout, renderStayTable(rows, { human: ctx.io.stdoutIsTTY, columns: ctx.io.stdoutIsTTY ? ctx.io.columns : undefined, color: colors(ctx), now: ctx.now(), repository: o.repository }));
     },
   };
 }
 
 export function renderStayTable(
   rows: readonly StayRecord[],
-  o: { human: boolean; columns: number | undefined; color: import("chalk").ChalkInstance; now?: Date },
+  o: { human: boolean; columns: number | undefined; color: import("chalk").ChalkInstance; now?: Date; repository?: boolean },
 ): string {
   const d = (v: unknown) => (typeof v === "number" ? (o.human ? formatDuration(v) : String(v)) : "-");
   const n = (v: unknown) => (typeof v === "number" ? (o.human ? formatCount(v) : String(v)) : "-");
@@ -43,7 +43,7 @@ export function renderStayTable(
   return renderTable({
     head: ["PR", "BASE", "QUEUE", "ENTERED", "IN QUEUE", "WAITING", "CI", "RUNS", "RETRIES", "OUTCOME"],
     rows: rows.map((r) => [
-      `#${r.pull_request}`,
+      o.repository ? `${r.repository}#${r.pull_request}` : `#${r.pull_request}`,
       String(r.base_ref ?? "-"),
       String(r.queue_name ?? "-"),
       `${o.now && o.human ? relative(r.entered_at, o.now) : seconds(r.entered_at)}${r.began_before_window ? "*" : ""}`,

@@ -188,3 +188,79 @@ describe("mq prs on the bundled data", () => {
     }
   });
 });
+
+describe("several repositories", () => {
+  let multi: RunningServer;
+  beforeAll(async () => {
+    multi = await startServer({ port: 0, now: NOW, seed: 42, days: 7, repos: ["acme/web", "acme/api"] });
+  });
+  afterAll(async () => {
+    await multi?.close();
+  });
+  async function run(args: string[]) {
+    const ctx = testContext({ env: { MQ_TOKEN: "test-token-1234" } });
+    const code = await main([...args, "--api-url", multi.url, "--color", "never"], ctx);
+    return { code, out: ctx.stdoutText(), err: ctx.stderrText() };
+  }
+  const window = ["--since", "2026-11-19T12:00:00Z", "--until", "2026-11-20T12:00:00Z"];
+  async function stat(repo: string, name: string, field: string) {
+    const r = await run(["stats", name, "--repo", repo, ...window, "-o", "ndjson"]);
+    return records(r.out).reduce((s, x) => s + Number(x[field]), 0);
+  }
+
+  it("insights --repo a,b: one report per repository and a total from sums and pooled stays", async () => {
+    const r = await run(["insights", "--repo", "acme/web,acme/api", ...window, "-o", "json"]);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.out);
+    expect(doc.repositories.map((x: { repository: string }) => x.repository)).toEqual(["acme/web", "acme/api"]);
+    for (const rep of doc.repositories) {
+      expect(rep.figures.entered.value).toBe(await stat(rep.repository, "queues-entered-count", "entered"));
+      expect(rep.figures.merged.value).toBe(await stat(rep.repository, "queues-merged-count", "merged"));
+    }
+    const [a, b] = doc.repositories;
+    expect(doc.total.figures.entered.value).toBe(a.figures.entered.value + b.figures.entered.value);
+    expect(doc.total.figures.merged.value).toBe(a.figures.merged.value + b.figures.merged.value);
+    // a rate from the summed counts, not a mean of the two rates
+    expect(doc.total.figures.failure_rate.value).toBeCloseTo((a.figures.failed.value + b.figures.failed.value) / (a.figures.left.value + b.figures.left.value), 3);
+    // the pooled maximum is the larger maximum; the pooled p50 lies between the two
+    expect(doc.total.figures["max(queue_time)"].value).toBe(Math.max(a.figures["max(queue_time)"].value, b.figures["max(queue_time)"].value));
+    const p50s = [a.figures["p50(queue_time)"].value, b.figures["p50(queue_time)"].value].sort((x, y) => x - y);
+    expect(doc.total.figures["p50(queue_time)"].value).toBeGreaterThanOrEqual(p50s[0]);
+    expect(doc.total.figures["p50(queue_time)"].value).toBeLessThanOrEqual(p50s[1]);
+    expect(doc.failed).toEqual([]);
+  });
+
+  it("an unreachable repository: the others' output intact, its error on stderr, a non-zero exit", async () => {
+    const r = await run(["insights", "--repo", "acme/web", "--repo", "acme/nope,acme/api", ...window, "-o", "ndjson"]);
+    expect(r.code).toBe(3);
+    const recs = records(r.out);
+    expect([...new Set(recs.map((x) => x.repository))]).toEqual(["acme/web", "acme/api", "total"]);
+    const entered = (repo: string) => recs.find((x) => x.repository === repo && x.figure === "entered")!.value as number;
+    expect(entered("total")).toBe(entered("acme/web") + entered("acme/api"));
+    expect(r.err).toMatch(/^mq: acme\/nope: .*404/m);
+    expect(r.err).toMatch(/^mq: 1 of 3 repositories could not be read \(acme\/nope\); the output covers the others\.$/m);
+  });
+
+  it("prs --repo a,b: rows of both, the repository in every row, newest entry first", async () => {
+    const r = await run(["prs", "--repo", "acme/web,acme/api", "--since", "6h", "-o", "ndjson"]);
+    expect(r.code).toBe(0);
+    const rows = records(r.out);
+    expect(new Set(rows.map((x) => x.repository))).toEqual(new Set(["acme/web", "acme/api"]));
+    const t = rows.map((x) => Date.parse(x.entered_at as string));
+    expect(t).toEqual([...t].sort((x, y) => y - x));
+  });
+
+  it("a file of repositories, and several repositories refused where only one is read", async () => {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    const file = join(mkdtempSync(join(tmpdir(), "mq-repos-")), "repos.txt");
+    writeFileSync(file, "# our repositories\nacme/web\n\nacme/api  # the API\n");
+    const r = await run(["insights", "--repo", `@${file}`, "--since", "1d", "-o", "json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).repositories.map((x: { repository: string }) => x.repository)).toEqual(["acme/web", "acme/api"]);
+    const logs = await run(["logs", "--repo", "acme/web,acme/api"]);
+    expect(logs.code).toBe(2);
+    expect(logs.err).toBe('mq: --repo "acme/web,acme/api": this command reads one repository; several (a list or @FILE) are for mq insights and mq prs.\n');
+  });
+});
