@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import type { Context } from "../context.js";
 import { UsageError } from "../errors.js";
-import { checkRepo } from "../config/keys.js";
+import { checkRepo } from "../validators.js";
 
 export interface RepoName {
   owner: string;

@@ -2,7 +2,6 @@
 // `mq logs` (pages are fetched one after the other and dropped once read).
 import type { Context } from "../context.js";
 import type { QueryInput } from "../api/client.js";
-import { formatInstant } from "../commands/shared/time.js";
 import type { LogEvent } from "./stays.js";
 
 export interface WalkOptions {
@@ -19,6 +18,9 @@ export interface WalkOptions {
 }
 
 export const PAGE_SIZE = 100;
+
+/** An instant as the API receives it (as `mq logs` sends it: UTC, milliseconds only when there are some). */
+const formatInstant = (d: Date) => d.toISOString().replace(".000Z", "Z");
 
 export async function* walkLog(ctx: Context, opts: WalkOptions): AsyncGenerator<LogEvent> {
   const client = await ctx.apiClient();
