@@ -8,6 +8,7 @@ import { createRecordWriter, writeChunk } from "./records.js";
 import { formatCount, formatDuration, formatPercent } from "./format.js";
 import { renderTable } from "./table.js";
 import { colors } from "./color.js";
+import { printable } from "./stays-render.js";
 
 /** Several repositories: each one's report, the total over all of them, those that failed. */
 export interface InsightsMulti {
@@ -124,7 +125,7 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
       renderTable({
         head: ["EXIT REASON", "COUNT", ...(r.compare ? ["PREVIOUS", "CHANGE"] : [])],
         rows: reasons.map((e) => [
-          e.reason,
+          printable(e.reason),
           formatValue(e.count, "count", o.human),
           ...(r.compare ? [formatValue(e.previous, "count", o.human), changeText(e.change, e.reason === "SUCCESS" ? 1 : -1, true, c, e.reason === "SUCCESS" ? 1 : -1)] : []),
         ]),
@@ -139,14 +140,14 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
       renderTable({
         head: ["SLOWEST", "BASE", "QUEUE", "ENTERED", "IN QUEUE", "WAITING", "CI", "OUTCOME"],
         rows: r.slowest.map((s) => [
-          r.repository === "total" ? `${s.repository}#${s.pull_request}` : `#${s.pull_request}`,
-          String(s.base_ref ?? "-"),
-          String(s.queue_name ?? "-"),
+          r.repository === "total" ? `${printable(s.repository)}#${s.pull_request}` : `#${s.pull_request}`,
+          printable(s.base_ref ?? "-"),
+          printable(s.queue_name ?? "-"),
           when(String(s.entered_at).replace(/\.\d+Z$/, "Z")),
           d(s.queue_time),
           d(s.wait_time),
           d(s.ci_time),
-          s.outcome === "merged" || s.outcome === "open" ? String(s.outcome) : String(s.reason ?? s.outcome),
+          s.outcome === "merged" || s.outcome === "open" ? String(s.outcome) : printable(s.reason ?? s.outcome),
         ]),
         columns: o.columns,
         colors: c,

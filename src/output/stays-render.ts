@@ -9,6 +9,15 @@ import { colors } from "./color.js";
 import { writeChunk } from "./records.js";
 import * as STAY_TIMES from "../insights/stays.js";
 
+/**
+ * Text a server sent, made safe for a terminal: control characters (an escape sequence that would
+ * recolour, move the cursor or retitle the window, a line break that would forge a row) are shown
+ * as \uXXXX instead of being sent to the terminal.
+ */
+export function printable(text: unknown): string {
+  return String(text).replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 export interface StayRowSink {
   row(r: StayRecord): Promise<void>;
   end(): Promise<void>;
@@ -43,9 +52,9 @@ export function renderStayTable(
   return renderTable({
     head: ["PR", "BASE", "QUEUE", "ENTERED", "IN QUEUE", "WAITING", "CI", "RUNS", "RETRIES", "OUTCOME"],
     rows: rows.map((r) => [
-      o.repository ? `${r.repository}#${r.pull_request}` : `#${r.pull_request}`,
-      String(r.base_ref ?? "-"),
-      String(r.queue_name ?? "-"),
+      o.repository ? `${printable(r.repository)}#${r.pull_request}` : `#${r.pull_request}`,
+      printable(r.base_ref ?? "-"),
+      printable(r.queue_name ?? "-"),
       `${o.now && o.human ? relative(r.entered_at, o.now) : seconds(r.entered_at)}${r.began_before_window ? "*" : ""}`,
       d(r.queue_time),
       d(r.wait_time),
@@ -53,7 +62,7 @@ export function renderStayTable(
       n(r.check_runs),
       n(r.retries),
       // merged and open say it all; otherwise the reason says more than failed or dequeued
-      paint(r.outcome, r.outcome === "merged" || r.outcome === "open" ? String(r.outcome) : String(r.reason ?? r.outcome)),
+      paint(r.outcome, r.outcome === "merged" || r.outcome === "open" ? String(r.outcome) : printable(r.reason ?? r.outcome)),
     ]),
     columns: o.columns,
     colors: c,
@@ -160,10 +169,10 @@ export function renderTimeline(
         ? c.yellow(`still in the queue after ${formatDuration(times.queueTime)}`)
         : s.outcome === "merged"
           ? c.green(`merged after ${formatDuration(times.queueTime)}`)
-          : c.red(`${s.outcome}, ${s.reason}${s.reasonText && s.reasonText !== s.reason ? ` (${s.reasonText})` : ""}, after ${formatDuration(times.queueTime)}`);
+          : c.red(printable(`${s.outcome}, ${s.reason}${s.reasonText && s.reasonText !== s.reason ? ` (${s.reasonText})` : ""}, after ${formatDuration(times.queueTime)}`));
     out.push("");
     out.push(
-      c.bold(`Stay ${i + 1} of ${n}: base ${s.base ?? "?"}, queue ${s.queue ?? "?"}, entered ${iso(s.enteredAt)}${s.enterEventAt === null ? " (before the window)" : ""}: `) + ended,
+      c.bold(`Stay ${i + 1} of ${n}: base ${printable(s.base ?? "?")}, queue ${printable(s.queue ?? "?")}, entered ${iso(s.enteredAt)}${s.enterEventAt === null ? " (before the window)" : ""}: `) + ended,
     );
     const idle = [
       `capacity ${formatDuration(times.idleCapacity)}`,
@@ -178,7 +187,7 @@ export function renderTimeline(
       indent(
         renderTable({
           head: ["TIME", "WAIT", "STEP"],
-          rows: t.steps.map((st) => [iso(st.at)!, st.wait === null ? "-" : formatDuration(st.wait), st.text]),
+          rows: t.steps.map((st) => [iso(st.at)!, st.wait === null ? "-" : formatDuration(st.wait), printable(st.text)]),
           colors: c,
           align: ["left", "right", "left"],
         }),
@@ -195,7 +204,7 @@ export function renderTimeline(
               iso(r.endedAt) ?? "running",
               r.startedAt !== null && r.endedAt !== null ? formatDuration((r.endedAt - r.startedAt) / 1000) : "-",
               r.pullRequests.map((p) => `#${p}`).join(" "),
-              runResult(r),
+              printable(runResult(r)),
             ]),
             colors: c,
             align: ["right", "left", "left", "right", "left", "left"],

@@ -111,3 +111,40 @@ describe("mq pr N", () => {
     }
   });
 });
+
+describe("what a hostile server sends is shown, not obeyed", () => {
+  let hostile: RunningServer;
+  beforeAll(async () => {
+    // the fixture with escape sequences and a line break in the queue name, the reason and a check name
+    const events = prSevenEvents("contract").map((e) => {
+      const m = e.metadata as Record<string, unknown>;
+      const metadata: Record<string, unknown> = { ...m };
+      if (typeof m.queue_name === "string") metadata.queue_name = "q\u001b[2J\u001b]0;pwned\u0007";
+      if (e.type === "action.queue.leave" && m.merged === false) metadata.reason = "Checks failed\n#99  main  fake row";
+      if (e.type === "action.queue.checks_end" && e.id === 1005) {
+        const spec = m.speculative_check_pull_request as Record<string, unknown>;
+        metadata.speculative_check_pull_request = { ...spec, unsuccessful_checks: [{ name: "ci/\u001b[31mtest", description: "", url: null, state: "failure", avatar_url: null }] };
+      }
+      return { ...e, metadata };
+    });
+    hostile = await startServer({ port: 0, now: new Date("2026-11-20T12:00:00Z"), events: { "acme/web": events as never } });
+  });
+  afterAll(async () => {
+    await hostile?.close();
+  });
+
+  it("mq pr, mq prs and mq insights print control characters as \\uXXXX", async () => {
+    for (const args of [["pr", "7", "-o", "table"], ["prs", "-o", "table"], ["insights", "--slowest", "3"]]) {
+      const ctx = testContext({ tty: args[0] === "insights", env: { MQ_TOKEN: "test-token-1234" } });
+      const code = await main([...args, ...WINDOW, "--api-url", hostile.url, "--repo", "acme/web", "--color", "never"], ctx);
+      const out = ctx.stdoutText();
+      expect(code).toBe(0);
+      expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+      if (args[0] !== "insights") expect(out).toContain("q\\u001b[2J\\u001b]0;pwned\\u0007");
+      if (args[0] === "pr") {
+        expect(out).toContain("failure (ci/\\u001b[31mtest), CHECKS_FAILED, re-embarked");
+        expect(out).toContain("dequeued, Checks failed\\u000a#99  main  fake row, after 40m 23s");
+      }
+    }
+  });
+});
