@@ -214,7 +214,7 @@ complete -c mq -n '__mq_at "prs"' -l failed -d 'only stays that failed (same as 
 complete -c mq -n '__mq_at "prs"' -l sort -x -a 'queue_time time_to_merge wait_time idle_capacity idle_schedule idle_freeze ci_time entered_at retries check_runs' -d 'sort by this field, largest (or newest) first: queue_time, time_to_merge, wait_time, idle_capacity, idle_schedule, idle_freeze, ci_time, entered_at, retries, check_runs'
 complete -c mq -n '__mq_at "prs"' -l slowest -x -d 'the n stays with the longest time in queue (--sort queue_time --limit n)'
 complete -c mq -n '__mq_at "prs"' -l limit -x -d 'at most n rows'
-complete -c mq -n '__mq_at "prs"' -l fields -x -d 'fields for json, ndjson and csv: repository,pull_request,base_ref,queue_name,partition_name,priority_rule_name,session_id,entered_at,left_at,merged_at,outcome,reason,queue_time,time_to_merge,wait_time,idle_capacity,idle_schedule,idle_freeze,ci_time,check_runs,retries,batch_size,bisections,began_before_window'
+complete -c mq -n '__mq_at "prs"' -l fields -x -d 'fields for json, ndjson and csv: repository, pull_request, base_ref, queue_name, partition_name, priority_rule_name, session_id, entered_at, left_at, merged_at, outcome, reason, queue_time, time_to_merge, wait_time, idle_capacity, idle_schedule, idle_freeze, ci_time, check_runs, retries, batch_size, bisections, began_before_window'
 complete -c mq -n '__mq_at "pr"' -l since -x -d 'start of the window: an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z) or a duration ago (30m, 6h, 7d, 2w) (default: 30 days before --until)'
 complete -c mq -n '__mq_at "serve"' -l host -x -d 'interface to listen on (default: 127.0.0.1)'
 complete -c mq -n '__mq_at "serve"' -l port -x -d 'port to listen on; 0 picks a free one (default: 0)'

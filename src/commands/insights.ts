@@ -47,6 +47,12 @@ export function NewCmdInsights(ctx: Context, runF?: (opts: InsightsOptions) => P
     .addOption(new Option("--queue <name>", "only stays in this queue (repeatable, comma-separated)").argParser(collectList))
     .addOption(new Option("--slowest <n>", `how many of the slowest pull requests to list, 0 to 100 (default ${DEFAULT_SLOWEST})`))
     .addOption(new Option("--fail-if <expr>", "exit 1 when FIGURE OP VALUE or change(FIGURE) OP VALUE holds, e.g. 'p95(queue_time) > 2h' (repeatable)").argParser(collectRepeat))
+    .addHelpText(
+      "after",
+      `\nFigures (for --fail-if): entered, merged, left, failed, failure_rate, throughput, retries, and STAT(DISTRIBUTION)
+with STAT one of count, avg, p50, p90, p95, p99, max and DISTRIBUTION one of time_to_merge, queue_time,
+ci_time, wait_time. Percentiles are exact, nearest-rank, over every stay of the window.`,
+    )
     .action(async (flags: RawFlags) => {
       const opts = await parseInsightsFlags(flags, ctx);
       await (runF ?? ((o) => runInsights(o, ctx)))(opts);
