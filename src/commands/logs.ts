@@ -201,7 +201,7 @@ export function logsQuery(opts: LogsOptions): QueryInput {
 }
 
 /** Loose view of an event: the schema module's types are loaded lazily. */
-interface RawEvent {
+export interface RawEvent {
   id: number;
   received_at: string;
   type: string;
@@ -211,7 +211,7 @@ interface RawEvent {
   [key: string]: unknown;
 }
 
-interface Sink {
+export interface Sink {
   /** writes one page; resolves once it is handed to stdout */
   page(events: readonly RawEvent[], mismatched: ReadonlySet<number>): Promise<void>;
   /** closes the output (json's `]`, the buffered table) */
@@ -221,6 +221,11 @@ interface Sink {
 export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
   // the server's default window ends at its "now": a resume command pins this instant instead
   const startedAt = ctx.now();
+  // several repositories (--repo a/b,c/d): merged by time in logs-many.ts
+  if (ctx.globals.repo !== undefined && /[,@]/.test(ctx.globals.repo)) {
+    const { runLogsMany } = await import("./logs-many.js");
+    return runLogsMany(opts, ctx);
+  }
   const repo = await ctx.resolveRepo();
   const client = await ctx.apiClient();
   const [{ parseEventsPage }, { paginate, cursorOf }, { startSpinner }, { formatCount }] = await Promise.all([
@@ -377,8 +382,9 @@ export function headerLine(opts: LogsOptions, repo: string, count: number, trunc
 // ---------------------------------------------------------------------------------------------
 // output
 
-async function createSink(opts: LogsOptions, ctx: Context): Promise<Sink> {
-  if (opts.format === "table") return createTableSink(opts, ctx);
+/** `repository`: the table names each event's repository (several repositories merged). */
+export async function createSink(opts: LogsOptions, ctx: Context, o: { repository?: boolean } = {}): Promise<Sink> {
+  if (opts.format === "table") return createTableSink(opts, ctx, o.repository === true);
   const { createRecordWriter } = await import("../output/records.js");
   const writer: RecordWriter = createRecordWriter(opts.format, ctx.io.stdout, {
     fields: opts.fields,
@@ -390,7 +396,7 @@ async function createSink(opts: LogsOptions, ctx: Context): Promise<Sink> {
   };
 }
 
-async function createTableSink(opts: LogsOptions, ctx: Context): Promise<Sink> {
+async function createTableSink(opts: LogsOptions, ctx: Context, withRepository = false): Promise<Sink> {
   const [{ renderTable, columnWidths }, { colors }, { summarizeEvent, eventFamily }, { formatRelativeTime }] = await Promise.all([
     import("../output/table.js"),
     import("../output/color.js"),
@@ -407,7 +413,7 @@ async function createTableSink(opts: LogsOptions, ctx: Context): Promise<Sink> {
     queue: c.red,
     scheduled_freeze: c.red,
   };
-  const head = ["TIME", "TYPE", "PR", "BASE", "SUMMARY"];
+  const head = ["TIME", "TYPE", withRepository ? "REPOSITORY#PR" : "PR", "BASE", "SUMMARY"];
   const toRow = (ev: RawEvent, trusted: boolean): string[] => {
     const at = new Date(ev.received_at);
     // whole seconds keep the column aligned; the exact instant is in json/ndjson/csv
@@ -417,7 +423,9 @@ async function createTableSink(opts: LogsOptions, ctx: Context): Promise<Sink> {
         ? formatRelativeTime(at, ctx.now())
         : formatInstant(new Date(Math.floor(at.getTime() / 1000) * 1000));
     const paint = familyColor[eventFamily(ev.type)] ?? ((s: string) => s);
-    return [time, paint(ev.type), ev.pull_request !== null ? `#${ev.pull_request}` : "-", ev.base_ref ?? "-", summarizeEvent(ev, trusted)];
+    const pr = ev.pull_request !== null ? `#${ev.pull_request}` : "";
+    const where = withRepository ? `${JSON.stringify(String(ev.repository)).slice(1, -1)}${pr}` : pr || "-";
+    return [time, paint(ev.type), where, ev.base_ref ?? "-", summarizeEvent(ev, trusted)];
   };
   // Columns are sized from the first rows (the first SIZING_ROWS, or the first --follow batch);
   // later pages stream through the same widths, so `--all` on a terminal keeps no rows around and

@@ -259,8 +259,30 @@ describe("several repositories", () => {
     const r = await run(["insights", "--repo", `@${file}`, "--since", "1d", "-o", "json"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out).repositories.map((x: { repository: string }) => x.repository)).toEqual(["acme/web", "acme/api"]);
-    const logs = await run(["logs", "--repo", "acme/web,acme/api"]);
-    expect(logs.code).toBe(2);
-    expect(logs.err).toBe('mq: --repo "acme/web,acme/api": this command reads one repository; several (a list or @FILE) are for mq insights and mq prs.\n');
+    const stats = await run(["stats", "queues-entered-count", "--repo", "acme/web,acme/api"]);
+    expect(stats.code).toBe(2);
+    expect(stats.err).toBe('mq: --repo "acme/web,acme/api": this command reads one repository; several (a list or @FILE) are for mq insights, mq prs and mq logs.\n');
+  });
+
+  it("logs --repo a,b: one log, newest first, the repository in every event; a failing one reported", async () => {
+    const r = await run(["logs", "--repo", "acme/web,acme/nope,acme/api", "--since", "2026-11-20T09:00:00Z", "--until", "2026-11-20T12:00:00Z", "--all", "-o", "ndjson"]);
+    expect(r.code).toBe(3);
+    const events = records(r.out);
+    const one = async (repo: string) => records((await run(["logs", "--repo", repo, "--since", "2026-11-20T09:00:00Z", "--until", "2026-11-20T12:00:00Z", "--all", "-o", "ndjson"])).out);
+    const [web, api] = [await one("acme/web"), await one("acme/api")];
+    expect(events).toHaveLength(web.length + api.length);
+    expect(new Set(events.map((e) => e.repository))).toEqual(new Set(["acme/web", "acme/api"]));
+    const key = (e: Record<string, unknown>) => [Date.parse(e.received_at as string), e.id as number] as const;
+    for (let i = 1; i < events.length; i++) {
+      const [t0, id0] = key(events[i - 1]!);
+      const [t1, id1] = key(events[i]!);
+      expect(t0 > t1 || (t0 === t1 && id0 >= id1)).toBe(true);
+    }
+    expect(r.err).toMatch(/^mq: acme\/nope: .*404/m);
+    expect(r.err).toMatch(/^mq: 1 of 3 repositories could not be read \(acme\/nope\); the output covers the others\.$/m);
+    const limited = await run(["logs", "--repo", "acme/web,acme/api", "--since", "1d", "--limit", "7", "-o", "ndjson"]);
+    expect(records(limited.out)).toHaveLength(7);
+    const follow = await run(["logs", "--repo", "acme/web,acme/api", "--follow"]);
+    expect(follow).toMatchObject({ code: 2, err: "mq: --follow reads one repository: give one --repo.\n" });
   });
 });
