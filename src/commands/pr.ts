@@ -56,7 +56,7 @@ export async function runPr(opts: PrOptions, ctx: Context): Promise<void> {
     }
     // batch bisections name their pull requests in the metadata, not the envelope: read them over
     // the span of the stays that were tested in a batch
-    let batched = timelineOf(opts.pullRequest, events).filter((s) => s.stay.runs.some((r) => r.pullRequests.length > 1));
+    const batched = timelineOf(opts.pullRequest, events).filter((s) => s.stay.runs.some((r) => r.pullRequests.length > 1));
     if (batched.length) {
       const from = Math.min(...batched.map((s) => s.stay.enteredAt));
       const to = Math.max(...batched.map((s) => s.stay.leftAt ?? opts.until.getTime()));
@@ -69,7 +69,6 @@ export async function runPr(opts: PrOptions, ctx: Context): Promise<void> {
       })) {
         if (bisectionNames(e, opts.pullRequest)) events.push(e);
       }
-      batched = [];
     }
   } finally {
     spinner.stop();
