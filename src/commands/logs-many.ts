@@ -5,7 +5,18 @@
 // and the exit code says what failed.
 import type { Context } from "../context.js";
 import { MqError, UsageError } from "../errors.js";
-import { createSink, logsQuery, MAX_PER_PAGE, type LogsOptions, type RawEvent } from "./logs.js";
+import type { QueryInput } from "../api/client.js";
+import type { Sink } from "../output/exporter.js";
+import type { LogEvent as RawEvent } from "../output/logs-table.js";
+
+/** What `mq logs` hands over (logs.ts calls this module, not the other way round: no import circle). */
+export interface ManyLogsRun {
+  opts: { follow: boolean; cursor?: string; limit?: number; limitGiven: boolean; format: string };
+  /** the query of one repository's log, page size included */
+  query: QueryInput;
+  /** the output, with the repository in each table row */
+  openOutput: () => Promise<Sink<RawEvent>>;
+}
 
 interface Source {
   repository: string;
@@ -20,7 +31,8 @@ interface Source {
 
 const newer = (a: RawEvent, b: RawEvent) => Date.parse(a.received_at) - Date.parse(b.received_at) || a.id - b.id;
 
-export async function runLogsMany(opts: LogsOptions, ctx: Context): Promise<void> {
+export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void> {
+  const { opts } = run;
   if (opts.follow) throw new UsageError("--follow reads one repository: give one --repo.");
   if (opts.cursor !== undefined) throw new UsageError("--cursor belongs to one repository's log: give one --repo.");
   const [{ resolveRepos, REPO_CONCURRENCY, pool }, { parseEventsPage }, { paginate }, { startSpinner }, { formatCount }] = await Promise.all([
@@ -32,11 +44,11 @@ export async function runLogsMany(opts: LogsOptions, ctx: Context): Promise<void
   ]);
   const repos = await resolveRepos(ctx);
   const client = await ctx.apiClient();
-  const query = { ...logsQuery(opts), per_page: opts.perPage ?? MAX_PER_PAGE };
+  const query = run.query;
   const warned = new Set<string>();
   const failures: Array<{ repository: string; error: MqError }> = [];
-  const spinner = opts.format !== "table" && ctx.io.stdoutIsTTY ? undefined : await startSpinner(ctx, `fetching events of ${repos.length} repositories`);
-  const log = (line: string) => (spinner ? spinner.log(line) : void ctx.io.stderr.write(line + "\n"));
+  const spinner = await startSpinner(ctx, `fetching events of ${repos.length} repositories`, { stdoutStreams: opts.format !== "table" });
+  const log = (line: string) => spinner.log(line);
 
   const open = (repository: string, owner: string, name: string): Source => {
     const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/logs`;
@@ -82,7 +94,7 @@ export async function runLogsMany(opts: LogsOptions, ctx: Context): Promise<void
   };
 
   const sources = repos.map((r) => open(`${r.owner}/${r.name}`, r.owner, r.name));
-  const sink = await createSink(opts, ctx, { repository: true });
+  const sink = await run.openOutput();
   let count = 0;
   try {
     // the first pages of every repository, a few at a time
@@ -100,18 +112,18 @@ export async function runLogsMany(opts: LogsOptions, ctx: Context): Promise<void
       count++;
       if (best.index >= best.page.length) {
         // before waiting for the next page, write what is ready
-        await sink.page(batch.splice(0), new Set());
-        spinner?.update(`${formatCount(count)} events of ${repos.length} repositories`);
+        await sink.write(batch.splice(0));
+        spinner.update(`${formatCount(count)} events of ${repos.length} repositories`);
         await fill(best);
-      } else if (batch.length >= MAX_PER_PAGE) await sink.page(batch.splice(0), new Set());
+      } else if (batch.length >= 100) await sink.write(batch.splice(0));
     }
-    await sink.page(batch.splice(0), new Set());
+    await sink.write(batch.splice(0));
   } finally {
-    spinner?.stop();
+    spinner.stop();
     await sink.end().catch(() => undefined);
     for (const s of sources) void s.iterator.return?.(undefined)?.catch?.(() => undefined);
   }
-  if (opts.format === "table" || ctx.io.stderrIsTTY) {
+  if (opts.format === "table" || ctx.io.isStderrTerminal()) {
     const more = opts.limit !== undefined && count >= opts.limit ? `; stopped at ${opts.limit}${opts.limitGiven ? " (--limit)" : ", more may be available (--limit N or --all)"}` : "";
     ctx.io.stderr.write(`${repos.length} repositories: ${formatCount(count)} event${count === 1 ? "" : "s"}${more}\n`);
   }

@@ -121,8 +121,8 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
     (!opts.outcomes || opts.outcomes.includes(String(r.outcome))) &&
     (!opts.reasons || opts.reasons.includes(String(r.reason)));
 
-  const { createStayRowSink } = await import("../output/stays-render.js");
-  const sink = await createStayRowSink(ctx, opts.format, opts.fields, { repository: multi });
+  const { openStayRows } = await import("../output/stays-render.js");
+  const sink = await openStayRows(ctx, opts.format, opts.fields, { repository: multi });
   // sorted output, and several repositories merged newest first, need every row; one repository
   // unsorted streams its rows as the stays complete (newest entry first)
   const buffered: Row[] = [];
@@ -130,7 +130,8 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
   let written = 0;
   let events = 0;
   const failures: Array<{ repository: string; error: InstanceType<typeof MqError> }> = [];
-  const spinner = await startSpinner(ctx, `reading the queue events of ${label}`);
+  // rows stream to stdout while it spins (one repository, unsorted)
+  const spinner = await startSpinner(ctx, `reading the queue events of ${label}`, { stdoutStreams: opts.format !== "table" });
   try {
     await pool(repos, REPO_CONCURRENCY, async (repo) => {
       const rows: Row[] = [];
@@ -156,7 +157,7 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
             else if (r.began_before_window) late.push(r);
             else if (opts.limit === undefined || written < opts.limit) {
               written++;
-              await sink.row(r);
+              await sink.write([r]);
             }
           },
         });
@@ -182,10 +183,10 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
   for (const r of rest) {
     if (opts.limit !== undefined && written >= opts.limit) break;
     written++;
-    await sink.row(r);
+    await sink.write([r]);
   }
   await sink.end();
-  if (ctx.io.stderrIsTTY || opts.format === "table") {
+  if (ctx.io.isStderrTerminal() || opts.format === "table") {
     ctx.io.stderr.write(`${label}: ${formatCount(written)} queue stay${written === 1 ? "" : "s"} from ${iso(opts.since)} to ${iso(opts.until)}\n`);
   }
   if (failures.length) {

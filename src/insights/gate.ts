@@ -8,8 +8,11 @@
 // expression is a usage error before any request).
 import { UsageError } from "../errors.js";
 import { FIGURE_NAMES } from "./figures.js";
+import { compare, formatValue, parseThreshold, type Operator } from "../stats/fail-if.js";
 
-export type Operator = ">" | ">=" | "<" | "<=" | "==" | "!=";
+// The operators, threshold values and comparison are those of `mq stats --fail-if` (src/stats/fail-if.ts):
+// one engine; what differs is what an expression names (a figure of the report, or its change).
+export type { Operator } from "../stats/fail-if.js";
 
 export interface Gate {
   source: string;
@@ -21,16 +24,6 @@ export interface Gate {
 }
 
 const EXPR = /^\s*(.+?)\s*(>=|<=|==|!=|>|<)\s*(\S+)\s*$/;
-const DURATION = /^(\d+(?:\.\d+)?)(s|m|h|d|w)$/;
-const UNIT: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
-
-export function parseThreshold(text: string): number | undefined {
-  if (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) return Number(text);
-  const pct = /^([-+]?(?:\d+\.?\d*|\.\d+))%$/.exec(text);
-  if (pct) return Number(pct[1]) / 100;
-  const d = DURATION.exec(text);
-  return d ? Number(d[1]) * UNIT[d[2]!]! : undefined;
-}
 
 export function parseGate(source: string): Gate {
   const m = EXPR.exec(source);
@@ -49,23 +42,6 @@ export function parseGate(source: string): Gate {
   return { source: source.trim(), figure: subject, change: change !== null, op: m[2] as Operator, threshold };
 }
 
-export function holds(value: number, op: Operator, threshold: number): boolean {
-  switch (op) {
-    case ">":
-      return value > threshold;
-    case ">=":
-      return value >= threshold;
-    case "<":
-      return value < threshold;
-    case "<=":
-      return value <= threshold;
-    case "==":
-      return value === threshold;
-    case "!=":
-      return value !== threshold;
-  }
-}
-
 export interface GateResult {
   breaches: Array<{ gate: Gate; value: number }>;
   /** gates whose figure has no value (an empty window, no comparison) */
@@ -78,12 +54,12 @@ export function evaluateGates(gates: readonly Gate[], value: (figure: string, ch
   for (const gate of gates) {
     const v = value(gate.figure, gate.change);
     if (v === null) result.unevaluated.push(gate);
-    else if (holds(v, gate.op, gate.threshold)) result.breaches.push({ gate, value: v });
+    else if (compare(v, gate.op, gate.threshold)) result.breaches.push({ gate, value: v });
   }
   return result;
 }
 
 export function describeGateBreach(b: { gate: Gate; value: number }): string {
   const label = b.gate.change ? `change(${b.gate.figure})` : b.gate.figure;
-  return `--fail-if '${b.gate.source}' breached: ${label} = ${String(Number(b.value.toPrecision(10)))} (threshold ${b.gate.op} ${String(Number(b.gate.threshold.toPrecision(10)))})`;
+  return `--fail-if '${b.gate.source}' breached: ${label} = ${formatValue(b.value)} (threshold ${b.gate.op} ${formatValue(b.gate.threshold)})`;
 }

@@ -4,7 +4,8 @@ import type { ChalkInstance } from "chalk";
 import type { Context, OutputFormat } from "../context.js";
 import type { FigureRow, InsightsReport } from "../insights/report.js";
 import { DISTRIBUTIONS, STATISTICS } from "../insights/figures.js";
-import { createRecordWriter, writeChunk } from "./records.js";
+import { writeChunk } from "./records.js";
+import { exportAll } from "./exporter.js";
 import { formatCount, formatDuration, formatPercent } from "./format.js";
 import { renderTable } from "./table.js";
 import { colors } from "./color.js";
@@ -19,22 +20,25 @@ export interface InsightsMulti {
 
 export async function writeInsights(ctx: Context, report: InsightsReport | InsightsMulti, format: OutputFormat): Promise<void> {
   const multi = "reports" in report ? report : undefined;
-  if (format === "json") {
-    const doc = multi
-      ? { repositories: multi.reports.map(insightsJson), total: insightsJson(multi.total), failed: multi.failed }
-      : insightsJson(report as InsightsReport);
-    await writeChunk(ctx.io.stdout, JSON.stringify(doc, null, 2) + "\n");
-    return;
-  }
-  if (format === "ndjson" || format === "csv") {
-    const writer = createRecordWriter(format, ctx.io.stdout, { csvColumns: format === "csv" ? ["repository", "figure", "value", "previous", "change", "unit"] : undefined });
-    for (const r of multi ? [...multi.reports, multi.total] : [report as InsightsReport]) await writer.writeMany(insightsRecords(r));
-    await writer.end();
-    return;
-  }
-  const o = { human: ctx.io.stdoutIsTTY, columns: ctx.io.columns, colors: colors(ctx) };
-  const text = multi ? renderRepositories(multi, o) + "\n" + renderInsights(multi.total, o) : renderInsights(report as InsightsReport, o);
-  await writeChunk(ctx.io.stdout, text);
+  const reports = multi ? [...multi.reports, multi.total] : [report as InsightsReport];
+  await exportAll<Record<string, unknown>>(
+    format,
+    ctx.io,
+    {
+      document: () =>
+        multi ? { repositories: multi.reports.map(insightsJson), total: insightsJson(multi.total), failed: multi.failed } : insightsJson(report as InsightsReport),
+      csvColumns: () => ["repository", "figure", "value", "previous", "change", "unit"],
+      table: () => ({
+        async write() {},
+        end: () => {
+          const o = { human: ctx.io.isStdoutTerminal(), columns: ctx.io.width(), colors: colors(ctx.io) };
+          const text = multi ? renderRepositories(multi, o) + "\n" + renderInsights(multi.total, o) : renderInsights(report as InsightsReport, o);
+          return writeChunk(ctx.io.stdout, text);
+        },
+      }),
+    },
+    () => reports.flatMap(insightsRecords),
+  );
 }
 
 /** One row per repository and one for the total: the headline figures side by side. */

@@ -2,11 +2,11 @@
 import type { Context, OutputFormat } from "../context.js";
 import type { StayRecord } from "../insights/records.js";
 import { STAY_FIELDS } from "../insights/records.js";
-import { createRecordWriter } from "./records.js";
 import { formatCount, formatDuration, formatRelativeTime } from "./format.js";
 import { renderTable } from "./table.js";
 import { colors } from "./color.js";
 import { writeChunk } from "./records.js";
+import { exportAll, openExport, type Sink } from "./exporter.js";
 import * as STAY_TIMES from "../insights/stays.js";
 
 /**
@@ -18,27 +18,25 @@ export function printable(text: unknown): string {
   return String(text).replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-export interface StayRowSink {
-  row(r: StayRecord): Promise<void>;
-  end(): Promise<void>;
-}
-
-export async function createStayRowSink(ctx: Context, format: OutputFormat, fields?: string[], o: { repository?: boolean } = {}): Promise<StayRowSink> {
-  if (format !== "table") {
-    const writer = createRecordWriter(format, ctx.io.stdout, { fields, csvColumns: format === "csv" ? (fields ?? [...STAY_FIELDS]) : undefined });
-    return { row: (r) => writer.write(r), end: () => writer.end() };
-  }
-  // a table is sized from all its cells: rows (a few strings per stay, not events) are kept
-  const rows: StayRecord[] = [];
-  return {
-    async row(r) {
-      rows.push(r);
+/** The rows of `mq prs` through the exporter; the table is sized from all its rows, so it keeps them (a few strings per stay). */
+export async function openStayRows(ctx: Context, format: OutputFormat, fields?: string[], o: { repository?: boolean } = {}): Promise<Sink<StayRecord>> {
+  return openExport<StayRecord>(format, ctx.io, {
+    fields,
+    csvColumns: () => fields ?? [...STAY_FIELDS],
+    table: () => {
+      const rows: StayRecord[] = [];
+      return {
+        async write(items) {
+          rows.push(...items);
+        },
+        async end() {
+          if (rows.length === 0) return;
+          const human = ctx.io.isStdoutTerminal();
+          await writeChunk(ctx.io.stdout, renderStayTable(rows, { human, columns: ctx.io.tableWidth(), color: colors(ctx.io), now: ctx.now(), repository: o.repository }));
+        },
+      };
     },
-    async end() {
-      if (rows.length === 0) return;
-      await writeChunk(ctx.io.stdout, renderStayTable(rows, { human: ctx.io.stdoutIsTTY, columns: ctx.io.stdoutIsTTY ? ctx.io.columns : undefined, color: colors(ctx), now: ctx.now(), repository: o.repository }));
-    },
-  };
+  });
 }
 
 export function renderStayTable(
@@ -98,33 +96,33 @@ export async function writeTimeline(
 ): Promise<void> {
   const { stayRecord } = await import("../insights/records.js");
   const untilMs = opts.until.getTime();
-  const format = opts.format;
-  if (format === "json") {
-    const doc = {
-      repository,
-      pull_request: opts.pullRequest,
-      since: iso(opts.since.getTime()),
-      until: iso(untilMs),
-      stays: timeline.map((t) => ({
-        ...stayRecord(t.stay, untilMs),
-        steps: t.steps.map((s) => ({ at: new Date(s.at).toISOString(), wait: s.wait, type: s.type, text: s.text })),
-        runs: t.stay.runs.map(runRecord),
-      })),
-    };
-    await writeChunk(ctx.io.stdout, JSON.stringify(doc, null, 2) + "\n");
-    return;
-  }
-  if (format === "ndjson" || format === "csv") {
-    const writer = createRecordWriter(format, ctx.io.stdout, { csvColumns: format === "csv" ? ["repository", "pull_request", "stay", "at", "wait", "type", "text"] : undefined });
-    await writer.writeMany(
-      timeline.flatMap((t, i) =>
-        t.steps.map((s) => ({ repository, pull_request: opts.pullRequest, stay: i + 1, at: new Date(s.at).toISOString(), wait: s.wait, type: s.type, text: s.text })),
-      ),
-    );
-    await writer.end();
-    return;
-  }
-  await writeChunk(ctx.io.stdout, renderTimeline(repository, opts, timeline, colors(ctx)));
+  const steps = timeline.flatMap((t, i) =>
+    t.steps.map((st) => ({ repository, pull_request: opts.pullRequest, stay: i + 1, at: new Date(st.at).toISOString(), wait: st.wait, type: st.type, text: st.text })),
+  );
+  await exportAll<Record<string, unknown>>(
+    opts.format,
+    ctx.io,
+    {
+      // json: the stays with their figures, steps and runs; ndjson and csv: one record per step
+      document: () => ({
+        repository,
+        pull_request: opts.pullRequest,
+        since: iso(opts.since.getTime()),
+        until: iso(untilMs),
+        stays: timeline.map((t) => ({
+          ...stayRecord(t.stay, untilMs),
+          steps: t.steps.map((st) => ({ at: new Date(st.at).toISOString(), wait: st.wait, type: st.type, text: st.text })),
+          runs: t.stay.runs.map(runRecord),
+        })),
+      }),
+      csvColumns: () => ["repository", "pull_request", "stay", "at", "wait", "type", "text"],
+      table: () => ({
+        async write() {},
+        end: () => writeChunk(ctx.io.stdout, renderTimeline(repository, opts, timeline, colors(ctx.io))),
+      }),
+    },
+    () => steps,
+  );
 }
 
 function runRecord(r: CheckRun): Record<string, unknown> {
