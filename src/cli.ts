@@ -1,5 +1,5 @@
 // Builds the command tree. Only commander and light modules load here: each command imports its
-// heavy dependencies (zod, undici, cli-table3, ora, conf, the server) inside its run function.
+// heavy dependencies (zod, undici, cli-table3, ora, the server) inside its run function.
 import { Command, CommanderError } from "commander";
 import { version } from "../package.json";
 import type { Context } from "./context.js";
