@@ -1,0 +1,50 @@
+// bin/mq.js keeps WebAssembly on V8's baseline compiler (Liftoff): without it V8 re-optimises
+// undici's WebAssembly HTTP parser in the background and every short networked command pays for it
+// at exit. Checked on the Node running the tests: a hot WebAssembly function ends in TurboFan in a
+// plain process, and stays in Liftoff once bin/mq.js has been loaded.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { MQ_BIN } from "../helpers/spawn.js";
+
+// (module (func (export "add") (param i32 i32) (result i32) local.get 0 local.get 1 i32.add))
+const ADD_WASM = [0, 97, 115, 109, 1, 0, 0, 0, 1, 7, 1, 96, 2, 127, 127, 1, 127, 3, 2, 1, 0, 7, 7, 1, 3, 97, 100, 100, 0, 0, 10, 9, 1, 7, 0, 32, 0, 32, 1, 106, 11];
+
+const PROBE = `
+if (process.env.MQ_BIN_UNDER_TEST) await import(process.env.MQ_BIN_UNDER_TEST);
+const { instance } = await WebAssembly.instantiate(new Uint8Array(${JSON.stringify(ADD_WASM)}));
+const add = instance.exports.add;
+let s = 0;
+// hot enough for dynamic tiering to send it to TurboFan, with pauses for the background compile
+for (let round = 0; round < 50 && !%IsTurboFanFunction(add); round++) {
+  for (let i = 0; i < 100000; i++) s = add(s, i) | 0;
+  await new Promise((r) => setTimeout(r, 2));
+}
+process.stdout.write(JSON.stringify({ liftoff: %IsLiftoffFunction(add), turbofan: %IsTurboFanFunction(add) }) + "\\n");
+`;
+
+function probe(withMq: boolean): { liftoff: boolean; turbofan: boolean } {
+  const file = join(mkdtempSync(join(tmpdir(), "mq-wasm-tier-")), "probe.mjs");
+  writeFileSync(file, PROBE);
+  // `--version`: bin/mq.js sets its flags, prints the version and loads nothing else
+  const r = spawnSync(process.execPath, ["--allow-natives-syntax", file, "--version"], {
+    env: { PATH: process.env.PATH ?? "", ...(withMq ? { MQ_BIN_UNDER_TEST: MQ_BIN } : {}) },
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  expect(r.status, r.stderr).toBe(0);
+  const last = r.stdout.trimEnd().split("\n").pop()!;
+  return JSON.parse(last) as { liftoff: boolean; turbofan: boolean };
+}
+
+describe("WebAssembly tier-up", () => {
+  it("is on in a plain Node (the control: the probe can see a tier-up)", () => {
+    expect(probe(false)).toEqual({ liftoff: false, turbofan: true });
+  });
+
+  it("is off once bin/mq.js has run (--liftoff-only)", () => {
+    expect(probe(true)).toEqual({ liftoff: true, turbofan: false });
+  });
+});
