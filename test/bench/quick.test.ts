@@ -18,6 +18,7 @@ describe("bench --quick", () => {
       'node -e "" (baseline)',
       "mq --version",
       "mq --help",
+      "mq auth status",
       "mq logs --help",
       "(a) bash loop: curl + jq -c '.events[]', 2,000 events, 20 pages",
       "(b) bare undici loop in Node, 2,000 events, 20 pages",
@@ -33,6 +34,6 @@ describe("bench --quick", () => {
       "30-day statistics query, 20,000 events",
     ]);
     const targets = r.stdout.split("\n").filter((l) => /^- \*\*(met|NOT met|not measured)\*\* — /.test(l));
-    expect(targets).toHaveLength(11);
+    expect(targets).toHaveLength(12);
   }, 300_000);
 });
