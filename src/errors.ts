@@ -11,6 +11,7 @@ export const ExitCode = {
   NETWORK: 6,
   CONFIG: 7,
   INTERNAL: 70,
+  HANGUP: 129,
   INTERRUPTED: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -104,7 +105,8 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [6, "network failure, timeout, server error (5xx), or a response that breaks the contract"],
   [7, "configuration error (unreadable or corrupt config file, bad config value)"],
   [70, "internal error (a bug in mq)"],
-  [130, "interrupted (Ctrl-C)"],
+  [129, "hung up (SIGHUP: the terminal or SSH session closed); output written so far is complete"],
+  [130, "interrupted (Ctrl-C, SIGTERM); output written so far is complete"],
 ];
 
 // Nothing mq prints may show a token: neither the ones it knows (flag, environment, config) nor

@@ -312,7 +312,8 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
 
 function stdoutClosed(ctx: Context): boolean {
   const out = ctx.io.stdout as { destroyed?: boolean; writableEnded?: boolean };
-  return out.destroyed === true || out.writableEnded === true;
+  // EPIPE: the reader left (found at a write, or while idle: src/pipe-reader.ts)
+  return out.destroyed === true || out.writableEnded === true || (ctx.signal.reason as NodeJS.ErrnoException | undefined)?.code === "EPIPE";
 }
 
 /** Attaches the resume hint to an error that is already typed (keeping its class and exit code). */

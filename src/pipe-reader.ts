@@ -1,0 +1,93 @@
+// Is anyone still reading our standard output? `mq logs --follow | head -1`: head leaves after one
+// line, but a writer only learns that at its next write (EPIPE), and --follow may write nothing for
+// hours while bash waits for both ends of the pipeline. Node offers no poll() on a write-only fd
+// (libuv refuses to watch it, a zero-byte write succeeds without readers, and reopening the pipe
+// through /proc does not fail with ENXIO for an anonymous pipe), so on Linux this looks for the
+// pipe's readers in /proc: a process holding the same pipe inode open for reading.
+//
+// It errs on the side of "still read": the verdict "gone" needs every process of our session to be
+// inspectable (a `| sudo tee log` reader is root's and hidden from us: then nothing is concluded).
+// Processes outside the session cannot have inherited the pipe. The lookup starts with the
+// processes nearest to our pid (a shell starts a pipeline's commands together), so while the
+// reader is alive a check usually stops after a few processes.
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+
+export type ReaderState = "reading" | "gone" | "unknown";
+
+/** The pipe inode behind FD ("pipe:[1234]"), or undefined when FD is not a pipe or /proc is absent. */
+export function pipeOf(fd: number, proc = "/proc"): string | undefined {
+  try {
+    const target = readlinkSync(`${proc}/self/fd/${fd}`);
+    return target.startsWith("pipe:[") ? target : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sessionOf(pid: string, proc: string): number | undefined {
+  try {
+    const stat = readFileSync(`${proc}/${pid}/stat`, "utf8");
+    // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[3]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a process other than us holds PIPE open for reading. */
+export function pipeReaderState(pipe: string, proc = "/proc", self = process.pid): ReaderState {
+  let pids: string[];
+  try {
+    pids = readdirSync(proc).filter((name) => /^\d+$/.test(name) && Number(name) !== self);
+  } catch {
+    return "unknown";
+  }
+  pids.sort((a, b) => Math.abs(Number(a) - self) - Math.abs(Number(b) - self));
+  const mySession = sessionOf(String(self), proc);
+  let hidden = false;
+  for (const pid of pids) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`${proc}/${pid}/fd`);
+    } catch (err) {
+      // EACCES: another user's process; ENOENT: it just ended
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT" && (mySession === undefined || sessionOf(pid, proc) === mySession)) hidden = true;
+      continue;
+    }
+    for (const fd of fds) {
+      let target: string;
+      try {
+        target = readlinkSync(`${proc}/${pid}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      if (target !== pipe) continue;
+      try {
+        const flags = /^flags:\s*([0-7]+)/m.exec(readFileSync(`${proc}/${pid}/fdinfo/${fd}`, "utf8"))?.[1];
+        // O_WRONLY is 1: any other access mode reads
+        if (flags === undefined || (parseInt(flags, 8) & 3) !== 1) return "reading";
+      } catch {
+        return "reading";
+      }
+    }
+  }
+  return hidden ? "unknown" : "gone";
+}
+
+/**
+ * Calls ONGONE once when stdout is a pipe and its last reader has left, checking every INTERVALMS
+ * (the first check after one interval: short commands never pay for it). Returns a stop function.
+ */
+export function watchStdoutReader(onGone: () => void, intervalMs = 1000): () => void {
+  if (process.platform !== "linux") return () => undefined;
+  const pipe = pipeOf(1);
+  if (pipe === undefined) return () => undefined;
+  const timer = setInterval(() => {
+    if (pipeReaderState(pipe) !== "gone") return;
+    clearInterval(timer);
+    onGone();
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
