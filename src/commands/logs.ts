@@ -475,25 +475,29 @@ function byTimeThenId(a: RawEvent, b: RawEvent): number {
  */
 async function follow(opts: LogsOptions, ctx: Context, d: FollowDeps): Promise<void> {
   const { setTimeout: sleep } = await import("node:timers/promises");
-  // ids at the newest timestamp seen: a poll from that instant returns them again
-  let watermark: string | undefined;
+  // The next poll asks from the watermark: the newest instant seen, but never past now. An event
+  // stamped in the future (a server's clock, or a hostile server) would otherwise move it there,
+  // and every later poll would ask for events received after that instant: --follow gone blind.
   let watermarkMs = -Infinity;
-  let seenAtWatermark = new Set<number>();
+  // ids printed at or after the watermark: a poll from that instant returns them again
+  const printed = new Map<number, number>();
   const mismatchedIds = new Set<number>();
 
   const emit = async (events: RawEvent[]) => {
     events.sort(byTimeThenId);
     const fresh: RawEvent[] = [];
+    let newestMs = watermarkMs;
     for (const ev of events) {
       const ms = Date.parse(ev.received_at);
-      if (ms < watermarkMs || (ms === watermarkMs && seenAtWatermark.has(ev.id))) continue;
-      if (ms > watermarkMs) {
-        watermarkMs = ms;
-        watermark = ev.received_at;
-        seenAtWatermark = new Set();
-      }
-      seenAtWatermark.add(ev.id);
+      if (ms < watermarkMs || printed.has(ev.id)) continue;
+      printed.set(ev.id, ms);
+      if (Number.isFinite(ms)) newestMs = Math.max(newestMs, ms);
       fresh.push(ev);
+    }
+    const next = Math.min(newestMs, ctx.now().getTime());
+    if (next > watermarkMs) {
+      watermarkMs = next;
+      for (const [id, ms] of printed) if (ms < watermarkMs) printed.delete(id);
     }
     await d.sink.page(fresh, mismatchedIds);
     mismatchedIds.clear();
@@ -516,9 +520,9 @@ async function follow(opts: LogsOptions, ctx: Context, d: FollowDeps): Promise<v
       // The API has no "after id": ask from the newest instant seen and drop what was printed.
       // Before any event, the first query is repeated (the server's clock decides "now", not ours).
       const query: QueryInput =
-        watermark === undefined
+        watermarkMs === -Infinity
           ? d.query
-          : { ...d.query, received_from: formatInstant(new Date(watermark)), per_page: opts.perPage ?? MAX_PER_PAGE };
+          : { ...d.query, received_from: formatInstant(new Date(watermarkMs)), per_page: opts.perPage ?? MAX_PER_PAGE };
       await emit(await fetchAll(query));
     }
   } catch (err) {
