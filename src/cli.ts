@@ -12,6 +12,7 @@ import { NewCmdConfig } from "./commands/config.js";
 import { NewCmdCompletion } from "./commands/completion.js";
 import { EXIT_CODE_TABLE, redact } from "./errors.js";
 import { examplesHelpText } from "./commands/examples.js";
+import { messageSecrets } from "./secrets.js";
 import { closestMatches } from "./commands/shared/lists.js";
 
 export const VERSION: string = version;
@@ -102,7 +103,7 @@ function configureCommand(cmd: Command, ctx: Context): void {
     writeErr: (s) => void ctx.io.stderr.write(s),
     // commander's two-line "error: ...\n(Did you mean ...?)" becomes one line in mq's voice
     outputError: (s, write) =>
-      write(redact(`mq: ${s.replace(/^error: /, "").replace(/\n\(Did you mean (.*)\?\)/, " (did you mean $1?)").trimEnd()}`, ctx.secrets) + "\n"),
+      write(redact(`mq: ${s.replace(/^error: /, "").replace(/\n\(Did you mean (.*)\?\)/, " (did you mean $1?)").trimEnd()}`, messageSecrets(ctx)) + "\n"),
     getOutHelpWidth: () => Math.min(ctx.io.columns, 100),
     getErrHelpWidth: () => Math.min(ctx.io.columns, 100),
   });

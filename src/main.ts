@@ -4,10 +4,12 @@ import { buildProgram } from "./cli.js";
 import { createContext, type Context, type ContextInit } from "./context.js";
 import { ExitCode, MqError, redact } from "./errors.js";
 import { watchStdoutReader } from "./pipe-reader.js";
+import { messageSecrets, registerCommandLineSecrets } from "./secrets.js";
 
 export { redact };
 
 export async function main(argv: string[], ctx: Context = createContext()): Promise<number> {
+  registerCommandLineSecrets(ctx, argv);
   try {
     const program = buildProgram(ctx);
     await program.parseAsync(argv, { from: "user" });
@@ -23,7 +25,7 @@ export function reportError(err: unknown, ctx: Context): number {
   // `mq logs | head -1`: the reader left and run() aborted the work; what fails after that
   // (an "interrupted" with a resume hint) is a consequence, not news: end quietly
   if (ctx.signal.aborted && (ctx.signal.reason as NodeJS.ErrnoException | undefined)?.code === "EPIPE") return ExitCode.OK;
-  const write = (line: string) => void ctx.io.stderr.write(redact(line, ctx.secrets) + "\n");
+  const write = (line: string) => void ctx.io.stderr.write(redact(line, messageSecrets(ctx)) + "\n");
   if (err instanceof CommanderError) {
     // help and version are "errors" only to exitOverride
     if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") {

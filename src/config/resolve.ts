@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve as resolvePath } from "node:path";
 import type { Context } from "../context.js";
-import { ConfigError, UsageError } from "../errors.js";
+import { ConfigError, SHORT_SECRET, UsageError } from "../errors.js";
 import { checkApiUrl, checkRepo, checkTimeout, DEFAULT_API_URL, stripUserinfo } from "./keys.js";
 
 export interface RepoRef {
@@ -76,6 +76,8 @@ export async function resolveToken(ctx: Context, apiUrl: string): Promise<TokenC
 
 /** `mqk_****abcd`: the prefix that names the kind of token and the last four characters. */
 export function maskToken(token: string): string {
+  // a short token would be mostly shown by its prefix: nothing of it
+  if (token.length < SHORT_SECRET) return "****";
   const prefix = /^[a-z]{2,4}_/i.exec(token)?.[0] ?? "";
   const tail = token.length >= 12 ? token.slice(-4) : "";
   return `${prefix}****${tail}`;

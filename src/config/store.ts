@@ -173,6 +173,22 @@ export function openConfigAt(dir: string): ConfigStore {
 }
 
 /**
+ * Every token stored in DIR's config file, for masking in messages: best effort, never throws (a
+ * file that cannot be read has no tokens to hide, and its own error is reported elsewhere).
+ */
+export function storedTokens(dir: string): string[] {
+  try {
+    let text = readFileSync(join(dir, CONFIG_FILE_NAME), "utf8");
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    const tokens = (JSON.parse(text) as Raw | null)?.[TOKENS];
+    if (tokens === null || typeof tokens !== "object") return [];
+    return Object.values(tokens as Raw).filter((t): t is string => typeof t === "string" && t !== "");
+  } catch {
+    return [];
+  }
+}
+
+/**
  * Creates DIR (and its parents) 0700, and tightens DIR itself to 0700 when it exists with a looser
  * mode and belongs to this user (a folder someone else owns is not ours to change).
  */
