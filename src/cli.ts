@@ -3,7 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { version } from "../package.json";
 import type { Context } from "./context.js";
-import { ensureGlobalOptions, readGlobals } from "./commands/global-options.js";
+import { addGlobalOptions, ensureGlobalOptions, readGlobals } from "./commands/global-options.js";
 import { NewCmdLogs } from "./commands/logs.js";
 import { NewCmdStats } from "./commands/stats/index.js";
 import { NewCmdServe } from "./commands/serve.js";
@@ -19,7 +19,41 @@ export const VERSION: string = version;
 
 const DATA_COMMANDS = new Set(["logs", "stats"]);
 
-export function buildProgram(ctx: Context): Command {
+/** The top-level commands, by the name a command line gives them. */
+const COMMANDS: ReadonlyArray<readonly [string, (ctx: Context) => Command]> = [
+  ["logs", NewCmdLogs],
+  ["stats", NewCmdStats],
+  ["serve", NewCmdServe],
+  ["auth", NewCmdAuth],
+  ["config", NewCmdConfig],
+  ["completion", NewCmdCompletion],
+];
+
+/** Commands that run on their own subtree; completion describes the whole tree. */
+const SELF_CONTAINED = new Set(["logs", "stats", "serve", "auth", "config"]);
+
+/**
+ * The top-level command ARGV runs, when it runs one that needs no other: `mq auth status` builds
+ * the auth tree only (building all of them, the 18 stats subcommands with their options above
+ * all, was a third of its start-up). Undefined for `mq --help`, `mq help ...`, completion, an
+ * unknown name or option: those get the whole tree, and commander's own messages.
+ */
+export function commandToBuild(argv: readonly string[]): string | undefined {
+  // the global options are the only ones that may come before the command name; a bad value is
+  // left for the real parse to report (whole tree, commander's message)
+  const silent = () => undefined;
+  const probe = addGlobalOptions(new Command()).exitOverride().configureOutput({ writeOut: silent, writeErr: silent, outputError: silent });
+  try {
+    const [name] = probe.parseOptions([...argv]).operands;
+    return name !== undefined && SELF_CONTAINED.has(name) ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The command tree; with ARGV, only the part that command line runs (see commandToBuild). */
+export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
+  const only = argv !== undefined ? commandToBuild(argv) : undefined;
   const program = new Command("mq")
     .description("Query a merge queue's event log and statistics from the terminal, scripts and CI.")
     .version(VERSION, "-V, --version", "print the version")
@@ -29,13 +63,8 @@ export function buildProgram(ctx: Context): Command {
     .helpCommand(false);
   ensureGlobalOptions(program);
 
-  program.addCommand(NewCmdLogs(ctx));
-  program.addCommand(NewCmdStats(ctx));
-  program.addCommand(NewCmdServe(ctx));
-  program.addCommand(NewCmdAuth(ctx));
-  program.addCommand(NewCmdConfig(ctx));
-  program.addCommand(NewCmdCompletion(ctx));
-  program.addCommand(newHelpCommand(program));
+  for (const [name, build] of COMMANDS) if (only === undefined || only === name) program.addCommand(build(ctx));
+  if (only === undefined) program.addCommand(newHelpCommand(program));
 
   for (const cmd of walk(program)) {
     // a subcommand gets the global options when the command line reaches it, so that

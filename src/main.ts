@@ -11,7 +11,7 @@ export { redact };
 export async function main(argv: string[], ctx: Context = createContext()): Promise<number> {
   registerCommandLineSecrets(ctx, argv);
   try {
-    const program = buildProgram(ctx);
+    const program = buildProgram(ctx, argv);
     await program.parseAsync(argv, { from: "user" });
     return ctx.exitCode ?? ExitCode.OK;
   } catch (err) {

@@ -126,3 +126,26 @@ describe("credentials in a URL", () => {
     expect(ctx2.stderrText()).not.toContain("hunter22");
   });
 });
+
+describe("building only the command a run needs", () => {
+  it.each([
+    [["auth", "status"], "auth"],
+    [["--repo", "acme/web", "--offline", "logs", "--limit", "5"], "logs"],
+    [["-o", "json", "--timeout", "3", "stats", "failure-rate"], "stats"],
+    [["config", "set", "repo", "acme/web"], "config"],
+    [["serve", "--port", "0"], "serve"],
+    [["--token", "stats", "auth", "status"], "auth"],
+  ])("mq %j builds %s only", async (argv, name) => {
+    const { buildProgram, commandToBuild } = await import("../src/cli.js");
+    expect(commandToBuild(argv)).toBe(name);
+    expect(buildProgram(testContext(), argv).commands.map((c) => c.name())).toEqual([name]);
+  });
+
+  it.each([[["--help"]], [[]], [["help", "stats"]], [["completion", "bash"]], [["lgos"]], [["--bogus", "auth", "status"]], [["-V"]], [["-o", "xml", "logs"]], [["--timeout", "0", "auth", "status"]]])(
+    "mq %j builds the whole tree",
+    async (argv) => {
+      const { commandToBuild } = await import("../src/cli.js");
+      expect(commandToBuild(argv)).toBeUndefined();
+    },
+  );
+});

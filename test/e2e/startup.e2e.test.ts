@@ -1,7 +1,9 @@
-// bin/mq.js keeps WebAssembly on V8's baseline compiler (Liftoff): without it V8 re-optimises
-// undici's WebAssembly HTTP parser in the background and every short networked command pays for it
-// at exit. Checked on the Node running the tests: a hot WebAssembly function ends in TurboFan in a
-// plain process, and stays in Liftoff once bin/mq.js has been loaded.
+// What start-up relies on, checked on the built binary. bin/mq.js keeps WebAssembly on V8's
+// baseline compiler (Liftoff): without it V8 re-optimises undici's WebAssembly HTTP parser in the
+// background and every short networked command pays for it at exit; checked on the Node running
+// the tests: a hot WebAssembly function ends in TurboFan in a plain process, and stays in Liftoff
+// once bin/mq.js has been loaded. And the command tree loads without child_process (and the net,
+// dgram and stream modules it pulls in), which commander requires but mq never uses.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -46,5 +48,27 @@ describe("WebAssembly tier-up", () => {
 
   it("is off once bin/mq.js has run (--liftoff-only)", () => {
     expect(probe(true)).toEqual({ liftoff: true, turbofan: false });
+  });
+});
+
+describe("modules loaded at start-up", () => {
+  it("mq auth status and mq --help never load child_process", () => {
+    const probe = join(mkdtempSync(join(tmpdir(), "mq-modules-")), "probe.mjs");
+    // bin/mq.js runs mq, then this prints which of Node's modules were loaded
+    writeFileSync(
+      probe,
+      `process.argv.splice(2, 0, ...JSON.parse(process.env.MQ_ARGS));
+await import(${JSON.stringify(MQ_BIN)});
+process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /child_process|dgram/.test(m)).join(",") + "\\n");`,
+    );
+    for (const args of [["--help"], ["auth", "status"]]) {
+      const r = spawnSync(process.execPath, [probe], {
+        env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-modules-config-")) },
+        encoding: "utf8",
+        timeout: 30_000,
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/\nmodules: \n$/);
+    }
   });
 });
