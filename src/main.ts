@@ -6,14 +6,12 @@ import { ExitCode, MqError, redact } from "./errors.js";
 import { watchStdoutReader } from "./pipe-reader.js";
 import { messageSecrets, registerCommandLineSecrets } from "./secrets.js";
 
-export { redact };
-
 export async function main(argv: string[], ctx: Context = createContext()): Promise<number> {
   registerCommandLineSecrets(ctx, argv);
   try {
     const program = buildProgram(ctx, argv);
     await program.parseAsync(argv, { from: "user" });
-    return ctx.exitCode ?? ExitCode.OK;
+    return ExitCode.OK;
   } catch (err) {
     return reportError(err, ctx);
   } finally {

@@ -12,7 +12,6 @@
 // ConfigError naming the file and is never rewritten: the user's hand edit stays for them to fix.
 import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Context } from "../context.js";
 import { ConfigError } from "../errors.js";
 import { CONFIG_KEYS, checkConfigValue, type ConfigKey } from "./keys.js";
 import { withLock } from "./lock.js";
@@ -36,7 +35,8 @@ const NOT_REWRITTEN = "fix or remove it by hand; mq does not overwrite it";
 
 type Raw = Record<string, unknown>;
 
-export async function openConfig(ctx: Context): Promise<ConfigStore> {
+/** The store in the context's config folder (any object that names one: the Context is one). */
+export async function openConfig(ctx: { configDir(): string }): Promise<ConfigStore> {
   return openConfigAt(ctx.configDir());
 }
 
