@@ -2,7 +2,7 @@
 // arguments in its errors ("unknown option '--<token>'", "unknown command '<token>'"), and so do
 // mq's own ("--pr must be an integer ..., not \"<token>\""), before any command has resolved a token.
 import type { Context } from "./context.js";
-import { storedTokens } from "./config/store.js";
+import { storedTokens } from "./config/file.js";
 
 /** Tokens from the environment and from --token on the command line, added to ctx.secrets. */
 export function registerCommandLineSecrets(ctx: Context, argv: readonly string[]): void {

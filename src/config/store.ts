@@ -15,8 +15,10 @@ import { dirname, join } from "node:path";
 import { ConfigError } from "../errors.js";
 import { CONFIG_KEYS, checkConfigValue, type ConfigKey } from "./keys.js";
 import { withLock } from "./lock.js";
+import { CONFIG_FILE_NAME, configFileText, TOKENS } from "./file.js";
 
 export { CONFIG_KEYS, type ConfigKey } from "./keys.js";
+export { CONFIG_FILE_NAME } from "./file.js";
 
 export interface ConfigStore {
   readonly path: string;
@@ -29,8 +31,6 @@ export interface ConfigStore {
   deleteToken(apiUrl: string): boolean;
 }
 
-const TOKENS = "tokens";
-export const CONFIG_FILE_NAME = "config.json";
 const NOT_REWRITTEN = "fix or remove it by hand; mq does not overwrite it";
 
 type Raw = Record<string, unknown>;
@@ -63,8 +63,7 @@ export function openConfigAt(dir: string): ConfigStore {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return {};
       return fail(err, "read");
     }
-    // editors on Windows save with a byte-order mark; JSON.parse refuses it
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    text = configFileText(text);
     if (text.trim() === "") return {};
     let data: unknown;
     try {
@@ -170,22 +169,6 @@ export function openConfigAt(dir: string): ConfigStore {
       return removed;
     },
   };
-}
-
-/**
- * Every token stored in DIR's config file, for masking in messages: best effort, never throws (a
- * file that cannot be read has no tokens to hide, and its own error is reported elsewhere).
- */
-export function storedTokens(dir: string): string[] {
-  try {
-    let text = readFileSync(join(dir, CONFIG_FILE_NAME), "utf8");
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    const tokens = (JSON.parse(text) as Raw | null)?.[TOKENS];
-    if (tokens === null || typeof tokens !== "object") return [];
-    return Object.values(tokens as Raw).filter((t): t is string => typeof t === "string" && t !== "");
-  } catch {
-    return [];
-  }
 }
 
 /**
