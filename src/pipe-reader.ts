@@ -5,8 +5,9 @@
 // through /proc does not fail with ENXIO for an anonymous pipe), so on Linux this looks for the
 // pipe's readers in /proc: a process holding the same pipe inode open for reading.
 //
-// It errs on the side of "still read": the verdict "gone" needs every process of our session to be
-// inspectable (a `| sudo tee log` reader is root's and hidden from us: then nothing is concluded).
+// It errs on the side of "still read": the verdict "gone" needs a reader seen at start (a reader in
+// another PID namespace, such as a container runtime's, is never seen) and every process of our
+// session to be inspectable (a `| sudo tee log` reader is root's and hidden from us).
 // Processes outside the session cannot have inherited the pipe. The lookup starts with the
 // processes nearest to our pid (a shell starts a pipeline's commands together), so while the
 // reader is alive a check usually stops after a few processes.
@@ -76,15 +77,20 @@ export function pipeReaderState(pipe: string, proc = "/proc", self = process.pid
 }
 
 /**
- * Calls ONGONE once when stdout is a pipe and its last reader has left, checking every INTERVALMS
- * (the first check after one interval: short commands never pay for it). Returns a stop function.
+ * Calls ONGONE once when stdout is a pipe and its last reader has left, checking every INTERVALMS.
+ * Returns a stop function. Only a reader seen at start can be seen leaving: in a container, the
+ * reader of stdout (the runtime) is in another PID namespace, invisible in /proc, and a pipe with
+ * no visible reader must not read as "nobody is reading".
  */
-export function watchStdoutReader(onGone: () => void, intervalMs = 1000): () => void {
+export function watchStdoutReader(
+  onGone: () => void,
+  { intervalMs = 1000, proc = "/proc", self = process.pid }: { intervalMs?: number; proc?: string; self?: number } = {},
+): () => void {
   if (process.platform !== "linux") return () => undefined;
-  const pipe = pipeOf(1);
-  if (pipe === undefined) return () => undefined;
+  const pipe = pipeOf(1, proc);
+  if (pipe === undefined || pipeReaderState(pipe, proc, self) !== "reading") return () => undefined;
   const timer = setInterval(() => {
-    if (pipeReaderState(pipe) !== "gone") return;
+    if (pipeReaderState(pipe, proc, self) !== "gone") return;
     clearInterval(timer);
     onGone();
   }, intervalMs);

@@ -1,11 +1,11 @@
 // The /proc lookup behind `mq logs --follow | head -1`, on a fake /proc: a reader is a process of
 // ours holding the same pipe open for reading; a process we cannot inspect in our session leaves
 // the answer unknown (never "gone"), one outside the session does not count.
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { pipeReaderState } from "../../src/pipe-reader.js";
+import { pipeReaderState, watchStdoutReader } from "../../src/pipe-reader.js";
 
 const SELF = 500;
 const PIPE = "pipe:[4242]";
@@ -30,6 +30,7 @@ function fakeProc(processes: FakeProcess[]): string {
       continue;
     }
     mkdirSync(join(dir, "fd"));
+    if (p.pid === SELF) symlinkSync(String(SELF), join(root, "self"));
     for (const [fd, [target, flags]] of Object.entries(p.fds ?? {})) {
       symlinkSync(target, join(dir, "fd", fd));
       writeFileSync(join(dir, "fdinfo", fd), `pos:\t0\nflags:\t${flags}\nmnt_id:\t16\n`);
@@ -69,5 +70,30 @@ describe("pipeReaderState", () => {
 
   it("unknown: no /proc", () => {
     expect(pipeReaderState(PIPE, join(tmpdir(), "no-such-proc-mq"), SELF)).toBe("unknown");
+  });
+});
+
+describe.skipIf(process.platform !== "linux")("watchStdoutReader", () => {
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it("reports a reader seen at start that leaves", async () => {
+    const proc = fakeProc([{ pid: 501, fds: { 0: [PIPE, "0100000"] } }]);
+    let gone = 0;
+    const stop = watchStdoutReader(() => gone++, { intervalMs: 10, proc, self: SELF });
+    await pause(50);
+    expect(gone).toBe(0);
+    rmSync(join(proc, "501"), { recursive: true });
+    await pause(80);
+    stop();
+    expect(gone).toBe(1);
+  });
+
+  it("never concludes when no reader is visible at start (a container runtime in another PID namespace)", async () => {
+    const proc = fakeProc([{ pid: 501, fds: { 1: [PIPE, "0100001"] } }]);
+    let gone = 0;
+    const stop = watchStdoutReader(() => gone++, { intervalMs: 10, proc, self: SELF });
+    await pause(80);
+    stop();
+    expect(gone).toBe(0);
   });
 });
