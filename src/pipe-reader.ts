@@ -10,7 +10,7 @@
 // session to be inspectable (a `| sudo tee log` reader is root's and hidden from us).
 // Processes outside the session cannot have inherited the pipe. The lookup starts with the
 // processes nearest to our pid (a shell starts a pipeline's commands together), so while the
-// reader is alive a check usually stops after a few processes.
+// reader is alive a check usually stops after a few processes; later checks look at that reader first.
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
 export type ReaderState = "reading" | "gone" | "unknown";
@@ -36,44 +36,62 @@ function sessionOf(pid: string, proc: string): number | undefined {
   }
 }
 
-/** Whether a process other than us holds PIPE open for reading. */
-export function pipeReaderState(pipe: string, proc = "/proc", self = process.pid): ReaderState {
+/** Whether PID holds PIPE open for reading. */
+function readsPipe(pid: string, pipe: string, proc: string): boolean | "hidden" {
+  let fds: string[];
+  try {
+    fds = readdirSync(`${proc}/${pid}/fd`);
+  } catch (err) {
+    // EACCES: another user's process; ENOENT: it just ended
+    return (err as NodeJS.ErrnoException).code === "ENOENT" ? false : "hidden";
+  }
+  for (const fd of fds) {
+    let target: string;
+    try {
+      target = readlinkSync(`${proc}/${pid}/fd/${fd}`);
+    } catch {
+      continue;
+    }
+    if (target !== pipe) continue;
+    try {
+      const flags = /^flags:\s*([0-7]+)/m.exec(readFileSync(`${proc}/${pid}/fdinfo/${fd}`, "utf8"))?.[1];
+      // O_WRONLY is 1: any other access mode reads
+      if (flags === undefined || (parseInt(flags, 8) & 3) !== 1) return true;
+    } catch {
+      return true;
+    }
+  }
+  return false;
+}
+
+export interface ReaderLookup {
+  state: ReaderState;
+  /** the reader found, to look at first next time */
+  pid?: string;
+}
+
+/** Whether a process other than us holds PIPE open for reading; HINT (a pid) is looked at first. */
+export function findPipeReader(pipe: string, proc = "/proc", self = process.pid, hint?: string): ReaderLookup {
+  if (hint !== undefined && readsPipe(hint, pipe, proc) === true) return { state: "reading", pid: hint };
   let pids: string[];
   try {
-    pids = readdirSync(proc).filter((name) => /^\d+$/.test(name) && Number(name) !== self);
+    pids = readdirSync(proc).filter((name) => /^\d+$/.test(name) && Number(name) !== self && name !== hint);
   } catch {
-    return "unknown";
+    return { state: "unknown" };
   }
   pids.sort((a, b) => Math.abs(Number(a) - self) - Math.abs(Number(b) - self));
   const mySession = sessionOf(String(self), proc);
   let hidden = false;
   for (const pid of pids) {
-    let fds: string[];
-    try {
-      fds = readdirSync(`${proc}/${pid}/fd`);
-    } catch (err) {
-      // EACCES: another user's process; ENOENT: it just ended
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT" && (mySession === undefined || sessionOf(pid, proc) === mySession)) hidden = true;
-      continue;
-    }
-    for (const fd of fds) {
-      let target: string;
-      try {
-        target = readlinkSync(`${proc}/${pid}/fd/${fd}`);
-      } catch {
-        continue;
-      }
-      if (target !== pipe) continue;
-      try {
-        const flags = /^flags:\s*([0-7]+)/m.exec(readFileSync(`${proc}/${pid}/fdinfo/${fd}`, "utf8"))?.[1];
-        // O_WRONLY is 1: any other access mode reads
-        if (flags === undefined || (parseInt(flags, 8) & 3) !== 1) return "reading";
-      } catch {
-        return "reading";
-      }
-    }
+    const reads = readsPipe(pid, pipe, proc);
+    if (reads === true) return { state: "reading", pid };
+    if (reads === "hidden" && (mySession === undefined || sessionOf(pid, proc) === mySession)) hidden = true;
   }
-  return hidden ? "unknown" : "gone";
+  return { state: hidden ? "unknown" : "gone" };
+}
+
+export function pipeReaderState(pipe: string, proc = "/proc", self = process.pid): ReaderState {
+  return findPipeReader(pipe, proc, self).state;
 }
 
 /**
@@ -88,11 +106,17 @@ export function watchStdoutReader(
 ): () => void {
   if (process.platform !== "linux") return () => undefined;
   const pipe = pipeOf(1, proc);
-  if (pipe === undefined || pipeReaderState(pipe, proc, self) !== "reading") return () => undefined;
+  if (pipe === undefined) return () => undefined;
+  let last = findPipeReader(pipe, proc, self);
+  if (last.state !== "reading") return () => undefined;
+  // a check costs a few system calls while the reader found last still reads; a whole /proc scan
+  // (tens of ms on a busy machine) only when it left
   const timer = setInterval(() => {
-    if (pipeReaderState(pipe, proc, self) !== "gone") return;
+    last = findPipeReader(pipe, proc, self, last.pid);
+    if (last.state === "reading") return;
     clearInterval(timer);
-    onGone();
+    // "unknown": a hidden process of the session may read; scanning again would not tell more
+    if (last.state === "gone") onGone();
   }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);
