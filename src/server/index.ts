@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Event } from "../api/schema/events.js";
-import { STATS_ENDPOINTS, type StatsEndpoint } from "../api/endpoints.js";
+import { STATS_ENDPOINTS, type StatsEndpoint } from "../stats/endpoints.js";
 import { decodePathParams, decodeQuery, LogsQuerySchema, STATS_QUERY_SCHEMAS, type FastApiDetail } from "../api/schema/params.js";
 import { dayOf, daysFor, historyStart, ID_PER_MS, simulateDay, simulateRepository, timeOf, type SimEvent } from "./simulate.js";
 import { EventStore, type Cursor, type PageQuery, type PageResult, type StoredEvent } from "./store.js";
@@ -448,7 +448,7 @@ class Handler {
       queue_name: v.queue_name as string[] | undefined,
       priority_rule_name: v.priority_rule_name as string[] | undefined,
     };
-    const handler = STATS_HANDLERS[endpoint.path];
+    const handler = STATS_HANDLERS[endpoint.name];
     if (!handler) return send(res, 404, { detail: "Not Found" });
     send(res, 200, handler({ store: this.repos.store(repo, from, to), from, to, filter }), headers);
   }
