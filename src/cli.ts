@@ -3,7 +3,7 @@
 import { Command } from "commander";
 import { version } from "../package.json";
 import type { Context } from "./context.js";
-import { addGlobalOptions, ensureGlobalOptions, readGlobals } from "./commands/global-options.js";
+import { ensureGlobalOptions, readGlobals } from "./commands/global-options.js";
 import { NewCmdLogs } from "./commands/logs.js";
 import { NewCmdStats } from "./commands/stats/index.js";
 import { NewCmdServe } from "./commands/serve.js";
@@ -34,24 +34,28 @@ const SELF_CONTAINED = new Set(["logs", "stats", "serve", "auth", "config"]);
  * The top-level command ARGV runs, when it runs one that needs no other: `mq auth status` builds
  * the auth tree only (building all of them, the 18 stats subcommands with their options above
  * all, was a third of its start-up). Undefined for `mq --help`, `mq help ...`, completion, an
- * unknown name or option: those get the whole tree, and commander's own messages.
+ * unknown name or option: those get the whole tree, and commander's own messages. PROGRAM holds
+ * the options that may come before the command name (the global ones).
  */
-export function commandToBuild(argv: readonly string[]): string | undefined {
-  // the global options are the only ones that may come before the command name; a bad value is
-  // left for the real parse to report (whole tree, commander's message)
-  const silent = () => undefined;
-  const probe = addGlobalOptions(new Command()).exitOverride().configureOutput({ writeOut: silent, writeErr: silent, outputError: silent });
-  try {
-    const [name] = probe.parseOptions([...argv]).operands;
-    return name !== undefined && SELF_CONTAINED.has(name) ? name : undefined;
-  } catch {
-    return undefined;
+export function commandToBuild(program: Command, argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") return selfContained(argv[i + 1]);
+    if (!arg.startsWith("-") || arg === "-") return selfContained(arg);
+    // --name=value, -xVALUE: the value is attached
+    const flag = arg.startsWith("--") ? arg.split("=")[0]! : arg.slice(0, 2);
+    const option = program.options.find((o) => o.long === flag || o.short === flag);
+    // -h, -V and anything unknown: the whole tree, and commander decides
+    if (option === undefined) return undefined;
+    if ((option.required || option.optional) && flag === arg) i++;
   }
+  return undefined;
 }
+
+const selfContained = (name: string | undefined) => (name !== undefined && SELF_CONTAINED.has(name) ? name : undefined);
 
 /** The command tree; with ARGV, only the part that command line runs (see commandToBuild). */
 export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
-  const only = argv !== undefined ? commandToBuild(argv) : undefined;
   const program = new Command("mq")
     .description("Query a merge queue's event log and statistics from the terminal, scripts and CI.")
     .version(version, "-V, --version", "print the version")
@@ -60,6 +64,7 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
     // `mq help stats failure-rate` needs a help command that walks more than one level
     .helpCommand(false);
   ensureGlobalOptions(program);
+  const only = argv !== undefined ? commandToBuild(program, argv) : undefined;
 
   for (const [name, build] of COMMANDS) if (only === undefined || only === name) program.addCommand(build(ctx));
   if (only === undefined) program.addCommand(newHelpCommand(program, ctx));

@@ -146,17 +146,19 @@ describe("building only the command a run needs", () => {
     [["config", "set", "repo", "acme/web"], "config"],
     [["serve", "--port", "0"], "serve"],
     [["--token", "stats", "auth", "status"], "auth"],
+    [["--token=x", "-ojson", "--color=never", "--", "config", "list"], "config"],
+    // a bad global value is commander's to report, whatever is built
+    [["-o", "xml", "logs"], "logs"],
   ])("mq %j builds %s only", async (argv, name) => {
-    const { buildProgram, commandToBuild } = await import("../src/cli.js");
-    expect(commandToBuild(argv)).toBe(name);
+    const { buildProgram } = await import("../src/cli.js");
     expect(buildProgram(testContext(), argv).commands.map((c) => c.name())).toEqual([name]);
   });
 
-  it.each([[["--help"]], [[]], [["help", "stats"]], [["completion", "bash"]], [["lgos"]], [["--bogus", "auth", "status"]], [["-V"]], [["-o", "xml", "logs"]], [["--timeout", "0", "auth", "status"]]])(
+  it.each([[["--help"]], [[]], [["help", "stats"]], [["completion", "bash"]], [["lgos"]], [["--bogus", "auth", "status"]], [["-V"]]])(
     "mq %j builds the whole tree",
     async (argv) => {
-      const { commandToBuild } = await import("../src/cli.js");
-      expect(commandToBuild(argv)).toBeUndefined();
+      const { buildProgram } = await import("../src/cli.js");
+      expect(buildProgram(testContext(), argv).commands.map((c) => c.name())).toEqual(["logs", "stats", "serve", "auth", "config", "completion", "help"]);
     },
   );
 });
