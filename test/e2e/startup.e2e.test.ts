@@ -51,15 +51,20 @@ describe("WebAssembly tier-up", () => {
   });
 });
 
-describe("modules loaded at start-up", () => {
-  it("mq auth status and mq --help never load child_process", () => {
+describe("what start-up loads", () => {
+  it("mq auth status and mq --help load no child_process and build no Intl format (ICU data: 7 MB)", () => {
     const probe = join(mkdtempSync(join(tmpdir(), "mq-modules-")), "probe.mjs");
-    // bin/mq.js runs mq, then this prints which of Node's modules were loaded
+    // counts Intl formats built, runs bin/mq.js, then prints which of Node's modules were loaded
     writeFileSync(
       probe,
-      `process.argv.splice(2, 0, ...JSON.parse(process.env.MQ_ARGS));
+      `let formats = 0;
+for (const name of ["NumberFormat", "DateTimeFormat", "Collator", "PluralRules", "RelativeTimeFormat"]) {
+  const Original = Intl[name];
+  Intl[name] = new Proxy(Original, { construct: (target, args) => (formats++, Reflect.construct(target, args)), apply: (target, self, args) => (formats++, Reflect.apply(target, self, args)) });
+}
+process.argv.splice(2, 0, ...JSON.parse(process.env.MQ_ARGS));
 await import(${JSON.stringify(MQ_BIN)});
-process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /child_process|dgram/.test(m)).join(",") + "\\n");`,
+process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /child_process|dgram/.test(m)).join(",") + "; Intl formats: " + formats + "\\n");`,
     );
     for (const args of [["--help"], ["auth", "status"]]) {
       const r = spawnSync(process.execPath, [probe], {
@@ -68,7 +73,7 @@ process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /chil
         timeout: 30_000,
       });
       expect(r.status, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(/\nmodules: \n$/);
+      expect(r.stderr).toMatch(/\nmodules: ; Intl formats: 0\n$/);
     }
   });
 });
