@@ -10,25 +10,27 @@ import { NewCmdServe } from "./commands/serve.js";
 import { NewCmdAuth } from "./commands/auth/index.js";
 import { NewCmdConfig } from "./commands/config.js";
 import { NewCmdCompletion } from "./commands/completion.js";
+import { NewCmdArchive } from "./commands/archive/index.js";
 import { EXIT_CODE_TABLE, redact } from "./errors.js";
 import { examplesHelpText } from "./commands/examples.js";
 import { messageSecrets } from "./secrets.js";
 import { closestMatches } from "./commands/shared/lists.js";
 
-const DATA_COMMANDS = new Set(["logs", "stats"]);
+const DATA_COMMANDS = new Set(["logs", "stats", "archive"]);
 
 /** The top-level commands, by the name a command line gives them. */
 const COMMANDS: ReadonlyArray<readonly [string, (ctx: Context) => Command]> = [
   ["logs", NewCmdLogs],
   ["stats", NewCmdStats],
   ["serve", NewCmdServe],
+  ["archive", NewCmdArchive],
   ["auth", NewCmdAuth],
   ["config", NewCmdConfig],
   ["completion", NewCmdCompletion],
 ];
 
 /** Commands that run on their own subtree; completion describes the whole tree. */
-const SELF_CONTAINED = new Set(["logs", "stats", "serve", "auth", "config"]);
+const SELF_CONTAINED = new Set(["logs", "stats", "serve", "archive", "auth", "config"]);
 
 /**
  * The top-level command ARGV runs, when it runs one that needs no other: `mq auth status` builds

@@ -45,19 +45,28 @@ export function reportError(err: unknown, ctx: Context): number {
   return ExitCode.INTERNAL;
 }
 
+/** A second signal sooner than this after the first is a library re-raising it, not a person. */
+const SIGNAL_ECHO_MS = 250;
+
 /** Entry point for bin/mq.js: real process streams, signals, a closed pipe ends quietly. */
 export async function run(argv: string[], init: ContextInit = {}): Promise<number> {
   const controller = new AbortController();
   let interrupts = 0;
+  let firstInterrupt = 0;
   let hangup = false;
   // Ctrl-C, `kill`, and a closed terminal or SSH session (SIGHUP) end a run the same way: the work
   // stops, what was written is completed (json's `]`, the table's buffered rows), the resume hint
   // goes to stderr; the exit code says which (130, or 129 for a hang-up, as shells report 128+N).
   const onSignal = (signal: NodeJS.Signals) => {
     interrupts += 1;
+    const at = performance.now();
     if (signal === "SIGHUP") hangup = true;
-    // a second signal means "now", whatever is still cleaning up
-    if (interrupts > 1) process.exit(hangup ? ExitCode.HANGUP : ExitCode.INTERRUPTED);
+    // a second signal means "now", whatever is still cleaning up; but a library that re-raises the
+    // signal it saw (conf's `atomically` did, through when-exit) echoes it a few ms after the
+    // first, and that is not the user pressing again: it cut `mq archive sync` off before it
+    // could say how far it got
+    if (interrupts > 1 && at - firstInterrupt > SIGNAL_ECHO_MS) process.exit(hangup ? ExitCode.HANGUP : ExitCode.INTERRUPTED);
+    if (interrupts === 1) firstInterrupt = at;
     controller.abort();
   };
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;

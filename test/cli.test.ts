@@ -158,7 +158,7 @@ describe("building only the command a run needs", () => {
     "mq %j builds the whole tree",
     async (argv) => {
       const { buildProgram } = await import("../src/cli.js");
-      expect(buildProgram(testContext(), argv).commands.map((c) => c.name())).toEqual(["logs", "stats", "serve", "auth", "config", "completion", "help"]);
+      expect(buildProgram(testContext(), argv).commands.map((c) => c.name())).toEqual(["logs", "stats", "serve", "archive", "auth", "config", "completion", "help"]);
     },
   );
 });
