@@ -237,6 +237,20 @@ export interface GateOptions {
   sourceField?: string;
 }
 
+/**
+ * The sample behind what an expression tests: last() tests the last interval, so its items; the
+ * other aggregations test interval values, so the window's count without a ratio's numerator.
+ */
+function aggregatedSample(expr: FailIfExpr, field: string, records: readonly Rec[], spec: SampleSpec | undefined): Sample | undefined {
+  if (!expr.aggregation) return sampleOf(field, records, spec);
+  if (expr.aggregation === "last") {
+    const last = [...records].reverse().find((r) => typeof r[field] === "number");
+    return sampleOf(field, last ? [last] : [], spec);
+  }
+  const sample = sampleOf(field, records, spec);
+  return sample && { count: sample.count, noun: sample.noun };
+}
+
 /** Judges one expression over its targets: one verdict per target, or one saying there was nothing. */
 export function judge(expr: FailIfExpr, targets: readonly Target[], opts: GateOptions = {}): Verdict[] {
   const field = opts.sourceField ?? expr.field;
@@ -244,7 +258,7 @@ export function judge(expr: FailIfExpr, targets: readonly Target[], opts: GateOp
   let judged = 0;
   let skippedSmall = 0;
   for (const t of targets) {
-    const sample = sampleOf(field, t.records, opts.sample);
+    const sample = aggregatedSample(expr, field, t.records, opts.sample);
     const value = evaluateValue(expr, t.records, field);
     const base = { expr, scope: t.scope, keys: t.keys, sample };
     if (opts.minCount !== undefined && sample && sample.count < opts.minCount) {

@@ -54,6 +54,7 @@ describe("NewCmdStats", () => {
       filters: { partition_name: ["p1"] },
       since: new Date("2026-11-19T12:00:00Z"),
       until: new Date("2026-11-20T12:00:00Z"),
+      gate: { failIf: [], scope: "all", minCount: undefined, allowEmpty: false, report: undefined },
     });
     const { summary: s2 } = await parse(["summary", "--until", "2026-11-10T00:00:00Z"]);
     expect(s2!.since).toEqual(new Date("2026-11-09T00:00:00Z"));
