@@ -58,7 +58,9 @@ export interface StepSummary {
 export function renderStepSummary(s: StepSummary): string {
   const out: string[] = [];
   const failedCount = s.verdicts.filter((v) => !v.pass).length;
-  const state = s.verdicts.length === 0 ? "" : failedCount ? ` — ❌ ${failedCount} of ${s.verdicts.length} checks failed` : ` — ✅ ${s.verdicts.length} checks passed`;
+  const n = s.verdicts.length;
+  const checks = `check${n === 1 ? "" : "s"}`;
+  const state = n === 0 ? "" : failedCount ? ` — ❌ ${failedCount} of ${n} ${checks} failed` : ` — ✅ ${n} ${checks} passed`;
   out.push(`### \`${s.command}\` · ${escapeMarkdown(s.repository)}${state}\n`);
   if (s.window) out.push(`${escapeMarkdown(s.window.start)} → ${escapeMarkdown(s.window.end)}\n`);
   out.push(renderMarkdownTable(s.headline));
