@@ -106,6 +106,48 @@ describe("every subcommand in every output format", () => {
   }
 });
 
+describe("-o none, markdown and openmetrics", () => {
+  it("-o none prints nothing and exits 0", async () => {
+    for (const name of ["failure-rate", "summary", "branches"]) {
+      const { code, out, err } = await mq(["stats", name, "-o", "none"]);
+      expect([code, out, err]).toEqual([0, "", ""]);
+    }
+  });
+
+  it("-o markdown: the figures over the window, all groups first", async () => {
+    const { code, out } = await mq(["stats", "queues-entered-count", "-o", "markdown"]);
+    expect(code).toBe(0);
+    expect(out).toBe(
+      "| group | entered |\n|---|---:|\n| all groups | 49 |\n" +
+        "| base\\_ref main, partition\\_name \\_\\_default\\_\\_, queue\\_name default, priority\\_rule\\_name none | 46 |\n" +
+        "| base\\_ref main, partition\\_name \\_\\_default\\_\\_, queue\\_name hotfix, priority\\_rule\\_name urgent | 3 |\n",
+    );
+    const summary = await mq(["stats", "summary", "-o", "markdown"]);
+    expect(summary.out).toContain("| failure\\_rate | 13.2% |\n");
+  });
+
+  it("-o openmetrics: exact text of a subcommand", async () => {
+    const { code, out } = await mq(["stats", "queues-entered-count", "-o", "openmetrics"]);
+    expect(code).toBe(0);
+    expect(out).toBe(
+      [
+        "# TYPE mq_queue_entered gauge",
+        "# HELP mq_queue_entered entered of mq stats queues-entered-count over the window (pull requests that entered the queue per interval)",
+        'mq_queue_entered{repository="acme/web",base_ref="main",partition="__default__",queue="default",priority_rule=""} 46',
+        'mq_queue_entered{repository="acme/web",base_ref="main",partition="__default__",queue="hotfix",priority_rule="urgent"} 3',
+        "# EOF",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("mq logs refuses the figure formats before any request", async () => {
+    const { code, err } = await mq(["logs", "-o", "openmetrics"]);
+    expect(code).toBe(2);
+    expect(err).toBe("mq: -o openmetrics is for statistics (mq stats and mq stats summary); mq logs takes table, json, ndjson, csv, none.\n");
+  });
+});
+
 describe("filters: the exact query sent", () => {
   async function lastUrl(args: string[]): Promise<string> {
     const before = server.requests.length;
