@@ -3,8 +3,11 @@
 // commands share one definition of "valid" (the value rules themselves: ../validators.ts); the caller picks the error type (usage vs. config).
 import { COLOR_MODES, FIGURE_FORMATS, OUTPUT_FORMATS } from "../globals.js";
 
-/** A default for every data command: the figure formats (markdown, openmetrics) only suit mq stats. */
-const DEFAULT_FORMATS = OUTPUT_FORMATS.filter((f) => !FIGURE_FORMATS.includes(f));
+/**
+ * A default for every data command: the figure formats (markdown, openmetrics) only suit mq stats,
+ * and `none` as a default would silence every command.
+ */
+const DEFAULT_FORMATS = OUTPUT_FORMATS.filter((f) => !FIGURE_FORMATS.includes(f) && f !== "none");
 import { checkRepo, type Checked } from "../validators.js";
 
 export type { Checked };
