@@ -263,6 +263,7 @@ __mq_values() {
       queue.pause.update 'scheduled_freeze.*' scheduled_freeze.create scheduled_freeze.delete
       scheduled_freeze.update
     ); __mq_kind=list ;;
+    *'|--fail-if-scope') __mq_r=(all each both) ;;
     *'|--report'|*'|--events') __mq_r=(); __mq_kind=files ;;
     *) __mq_r=() ;;
   esac

@@ -3,6 +3,7 @@
 // from the tree.
 import { EVENT_TYPES, EVENT_TYPE_FAMILIES } from "../api/event-types.js";
 import { CONFIG_KEYS } from "../config/keys.js";
+import { GATE_SCOPES } from "../stats/fail-if.js";
 
 export interface KnownValues {
   readonly values: readonly string[];
@@ -13,6 +14,7 @@ export interface KnownValues {
 /** By long flag. */
 export const OPTION_VALUES: Readonly<Record<string, KnownValues>> = {
   "--type": { values: [...new Set([...EVENT_TYPE_FAMILIES, ...EVENT_TYPES])].sort(), commaList: true },
+  "--fail-if-scope": { values: GATE_SCOPES },
 };
 
 /** By command path: the values of each positional argument. */
