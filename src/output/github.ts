@@ -71,11 +71,18 @@ export function renderStepSummary(s: StepSummary): string {
     out.push(
       renderMarkdownTable({
         head: ["", "check", "verdict"],
-        rows: s.verdicts.map((v) => [v.pass ? (v.status === "ok" ? "✅" : "➖") : "❌", `--fail-if '${v.expr.source}'`, formatVerdict(v)]),
+        // failures first: on a long list (--fail-if-scope each) they are what the reader came for
+        rows: [...s.verdicts]
+          .sort((a, b) => rank(a) - rank(b))
+          .map((v) => [v.pass ? (v.status === "ok" ? "✅" : "➖") : "❌", `--fail-if '${v.expr.source}'`, formatVerdict(v)]),
       }),
     );
   }
   return out.join("\n") + "\n";
+}
+
+function rank(v: Verdict): number {
+  return !v.pass ? 0 : v.status === "ok" ? 1 : 2;
 }
 
 export async function appendStepSummary(path: string, markdown: string): Promise<void> {

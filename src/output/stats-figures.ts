@@ -5,7 +5,7 @@
 import { windowValue as windowValueOf } from "../stats/aggregate.js";
 import { statsTargets } from "../stats/fail-if.js";
 import type { StatsEndpoint } from "../stats/endpoints.js";
-import { describeKeys, type KeyValue } from "../stats/series.js";
+import { describeKeys, toGroups, type KeyValue } from "../stats/series.js";
 import { findStatsEndpoint } from "../stats/endpoints.js";
 import { SUMMARY_SOURCES, type SummaryFigureName, type SummaryFigures } from "../stats/summary.js";
 import { onTimeGrid } from "./chart.js";
@@ -115,4 +115,19 @@ export function statsChart(endpoint: StatsEndpoint, body: unknown): { label: str
     min: formatCell(endpoint, field, Math.min(...present), true),
     max: formatCell(endpoint, field, Math.max(...present), true),
   };
+}
+
+/** The span the response covers: from the first interval's start to the last one's end. */
+export function statsWindow(endpoint: StatsEndpoint, body: unknown): { start: string; end: string } | undefined {
+  let start: string | undefined;
+  let end: string | undefined;
+  for (const g of toGroups(endpoint, body)) {
+    for (const r of g.records) {
+      const s = typeof r.start === "string" ? r.start : undefined;
+      const e = typeof r.end === "string" ? r.end : undefined;
+      if (s && (!start || Date.parse(s) < Date.parse(start))) start = s;
+      if (e && (!end || Date.parse(e) > Date.parse(end))) end = e;
+    }
+  }
+  return start && end ? { start, end } : undefined;
 }

@@ -337,7 +337,7 @@ export async function runStats(opts: StatsOptions, ctx: Context): Promise<void> 
     start_at: typeof opts.query.start_at === "string" ? opts.query.start_at : undefined,
     end_at: typeof opts.query.end_at === "string" ? opts.query.end_at : undefined,
     summary: endpoint.fields.length
-      ? () => ({ headline: figures.statsHeadline(endpoint, body), chart: figures.statsChart(endpoint, body) })
+      ? () => ({ headline: figures.statsHeadline(endpoint, body), chart: figures.statsChart(endpoint, body), window: figures.statsWindow(endpoint, body) })
       : undefined,
   });
 }
