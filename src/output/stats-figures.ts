@@ -2,8 +2,7 @@
 // one row per interval: the headline table (-o markdown, the Actions step summary) and the gauges
 // of -o openmetrics. Values come from the gate engine's targets, so a table, a gauge and a
 // --fail-if verdict on the same figure always agree.
-import { windowValue as windowValueOf } from "../stats/aggregate.js";
-import { statsTargets } from "../stats/fail-if.js";
+import { statsTargets, targetValue } from "../stats/fail-if.js";
 import type { StatsEndpoint } from "../stats/endpoints.js";
 import { describeKeys, toGroups, type KeyValue } from "../stats/series.js";
 import { findStatsEndpoint } from "../stats/endpoints.js";
@@ -29,7 +28,7 @@ export function statsHeadline(endpoint: StatsEndpoint, body: unknown): MarkdownT
       const id = `${t.scope}\u0000${JSON.stringify(t.keys)}`;
       let row = rows.get(id);
       if (!row) rows.set(id, (row = { label: groupLabel(t.scope, t.keys), all: t.scope === "all", cells: new Map() }));
-      row.cells.set(field, windowValueOf(field, t.records));
+      row.cells.set(field, targetValue(t, field));
     }
   }
   const ordered = [...rows.values()].sort((a, b) => Number(b.all) - Number(a.all));
@@ -59,7 +58,7 @@ export function statsMetrics(endpoint: StatsEndpoint, body: unknown, repository:
   return endpoint.fields.map((field) => {
     const spec = endpoint.figures[field]!;
     const samples = statsTargets(endpoint, body, field, "each").flatMap((t) => {
-      const value = windowValueOf(field, t.records);
+      const value = targetValue(t, field);
       if (value === undefined) return [];
       const labels: Array<readonly [string, string]> = [["repository", repository]];
       for (const [k, v] of t.keys) labels.push([LABEL_NAMES[k] ?? k, labelValue(v)]);

@@ -127,6 +127,10 @@ export function evaluateValue(expr: FailIfExpr, records: readonly Readonly<Recor
   return expr.aggregation ? aggregate(expr.aggregation, field, records) : windowValue(field, records);
 }
 
+function evaluateTarget(expr: FailIfExpr, t: Target, field: string): number | undefined {
+  return expr.aggregation ? aggregate(expr.aggregation, field, t.records) : targetValue(t, field);
+}
+
 // ---------------------------------------------------------------------------------------------
 // targets: what an expression is judged over
 
@@ -136,7 +140,20 @@ export interface Target {
   scope: "all" | "each";
   /** the group's keys (and category, section); empty for all groups */
   keys: Array<[string, KeyValue]>;
+  /** one record per interval (all groups: the groups combined interval by interval) */
   records: readonly Rec[];
+  /**
+   * all groups: every group's records as sent. The value over the window is computed from these:
+   * the same as from the combined intervals for sums, extremes, ratios and weighted means, and for
+   * an average the API gives without a count, each group's interval weighs in, so a busy hour of
+   * five queues counts more than a quiet hour of one (the combined intervals would weigh both alike).
+   */
+  flat?: readonly Rec[];
+}
+
+/** A target's value of `field` over the window (no aggregation). */
+export function targetValue(t: Target, field: string): number | undefined {
+  return windowValue(field, t.flat ?? t.records);
 }
 
 /** How many items stand behind a figure: `13/119 checks` for a rate, `119 checks` otherwise. */
@@ -198,7 +215,7 @@ export function statsTargets(endpoint: StatsEndpoint, body: unknown, field: stri
       part.records.push(...s.records);
       byPart.set(id, part);
     }
-    for (const part of byPart.values()) out.push({ scope: "all", keys: part.keys, records: mergeIntervals(part.records) });
+    for (const part of byPart.values()) out.push({ scope: "all", keys: part.keys, records: mergeIntervals(part.records), flat: part.records });
   }
   return out;
 }
@@ -241,13 +258,13 @@ export interface GateOptions {
  * The sample behind what an expression tests: last() tests the last interval, so its items; the
  * other aggregations test interval values, so the window's count without a ratio's numerator.
  */
-function aggregatedSample(expr: FailIfExpr, field: string, records: readonly Rec[], spec: SampleSpec | undefined): Sample | undefined {
-  if (!expr.aggregation) return sampleOf(field, records, spec);
+function aggregatedSample(expr: FailIfExpr, field: string, t: Target, spec: SampleSpec | undefined): Sample | undefined {
+  if (!expr.aggregation) return sampleOf(field, t.flat ?? t.records, spec);
   if (expr.aggregation === "last") {
-    const last = [...records].reverse().find((r) => typeof r[field] === "number");
+    const last = [...t.records].reverse().find((r) => typeof r[field] === "number");
     return sampleOf(field, last ? [last] : [], spec);
   }
-  const sample = sampleOf(field, records, spec);
+  const sample = sampleOf(field, t.flat ?? t.records, spec);
   return sample && { count: sample.count, noun: sample.noun };
 }
 
@@ -258,8 +275,8 @@ export function judge(expr: FailIfExpr, targets: readonly Target[], opts: GateOp
   let judged = 0;
   let skippedSmall = 0;
   for (const t of targets) {
-    const sample = aggregatedSample(expr, field, t.records, opts.sample);
-    const value = evaluateValue(expr, t.records, field);
+    const sample = aggregatedSample(expr, field, t, opts.sample);
+    const value = evaluateTarget(expr, t, field);
     const base = { expr, scope: t.scope, keys: t.keys, sample };
     if (opts.minCount !== undefined && sample && sample.count < opts.minCount) {
       skippedSmall++;

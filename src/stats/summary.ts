@@ -1,8 +1,7 @@
 // `mq stats summary`: the headline figures of a window, each the window value of one endpoint's
 // field over all its groups, aggregated exactly as --fail-if's "all groups" does.
-import { windowValue } from "./aggregate.js";
 import { findStatsEndpoint, type FieldKind, type StatsEndpoint } from "./endpoints.js";
-import { judge, statsTargets, type FailIfExpr, type GateOptions, type GateScope, type Verdict } from "./fail-if.js";
+import { judge, statsTargets, targetValue, type FailIfExpr, type GateOptions, type GateScope, type Verdict } from "./fail-if.js";
 
 export const SUMMARY_DESCRIPTION = "headline figures of the window: entered, merged, failure rate, queue time, CI runtime, queue size, retries";
 
@@ -39,7 +38,7 @@ export function summaryFigures(bodies: ReadonlyMap<string, unknown>): Record<Sum
     const endpoint = findStatsEndpoint(endpointName)!;
     // the "all groups" target of --fail-if, so a summary figure and its gate can never disagree
     const [all] = statsTargets(endpoint, bodies.get(endpointName), field, "all");
-    out[name] = (all && windowValue(field, all.records)) ?? null;
+    out[name] = (all && targetValue(all, field)) ?? null;
   }
   return out;
 }
