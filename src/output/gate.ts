@@ -2,6 +2,7 @@
 // in the threshold's unit, and the same verdicts as a JSON report (--report FILE). GitHub's
 // annotations and step summary are in ./github.ts. They read Verdicts only, whatever command judged.
 import { writeFile } from "node:fs/promises";
+import type { ChalkInstance } from "chalk";
 import { labelOf, negate, type GateUnit, type Verdict } from "../stats/fail-if.js";
 import { describeKeys, type KeyValue } from "../stats/series.js";
 import { formatDuration } from "./format.js";
@@ -95,8 +96,17 @@ export function formatVerdict(v: Verdict): string {
   return `${word}${label}${value} ${op} ${threshold} (${verdictWhere(v)})`;
 }
 
-export function verdictLines(verdicts: readonly Verdict[]): string {
-  return verdicts.map((v) => formatVerdict(v) + "\n").join("");
+/** The verdict lines; with `paint`, the status word coloured (FAIL red, ok green, skip dim). */
+export function verdictLines(verdicts: readonly Verdict[], paint?: ChalkInstance): string {
+  return verdicts
+    .map((v) => {
+      const line = formatVerdict(v);
+      if (!paint || paint.level === 0) return line + "\n";
+      const word = line.slice(0, 6);
+      const colour = !v.pass ? paint.red.bold : v.status === "ok" ? paint.green : paint.dim;
+      return colour(word) + line.slice(6) + "\n";
+    })
+    .join("");
 }
 
 /** A verdict for machines (--report): raw numbers in base units (ratio 0..1, seconds). */

@@ -289,6 +289,15 @@ describe("--fail-if on known data", () => {
     );
   });
 
+  it("colours the status word when stderr takes colour, never otherwise", async () => {
+    const { err } = await mq(["stats", "failure-rate", "-o", "none", "--fail-if", "failure_rate > 0.2", "--fail-if", "total < 100", "--color", "always"]);
+    expect(err).toBe(
+      "\u001b[32mok    \u001b[39mfailure_rate 13.2% <= 20% (9/68 checks, all groups)\n" +
+        "\u001b[31m\u001b[1mFAIL  \u001b[22m\u001b[39mtotal 68 < 100 (68 checks, all groups)\n" +
+        "mq: 1 of 2 --fail-if checks failed.\n",
+    );
+  });
+
   it("judges all groups by default, each group or both on request", async () => {
     // entered: default 14+17+3+12 = 46, hotfix 1+0+0+2 = 3, together 49
     const all = await mq(["stats", "queues-entered-count", "-o", "none", "--fail-if", "entered >= 46"]);

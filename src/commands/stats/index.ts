@@ -375,8 +375,8 @@ interface GateRun {
  * annotation per failed check and the step summary. Exit 1 (CheckFailedError) when a check failed.
  */
 async function reportGate(ctx: Context, gate: GateFlags, verdicts: readonly Verdict[], run: GateRun): Promise<void> {
-  const { verdictLines, writeGateReport } = await import("../../output/gate.js");
-  if (verdicts.length) ctx.io.stderr.write(verdictLines(verdicts));
+  const [{ verdictLines, writeGateReport }, { colors }] = await Promise.all([import("../../output/gate.js"), import("../../output/color.js")]);
+  if (verdicts.length) ctx.io.stderr.write(verdictLines(verdicts, colors(ctx.io, "stderr")));
   const github = await import("../../output/github.js");
   if (github.inActions(ctx.env)) {
     ctx.io.stderr.write(github.annotations(verdicts, run.command));
