@@ -273,6 +273,18 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
   // the server's default window ends at its "now": a resume command pins this instant instead
   const startedAt = ctx.now();
   if (opts.archive) return runLogsFromArchive(opts, ctx, startedAt);
+  // several repositories (--repo a/b,c/d): merged by time in logs-many.ts
+  if (ctx.globals.repo !== undefined && /[,@]/.test(ctx.globals.repo)) {
+    const { runLogsMany } = await import("./logs-many.js");
+    return runLogsMany(
+      {
+        opts,
+        query: { ...logsQuery(opts), per_page: opts.perPage ?? MAX_PER_PAGE },
+        openOutput: () => openLogsOutput(opts, ctx, { trusted: () => true }, { repository: true }),
+      },
+      ctx,
+    );
+  }
   const run = await prepareRun(opts, ctx);
   const progress: Progress = { count: 0, pages: 0, truncated: false, pendingCursor: opts.cursor };
   try {
@@ -330,15 +342,23 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
   };
 }
 
-/** The events through the exporter: the table on a terminal, json/ndjson/csv records otherwise. */
-async function openLogsOutput(opts: LogsOptions, ctx: Context, mismatches: ContractMismatches): Promise<Sink<LogEvent>> {
+/**
+ * The events through the exporter: the table on a terminal, json/ndjson/csv records otherwise.
+ * `repository`: several repositories merged (the table names each event's).
+ */
+export async function openLogsOutput(
+  opts: LogsOptions,
+  ctx: Context,
+  mismatches: { trusted(id: number): boolean },
+  o: { repository?: boolean } = {},
+): Promise<Sink<LogEvent>> {
   const { openExport } = await import("../output/exporter.js");
   return openExport<LogEvent>(opts.format, ctx.io, {
     fields: opts.fields,
     csvColumns: () => opts.fields ?? CSV_COLUMNS,
     table: async () => {
       const { createEventTable } = await import("../output/logs-table.js");
-      return createEventTable(ctx.io, { now: () => ctx.now(), trusted: (ev) => mismatches.trusted(ev.id), eager: opts.follow });
+      return createEventTable(ctx.io, { now: () => ctx.now(), trusted: (ev) => mismatches.trusted(ev.id), eager: opts.follow, repository: o.repository });
     },
   });
 }

@@ -3,6 +3,7 @@
 // from the tree.
 import { EVENT_TYPES, EVENT_TYPE_FAMILIES } from "../api/event-types.js";
 import { CONFIG_KEYS } from "../config/keys.js";
+import { OUTCOMES, SORT_FIELDS } from "../insights/records.js";
 import { GATE_SCOPES } from "../stats/fail-if.js";
 
 export interface KnownValues {
@@ -15,6 +16,10 @@ export interface KnownValues {
 export const OPTION_VALUES: Readonly<Record<string, KnownValues>> = {
   "--type": { values: [...new Set([...EVENT_TYPE_FAMILIES, ...EVENT_TYPES])].sort(), commaList: true },
   "--fail-if-scope": { values: GATE_SCOPES },
+  // mq prs, mq insights
+  "--sort": { values: SORT_FIELDS },
+  "--outcome": { values: OUTCOMES, commaList: true },
+  "--compare": { values: ["previous", "none"] },
 };
 
 /** By command path: the values of each positional argument. */

@@ -43,7 +43,13 @@ const SYNTAX_HELP =
 
 type Written = "number" | "percent" | "duration";
 
-function parseThreshold(text: string): { value: number; written: Written } | undefined {
+/** A threshold as --fail-if takes it: a number, a percentage (20% = 0.2) or a duration in seconds (30m). */
+export function parseThreshold(text: string): number | undefined {
+  return readThreshold(text)?.value;
+}
+
+/** The threshold and how it was written (which decides what fields it fits). */
+function readThreshold(text: string): { value: number; written: Written } | undefined {
   if (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) return { value: Number(text), written: "number" };
   const pct = /^([-+]?(?:\d+\.?\d*|\.\d+))%$/.exec(text);
   if (pct) return { value: Number(pct[1]) / 100, written: "percent" };
@@ -74,7 +80,7 @@ export function parseFailIf(source: string, subject: string, kinds: Readonly<Rec
   if (!fields.includes(field)) {
     throw new UsageError(`--fail-if "${source}": unknown field "${field}" for ${subject}; fields: ${fields.join(", ")}.`);
   }
-  const parsed = parseThreshold(text!);
+  const parsed = readThreshold(text!);
   if (parsed === undefined || !Number.isFinite(parsed.value)) {
     throw new UsageError(`--fail-if "${source}": "${text}" is not a number, a percentage (20%) or a duration (30m).`);
   }
@@ -93,6 +99,11 @@ export function parseFailIf(source: string, subject: string, kinds: Readonly<Rec
 
 function describeUnit(unit: GateUnit): string {
   return unit === "ratio" ? "a rate" : unit === "seconds" ? "a duration" : "a count or a size";
+}
+
+/** A number without float noise (0.30000000000000004 → 0.3): for messages that print raw values. */
+export function formatValue(value: number): string {
+  return String(Number(value.toPrecision(10)));
 }
 
 export function compare(value: number, op: Operator, threshold: number): boolean {
