@@ -10,7 +10,7 @@
 // (a fixed delay per request, a store of exactly one million events), bench/server.mjs over an
 // esbuild bundle of src/server.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { writeEventsFile } from "./events.mjs";
@@ -137,17 +137,22 @@ function check(result, what, expectLines, firstId, lastId) {
 
 async function startup() {
   log("start-up");
+  // `auth status` reads a config file holding a token: the path every networked command takes
+  const authConfig = join(tmp, "auth-config");
+  mkdirSync(authConfig, { recursive: true, mode: 0o700 });
+  writeFileSync(join(authConfig, "config.json"), JSON.stringify({ tokens: { "https://api.mergify.com": "mqk_bench_token_1234" } }), { mode: 0o600 });
   const cmds = [
     { name: 'node -e ""', args: ["-e", ""] },
-    { name: "mq --version", args: [BIN, "--version"] },
-    { name: "mq --help", args: [BIN, "--help"] },
-    { name: "mq logs --help", args: [BIN, "logs", "--help"] },
+    { name: "mq --version", args: [BIN, "--version"], bound: 1.35 },
+    { name: "mq --help", args: [BIN, "--help"], bound: 1.35 },
+    { name: "mq auth status", args: [BIN, "auth", "status"], bound: 1.35, env: { MQ_CONFIG_DIR: authConfig } },
+    { name: "mq logs --help", args: [BIN, "logs", "--help"], bound: 1.5 },
   ];
   const times = cmds.map(() => []);
   // interleaved rounds: a burst of load on the shared machine hits every command alike
   for (let round = 0; round < CFG.startupWarmup + CFG.startupRuns; round++) {
     for (let i = 0; i < cmds.length; i++) {
-      const r = check(await timed("node", cmds[i].args, { env: ENV }), cmds[i].name);
+      const r = check(await timed("node", cmds[i].args, { env: { ...ENV, ...cmds[i].env } }), cmds[i].name);
       if (round >= CFG.startupWarmup) times[i].push(r.ms);
     }
   }
@@ -156,7 +161,8 @@ async function startup() {
   for (let i = 1; i < cmds.length; i++) {
     const ratio = median(times[i]) / base;
     row("start-up", cmds[i].name, times[i], { baseline: 'node -e ""', ratio: fmtRatio(ratio) });
-    target(`start-up: ${cmds[i].name} ≤ 1.5× bare Node`, ratio <= 1.5, `${fmtRatio(ratio)} (${fmtMs(median(times[i]))} vs ${fmtMs(base)})`);
+    const bound = cmds[i].bound;
+    target(`start-up: ${cmds[i].name} ≤ ${bound}× bare Node`, ratio <= bound, `${fmtRatio(ratio)} (${fmtMs(median(times[i]))} vs ${fmtMs(base)})`);
   }
 }
 

@@ -18,6 +18,7 @@ describe("bench --quick", () => {
       'node -e "" (baseline)',
       "mq --version",
       "mq --help",
+      "mq auth status",
       "mq logs --help",
       "(a) bash loop: curl + jq -c '.events[]', 2,000 events, 20 pages",
       "(b) bare undici loop in Node, 2,000 events, 20 pages",
@@ -37,6 +38,6 @@ describe("bench --quick", () => {
       "(c) mq logs --all over the same window: peak RSS",
     ]);
     const targets = r.stdout.split("\n").filter((l) => /^- \*\*(met|NOT met|not measured)\*\* — /.test(l));
-    expect(targets).toHaveLength(13);
+    expect(targets).toHaveLength(14);
   }, 300_000);
 });
