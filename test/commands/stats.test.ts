@@ -364,6 +364,56 @@ describe("--fail-if on known data", () => {
   });
 });
 
+describe("inside GitHub Actions", () => {
+  async function inActions(args: string[]) {
+    const dir = mkdtempSync(join(tmpdir(), "mq-actions-"));
+    const file = join(dir, "summary.md");
+    const ctx = testContext({ env: { MQ_TOKEN: "test-token-1234", GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: file } });
+    const code = await main([...args, "--api-url", server.url, "--repo", "acme/web"], ctx);
+    let summary = "";
+    try {
+      summary = readFileSync(file, "utf8");
+    } catch {
+      // no summary written
+    }
+    return { code, out: ctx.stdoutText(), err: ctx.stderrText(), summary };
+  }
+
+  it("a subcommand appends its figures, a sparkline and the verdicts to the step summary", async () => {
+    const { code, out, summary } = await inActions(["stats", "failure-rate", "--since", "1d", "-o", "none", "--fail-if", "failure_rate > 20%"]);
+    expect([code, out]).toEqual([0, ""]);
+    expect(summary).toBe(
+      [
+        "### `mq stats failure-rate` · acme/web — ✅ 1 check passed",
+        "",
+        "2026-11-19T12:00:00Z → 2026-11-20T12:00:00Z",
+        "",
+        "| group | total | failures | failure\\_rate |",
+        "|---|---:|---:|---:|",
+        "| all groups | 68 | 9 | 13.2% |",
+        "| base\\_ref main, partition\\_name \\_\\_default\\_\\_, queue\\_name default, priority\\_rule\\_name none | 68 | 9 | 13.2% |",
+        "",
+        "failure\\_rate over time, all groups: `▅█▁█` (min 0.0%, max 16.7%)",
+        "",
+        "|  | check | verdict |",
+        "|---|---|---|",
+        "| ✅ | --fail-if 'failure\\_rate &gt; 20%' | ok    failure\\_rate 13.2% &lt;= 20% \\(9/68 checks, all groups\\) |",
+        "",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("without --fail-if the summary still gets the figures; list endpoints add nothing", async () => {
+    const withFigures = await inActions(["stats", "queues-entered-count", "-o", "json"]);
+    expect(withFigures.code).toBe(0);
+    expect(withFigures.summary).toMatch(/^### `mq stats queues-entered-count` · acme\/web\n/);
+    expect(withFigures.summary).toContain("| all groups | 49 |");
+    const list = await inActions(["stats", "branches", "-o", "json"]);
+    expect([list.code, list.summary]).toEqual([0, ""]);
+  });
+});
+
 describe("--fail-if flags: exit 2, one line, nothing sent", () => {
   const cases: Array<[string[], string]> = [
     [["failure-rate", "--fail-if-scope", "every", "--fail-if", "failure_rate > 0.2"], '--fail-if-scope must be one of all, each, both, not "every".'],
