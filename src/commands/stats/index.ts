@@ -33,7 +33,6 @@ export interface StatsOptions {
   /** the query parameters to send, in a stable order */
   query: StatsQuery;
   chart: boolean;
-  failIf: FailIfExpr[];
   gate: GateFlags;
 }
 
@@ -197,7 +196,7 @@ export function parseStatsFlags(cmd: Command, endpoint: StatsEndpoint, flags: Ra
   const failIf = (flags.failIf ?? []).map((e) => parseFailIf(e, subject, kinds));
   const gate = parseGateFlags(flags, failIf, endpointSampled(endpoint));
   resolveOutputFormat(ctx, { figures: endpoint.fields.length > 0, command: subject });
-  return { endpoint, query, chart, failIf, gate };
+  return { endpoint, query, chart, gate };
 }
 
 // ---------------------------------------------------------------------------------------------
