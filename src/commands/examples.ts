@@ -25,6 +25,8 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   "stats summary": [
     "mq --offline stats summary --repo acme/web",
     "mq --offline stats summary --repo acme/web --since 7d --base-ref main",
+    "mq --offline stats summary --repo acme/web --since 1d -o none --fail-if 'failure_rate > 50%' --fail-if 'avg_queue_time > 2h'",
+    "mq --offline stats summary --repo acme/web --since 1h -o openmetrics",
   ],
   "stats time-to-merge": [
     "mq --offline stats time-to-merge --repo acme/web",
@@ -86,6 +88,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "mq --offline stats failure-rate --repo acme/web --since 7d",
     "mq --offline stats failure-rate --repo acme/web --since 30d --chart",
     "mq --offline stats failure-rate --repo acme/web --since 1d --fail-if 'failure_rate > 0.9'",
+    "mq --offline stats failure-rate --repo acme/web --since 1d -o none --fail-if 'failure_rate > 90%' --fail-if-scope both --min-count 5",
   ],
   "stats queues-pr-exit-reasons": [
     "mq --offline stats queues-pr-exit-reasons --repo acme/web --since 7d",
@@ -94,6 +97,21 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   "stats queues": [
     "mq --offline stats queues --repo acme/web",
     "mq --offline stats queues --repo acme/web --since 30d -o json",
+  ],
+
+  insights: [
+    "mq --offline insights --repo acme/web --since 7d --compare previous",
+    "mq --offline insights --repo acme/web --since 7d --compare 30d..23d -o ndjson",
+    "mq --offline insights --repo acme/web --since 1d -o json --fail-if 'p95(queue_time) > 30d' --fail-if 'change(p50(time_to_merge)) > 1000%'",
+  ],
+  prs: [
+    "mq --offline prs --repo acme/web --since 1d --slowest 10",
+    "mq --offline prs --repo acme/web --since 2d --failed -o csv",
+    "mq --offline prs --repo acme/web --since 1d --sort ci_time --limit 5 -o json",
+  ],
+  pr: [
+    "mq --offline pr $(mq --offline prs --repo acme/web --since 1d --slowest 1 -o csv --fields pull_request | tail -n 1) --repo acme/web --since 2d",
+    "mq --offline pr $(mq --offline prs --repo acme/web --since 1d --sort retries --limit 1 -o csv --fields pull_request | tail -n 1) --repo acme/web -o json",
   ],
 
   serve: [

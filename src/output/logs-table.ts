@@ -31,10 +31,13 @@ export interface EventTableOptions {
   trusted: (event: LogEvent) => boolean;
   /** print each page at once (--follow) rather than waiting for TABLE_SIZING_ROWS to size columns */
   eager: boolean;
+  /** several repositories merged: the PR column names each event's repository */
+  repository?: boolean;
 }
 
 export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<LogEvent> {
   const c = colors(io, "stdout");
+  const head = opts.repository ? ["TIME", "TYPE", "REPOSITORY#PR", "BASE", "SUMMARY"] : HEAD;
   const familyColor: Record<string, (s: string) => string> = {
     "action.queue": c.cyan,
     action: c.blue,
@@ -54,12 +57,15 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
         ? formatRelativeTime(at, opts.now())
         : formatInstant(new Date(Math.floor(at.getTime() / 1000) * 1000));
     const paint = familyColor[eventFamily(ev.type)] ?? ((s: string) => s);
+    const pr = ev.pull_request !== null ? `#${ev.pull_request}` : "";
+    // the repository as sent, through the door
+    const where = opts.repository ? `${terminalText(String(ev.repository))}${pr}` : pr || "-";
     // server text through the door before mq's colour goes around it; a summary is mq's sentence
     // around the server's words, and mq's own words hold no control character
     return [
       time,
       paint(terminalText(ev.type)),
-      ev.pull_request !== null ? `#${ev.pull_request}` : "-",
+      where,
       ev.base_ref !== null ? terminalText(ev.base_ref) : "-",
       terminalText(summarizeEvent(ev, opts.trusted(ev))),
     ];
@@ -73,8 +79,8 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
   const flush = () => {
     if (pending.length === 0) return;
     const withHead = widths === undefined;
-    widths ??= columnWidths({ head: HEAD, rows: pending, columns });
-    const text = renderTable({ head: HEAD, rows: pending, columns, colors: c, widths });
+    widths ??= columnWidths({ head, rows: pending, columns });
+    const text = renderTable({ head, rows: pending, columns, colors: c, widths });
     io.stdout.write(withHead ? text : text.slice(text.indexOf("\n") + 1));
     pending.length = 0;
   };
