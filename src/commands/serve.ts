@@ -33,7 +33,7 @@ interface RawServeFlags {
 }
 
 /** the bounds of --memory-budget, MB: below 128 a two-week statistics window no longer fits */
-export const MEMORY_BUDGET_MB = { min: 128, max: 65_536, default: 512 } as const;
+export const MEMORY_BUDGET_MB = { min: 128, max: 65_536, default: 1024 } as const;
 const MAX_LATENCY_MS = 60_000;
 
 export function parseServeFlags(flags: RawServeFlags, token: string | undefined): ServeOptions {

@@ -38,7 +38,7 @@ function bytesOf(partials: Partials): number {
 const STATS_TYPES = [...new Set(Object.values(STATS_SPECS).flatMap((spec) => spec.types))];
 
 /** The default memory budget of `mq serve` (--memory-budget), in MB. */
-export const DEFAULT_MEMORY_BUDGET_MB = 512;
+export const DEFAULT_MEMORY_BUDGET_MB = 1024;
 
 /**
  * What one held event costs, in bytes: the object (its metadata is mostly shared), its place in
