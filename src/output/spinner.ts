@@ -4,6 +4,8 @@
 import type { Context } from "../context.js";
 
 export interface Spinner {
+  /** false when nothing is shown (off a terminal, or stopped): callers need not build its text */
+  readonly active: boolean;
   update(text: string): void;
   /** writes a line to stderr without garbling the spinner */
   log(line: string): void;
@@ -17,7 +19,7 @@ export interface SpinnerOptions {
 }
 
 export async function startSpinner(ctx: Context, text: string, opts: SpinnerOptions = {}): Promise<Spinner> {
-  if (!ctx.io.spinnerAllowed(opts)) return { update() {}, log: (line) => void ctx.io.stderr.write(line + "\n"), stop() {} };
+  if (!ctx.io.spinnerAllowed(opts)) return { active: false, update() {}, log: (line) => void ctx.io.stderr.write(line + "\n"), stop() {} };
   const { default: ora } = await import("ora");
   const spinner = ora({
     text,
@@ -34,6 +36,9 @@ export async function startSpinner(ctx: Context, text: string, opts: SpinnerOpti
   };
   ctx.onCleanup(stop);
   return {
+    get active() {
+      return !stopped;
+    },
     update(next) {
       if (!stopped) spinner.text = next;
     },
