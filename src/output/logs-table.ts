@@ -30,10 +30,13 @@ export interface EventTableOptions {
   trusted: (event: LogEvent) => boolean;
   /** print each page at once (--follow) rather than waiting for TABLE_SIZING_ROWS to size columns */
   eager: boolean;
+  /** several repositories merged: the PR column names each event's repository */
+  repository?: boolean;
 }
 
 export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<LogEvent> {
   const c = colors(io, "stdout");
+  const head = opts.repository ? ["TIME", "TYPE", "REPOSITORY#PR", "BASE", "SUMMARY"] : HEAD;
   const familyColor: Record<string, (s: string) => string> = {
     "action.queue": c.cyan,
     action: c.blue,
@@ -53,7 +56,10 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
         ? formatRelativeTime(at, opts.now())
         : formatInstant(new Date(Math.floor(at.getTime() / 1000) * 1000));
     const paint = familyColor[eventFamily(ev.type)] ?? ((s: string) => s);
-    return [time, paint(ev.type), ev.pull_request !== null ? `#${ev.pull_request}` : "-", ev.base_ref ?? "-", summarizeEvent(ev, opts.trusted(ev))];
+    const pr = ev.pull_request !== null ? `#${ev.pull_request}` : "";
+    // the repository as sent, quoted-escaped: no control character reaches the terminal
+    const where = opts.repository ? `${JSON.stringify(String(ev.repository)).slice(1, -1)}${pr}` : pr || "-";
+    return [time, paint(ev.type), where, ev.base_ref ?? "-", summarizeEvent(ev, opts.trusted(ev))];
   };
   // Columns are sized from the first rows (the first TABLE_SIZING_ROWS, or the first --follow
   // batch); later pages stream through the same widths, so `--all` on a terminal keeps no rows
@@ -68,8 +74,8 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
     if (pending.length === 0) return;
     let text: string;
     if (widths === undefined) {
-      widths = columnWidths({ head: HEAD, rows: pending, columns });
-      text = renderTable({ head: HEAD, rows: pending, columns, colors: c, widths });
+      widths = columnWidths({ head, rows: pending, columns });
+      text = renderTable({ head, rows: pending, columns, colors: c, widths });
     } else {
       bodyRows ??= fixedWidthRows(widths);
       text = bodyRows(pending);
