@@ -457,13 +457,15 @@ async function failure(run: LogsRun, err: unknown, progress: Progress, startedAt
 /** Closes the output and writes the header line: above the table, or after streamed data on a terminal. */
 async function finish(run: LogsRun, progress: Progress): Promise<void> {
   const { opts, ctx } = run;
-  const header = headerLine(opts, run.repoName, progress.count, progress.truncated);
+  // built only when written: its number formatting loads ICU's locale data, a cost a piped run
+  // would pay for a line nobody sees
+  const header = () => headerLine(opts, run.repoName, progress.count, progress.truncated);
   if (opts.format === "table") {
-    ctx.io.stderr.write(header + "\n");
+    ctx.io.stderr.write(header() + "\n");
     await run.sink.end();
   } else {
     await run.sink.end();
-    if (ctx.io.isStderrTerminal()) ctx.io.stderr.write(header + "\n");
+    if (ctx.io.isStderrTerminal()) ctx.io.stderr.write(header() + "\n");
   }
 }
 
