@@ -180,8 +180,8 @@ export async function slices(h) {
   }
   const identical = shaPar === shaSeq;
   const speedup = median(seq) / median(par);
-  h.row("feel", `mq logs --all, ${days} days, +${delayMs} ms a request: sequential (--parallel 1)`, seq, { baseline: "—", ratio: "baseline" });
-  h.row("feel", `mq logs --all, ${days} days, +${delayMs} ms a request: parallel slices (--parallel 6)`, par, {
+  h.row("feel", `mq logs --all, ${days} day${days === 1 ? "" : "s"}, +${delayMs} ms a request: sequential (--parallel 1)`, seq, { baseline: "—", ratio: "baseline" });
+  h.row("feel", `mq logs --all, ${days} day${days === 1 ? "" : "s"}, +${delayMs} ms a request: parallel slices (--parallel 6)`, par, {
     baseline: "sequential",
     ratio: `${speedup.toFixed(2)}× faster; output ${identical ? "byte-identical" : "DIFFERENT"}`,
   });

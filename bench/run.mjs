@@ -31,7 +31,7 @@ const want = (section) => !ONLY || ONLY.includes(section);
 const CFG = QUICK
   ? { startupRuns: 2, startupWarmup: 1, streamEvents: 2_000, smallEvents: 1_000, streamRuns: 1, curlRuns: 1, curlBudgetMs: 0,
       delayMs: 50, summaryRuns: 1, simDays: 7, storeEvents: 20_000, storeBaseline: 2_000, latencyRequests: 20,
-      rssSizes: [2_000, 20_000], sliceDays: 3, sliceDelayMs: 100, sliceRuns: 1 }
+      rssSizes: [1_000, 5_000], sliceDays: 1, sliceDelayMs: 100, sliceRuns: 1 }
   : { startupRuns: 20, startupWarmup: 3, streamEvents: 100_000, smallEvents: 1_000, streamRuns: 3, curlRuns: 3, curlBudgetMs: 45_000,
       delayMs: 200, summaryRuns: 3, simDays: 30, storeEvents: 1_000_000, storeBaseline: 100_000, latencyRequests: 200,
       rssSizes: [10_000, 100_000, 1_000_000], sliceDays: 30, sliceDelayMs: 100, sliceRuns: 1 };
