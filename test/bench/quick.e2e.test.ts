@@ -50,7 +50,15 @@ describe("bench --quick", () => {
       "mq logs --all, 1 day, +100 ms a request: sequential (--parallel 1)",
       "mq logs --all, 1 day, +100 ms a request: parallel slices (--parallel 6)",
     ]);
+    const serve = r.stdout.split("\n").filter((l) => l.startsWith("| serve |")).map((l) => l.split(" | ")[1]);
+    expect(serve).toEqual([
+      "mq serve --days 7: warm /logs page of 10 (floor)",
+      "whole-window failure_rate (7 days), cold: first query of a fresh server",
+      "whole-window failure_rate (7 days), warm",
+      "mq serve --days 7 --memory-budget 512: peak RSS after every endpoint over the window",
+    ]);
     const targets = r.stdout.split("\n").filter((l) => /^- \*\*(met|NOT met|not measured)\*\* — /.test(l));
-    expect(targets).toHaveLength(20);
+    // 17 of the other sections, 6 of issue 18's rows (bench/feel.mjs)
+    expect(targets).toHaveLength(23);
   }, 480_000);
 });
