@@ -56,8 +56,8 @@ __mq_flags() {
     ) ;;
     logs) __mq_r=(
       --pr --base-ref --type --since --until --per-page --limit --all --cursor --follow --interval
-      --fields --archive -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict --no-csv-guard -h --help
+      --fields --parallel --archive -R --repo --api-url --offline -o --output --color --debug
+      --token --timeout --no-retry --insecure --strict --no-csv-guard -h --help
     ) ;;
     stats) __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
@@ -283,7 +283,7 @@ __mq_flags() {
 # __mq_takes_value PATH FLAG: whether FLAG of PATH reads the next word as its value
 __mq_takes_value() {
   case "$1|$2" in
-    *'|-R'|*'|--repo'|*'|--api-url'|*'|-o'|*'|--output'|*'|--color'|*'|--token'|*'|--timeout'|*'|--pr'|*'|--base-ref'|*'|--type'|*'|--since'|*'|--until'|*'|--per-page'|*'|--limit'|*'|--cursor'|*'|--interval'|*'|--fields'|*'|--at'|*'|--branch'|*'|--fail-if'|*'|--fail-if-scope'|*'|--min-count'|*'|--report'|*'|--partition'|*'|--queue'|*'|--priority-rule'|*'|--compare'|*'|--slowest'|*'|--outcome'|*'|--reason'|*'|--sort'|*'|--host'|*'|--port'|*'|--seed'|*'|--days'|*'|--now'|*'|--repos'|*'|--events'|*'|--latency'|*'|--memory-budget'|*'|--data-dir'|*'|--parquet') return 0 ;;
+    *'|-R'|*'|--repo'|*'|--api-url'|*'|-o'|*'|--output'|*'|--color'|*'|--token'|*'|--timeout'|*'|--pr'|*'|--base-ref'|*'|--type'|*'|--since'|*'|--until'|*'|--per-page'|*'|--limit'|*'|--cursor'|*'|--interval'|*'|--fields'|*'|--parallel'|*'|--at'|*'|--branch'|*'|--fail-if'|*'|--fail-if-scope'|*'|--min-count'|*'|--report'|*'|--partition'|*'|--queue'|*'|--priority-rule'|*'|--compare'|*'|--slowest'|*'|--outcome'|*'|--reason'|*'|--sort'|*'|--host'|*'|--port'|*'|--seed'|*'|--days'|*'|--now'|*'|--repos'|*'|--events'|*'|--latency'|*'|--memory-budget'|*'|--data-dir'|*'|--parquet') return 0 ;;
   esac
   return 1
 }

@@ -13,6 +13,7 @@ import { messageText, shellWord } from "../output/terminal-text.js";
 import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
 import { formatInstant, parseTimeWindow, TIME_VALUE_HELP } from "./shared/time.js";
 import { resolveOutputFormat } from "./shared/output.js";
+import { DEFAULT_PARALLEL, MAX_PARALLEL } from "../api/slice-limits.js";
 
 /** Events shown on a terminal when neither --limit nor --all is given (and the --follow backlog). */
 export const DEFAULT_TERMINAL_LIMIT = 30;
@@ -46,6 +47,8 @@ export interface LogsOptions {
   format: OutputFormat;
   /** read the local archive (`mq archive sync`) instead of the API */
   archive: boolean;
+  /** requests in flight for a whole window (--since, no --limit): parallel time slices */
+  parallel: number;
 }
 
 interface RawFlags {
@@ -62,6 +65,7 @@ interface RawFlags {
   interval?: string;
   fields?: string[];
   archive?: boolean;
+  parallel?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -86,6 +90,12 @@ export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<v
     .addOption(new Option("--follow", "keep polling and print new events, oldest first, until Ctrl-C"))
     .addOption(new Option("--interval <seconds>", `seconds between polls with --follow (default ${DEFAULT_INTERVAL_SECONDS})`))
     .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv: ${EVENT_FIELDS.join(",")}`).argParser(collectList))
+    .addOption(
+      new Option(
+        "--parallel <n>",
+        `requests in flight when a whole window given with --since is fetched (no --limit): 1 to ${MAX_PARALLEL}, 1 for one page after another (default ${DEFAULT_PARALLEL})`,
+      ),
+    )
     .addOption(new Option("--archive", "read the local archive (mq archive sync; $MQ_DATA_DIR) instead of the API: no network, windows older than the service keeps"))
     .addHelpText(
       "after",
@@ -120,6 +130,14 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context): LogsOptions {
   if (archive && follow) throw new UsageError("--archive and --follow cannot be used together: the archive changes only when mq archive sync runs.");
   if (archive && flags.cursor !== undefined) throw new UsageError("--archive and --cursor cannot be used together: cursors belong to the API's pages.");
   if (archive && flags.perPage !== undefined) throw new UsageError("--per-page applies to the API's pages, not to --archive.");
+  let parallel = DEFAULT_PARALLEL;
+  if (flags.parallel !== undefined) {
+    parallel = parseIntFlag("--parallel", flags.parallel, 1, MAX_PARALLEL);
+    if (follow) throw new UsageError("--parallel and --follow cannot be used together: --follow polls for the newest events.");
+    if (archive) throw new UsageError("--parallel applies to the API's pages, not to --archive.");
+    if (flags.cursor !== undefined) throw new UsageError("--parallel and --cursor cannot be used together: a cursor resumes one walk, page after page.");
+    if (limitFlag !== undefined) throw new UsageError("--parallel and --limit cannot be used together: --limit reads the newest pages in order until it has n events.");
+  }
   let interval = DEFAULT_INTERVAL_SECONDS;
   if (flags.interval !== undefined) {
     interval = Number(flags.interval);
@@ -163,6 +181,7 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context): LogsOptions {
     fields,
     format,
     archive,
+    parallel,
   };
 }
 
@@ -268,6 +287,8 @@ interface Progress {
   truncated: boolean;
   /** the cursor of the page being fetched: what `--cursor` needs to resume after a failure */
   pendingCursor: string | undefined;
+  /** with parallel slices: the end of the window still to fetch (--until of the resume command) */
+  pendingUntil: string | undefined;
 }
 
 export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
@@ -287,7 +308,7 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
     );
   }
   const run = await prepareRun(opts, ctx);
-  const progress: Progress = { count: 0, pages: 0, truncated: false, pendingCursor: opts.cursor };
+  const progress: Progress = { count: 0, pages: 0, truncated: false, pendingCursor: opts.cursor, pendingUntil: undefined };
   try {
     if (opts.follow) {
       await follow(run);
@@ -375,6 +396,36 @@ async function fetchPages(run: LogsRun, progress: Progress): Promise<void> {
   // a next link that repeats a page is a server bug; stopping silently would hide a short result
   const onRepeat = (url: URL) =>
     spinner.log(`warning: the server's next-page link repeats a page already fetched (cursor ${messageText(cursorOf(url) ?? url.href)}); stopping there, the result may be incomplete.`);
+  // the progress text only where a spinner shows it: a pipe run of a thousand pages builds none
+  const showProgress = () => {
+    if (spinner.active) spinner.update(`${formatCount(progress.count)} events, ${formatCount(progress.pages)} page${progress.pages === 1 ? "" : "s"}`);
+  };
+  if (opts.since !== undefined && opts.limit === undefined && opts.cursor === undefined && opts.parallel > 1) {
+    const { walkSlices } = await import("../api/slices.js");
+    const pages = walkSlices<LogEvent>({
+      client: run.client,
+      path: run.path,
+      query: run.query,
+      since: opts.since,
+      until: opts.until ?? ctx.now(),
+      parallel: opts.parallel,
+      parse: run.parse,
+      signal: ctx.signal,
+      timeOf: (ev) => Date.parse(ev.received_at),
+      idOf: (ev) => ev.id,
+      onRepeat,
+    });
+    for await (const page of pages) {
+      progress.pages++;
+      progress.count += page.events.length;
+      progress.pendingCursor = page.resumeCursor;
+      progress.pendingUntil = page.resumeUntil;
+      await run.sink.write(page.events);
+      run.mismatches.written();
+      showProgress();
+    }
+    return;
+  }
   for await (const page of run.paginate(run.client, run.path, run.query, { limit: opts.limit, signal: ctx.signal, parse: run.parse, onRepeat })) {
     progress.pages++;
     progress.count += page.events.length;
@@ -382,7 +433,7 @@ async function fetchPages(run: LogsRun, progress: Progress): Promise<void> {
     progress.pendingCursor = cursorOf(page.nextUrl);
     await run.sink.write(page.events);
     run.mismatches.written();
-    spinner.update(`${formatCount(progress.count)} events, ${formatCount(progress.pages)} page${progress.pages === 1 ? "" : "s"}`);
+    showProgress();
   }
 }
 
@@ -397,11 +448,13 @@ async function failure(run: LogsRun, err: unknown, progress: Progress, startedAt
   // `mq logs | head`: the reader left; a resume hint would be noise
   if (ctx.signal.aborted && stdoutClosed(ctx)) return undefined;
   const error = ctx.signal.aborted ? new InterruptedError() : err;
-  const { count, pendingCursor } = progress;
-  if (error instanceof MqError && pendingCursor !== undefined && count > 0) {
+  const { count, pendingCursor, pendingUntil } = progress;
+  if (error instanceof MqError && (pendingCursor !== undefined || pendingUntil !== undefined) && count > 0) {
     const remaining = opts.limit !== undefined ? opts.limit - count : undefined;
+    // parallel slices: the rest of the window is everything up to the slice being written
+    const resumeOpts = pendingUntil !== undefined ? { ...opts, until: new Date(pendingUntil) } : opts;
     error.addHint(
-      `${run.formatCount(count)} ${count === 1 ? "event was" : "events were"} written before this. To resume:\n  ${resumeCommand(opts, run.repoName, pendingCursor, remaining, ctx.globals, startedAt)}`,
+      `${run.formatCount(count)} ${count === 1 ? "event was" : "events were"} written before this. To resume:\n  ${resumeCommand(resumeOpts, run.repoName, pendingCursor, remaining, ctx.globals, startedAt)}`,
     );
   }
   return error;
@@ -410,13 +463,15 @@ async function failure(run: LogsRun, err: unknown, progress: Progress, startedAt
 /** Closes the output and writes the header line: above the table, or after streamed data on a terminal. */
 async function finish(run: LogsRun, progress: Progress): Promise<void> {
   const { opts, ctx } = run;
-  const header = headerLine(opts, run.repoName, progress.count, progress.truncated);
+  // built only when written: its number formatting loads ICU's locale data, a cost a piped run
+  // would pay for a line nobody sees
+  const header = () => headerLine(opts, run.repoName, progress.count, progress.truncated);
   if (opts.format === "table") {
-    ctx.io.stderr.write(header + "\n");
+    ctx.io.stderr.write(header() + "\n");
     await run.sink.end();
   } else {
     await run.sink.end();
-    if (ctx.io.isStderrTerminal()) ctx.io.stderr.write(header + "\n");
+    if (ctx.io.isStderrTerminal()) ctx.io.stderr.write(header() + "\n");
   }
 }
 
@@ -494,7 +549,7 @@ function stdoutClosed(ctx: Context): boolean {
 export function resumeCommand(
   opts: LogsOptions,
   repo: string,
-  cursor: string,
+  cursor: string | undefined,
   remaining?: number,
   globals: Pick<GlobalOptions, "apiUrl" | "offline"> = { offline: false },
   startedAt?: Date,
@@ -514,7 +569,7 @@ export function resumeCommand(
   else args.push("--all");
   args.push("-o", opts.format);
   if (opts.fields) args.push("--fields", opts.fields.join(","));
-  args.push("--cursor", cursor);
+  if (cursor !== undefined) args.push("--cursor", cursor);
   // a cursor is the server's text, percent-decoded: `%1B` is a real ESC by now. shellWord shows it
   // escaped, in quotes a shell reads back to the same bytes
   return args.map(shellWord).join(" ");

@@ -6,7 +6,7 @@ import { colors } from "./color.js";
 import { eventFamily, summarizeEvent } from "./event-summary.js";
 import type { Sink } from "./exporter.js";
 import { formatInstant, formatRelativeTime } from "./format.js";
-import { columnWidths, renderTable } from "./table.js";
+import { columnWidths, fixedWidthRows, renderTable } from "./table.js";
 import { terminalText } from "./terminal-text.js";
 
 /** Loose view of an event: the schema module's types are loaded lazily. */
@@ -73,15 +73,23 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
   // Columns are sized from the first rows (the first TABLE_SIZING_ROWS, or the first --follow
   // batch); later pages stream through the same widths, so `--all` on a terminal keeps no rows
   // around and every part of the table lines up.
+  // Once fixed, rows go through a plain fixed-width writer (the same text cli-table3 would give,
+  // at a fraction of its cost a row): a 100k-event table then streams about as fast as ndjson.
   const columns = io.tableWidth();
   let widths: number[] | undefined;
+  let bodyRows: ((rows: readonly string[][]) => string) | undefined;
   const pending: string[][] = [];
   const flush = () => {
     if (pending.length === 0) return;
-    const withHead = widths === undefined;
-    widths ??= columnWidths({ head, rows: pending, columns });
-    const text = renderTable({ head, rows: pending, columns, colors: c, widths });
-    io.stdout.write(withHead ? text : text.slice(text.indexOf("\n") + 1));
+    let text: string;
+    if (widths === undefined) {
+      widths = columnWidths({ head, rows: pending, columns });
+      text = renderTable({ head, rows: pending, columns, colors: c, widths });
+    } else {
+      bodyRows ??= fixedWidthRows(widths);
+      text = bodyRows(pending);
+    }
+    io.stdout.write(text);
     pending.length = 0;
   };
   return {

@@ -220,7 +220,8 @@ describe("mq logs against a loopback server", () => {
 
   it("a failure in the middle of --all keeps whole lines and says how to resume", async () => {
     server.failRequest(3, 503, { detail: "database unavailable" });
-    expect(await run(["--all", "--per-page", "10", "--since", "2026-11-19T12:00:00Z", "--type", "action.*"])).toBe(6);
+    // one walk, page after page (the resume of parallel slices: test/api/slices.test.ts)
+    expect(await run(["--all", "--parallel", "1", "--per-page", "10", "--since", "2026-11-19T12:00:00Z", "--type", "action.*"])).toBe(6);
     const out = ctx.stdoutText();
     expect(out.endsWith("\n")).toBe(true);
     const lines = out.trimEnd().split("\n");
