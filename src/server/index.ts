@@ -7,8 +7,15 @@ import { STATS_ENDPOINTS, type StatsEndpoint } from "../api/endpoints.js";
 import { decodePathParams, decodeQuery, LogsQuerySchema, STATS_QUERY_SCHEMAS, type FastApiDetail } from "../api/schema/params.js";
 import { dayOf, daysFor, historyStart, ID_PER_MS, simulateDay, simulateRepository, timeOf, type SimEvent } from "./simulate.js";
 import { EventStore, type Cursor, type PageQuery, type PageResult, type StoredEvent } from "./store.js";
-import { STATS_HANDLERS, timeToMerge, type StatsFilter } from "./stats.js";
+import { STATS_HANDLERS, timeToMerge, type StatsContext, type StatsFilter } from "./stats.js";
 import { loadEventsFile } from "./ndjson.js";
+import { DIALECTS, hasEndpoint, type Dialect, type DialectName } from "../api/dialects/index.js";
+import { exclusionDetails, querySchemaFor } from "../api/schema/params.js";
+import { toMergifyEvent } from "./dialects/mergify-events.js";
+import { aggregate, pageFilter, type MergifyLogsQuery } from "./dialects/mergify-logs.js";
+import { idleQueueTime, skipIntermediateResults } from "./dialects/mergify-stats.js";
+import { conform } from "./dialects/conform.js";
+import { MERGIFY_RESPONSES, MERGIFY_SCHEMAS } from "../api/dialects/mergify-schemas.generated.js";
 
 export interface ServerOptions {
   host?: string;
@@ -30,6 +37,8 @@ export interface ServerOptions {
   /** keep every request in `requests` (default true, for tests); `mq serve` turns it off, as a
    * long-running server must not grow with every request */
   recordRequests?: boolean;
+  /** which side of the API to speak: the contract (default) or the real service's shape */
+  dialect?: DialectName;
 }
 
 export interface RunningServer {
@@ -77,10 +86,19 @@ export class Repositories {
   private readonly allowed: Set<string> | undefined;
 
   constructor(
-    private readonly opts: { seed: number; days: number; now?: Date; repos?: string[]; fixed?: Map<string, StoredEvent[]> },
+    private readonly opts: {
+      seed: number;
+      days: number;
+      now?: Date;
+      repos?: string[];
+      fixed?: Map<string, StoredEvent[]>;
+      /** each event as the dialect spoken sends it (applied once, as events enter a store) */
+      translate?: (e: StoredEvent) => StoredEvent;
+    },
   ) {
     if (opts.fixed) {
-      for (const [repo, events] of opts.fixed) this.fixed.set(repo.toLowerCase(), new EventStore(events));
+      const t = opts.translate;
+      for (const [repo, events] of opts.fixed) this.fixed.set(repo.toLowerCase(), new EventStore(t ? events.map(t) : events));
       this.allowed = new Set([...opts.fixed.keys(), ...(opts.repos ?? [])].map((r) => r.toLowerCase()));
     } else if (opts.repos && opts.repos.length > 0) {
       this.allowed = new Set(opts.repos.map((r) => r.toLowerCase()));
@@ -131,7 +149,11 @@ export class Repositories {
     const hi = Math.min(to, now);
     if (lo <= hi) {
       for (const d of daysFor(lo, hi, dayOf(start))) {
-        if (!sim.days.has(d)) sim.days.set(d, { events: simulateDay({ repo: sim.name, seed: this.opts.seed, day: d }), inserted: 0 });
+        if (!sim.days.has(d)) {
+          const simulated = simulateDay({ repo: sim.name, seed: this.opts.seed, day: d });
+          const t = this.opts.translate;
+          sim.days.set(d, { events: t ? (simulated as StoredEvent[]).map(t) : simulated, inserted: 0 });
+        }
       }
     }
     // what the clock has reached of every simulated day goes into the store (a later `now`
@@ -186,7 +208,8 @@ export class Repositories {
     const key = repo.toLowerCase();
     this.allowed?.add(key);
     const now = this.nowMs();
-    this.store(repo, now, now).append(events);
+    const t = this.opts.translate;
+    this.store(repo, now, now).append(t ? events.map(t) : events);
     const sim = this.simulated.get(key);
     if (sim) sim.pinned = true;
   }
@@ -212,14 +235,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // a replayed log is shown as of its newest event unless --now says otherwise
     if (!options.now && loaded.newest !== undefined) fileNow = Math.ceil(loaded.newest / 1000) * 1000;
   }
+  const dialect = DIALECTS[options.dialect ?? "spec"];
   const repos = new Repositories({
+    translate: dialect.name === "mergify" ? toMergifyEvent : undefined,
     seed: options.seed ?? 0,
     days: options.days ?? 30,
     now: fileNow !== undefined ? new Date(fileNow) : now,
     repos: options.repos,
     fixed,
   });
-  const handler = new Handler(repos, options);
+  const handler = new Handler(repos, options, dialect);
   const requests: RunningServer["requests"] = [];
   const record = options.recordRequests ?? true;
   const server = createServer({ keepAlive: true }, (req, res) => {
@@ -306,10 +331,32 @@ export function decodeCursor(s: string): Cursor | undefined {
 class Handler {
   private appendedNewest: number | undefined;
 
+  /** the /logs parameters of the dialect spoken, echoed into Link URLs */
+  private readonly linkKeys: ReadonlySet<string>;
+  /** query schemas of the dialect's endpoints (the contract's own live in params.ts) */
+  private readonly querySchemas = new Map<string, ReturnType<typeof querySchemaFor>>();
+
   constructor(
     private readonly repos: Repositories,
     private readonly options: ServerOptions,
-  ) {}
+    private readonly dialect: Dialect,
+  ) {
+    this.linkKeys = dialect.name === "spec" ? LINK_KEYS : new Set(dialect.endpoints.logs!.map((p) => p.name).filter((k) => k !== "cursor"));
+  }
+
+  private querySchema(endpoint: string): ReturnType<typeof querySchemaFor> {
+    let schema = this.querySchemas.get(endpoint);
+    if (schema === undefined) this.querySchemas.set(endpoint, (schema = querySchemaFor(this.dialect.endpoints[endpoint] ?? [])));
+    return schema;
+  }
+
+  /** a 422 for a window longer than the dialect allows (the real service: about 93 days) */
+  private windowTooLong(res: ServerResponse, from: number, to: number, param: string): boolean {
+    const max = this.dialect.maxWindowDays;
+    if (max === undefined || to - from <= max * DAY) return false;
+    unprocessable(res, [{ loc: ["query", param], msg: `Value error, the time range must not exceed ${max} days`, type: "value_error" }]);
+    return true;
+  }
 
   noteAppended(events: StoredEvent[]): void {
     for (const e of events) {
@@ -355,22 +402,59 @@ class Handler {
     const repo = `${route.owner}/${route.repository}`;
     if (!this.repos.has(repo)) return send(res, 404, { detail: "Repository not found" });
 
-    if (route.kind === "logs") return this.logs(req, res, repo, search);
-    return this.stats(res, repo, route.endpoint, search);
+    if (route.kind === "logs") return this.dialect.name === "spec" ? this.logs(req, res, repo, search) : this.dialectLogs(req, res, repo, search, false);
+    if (route.kind === "aggregate") return this.dialectLogs(req, res, repo, search, true);
+    if (route.kind === "stats") return this.stats(res, repo, route.path, search);
   }
 
   private route(
     s: string[],
-  ): { kind: "logs"; owner: string; repository: string } | { kind: "stats"; owner: string; repository: string; endpoint: StatsEndpoint } | undefined {
+  ): { kind: "logs" | "aggregate"; owner: string; repository: string } | { kind: "stats"; owner: string; repository: string; path: string } | undefined {
     if (s.length < 5 || s[0] !== "v1" || s[1] !== "repos") return undefined;
     const owner = s[2]!;
     const repository = s[3]!;
     if (s.length === 5 && s[4] === "logs") return { kind: "logs", owner, repository };
-    if (s.length === 6 && s[4] === "stats") {
-      const endpoint = STATS_BY_PATH.get(s[5]!);
-      if (endpoint) return { kind: "stats", owner, repository, endpoint };
+    if (s.length === 6 && s[4] === "logs" && s[5] === "aggregate" && hasEndpoint(this.dialect, "logs/aggregate")) return { kind: "aggregate", owner, repository };
+    // a path the dialect spoken does not have is a 404, as on that side (average_queue_time on the real service)
+    if (s.length === 6 && s[4] === "stats" && hasEndpoint(this.dialect, `stats/${s[5]}`)) {
+      const path = s[5]!;
+      if (STATS_HANDLERS[path] || DIALECT_STATS_HANDLERS[path] || path === "time_to_merge") return { kind: "stats", owner, repository, path };
     }
     return undefined;
+  }
+
+  /** /logs and /logs/aggregate of a dialect other than the contract (its own filters, see mergify-logs.ts) */
+  private dialectLogs(req: IncomingMessage, res: ServerResponse, repo: string, search: URLSearchParams, agg: boolean): void {
+    const endpoint = agg ? "logs/aggregate" : "logs";
+    const params = this.dialect.endpoints[endpoint]!;
+    const decoded = decodeQuery(search, this.querySchema(endpoint));
+    if (!decoded.ok) return unprocessable(res, decoded.detail);
+    const exclusive = exclusionDetails(params, (name) => search.has(name));
+    if (exclusive.length > 0) return unprocessable(res, exclusive);
+    const v = decoded.value as MergifyLogsQuery & { received_from?: string; received_to?: string; cursor?: string; per_page?: number };
+    // repeated values of a set parameter count once (FastAPI's set[int])
+    for (const k of ["pull_request", "not_pull_request", "batch_pull", "not_batch_pull"] as const) if (v[k]) v[k] = [...new Set(v[k])];
+    const to = v.received_to !== undefined ? Date.parse(v.received_to) : this.nowMs();
+    const from = v.received_from !== undefined ? Date.parse(v.received_from) : to - DAY;
+    if (from > to) {
+      return unprocessable(res, [{ loc: ["query", "received_from"], msg: "Value error, received_from must not be after received_to", type: "value_error" }]);
+    }
+    if (this.windowTooLong(res, from, to, "received_from")) return;
+    if (agg) {
+      const store = this.repos.store(repo, from, to);
+      return send(res, 200, aggregate(store, from, to, v));
+    }
+    let cursor: Cursor | undefined;
+    if (v.cursor !== undefined) {
+      cursor = decodeCursor(v.cursor);
+      if (!cursor) return unprocessable(res, [{ loc: ["query", "cursor"], msg: "Invalid cursor", type: "value_error" }]);
+    }
+    const perPage = v.per_page ?? this.dialect.defaultPerPage;
+    const store = this.repos.store(repo, from, to);
+    const page = this.repos.page(repo, { from, to, cursor, perPage, ...pageFilter(v, store) });
+    const link = this.links(req, search, page, perPage);
+    const body = `{"size":${page.json.length},"per_page":${perPage},"events":[${page.json.join(",")}]}`;
+    sendRaw(res, 200, body, link ? { link } : {});
   }
 
   private logs(req: IncomingMessage, res: ServerResponse, repo: string, search: URLSearchParams): void {
@@ -410,7 +494,7 @@ class Handler {
       const params = new URLSearchParams();
       // the API's own filters only: unknown parameters are ignored, and echoing them could make
       // the header larger than a client accepts
-      for (const [k, val] of search) if (LINK_KEYS.has(k)) params.append(k, val);
+      for (const [k, val] of search) if (this.linkKeys.has(k)) params.append(k, val);
       if (cursor) params.append("cursor", encodeCursor(cursor));
       const qs = params.toString();
       return qs ? `${base}?${qs}` : base;
@@ -420,39 +504,51 @@ class Handler {
     const last = page.events[page.events.length - 1];
     if (page.hasNext && last) parts.push(`<${url({ dir: "next", t: Date.parse(last.received_at), id: last.id })}>; rel="next"`);
     if (page.hasPrev && first) parts.push(`<${url({ dir: "prev", t: Date.parse(first.received_at), id: first.id })}>; rel="prev"`);
-    parts.push(`<${url(undefined)}>; rel="first"`);
-    parts.push(`<${url({ dir: "last" })}>; rel="last"`);
+    if (this.dialect.linkRels.includes("first")) parts.push(`<${url(undefined)}>; rel="first"`);
+    if (this.dialect.linkRels.includes("last")) parts.push(`<${url({ dir: "last" })}>; rel="last"`);
     return parts.join(", ");
   }
 
-  private stats(res: ServerResponse, repo: string, endpoint: StatsEndpoint, search: URLSearchParams): void {
-    const schema = STATS_QUERY_SCHEMAS[endpoint.params];
+  private stats(res: ServerResponse, repo: string, path: string, search: URLSearchParams): void {
+    const spec = this.dialect.name === "spec";
+    const endpoint = STATS_BY_PATH.get(path);
+    const schema = spec && endpoint ? STATS_QUERY_SCHEMAS[endpoint.params] : this.querySchema(`stats/${path}`);
     const decoded = decodeQuery(search, schema);
     if (!decoded.ok) return unprocessable(res, decoded.detail);
     const v = decoded.value as Record<string, unknown>;
     const headers: Record<string, string> = {};
-    if (endpoint.deprecatedUse) headers.deprecation = "true";
-    if (endpoint.params === "time-to-merge") {
+    if (spec && endpoint?.deprecatedUse) headers.deprecation = "true";
+    // the real service's bodies: its own schema says which fields a group and an interval have
+    const shape = (body: unknown): unknown =>
+      spec ? body : conform(body, MERGIFY_RESPONSES[`stats/${path}`], { components: MERGIFY_SCHEMAS, instant: new Date(this.nowMs()).toISOString(), uuid: () => "00000000-0000-4000-a000-000000000000" });
+    if (path === "time_to_merge") {
       const at = typeof v.at === "string" ? Date.parse(v.at) : this.nowMs();
       const store = this.repos.store(repo, at - 7 * DAY, at);
-      return send(res, 200, timeToMerge(store, at, typeof v.branch === "string" ? v.branch : undefined), headers);
+      return send(res, 200, shape(timeToMerge(store, at, typeof v.branch === "string" ? v.branch : undefined)), headers);
     }
     const to = typeof v.end_at === "string" ? Date.parse(v.end_at) : this.nowMs();
     const from = typeof v.start_at === "string" ? Date.parse(v.start_at) : to - DAY;
     if (from >= to) {
-      return unprocessable(res, [{ loc: ["query", "start_at"], msg: "start_at must be before end_at", type: "value_error" }]);
+      return unprocessable(res, [{ loc: ["query", "start_at"], msg: `${spec ? "" : "Value error, "}start_at must be before end_at`, type: "value_error" }]);
     }
+    if (this.windowTooLong(res, from, to, "start_at")) return;
     const filter: StatsFilter = {
       base_ref: v.base_ref as string[] | undefined,
       partition_name: v.partition_name as string[] | undefined,
       queue_name: v.queue_name as string[] | undefined,
       priority_rule_name: v.priority_rule_name as string[] | undefined,
     };
-    const handler = STATS_HANDLERS[endpoint.path];
+    const handler = STATS_HANDLERS[path] ?? DIALECT_STATS_HANDLERS[path];
     if (!handler) return send(res, 404, { detail: "Not Found" });
-    send(res, 200, handler({ store: this.repos.store(repo, from, to), from, to, filter }), headers);
+    send(res, 200, shape(handler({ store: this.repos.store(repo, from, to), from, to, filter, sums: !spec })), headers);
   }
 }
+
+/** Endpoints only the real service has (the route table of a dialect decides who serves them). */
+const DIALECT_STATS_HANDLERS: Record<string, (c: StatsContext) => unknown> = {
+  idle_queue_time: idleQueueTime,
+  skip_intermediate_results: skipIntermediateResults,
+};
 
 /**
  * About `count` events for benchmarks: a simulated 30-day history of `repo`, repeated further back

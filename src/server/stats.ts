@@ -52,7 +52,7 @@ export interface StatsFilter {
   priority_rule_name?: readonly string[];
 }
 
-interface GroupKey {
+export interface GroupKey {
   base_ref: string;
   partition_name: string;
   queue_name: string;
@@ -60,9 +60,9 @@ interface GroupKey {
 }
 
 const iso = (t: number) => new Date(t).toISOString();
-const round = (n: number) => Math.round(n * 1000) / 1000;
+export const round = (n: number) => Math.round(n * 1000) / 1000;
 
-function meta(e: StoredEvent): Record<string, unknown> {
+export function meta(e: StoredEvent): Record<string, unknown> {
   return e.metadata as Record<string, unknown>;
 }
 
@@ -92,7 +92,7 @@ function keyString(key: object): string {
   return s;
 }
 
-function keyOf(e: StoredEvent): GroupKey {
+export function keyOf(e: StoredEvent): GroupKey {
   const cached = (e as unknown as Record<symbol, GroupKey | undefined>)[KEY];
   if (cached) return cached;
   const m = meta(e);
@@ -106,7 +106,7 @@ function keyOf(e: StoredEvent): GroupKey {
   return key;
 }
 
-function matches(k: GroupKey, f: StatsFilter, partitions?: readonly string[]): boolean {
+export function matches(k: GroupKey, f: StatsFilter, partitions?: readonly string[]): boolean {
   if (f.base_ref && !f.base_ref.includes(k.base_ref)) return false;
   if (f.partition_name) {
     const names = partitions ?? [k.partition_name];
@@ -118,7 +118,7 @@ function matches(k: GroupKey, f: StatsFilter, partitions?: readonly string[]): b
 }
 
 /** Collects values per group and per bucket, then turns them into the groups array. */
-class Grouper<A> {
+export class Grouper<A> {
   private readonly groups = new Map<string, { key: Record<string, unknown>; acc: Map<number, A> }>();
   constructor(
     private readonly buckets: Bucket[],
@@ -163,7 +163,7 @@ class Grouper<A> {
   }
 }
 
-function interval(b: Bucket): { start: string; end: string } {
+export function interval(b: Bucket): { start: string; end: string } {
   return { start: iso(b.start), end: iso(b.end) };
 }
 
@@ -172,11 +172,13 @@ export interface StatsContext {
   from: number;
   to: number;
   filter: StatsFilter;
+  /** also give each average's sum and count (`sum_queue_time`, `count_queue_time`, ...), as the real service does */
+  sums?: boolean;
 }
 
 type Handler = (c: StatsContext) => unknown;
 
-function each(c: StatsContext, type: string, fn: (e: StoredEvent, t: number) => void): void {
+export function each(c: StatsContext, type: string, fn: (e: StoredEvent, t: number) => void): void {
   const positions = c.store.positionsOf(type, c.from, c.to);
   for (let i = 0; i < positions.length; i++) {
     const p = positions[i]!;
@@ -230,7 +232,15 @@ function distribution(
     add(g.acc(k, t), v);
   });
   return {
-    groups: g.result((a, b) => [{ ...interval(b), [fields[0]]: round(a!.sum / a!.n), [fields[1]]: a!.max, [fields[2]]: a!.min }], false),
+    groups: g.result((a, b) => {
+      const rec: Record<string, unknown> = { ...interval(b), [fields[0]]: round(a!.sum / a!.n), [fields[1]]: a!.max, [fields[2]]: a!.min };
+      if (c.sums) {
+        const name = fields[0].replace(/^avg_/, "");
+        rec[`sum_${name}`] = round(a!.sum);
+        rec[`count_${name}`] = a!.n;
+      }
+      return [rec];
+    }, false),
   };
 }
 
@@ -253,20 +263,20 @@ export function isFailedCheck(e: StoredEvent): boolean {
   return typeof spec?.checks_conclusion === "string" && FAILED_CONCLUSIONS.has(spec.checks_conclusion);
 }
 
-function seconds(a: unknown, b: unknown): number | undefined {
+export function seconds(a: unknown, b: unknown): number | undefined {
   if (typeof a !== "string" || typeof b !== "string") return undefined;
   const d = (Date.parse(b) - Date.parse(a)) / 1000;
   return Number.isFinite(d) && d >= 0 ? d : undefined;
 }
 
-function queueTime(e: StoredEvent, t: number): number | undefined {
+export function queueTime(e: StoredEvent, t: number): number | undefined {
   const q = meta(e).queued_at;
   if (typeof q !== "string") return undefined;
   const d = (t - Date.parse(q)) / 1000;
   return Number.isFinite(d) && d >= 0 ? d : undefined;
 }
 
-function sessionKey(e: StoredEvent): string | undefined {
+export function sessionKey(e: StoredEvent): string | undefined {
   const s = meta(e).session_id;
   return typeof s === "string" ? s : undefined;
 }
@@ -389,7 +399,12 @@ export const STATS_HANDLERS: Record<string, Handler> = {
       a.n++;
       a.sum += runtime;
     });
-    return { groups: g.result((a, b) => [{ ...interval(b), runtime: round(a!.sum / a!.n) }], false) };
+    return {
+      groups: g.result(
+        (a, b) => [{ ...interval(b), runtime: round(a!.sum / a!.n), ...(c.sums ? { sum_runtime: round(a!.sum), count_runtime: a!.n } : {}) }],
+        false,
+      ),
+    };
   },
 
   average_queue_time: (c) => {
@@ -450,7 +465,9 @@ export const STATS_HANDLERS: Record<string, Handler> = {
       c,
       "action.queue.checks_start",
       (e) => {
-        const n = meta(e).pull_request_numbers;
+        // the contract lists the batch at the top; the real service nests it in the speculative check
+        const m = meta(e);
+        const n = m.pull_request_numbers ?? (m.speculative_check_pull_request as { pull_request_numbers?: unknown } | undefined)?.pull_request_numbers;
         return Array.isArray(n) ? n.length : undefined;
       },
       ["avg_batch_size", "max_batch_size", "min_batch_size"],
