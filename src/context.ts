@@ -5,7 +5,8 @@
 import type { Dispatcher } from "undici";
 import type { ApiClient } from "./api/client.js";
 import type { ConfigStore } from "./config/store.js";
-import type { RepoRef } from "./config/resolve.js";
+import type { RepoRef, DialectChoice } from "./config/resolve.js";
+import type { DialectName } from "./api/dialects/types.js";
 
 export type OutputFormat = "table" | "json" | "ndjson" | "csv";
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ["table", "json", "ndjson", "csv"];
@@ -38,6 +39,8 @@ export interface GlobalOptions {
   retry: boolean;
   insecure: boolean;
   strict: boolean;
+  /** --dialect: which side of the API to speak (default: decided by the API URL, see resolveDialect) */
+  dialect?: DialectName;
 }
 
 export const DEFAULT_GLOBALS: GlobalOptions = {
@@ -67,6 +70,8 @@ export interface Context {
   /** the API client for the API URL and token in effect (starts the bundled server with --offline) */
   apiClient(): Promise<ApiClient>;
   resolveRepo(): Promise<RepoRef>;
+  /** the dialect in effect: --dialect, MQ_DIALECT, the config key `dialect`, else the API URL's */
+  dialect(): Promise<DialectChoice>;
   /** run on exit, last registered first (close servers, agents, spinners) */
   onCleanup(fn: () => void | Promise<void>): void;
   cleanup(): Promise<void>;
@@ -101,6 +106,7 @@ export function createContext(init: ContextInit = {}): Context {
   let configPromise: Promise<ConfigStore> | undefined;
   let clientPromise: Promise<ApiClient> | undefined;
   let repoPromise: Promise<RepoRef> | undefined;
+  let dialectPromise: Promise<DialectChoice> | undefined;
 
   const ctx: Context = {
     io,
@@ -127,6 +133,10 @@ export function createContext(init: ContextInit = {}): Context {
     resolveRepo() {
       repoPromise ??= import("./config/resolve.js").then((m) => m.resolveRepo(ctx));
       return repoPromise;
+    },
+    dialect() {
+      dialectPromise ??= import("./config/resolve.js").then((m) => m.resolveDialect(ctx));
+      return dialectPromise;
     },
     onCleanup(fn) {
       cleanups.push(fn);

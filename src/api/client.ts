@@ -365,7 +365,8 @@ function debugWriter(ctx: Context): (line: string) => void {
 /** `--offline`: the bundled server on an ephemeral loopback port, closed when the command ends. */
 async function startOfflineServer(ctx: Context): Promise<{ url: string }> {
   const { startServer } = await import("../server/index.js");
-  const server = await startServer({ host: "127.0.0.1", port: 0, now: ctx.now(), recordRequests: false });
+  const { dialect } = await ctx.dialect();
+  const server = await startServer({ host: "127.0.0.1", port: 0, now: ctx.now(), recordRequests: false, dialect: dialect.name });
   ctx.onCleanup(() => server.close());
   return server;
 }

@@ -2,8 +2,9 @@
 // file, `mq config set`). Pure functions with no dependencies, so resolution, the store and the
 // commands share one definition of "valid"; the caller picks the error type (usage vs. config).
 import { COLOR_MODES, OUTPUT_FORMATS } from "../context.js";
+import { DIALECT_NAMES } from "../api/dialects/types.js";
 
-export const CONFIG_KEYS = ["api-url", "repo", "output", "color", "timeout"] as const;
+export const CONFIG_KEYS = ["api-url", "repo", "output", "color", "timeout", "dialect"] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 export const DEFAULT_API_URL = "https://api.mergify.com";
@@ -21,6 +22,7 @@ export const CONFIG_KEY_HELP: Record<ConfigKey, string> = {
   output: OUTPUT_FORMATS.join(", "),
   color: COLOR_MODES.join(", "),
   timeout: "a positive number of seconds",
+  dialect: `${DIALECT_NAMES.join(", ")} (default: decided by the API URL)`,
 };
 
 const OWNER_RE = /^[a-zA-Z0-9-]+$/;
@@ -87,8 +89,9 @@ export function checkConfigValue(key: ConfigKey, raw: string): Checked<string> {
       return r.ok ? { ok: true, value: `${r.value.owner}/${r.value.name}` } : r;
     }
     case "output":
-    case "color": {
-      const allowed: readonly string[] = key === "output" ? OUTPUT_FORMATS : COLOR_MODES;
+    case "color":
+    case "dialect": {
+      const allowed: readonly string[] = key === "output" ? OUTPUT_FORMATS : key === "color" ? COLOR_MODES : DIALECT_NAMES;
       return allowed.includes(raw)
         ? { ok: true, value: raw }
         : { ok: false, message: `'${raw}' is not allowed; allowed values: ${allowed.join(", ")}` };
