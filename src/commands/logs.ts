@@ -4,17 +4,18 @@
 import { Command, Option } from "commander";
 import type { Context, GlobalOptions, OutputFormat } from "../context.js";
 import { InterruptedError, MqError, UsageError } from "../errors.js";
-import { EVENT_TYPES, EVENT_TYPE_FAMILIES, isEventType } from "../api/event-types.js";
 import type { QueryInput } from "../api/client.js";
+import { DIALECTS, SPEC_DIALECT, MERGIFY_DIALECT, type Dialect } from "../api/dialects/index.js";
+import { LOGS_FILTERS, collectFilter, filterArgs, filterHelp, filterQuery, parseLogsFilters, MAX_PULL_REQUEST, type LogsFilterValues } from "./shared/logs-filters.js";
 import type { RecordWriter } from "../output/records.js";
 import type { Spinner } from "../output/spinner.js";
-import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
+import { collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
 import { formatInstant, parseTimeWindow, TIME_VALUE_HELP } from "./shared/time.js";
 import { resolveOutputFormat } from "./shared/output.js";
 
 /** Events shown on a terminal when neither --limit nor --all is given (and the --follow backlog). */
 export const DEFAULT_TERMINAL_LIMIT = 30;
-export const MAX_PULL_REQUEST = 2147483646;
+export { MAX_PULL_REQUEST, expandTypes } from "./shared/logs-filters.js";
 export const MAX_PER_PAGE = 100;
 export const DEFAULT_INTERVAL_SECONDS = 5;
 
@@ -23,10 +24,18 @@ export const EVENT_FIELDS = ["id", "received_at", "trigger", "repository", "pull
 /** CSV columns without --fields: the contract's envelope, metadata as JSON. */
 export const CSV_COLUMNS = ["id", "received_at", "trigger", "repository", "pull_request", "base_ref", "type", "metadata"];
 
+/** CSV columns without --fields: the envelope of the dialect's events (the real service adds `outcome`). */
+export function csvColumns(d: Dialect): string[] {
+  return d.outcomes.length > 0 ? ["id", "received_at", "trigger", "repository", "pull_request", "base_ref", "outcome", "type", "metadata"] : CSV_COLUMNS;
+}
+
 export interface LogsOptions {
-  pullRequest?: number;
+  /** the dialect in effect: its event types, filters and metadata shapes */
+  dialect: Dialect;
+  /** the list filters (--pr, --type, --outcome, their exclusions, ...) by query parameter */
+  filters: LogsFilterValues;
   baseRef?: string;
-  /** event types after family globs are expanded, in the order given */
+  /** event types after family globs are expanded, in the order given (filters.event_type) */
   types?: string[];
   since?: Date;
   until?: Date;
@@ -45,9 +54,10 @@ export interface LogsOptions {
 }
 
 interface RawFlags {
-  pr?: string;
+  pr?: string[];
   baseRef?: string;
   type?: string[];
+  [filter: string]: unknown;
   since?: string;
   until?: string;
   perPage?: string;
@@ -62,16 +72,32 @@ interface RawFlags {
 // ---------------------------------------------------------------------------------------------
 // flags
 
+const PLACEHOLDER: Record<string, string> = { "pull-request": "<number>", "event-type": "<type>", outcome: "<outcome>", text: "<trigger>" };
+
+/** The list filters as commander options, help naming the dialects that have each. */
+export function logsFilterOptions(): Option[] {
+  const dialects = [SPEC_DIALECT, MERGIFY_DIALECT];
+  return LOGS_FILTERS.map((f) => new Option(`${f.flag} ${PLACEHOLDER[f.value]}`, filterHelp(f, dialects)).argParser(collectFilter));
+}
+
+/** Event types of both dialects for help: what they share, and what only one side has. */
+export function eventTypesHelp(): string {
+  const spec = new Set(SPEC_DIALECT.eventTypes);
+  const real = new Set(MERGIFY_DIALECT.eventTypes);
+  const both = [...spec].filter((t) => real.has(t));
+  return `
+Event types: ${both.join(", ")}
+Only with --dialect spec (the contract, mq serve): ${[...spec].filter((t) => !real.has(t)).join(", ")}
+Only with --dialect mergify (the real service): ${[...real].filter((t) => !spec.has(t)).join(", ")}
+Families: ${[...new Set([...SPEC_DIALECT.eventFamilies, ...MERGIFY_DIALECT.eventFamilies])].sort().join(", ")}
+Outcomes (mergify): ${MERGIFY_DIALECT.outcomes.join(", ")}`;
+}
+
 export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<void>): Command {
-  return new Command("logs")
-    .description("List the repository's merge queue events (newest first), or follow them as they arrive.")
-    .addOption(new Option("--pr <number>", `only events of this pull request (1 to ${MAX_PULL_REQUEST})`))
+  const cmd = new Command("logs").description("List the repository's merge queue events (newest first), or follow them as they arrive.");
+  for (const o of logsFilterOptions()) cmd.addOption(o);
+  return cmd
     .addOption(new Option("--base-ref <ref>", "only events of pull requests targeting this base ref"))
-    .addOption(
-      new Option("--type <type>", "only these event types; repeatable, comma-separated, family globs such as action.queue.*").argParser(
-        collectList,
-      ),
-    )
     .addOption(new Option("--since <time>", `start of the window: ${TIME_VALUE_HELP} (default: 24h before --until)`))
     .addOption(new Option("--until <time>", "end of the window (default: now)"))
     .addOption(new Option("--per-page <n>", `events per request, 1 to ${MAX_PER_PAGE} (default: what --limit needs, at most ${MAX_PER_PAGE})`))
@@ -81,26 +107,32 @@ export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<v
     .addOption(new Option("--follow", "keep polling and print new events, oldest first, until Ctrl-C"))
     .addOption(new Option("--interval <seconds>", `seconds between polls with --follow (default ${DEFAULT_INTERVAL_SECONDS})`))
     .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv: ${EVENT_FIELDS.join(",")}`).argParser(collectList))
-    .addHelpText(
-      "after",
-      `
-Event types: ${EVENT_TYPES.join(", ")}
-Families: ${EVENT_TYPE_FAMILIES.join(", ")}`,
-    )
+    .addHelpText("after", eventTypesHelp())
     .action(async (flags: RawFlags) => {
-      const opts = parseLogsFlags(flags, ctx);
+      const { dialect } = await ctx.dialect();
+      const opts = parseLogsFlags(flags, ctx, dialect);
       await (runF ?? runLogs)(opts, ctx);
     });
 }
 
+/** A --since/--until window longer than the dialect allows, refused before it becomes a 422. */
+export function checkWindow(d: Dialect, since: Date | undefined, until: Date | undefined, now: Date, flags = "--since/--until"): void {
+  if (d.maxWindowDays === undefined || since === undefined) return;
+  const days = ((until ?? now).getTime() - since.getTime()) / 86_400_000;
+  if (days > d.maxWindowDays) {
+    throw new UsageError(`${flags} spans ${Math.ceil(days)} days: the ${d.name} dialect (${d.title}) answers at most ${d.maxWindowDays} days at once.`);
+  }
+}
+
 /** Turns raw flags into LogsOptions, or throws a one-line UsageError before anything is sent. */
-export function parseLogsFlags(flags: RawFlags, ctx: Context): LogsOptions {
+export function parseLogsFlags(flags: RawFlags, ctx: Context, dialect: Dialect = DIALECTS.spec): LogsOptions {
   const format = resolveOutputFormat(ctx);
-  const pullRequest = flags.pr !== undefined ? parseIntFlag("--pr", flags.pr, 1, MAX_PULL_REQUEST) : undefined;
+  const filters = parseLogsFilters(flags, dialect);
   let baseRef: string | undefined;
   if (flags.baseRef !== undefined) baseRef = requireNonEmptyItems("--base-ref", [flags.baseRef], 255)[0];
-  const types = flags.type !== undefined ? expandTypes(flags.type) : undefined;
+  const types = filters.event_type as string[] | undefined;
   const { since, until } = parseTimeWindow({ since: flags.since, until: flags.until }, ctx.now());
+  checkWindow(dialect, since, until, ctx.now());
   const perPage = flags.perPage !== undefined ? parseIntFlag("--per-page", flags.perPage, 1, MAX_PER_PAGE) : undefined;
   const limitFlag = flags.limit !== undefined ? parseIntFlag("--limit", flags.limit, 1, 1_000_000_000) : undefined;
   const all = flags.all === true;
@@ -138,7 +170,8 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context): LogsOptions {
     if (follow ? since === undefined : ctx.io.stdoutIsTTY) limit = DEFAULT_TERMINAL_LIMIT;
   }
   return {
-    pullRequest,
+    dialect,
+    filters,
     baseRef,
     types,
     since,
@@ -155,44 +188,18 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context): LogsOptions {
   };
 }
 
-/** Expands family globs and checks every type; duplicates are dropped, order kept. */
-export function expandTypes(items: readonly string[]): string[] {
-  if (items.some((i) => i.trim() === "")) {
-    throw new UsageError("--type has an empty value: give an event type such as action.queue.leave, or a family such as action.queue.*.");
-  }
-  const out = new Set<string>();
-  for (const raw of items) {
-    const item = raw.trim();
-    if (item.endsWith(".*")) {
-      const prefix = item.slice(0, -1);
-      const matches = EVENT_TYPES.filter((t) => t.startsWith(prefix));
-      if (matches.length === 0) {
-        const close = closestMatches(item, EVENT_TYPE_FAMILIES);
-        throw new UsageError(`--type: no event type matches "${item}"${close.length ? ` (did you mean ${close.join(", ")}?)` : ""}; families: ${EVENT_TYPE_FAMILIES.join(", ")}.`);
-      }
-      for (const m of matches) out.add(m);
-    } else if (isEventType(item)) {
-      out.add(item);
-    } else {
-      const close = closestMatches(item, EVENT_TYPES);
-      throw new UsageError(
-        `--type: unknown event type "${item}"${close.length ? ` (did you mean ${close.join(", ")}?)` : ""}; see \`mq logs --help\` for the ${EVENT_TYPES.length} types.`,
-      );
-    }
-  }
-  return [...out];
-}
-
 // ---------------------------------------------------------------------------------------------
 // run
 
 /** The query the API receives, in a stable key order. */
 export function logsQuery(opts: LogsOptions): QueryInput {
   const perPage = opts.perPage ?? Math.min(opts.limit ?? MAX_PER_PAGE, MAX_PER_PAGE);
+  const { pull_request, event_type, ...others } = filterQuery(opts.filters, opts.dialect);
   return {
-    pull_request: opts.pullRequest,
+    pull_request,
     base_ref: opts.baseRef,
-    event_type: opts.types,
+    event_type,
+    ...others,
     received_from: opts.since ? formatInstant(opts.since) : undefined,
     received_to: opts.until ? formatInstant(opts.until) : undefined,
     per_page: perPage,
@@ -230,6 +237,9 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
     import("../output/format.js"),
   ]);
   const path = `/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.name)}/logs`;
+  // the metadata shapes of the dialect in effect (the contract's are the schema module's default)
+  const metadata = opts.dialect.name === "mergify" ? (await import("../api/dialects/mergify-metadata.js")).MERGIFY_METADATA_SCHEMAS : undefined;
+  const reference = opts.dialect.name === "spec" ? "the contract" : "the service's OpenAPI";
   const repoName = `${repo.owner}/${repo.name}`;
 
   // One spinner line on a terminal stderr, unless stdout streams to the same terminal.
@@ -246,13 +256,14 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
     mismatched = new Set();
     const page = parseEventsPage(body, {
       strict: ctx.globals.strict,
+      metadata,
       // a table shows each mismatched event differently; the other formats need only the warning
       checkMetadataOf: opts.format === "table" ? undefined : (type) => !warnedTypes.has(type),
       onMetadataMismatch(type, id, message) {
         mismatched.add(id);
         if (warnedTypes.has(type)) return;
         warnedTypes.add(type);
-        spinner.log(`warning: ${type} event ${id} does not match the contract (${message}); shown as sent. --strict makes this an error.`);
+        spinner.log(`warning: ${type} event ${id} does not match ${reference} (${message}); shown as sent. --strict makes this an error.`);
       },
     });
     return page.events as unknown as RawEvent[];
@@ -335,15 +346,15 @@ export function resumeCommand(
   repo: string,
   cursor: string,
   remaining?: number,
-  globals: Pick<GlobalOptions, "apiUrl" | "offline"> = { offline: false },
+  globals: Pick<GlobalOptions, "apiUrl" | "offline" | "dialect"> = { offline: false },
   startedAt?: Date,
 ): string {
   const args = ["mq", "logs", "--repo", repo];
   if (globals.apiUrl !== undefined) args.push("--api-url", globals.apiUrl);
   if (globals.offline) args.push("--offline");
-  if (opts.pullRequest !== undefined) args.push("--pr", String(opts.pullRequest));
+  if (globals.dialect !== undefined) args.push("--dialect", globals.dialect);
+  args.push(...filterArgs(opts.filters));
   if (opts.baseRef !== undefined) args.push("--base-ref", opts.baseRef);
-  if (opts.types) args.push("--type", opts.types.join(","));
   const until = opts.until ?? startedAt;
   const since = opts.since ?? (until ? new Date(until.getTime() - DEFAULT_WINDOW_MS) : undefined);
   if (since) args.push("--since", formatInstant(since));
@@ -382,7 +393,7 @@ async function createSink(opts: LogsOptions, ctx: Context): Promise<Sink> {
   const { createRecordWriter } = await import("../output/records.js");
   const writer: RecordWriter = createRecordWriter(opts.format, ctx.io.stdout, {
     fields: opts.fields,
-    csvColumns: opts.format === "csv" ? (opts.fields ?? CSV_COLUMNS) : undefined,
+    csvColumns: opts.format === "csv" ? (opts.fields ?? csvColumns(opts.dialect)) : undefined,
   });
   return {
     page: (events) => writer.writeMany(events),

@@ -1,0 +1,148 @@
+// The list filters of `mq logs` (and `mq logs aggregate`): one row per flag, naming the query
+// parameter it fills. Whether a flag can be used, whether it repeats and which flags exclude each
+// other come from the dialect in effect (its /logs parameters), so a flag the other side lacks is
+// refused in one line before anything is sent.
+import { UsageError } from "../../errors.js";
+import { paramOf, type Dialect } from "../../api/dialects/types.js";
+import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "./lists.js";
+
+export const MAX_PULL_REQUEST = 2147483646;
+
+export type FilterValue = "pull-request" | "event-type" | "outcome" | "text";
+
+export interface LogsFilter {
+  /** the flag as typed */
+  flag: string;
+  /** commander's attribute name for it */
+  key: string;
+  /** the query parameter */
+  param: string;
+  value: FilterValue;
+  help: string;
+}
+
+export const LOGS_FILTERS: readonly LogsFilter[] = [
+  { flag: "--pr", key: "pr", param: "pull_request", value: "pull-request", help: "only events of these pull requests" },
+  { flag: "--not-pr", key: "notPr", param: "not_pull_request", value: "pull-request", help: "leave out events of these pull requests" },
+  { flag: "--type", key: "type", param: "event_type", value: "event-type", help: "only these event types, or family globs such as action.queue.*" },
+  { flag: "--not-type", key: "notType", param: "not_event_type", value: "event-type", help: "leave out these event types or families" },
+  { flag: "--outcome", key: "outcome", param: "outcome", value: "outcome", help: "only events with this outcome" },
+  { flag: "--not-outcome", key: "notOutcome", param: "not_outcome", value: "outcome", help: "leave out events with this outcome" },
+  { flag: "--trigger", key: "trigger", param: "trigger", value: "text", help: "only events with exactly this trigger" },
+  { flag: "--not-trigger", key: "notTrigger", param: "not_trigger", value: "text", help: "leave out events with exactly this trigger" },
+  { flag: "--batch-pr", key: "batchPr", param: "batch_pull", value: "pull-request", help: "only the checks and bisection events of these batch (draft) pull requests" },
+  { flag: "--not-batch-pr", key: "notBatchPr", param: "not_batch_pull", value: "pull-request", help: "leave out the events of these batch (draft) pull requests" },
+];
+
+/** parameter -> values, in the order typed, duplicates dropped */
+export type LogsFilterValues = Partial<Record<string, Array<string | number>>>;
+
+export const collectFilter = collectList;
+
+/** the placeholder and help of a filter's flag, with what each dialect says of it */
+export function filterHelp(f: LogsFilter, dialects: readonly Dialect[]): string {
+  const has = dialects.filter((d) => paramOf(d, "logs", f.param) !== undefined).map((d) => d.name);
+  const repeat = dialects.some((d) => paramOf(d, "logs", f.param)?.array) ? "; repeatable, comma-separated" : "";
+  const only = has.length < dialects.length ? ` (${has.join(", ")} dialect only)` : "";
+  return `${f.help}${repeat}${only}`;
+}
+
+function notAvailable(flag: string, d: Dialect, param: string): UsageError {
+  return new UsageError(`${flag} is not available with the ${d.name} dialect (${d.title} has no ${param} filter); see --dialect in \`mq --help\`.`);
+}
+
+/** Expands family globs and checks every type against the dialect; duplicates are dropped, order kept. */
+export function expandTypes(items: readonly string[], d: Dialect, flag = "--type"): string[] {
+  if (items.some((i) => i.trim() === "")) {
+    throw new UsageError(`${flag} has an empty value: give an event type such as action.queue.leave, or a family such as action.queue.*.`);
+  }
+  const out = new Set<string>();
+  const dialectNote = d.name === "spec" ? "" : ` with the ${d.name} dialect`;
+  for (const raw of items) {
+    const item = raw.trim();
+    if (item.endsWith(".*")) {
+      const prefix = item.slice(0, -1);
+      const matches = d.eventTypes.filter((t) => t.startsWith(prefix));
+      if (matches.length === 0) {
+        const close = closestMatches(item, d.eventFamilies);
+        throw new UsageError(
+          `${flag}: no event type matches "${item}"${dialectNote}${close.length ? ` (did you mean ${close.join(", ")}?)` : ""}; families: ${d.eventFamilies.join(", ")}.`,
+        );
+      }
+      for (const m of matches) out.add(m);
+    } else if (d.eventTypes.includes(item)) {
+      out.add(item);
+    } else {
+      const close = closestMatches(item, d.eventTypes);
+      throw new UsageError(
+        `${flag}: unknown event type "${item}"${dialectNote}${close.length ? ` (did you mean ${close.join(", ")}?)` : ""}; see \`mq logs --help\` for the ${d.eventTypes.length} types.`,
+      );
+    }
+  }
+  return [...out];
+}
+
+/**
+ * Checks the list filters typed against the dialect: available, repeatable where the dialect says
+ * so, values valid, no two that exclude each other. Throws a one-line UsageError.
+ */
+export function parseLogsFilters(flags: Record<string, unknown>, d: Dialect, endpoint = "logs"): LogsFilterValues {
+  const out: LogsFilterValues = {};
+  for (const f of LOGS_FILTERS) {
+    const raw = flags[f.key] as string[] | undefined;
+    if (raw === undefined) continue;
+    const param = paramOf(d, endpoint, f.param);
+    if (param === undefined) throw notAvailable(f.flag, d, f.param);
+    let values: Array<string | number>;
+    switch (f.value) {
+      case "pull-request":
+        values = [...new Set(raw.map((v) => parseIntFlag(f.flag, v, 1, MAX_PULL_REQUEST)))];
+        break;
+      case "event-type":
+        values = expandTypes(raw, d, f.flag);
+        break;
+      case "outcome": {
+        const allowed = param.enum ?? d.outcomes;
+        values = [...new Set(requireNonEmptyItems(f.flag, raw))];
+        const bad = values.find((v) => !allowed.includes(String(v)));
+        if (bad !== undefined) throw new UsageError(`${f.flag}: "${bad}" is not an outcome; allowed values: ${allowed.join(", ")}.`);
+        break;
+      }
+      case "text":
+        values = requireNonEmptyItems(f.flag, raw, 1000);
+        break;
+    }
+    if (!param.array && values.length > 1) {
+      throw new UsageError(`${f.flag} takes one value with the ${d.name} dialect (${d.title} filters on a single ${f.param}).`);
+    }
+    out[f.param] = values;
+  }
+  for (const f of LOGS_FILTERS) {
+    const other = paramOf(d, endpoint, f.param)?.exclusiveWith;
+    if (other === undefined || out[f.param] === undefined || out[other] === undefined) continue;
+    const otherFlag = LOGS_FILTERS.find((g) => g.param === other)?.flag ?? other;
+    throw new UsageError(`${f.flag} and ${otherFlag} cannot be used together: the API refuses ${f.param} with ${other}.`);
+  }
+  return out;
+}
+
+/** The flags that give `values` back, for a resume command. */
+export function filterArgs(values: LogsFilterValues): string[] {
+  const args: string[] = [];
+  for (const f of LOGS_FILTERS) {
+    const v = values[f.param];
+    if (v !== undefined && v.length > 0) args.push(f.flag, v.join(","));
+  }
+  return args;
+}
+
+/** The query parameters of `values`: a list where the dialect repeats the parameter, else the one value. */
+export function filterQuery(values: LogsFilterValues, d: Dialect, endpoint = "logs"): Record<string, string | number | Array<string | number> | undefined> {
+  const q: Record<string, string | number | Array<string | number> | undefined> = {};
+  for (const f of LOGS_FILTERS) {
+    const v = values[f.param];
+    if (v === undefined) continue;
+    q[f.param] = paramOf(d, endpoint, f.param)?.array === false ? v[0] : v;
+  }
+  return q;
+}
