@@ -270,6 +270,14 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
   };
 
   const sink = await createSink(opts, ctx);
+  if (opts.types !== undefined && opts.types.length === 0) {
+    // --type named only families this dialect has no type of: no event can match, nothing is asked
+    spinner.stop();
+    await sink.end();
+    const header = headerLine(opts, repoName, 0, false);
+    if (opts.format === "table" || ctx.io.stderrIsTTY) ctx.io.stderr.write(header + "\n");
+    return;
+  }
   let count = 0;
   let pages = 0;
   let truncated = false;
