@@ -93,7 +93,7 @@ complete -c mq -n '__mq_arg "" 0' -a serve -d 'run the bundled local server: the
 complete -c mq -n '__mq_arg "" 0' -a auth -d 'log in with an API token, show which token is in effect, log out'
 complete -c mq -n '__mq_arg "" 0' -a config -d 'read and change settings: api-url, repo, output, color, timeout'
 complete -c mq -n '__mq_arg "" 0' -a completion -d 'print a shell completion script (bash, zsh or fish)'
-complete -c mq -n '__mq_arg "" 0' -a help -d 'show help for a command'
+complete -c mq -n '__mq_arg "" 0' -a help -d 'show help for a command, or the exit codes (mq help exit-codes)'
 complete -c mq -n '__mq_arg "stats" 0' -a time-to-merge -d 'mean and median time to merge per partition and queue (deprecated)'
 complete -c mq -n '__mq_arg "stats" 0' -a merge-queue-checks-outcome -d 'totals of check outcomes per group over the window (deprecated)'
 complete -c mq -n '__mq_arg "stats" 0' -a queues-checks-outcome-count -d 'check outcomes per interval (success and each abort code)'

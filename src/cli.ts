@@ -1,6 +1,6 @@
 // Builds the command tree. Only commander and light modules load here: each command imports its
 // heavy dependencies (zod, undici, cli-table3, ora, conf, the server) inside its run function.
-import { Command, CommanderError } from "commander";
+import { Command } from "commander";
 import { version } from "../package.json";
 import type { Context } from "./context.js";
 import { ensureGlobalOptions, readGlobals } from "./commands/global-options.js";
@@ -14,14 +14,12 @@ import { EXIT_CODE_TABLE, redact } from "./errors.js";
 import { examplesHelpText } from "./commands/examples.js";
 import { closestMatches } from "./commands/shared/lists.js";
 
-export const VERSION: string = version;
-
 const DATA_COMMANDS = new Set(["logs", "stats"]);
 
 export function buildProgram(ctx: Context): Command {
   const program = new Command("mq")
     .description("Query a merge queue's event log and statistics from the terminal, scripts and CI.")
-    .version(VERSION, "-V, --version", "print the version")
+    .version(version, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help")
     .showSuggestionAfterError(true)
     // `mq help stats failure-rate` needs a help command that walks more than one level
@@ -34,7 +32,7 @@ export function buildProgram(ctx: Context): Command {
   program.addCommand(NewCmdAuth(ctx));
   program.addCommand(NewCmdConfig(ctx));
   program.addCommand(NewCmdCompletion(ctx));
-  program.addCommand(newHelpCommand(program));
+  program.addCommand(newHelpCommand(program, ctx));
 
   for (const cmd of walk(program)) {
     // a subcommand gets the global options when the command line reaches it, so that
@@ -44,10 +42,7 @@ export function buildProgram(ctx: Context): Command {
     const examples = examplesHelpText(commandPath(cmd));
     if (examples) cmd.addHelpText("after", examples);
   }
-  program.addHelpText(
-    "after",
-    `\nExit codes:\n${EXIT_CODE_TABLE.map(([c, d]) => `  ${String(c).padEnd(4)}${d}`).join("\n")}`,
-  );
+  program.addHelpText("after", `\n${exitCodesText().trimEnd()}`);
   program.hook("preAction", async (_root, actionCommand) => {
     ctx.globals = readGlobals(actionCommand);
     // The data commands take output, color and timeout defaults from the config file; they read
@@ -72,23 +67,34 @@ export function commandPath(cmd: Command): string {
   return names.join(" ");
 }
 
-function newHelpCommand(program: Command): Command {
+/** The exit codes as `mq --help` ends and `mq help exit-codes` prints them, from the one map. */
+function exitCodesText(): string {
+  return `Exit codes:\n${EXIT_CODE_TABLE.map(([c, d]) => `  ${String(c).padEnd(4)}${d}`).join("\n")}\n`;
+}
+
+const EXIT_CODES_TOPIC = "exit-codes";
+
+function newHelpCommand(program: Command, ctx: Context): Command {
   return new Command("help")
-    .description("show help for a command")
-    .argument("[command...]", "the command, e.g. logs or stats failure-rate")
+    .description("show help for a command, or the exit codes (mq help exit-codes)")
+    .argument("[command...]", "the command, e.g. logs or stats failure-rate, or exit-codes")
     .action((names: string[]) => {
+      if (names.length === 1 && names[0] === EXIT_CODES_TOPIC) {
+        ctx.io.stdout.write(exitCodesText());
+        return;
+      }
       let target = program;
       for (const name of names) {
         const sub = target.commands.find((c) => c.name() === name || c.aliases().includes(name));
-        target = sub ?? unknownCommand(target, name);
+        target = sub ?? unknownCommand(target, name, target === program ? [EXIT_CODES_TOPIC] : []);
       }
       ensureGlobalOptions(target).help();
     });
 }
 
 /** commander's own unknown-command error (one line via outputError), with the closest name. */
-function unknownCommand(parent: Command, name: string): never {
-  const known = parent.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+function unknownCommand(parent: Command, name: string, topics: readonly string[]): never {
+  const known = [...parent.commands.flatMap((c) => [c.name(), ...c.aliases()]), ...topics];
   const [best] = closestMatches(name, known, 1);
   return parent.error(`error: unknown command '${name}'${best ? `\n(Did you mean ${best}?)` : ""}`, {
     code: "commander.unknownCommand",
@@ -107,5 +113,3 @@ function configureCommand(cmd: Command, ctx: Context): void {
     getErrHelpWidth: () => Math.min(ctx.io.columns, 100),
   });
 }
-
-export { CommanderError };

@@ -1,17 +1,16 @@
 // The Context is mq's factory (gh's cmdutil.Factory): streams, environment, clock and the lazily
 // built services a command may ask for. Nothing heavy is built until a command asks, which keeps
 // `mq --help` fast, and tests build one with in-memory streams, a fixed clock, a temp config dir
-// and an undici MockAgent or a loopback server.
+// and an undici MockAgent or a loopback server. The factory decides what a service is built from
+// (config file, token, offline server: factory/api-client.ts); the services (config/, the api/
+// transport) take what they need as arguments and never import this module: no import circle.
 import type { Dispatcher } from "undici";
 import type { ApiClient } from "./api/client.js";
 import type { ConfigStore } from "./config/store.js";
 import type { RepoRef, DialectChoice } from "./config/resolve.js";
-import type { DialectName } from "./api/dialects/types.js";
+import { DEFAULT_GLOBALS, type GlobalOptions } from "./globals.js";
 
-export type OutputFormat = "table" | "json" | "ndjson" | "csv";
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ["table", "json", "ndjson", "csv"];
-export type ColorMode = "auto" | "always" | "never";
-export const COLOR_MODES: readonly ColorMode[] = ["auto", "always", "never"];
+export { COLOR_MODES, DEFAULT_GLOBALS, OUTPUT_FORMATS, type ColorMode, type GlobalOptions, type OutputFormat } from "./globals.js";
 
 export interface IOStreams {
   stdin: NodeJS.ReadableStream;
@@ -23,33 +22,6 @@ export interface IOStreams {
   /** terminal width for tables and charts */
   columns: number;
 }
-
-/** Options that every command accepts, before or after the subcommand name. */
-export interface GlobalOptions {
-  repo?: string;
-  apiUrl?: string;
-  offline: boolean;
-  output?: OutputFormat;
-  /** undefined: --color not given (auto, unless the config file says otherwise) */
-  color?: ColorMode;
-  debug: boolean;
-  token?: string;
-  /** request timeout in seconds */
-  timeout?: number;
-  retry: boolean;
-  insecure: boolean;
-  strict: boolean;
-  /** --dialect: which side of the API to speak (default: decided by the API URL, see resolveDialect) */
-  dialect?: DialectName;
-}
-
-export const DEFAULT_GLOBALS: GlobalOptions = {
-  offline: false,
-  debug: false,
-  retry: true,
-  insecure: false,
-  strict: false,
-};
 
 export interface Context {
   io: IOStreams;
@@ -75,8 +47,6 @@ export interface Context {
   /** run on exit, last registered first (close servers, agents, spinners) */
   onCleanup(fn: () => void | Promise<void>): void;
   cleanup(): Promise<void>;
-  /** a command that decides the exit code without throwing (rare) sets it here */
-  exitCode?: number;
 }
 
 export interface ContextInit {
@@ -127,7 +97,7 @@ export function createContext(init: ContextInit = {}): Context {
       return configPromise;
     },
     apiClient() {
-      clientPromise ??= import("./api/client.js").then((m) => m.createApiClient(ctx));
+      clientPromise ??= import("./factory/api-client.js").then((m) => m.createApiClient(ctx));
       return clientPromise;
     },
     resolveRepo() {

@@ -1,5 +1,6 @@
 // Typed errors and the one exit-code map. Commands throw these; only main() turns them into an
 // exit code, so every command reports failures the same way and none calls process.exit.
+// `mq help exit-codes` and the end of `mq --help` print EXIT_CODE_TABLE.
 
 export const ExitCode = {
   OK: 0,
@@ -93,7 +94,7 @@ export function exitCodeForStatus(status: number): ExitCodeValue {
   return ExitCode.NETWORK;
 }
 
-/** The exit-code table as the README and `mq help exit-codes` print it. */
+/** The exit-code table: `mq help exit-codes` prints it, and a test holds the README to it. */
 export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [0, "success"],
   [1, "check failed: a --fail-if threshold was breached"],

@@ -4,13 +4,11 @@ import { buildProgram } from "./cli.js";
 import { createContext, type Context, type ContextInit } from "./context.js";
 import { ExitCode, MqError, redact } from "./errors.js";
 
-export { redact };
-
 export async function main(argv: string[], ctx: Context = createContext()): Promise<number> {
   try {
     const program = buildProgram(ctx);
     await program.parseAsync(argv, { from: "user" });
-    return ctx.exitCode ?? ExitCode.OK;
+    return ExitCode.OK;
   } catch (err) {
     return reportError(err, ctx);
   } finally {

@@ -51,6 +51,17 @@ describe("config defaults", () => {
 });
 
 describe("the exit-code map", () => {
+  it("mq help exit-codes prints it on stdout, exit 0; a near miss suggests it", async () => {
+    const { EXIT_CODE_TABLE } = await import("../src/errors.js");
+    const ctx = testContext();
+    expect(await main(["help", "exit-codes"], ctx)).toBe(0);
+    expect(ctx.stdoutText()).toBe(`Exit codes:\n${EXIT_CODE_TABLE.map(([c, d]) => `  ${String(c).padEnd(4)}${d}\n`).join("")}`);
+    expect(ctx.stderrText()).toBe("");
+    const typo = testContext();
+    expect(await main(["help", "exit-code"], typo)).toBe(2);
+    expect(typo.stderrText()).toBe("mq: unknown command 'exit-code' (did you mean exit-codes?)\n");
+  });
+
   it("is documented in the README exactly as src/errors.ts defines it", async () => {
     const { readFileSync } = await import("node:fs");
     const { EXIT_CODE_TABLE } = await import("../src/errors.js");

@@ -1,4 +1,4 @@
-// The statistics endpoints of spec 4.2 as plain data. The CLI tree, completion, the bundled server
+// The statistics endpoints of docs/api.md §4.2 as plain data. The CLI tree, completion, the bundled server
 // and the renderers all read this one table; the zod schemas for each endpoint live in
 // src/api/schema/stats.ts under the same `name`.
 

@@ -1,4 +1,4 @@
-// The event types of the contract (spec 4.1.1), as plain data: the CLI tree, --type validation
+// The event types of the contract (docs/api.md §4.1.1), as plain data: the CLI tree, --type validation
 // and shell completion need them at start-up, before zod is loaded.
 
 /** The 47 values the log endpoint accepts in `event_type`. */
@@ -53,7 +53,7 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** The nine filterable types whose metadata shape the contract does not give (spec 6, rule 1). */
+/** The nine filterable types whose metadata shape the contract does not give (docs/api.md §6, rule 1). */
 export const UNTYPED_EVENT_TYPES = [
   "action.requeue",
   "ci_issue.created",
@@ -66,7 +66,7 @@ export const UNTYPED_EVENT_TYPES = [
   "command.requeue",
 ] as const satisfies readonly EventType[];
 
-/** The 38 types with a documented metadata shape (spec 6). */
+/** The 38 types with a documented metadata shape (docs/api.md §6). */
 export const TYPED_EVENT_TYPES = EVENT_TYPES.filter(
   (t): t is Exclude<EventType, (typeof UNTYPED_EVENT_TYPES)[number]> =>
     !(UNTYPED_EVENT_TYPES as readonly string[]).includes(t),

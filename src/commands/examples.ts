@@ -1,5 +1,5 @@
 // The examples at the end of each command's help, keyed by command path ("" is mq itself).
-// Plain data so cli.ts can apply it at start-up. test/help-examples.test.ts runs every line
+// Plain data so cli.ts can apply it at start-up. test/help-examples.e2e.test.ts runs every line
 // (queries say --offline, so they work on a fresh clone with no account and no network) and
 // fails when a command has fewer than 2 or more than 4.
 

@@ -1,4 +1,4 @@
-// `mq logs`: the repository's event log (spec 4.1, 6) for terminals, scripts and CI. The constructor
+// `mq logs`: the repository's event log (docs/api.md §4.1, §6) for terminals, scripts and CI. The constructor
 // only parses and validates flags (nothing is sent on bad input); runLogs fetches page after page,
 // writing each out before asking for the next, so memory stays flat however many events there are.
 import { Command, Option } from "commander";

@@ -3,7 +3,7 @@
 import { Command, Option } from "commander";
 import type { Context } from "../context.js";
 import { UsageError } from "../errors.js";
-import { isIsoDateTimeWithZone } from "./shared/time.js";
+import { checkRepo, parseIsoDateTime } from "../validators.js";
 import type { DialectName } from "../api/dialects/types.js";
 
 export interface ServeOptions {
@@ -27,10 +27,6 @@ interface RawServeFlags {
   events?: string;
 }
 
-const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
-const OWNER_RE = /^[a-zA-Z0-9-]{1,40}$/;
-const REPO_RE = /^[\w.-]{1,100}$/;
-
 export function parseServeFlags(flags: RawServeFlags, token: string | undefined): ServeOptions {
   // "" would make every request a 403 (no bearer token can be empty), and a token with whitespace
   // cannot be sent as one `Authorization: Bearer` word; the value is a secret, so it is not echoed
@@ -53,19 +49,16 @@ export function parseServeFlags(flags: RawServeFlags, token: string | undefined)
   }
   let now: Date | undefined;
   if (flags.now !== undefined) {
-    now = new Date(flags.now);
-    // Date() rolls 2026-02-30 over to March 2: check the calendar, not just the parse
-    if (!ISO_RE.test(flags.now) || !isIsoDateTimeWithZone(flags.now) || Number.isNaN(now.getTime())) {
+    // the calendar is checked, not just the parse: Date() rolls 2026-02-30 over to March 2
+    now = parseIsoDateTime(flags.now);
+    if (now === undefined) {
       throw new UsageError(`--now must be an ISO 8601 date-time with a timezone (e.g. 2026-11-20T12:00:00Z), not '${flags.now}'.`);
     }
   }
   let repos: string[] | undefined;
   if (flags.repos !== undefined) {
     repos = flags.repos.split(",").map((r) => r.trim()).filter((r) => r !== "");
-    const bad = repos.find((r) => {
-      const [owner, name, extra] = r.split("/");
-      return extra !== undefined || !owner || !name || !OWNER_RE.test(owner) || !REPO_RE.test(name) || name === "." || name === "..";
-    });
+    const bad = repos.find((r) => !checkRepo(r).ok);
     if (repos.length === 0 || bad !== undefined) {
       throw new UsageError(`--repos must be a comma-separated list of owner/name, not '${bad ?? flags.repos}'.`);
     }

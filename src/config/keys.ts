@@ -1,15 +1,16 @@
 // The config keys and the checks every source of a value goes through (flag, environment, config
 // file, `mq config set`). Pure functions with no dependencies, so resolution, the store and the
-// commands share one definition of "valid"; the caller picks the error type (usage vs. config).
-import { COLOR_MODES, OUTPUT_FORMATS } from "../context.js";
+// commands share one definition of "valid" (the value rules themselves: ../validators.ts); the caller picks the error type (usage vs. config).
+import { COLOR_MODES, OUTPUT_FORMATS } from "../globals.js";
+import { checkRepo, type Checked } from "../validators.js";
+
+export type { Checked };
 import { DIALECT_NAMES } from "../api/dialects/types.js";
 
 export const CONFIG_KEYS = ["api-url", "repo", "output", "color", "timeout", "dialect"] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 export const DEFAULT_API_URL = "https://api.mergify.com";
-
-export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
 
 export function isConfigKey(key: string): key is ConfigKey {
   return (CONFIG_KEYS as readonly string[]).includes(key);
@@ -24,28 +25,6 @@ export const CONFIG_KEY_HELP: Record<ConfigKey, string> = {
   timeout: "a positive number of seconds",
   dialect: `${DIALECT_NAMES.join(", ")} (default: decided by the API URL)`,
 };
-
-const OWNER_RE = /^[a-zA-Z0-9-]+$/;
-const NAME_RE = /^[\w.-]+$/;
-
-export interface RepoName {
-  owner: string;
-  name: string;
-}
-
-export function checkRepo(value: string): Checked<RepoName> {
-  const parts = value.split("/");
-  if (parts.length !== 2) return { ok: false, message: `'${value}' is not of the form owner/name` };
-  const [owner, name] = parts as [string, string];
-  if (owner.length < 1 || owner.length > 40 || !OWNER_RE.test(owner)) {
-    return { ok: false, message: `owner '${owner}' must be 1 to 40 letters, digits or hyphens` };
-  }
-  // "." and ".." match the pattern but would be collapsed by URL normalisation into another path
-  if (name.length < 1 || name.length > 100 || !NAME_RE.test(name) || name === "." || name === "..") {
-    return { ok: false, message: `repository name '${name}' must be 1 to 100 letters, digits, '_', '-' or '.'` };
-  }
-  return { ok: true, value: { owner, name } };
-}
 
 /**
  * The API base URL without /v1 and without a trailing slash. Credentials, a query or a fragment

@@ -3,9 +3,28 @@
 // the source so errors and `mq auth status` can say where a value came from.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve as resolvePath } from "node:path";
-import type { Context } from "../context.js";
 import { ConfigError, UsageError } from "../errors.js";
-import { checkApiUrl, checkRepo, checkTimeout, DEFAULT_API_URL, stripUserinfo } from "./keys.js";
+import type { GlobalOptions } from "../globals.js";
+import { checkRepo } from "../validators.js";
+import { checkApiUrl, checkTimeout, DEFAULT_API_URL, stripUserinfo } from "./keys.js";
+import type { ConfigStore } from "./store.js";
+
+/**
+ * What resolution reads: the command line, the environment, the working folder and the config
+ * file (the Context is one). Taking this rather than the Context keeps config/ below the factory.
+ */
+export interface ConfigSources {
+  globals: GlobalOptions;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  io: { stderr: NodeJS.WritableStream };
+  /** values never to print; each token found is added before anyone can print it */
+  secrets: Set<string>;
+  config(): Promise<ConfigStore>;
+}
+
+/** The request timeout when neither --timeout nor the config file sets one. */
+export const DEFAULT_TIMEOUT_SECONDS = 30;
 import { DIALECTS, dialectForUrl, isDialectName, DIALECT_NAMES, type Dialect } from "../api/dialects/index.js";
 
 export interface RepoRef {
@@ -30,7 +49,7 @@ export interface TokenChoice {
 
 const nonEmpty = (v: string | undefined): string | undefined => (v !== undefined && v.trim() !== "" ? v.trim() : undefined);
 
-export async function resolveApiUrl(ctx: Context): Promise<ApiUrlChoice> {
+export async function resolveApiUrl(ctx: ConfigSources): Promise<ApiUrlChoice> {
   const candidates: Array<[string, string | undefined]> = [
     ["--api-url", nonEmpty(ctx.globals.apiUrl)],
     ["MQ_API_URL", nonEmpty(ctx.env.MQ_API_URL)],
@@ -58,7 +77,7 @@ export function checkToken(token: string, source: string): string {
 }
 
 /** The token for API_URL, registered in ctx.secrets before anyone can print it. */
-export async function resolveToken(ctx: Context, apiUrl: string): Promise<TokenChoice | undefined> {
+export async function resolveToken(ctx: ConfigSources, apiUrl: string): Promise<TokenChoice | undefined> {
   const candidates: Array<[string, string | undefined]> = [
     ["--token", nonEmpty(ctx.globals.token)],
     ["MQ_TOKEN", nonEmpty(ctx.env.MQ_TOKEN)],
@@ -94,7 +113,7 @@ export interface DialectChoice {
  * included, speaks the contract). With --offline and nothing forced, the bundled server speaks the
  * contract, its default.
  */
-export async function resolveDialect(ctx: Context): Promise<DialectChoice> {
+export async function resolveDialect(ctx: ConfigSources): Promise<DialectChoice> {
   if (ctx.globals.dialect !== undefined) return { dialect: DIALECTS[ctx.globals.dialect], source: "--dialect" };
   const env = nonEmpty(ctx.env.MQ_DIALECT);
   if (env !== undefined) {
@@ -108,7 +127,7 @@ export async function resolveDialect(ctx: Context): Promise<DialectChoice> {
   return { dialect: DIALECTS[dialectForUrl(api.url)], source: `API URL ${api.url}` };
 }
 
-export async function resolveRepo(ctx: Context): Promise<RepoRef> {
+export async function resolveRepo(ctx: ConfigSources): Promise<RepoRef> {
   const fromValue = (raw: string, source: string): RepoRef => {
     const checked = checkRepo(raw.trim());
     // one line: the message already says what a repository looks like (the hint is for "none given")
@@ -225,22 +244,28 @@ export function repoPathFromRemote(url: string): string | undefined {
 }
 
 /**
- * Fill ctx.globals.output, color and timeout from the config file when the command line did not
- * set them. Commands call this (after the globals are parsed) before rendering; createApiClient
- * reads the config timeout itself.
+ * The request timeout in seconds: --timeout, else the config file, else the default. A bad value
+ * in the config file is a ConfigError naming it. Resolved here only: the data commands store the
+ * result in ctx.globals before running, and the API client factory asks for it.
  */
-export async function applyConfigDefaults(ctx: Context): Promise<void> {
+export async function resolveTimeoutSeconds(ctx: ConfigSources): Promise<number> {
+  if (ctx.globals.timeout !== undefined) return ctx.globals.timeout;
+  const t = (await ctx.config()).get("timeout");
+  if (t === undefined) return DEFAULT_TIMEOUT_SECONDS;
+  const checked = checkTimeout(t);
+  if (!checked.ok) throw new ConfigError(`bad timeout in the config file: ${checked.message}`);
+  return checked.value;
+}
+
+/**
+ * Fill ctx.globals.output, color and timeout from the config file when the command line did not
+ * set them. The data commands call this (after the globals are parsed) before rendering.
+ */
+export async function applyConfigDefaults(ctx: ConfigSources): Promise<void> {
   const g = ctx.globals;
   if (g.output !== undefined && g.color !== undefined && g.timeout !== undefined) return;
   const config = await ctx.config();
   if (g.output === undefined) g.output = config.get("output") as typeof g.output;
   if (g.color === undefined) g.color = config.get("color") as typeof g.color;
-  if (g.timeout === undefined) {
-    const t = config.get("timeout");
-    if (t !== undefined) {
-      const checked = checkTimeout(t);
-      if (!checked.ok) throw new ConfigError(`bad timeout in the config file: ${checked.message}`);
-      g.timeout = checked.value;
-    }
-  }
+  if (g.timeout === undefined && config.get("timeout") !== undefined) g.timeout = await resolveTimeoutSeconds(ctx);
 }

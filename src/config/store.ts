@@ -6,7 +6,6 @@
 import { chmodSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Conf from "conf";
-import type { Context } from "../context.js";
 import { ConfigError } from "../errors.js";
 import { CONFIG_KEYS, checkConfigValue, type ConfigKey } from "./keys.js";
 
@@ -28,7 +27,8 @@ export const CONFIG_FILE_NAME = "config.json";
 
 type Raw = Record<string, unknown>;
 
-export async function openConfig(ctx: Context): Promise<ConfigStore> {
+/** The store in the context's config folder (any object that names one: the Context is one). */
+export async function openConfig(ctx: { configDir(): string }): Promise<ConfigStore> {
   return openConfigAt(ctx.configDir());
 }
 

@@ -1,5 +1,5 @@
 // One line per event for the table: what happened, in words, for each of the 38 typed metadata
-// shapes (spec 6). Types without a documented shape, and typed events whose metadata differs from
+// shapes (docs/api.md §6). Types without a documented shape, and typed events whose metadata differs from
 // the contract, fall back to a compact key=value list so that nothing is hidden or misread.
 import type {
   Actor,

@@ -3,7 +3,7 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { validateEvent } from "../api/schema/events.js";
-import { OwnerSchema, RepositorySchema } from "../api/schema/common.js";
+import { checkRepo } from "../validators.js";
 import type { StoredEvent } from "./store.js";
 
 export class EventsFileError extends Error {
@@ -24,8 +24,8 @@ export interface LoadedEvents {
 }
 
 /**
- * What is wrong with a line's envelope, by the client's own contract check (spec 2.2), plus what
- * the server relies on: a non-empty `type` and a `repository` that is an owner/name of spec 2.1.
+ * What is wrong with a line's envelope, by the client's own contract check (docs/api.md §2.2), plus what
+ * the server relies on: a non-empty `type` and a `repository` that is an owner/name of docs/api.md §2.1.
  * Metadata that differs from its type's shape is kept: a log recorded from the real service
  * carries such events, and replaying it must keep its words.
  */
@@ -34,14 +34,7 @@ function envelopeProblem(v: unknown): string | undefined {
   if (!verdict.ok && verdict.level === "envelope") return verdict.message;
   const e = v as { type: string; repository: string };
   if (e.type === "") return 'type: expected an event type, got ""';
-  const [owner, name, extra] = e.repository.split("/");
-  if (
-    extra !== undefined ||
-    !OwnerSchema.safeParse(owner).success ||
-    !RepositorySchema.safeParse(name).success ||
-    name === "." ||
-    name === ".."
-  ) {
+  if (!checkRepo(e.repository).ok) {
     return `repository: expected "owner/name" (owner: letters, digits and -, up to 40; name: letters, digits, _, - and ., up to 100), got ${JSON.stringify(e.repository)}`;
   }
   return undefined;

@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { MockAgent } from "undici";
-import { createApiClient, createTransport, parseRetryAfter, formatErrorBody, USER_AGENT } from "../../src/api/client.js";
+import { createTransport, USER_AGENT } from "../../src/api/client.js";
+import { createApiClient } from "../../src/factory/api-client.js";
 import { ContractError, HttpError, InterruptedError, NetworkError, UsageError, AuthError } from "../../src/errors.js";
 import { reportError } from "../../src/main.js";
 import { testContext, type TestContext } from "../helpers/context.js";
@@ -351,24 +352,6 @@ describe("status mapping and bodies", () => {
     const err = await (await createApiClient(ctxFor(api.url))).get("/x").catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.message).toBe(`cannot connect to ${new URL(api.url).host}: connection refused`);
-  });
-
-  it("parses Retry-After forms", () => {
-    const now = new Date("2026-11-20T12:00:00Z");
-    expect(parseRetryAfter("3", now)).toBe(3000);
-    expect(parseRetryAfter("Fri, 20 Nov 2026 12:01:00 GMT", now)).toBe(60000);
-    expect(parseRetryAfter("Fri, 20 Nov 2026 11:00:00 GMT", now)).toBe(0);
-    expect(parseRetryAfter("soon", now)).toBeUndefined();
-    expect(parseRetryAfter(undefined, now)).toBeUndefined();
-  });
-
-  it("formats error bodies", () => {
-    expect(formatErrorBody({ detail: "x" })).toBe("x");
-    expect(
-      formatErrorBody({ detail: [{ loc: ["query", "a"], msg: "m1" }, { loc: ["path", "owner"], msg: "m2" }] }),
-    ).toBe("query.a: m1; path.owner: m2");
-    expect(formatErrorBody({ message: "y" })).toBe("y");
-    expect(formatErrorBody(null)).toBeUndefined();
   });
 });
 

@@ -1,10 +1,17 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { encodeQuery } from "../../src/api/query.js";
+import { appendQuery, type QueryInput } from "../../src/api/client.js";
+
+/** What the transport puts after the "?" for these parameters. */
+function encodeQuery(query: QueryInput): string {
+  const params = new URLSearchParams();
+  appendQuery(params, query);
+  return params.toString();
+}
 import { decodeQuery, LogsQuerySchema, StatsFilterSchema } from "../../src/api/schema/params.js";
 import { EVENT_TYPES } from "../../src/api/event-types.js";
 
-describe("encodeQuery", () => {
+describe("query parameters (appendQuery)", () => {
   it("is empty for no parameters", () => {
     expect(encodeQuery({})).toBe("");
     expect(encodeQuery({ a: undefined, b: null })).toBe("");

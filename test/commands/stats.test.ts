@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/main.js";
 import { STATS_ENDPOINTS, findStatsEndpoint } from "../../src/api/endpoints.js";
 import { windowValue } from "../../src/commands/stats/aggregate.js";
@@ -14,6 +14,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
+afterEach(() => server.verify());
 
 async function mq(args: string[], init: { tty?: boolean; columns?: number; url?: string } = {}): Promise<{ code: number; out: string; err: string; ctx: TestContext }> {
   const ctx = testContext({ tty: init.tty, columns: init.columns, env: { MQ_TOKEN: "test-token-1234" } });
@@ -379,6 +380,7 @@ describe("warnings and errors", () => {
       expect(code).toBe(6);
       expect(out).toBe("");
       expect(err).toMatch(/^mq: response does not match the contract: failure-rate: /);
+      broken.verify();
     } finally {
       await broken.close();
     }
@@ -392,6 +394,7 @@ describe("warnings and errors", () => {
       expect(err).toBe("");
       expect(code).toBe(0);
       expect(JSON.parse(out)).toEqual({ base_ref: "main", queue_name: "default", priority_rule_name: null, start: "2026-11-20T00:00:00Z", end: "2026-11-20T12:00:00Z", runtime: 600, sum_runtime: 1800, count_runtime: 3 });
+      real.verify();
     } finally {
       await real.close();
     }

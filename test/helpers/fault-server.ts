@@ -2,6 +2,9 @@
 // by a script (request number, 1-based, and the parsed URL): a normal answer, or a fault: a reset
 // in the middle of the body, a body shorter than its Content-Length, a stall, a streamed body.
 // It counts and records every request, so a test can say "nothing was sent" or "exactly 4 attempts".
+// `expect(...replies)` scripts an exact sequence instead, and `verify()` (gh's httpmock
+// `reg.Verify`) fails the test when a scripted reply was never asked for, a request came that no
+// reply was scripted for, or the script itself threw.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { GenericEvent } from "../../src/api/schema/events.js";
@@ -34,12 +37,19 @@ export interface FaultServer {
   requests: SeenRequest[];
   /** replace the script (between phases of one test) */
   setScript(script: Script): void;
+  /** answer the next requests with exactly these replies, in order; a request beyond them is an error */
+  expect(...replies: Reply[]): void;
+  /** throws unless every reply given to `expect` was consumed and nothing went wrong since the last verify */
+  verify(): void;
   close(): Promise<void>;
 }
 
 export async function startFaultServer(script: Script): Promise<FaultServer> {
   let current = script;
   const requests: SeenRequest[] = [];
+  // what verify() reports: scripted replies not yet served, and what went wrong meanwhile
+  let queued: Reply[] = [];
+  let problems: string[] = [];
   const sockets = new Set<Socket>();
   const server: Server = createServer({ keepAlive: true }, (req, res) => {
     const n = requests.length + 1;
@@ -47,9 +57,11 @@ export async function startFaultServer(script: Script): Promise<FaultServer> {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     // the body of a GET is empty; drain it so the socket stays usable
     req.resume();
-    Promise.resolve(current(n, url, req))
+    // a script that throws (synchronously too) answers 599 and is reported by verify()
+    new Promise<Reply>((resolve) => resolve(current(n, url, req)))
       .then((reply) => answer(res, reply))
       .catch((err: unknown) => {
+        problems.push(`request ${n} (${req.url}): ${err instanceof Error ? err.message : String(err)}`);
         if (!res.headersSent) res.writeHead(599, { "content-type": "text/plain" });
         res.end(`fault server script failed: ${String(err)}`);
       });
@@ -64,7 +76,23 @@ export async function startFaultServer(script: Script): Promise<FaultServer> {
     url: `http://127.0.0.1:${port}`,
     requests,
     setScript(next) {
+      queued = [];
       current = next;
+    },
+    expect(...replies) {
+      queued = [...replies];
+      current = () => {
+        const next = queued.shift();
+        if (next === undefined) throw new Error("no reply was scripted for this request");
+        return next;
+      };
+    },
+    verify() {
+      const found = [...problems];
+      if (queued.length > 0) found.push(`${queued.length} scripted ${queued.length === 1 ? "reply was" : "replies were"} never requested`);
+      problems = [];
+      queued = [];
+      if (found.length > 0) throw new Error(`fault server: ${found.join("; ")}`);
     },
     close() {
       return new Promise<void>((resolve) => {

@@ -8,7 +8,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { ValidateFunction } from "ajv";
 
-export const OPENAPI_PATH = fileURLToPath(new URL("../../docs/mergify-openapi-logs-stats.json", import.meta.url));
+export const OPENAPI_PATH = fileURLToPath(new URL("../../docs/mergify-openapi.json", import.meta.url));
 export const REFERENCE_PATH = fileURLToPath(new URL("../../../shared/reference/mergify-openapi-logs-stats.json", import.meta.url));
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -30,6 +30,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 afterEach(() => {
   server.requests.length = 0;
+  server.verify();
 });
 
 /** Page 1 answers normally; page 2 (cursor c2) gets `fault(attempt)` until it returns undefined. */
@@ -201,10 +202,7 @@ describe("pagination links that would never end or leave the API", () => {
   const LOOP_WARNING = /^warning: the server's next-page link repeats a page already fetched \(cursor .*\); stopping there, the result may be incomplete\.$/;
 
   it("a Link loop (page 2 points back to page 1) stops after each page once, with a warning", async () => {
-    server.setScript((_n, url) => {
-      if (url.searchParams.get("cursor") !== "c2") return pageReply(PAGE1, NEXT);
-      return pageReply(PAGE2, "/v1/repos/acme/web/logs?per_page=10");
-    });
+    server.expect(pageReply(PAGE1, NEXT), pageReply(PAGE2, "/v1/repos/acme/web/logs?per_page=10"));
     const r = await runMq(ARGS, { apiUrl: server.url });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(ndjson([...PAGE1, ...PAGE2]));
@@ -300,8 +298,7 @@ describe("statistics under faults", () => {
   const groups = { groups: [{ base_ref: "main", partition_name: "__default__", queue_name: "default", priority_rule_name: null, stats: [{ start: "2026-11-19T12:00:00Z", end: "2026-11-20T12:00:00Z", total: 10, failures: 1, failure_rate: 0.1 }] }] };
 
   it("503 then success prints the figures, exit 0", async () => {
-    let n = 0;
-    server.setScript(() => (++n === 1 ? { status: 503, body: {} } : json(groups)));
+    server.expect({ status: 503, body: {} }, json(groups));
     const r = await runMq(["stats", "failure-rate", "-o", "json"], { apiUrl: server.url });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(groups);
@@ -316,8 +313,7 @@ describe("statistics under faults", () => {
   });
 
   it("a --fail-if breach is still exit 1 after retries", async () => {
-    let n = 0;
-    server.setScript(() => (++n === 1 ? { status: 429, headers: { "retry-after": "1" }, body: {} } : json(groups)));
+    server.expect({ status: 429, headers: { "retry-after": "1" }, body: {} }, json(groups));
     const r = await runMq(["stats", "failure-rate", "-o", "json", "--fail-if", "failure_rate > 0.05"], { apiUrl: server.url });
     expect(r.code).toBe(1);
     expect(r.sleeps).toEqual([1000]);

@@ -1,7 +1,8 @@
 // Runs mq in-process (main(argv, ctx)) against a loopback server, with the client's backoff sleeps
 // recorded instead of slept: retries are exercised exactly, and the suite stays fast.
 import { main } from "../../src/main.js";
-import { createApiClient, type ApiClient } from "../../src/api/client.js";
+import type { ApiClient } from "../../src/api/client.js";
+import { createApiClient } from "../../src/factory/api-client.js";
 import { testContext, type TestContext, type TestContextInit } from "../helpers/context.js";
 
 export const TOKEN = "rel-test-token-1234";

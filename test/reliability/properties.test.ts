@@ -5,8 +5,16 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { parseLinkHeader, findLink, cursorOf } from "../../src/api/pagination.js";
-import { isIsoDateTimeWithZone, parseDurationSeconds, parseTimeFlag, formatInstant } from "../../src/commands/shared/time.js";
-import { encodeQuery } from "../../src/api/query.js";
+import { parseTimeFlag, formatInstant } from "../../src/commands/shared/time.js";
+import { isIsoDateTimeWithZone, parseDurationSeconds } from "../../src/validators.js";
+import { appendQuery, type QueryInput } from "../../src/api/client.js";
+
+/** What the transport puts after the "?" for these parameters. */
+function encodeQuery(query: QueryInput): string {
+  const params = new URLSearchParams();
+  appendQuery(params, query);
+  return params.toString();
+}
 import { decodeQuery, LogsQuerySchema, StatsFilterSchema } from "../../src/api/schema/params.js";
 import { parseEventsPage } from "../../src/api/schema/events.js";
 import { ContractError, UsageError } from "../../src/errors.js";

@@ -1,5 +1,5 @@
 // The real service as a dialect record: everything below comes from its OpenAPI
-// (mergify.generated.ts, generated from docs/mergify-openapi-logs-stats.json) except the facts the
+// (mergify.generated.ts, generated from docs/mergify-openapi.json) except the facts the
 // OpenAPI does not state, each marked with where it comes from.
 import {
   MERGIFY_ABORT_CODES,

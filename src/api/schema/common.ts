@@ -1,7 +1,8 @@
-// Scalars and enumerations shared by every schema of the contract (spec 2.1, 2.4, 3).
+// Scalars and enumerations shared by every schema of the contract (docs/api.md §2.1, §2.4, §3).
 import * as z from "zod";
 import { EVENT_TYPES } from "../event-types.js";
 import { ABORT_CODES } from "../abort-codes.js";
+import { NAME_MAX_LENGTH, NAME_PATTERN, OWNER_MAX_LENGTH, OWNER_PATTERN } from "../../validators.js";
 
 export const DATE_TIME_MESSAGE = "expected an ISO 8601 date-time";
 
@@ -19,24 +20,15 @@ export const DateTimeSchema = z.iso.datetime({ offset: true, error: DATE_TIME_ME
 /** The hosting platform's uuids are not always RFC 4122 variants, so any 8-4-4-4-12 hex is taken. */
 export const UuidSchema = z.guid();
 
-export const OwnerSchema = z
-  .string()
-  .min(1)
-  .max(40)
-  .regex(/^[a-zA-Z0-9\-]+$/); // written as in the spec: error messages quote the pattern
-
-// max 100: the real service's limit (the contract gives no maximum).
-export const RepositorySchema = z
-  .string()
-  .min(1)
-  .max(100)
-  .regex(/^[\w\-\.]+$/);
+// the rules of validators.ts, as schemas for the server's parameters and the contract's checks
+export const OwnerSchema = z.string().min(1).max(OWNER_MAX_LENGTH).regex(OWNER_PATTERN);
+export const RepositorySchema = z.string().min(1).max(NAME_MAX_LENGTH).regex(NAME_PATTERN);
 
 export { ABORT_CODES };
 export const AbortCodeSchema = z.enum(ABORT_CODES);
 export type AbortCode = z.infer<typeof AbortCodeSchema>;
 
-/** Counter names of QueueChecksOutcome (spec 2.6): every abort code plus SUCCESS. */
+/** Counter names of QueueChecksOutcome (docs/api.md §2.6): every abort code plus SUCCESS. */
 export const CHECKS_OUTCOME_COUNTERS = ["SUCCESS", ...ABORT_CODES] as const;
 
 export const CHECK_STATES = [

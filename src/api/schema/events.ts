@@ -1,4 +1,4 @@
-// The event log contract (spec 2.2-2.4, 6): the envelope, the 38 typed metadata shapes, and the
+// The event log contract (docs/api.md §2.2-2.4, §6): the envelope, the 38 typed metadata shapes, and the
 // two-level page parser the client uses. Every object is loose: the real service adds fields
 // (`outcome` on every event, batch_id, scopes, ...) and those must reach the user untouched.
 import * as z from "zod";
@@ -22,7 +22,7 @@ import {
 } from "./common.js";
 
 // ---------------------------------------------------------------------------------------------
-// Nested types (spec 2.4)
+// Nested types (docs/api.md §2.4)
 
 export const PlatformAccountSchema = z.looseObject({
   login: z.string(),
@@ -47,7 +47,7 @@ export const QueueCheckSchema = z.looseObject({
 });
 export type QueueCheck = z.infer<typeof QueueCheckSchema>;
 
-// The contract leaves the dictionary's inner shape open (spec 2.5).
+// The contract leaves the dictionary's inner shape open (docs/api.md §2.5).
 const ConditionDictSchema = z.record(z.string(), z.unknown());
 // The contract says "a dictionary or an array of string"; the real service sends an array whose
 // items are strings or dictionaries. Accepting that superset keeps scheduled-freeze events from
@@ -103,7 +103,7 @@ export const ConditionEvaluationSchema: z.ZodType<ConditionEvaluation> = z.loose
 });
 
 // ---------------------------------------------------------------------------------------------
-// Metadata per type (spec 6)
+// Metadata per type (docs/api.md §6)
 
 const str = z.string();
 const strOrNull = z.string().nullable();
@@ -249,7 +249,7 @@ export const EVENT_METADATA_SCHEMAS = {
     max_retry: z.int(),
     retry_mode: RetryModeSchema,
     retry_attempt: z.int(),
-    // the three condition-match variants are not described by the contract (spec 2.5)
+    // the three condition-match variants are not described by the contract (docs/api.md §2.5)
     condition_matches: z.array(z.record(z.string(), z.unknown())),
   }),
   "command.dequeue": Command,
@@ -319,7 +319,7 @@ export type ScheduledFreezeDeleteMetadata = EventMetadataByType["scheduled_freez
 export type ScheduledFreezeUpdateMetadata = EventMetadataByType["scheduled_freeze.update"];
 
 // ---------------------------------------------------------------------------------------------
-// Envelope and events (spec 2.2)
+// Envelope and events (docs/api.md §2.2)
 
 const envelopeShape = {
   id: z.int(),

@@ -1,4 +1,4 @@
-// Query and path parameters (spec 2.1, 4.1, 4.2). The client validates flags against these before
+// Query and path parameters (docs/api.md §2.1, §4.1, §4.2). The client validates flags against these before
 // sending anything; the bundled server decodes requests with decodeQuery and answers FastAPI-style
 // 422 details, so both sides refuse the same inputs with the same words.
 import * as z from "zod";
@@ -21,7 +21,7 @@ export const LogsQuerySchema = z.object({
 });
 export type LogsQuery = z.infer<typeof LogsQuerySchema>;
 
-/** The standard statistics filter set F (spec 4.2). */
+/** The standard statistics filter set F (docs/api.md §4.2). */
 export const StatsFilterSchema = z.object({
   base_ref: FilterList.optional(),
   partition_name: FilterList.optional(),

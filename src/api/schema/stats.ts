@@ -1,4 +1,4 @@
-// The 17 statistics responses (spec 2.6, 4.2), keyed by the endpoint names of src/api/endpoints.ts.
+// The 17 statistics responses (docs/api.md §2.6, §4.2), keyed by the endpoint names of src/api/endpoints.ts.
 // Objects are loose: the real service adds fields (sum_*, count_*, summary) that must survive.
 import * as z from "zod";
 import { ContractError } from "../../errors.js";

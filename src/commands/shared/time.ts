@@ -2,33 +2,12 @@
 // (`30m`, `6h`, `7d`, `2w`). The API wants a timezone on every date-time; guessing one for the user
 // would silently shift their window, so a value without one is an error, not a local time.
 import { UsageError } from "../../errors.js";
+import { parseDurationSeconds, parseIsoDateTime } from "../../validators.js";
 
-const DURATION = /^(\d+)(s|m|h|d|w)$/;
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
-const ISO_DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})$/;
+// fail-if reads durations from here
+export { parseDurationSeconds };
 
 export const TIME_VALUE_HELP = "an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z) or a duration ago (30m, 6h, 7d, 2w)";
-
-/** Parses a duration like `7d` to seconds, or returns undefined when it is not one. */
-export function parseDurationSeconds(value: string): number | undefined {
-  const m = DURATION.exec(value.trim());
-  if (!m) return undefined;
-  return Number(m[1]) * UNIT_SECONDS[m[2]!]!;
-}
-
-/** True when `value` is an ISO 8601 date-time with a timezone that names a real instant. */
-export function isIsoDateTimeWithZone(value: string): boolean {
-  const m = ISO_DATE_TIME.exec(value);
-  if (!m) return false;
-  const [, y, mo, d, h, mi, s] = m;
-  const year = Number(y), month = Number(mo), day = Number(d);
-  if (month < 1 || month > 12 || day < 1) return false;
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (day > daysInMonth) return false;
-  if (Number(h) > 23 || Number(mi) > 59 || (s !== undefined && Number(s) > 59)) return false;
-  return !Number.isNaN(Date.parse(value.replace(" ", "T")));
-}
 
 /** An instant in the form the API receives: UTC, seconds precision unless the user gave more. */
 export function formatInstant(date: Date): string {
@@ -48,7 +27,8 @@ export function parseTimeFlag(flag: string, value: string, now: Date): Date {
     if (!(at >= 0)) throw new UsageError(`${flag} "${value}" reaches back before 1970: give a shorter duration or a date-time.`);
     return new Date(at);
   }
-  if (isIsoDateTimeWithZone(trimmed)) return new Date(Date.parse(trimmed.replace(" ", "T")));
+  const at = parseIsoDateTime(trimmed);
+  if (at !== undefined) return at;
   if (/^\d{4}-\d{2}-\d{2}(T[\d:.]+)?$/.test(trimmed) && !Number.isNaN(Date.parse(trimmed))) {
     throw new UsageError(`${flag} "${value}" has no timezone: add Z or an offset (e.g. ${trimmed.includes("T") ? trimmed : trimmed + "T00:00:00"}Z), or use a duration such as 7d.`);
   }

@@ -1,4 +1,4 @@
-// `mq stats`: one subcommand per statistics endpoint (spec 4.2), built from the table in
+// `mq stats`: one subcommand per statistics endpoint (docs/api.md §4.2), built from the table in
 // src/api/endpoints.ts, plus `mq stats summary`. The constructors only parse and validate flags;
 // runStats and runStatsSummary do the work and load everything heavy on demand.
 import { Command, Option } from "commander";

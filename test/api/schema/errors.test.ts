@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ErrorBodySchema, formatErrorBody } from "../../../src/api/schema/errors.js";
+import { ErrorBodySchema } from "../../../src/api/schema/errors.js";
+import { formatErrorBody, parseErrorBody } from "../../../src/api/error-body.js";
 import { decodeQuery, LogsQuerySchema } from "../../../src/api/schema/params.js";
 
 describe("error bodies", () => {
@@ -25,8 +26,21 @@ describe("error bodies", () => {
     );
   });
 
-  it.each([[null], ["oops"], [{}], [{ detail: 3 }], [{ detail: "" }], [{ detail: [] }], [{ message: "x" }]])(
-    "undefined for %j",
-    (body) => expect(formatErrorBody(body)).toBeUndefined(),
-  );
+  it.each([[null], [""], [42], [{}], [{ detail: [] }], [{ other: "x" }]])("undefined for %j", (body) => expect(formatErrorBody(body)).toBeUndefined());
+
+  it("outside the contract's shapes: a message, short text, a detail of another type, loose list items", () => {
+    expect(formatErrorBody({ message: "y" })).toBe("y");
+    expect(formatErrorBody("oops")).toBe("oops");
+    expect(formatErrorBody({ detail: 3 })).toBe("3");
+    expect(formatErrorBody({ detail: [{ loc: ["query", "a"], msg: "m1" }, { loc: ["path", "owner"], msg: "m2" }] })).toBe("query.a: m1; path.owner: m2");
+    expect(formatErrorBody({ detail: ["plain", { msg: "no loc" }] })).toBe("plain; no loc");
+  });
+
+  it("reads a body as JSON, short text, or nothing for an HTML page", () => {
+    expect(parseErrorBody("", "application/json")).toBeUndefined();
+    expect(parseErrorBody('{"detail":"x"}', "application/json")).toEqual({ detail: "x" });
+    expect(parseErrorBody("<html>busy</html>", "text/html")).toBeUndefined();
+    expect(parseErrorBody("  over quota  ", "text/plain")).toBe("over quota");
+    expect(parseErrorBody("x".repeat(300), undefined)).toBe("x".repeat(200));
+  });
 });

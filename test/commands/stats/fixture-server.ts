@@ -1,5 +1,8 @@
 // A loopback server answering every statistics path with a fixed body (by default the examples of
 // src/api/fixtures/stats.json), recording each request, so tests know every figure exactly.
+// `verify()` (gh's httpmock `reg.Verify`) fails a test whose scripted bodies (those given in
+// `bodies` that differ from the fixtures) were never requested, or that requested a path that is
+// no statistics endpoint.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
@@ -20,6 +23,8 @@ export interface FixtureServer {
   requests: SeenRequest[];
   /** the most requests in flight at once */
   maxInFlight: number;
+  /** throws unless every scripted body was served and every request named a statistics endpoint */
+  verify(): void;
   close(): Promise<void>;
 }
 
@@ -33,6 +38,9 @@ export interface FixtureServerOptions {
 export async function startFixtureServer(opts: FixtureServerOptions = {}): Promise<FixtureServer> {
   const bodies = opts.bodies ?? FIXTURES;
   const requests: SeenRequest[] = [];
+  const scripted = new Set(Object.keys(bodies).filter((name) => bodies[name] !== FIXTURES[name]));
+  const served = new Set<string>();
+  const unknownPaths: string[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
   let waiting: Array<() => void> = [];
@@ -49,6 +57,8 @@ export async function startFixtureServer(opts: FixtureServerOptions = {}): Promi
       const path = new URL(req.url ?? "/", "http://x").pathname;
       const m = /^\/v1\/repos\/[^/]+\/[^/]+\/stats\/([a-z_]+)$/.exec(path);
       const endpoint = m ? STATS_ENDPOINTS.find((e) => e.path === m[1]) : undefined;
+      if (endpoint) served.add(endpoint.name);
+      else unknownPaths.push(path);
       const status = opts.status ?? (endpoint ? 200 : 404);
       const body = status === 200 ? bodies[endpoint!.name] : { detail: "Not Found" };
       const headers: Record<string, string> = { "content-type": "application/json" };
@@ -71,6 +81,14 @@ export async function startFixtureServer(opts: FixtureServerOptions = {}): Promi
     requests,
     get maxInFlight() {
       return maxInFlight;
+    },
+    verify() {
+      const found: string[] = [];
+      const unused = [...scripted].filter((name) => !served.has(name));
+      if (unused.length > 0) found.push(`scripted bodies never requested: ${unused.join(", ")}`);
+      if (unknownPaths.length > 0) found.push(`requests to no statistics endpoint: ${unknownPaths.join(", ")}`);
+      unknownPaths.length = 0;
+      if (found.length > 0) throw new Error(`fixture server: ${found.join("; ")}`);
     },
     close: () =>
       new Promise<void>((resolve) => {

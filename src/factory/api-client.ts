@@ -1,0 +1,109 @@
+// The factory's half of the API client: what the transport is built from. The API URL and the
+// token (or the bundled server, with --offline), the timeout (resolved once, in config/resolve.ts),
+// the keep-alive dispatcher and its proxy, the --debug writer. The Context calls it lazily; the
+// transport (api/client.ts) gets plain values and knows nothing of config or servers.
+import type { Dispatcher } from "undici";
+import { Agent, EnvHttpProxyAgent } from "../api/undici.js";
+import { CONNECT_TIMEOUT_MS, createTransport, USER_AGENT, type ApiClient, type Sleep } from "../api/client.js";
+import { resolveApiUrl, resolveTimeoutSeconds, resolveToken, type ConfigSources, type DialectChoice } from "../config/resolve.js";
+import { AuthError, redact } from "../errors.js";
+
+/** What the factory reads and registers: the Context is one. */
+export interface ClientSources extends ConfigSources {
+  signal: AbortSignal;
+  now(): Date;
+  /** a dispatcher a test injects (an undici MockAgent); otherwise one per Context is made */
+  dispatcher?: Dispatcher;
+  onCleanup(fn: () => void | Promise<void>): void;
+  /** the dialect in effect (--offline starts the bundled server in it) */
+  dialect(): Promise<DialectChoice>;
+}
+
+/** Test seams for createApiClient; the CLI passes none. */
+export interface ClientOverrides {
+  sleep?: Sleep;
+  random?: () => number;
+  /** a token to use instead of the resolved one (mq auth login --check) */
+  token?: string;
+}
+
+export async function createApiClient(ctx: ClientSources, overrides: ClientOverrides = {}): Promise<ApiClient> {
+  const g = ctx.globals;
+  const { url: root, token } = g.offline ? await offlineEndpoint(ctx, overrides) : await onlineEndpoint(ctx, overrides);
+  const timeoutS = await resolveTimeoutSeconds(ctx);
+  const timeoutMs = Math.round(timeoutS * 1000);
+  const debug = g.debug ? debugWriter(ctx) : undefined;
+  const transport = createTransport({
+    baseUrl: `${root.replace(/\/+$/, "")}/v1`,
+    token,
+    dispatcher: ctx.dispatcher ?? sharedDispatcher(ctx, timeoutMs),
+    timeoutMs,
+    retry: g.retry,
+    insecure: g.insecure,
+    signal: ctx.signal,
+    now: () => ctx.now(),
+    debug,
+    sleep: overrides.sleep,
+    random: overrides.random,
+  });
+  debug?.(`API ${transport.baseUrl.href}, ${USER_AGENT}, timeout ${timeoutS} s, retries ${g.retry ? "on" : "off"}`);
+  return transport;
+}
+
+/** The API URL in effect and its token (a given one, or the one stored or set for that URL). */
+async function onlineEndpoint(ctx: ClientSources, overrides: ClientOverrides): Promise<{ url: string; token: string }> {
+  const api = await resolveApiUrl(ctx);
+  if (overrides.token !== undefined) {
+    ctx.secrets.add(overrides.token);
+    return { url: api.url, token: overrides.token };
+  }
+  const found = await resolveToken(ctx, api.url);
+  if (found === undefined) throw new AuthError(`no token for ${api.url}`, "run mq auth login, set MQ_TOKEN, or use --offline");
+  return { url: api.url, token: found.token };
+}
+
+/** `--offline`: the bundled server on an ephemeral loopback port, closed when the command ends. */
+async function offlineEndpoint(ctx: ClientSources, overrides: ClientOverrides): Promise<{ url: string; token: string }> {
+  const { startServer } = await import("../server/index.js");
+  // the bundled server speaks the dialect mq speaks (--dialect or the config; the contract otherwise)
+  const { dialect } = await ctx.dialect();
+  const server = await startServer({ host: "127.0.0.1", port: 0, now: ctx.now(), recordRequests: false, dialect: dialect.name });
+  ctx.onCleanup(() => server.close());
+  // the bundled server accepts any token; none of the user's is ever sent to it
+  return { url: server.url, token: overrides.token ?? "offline" };
+}
+
+// per Context, which is one per process in the CLI (tests build many, with different proxies)
+const dispatchers = new WeakMap<ClientSources, Dispatcher>();
+
+/** One keep-alive dispatcher per process, through the proxy named in the environment if any. */
+function sharedDispatcher(ctx: ClientSources, timeoutMs: number): Dispatcher {
+  const existing = dispatchers.get(ctx);
+  if (existing) return existing;
+  const env = ctx.env;
+  const options = {
+    connect: { timeout: CONNECT_TIMEOUT_MS },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    keepAliveTimeout: 10_000,
+  };
+  // --offline talks to its own server on loopback: a proxy could only fail to reach it
+  const httpProxy = ctx.globals.offline ? undefined : (env.http_proxy ?? env.HTTP_PROXY);
+  const httpsProxy = ctx.globals.offline ? undefined : (env.https_proxy ?? env.HTTPS_PROXY);
+  const noProxy = env.no_proxy ?? env.NO_PROXY;
+  const made: Dispatcher =
+    httpProxy || httpsProxy
+      ? // explicit values (empty string = none) so ctx.env, not process.env, decides
+        new EnvHttpProxyAgent({ ...options, httpProxy: httpProxy ?? "", httpsProxy: httpsProxy ?? "", noProxy: noProxy ?? "" })
+      : new Agent(options);
+  dispatchers.set(ctx, made);
+  ctx.onCleanup(async () => {
+    dispatchers.delete(ctx);
+    await made.close();
+  });
+  return made;
+}
+
+function debugWriter(ctx: ClientSources): (line: string) => void {
+  return (line) => void ctx.io.stderr.write(`mq debug: ${redact(line, ctx.secrets)}\n`);
+}

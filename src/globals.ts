@@ -1,0 +1,34 @@
+// The options every command accepts and their allowed values. A leaf module (it imports nothing),
+// so config/, api/ and the context can all depend on it without depending on each other.
+
+export type OutputFormat = "table" | "json" | "ndjson" | "csv";
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ["table", "json", "ndjson", "csv"];
+export type ColorMode = "auto" | "always" | "never";
+export const COLOR_MODES: readonly ColorMode[] = ["auto", "always", "never"];
+
+/** Options that every command accepts, before or after the subcommand name. */
+export interface GlobalOptions {
+  repo?: string;
+  apiUrl?: string;
+  offline: boolean;
+  output?: OutputFormat;
+  /** undefined: --color not given (auto, unless the config file says otherwise) */
+  color?: ColorMode;
+  debug: boolean;
+  token?: string;
+  /** request timeout in seconds */
+  timeout?: number;
+  retry: boolean;
+  insecure: boolean;
+  strict: boolean;
+  /** --dialect: which side of the API to speak (the names of src/api/dialects; default: from the API URL) */
+  dialect?: "spec" | "mergify";
+}
+
+export const DEFAULT_GLOBALS: GlobalOptions = {
+  offline: false,
+  debug: false,
+  retry: true,
+  insecure: false,
+  strict: false,
+};
