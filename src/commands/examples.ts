@@ -16,6 +16,10 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "mq --offline logs --repo acme/web --since 1d --all -o ndjson",
     "mq --offline logs --repo acme/web --follow --interval 5",
   ],
+  "logs aggregate": [
+    "mq --offline --dialect mergify logs aggregate --repo acme/web --since 7d",
+    "mq --offline --dialect mergify logs aggregate --repo acme/web --not-type 'action.queue.*' --outcome failure -o json",
+  ],
 
   stats: [
     "mq stats",

@@ -5,8 +5,9 @@ import { Command, Option } from "commander";
 import type { Context, GlobalOptions, OutputFormat } from "../context.js";
 import { InterruptedError, MqError, UsageError } from "../errors.js";
 import type { QueryInput } from "../api/client.js";
-import { DIALECTS, SPEC_DIALECT, MERGIFY_DIALECT, type Dialect } from "../api/dialects/index.js";
-import { LOGS_FILTERS, collectFilter, filterArgs, filterHelp, filterQuery, parseLogsFilters, MAX_PULL_REQUEST, type LogsFilterValues } from "./shared/logs-filters.js";
+import { DIALECTS, type Dialect } from "../api/dialects/index.js";
+import { checkWindow, eventTypesHelp, filterArgs, filterQuery, logsFilterOptions, parseLogsFilters, type LogsFilterValues } from "./shared/logs-filters.js";
+import { NewCmdLogsAggregate } from "./logs-aggregate.js";
 import type { RecordWriter } from "../output/records.js";
 import type { Spinner } from "../output/spinner.js";
 import { collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
@@ -15,7 +16,7 @@ import { resolveOutputFormat } from "./shared/output.js";
 
 /** Events shown on a terminal when neither --limit nor --all is given (and the --follow backlog). */
 export const DEFAULT_TERMINAL_LIMIT = 30;
-export { MAX_PULL_REQUEST, expandTypes } from "./shared/logs-filters.js";
+export { MAX_PULL_REQUEST, expandTypes, checkWindow } from "./shared/logs-filters.js";
 export const MAX_PER_PAGE = 100;
 export const DEFAULT_INTERVAL_SECONDS = 5;
 
@@ -72,30 +73,12 @@ interface RawFlags {
 // ---------------------------------------------------------------------------------------------
 // flags
 
-const PLACEHOLDER: Record<string, string> = { "pull-request": "<number>", "event-type": "<type>", outcome: "<outcome>", text: "<trigger>" };
-
-/** The list filters as commander options, help naming the dialects that have each. */
-export function logsFilterOptions(): Option[] {
-  const dialects = [SPEC_DIALECT, MERGIFY_DIALECT];
-  return LOGS_FILTERS.map((f) => new Option(`${f.flag} ${PLACEHOLDER[f.value]}`, filterHelp(f, dialects)).argParser(collectFilter));
-}
-
-/** Event types of both dialects for help: what they share, and what only one side has. */
-export function eventTypesHelp(): string {
-  const spec = new Set(SPEC_DIALECT.eventTypes);
-  const real = new Set(MERGIFY_DIALECT.eventTypes);
-  const both = [...spec].filter((t) => real.has(t));
-  return `
-Event types: ${both.join(", ")}
-Only with --dialect spec (the contract, mq serve): ${[...spec].filter((t) => !real.has(t)).join(", ")}
-Only with --dialect mergify (the real service): ${[...real].filter((t) => !spec.has(t)).join(", ")}
-Families: ${[...new Set([...SPEC_DIALECT.eventFamilies, ...MERGIFY_DIALECT.eventFamilies])].sort().join(", ")}
-Outcomes (mergify): ${MERGIFY_DIALECT.outcomes.join(", ")}`;
-}
-
 export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<void>): Command {
   const cmd = new Command("logs").description("List the repository's merge queue events (newest first), or follow them as they arrive.");
   for (const o of logsFilterOptions()) cmd.addOption(o);
+  // `mq logs aggregate`: its constructor only declares flags; what it runs is imported on use.
+  // Positional options: after `aggregate`, --type and the other filters are the subcommand's.
+  cmd.enablePositionalOptions().addCommand(NewCmdLogsAggregate(ctx));
   return cmd
     .addOption(new Option("--base-ref <ref>", "only events of pull requests targeting this base ref"))
     .addOption(new Option("--since <time>", `start of the window: ${TIME_VALUE_HELP} (default: 24h before --until)`))
@@ -113,15 +96,6 @@ export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<v
       const opts = parseLogsFlags(flags, ctx, dialect);
       await (runF ?? runLogs)(opts, ctx);
     });
-}
-
-/** A --since/--until window longer than the dialect allows, refused before it becomes a 422. */
-export function checkWindow(d: Dialect, since: Date | undefined, until: Date | undefined, now: Date, flags = "--since/--until"): void {
-  if (d.maxWindowDays === undefined || since === undefined) return;
-  const days = ((until ?? now).getTime() - since.getTime()) / 86_400_000;
-  if (days > d.maxWindowDays) {
-    throw new UsageError(`${flags} spans ${Math.ceil(days)} days: the ${d.name} dialect (${d.title}) answers at most ${d.maxWindowDays} days at once.`);
-  }
 }
 
 /** Turns raw flags into LogsOptions, or throws a one-line UsageError before anything is sent. */

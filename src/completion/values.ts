@@ -1,7 +1,7 @@
 // Values for options and arguments that commander declares as open strings but whose values come
 // from a known set. Enumerated options (`.choices(...)`) need no entry: their choices are read
 // from the tree.
-import { EVENT_TYPES, EVENT_TYPE_FAMILIES } from "../api/event-types.js";
+import { ALL_EVENT_TYPES, MERGIFY_DIALECT, SPEC_DIALECT } from "../api/dialects/index.js";
 import { CONFIG_KEYS } from "../config/keys.js";
 
 export interface KnownValues {
@@ -11,8 +11,19 @@ export interface KnownValues {
 }
 
 /** By long flag. */
+// both dialects' types: the shell cannot know which side the command will talk to, and mq
+// refuses a type of the other side in one line
+const TYPES: KnownValues = {
+  values: [...new Set([...SPEC_DIALECT.eventFamilies, ...MERGIFY_DIALECT.eventFamilies, ...ALL_EVENT_TYPES])].sort(),
+  commaList: true,
+};
+const OUTCOMES: KnownValues = { values: MERGIFY_DIALECT.outcomes, commaList: true };
+
 export const OPTION_VALUES: Readonly<Record<string, KnownValues>> = {
-  "--type": { values: [...new Set([...EVENT_TYPE_FAMILIES, ...EVENT_TYPES])].sort(), commaList: true },
+  "--type": TYPES,
+  "--not-type": TYPES,
+  "--outcome": OUTCOMES,
+  "--not-outcome": OUTCOMES,
 };
 
 /** By command path: the values of each positional argument. */

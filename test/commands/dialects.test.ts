@@ -110,6 +110,23 @@ describe.each(DIALECT_NAMES)("mq logs against mq serve --dialect %s", (dialect) 
       expect(server.requests.length).toBe(before);
     });
 
+    test.each(["table", "json", "ndjson", "csv"])("mq logs aggregate -o %s: facet counts, filters sent, exit 0", async (format) => {
+      const r = await run(["logs", "aggregate", "--since", "7d", "--not-type", "action.queue.change", "--outcome", "failure", "-o", format]);
+      expect(r.stderr).not.toMatch(/warning|error/i);
+      expect(r.code).toBe(0);
+      const q = lastQuery();
+      expect(new URL(server.requests[server.requests.length - 1]!.url, "http://x").pathname).toBe("/v1/repos/acme/web/logs/aggregate");
+      expect(q.getAll("not_event_type")).toEqual(["action.queue.change"]);
+      expect(q.getAll("outcome")).toEqual(["failure"]);
+      if (format === "csv") expect(r.stdout.split(/\r?\n/)[0]).toBe("facet,value,count");
+      if (format === "ndjson") {
+        const rows = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+        expect(rows[0]).toMatchObject({ facet: "total" });
+        expect(rows.filter((x) => x.facet === "outcome")).toEqual([{ facet: "outcome", value: "failure", count: rows[0].count }]);
+      }
+      if (format === "table") expect(r.stdout).toMatch(/^FACET\s+VALUE\s+COUNT\s+SHARE/);
+    });
+
     test("the resume command carries the filters and the dialect", async () => {
       const { resumeCommand } = await import("../../src/commands/logs.js");
       const opts = { format: "ndjson", all: true, filters: { pull_request: [1, 2], not_outcome: ["neutral"], trigger: ["a b"] } } as never;
@@ -129,6 +146,14 @@ describe.each(DIALECT_NAMES)("mq logs against mq serve --dialect %s", (dialect) 
       const r = await run(["logs", flag, value]);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(new RegExp(`^mq: ${flag} is not available with the spec dialect .*\\n$`));
+      expect(server.requests.length).toBe(before);
+    });
+
+    test("mq logs aggregate does not exist in the contract: exit 2, one line, nothing sent", async () => {
+      const before = server.requests.length;
+      const r = await run(["logs", "aggregate"]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^mq: mq logs aggregate needs the mergify dialect: .*\n$/);
       expect(server.requests.length).toBe(before);
     });
 

@@ -2,9 +2,10 @@
 // parameter it fills. Whether a flag can be used, whether it repeats and which flags exclude each
 // other come from the dialect in effect (its /logs parameters), so a flag the other side lacks is
 // refused in one line before anything is sent.
+import { Option } from "commander";
 import { UsageError } from "../../errors.js";
 import { paramOf, type Dialect } from "../../api/dialects/types.js";
-import { DIALECTS } from "../../api/dialects/index.js";
+import { DIALECTS, MERGIFY_DIALECT, SPEC_DIALECT } from "../../api/dialects/index.js";
 import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "./lists.js";
 
 export const MAX_PULL_REQUEST = 2147483646;
@@ -159,3 +160,35 @@ export function filterQuery(values: LogsFilterValues, d: Dialect, endpoint = "lo
   }
   return q;
 }
+
+const PLACEHOLDER: Record<string, string> = { "pull-request": "<number>", "event-type": "<type>", outcome: "<outcome>", text: "<trigger>" };
+
+/** The list filters as commander options, help naming the dialects that have each. */
+export function logsFilterOptions(): Option[] {
+  const dialects = [SPEC_DIALECT, MERGIFY_DIALECT];
+  return LOGS_FILTERS.map((f) => new Option(`${f.flag} ${PLACEHOLDER[f.value]}`, filterHelp(f, dialects)).argParser(collectFilter));
+}
+
+/** Event types of both dialects for help: what they share, and what only one side has. */
+export function eventTypesHelp(): string {
+  const spec = new Set(SPEC_DIALECT.eventTypes);
+  const real = new Set(MERGIFY_DIALECT.eventTypes);
+  const both = [...spec].filter((t) => real.has(t));
+  return `
+Event types: ${both.join(", ")}
+Only with --dialect spec (the contract, mq serve): ${[...spec].filter((t) => !real.has(t)).join(", ")}
+Only with --dialect mergify (the real service): ${[...real].filter((t) => !spec.has(t)).join(", ")}
+Families: ${[...new Set([...SPEC_DIALECT.eventFamilies, ...MERGIFY_DIALECT.eventFamilies])].sort().join(", ")}
+Outcomes (mergify): ${MERGIFY_DIALECT.outcomes.join(", ")}`;
+}
+
+
+/** A --since/--until window longer than the dialect allows, refused before it becomes a 422. */
+export function checkWindow(d: Dialect, since: Date | undefined, until: Date | undefined, now: Date, flags = "--since/--until"): void {
+  if (d.maxWindowDays === undefined || since === undefined) return;
+  const days = ((until ?? now).getTime() - since.getTime()) / 86_400_000;
+  if (days > d.maxWindowDays) {
+    throw new UsageError(`${flags} spans ${Math.ceil(days)} days: the ${d.name} dialect (${d.title}) answers at most ${d.maxWindowDays} days at once.`);
+  }
+}
+
