@@ -85,7 +85,7 @@ async function bundleServer() {
   const outfile = join(tmp, "server-bundle.mjs");
   await esbuild.build({
     stdin: {
-      contents: 'export * from "./src/server/index.ts";\nexport { STATS_ENDPOINTS } from "./src/api/endpoints.ts";\n',
+      contents: 'export * from "./src/server/index.ts";\nexport { STATS_ENDPOINTS } from "./src/stats/endpoints.ts";\n',
       resolveDir: ROOT,
       loader: "ts",
     },

@@ -8,11 +8,12 @@ import type { Dispatcher } from "undici";
 import type { ApiClient } from "./api/client.js";
 import type { ConfigStore } from "./config/store.js";
 import type { RepoRef, DialectChoice } from "./config/resolve.js";
-import { DEFAULT_GLOBALS, type GlobalOptions } from "./globals.js";
+import { DEFAULT_GLOBALS, type GlobalOptions, type OutputFormat } from "./globals.js";
 
 export { COLOR_MODES, DEFAULT_GLOBALS, OUTPUT_FORMATS, type ColorMode, type GlobalOptions, type OutputFormat } from "./globals.js";
 
-export interface IOStreams {
+/** The streams and the facts about them, as the process (or a test) gives them. */
+export interface IOFacts {
   stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
@@ -21,6 +22,35 @@ export interface IOStreams {
   stderrIsTTY: boolean;
   /** terminal width for tables and charts */
   columns: number;
+}
+
+/**
+ * The streams and every rule about the terminal (gh's IOStreams). Commands and renderers ask these
+ * methods; they never read the facts above to decide for themselves.
+ */
+export interface IOStreams extends IOFacts {
+  /** stdout is a terminal: a person reads it (tables, humanised values, a screenful by default) */
+  isStdoutTerminal(): boolean;
+  /** stderr is a terminal: progress and summary lines are worth writing there */
+  isStderrTerminal(): boolean;
+  /** stdin is a terminal: a person can answer a prompt */
+  canPrompt(): boolean;
+  /** colour on `stream`: --color, then NO_COLOR / FORCE_COLOR, then whether it is a terminal */
+  colorEnabled(stream?: "stdout" | "stderr"): boolean;
+  /** the width output is fitted to */
+  width(): number;
+  /** the width tables are fitted to: the terminal's on a terminal, none (no fitting) otherwise */
+  tableWidth(): number | undefined;
+  /**
+   * May a spinner run on stderr? Only on a terminal that reports a size, and not while data streams
+   * to stdout on the same terminal (`stdoutStreams`: the command writes data while it spins).
+   */
+  spinnerAllowed(opts?: { stdoutStreams?: boolean }): boolean;
+}
+
+/** The format a data command uses without -o: a table for a person, ndjson for a pipe or a file. */
+export function defaultOutputFormat(io: Pick<IOStreams, "isStdoutTerminal">): OutputFormat {
+  return io.isStdoutTerminal() ? "table" : "ndjson";
 }
 
 export interface Context {
@@ -50,7 +80,7 @@ export interface Context {
 }
 
 export interface ContextInit {
-  io?: Partial<IOStreams>;
+  io?: Partial<IOFacts>;
   env?: Record<string, string | undefined>;
   cwd?: string;
   now?: () => Date;
@@ -62,6 +92,7 @@ export function createContext(init: ContextInit = {}): Context {
   const stdout = init.io?.stdout ?? process.stdout;
   const stderr = init.io?.stderr ?? process.stderr;
   const stdin = init.io?.stdin ?? process.stdin;
+  const env = init.env ?? process.env;
   const io: IOStreams = {
     stdin,
     stdout,
@@ -70,8 +101,28 @@ export function createContext(init: ContextInit = {}): Context {
     stdoutIsTTY: init.io?.stdoutIsTTY ?? Boolean((stdout as { isTTY?: boolean }).isTTY),
     stderrIsTTY: init.io?.stderrIsTTY ?? Boolean((stderr as { isTTY?: boolean }).isTTY),
     columns: init.io?.columns ?? ((stdout as { columns?: number }).columns || 100),
+    isStdoutTerminal: () => io.stdoutIsTTY,
+    isStderrTerminal: () => io.stderrIsTTY,
+    canPrompt: () => io.stdinIsTTY,
+    colorEnabled(stream = "stdout") {
+      const mode = ctx.globals.color ?? "auto";
+      if (mode === "always") return true;
+      if (mode === "never") return false;
+      if (ctx.env.NO_COLOR !== undefined && ctx.env.NO_COLOR !== "") return false;
+      const force = ctx.env.FORCE_COLOR;
+      if (force !== undefined) return force !== "0" && force !== "false";
+      return stream === "stdout" ? io.stdoutIsTTY : io.stderrIsTTY;
+    },
+    width: () => io.columns,
+    tableWidth: () => (io.stdoutIsTTY ? io.columns : undefined),
+    spinnerAllowed(opts = {}) {
+      // A terminal that reports 0 columns (a pty without a size: `script`, some CI runners) sends
+      // ora's line count to Infinity and clear() into an endless loop of escape codes.
+      if (!io.stderrIsTTY || (io.stderr as { columns?: number }).columns === 0) return false;
+      // frames between lines of data on the same screen would garble both
+      return !(opts.stdoutStreams && io.stdoutIsTTY);
+    },
   };
-  const env = init.env ?? process.env;
   const cleanups: Array<() => void | Promise<void>> = [];
   let configPromise: Promise<ConfigStore> | undefined;
   let clientPromise: Promise<ApiClient> | undefined;

@@ -18,13 +18,22 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 export class MqError extends Error {
   readonly exitCode: ExitCodeValue;
-  /** A follow-up line for the user: how to fix or resume. */
-  readonly hint: string | undefined;
+  readonly #hints: string[] = [];
   constructor(message: string, exitCode: ExitCodeValue, hint?: string) {
     super(message);
     this.name = new.target.name;
     this.exitCode = exitCode;
-    this.hint = hint;
+    if (hint) this.#hints.push(hint);
+  }
+
+  /** Follow-up lines for the user: how to fix or resume. */
+  get hint(): string | undefined {
+    return this.#hints.length ? this.#hints.join("\n") : undefined;
+  }
+
+  /** Adds a follow-up (e.g. how to resume what was interrupted), keeping the error's class and exit code. */
+  addHint(hint: string): void {
+    this.#hints.push(hint);
   }
 }
 

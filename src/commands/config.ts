@@ -54,11 +54,18 @@ export async function runConfig(opts: ConfigOptions, ctx: Context): Promise<void
   const out = ctx.io.stdout;
   if (opts.action === "list") {
     const values = (await ctx.config()).list();
-    if (ctx.globals.output === "json") {
-      out.write(JSON.stringify(values, null, 2) + "\n");
-      return;
-    }
-    for (const key of CONFIG_KEYS) if (values[key] !== undefined) out.write(`${key}=${values[key]}\n`);
+    const { exportAll } = await import("../output/exporter.js");
+    const settings = CONFIG_KEYS.filter((key) => values[key] !== undefined).map((key) => ({ key, value: values[key] }));
+    // settings are key=value lines in every format but json, which gets the file's object
+    await exportAll(ctx.globals.output === "json" ? "json" : "table", ctx.io, {
+      document: () => values,
+      table: () => ({
+        async write(items) {
+          for (const { key, value } of items) out.write(`${key}=${value}\n`);
+        },
+        async end() {},
+      }),
+    }, () => settings);
     return;
   }
   const key = opts.key ?? "";

@@ -110,23 +110,30 @@ export async function runLogsAggregate(opts: LogsAggregateOptions, ctx: Context)
     const list = body[key];
     if (isFacetList(list)) for (const r of list) rows.push({ facet: name, value: String(r.value), count: r.count });
   }
-  if (opts.format === "table") {
-    const [{ renderTable }, { colors }] = await Promise.all([import("../output/table.js"), import("../output/color.js")]);
-    const share = (n: number) => (body.total > 0 ? `${((100 * n) / body.total).toFixed(1)}%` : "-");
-    ctx.io.stderr.write(`${repo.owner}/${repo.name}: ${body.total.toLocaleString("en-US")} events\n`);
-    ctx.io.stdout.write(
-      renderTable({
-        head: ["FACET", "VALUE", "COUNT", "SHARE"],
-        rows: rows.map((r) => [r.facet, printable(r.value), r.count.toLocaleString("en-US"), share(r.count)]),
-        columns: ctx.io.stdoutIsTTY ? ctx.io.columns : undefined,
-        colors: colors(ctx, "stdout"),
-        align: ["left", "left", "right", "right"],
-      }),
-    );
-    return;
-  }
-  const { createRecordWriter } = await import("../output/records.js");
-  const writer = createRecordWriter(opts.format, ctx.io.stdout, { csvColumns: opts.format === "csv" ? ["facet", "value", "count"] : undefined });
-  await writer.writeMany([{ facet: "total", value: "", count: body.total }, ...rows]);
-  await writer.end();
+  type Row = (typeof rows)[number];
+  const { exportAll } = await import("../output/exporter.js");
+  await exportAll<Row>(opts.format, ctx.io, {
+    // -o json: the service's document as sent (histogram included), for jq
+    document: () => body,
+    csvColumns: () => ["facet", "value", "count"],
+    table: async () => {
+      const [{ renderTable }, { colors }] = await Promise.all([import("../output/table.js"), import("../output/color.js")]);
+      const share = (n: number) => (body.total > 0 ? `${((100 * n) / body.total).toFixed(1)}%` : "-");
+      return {
+        async write() {},
+        async end() {
+          ctx.io.stderr.write(`${repo.owner}/${repo.name}: ${body.total.toLocaleString("en-US")} events\n`);
+          ctx.io.stdout.write(
+            renderTable({
+              head: ["FACET", "VALUE", "COUNT", "SHARE"],
+              rows: rows.map((r) => [r.facet, printable(r.value), r.count.toLocaleString("en-US"), share(r.count)]),
+              columns: ctx.io.tableWidth(),
+              colors: colors(ctx.io, "stdout"),
+              align: ["left", "left", "right", "right"],
+            }),
+          );
+        },
+      };
+    },
+  }, () => [{ facet: "total", value: "", count: body.total }, ...rows]);
 }

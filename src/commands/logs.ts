@@ -8,7 +8,8 @@ import type { QueryInput } from "../api/client.js";
 import { DIALECTS, type Dialect } from "../api/dialects/index.js";
 import { checkWindow, eventTypesHelp, filterArgs, filterQuery, logsFilterOptions, parseLogsFilters, type LogsFilterValues } from "./shared/logs-filters.js";
 import { NewCmdLogsAggregate } from "./logs-aggregate.js";
-import type { RecordWriter } from "../output/records.js";
+import type { Sink } from "../output/exporter.js";
+import type { LogEvent } from "../output/logs-table.js";
 import type { Spinner } from "../output/spinner.js";
 import { collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
 import { formatInstant, parseTimeWindow, TIME_VALUE_HELP } from "./shared/time.js";
@@ -141,7 +142,7 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context, dialect: Dialect =
   // On a terminal a person reads a screenful; a pipe gets the whole window, as a jq user expects.
   let limit = limitFlag;
   if (limit === undefined && !all) {
-    if (follow ? since === undefined : ctx.io.stdoutIsTTY) limit = DEFAULT_TERMINAL_LIMIT;
+    if (follow ? since === undefined : ctx.io.isStdoutTerminal()) limit = DEFAULT_TERMINAL_LIMIT;
   }
   return {
     dialect,
@@ -181,27 +182,98 @@ export function logsQuery(opts: LogsOptions): QueryInput {
   };
 }
 
-/** Loose view of an event: the schema module's types are loaded lazily. */
-interface RawEvent {
-  id: number;
-  received_at: string;
-  type: string;
-  pull_request: number | null;
-  base_ref: string | null;
-  metadata: Record<string, unknown>;
-  [key: string]: unknown;
+/**
+ * Events whose metadata differs from the contract (outside --strict): a warning once per type, and
+ * the ids of such events until the table has written them (it shows them as key=value rather than
+ * trusting the hand-written summary). Cleared after each write, so memory stays bounded.
+ */
+class ContractMismatches {
+  private readonly warnedTypes = new Set<string>();
+  private readonly unwritten = new Set<number>();
+
+  constructor(
+    private readonly warn: (line: string) => void,
+    /** what the shapes come from: "the contract", or the real service's OpenAPI */
+    private readonly reference = "the contract",
+  ) {}
+
+  /** Other formats only need the warning: each type is checked until it has warned once. */
+  needsCheck(type: string): boolean {
+    return !this.warnedTypes.has(type);
+  }
+
+  record(type: string, id: number, message: string): void {
+    this.unwritten.add(id);
+    if (this.warnedTypes.has(type)) return;
+    this.warnedTypes.add(type);
+    this.warn(`warning: ${type} event ${id} does not match ${this.reference} (${message}); shown as sent. --strict makes this an error.`);
+  }
+
+  trusted(id: number): boolean {
+    return !this.unwritten.has(id);
+  }
+
+  /** The events parsed so far are on stdout. */
+  written(): void {
+    this.unwritten.clear();
+  }
 }
 
-interface Sink {
-  /** writes one page; resolves once it is handed to stdout */
-  page(events: readonly RawEvent[], mismatched: ReadonlySet<number>): Promise<void>;
-  /** closes the output (json's `]`, the buffered table) */
-  end(): Promise<void>;
+/** What a run needs once flags are parsed: where, how to parse pages, where events go. */
+interface LogsRun {
+  opts: LogsOptions;
+  ctx: Context;
+  client: import("../api/client.js").ApiClient;
+  path: string;
+  repoName: string;
+  query: QueryInput;
+  parse: (body: unknown) => LogEvent[];
+  mismatches: ContractMismatches;
+  sink: Sink<LogEvent>;
+  spinner: Spinner;
+  paginate: typeof import("../api/pagination.js").paginate;
+  cursorOf: typeof import("../api/pagination.js").cursorOf;
+  formatCount: (n: number) => string;
+}
+
+/** How far a paginated run got: what the header and a resume command say. */
+interface Progress {
+  count: number;
+  pages: number;
+  truncated: boolean;
+  /** the cursor of the page being fetched: what `--cursor` needs to resume after a failure */
+  pendingCursor: string | undefined;
 }
 
 export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
   // the server's default window ends at its "now": a resume command pins this instant instead
   const startedAt = ctx.now();
+  const run = await prepareRun(opts, ctx);
+  if (opts.types !== undefined && opts.types.length === 0) {
+    // --type named only families this dialect has no type of: no event can match, nothing is asked
+    run.spinner.stop();
+    await finish(run, { count: 0, pages: 0, truncated: false, pendingCursor: undefined });
+    return;
+  }
+  const progress: Progress = { count: 0, pages: 0, truncated: false, pendingCursor: opts.cursor };
+  try {
+    if (opts.follow) {
+      await follow(run);
+      return;
+    }
+    await fetchPages(run, progress);
+  } catch (err) {
+    run.spinner.stop();
+    const error = await failure(run, err, progress, startedAt);
+    if (error === undefined) return;
+    throw error;
+  } finally {
+    run.spinner.stop();
+  }
+  await finish(run, progress);
+}
+
+async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
   const repo = await ctx.resolveRepo();
   const client = await ctx.apiClient();
   const [{ parseEventsPage }, { paginate, cursorOf }, { startSpinner }, { formatCount }] = await Promise.all([
@@ -210,107 +282,105 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
     import("../output/spinner.js"),
     import("../output/format.js"),
   ]);
-  const path = `/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.name)}/logs`;
+  const repoName = `${repo.owner}/${repo.name}`;
+  const spinner = await startSpinner(ctx, `fetching events of ${repoName}`, { stdoutStreams: opts.format !== "table" });
   // the metadata shapes of the dialect in effect (the contract's are the schema module's default)
   const metadata = opts.dialect.name === "mergify" ? (await import("../api/dialects/mergify-metadata.js")).MERGIFY_METADATA_SCHEMAS : undefined;
-  const reference = opts.dialect.name === "spec" ? "the contract" : "the service's OpenAPI";
-  const repoName = `${repo.owner}/${repo.name}`;
-
-  // One spinner line on a terminal stderr, unless stdout streams to the same terminal.
-  const streaming = opts.format !== "table";
-  const spinner: Spinner =
-    streaming && ctx.io.stdoutIsTTY
-      ? { update() {}, log: (l) => void ctx.io.stderr.write(l + "\n"), stop() {} }
-      : await startSpinner(ctx, `fetching events of ${repoName}`);
-
-  // Metadata that differs from the contract: one warning per type, the event shown as sent.
-  const warnedTypes = new Set<string>();
-  let mismatched = new Set<number>();
-  const parse = (body: unknown): RawEvent[] => {
-    mismatched = new Set();
+  const mismatches = new ContractMismatches((line) => spinner.log(line), opts.dialect.name === "spec" ? "the contract" : "the service's OpenAPI");
+  const parse = (body: unknown): LogEvent[] => {
     const page = parseEventsPage(body, {
       strict: ctx.globals.strict,
       metadata,
       // a table shows each mismatched event differently; the other formats need only the warning
-      checkMetadataOf: opts.format === "table" ? undefined : (type) => !warnedTypes.has(type),
-      onMetadataMismatch(type, id, message) {
-        mismatched.add(id);
-        if (warnedTypes.has(type)) return;
-        warnedTypes.add(type);
-        spinner.log(`warning: ${type} event ${id} does not match ${reference} (${message}); shown as sent. --strict makes this an error.`);
-      },
+      checkMetadataOf: opts.format === "table" ? undefined : (type) => mismatches.needsCheck(type),
+      onMetadataMismatch: (type, id, message) => mismatches.record(type, id, message),
     });
-    return page.events as unknown as RawEvent[];
+    return page.events as unknown as LogEvent[];
   };
+  return {
+    opts,
+    ctx,
+    client,
+    path: `/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.name)}/logs`,
+    repoName,
+    query: logsQuery(opts),
+    parse,
+    mismatches,
+    sink: await openLogsOutput(opts, ctx, mismatches),
+    spinner,
+    paginate,
+    cursorOf,
+    formatCount,
+  };
+}
 
-  const sink = await createSink(opts, ctx);
-  if (opts.types !== undefined && opts.types.length === 0) {
-    // --type named only families this dialect has no type of: no event can match, nothing is asked
-    spinner.stop();
-    await sink.end();
-    const header = headerLine(opts, repoName, 0, false);
-    if (opts.format === "table" || ctx.io.stderrIsTTY) ctx.io.stderr.write(header + "\n");
-    return;
-  }
-  let count = 0;
-  let pages = 0;
-  let truncated = false;
-  // The cursor of the page being fetched: what `--cursor` needs to resume after a failure.
-  let pendingCursor = opts.cursor;
-  const query = logsQuery(opts);
+/** The events through the exporter: the table on a terminal, json/ndjson/csv records otherwise. */
+async function openLogsOutput(opts: LogsOptions, ctx: Context, mismatches: ContractMismatches): Promise<Sink<LogEvent>> {
+  const { openExport } = await import("../output/exporter.js");
+  return openExport<LogEvent>(opts.format, ctx.io, {
+    fields: opts.fields,
+    csvColumns: () => opts.fields ?? csvColumns(opts.dialect),
+    table: async () => {
+      const { createEventTable } = await import("../output/logs-table.js");
+      return createEventTable(ctx.io, { now: () => ctx.now(), trusted: (ev) => mismatches.trusted(ev.id), eager: opts.follow });
+    },
+  });
+}
 
-  try {
-    if (opts.follow) {
-      await follow(opts, ctx, { client, path, query, parse, sink, spinner, mismatched: () => mismatched, paginate });
-      return;
-    }
-    // a next link that repeats a page is a server bug; stopping silently would hide a short result
-    const onRepeat = (url: URL) =>
-      spinner.log(`warning: the server's next-page link repeats a page already fetched (cursor ${cursorOf(url) ?? url.href}); stopping there, the result may be incomplete.`);
-    for await (const page of paginate(client, path, query, { limit: opts.limit, signal: ctx.signal, parse, onRepeat })) {
-      pages++;
-      count += page.events.length;
-      truncated = page.truncated;
-      pendingCursor = cursorOf(page.nextUrl);
-      await sink.page(page.events, mismatched);
-      spinner.update(`${formatCount(count)} events, ${formatCount(pages)} page${pages === 1 ? "" : "s"}`);
-    }
-  } catch (err) {
-    spinner.stop();
-    // whatever was received stays on stdout, complete: json gets its closing bracket
-    await sink.end().catch(() => undefined);
-    // `mq logs | head`: the reader left and main() ends with 0; a resume hint would be noise
-    if (ctx.signal.aborted && stdoutClosed(ctx)) return;
-    const failure = ctx.signal.aborted ? new InterruptedError() : err;
-    if (failure instanceof MqError && pendingCursor !== undefined && count > 0) {
-      const remaining = opts.limit !== undefined ? opts.limit - count : undefined;
-      withHint(
-        failure,
-        `${formatCount(count)} ${count === 1 ? "event was" : "events were"} written before this. To resume:\n  ${resumeCommand(opts, repoName, pendingCursor, remaining, ctx.globals, startedAt)}`,
-      );
-    }
-    throw failure;
-  } finally {
-    spinner.stop();
+/** Writes pages as they arrive, each before the next is asked for. */
+async function fetchPages(run: LogsRun, progress: Progress): Promise<void> {
+  const { opts, ctx, spinner, cursorOf, formatCount } = run;
+  // a next link that repeats a page is a server bug; stopping silently would hide a short result
+  const onRepeat = (url: URL) =>
+    spinner.log(`warning: the server's next-page link repeats a page already fetched (cursor ${cursorOf(url) ?? url.href}); stopping there, the result may be incomplete.`);
+  for await (const page of run.paginate(run.client, run.path, run.query, { limit: opts.limit, signal: ctx.signal, parse: run.parse, onRepeat })) {
+    progress.pages++;
+    progress.count += page.events.length;
+    progress.truncated = page.truncated;
+    progress.pendingCursor = cursorOf(page.nextUrl);
+    await run.sink.write(page.events);
+    run.mismatches.written();
+    spinner.update(`${formatCount(progress.count)} events, ${formatCount(progress.pages)} page${progress.pages === 1 ? "" : "s"}`);
   }
-  const header = headerLine(opts, repoName, count, truncated);
+}
+
+/**
+ * The error a failed run ends with. Whatever was received stays on stdout, complete (json gets its
+ * closing bracket), and a typed error carries the command that resumes where the run stopped.
+ * Undefined when the reader of stdout left (`mq logs | head`): main() then ends with 0.
+ */
+async function failure(run: LogsRun, err: unknown, progress: Progress, startedAt: Date): Promise<unknown> {
+  const { opts, ctx } = run;
+  await run.sink.end().catch(() => undefined);
+  // `mq logs | head`: the reader left; a resume hint would be noise
+  if (ctx.signal.aborted && stdoutClosed(ctx)) return undefined;
+  const error = ctx.signal.aborted ? new InterruptedError() : err;
+  const { count, pendingCursor } = progress;
+  if (error instanceof MqError && pendingCursor !== undefined && count > 0) {
+    const remaining = opts.limit !== undefined ? opts.limit - count : undefined;
+    error.addHint(
+      `${run.formatCount(count)} ${count === 1 ? "event was" : "events were"} written before this. To resume:\n  ${resumeCommand(opts, run.repoName, pendingCursor, remaining, ctx.globals, startedAt)}`,
+    );
+  }
+  return error;
+}
+
+/** Closes the output and writes the header line: above the table, or after streamed data on a terminal. */
+async function finish(run: LogsRun, progress: Progress): Promise<void> {
+  const { opts, ctx } = run;
+  const header = headerLine(opts, run.repoName, progress.count, progress.truncated);
   if (opts.format === "table") {
     ctx.io.stderr.write(header + "\n");
-    await sink.end();
+    await run.sink.end();
   } else {
-    await sink.end();
-    if (ctx.io.stderrIsTTY) ctx.io.stderr.write(header + "\n");
+    await run.sink.end();
+    if (ctx.io.isStderrTerminal()) ctx.io.stderr.write(header + "\n");
   }
 }
 
 function stdoutClosed(ctx: Context): boolean {
   const out = ctx.io.stdout as { destroyed?: boolean; writableEnded?: boolean };
   return out.destroyed === true || out.writableEnded === true;
-}
-
-/** Attaches the resume hint to an error that is already typed (keeping its class and exit code). */
-function withHint(err: MqError, hint: string): void {
-  Object.defineProperty(err, "hint", { value: err.hint ? `${err.hint}\n${hint}` : hint, configurable: true });
 }
 
 function shellQuote(value: string): string {
@@ -367,97 +437,13 @@ export function headerLine(opts: LogsOptions, repo: string, count: number, trunc
   return `${repo}: ${n} ${window}${opts.cursor ? ` from cursor ${opts.cursor}` : ""}${cut}`;
 }
 
-// ---------------------------------------------------------------------------------------------
-// output
-
-async function createSink(opts: LogsOptions, ctx: Context): Promise<Sink> {
-  if (opts.format === "table") return createTableSink(opts, ctx);
-  const { createRecordWriter } = await import("../output/records.js");
-  const writer: RecordWriter = createRecordWriter(opts.format, ctx.io.stdout, {
-    fields: opts.fields,
-    csvColumns: opts.format === "csv" ? (opts.fields ?? csvColumns(opts.dialect)) : undefined,
-  });
-  return {
-    page: (events) => writer.writeMany(events),
-    end: () => writer.end(),
-  };
-}
-
-async function createTableSink(opts: LogsOptions, ctx: Context): Promise<Sink> {
-  const [{ renderTable, columnWidths }, { colors }, { summarizeEvent, eventFamily }, { formatRelativeTime }] = await Promise.all([
-    import("../output/table.js"),
-    import("../output/color.js"),
-    import("../output/event-summary.js"),
-    import("../output/format.js"),
-  ]);
-  const c = colors(ctx, "stdout");
-  const familyColor: Record<string, (s: string) => string> = {
-    "action.queue": c.cyan,
-    action: c.blue,
-    ci_insights: c.yellow,
-    ci_issue: c.yellow,
-    command: c.magenta,
-    queue: c.red,
-    scheduled_freeze: c.red,
-  };
-  const head = ["TIME", "TYPE", "PR", "BASE", "SUMMARY"];
-  const toRow = (ev: RawEvent, trusted: boolean): string[] => {
-    const at = new Date(ev.received_at);
-    // whole seconds keep the column aligned; the exact instant is in json/ndjson/csv
-    const time = Number.isNaN(at.getTime())
-      ? ev.received_at
-      : ctx.io.stdoutIsTTY
-        ? formatRelativeTime(at, ctx.now())
-        : formatInstant(new Date(Math.floor(at.getTime() / 1000) * 1000));
-    const paint = familyColor[eventFamily(ev.type)] ?? ((s: string) => s);
-    return [time, paint(ev.type), ev.pull_request !== null ? `#${ev.pull_request}` : "-", ev.base_ref ?? "-", summarizeEvent(ev, trusted)];
-  };
-  // Columns are sized from the first rows (the first SIZING_ROWS, or the first --follow batch);
-  // later pages stream through the same widths, so `--all` on a terminal keeps no rows around and
-  // every part of the table lines up.
-  const columns = ctx.io.stdoutIsTTY ? ctx.io.columns : undefined;
-  let widths: number[] | undefined;
-  const pending: string[][] = [];
-  const flush = () => {
-    if (pending.length === 0) return;
-    const withHead = widths === undefined;
-    widths ??= columnWidths({ head, rows: pending, columns });
-    const text = renderTable({ head, rows: pending, columns, colors: c, widths });
-    ctx.io.stdout.write(withHead ? text : text.slice(text.indexOf("\n") + 1));
-    pending.length = 0;
-  };
-  return {
-    async page(events, mismatched) {
-      for (const e of events) pending.push(toRow(e, !mismatched.has(e.id)));
-      if (opts.follow || widths !== undefined || pending.length >= TABLE_SIZING_ROWS) flush();
-    },
-    async end() {
-      flush();
-    },
-  };
-}
-
 /** The API's default window: received_from = received_to minus one day. */
 const DEFAULT_WINDOW_MS = 86_400_000;
-
-/** How many rows a table is sized from before its column widths are fixed. */
-export const TABLE_SIZING_ROWS = 500;
 
 // ---------------------------------------------------------------------------------------------
 // --follow
 
-interface FollowDeps {
-  client: import("../api/client.js").ApiClient;
-  path: string;
-  query: QueryInput;
-  parse: (body: unknown) => RawEvent[];
-  sink: Sink;
-  spinner: Spinner;
-  mismatched: () => ReadonlySet<number>;
-  paginate: typeof import("../api/pagination.js").paginate;
-}
-
-function byTimeThenId(a: RawEvent, b: RawEvent): number {
+function byTimeThenId(a: LogEvent, b: LogEvent): number {
   return Date.parse(a.received_at) - Date.parse(b.received_at) || a.id - b.id;
 }
 
@@ -465,17 +451,17 @@ function byTimeThenId(a: RawEvent, b: RawEvent): number {
  * Prints the newest events (the backlog) oldest first, then polls every --interval seconds for
  * events received since the newest one seen, de-duplicated by id, until ctx.signal aborts.
  */
-async function follow(opts: LogsOptions, ctx: Context, d: FollowDeps): Promise<void> {
+async function follow(run: LogsRun): Promise<void> {
+  const { opts, ctx } = run;
   const { setTimeout: sleep } = await import("node:timers/promises");
   // ids at the newest timestamp seen: a poll from that instant returns them again
   let watermark: string | undefined;
   let watermarkMs = -Infinity;
   let seenAtWatermark = new Set<number>();
-  const mismatchedIds = new Set<number>();
 
-  const emit = async (events: RawEvent[]) => {
+  const emit = async (events: LogEvent[]) => {
     events.sort(byTimeThenId);
-    const fresh: RawEvent[] = [];
+    const fresh: LogEvent[] = [];
     for (const ev of events) {
       const ms = Date.parse(ev.received_at);
       if (ms < watermarkMs || (ms === watermarkMs && seenAtWatermark.has(ev.id))) continue;
@@ -487,36 +473,34 @@ async function follow(opts: LogsOptions, ctx: Context, d: FollowDeps): Promise<v
       seenAtWatermark.add(ev.id);
       fresh.push(ev);
     }
-    await d.sink.page(fresh, mismatchedIds);
-    mismatchedIds.clear();
+    await run.sink.write(fresh);
+    run.mismatches.written();
   };
 
-  const fetchAll = async (query: QueryInput, limit?: number): Promise<RawEvent[]> => {
-    const out: RawEvent[] = [];
-    for await (const page of d.paginate(d.client, d.path, query, { limit, signal: ctx.signal, parse: d.parse })) {
-      for (const id of d.mismatched()) mismatchedIds.add(id);
-      out.push(...page.events);
-    }
+  // every page of a poll, so the batch is printed in time order
+  const fetchAll = async (query: QueryInput, limit?: number): Promise<LogEvent[]> => {
+    const out: LogEvent[] = [];
+    for await (const page of run.paginate(run.client, run.path, query, { limit, signal: ctx.signal, parse: run.parse })) out.push(...page.events);
     return out;
   };
 
   try {
-    d.spinner.stop();
-    await emit(await fetchAll(d.query, opts.limit));
+    run.spinner.stop();
+    await emit(await fetchAll(run.query, opts.limit));
     for (;;) {
       await sleep(opts.interval * 1000, undefined, { signal: ctx.signal });
       // The API has no "after id": ask from the newest instant seen and drop what was printed.
       // Before any event, the first query is repeated (the server's clock decides "now", not ours).
       const query: QueryInput =
         watermark === undefined
-          ? d.query
-          : { ...d.query, received_from: formatInstant(new Date(watermark)), per_page: opts.perPage ?? MAX_PER_PAGE };
+          ? run.query
+          : { ...run.query, received_from: formatInstant(new Date(watermark)), per_page: opts.perPage ?? MAX_PER_PAGE };
       await emit(await fetchAll(query));
     }
   } catch (err) {
     if (ctx.signal.aborted) {
       if (stdoutClosed(ctx)) return;
-      await d.sink.end();
+      await run.sink.end();
       throw new InterruptedError();
     }
     throw err;

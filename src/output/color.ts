@@ -1,18 +1,8 @@
-// One place decides whether colour is on: --color, then NO_COLOR / FORCE_COLOR, then whether
-// the stream is a terminal. Everything that colours text asks here.
+// Colour as chalk: whether it is on is the I/O object's rule (ctx.io.colorEnabled); this module
+// only turns that answer into a chalk instance, so chalk loads only where text is coloured.
 import { Chalk, type ChalkInstance } from "chalk";
-import type { Context } from "../context.js";
+import type { IOStreams } from "../context.js";
 
-export function colorEnabled(ctx: Context, stream: "stdout" | "stderr" = "stdout"): boolean {
-  const mode = ctx.globals.color ?? "auto";
-  if (mode === "always") return true;
-  if (mode === "never") return false;
-  if (ctx.env.NO_COLOR !== undefined && ctx.env.NO_COLOR !== "") return false;
-  const force = ctx.env.FORCE_COLOR;
-  if (force !== undefined) return force !== "0" && force !== "false";
-  return stream === "stdout" ? ctx.io.stdoutIsTTY : ctx.io.stderrIsTTY;
-}
-
-export function colors(ctx: Context, stream: "stdout" | "stderr" = "stdout"): ChalkInstance {
-  return new Chalk({ level: colorEnabled(ctx, stream) ? 1 : 0 });
+export function colors(io: Pick<IOStreams, "colorEnabled">, stream: "stdout" | "stderr" = "stdout"): ChalkInstance {
+  return new Chalk({ level: io.colorEnabled(stream) ? 1 : 0 });
 }

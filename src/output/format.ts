@@ -45,3 +45,8 @@ export function formatPercent(rate: number): string {
   if (!Number.isFinite(rate)) return "-";
   return `${(rate * 100).toFixed(1)}%`;
 }
+
+/** An instant in the form the API receives: UTC, seconds precision unless the user gave more. */
+export function formatInstant(date: Date): string {
+  return date.toISOString().replace(".000Z", "Z");
+}

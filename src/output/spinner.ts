@@ -1,6 +1,6 @@
-// A progress spinner on stderr, and only when stderr is a terminal: pipes, files and CI logs never
-// see spinner frames or carriage returns. ora is imported only then: off a terminal, loading it
-// cost about as much as the rest of a one-page `mq logs`.
+// A progress spinner on stderr, only where the I/O object allows one (ctx.io.spinnerAllowed): pipes,
+// files and CI logs never see spinner frames or carriage returns. ora is imported only then: off a
+// terminal, loading it cost about as much as the rest of a one-page `mq logs`.
 import type { Context } from "../context.js";
 
 export interface Spinner {
@@ -11,11 +11,13 @@ export interface Spinner {
   stop(): void;
 }
 
-export async function startSpinner(ctx: Context, text: string): Promise<Spinner> {
-  // A terminal that reports 0 columns (a pty without a size: `script`, some CI runners) sends ora's
-  // line count to Infinity and clear() into an endless loop of escape codes: no spinner there.
-  const columns = (ctx.io.stderr as { columns?: number }).columns;
-  if (!ctx.io.stderrIsTTY || columns === 0) return { update() {}, log: (line) => void ctx.io.stderr.write(line + "\n"), stop() {} };
+export interface SpinnerOptions {
+  /** the command writes data to stdout while the spinner runs (see IOStreams.spinnerAllowed) */
+  stdoutStreams?: boolean;
+}
+
+export async function startSpinner(ctx: Context, text: string, opts: SpinnerOptions = {}): Promise<Spinner> {
+  if (!ctx.io.spinnerAllowed(opts)) return { update() {}, log: (line) => void ctx.io.stderr.write(line + "\n"), stop() {} };
   const { default: ora } = await import("ora");
   const spinner = ora({
     text,

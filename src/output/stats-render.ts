@@ -1,24 +1,17 @@
 // Statistics for people and for machines: a table per group (with a "window" row computed like
 // --fail-if computes it), csv-ready flat records, charts per series, and the summary screen.
 import type { ChalkInstance } from "chalk";
-import type { StatsEndpoint } from "../api/endpoints.js";
-import { windowValue } from "../commands/stats/aggregate.js";
-import {
-  CATEGORY_FIELD,
-  describeKeys,
-  fieldsOfSection,
-  flatten,
-  listItemKey,
-  listItems,
-  toGroups,
-  toSeries,
-  type StatsGroup,
-} from "../commands/stats/series.js";
+import type { IOStreams } from "../context.js";
+import { windowValue } from "../stats/aggregate.js";
+import type { StatsEndpoint } from "../stats/endpoints.js";
+import { describeKeys, fieldsOfSection, flatten, listItemKey, listItems, toGroups, toSeries, type StatsGroup } from "../stats/series.js";
+import type { SummaryFigures } from "../stats/summary.js";
 import { renderChart } from "./chart.js";
+import { colors } from "./color.js";
+import { allKeys, type Export } from "./exporter.js";
 import { formatCount, formatDuration, formatPercent } from "./format.js";
+import { writeChunk } from "./records.js";
 import { renderTable } from "./table.js";
-
-const RATE_FIELDS = new Set(["failure_rate", "recovery_rate"]);
 
 export interface RenderOptions {
   /** humanise durations, rates, counts and times (a terminal) */
@@ -28,13 +21,14 @@ export interface RenderOptions {
 }
 
 /** One value as a table cell: humanised on a terminal, raw otherwise. */
-export function formatCell(endpoint: StatsEndpoint | undefined, field: string, value: unknown, human: boolean): string {
+export function formatCell(endpoint: StatsEndpoint, field: string, value: unknown, human: boolean): string {
   if (value === null || value === undefined) return human ? "-" : "";
   if (Array.isArray(value)) return value.join(",");
   if (!human) return String(value);
   if (typeof value === "number") {
-    if (endpoint?.durationFields?.includes(field)) return formatDuration(value);
-    if (RATE_FIELDS.has(field)) return formatPercent(value);
+    const kind = endpoint.figures[field]?.kind;
+    if (kind === "duration") return formatDuration(value);
+    if (kind === "rate") return formatPercent(value);
     return formatCount(value);
   }
   if ((field === "start" || field === "end") && typeof value === "string") return shortTime(value);
@@ -57,12 +51,12 @@ function columnsOf(endpoint: StatsEndpoint, group: StatsGroup, human: boolean): 
   const figures = fieldsOfSection(endpoint, group.section).filter(present);
   if (endpoint.shape === "time-to-merge") return ["queue_name", ...figures];
   if (endpoint.shape === "checks-outcome") return ["check_outcome", ...figures];
-  const category = CATEGORY_FIELD[endpoint.name];
+  const category = endpoint.category;
   return [...(human ? ["start"] : ["start", "end"]), ...(category ? [category] : []), ...figures];
 }
 
 function hasWindowRow(endpoint: StatsEndpoint): boolean {
-  return (endpoint.shape === "groups" || endpoint.shape === "bisection") && !CATEGORY_FIELD[endpoint.name];
+  return (endpoint.shape === "groups" || endpoint.shape === "bisection") && !endpoint.category;
 }
 
 /** Tables, one per group under a heading line; list endpoints one name per row. */
@@ -109,20 +103,6 @@ function fitHead(columns: string[], rows: string[][], opts: RenderOptions): stri
   return width <= opts.columns ? columns : columns.map((c) => c.replace(/_/g, "\n"));
 }
 
-/** Flat records for ndjson (arrays kept) or csv (arrays joined with commas). */
-export function statsRecords(endpoint: StatsEndpoint, body: unknown, forCsv: boolean): Array<Record<string, unknown>> {
-  const records = flatten(endpoint, body);
-  if (!forCsv) return records;
-  return records.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : v])));
-}
-
-/** Every key of every record, in order of first appearance: the csv header. */
-export function csvColumns(records: ReadonlyArray<Record<string, unknown>>): string[] {
-  const seen = new Set<string>();
-  for (const r of records) for (const k of Object.keys(r)) seen.add(k);
-  return [...seen];
-}
-
 /** Formats a figure for min/max labels of a chart. */
 function chartFormat(endpoint: StatsEndpoint, field: string, human: boolean): (v: number) => string {
   return (v) => (human ? formatCell(endpoint, field, v, true) : String(Number(v.toPrecision(6))));
@@ -155,23 +135,6 @@ export function renderStatsCharts(endpoint: StatsEndpoint, body: unknown, opts: 
 // ---------------------------------------------------------------------------------------------
 // summary
 
-export interface SummaryFigures {
-  start_at: string;
-  end_at: string;
-  entered: number | null;
-  merged: number | null;
-  checks: number | null;
-  failures: number | null;
-  failure_rate: number | null;
-  avg_queue_time: number | null;
-  max_queue_time: number | null;
-  avg_ci_runtime: number | null;
-  avg_queue_size: number | null;
-  max_queue_size: number | null;
-  retries: number | null;
-  recovery_rate: number | null;
-}
-
 export function renderSummary(repo: string, f: SummaryFigures, opts: RenderOptions): string {
   const h = opts.human;
   const dur = (v: number | null) => (v === null ? "-" : h ? formatDuration(v) : String(v));
@@ -190,4 +153,48 @@ export function renderSummary(repo: string, f: SummaryFigures, opts: RenderOptio
   const width = Math.max(...rows.map(([k]) => k.length));
   const bold = (s: string) => (opts.colors ? opts.colors.bold(s) : s);
   return [bold(title), ...rows.map(([k, v]) => `${bold(k.padEnd(width))}  ${v}`)].join("\n") + "\n";
+}
+
+// ---------------------------------------------------------------------------------------------
+// exports: what `mq stats` hands the exporter
+
+function renderOptions(io: IOStreams): RenderOptions {
+  return { human: io.isStdoutTerminal(), columns: io.width(), colors: colors(io) };
+}
+
+/**
+ * A statistics response for the exporter: -o json is the body as sent (fields mq does not know
+ * kept), ndjson and csv one flat record per group and interval, the table a table per group (or a
+ * chart per series with `chart`).
+ */
+export function statsExport(io: IOStreams, endpoint: StatsEndpoint, body: unknown, chart: boolean): Export<Record<string, unknown>> & { records(): Array<Record<string, unknown>> } {
+  let records: Array<Record<string, unknown>> | undefined;
+  const all = () => (records ??= flatten(endpoint, body));
+  return {
+    records: all,
+    document: () => body,
+    csvColumns: () => allKeys(all()),
+    csvJoinArrays: true,
+    figures: endpoint.figures,
+    table: () => ({
+      async write() {},
+      async end() {
+        const opts = renderOptions(io);
+        const text = chart ? renderStatsCharts(endpoint, body, opts) : renderStatsTables(endpoint, body, opts);
+        if (text) await writeChunk(io.stdout, text);
+        else io.stderr.write(`mq: no ${endpoint.name} data in this window.\n`);
+      },
+    }),
+  };
+}
+
+/** The summary for the exporter: one record (the document for json), a short screen on a terminal. */
+export function summaryExport(io: IOStreams, repo: string, figures: SummaryFigures): Export<SummaryFigures> {
+  return {
+    document: () => figures,
+    table: () => ({
+      async write() {},
+      end: () => writeChunk(io.stdout, renderSummary(repo, figures, renderOptions(io))),
+    }),
+  };
 }

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Event } from "../api/schema/events.js";
-import { STATS_ENDPOINTS, type StatsEndpoint } from "../api/endpoints.js";
+import { STATS_ENDPOINTS, type StatsEndpoint } from "../stats/endpoints.js";
 import { decodePathParams, decodeQuery, LogsQuerySchema, STATS_QUERY_SCHEMAS, type FastApiDetail } from "../api/schema/params.js";
 import { dayOf, daysFor, historyStart, ID_PER_MS, simulateDay, simulateRepository, timeOf, type SimEvent } from "./simulate.js";
 import { EventStore, type Cursor, type PageQuery, type PageResult, type StoredEvent } from "./store.js";
@@ -418,7 +418,7 @@ class Handler {
     // a path the dialect spoken does not have is a 404, as on that side (average_queue_time on the real service)
     if (s.length === 6 && s[4] === "stats" && hasEndpoint(this.dialect, `stats/${s[5]}`)) {
       const path = s[5]!;
-      if (STATS_HANDLERS[path] || DIALECT_STATS_HANDLERS[path] || path === "time_to_merge") return { kind: "stats", owner, repository, path };
+      if (STATS_BY_PATH.has(path)) return { kind: "stats", owner, repository, path };
     }
     return undefined;
   }
@@ -538,7 +538,7 @@ class Handler {
       queue_name: v.queue_name as string[] | undefined,
       priority_rule_name: v.priority_rule_name as string[] | undefined,
     };
-    const handler = STATS_HANDLERS[path] ?? DIALECT_STATS_HANDLERS[path];
+    const handler = endpoint && (STATS_HANDLERS[endpoint.name] ?? DIALECT_STATS_HANDLERS[endpoint.name]);
     if (!handler) return send(res, 404, { detail: "Not Found" });
     send(res, 200, shape(handler({ store: this.repos.store(repo, from, to), from, to, filter, sums: !spec })), headers);
   }
@@ -546,8 +546,8 @@ class Handler {
 
 /** Endpoints only the real service has (the route table of a dialect decides who serves them). */
 const DIALECT_STATS_HANDLERS: Record<string, (c: StatsContext) => unknown> = {
-  idle_queue_time: idleQueueTime,
-  skip_intermediate_results: skipIntermediateResults,
+  "idle-queue-time": idleQueueTime,
+  "skip-intermediate-results": skipIntermediateResults,
 };
 
 /**

@@ -312,10 +312,15 @@ function countCheckOutcomes(c: StatsContext, buckets: Bucket[]): Grouper<Map<str
   return g;
 }
 
+/**
+ * One handler per windowed endpoint record of src/stats/endpoints.ts, under the record's name; the
+ * server's route table is built from the records. time-to-merge (an instant, not a window) is
+ * answered by timeToMerge below.
+ */
 export const STATS_HANDLERS: Record<string, Handler> = {
-  queues_entered_count: (c) => counter(c, "action.queue.enter", "entered"),
+  "queues-entered-count": (c) => counter(c, "action.queue.enter", "entered"),
 
-  queues_merged_count: (c) => {
+  "queues-merged-count": (c) => {
     const g = new Grouper<{ n: number }>(bucketsFor(c.from, c.to), () => ({ n: 0 }));
     each(c, "action.queue.merged", (e, t) => {
       const k = keyOf(e);
@@ -327,7 +332,7 @@ export const STATS_HANDLERS: Record<string, Handler> = {
     return { groups: g.result((a, b) => [{ ...interval(b), merged: a?.n ?? 0 }], true) };
   },
 
-  failure_rate: (c) => {
+  "failure-rate": (c) => {
     const g = new Grouper<{ total: number; failures: number }>(bucketsFor(c.from, c.to), () => ({ total: 0, failures: 0 }));
     each(c, "action.queue.checks_end", (e, t) => {
       const k = keyOf(e);
@@ -345,21 +350,21 @@ export const STATS_HANDLERS: Record<string, Handler> = {
     };
   },
 
-  queues_checks_outcome_count: (c) => {
+  "queues-checks-outcome-count": (c) => {
     const g = countCheckOutcomes(c, bucketsFor(c.from, c.to));
     return {
       groups: g.result((a, b) => [...a!].sort(([x], [y]) => (x < y ? -1 : 1)).map(([check_outcome, count]) => ({ ...interval(b), check_outcome, count })), false),
     };
   },
 
-  merge_queue_checks_outcome: (c) => {
+  "merge-queue-checks-outcome": (c) => {
     // the deprecated endpoint: the same counts over one bucket, the whole window
     const g = countCheckOutcomes(c, [{ start: c.from, end: c.to }]);
     const groups = g.result((a) => [Object.fromEntries([...a!].sort(([x], [y]) => (x < y ? -1 : 1)))], false);
     return { groups: groups.map((grp) => ({ ...grp, stats: (grp.stats as unknown[])[0] ?? {} })) };
   },
 
-  queues_pr_exit_reasons: (c) => {
+  "queues-pr-exit-reasons": (c) => {
     const g = new Grouper<Map<string, number>>(bucketsFor(c.from, c.to), () => new Map());
     const seen = new Set<string>();
     each(c, "action.queue.leave", (e, t) => {
@@ -380,7 +385,7 @@ export const STATS_HANDLERS: Record<string, Handler> = {
     };
   },
 
-  average_ci_runtime: (c) => {
+  "average-ci-runtime": (c) => {
     const g = new Grouper<{ n: number; sum: number }>(bucketsFor(c.from, c.to), () => ({ n: 0, sum: 0 }));
     const seen = new Set<string>();
     each(c, "action.queue.checks_end", (e, t) => {
@@ -407,7 +412,7 @@ export const STATS_HANDLERS: Record<string, Handler> = {
     };
   },
 
-  average_queue_time: (c) => {
+  "average-queue-time": (c) => {
     type A = { n: number; q: number; cap: number; sched: number; freeze: number };
     const g = new Grouper<A>(bucketsFor(c.from, c.to), () => ({ n: 0, q: 0, cap: 0, sched: 0, freeze: 0 }));
     each(c, "action.queue.leave", (e, t) => {
@@ -445,13 +450,13 @@ export const STATS_HANDLERS: Record<string, Handler> = {
     };
   },
 
-  total_queue_time: (c) =>
+  "total-queue-time": (c) =>
     distribution(c, "action.queue.leave", (e) => queueTime(e, Date.parse(e.received_at)), ["avg_queue_time", "max_queue_time", "min_queue_time"]),
 
-  queue_size: (c) =>
+  "queue-size": (c) =>
     distribution(c, "action.queue.change", (e) => (typeof meta(e).size === "number" ? (meta(e).size as number) : undefined), ["avg_size", "max_size", "min_size"]),
 
-  running_speculative_checks: (c) =>
+  "running-speculative-checks": (c) =>
     distribution(
       c,
       "action.queue.checks.change",
@@ -460,7 +465,7 @@ export const STATS_HANDLERS: Record<string, Handler> = {
       noPriority,
     ),
 
-  batch_size: (c) =>
+  "batch-size": (c) =>
     distribution(
       c,
       "action.queue.checks_start",
@@ -475,7 +480,7 @@ export const STATS_HANDLERS: Record<string, Handler> = {
       (e) => (typeof meta(e).train_car_id === "string" ? (meta(e).train_car_id as string) : undefined),
     ),
 
-  batch_bisection: (c) => {
+  "batch-bisection": (c) => {
     type S = { n: number; depth: number; maxDepth: number; size: number };
     const started = new Grouper<S>(bucketsFor(c.from, c.to), () => ({ n: 0, depth: 0, maxDepth: 0, size: 0 }));
     each(c, "action.queue.batch_bisection_start", (e, t) => {
@@ -512,7 +517,7 @@ export const STATS_HANDLERS: Record<string, Handler> = {
     };
   },
 
-  checks_retries: (c) => {
+  "checks-retries": (c) => {
     // per session: its retried runs (retry_attempt >= 1) in the window; the session counts in the
     // bucket of its last retried run, and is recovered when that run succeeded
     const sessions = new Map<string, { key: GroupKey; t: number; retries: number; depth: number; lastOk: boolean }>();

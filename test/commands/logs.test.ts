@@ -332,6 +332,28 @@ describe("mq logs against a loopback server", () => {
     expect(ctx.stdoutText()).toContain("  reason=\"Pull request checks failed\" merged=yes queue_name=default");
   });
 
+  it("the table shows exactly the mismatched events as sent, page after page and under --follow", async () => {
+    await server.close();
+    const leave = FIXTURE_EVENTS.find((e) => e.type === "action.queue.leave")!;
+    const at = (i: number) => new Date(Date.parse(leave.received_at) - i * 60_000).toISOString();
+    const events = [1, 2, 3].map((i) => ({ ...leave, id: i, received_at: at(i), metadata: i === 2 ? { ...leave.metadata, merged: "yes" } : leave.metadata }));
+    server = await startLogServer(events);
+    const asSent = (text: string) => text.split("\n").filter((l) => l.includes("merged=")).length;
+    expect(await run(["-o", "table", "--per-page", "1", "--all"], { env: { NO_COLOR: "1" } })).toBe(0);
+    expect(server.requests).toHaveLength(3);
+    expect(asSent(ctx.stdoutText())).toBe(1);
+    expect(ctx.stdoutText()).toContain("merged=yes");
+    await ctx.cleanup();
+
+    const ac = new AbortController();
+    ctx = useServer(testContext({ signal: ac.signal, env: { NO_COLOR: "1" } }), server);
+    const done = main(["logs", "--follow", "--interval", "0.1", "--per-page", "1", "-o", "table"], ctx);
+    await waitFor(() => ctx.stdoutText().split("\n").filter((l) => l.includes("action.queue.leave")).length === 3);
+    ac.abort();
+    expect(await done).toBe(130);
+    expect(asSent(ctx.stdoutText())).toBe(1);
+  });
+
   it("--strict makes a metadata mismatch an error (exit 6)", async () => {
     await server.close();
     const leave = FIXTURE_EVENTS.find((e) => e.type === "action.queue.leave")!;

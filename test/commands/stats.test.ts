@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/main.js";
-import { STATS_ENDPOINTS, findStatsEndpoint } from "../../src/api/endpoints.js";
-import { windowValue } from "../../src/commands/stats/aggregate.js";
-import { flatten } from "../../src/commands/stats/series.js";
+import { STATS_ENDPOINTS, findStatsEndpoint } from "../../src/stats/endpoints.js";
+import { windowValue } from "../../src/stats/aggregate.js";
+import { flatten } from "../../src/stats/series.js";
 import { testContext, type TestContext } from "../helpers/context.js";
 import { FIXTURES, startFixtureServer, type FixtureServer } from "./stats/fixture-server.js";
 import { summaryFromSubcommands } from "./stats/summary-figures.js";

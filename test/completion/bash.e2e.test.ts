@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { ensureGlobalOptionsEverywhere } from "../../src/commands/global-options.js";
 import { buildProgram, walk } from "../../src/cli.js";
 import { ALL_EVENT_TYPES, MERGIFY_DIALECT, SPEC_DIALECT } from "../../src/api/dialects/index.js";
-import { STATS_ENDPOINTS } from "../../src/api/endpoints.js";
+import { STATS_ENDPOINTS } from "../../src/stats/endpoints.js";
 import { testContext } from "../helpers/context.js";
 import { bashComplete } from "./shells.js";
 

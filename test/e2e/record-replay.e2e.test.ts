@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { STATS_ENDPOINTS } from "../../src/api/endpoints.js";
+import { STATS_ENDPOINTS } from "../../src/stats/endpoints.js";
 import { spawnMq, startMq, type Running } from "../helpers/spawn.js";
 
 const WINDOW = ["--since", "2026-11-19T00:00:00Z", "--until", "2026-11-20T00:00:00Z"];

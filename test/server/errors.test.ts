@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer, EventsFileError, loadEventsFile, type RunningServer } from "../../src/server/index.js";
-import { STATS_ENDPOINTS } from "../../src/api/endpoints.js";
+import { STATS_ENDPOINTS } from "../../src/stats/endpoints.js";
 import { NOW, get, qs, walk } from "./helpers.js";
 
 let open: RunningServer;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../src/server/index.js";
-import { STATS_ENDPOINTS } from "../../src/api/endpoints.js";
+import { STATS_ENDPOINTS } from "../../src/stats/endpoints.js";
 import { ABORT_CODE_TEXT } from "../../src/server/texts.js";
 import { bucketsFor, intervalFor, MAX_INTERVALS } from "../../src/server/stats.js";
 import { NOW, get, qs, walk, type Ev } from "./helpers.js";

@@ -1,7 +1,7 @@
 // The contract of /work/shared/spec/api.md (the bundled server's default) as a dialect record.
 import { ABORT_CODES } from "../abort-codes.js";
 import { EVENT_TYPES } from "../event-types.js";
-import { STATS_ENDPOINTS, type StatsParamKind } from "../endpoints.js";
+import { STATS_ENDPOINTS, type StatsParamKind } from "../../stats/endpoints.js";
 import { familiesOf, type Dialect, type ParamSpec } from "./types.js";
 
 const dateTime = (name: string): ParamSpec => ({ name, array: false, type: "string", format: "date-time" });
@@ -35,7 +35,7 @@ export const SPEC_DIALECT: Dialect = {
   abortCodes: ABORT_CODES,
   endpoints: {
     logs: LOGS_PARAMS,
-    ...Object.fromEntries(STATS_ENDPOINTS.map((e) => [`stats/${e.path}`, STATS_PARAMS[e.params]])),
+    ...Object.fromEntries(STATS_ENDPOINTS.filter((e) => e.dialects.includes("spec")).map((e) => [`stats/${e.path}`, STATS_PARAMS[e.params]])),
   },
   defaultPerPage: 10,
   linkRels: ["next", "prev", "first", "last"],

@@ -2,7 +2,7 @@
 // sending anything; the bundled server decodes requests with decodeQuery and answers FastAPI-style
 // 422 details, so both sides refuse the same inputs with the same words.
 import * as z from "zod";
-import type { StatsParamKind } from "../endpoints.js";
+import type { StatsParamKind } from "../../stats/flags.js";
 import type { ParamSpec } from "../dialects/types.js";
 import { EVENT_TYPES } from "../event-types.js";
 import { DateTimeSchema, OwnerSchema, RepositorySchema, isDateTime } from "./common.js";
@@ -44,7 +44,7 @@ export const TimeToMergeQuerySchema = z.object({
 });
 export type TimeToMergeQuery = z.infer<typeof TimeToMergeQuerySchema>;
 
-/** Query schema per StatsParamKind of src/api/endpoints.ts. */
+/** Query schema per StatsParamKind of src/stats/flags.ts. */
 export const STATS_QUERY_SCHEMAS: Record<StatsParamKind, z.ZodObject> = {
   filters: StatsFilterSchema,
   "filters-no-priority": RunningChecksQuerySchema,

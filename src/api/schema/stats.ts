@@ -1,29 +1,15 @@
-// The 17 statistics responses (docs/api.md §2.6, §4.2), keyed by the endpoint names of src/api/endpoints.ts.
+// The statistics responses (docs/api.md §2.6, §4.2), built from the endpoint records of src/stats/endpoints.ts:
+// one builder per response shape, the figures (and their JSON types) and the category field read
+// from the record, so a record is the only place an endpoint's fields are written down.
 // Objects are loose: the real service adds fields (sum_*, count_*, summary) that must survive.
 import * as z from "zod";
+import { STATS_ENDPOINTS, type FieldSpec, type StatsEndpoint } from "../../stats/endpoints.js";
 import { ContractError } from "../../errors.js";
 import { CHECKS_OUTCOME_COUNTERS, DateTimeSchema, formatIssue } from "./common.js";
 
-export const STATS_ENDPOINT_NAMES = [
-  "time-to-merge",
-  "merge-queue-checks-outcome",
-  "queues-checks-outcome-count",
-  "queues-entered-count",
-  "queues-merged-count",
-  "average-ci-runtime",
-  "average-queue-time",
-  "total-queue-time",
-  "queue-size",
-  "running-speculative-checks",
-  "batch-size",
-  "batch-bisection",
-  "branches",
-  "checks-retries",
-  "failure-rate",
-  "queues-pr-exit-reasons",
-  "queues",
-] as const;
-export type StatsEndpointName = (typeof STATS_ENDPOINT_NAMES)[number];
+/** The endpoint names, in the order of the records. */
+export const STATS_ENDPOINT_NAMES: readonly string[] = STATS_ENDPOINTS.map((e) => e.name);
+export type StatsEndpointName = string;
 
 const num = z.number();
 const int = z.int();
@@ -66,105 +52,51 @@ export const QueueChecksOutcomeSchema = z.looseObject(
 );
 export type QueueChecksOutcome = z.infer<typeof QueueChecksOutcomeSchema>;
 
-function build(lenient: boolean) {
-  return {
-    "time-to-merge": z.array(
-      z.looseObject({
-        partition_name: lenient ? z.string().optional() : z.string(),
-        queues: z.array(
-          z.looseObject({
-            queue_name: z.string(),
-            time_to_merge: z.looseObject({ mean: num.nullable(), median: num.nullable() }),
-          }),
-        ),
-      }),
-    ),
-    "merge-queue-checks-outcome": z.looseObject({
-      groups: z.array(z.looseObject({ ...groupKeys(lenient), stats: QueueChecksOutcomeSchema })),
-    }),
-    "queues-checks-outcome-count": groupsOf(lenient, { check_outcome: z.string(), count: int }),
-    "queues-entered-count": groupsOf(lenient, { entered: int }),
-    "queues-merged-count": groupsOf(lenient, { merged: int }, { partitions: true }),
-    "average-ci-runtime": groupsOf(lenient, { runtime: num }),
-    "average-queue-time": groupsOf(lenient, {
-      queue_time: num,
-      idle_capacity: num,
-      idle_schedule: num,
-      idle_freeze: num,
-    }),
-    "total-queue-time": groupsOf(lenient, { avg_queue_time: num, max_queue_time: num, min_queue_time: num }),
-    "queue-size": groupsOf(lenient, { avg_size: num, max_size: int, min_size: int }),
-    "running-speculative-checks": groupsOf(
-      lenient,
-      { avg_running_checks: num, max_running_checks: int, min_running_checks: int },
-      { priority: false },
-    ),
-    "batch-size": groupsOf(lenient, { avg_batch_size: num, max_batch_size: int, min_batch_size: int }),
-    "batch-bisection": z.looseObject({
-      started: groupsOf(lenient, {
-        bisection_count: int,
-        avg_depth: num,
-        max_depth: int,
-        avg_batch_size_before_split: num,
-      }).shape.groups,
-      completed: groupsOf(lenient, {
-        bisection_completed_count: int,
-        culprit_found_count: int,
-        max_failure_reached_count: int,
-      }).shape.groups,
-    }),
-    branches: z.looseObject({ base_refs: z.array(z.string()) }),
-    "checks-retries": groupsOf(lenient, {
-      total_retries: int,
-      sessions_with_retries: int,
-      recovered: int,
-      not_recovered: int,
-      recovery_rate: num,
-      avg_retry_depth: num,
-      max_retry_depth: int,
-    }),
-    "failure-rate": groupsOf(lenient, { total: int, failures: int, failure_rate: num }),
-    "queues-pr-exit-reasons": groupsOf(lenient, { exit_reason: z.string(), count: int }),
-    queues: z.looseObject({ queue_names: z.array(z.string()) }),
-  } as const satisfies Record<StatsEndpointName, z.ZodType>;
+function figureSchema(spec: FieldSpec): z.ZodType {
+  const base = spec.type === "int" ? int : num;
+  return spec.nullable ? base.nullable() : base;
+}
+
+/** The schemas of `names` among the endpoint's figures, in the record's order. */
+function figureShape(endpoint: StatsEndpoint, names: readonly string[] = endpoint.fields): Record<string, z.ZodType> {
+  return Object.fromEntries(names.map((n) => [n, figureSchema(endpoint.figures[n]!)]));
+}
+
+function schemaOf(endpoint: StatsEndpoint, lenient: boolean): z.ZodType {
+  const keys = { priority: endpoint.params !== "filters-no-priority", partitions: endpoint.partitionNames === true };
+  switch (endpoint.shape) {
+    case "time-to-merge":
+      return z.array(
+        z.looseObject({
+          partition_name: lenient ? z.string().optional() : z.string(),
+          queues: z.array(z.looseObject({ queue_name: z.string(), time_to_merge: z.looseObject(figureShape(endpoint)) })),
+        }),
+      );
+    case "checks-outcome":
+      return z.looseObject({ groups: z.array(z.looseObject({ ...groupKeys(lenient, keys), stats: QueueChecksOutcomeSchema })) });
+    case "groups": {
+      const category = endpoint.category ? { [endpoint.category]: z.string() } : {};
+      return groupsOf(lenient, { ...category, ...figureShape(endpoint) }, keys);
+    }
+    case "bisection": {
+      const sections = endpoint.sections ?? { started: endpoint.fields, completed: [] };
+      return z.looseObject({
+        started: groupsOf(lenient, figureShape(endpoint, sections.started), keys).shape.groups,
+        completed: groupsOf(lenient, figureShape(endpoint, sections.completed), keys).shape.groups,
+      });
+    }
+    case "list":
+      return z.looseObject({ [endpoint.listKey ?? "names"]: z.array(z.string()) });
+  }
+}
+
+function build(lenient: boolean): Record<string, z.ZodType> {
+  return Object.fromEntries(STATS_ENDPOINTS.map((e) => [e.name, schemaOf(e, lenient)]));
 }
 
 /** The contract's response schema per endpoint name. */
 export const STATS_RESPONSE_SCHEMAS = build(false);
-const LENIENT_SCHEMAS: Record<string, z.ZodType> = build(true);
-
-export type StatsResponseByName = {
-  [N in StatsEndpointName]: z.infer<(typeof STATS_RESPONSE_SCHEMAS)[N]>;
-};
-
-export type TimeToMergeResponse = StatsResponseByName["time-to-merge"];
-export type ChecksOutcomeResponse = StatsResponseByName["merge-queue-checks-outcome"];
-export type ChecksOutcomeCountResponse = StatsResponseByName["queues-checks-outcome-count"];
-export type EnteredCountResponse = StatsResponseByName["queues-entered-count"];
-export type MergedCountResponse = StatsResponseByName["queues-merged-count"];
-export type AverageCiRuntimeResponse = StatsResponseByName["average-ci-runtime"];
-export type AverageQueueTimeResponse = StatsResponseByName["average-queue-time"];
-export type TotalQueueTimeResponse = StatsResponseByName["total-queue-time"];
-export type QueueSizeResponse = StatsResponseByName["queue-size"];
-export type RunningChecksResponse = StatsResponseByName["running-speculative-checks"];
-export type BatchSizeResponse = StatsResponseByName["batch-size"];
-export type BatchBisectionResponse = StatsResponseByName["batch-bisection"];
-export type BranchesResponse = StatsResponseByName["branches"];
-export type ChecksRetriesResponse = StatsResponseByName["checks-retries"];
-export type FailureRateResponse = StatsResponseByName["failure-rate"];
-export type ExitReasonsResponse = StatsResponseByName["queues-pr-exit-reasons"];
-export type QueueNamesResponse = StatsResponseByName["queues"];
-
-/** A group of any `{ groups }` endpoint, with the group keys every renderer reads. */
-export interface StatsGroup {
-  base_ref: string;
-  partition_name?: string;
-  partition_names?: string[];
-  queue_name: string;
-  priority_rule_name?: string | null;
-  stats: Array<{ start: string; end: string; [field: string]: unknown }>;
-  [key: string]: unknown;
-}
+const LENIENT_SCHEMAS = build(true);
 
 export interface ParseStatsOptions {
   /** Throw ContractError when the body differs from the contract in the real service's known way. */
@@ -192,19 +124,15 @@ export function isStatsEndpointName(name: string): name is StatsEndpointName {
  * is accepted with onMismatch (ContractError with strict); anything else throws ContractError
  * naming the path, e.g. `groups[0].stats[2].entered: Invalid input: expected int, received string`.
  */
-export function parseStatsResponse<N extends StatsEndpointName>(
-  name: N,
-  body: unknown,
-  opts: ParseStatsOptions = {},
-): StatsResponseByName[N] {
+export function parseStatsResponse(name: StatsEndpointName, body: unknown, opts: ParseStatsOptions = {}): unknown {
   const schema = STATS_RESPONSE_SCHEMAS[name] as z.ZodType | undefined;
   if (schema === undefined) throw new Error(`unknown statistics endpoint: ${name}`);
   const strictResult = schema.safeParse(body);
-  if (strictResult.success) return body as StatsResponseByName[N];
+  if (strictResult.success) return body;
   const message = issueMessage(strictResult.error);
   const lenient = LENIENT_SCHEMAS[name]!.safeParse(body);
   if (!lenient.success) throw new ContractError(`${PREFIX}: ${name}: ${issueMessage(lenient.error)}`);
   if (opts.strict) throw new ContractError(`${PREFIX}: ${name}: ${message}`);
   opts.onMismatch?.(name, message);
-  return body as StatsResponseByName[N];
+  return body;
 }

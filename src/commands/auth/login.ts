@@ -41,7 +41,7 @@ export async function runAuthLogin(opts: AuthLoginOptions, ctx: Context): Promis
 
   let raw: string;
   if (opts.withToken) raw = await readAll(ctx.io.stdin);
-  else if (ctx.io.stdinIsTTY) raw = await promptHidden(ctx, `Paste the API token for ${api.url} (input hidden): `);
+  else if (ctx.io.canPrompt()) raw = await promptHidden(ctx, `Paste the API token for ${api.url} (input hidden): `);
   else throw new UsageError("no terminal to prompt on", "pipe the token in with: mq auth login --with-token < token.txt");
   const token = raw.trim();
   if (token === "") throw new UsageError(opts.withToken ? "no token on standard input" : "no token given");

@@ -9,10 +9,9 @@ export { parseDurationSeconds };
 
 export const TIME_VALUE_HELP = "an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z) or a duration ago (30m, 6h, 7d, 2w)";
 
-/** An instant in the form the API receives: UTC, seconds precision unless the user gave more. */
-export function formatInstant(date: Date): string {
-  return date.toISOString().replace(".000Z", "Z");
-}
+// the form the API receives; it lives with the other formatters because tables print it too
+import { formatInstant } from "../../output/format.js";
+export { formatInstant };
 
 /**
  * Resolves a time flag value to an instant. `flag` names the flag in the error, e.g. "--since".

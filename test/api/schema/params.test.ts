@@ -10,7 +10,7 @@ import {
   decodePathParams,
   decodeQuery,
 } from "../../../src/api/schema/params.js";
-import { STATS_ENDPOINTS } from "../../../src/api/endpoints.js";
+import { STATS_ENDPOINTS } from "../../../src/stats/endpoints.js";
 
 const ok = (schema: { safeParse(v: unknown): { success: boolean } }, v: unknown) => schema.safeParse(v).success;
 

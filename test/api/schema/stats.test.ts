@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { ContractError } from "../../../src/errors.js";
-import { STATS_ENDPOINTS } from "../../../src/api/endpoints.js";
+import { STATS_ENDPOINTS } from "../../../src/stats/endpoints.js";
 import {
   QueueChecksOutcomeSchema,
   STATS_ENDPOINT_NAMES,
@@ -18,7 +18,7 @@ const stats = JSON.parse(
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 describe("statistics schemas", () => {
-  it("cover exactly the endpoints of src/api/endpoints.ts, and the fixture has one of each", () => {
+  it("cover exactly the endpoints of src/stats/endpoints.ts, and the fixture has one of each", () => {
     const names = STATS_ENDPOINTS.map((e) => e.name);
     expect([...STATS_ENDPOINT_NAMES]).toEqual(names);
     expect(Object.keys(STATS_RESPONSE_SCHEMAS)).toEqual(names);

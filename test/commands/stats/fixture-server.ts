@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
-import { STATS_ENDPOINTS } from "../../../src/api/endpoints.js";
+import { STATS_ENDPOINTS } from "../../../src/stats/endpoints.js";
 
 export const FIXTURES: Record<string, unknown> = JSON.parse(
   readFileSync(new URL("../../../src/api/fixtures/stats.json", import.meta.url), "utf8"),

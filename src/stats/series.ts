@@ -1,7 +1,7 @@
 // Statistics responses as plain groups and flat records. Every renderer (table, csv, ndjson, chart),
 // --fail-if and the summary read responses through this one module, so a figure is computed the
 // same way wherever it is shown. Pure and light: no zod, no output modules.
-import type { StatsEndpoint } from "../../api/endpoints.js";
+import type { StatsEndpoint } from "./endpoints.js";
 
 export type KeyValue = string | number | boolean | null | readonly string[];
 
@@ -12,13 +12,6 @@ export interface StatsGroup {
   keys: Array<[string, KeyValue]>;
   records: Array<Record<string, unknown>>;
 }
-
-/** The string field that splits interval records into several series (one per outcome or reason). */
-export const CATEGORY_FIELD: Readonly<Record<string, string>> = {
-  "queues-checks-outcome-count": "check_outcome",
-  "queues-pr-exit-reasons": "exit_reason",
-  "merge-queue-checks-outcome": "check_outcome",
-};
 
 /** Interval fields that are part of every record, not figures. */
 const INTERVAL_FIELDS = new Set(["start", "end"]);
@@ -120,7 +113,7 @@ export function flatten(endpoint: StatsEndpoint, body: unknown): Array<Record<st
  * (one series per check outcome or exit reason), so a threshold on `count` means one outcome's count.
  */
 export function toSeries(endpoint: StatsEndpoint, groups: readonly StatsGroup[]): StatsGroup[] {
-  const category = CATEGORY_FIELD[endpoint.name];
+  const category = endpoint.category;
   if (!category) return [...groups];
   const out: StatsGroup[] = [];
   for (const group of groups) {
@@ -139,9 +132,8 @@ export function toSeries(endpoint: StatsEndpoint, groups: readonly StatsGroup[])
 
 /** The numeric fields of an endpoint in a given bisection section (the others are absent there). */
 export function fieldsOfSection(endpoint: StatsEndpoint, section: StatsGroup["section"]): readonly string[] {
-  if (endpoint.shape !== "bisection" || !section) return endpoint.fields;
-  const completed = ["bisection_completed_count", "culprit_found_count", "max_failure_reached_count"];
-  return endpoint.fields.filter((f) => (section === "completed") === completed.includes(f));
+  if (!endpoint.sections || !section) return endpoint.fields;
+  return endpoint.sections[section];
 }
 
 /** "base_ref main, queue_name default, priority_rule_name none": a group in one line. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { aggregate, windowValue } from "../../../src/commands/stats/aggregate.js";
+import { aggregate, windowValue } from "../../src/stats/aggregate.js";
 
 const h = (i: number) => `2026-11-20T${String(i).padStart(2, "0")}:00:00Z`;
 

@@ -5,9 +5,11 @@
 //   VALUE:= a number, a percentage (20% = 0.2) or a duration (90s, 30m, 1h, 2d)
 // Parsed while flags are parsed, so a bad expression is a usage error before any request; evaluated
 // per series (a group, or a group and outcome/reason) and, when there are several, over all of them.
-import { UsageError } from "../../errors.js";
-import { parseDurationSeconds } from "../shared/time.js";
-import { AGGREGATIONS, aggregate, windowValue, type Aggregation } from "./aggregate.js";
+import { UsageError } from "../errors.js";
+import { parseDurationSeconds } from "../validators.js";
+import { AGGREGATIONS, aggregate, mergeIntervals, windowValue, type Aggregation } from "./aggregate.js";
+import type { StatsEndpoint } from "./endpoints.js";
+import { describeKeys, toGroups, toSeries } from "./series.js";
 
 export type Operator = ">" | ">=" | "<" | "<=" | "==" | "!=";
 export const OPERATORS: readonly Operator[] = [">", ">=", "<", "<=", "==", "!="];
@@ -119,4 +121,12 @@ export function formatValue(value: number): string {
 export function describeBreach(b: Breach): string {
   const label = b.expr.aggregation ? `${b.expr.aggregation}(${b.expr.field})` : b.expr.field;
   return `--fail-if '${b.expr.source}' breached: ${label} = ${formatValue(b.value)} (threshold ${b.expr.op} ${formatValue(b.expr.threshold)}) for ${b.where}`;
+}
+
+/** The series --fail-if evaluates: each group (and outcome), plus all of them together when several. */
+export function checkTargets(endpoint: StatsEndpoint, body: unknown): CheckTarget[] {
+  const series = toSeries(endpoint, toGroups(endpoint, body));
+  const targets: CheckTarget[] = series.map((s) => ({ where: describeKeys(s), records: s.records }));
+  if (series.length > 1) targets.push({ where: "all groups", records: mergeIntervals(series.flatMap((s) => s.records)) });
+  return targets;
 }

@@ -1,8 +1,8 @@
 // A field's value over a whole window, from its interval records. Used by --fail-if, by the
 // "window" row of each table and by `mq stats summary`, so the three always agree.
 //
-// The default aggregation depends on what the field means; a plain mean of interval values would
-// be wrong for most of them:
+// The default aggregation depends on what the field means (its rule in the endpoint records of
+// ./endpoints.ts); a plain mean of interval values would be wrong for most of them:
 // - counts (entered, merged, failures, retries...) are summed;
 // - max_* is the maximum and min_* the minimum of the interval values;
 // - failure_rate is Σfailures / Σtotal and recovery_rate is Σrecovered / (Σrecovered + Σnot_recovered),
@@ -19,34 +19,18 @@
 export type Aggregation = "avg" | "max" | "min" | "sum" | "last";
 export const AGGREGATIONS: readonly Aggregation[] = ["avg", "max", "min", "sum", "last"];
 
+import { FIGURES, type AggregationRule } from "./endpoints.js";
+
 type Rec = Readonly<Record<string, unknown>>;
 
-const COUNT_FIELDS = new Set([
-  "entered",
-  "merged",
-  "count",
-  "total",
-  "failures",
-  "total_retries",
-  "sessions_with_retries",
-  "recovered",
-  "not_recovered",
-  "bisection_count",
-  "bisection_completed_count",
-  "culprit_found_count",
-  "max_failure_reached_count",
-]);
-
-const RATIOS: Readonly<Record<string, { num: string; den: readonly string[] }>> = {
-  failure_rate: { num: "failures", den: ["total"] },
-  recovery_rate: { num: "recovered", den: ["recovered", "not_recovered"] },
-};
-
-const EVENT_WEIGHTS: Readonly<Record<string, string>> = {
-  avg_depth: "bisection_count",
-  avg_batch_size_before_split: "bisection_count",
-  avg_retry_depth: "sessions_with_retries",
-};
+/** A field's rule: from the records, or from its name for a field they do not describe. */
+export function ruleOf(field: string, over: "window" | "groups" = "window"): AggregationRule {
+  const spec = FIGURES.get(field);
+  if (spec) return (over === "groups" ? spec.groups : undefined) ?? spec.window;
+  if (field.startsWith("max_")) return { by: "max" };
+  if (field.startsWith("min_")) return { by: "min" };
+  return { by: "mean" };
+}
 
 function num(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
@@ -92,42 +76,59 @@ function intervalSeconds(r: Rec): number | undefined {
 
 /** How the default aggregation of `field` is computed, in words (for --help and the README). */
 export function defaultAggregationOf(field: string): string {
-  if (COUNT_FIELDS.has(field)) return "sum";
-  if (field.startsWith("max_")) return "max";
-  if (field.startsWith("min_")) return "min";
-  const ratio = RATIOS[field];
-  if (ratio) return `Σ${ratio.num} / Σ(${ratio.den.join(" + ")})`;
-  if (EVENT_WEIGHTS[field]) return `mean weighted by ${EVENT_WEIGHTS[field]}`;
-  return "mean weighted by interval length (Σsum / Σcount when the API sends them)";
+  const rule = ruleOf(field);
+  switch (rule.by) {
+    case "sum":
+    case "max":
+    case "min":
+      return rule.by;
+    case "ratio":
+      return `Σ${rule.num} / Σ(${rule.den.join(" + ")})`;
+    case "weighted":
+      return `mean weighted by ${rule.weight}`;
+    case "mean":
+      return "mean weighted by interval length (Σsum / Σcount when the API sends them)";
+  }
 }
 
 /** The value of `field` over the window (the default aggregation). */
 export function windowValue(field: string, records: readonly Rec[]): number | undefined {
+  return applyRule(ruleOf(field), field, records);
+}
+
+function applyRule(rule: AggregationRule, field: string, records: readonly Rec[]): number | undefined {
   const xs = values(records, field);
-  if (COUNT_FIELDS.has(field)) return xs.length ? sum(xs) : undefined;
-  if (field.startsWith("max_")) return xs.length ? Math.max(...xs) : undefined;
-  if (field.startsWith("min_")) return xs.length ? Math.min(...xs) : undefined;
-  const ratio = RATIOS[field];
-  if (ratio) {
-    const numerator = sum(values(records, ratio.num));
-    const denominator = sum(ratio.den.flatMap((d) => values(records, d)));
-    if (denominator > 0) return numerator / denominator;
-    // zero checks in the window: there is no rate (0% would pass a threshold on no evidence)
-    if (records.some((r) => num(r[ratio.num]) !== undefined)) return undefined;
-    // counts absent (a server beyond the contract): the mean of the rates is all there is
-    return xs.length ? sum(xs) / xs.length : undefined;
+  switch (rule.by) {
+    case "sum":
+      return xs.length ? sum(xs) : undefined;
+    case "max":
+      return xs.length ? Math.max(...xs) : undefined;
+    case "min":
+      return xs.length ? Math.min(...xs) : undefined;
+    case "ratio": {
+      const numerator = sum(values(records, rule.num));
+      const denominator = sum(rule.den.flatMap((d) => values(records, d)));
+      if (denominator > 0) return numerator / denominator;
+      // zero checks in the window: there is no rate (0% would pass a threshold on no evidence)
+      if (records.some((r) => num(r[rule.num]) !== undefined)) return undefined;
+      // counts absent (a server beyond the contract): the mean of the rates is all there is
+      return xs.length ? sum(xs) / xs.length : undefined;
+    }
+    case "weighted":
+    case "mean": {
+      if (!xs.length) return undefined;
+      // the real service's sum_X and count_X give the exact mean, whatever else weighs the field
+      const base = field.replace(/^avg_/, "");
+      const sumKey = `sum_${base}`;
+      const countKey = `count_${base}`;
+      if (records.every((r) => num(r[sumKey]) !== undefined && num(r[countKey]) !== undefined)) {
+        const count = sum(values(records, countKey));
+        if (count > 0) return sum(values(records, sumKey)) / count;
+      }
+      if (rule.by === "weighted") return weightedMean(records, field, (r) => num(r[rule.weight]));
+      return weightedMean(records, field, intervalSeconds);
+    }
   }
-  if (!xs.length) return undefined;
-  const base = field.replace(/^avg_/, "");
-  const sumKey = `sum_${base}`;
-  const countKey = `count_${base}`;
-  if (records.every((r) => num(r[sumKey]) !== undefined && num(r[countKey]) !== undefined)) {
-    const count = sum(values(records, countKey));
-    if (count > 0) return sum(values(records, sumKey)) / count;
-  }
-  const weightField = EVENT_WEIGHTS[field];
-  if (weightField) return weightedMean(records, field, (r) => num(r[weightField]));
-  return weightedMean(records, field, intervalSeconds);
 }
 
 /** An explicit aggregation of the interval values (records in time order for `last`). */
@@ -168,7 +169,7 @@ export function mergeIntervals(records: readonly Rec[]): Rec[] {
     const fields = new Set(group.flatMap((r) => Object.keys(r).filter((k) => num(r[k]) !== undefined)));
     for (const field of fields) {
       // the real service's sum_X / count_X are the counts behind an average: they add up
-      out[field] = field.startsWith("sum_") || field.startsWith("count_") ? sum(values(group, field)) : windowValue(field, group);
+      out[field] = field.startsWith("sum_") || field.startsWith("count_") ? sum(values(group, field)) : applyRule(ruleOf(field, "groups"), field, group);
     }
     merged.push(out);
   }

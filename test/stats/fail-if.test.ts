@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { check, compare, describeBreach, evaluateValue, parseFailIf } from "../../../src/commands/stats/fail-if.js";
-import { UsageError } from "../../../src/errors.js";
+import { check, compare, describeBreach, evaluateValue, parseFailIf } from "../../src/stats/fail-if.js";
+import { UsageError } from "../../src/errors.js";
 
 const FR = ["total", "failures", "failure_rate"];
 const TQ = ["avg_queue_time", "max_queue_time", "min_queue_time"];
@@ -95,5 +95,20 @@ describe("evaluation", () => {
     expect([compare(1, ">", 1), compare(1, ">=", 1), compare(1, "<", 2), compare(2, "<=", 1), compare(1, "==", 1), compare(1, "!=", 1)]).toEqual([
       false, true, true, false, true, false,
     ]);
+  });
+});
+
+describe("MqError hints", () => {
+  it("addHint appends a line and keeps the class and exit code (the resume hint of mq logs)", async () => {
+    const { NetworkError, ExitCode } = await import("../../src/errors.js");
+    const err = new NetworkError("connection reset", "check the network");
+    err.addHint("To resume:\n  mq logs --cursor abc");
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.exitCode).toBe(ExitCode.NETWORK);
+    expect(err.hint).toBe("check the network\nTo resume:\n  mq logs --cursor abc");
+    const bare = new NetworkError("timeout");
+    expect(bare.hint).toBeUndefined();
+    bare.addHint("one");
+    expect(bare.hint).toBe("one");
   });
 });

@@ -1,0 +1,86 @@
+// The one exporter: every command that prints data (logs, stats, config, and the commands to come)
+// describes what it has as an Export and writes it through here; no command switches on -o itself.
+// A format is one entry of FORMATS, so openmetrics or markdown is one more entry (and one more name
+// in OUTPUT_FORMATS) that reads what it needs from the Export.
+import type { IOStreams, OutputFormat } from "../context.js";
+import type { FieldSpec } from "../stats/endpoints.js";
+import { createRecordWriter, writeChunk } from "./records.js";
+
+/** Where a command's items go, page by page; end() closes the output (json's `]`, a buffered table). */
+export interface Sink<T> {
+  write(items: readonly T[]): Promise<void>;
+  end(): Promise<void>;
+}
+
+export interface Export<T> {
+  /** the terminal rendering (the only format that knows what the items are) */
+  table(): Sink<T> | Promise<Sink<T>>;
+  /** -o json prints this one document, pretty-printed, instead of an array of the records */
+  document?: () => unknown;
+  /** an item as the flat record ndjson, csv and json write (the item itself when absent) */
+  toRecord?: (item: T) => Record<string, unknown>;
+  /** keep only these fields, in this order (--fields) */
+  fields?: string[];
+  /** the csv header (default: `fields`, else the keys of the first record); asked only for csv */
+  csvColumns?: () => string[];
+  /** csv cells hold arrays joined with commas rather than as JSON */
+  csvJoinArrays?: boolean;
+  /**
+   * What each numeric field of the records is (count, rate, duration, size) and how it aggregates,
+   * for formats that type their values (openmetrics); the other fields are labels.
+   */
+  figures?: Readonly<Record<string, FieldSpec>>;
+}
+
+type FormatEntry = <T>(io: IOStreams, x: Export<T>) => Sink<T> | Promise<Sink<T>>;
+
+function recordSink<T>(format: "json" | "ndjson" | "csv", io: IOStreams, x: Export<T>): Sink<T> {
+  const writer = createRecordWriter(format, io.stdout, {
+    fields: x.fields,
+    csvColumns: format === "csv" ? x.csvColumns?.() : undefined,
+  });
+  const toRecord = x.toRecord ?? ((item: T) => item as unknown as Record<string, unknown>);
+  const prepare =
+    format === "csv" && x.csvJoinArrays
+      ? (item: T) => Object.fromEntries(Object.entries(toRecord(item)).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : v]))
+      : toRecord;
+  return {
+    write: (items) => writer.writeMany(items.map(prepare)),
+    end: () => writer.end(),
+  };
+}
+
+/** One document written at the end (the items are not needed). */
+function documentSink<T>(io: IOStreams, document: () => unknown): Sink<T> {
+  return {
+    async write() {},
+    end: () => writeChunk(io.stdout, JSON.stringify(document(), null, 2) + "\n"),
+  };
+}
+
+export const FORMATS: Readonly<Record<OutputFormat, FormatEntry>> = {
+  table: (_io, x) => x.table(),
+  json: (io, x) => (x.document ? documentSink(io, x.document) : recordSink("json", io, x)),
+  ndjson: (io, x) => recordSink("ndjson", io, x),
+  csv: (io, x) => recordSink("csv", io, x),
+};
+
+/** A sink for streaming output: write pages as they arrive, then end(). */
+export async function openExport<T>(format: OutputFormat, io: IOStreams, x: Export<T>): Promise<Sink<T>> {
+  return FORMATS[format](io, x);
+}
+
+/** Everything at once: items already in memory (a statistics response, a config file). */
+export async function exportAll<T>(format: OutputFormat, io: IOStreams, x: Export<T>, items: () => readonly T[]): Promise<void> {
+  const sink = await openExport(format, io, x);
+  // json with a document needs no item list
+  if (!(format === "json" && x.document)) await sink.write(items());
+  await sink.end();
+}
+
+/** Every key of every record, in order of first appearance: a csv header for records that differ. */
+export function allKeys(records: ReadonlyArray<Record<string, unknown>>): string[] {
+  const seen = new Set<string>();
+  for (const r of records) for (const k of Object.keys(r)) seen.add(k);
+  return [...seen];
+}

@@ -1,0 +1,48 @@
+// `mq stats summary`: the headline figures of a window, each the window value of one endpoint's
+// field over all its groups, aggregated exactly as --fail-if's "all groups" does.
+import { windowValue } from "./aggregate.js";
+import { findStatsEndpoint, type StatsEndpoint } from "./endpoints.js";
+import { toGroups } from "./series.js";
+
+export const SUMMARY_DESCRIPTION = "headline figures of the window: entered, merged, failure rate, queue time, CI runtime, queue size, retries";
+
+/** Where each headline figure comes from: the endpoint, and the field aggregated over the window. */
+export const SUMMARY_SOURCES = {
+  entered: ["queues-entered-count", "entered"],
+  merged: ["queues-merged-count", "merged"],
+  checks: ["failure-rate", "total"],
+  failures: ["failure-rate", "failures"],
+  failure_rate: ["failure-rate", "failure_rate"],
+  avg_queue_time: ["total-queue-time", "avg_queue_time"],
+  max_queue_time: ["total-queue-time", "max_queue_time"],
+  avg_ci_runtime: ["average-ci-runtime", "runtime"],
+  avg_queue_size: ["queue-size", "avg_size"],
+  max_queue_size: ["queue-size", "max_size"],
+  retries: ["checks-retries", "total_retries"],
+  recovery_rate: ["checks-retries", "recovery_rate"],
+} as const;
+
+export type SummaryFigureName = keyof typeof SUMMARY_SOURCES;
+
+/** The summary as printed: the window, then every figure (null when the window has no value). */
+export type SummaryFigures = { start_at: string; end_at: string } & Record<SummaryFigureName, number | null>;
+
+/** The endpoints the summary asks, once each. */
+export function summaryEndpoints(): StatsEndpoint[] {
+  return [...new Set(Object.values(SUMMARY_SOURCES).map(([e]) => e))].map((n) => findStatsEndpoint(n)!);
+}
+
+/** The records of every group of a response together: the summary covers all of them at once. */
+export function allRecords(endpoint: StatsEndpoint, body: unknown): Array<Record<string, unknown>> {
+  return toGroups(endpoint, body).flatMap((g) => g.records);
+}
+
+/** Headline figures from the responses (keyed by endpoint name). */
+export function summaryFigures(bodies: ReadonlyMap<string, unknown>): Record<SummaryFigureName, number | null> {
+  const out = {} as Record<SummaryFigureName, number | null>;
+  for (const [name, [endpointName, field]] of Object.entries(SUMMARY_SOURCES) as Array<[SummaryFigureName, readonly [string, string]]>) {
+    const endpoint = findStatsEndpoint(endpointName)!;
+    out[name] = windowValue(field, allRecords(endpoint, bodies.get(endpointName))) ?? null;
+  }
+  return out;
+}
