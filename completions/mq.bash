@@ -8,12 +8,12 @@ __mq_sub() {
   case "$1|$2" in
     '|logs'|'|stats'|'|serve'|'|auth'|'|config'|'|completion'|'|help') __mq_s=$2 ;;
     'logs|aggregate') __mq_s=$2 ;;
-    'stats|time-to-merge'|'stats|merge-queue-checks-outcome'|'stats|queues-checks-outcome-count'|'stats|queues-entered-count'|'stats|queues-merged-count'|'stats|average-ci-runtime'|'stats|average-queue-time'|'stats|total-queue-time'|'stats|queue-size'|'stats|running-speculative-checks'|'stats|batch-size'|'stats|batch-bisection'|'stats|branches'|'stats|checks-retries'|'stats|failure-rate'|'stats|queues-pr-exit-reasons'|'stats|queues'|'stats|summary') __mq_s=$2 ;;
+    'stats|time-to-merge'|'stats|merge-queue-checks-outcome'|'stats|queues-checks-outcome-count'|'stats|queues-entered-count'|'stats|queues-merged-count'|'stats|average-ci-runtime'|'stats|average-queue-time'|'stats|idle-queue-time'|'stats|skip-intermediate-results'|'stats|total-queue-time'|'stats|queue-size'|'stats|running-speculative-checks'|'stats|batch-size'|'stats|batch-bisection'|'stats|branches'|'stats|checks-retries'|'stats|failure-rate'|'stats|queues-pr-exit-reasons'|'stats|queues'|'stats|summary') __mq_s=$2 ;;
     'auth|login'|'auth|status'|'auth|logout'|'auth|token') __mq_s=$2 ;;
     'config|get'|'config|set'|'config|unset'|'config|list') __mq_s=$2 ;;
     'help|logs'|'help|stats'|'help|serve'|'help|auth'|'help|config'|'help|completion') __mq_s=$2 ;;
     'help logs|aggregate') __mq_s=$2 ;;
-    'help stats|time-to-merge'|'help stats|merge-queue-checks-outcome'|'help stats|queues-checks-outcome-count'|'help stats|queues-entered-count'|'help stats|queues-merged-count'|'help stats|average-ci-runtime'|'help stats|average-queue-time'|'help stats|total-queue-time'|'help stats|queue-size'|'help stats|running-speculative-checks'|'help stats|batch-size'|'help stats|batch-bisection'|'help stats|branches'|'help stats|checks-retries'|'help stats|failure-rate'|'help stats|queues-pr-exit-reasons'|'help stats|queues'|'help stats|summary') __mq_s=$2 ;;
+    'help stats|time-to-merge'|'help stats|merge-queue-checks-outcome'|'help stats|queues-checks-outcome-count'|'help stats|queues-entered-count'|'help stats|queues-merged-count'|'help stats|average-ci-runtime'|'help stats|average-queue-time'|'help stats|idle-queue-time'|'help stats|skip-intermediate-results'|'help stats|total-queue-time'|'help stats|queue-size'|'help stats|running-speculative-checks'|'help stats|batch-size'|'help stats|batch-bisection'|'help stats|branches'|'help stats|checks-retries'|'help stats|failure-rate'|'help stats|queues-pr-exit-reasons'|'help stats|queues'|'help stats|summary') __mq_s=$2 ;;
     'help auth|login'|'help auth|status'|'help auth|logout'|'help auth|token') __mq_s=$2 ;;
     'help config|get'|'help config|set'|'help config|unset'|'help config|list') __mq_s=$2 ;;
     *) __mq_s= ;;
@@ -27,9 +27,9 @@ __mq_subs() {
     logs) __mq_r=(aggregate) ;;
     stats) __mq_r=(
       time-to-merge merge-queue-checks-outcome queues-checks-outcome-count queues-entered-count
-      queues-merged-count average-ci-runtime average-queue-time total-queue-time queue-size
-      running-speculative-checks batch-size batch-bisection branches checks-retries failure-rate
-      queues-pr-exit-reasons queues summary
+      queues-merged-count average-ci-runtime average-queue-time idle-queue-time
+      skip-intermediate-results total-queue-time queue-size running-speculative-checks batch-size
+      batch-bisection branches checks-retries failure-rate queues-pr-exit-reasons queues summary
     ) ;;
     auth) __mq_r=(login status logout token) ;;
     config) __mq_r=(get set unset list) ;;
@@ -37,9 +37,9 @@ __mq_subs() {
     'help logs') __mq_r=(aggregate) ;;
     'help stats') __mq_r=(
       time-to-merge merge-queue-checks-outcome queues-checks-outcome-count queues-entered-count
-      queues-merged-count average-ci-runtime average-queue-time total-queue-time queue-size
-      running-speculative-checks batch-size batch-bisection branches checks-retries failure-rate
-      queues-pr-exit-reasons queues summary
+      queues-merged-count average-ci-runtime average-queue-time idle-queue-time
+      skip-intermediate-results total-queue-time queue-size running-speculative-checks batch-size
+      batch-bisection branches checks-retries failure-rate queues-pr-exit-reasons queues summary
     ) ;;
     'help auth') __mq_r=(login status logout token) ;;
     'help config') __mq_r=(get set unset list) ;;
@@ -99,6 +99,16 @@ __mq_flags() {
       --strict --dialect -h --help
     ) ;;
     'stats average-queue-time') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict --dialect -h --help
+    ) ;;
+    'stats idle-queue-time') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict --dialect -h --help
+    ) ;;
+    'stats skip-intermediate-results') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --fail-if -R --repo
       --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
       --strict --dialect -h --help
@@ -215,6 +225,8 @@ __mq_flags() {
     'help stats queues-merged-count') __mq_r=(-h --help) ;;
     'help stats average-ci-runtime') __mq_r=(-h --help) ;;
     'help stats average-queue-time') __mq_r=(-h --help) ;;
+    'help stats idle-queue-time') __mq_r=(-h --help) ;;
+    'help stats skip-intermediate-results') __mq_r=(-h --help) ;;
     'help stats total-queue-time') __mq_r=(-h --help) ;;
     'help stats queue-size') __mq_r=(-h --help) ;;
     'help stats running-speculative-checks') __mq_r=(-h --help) ;;

@@ -6,6 +6,10 @@ export const OUTPUT_FORMATS: readonly OutputFormat[] = ["table", "json", "ndjson
 export type ColorMode = "auto" | "always" | "never";
 export const COLOR_MODES: readonly ColorMode[] = ["auto", "always", "never"];
 
+/** The two sides of the API (src/api/dialects has what each says): the contract, and the real service. */
+export type DialectName = "spec" | "mergify";
+export const DIALECT_NAMES: readonly DialectName[] = ["spec", "mergify"];
+
 /** Options that every command accepts, before or after the subcommand name. */
 export interface GlobalOptions {
   repo?: string;
@@ -22,7 +26,7 @@ export interface GlobalOptions {
   insecure: boolean;
   strict: boolean;
   /** --dialect: which side of the API to speak (the names of src/api/dialects; default: from the API URL) */
-  dialect?: "spec" | "mergify";
+  dialect?: DialectName;
 }
 
 export const DEFAULT_GLOBALS: GlobalOptions = {

@@ -30,6 +30,14 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "mq --offline stats summary --repo acme/web",
     "mq --offline stats summary --repo acme/web --since 7d --base-ref main",
   ],
+  "stats idle-queue-time": [
+    "mq --offline --dialect mergify stats idle-queue-time --repo acme/web --since 7d",
+    "mq --offline --dialect mergify stats idle-queue-time --repo acme/web --since 7d --fail-if 'max(p95_idle_capacity) > 4h'",
+  ],
+  "stats skip-intermediate-results": [
+    "mq --offline --dialect mergify stats skip-intermediate-results --repo acme/web --since 7d",
+    "mq --offline --dialect mergify stats skip-intermediate-results --repo acme/web --since 30d -o csv",
+  ],
   "stats time-to-merge": [
     "mq --offline stats time-to-merge --repo acme/web",
     "mq --offline stats time-to-merge --repo acme/web --branch main -o json",

@@ -86,8 +86,14 @@ export function renderStatsTables(endpoint: StatsEndpoint, body: unknown, opts: 
       );
     }
     const align = columns.map((c) => (endpoint.fields.includes(c) ? ("right" as const) : ("left" as const)));
-    out.push(bold(describeKeys({ keys: group.keys })) + "\n");
+    const heading = describeKeys({ keys: group.keys });
+    if (heading) out.push(bold(heading) + "\n");
     out.push(renderTable({ head: fitHead(columns, rows, opts), rows, columns: opts.columns, colors: opts.colors, align }));
+    // the API's own figures over the window (the real service's idle time: means, p95, maxima)
+    if (group.summary) {
+      const parts = Object.entries(group.summary).map(([k, v]) => `${k} ${formatCell(endpoint, k.replace(/^(avg|p95|max)_/, ""), v, opts.human)}`);
+      out.push(`summary: ${parts.join(", ")}\n`);
+    }
     out.push("\n");
   }
   return out.join("");

@@ -7,13 +7,12 @@ import { STATS_ENDPOINTS, type StatsEndpoint } from "../stats/endpoints.js";
 import { decodePathParams, decodeQuery, LogsQuerySchema, STATS_QUERY_SCHEMAS, type FastApiDetail } from "../api/schema/params.js";
 import { dayOf, daysFor, historyStart, ID_PER_MS, simulateDay, simulateRepository, timeOf, type SimEvent } from "./simulate.js";
 import { EventStore, type Cursor, type PageQuery, type PageResult, type StoredEvent } from "./store.js";
-import { STATS_HANDLERS, timeToMerge, type StatsContext, type StatsFilter } from "./stats.js";
+import { STATS_HANDLERS, timeToMerge, type StatsFilter } from "./stats.js";
 import { loadEventsFile } from "./ndjson.js";
 import { DIALECTS, hasEndpoint, type Dialect, type DialectName } from "../api/dialects/index.js";
 import { exclusionDetails, querySchemaFor } from "../api/schema/params.js";
 import { toMergifyEvent } from "./dialects/mergify-events.js";
 import { aggregate, pageFilter, type MergifyLogsQuery } from "./dialects/mergify-logs.js";
-import { idleQueueTime, skipIntermediateResults } from "./dialects/mergify-stats.js";
 import { conform } from "./dialects/conform.js";
 import { MERGIFY_RESPONSES, MERGIFY_SCHEMAS } from "../api/dialects/mergify-schemas.generated.js";
 
@@ -538,17 +537,12 @@ class Handler {
       queue_name: v.queue_name as string[] | undefined,
       priority_rule_name: v.priority_rule_name as string[] | undefined,
     };
-    const handler = endpoint && (STATS_HANDLERS[endpoint.name] ?? DIALECT_STATS_HANDLERS[endpoint.name]);
+    const handler = endpoint && STATS_HANDLERS[endpoint.name];
     if (!handler) return send(res, 404, { detail: "Not Found" });
     send(res, 200, shape(handler({ store: this.repos.store(repo, from, to), from, to, filter, sums: !spec })), headers);
   }
 }
 
-/** Endpoints only the real service has (the route table of a dialect decides who serves them). */
-const DIALECT_STATS_HANDLERS: Record<string, (c: StatsContext) => unknown> = {
-  "idle-queue-time": idleQueueTime,
-  "skip-intermediate-results": skipIntermediateResults,
-};
 
 /**
  * About `count` events for benchmarks: a simulated 30-day history of `repo`, repeated further back

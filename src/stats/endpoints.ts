@@ -5,7 +5,7 @@
 // src/server/stats.ts under the same name (see the README, "Adding a stats endpoint").
 // Plain data on purpose: the CLI tree is built from it at start-up, so no zod and no output modules.
 import { acceptedFlags, type StatsParamKind } from "./flags.js";
-import type { DialectName } from "../api/dialects/types.js";
+import type { DialectName } from "../globals.js";
 
 export type { StatsParamKind } from "./flags.js";
 

@@ -3,8 +3,9 @@
 // ask the record in effect; nothing else knows which side it talks to. Plain data only: this is
 // read at start-up (help, completion, flag checks), before zod is loaded.
 
-export type DialectName = "spec" | "mergify";
-export const DIALECT_NAMES: readonly DialectName[] = ["spec", "mergify"];
+import type { DialectName } from "../../globals.js";
+
+export { DIALECT_NAMES, type DialectName } from "../../globals.js";
 
 /** One query parameter of an endpoint. */
 export interface ParamSpec {
