@@ -322,7 +322,12 @@ async function openLogsOutput(opts: LogsOptions, ctx: Context, mismatches: Contr
     csvColumns: () => opts.fields ?? csvColumns(opts.dialect),
     table: async () => {
       const { createEventTable } = await import("../output/logs-table.js");
-      return createEventTable(ctx.io, { now: () => ctx.now(), trusted: (ev) => mismatches.trusted(ev.id), eager: opts.follow });
+      return createEventTable(ctx.io, {
+        now: () => ctx.now(),
+        trusted: (ev) => mismatches.trusted(ev.id),
+        eager: opts.follow,
+        outcome: opts.dialect.outcomes.length > 0,
+      });
     },
   });
 }

@@ -23,6 +23,8 @@ export interface LogEvent {
 export const TABLE_SIZING_ROWS = 500;
 
 const HEAD = ["TIME", "TYPE", "PR", "BASE", "SUMMARY"];
+/** with events that carry the real service's derived outcome */
+const HEAD_WITH_OUTCOME = ["TIME", "TYPE", "PR", "BASE", "OUTCOME", "SUMMARY"];
 
 export interface EventTableOptions {
   now: () => Date;
@@ -30,6 +32,8 @@ export interface EventTableOptions {
   trusted: (event: LogEvent) => boolean;
   /** print each page at once (--follow) rather than waiting for TABLE_SIZING_ROWS to size columns */
   eager: boolean;
+  /** the events carry an `outcome` (the real service): shown in its own column, coloured */
+  outcome?: boolean;
 }
 
 export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<LogEvent> {
@@ -44,6 +48,10 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
     scheduled_freeze: c.red,
   };
   const human = io.isStdoutTerminal();
+  const head = opts.outcome ? HEAD_WITH_OUTCOME : HEAD;
+  const outcomeColor: Record<string, (s: string) => string> = { success: c.green, failure: c.red, pending: c.yellow };
+  // a server's string: shown only when it is one of the plain words an outcome is
+  const outcomeCell = (v: unknown): string => (typeof v === "string" && /^[a-z_]{1,20}$/.test(v) ? (outcomeColor[v] ?? ((s: string) => s))(v) : "-");
   const toRow = (ev: LogEvent): string[] => {
     const at = new Date(ev.received_at);
     // whole seconds keep the column aligned; the exact instant is in json/ndjson/csv
@@ -53,7 +61,10 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
         ? formatRelativeTime(at, opts.now())
         : formatInstant(new Date(Math.floor(at.getTime() / 1000) * 1000));
     const paint = familyColor[eventFamily(ev.type)] ?? ((s: string) => s);
-    return [time, paint(ev.type), ev.pull_request !== null ? `#${ev.pull_request}` : "-", ev.base_ref ?? "-", summarizeEvent(ev, opts.trusted(ev))];
+    const row = [time, paint(ev.type), ev.pull_request !== null ? `#${ev.pull_request}` : "-", ev.base_ref ?? "-"];
+    if (opts.outcome) row.push(outcomeCell(ev.outcome));
+    row.push(summarizeEvent(ev, opts.trusted(ev)));
+    return row;
   };
   // Columns are sized from the first rows (the first TABLE_SIZING_ROWS, or the first --follow
   // batch); later pages stream through the same widths, so `--all` on a terminal keeps no rows
@@ -64,8 +75,8 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
   const flush = () => {
     if (pending.length === 0) return;
     const withHead = widths === undefined;
-    widths ??= columnWidths({ head: HEAD, rows: pending, columns });
-    const text = renderTable({ head: HEAD, rows: pending, columns, colors: c, widths });
+    widths ??= columnWidths({ head, rows: pending, columns });
+    const text = renderTable({ head, rows: pending, columns, colors: c, widths });
     io.stdout.write(withHead ? text : text.slice(text.indexOf("\n") + 1));
     pending.length = 0;
   };

@@ -27,6 +27,13 @@ describe.each(DIALECT_NAMES)("mq logs against mq serve --dialect %s", (dialect) 
     expect(r.stdout.length).toBeGreaterThan(1000);
   });
 
+  test("the table shows the outcome where the events carry one", async () => {
+    const r = await run(["logs", "--limit", "3", "-o", "table"]);
+    expect(r.code).toBe(0);
+    const head = r.stdout.split("\n")[0]!.trim().split(/\s+/);
+    expect(head).toEqual(DIALECTS[dialect].outcomes.length > 0 ? ["TIME", "TYPE", "PR", "BASE", "OUTCOME", "SUMMARY"] : ["TIME", "TYPE", "PR", "BASE", "SUMMARY"]);
+  });
+
   test("outcome is a default CSV column where the events carry one", async () => {
     const r = await run(["logs", "--limit", "3", "-o", "csv"]);
     const header = r.stdout.split(/\r?\n/)[0];
