@@ -48,7 +48,8 @@ export function shortTime(iso: string): string {
  */
 function columnsOf(endpoint: StatsEndpoint, group: StatsGroup, human: boolean): string[] {
   const present = (f: string) => group.records.some((r) => f in r);
-  const figures = fieldsOfSection(endpoint, group.section).filter(present);
+  const shown = endpoint.tableFields;
+  const figures = fieldsOfSection(endpoint, group.section).filter((f) => present(f) && (!shown || shown.includes(f)));
   if (endpoint.shape === "time-to-merge") return ["queue_name", ...figures];
   if (endpoint.shape === "checks-outcome") return ["check_outcome", ...figures];
   const category = endpoint.category;

@@ -71,6 +71,8 @@ interface StatsEndpointSpec {
   readonly partitionNames?: boolean;
   /** the field a chart plots */
   readonly mainField?: string;
+  /** the figures a terminal table shows when there are too many for one (all are in json, ndjson, csv) */
+  readonly tableFields?: readonly string[];
   /** for list endpoints: the key of the array */
   readonly listKey?: string;
   /** deprecated endpoints: what to use instead */
@@ -209,6 +211,7 @@ const RECORDS: readonly StatsEndpointSpec[] = [
       count_idle: count,
     },
     mainField: "idle_capacity",
+    tableFields: ["idle_capacity", "p95_idle_capacity", "idle_schedule", "idle_freeze", "ci_runtime", "p95_ci_runtime", "count_idle"],
   },
   {
     name: "skip-intermediate-results",

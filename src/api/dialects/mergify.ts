@@ -20,7 +20,7 @@ function toParam(p: MergifyParam): ParamSpec {
 
 export const MERGIFY_DIALECT: Dialect = {
   name: "mergify",
-  title: "the real service (its public OpenAPI)",
+  title: "the real service's OpenAPI",
   eventTypes: MERGIFY_EVENT_TYPES,
   eventFamilies: familiesOf(MERGIFY_EVENT_TYPES),
   outcomes: MERGIFY_OUTCOMES,

@@ -28,7 +28,7 @@ const LOGS_PARAMS: ParamSpec[] = [
 
 export const SPEC_DIALECT: Dialect = {
   name: "spec",
-  title: "the contract (spec/api.md), spoken by mq serve",
+  title: "the contract of docs/api.md",
   eventTypes: EVENT_TYPES,
   eventFamilies: familiesOf(EVENT_TYPES),
   outcomes: [],

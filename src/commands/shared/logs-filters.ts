@@ -50,7 +50,7 @@ export function filterHelp(f: LogsFilter, dialects: readonly Dialect[]): string 
 }
 
 function notAvailable(flag: string, d: Dialect, param: string): UsageError {
-  return new UsageError(`${flag} is not available with the ${d.name} dialect (${d.title} has no ${param} filter); see --dialect in \`mq --help\`.`);
+  return new UsageError(`${flag} is not available with the ${d.name} dialect: ${d.title} has no ${param} filter (see --dialect in \`mq --help\`).`);
 }
 
 /** Expands family globs and checks every type against the dialect; duplicates are dropped, order kept. */
@@ -125,7 +125,7 @@ export function parseLogsFilters(flags: Record<string, unknown>, d: Dialect, end
         break;
     }
     if (!param.array && values.length > 1) {
-      throw new UsageError(`${f.flag} takes one value with the ${d.name} dialect (${d.title} filters on a single ${f.param}).`);
+      throw new UsageError(`${f.flag} takes one value with the ${d.name} dialect: ${d.title} filters on a single ${f.param}.`);
     }
     out[f.param] = values;
   }
@@ -188,7 +188,7 @@ export function checkWindow(d: Dialect, since: Date | undefined, until: Date | u
   if (d.maxWindowDays === undefined || since === undefined) return;
   const days = ((until ?? now).getTime() - since.getTime()) / 86_400_000;
   if (days > d.maxWindowDays) {
-    throw new UsageError(`${flags} spans ${Math.ceil(days)} days: the ${d.name} dialect (${d.title}) answers at most ${d.maxWindowDays} days at once.`);
+    throw new UsageError(`${flags} spans ${Math.ceil(days)} days: with the ${d.name} dialect, ${d.title} answers at most ${d.maxWindowDays} days at once.`);
   }
 }
 
