@@ -7,14 +7,18 @@ import { ensureGlobalOptions, readGlobals } from "./commands/global-options.js";
 import { NewCmdLogs } from "./commands/logs.js";
 import { NewCmdStats } from "./commands/stats/index.js";
 import { NewCmdServe } from "./commands/serve.js";
+import { NewCmdInsights } from "./commands/insights.js";
+import { NewCmdPrs } from "./commands/prs.js";
+import { NewCmdPr } from "./commands/pr.js";
 import { NewCmdAuth } from "./commands/auth/index.js";
 import { NewCmdConfig } from "./commands/config.js";
 import { NewCmdCompletion } from "./commands/completion.js";
+import { NewCmdArchive } from "./commands/archive/index.js";
 import { EXIT_CODE_TABLE, redact } from "./errors.js";
 import { examplesHelpText } from "./commands/examples.js";
 import { closestMatches } from "./commands/shared/lists.js";
 
-const DATA_COMMANDS = new Set(["logs", "stats"]);
+const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr"]);
 
 export function buildProgram(ctx: Context): Command {
   const program = new Command("mq")
@@ -31,7 +35,11 @@ export function buildProgram(ctx: Context): Command {
 
   program.addCommand(NewCmdLogs(ctx));
   program.addCommand(NewCmdStats(ctx));
+  program.addCommand(NewCmdInsights(ctx));
+  program.addCommand(NewCmdPrs(ctx));
+  program.addCommand(NewCmdPr(ctx));
   program.addCommand(NewCmdServe(ctx));
+  program.addCommand(NewCmdArchive(ctx));
   program.addCommand(NewCmdAuth(ctx));
   program.addCommand(NewCmdConfig(ctx));
   program.addCommand(NewCmdCompletion(ctx));

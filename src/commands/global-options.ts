@@ -15,9 +15,19 @@ export function parsePositiveNumber(flag: string) {
   };
 }
 
+/** --repo repeated on one command line: the values joined with commas, as if given as one list. */
+function collectRepos(value: string, previous: string | undefined): string {
+  return previous === undefined ? value : `${previous},${value}`;
+}
+
 export function addGlobalOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option("-R, --repo <owner/name>", "repository to query (default: $MQ_REPO, $GITHUB_REPOSITORY, the git remote, config)"))
+    .addOption(
+      new Option(
+        "-R, --repo <owner/name>",
+        "repository to query (default: $MQ_REPO, $GITHUB_REPOSITORY, the git remote, config); insights, prs and logs take several: repeatable, comma-separated, @FILE",
+      ).argParser(collectRepos),
+    )
     .addOption(new Option("--api-url <url>", "API base URL without /v1 (default: $MQ_API_URL, config, https://api.mergify.com)"))
     .addOption(new Option("--offline", "run against the bundled local server (no account, no network)"))
     .addOption(new Option("-o, --output <format>", "output format (default: table on a terminal, ndjson otherwise)").choices(OUTPUT_FORMATS))

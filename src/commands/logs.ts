@@ -6,7 +6,7 @@ import type { Context, GlobalOptions, OutputFormat } from "../context.js";
 import { InterruptedError, MqError, UsageError } from "../errors.js";
 import type { QueryInput } from "../api/client.js";
 import { DIALECTS, type Dialect } from "../api/dialects/index.js";
-import { checkWindow, eventTypesHelp, filterArgs, filterQuery, logsFilterOptions, parseLogsFilters, type LogsFilterValues } from "./shared/logs-filters.js";
+import { checkWindow, eventTypesHelp, filterArgs, filterQuery, LOGS_FILTERS, logsFilterOptions, parseLogsFilters, type LogsFilterValues } from "./shared/logs-filters.js";
 import { NewCmdLogsAggregate } from "./logs-aggregate.js";
 import type { Sink } from "../output/exporter.js";
 import type { LogEvent } from "../output/logs-table.js";
@@ -53,6 +53,8 @@ export interface LogsOptions {
   interval: number;
   fields?: string[];
   format: OutputFormat;
+  /** read the local archive (`mq archive sync`) instead of the API */
+  archive: boolean;
 }
 
 interface RawFlags {
@@ -69,6 +71,7 @@ interface RawFlags {
   follow?: boolean;
   interval?: string;
   fields?: string[];
+  archive?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -91,6 +94,7 @@ export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<v
     .addOption(new Option("--follow", "keep polling and print new events, oldest first, until Ctrl-C"))
     .addOption(new Option("--interval <seconds>", `seconds between polls with --follow (default ${DEFAULT_INTERVAL_SECONDS})`))
     .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv: ${EVENT_FIELDS.join(",")}`).argParser(collectList))
+    .addOption(new Option("--archive", "read the local archive (mq archive sync; $MQ_DATA_DIR) instead of the API: no network, windows older than the service keeps"))
     .addHelpText("after", eventTypesHelp())
     .action(async (flags: RawFlags) => {
       const { dialect } = await ctx.dialect();
@@ -117,6 +121,16 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context, dialect: Dialect =
   if (follow && flags.cursor !== undefined) throw new UsageError("--follow and --cursor cannot be used together: --follow starts from the newest events.");
   if (follow && flags.until !== undefined) throw new UsageError("--follow and --until cannot be used together: --follow has no end.");
   if (flags.interval !== undefined && !follow) throw new UsageError("--interval only applies with --follow.");
+  const archive = flags.archive === true;
+  if (archive && follow) throw new UsageError("--archive and --follow cannot be used together: the archive changes only when mq archive sync runs.");
+  if (archive && flags.cursor !== undefined) throw new UsageError("--archive and --cursor cannot be used together: cursors belong to the API's pages.");
+  if (archive && flags.perPage !== undefined) throw new UsageError("--per-page applies to the API's pages, not to --archive.");
+  if (archive) {
+    // the archive indexes type, pull request and base ref; the service's other filters are the API's
+    const other = LOGS_FILTERS.find((f) => f.param !== "event_type" && f.param !== "pull_request" && filters[f.param] !== undefined);
+    if (other) throw new UsageError(`${other.flag} cannot be used with --archive: the archive filters by --type, --pr and --base-ref only.`);
+    if ((filters.pull_request?.length ?? 0) > 1) throw new UsageError("--pr takes one value with --archive.");
+  }
   let interval = DEFAULT_INTERVAL_SECONDS;
   if (flags.interval !== undefined) {
     interval = Number(flags.interval);
@@ -160,6 +174,7 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context, dialect: Dialect =
     interval,
     fields,
     format,
+    archive,
   };
 }
 
@@ -248,6 +263,19 @@ interface Progress {
 export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
   // the server's default window ends at its "now": a resume command pins this instant instead
   const startedAt = ctx.now();
+  if (opts.archive) return runLogsFromArchive(opts, ctx, startedAt);
+  // several repositories (--repo a/b,c/d): merged by time in logs-many.ts
+  if (ctx.globals.repo !== undefined && /[,@]/.test(ctx.globals.repo)) {
+    const { runLogsMany } = await import("./logs-many.js");
+    return runLogsMany(
+      {
+        opts,
+        query: { ...logsQuery(opts), per_page: opts.perPage ?? MAX_PER_PAGE },
+        openOutput: () => openLogsOutput(opts, ctx, { trusted: () => true }, { repository: true }),
+      },
+      ctx,
+    );
+  }
   const run = await prepareRun(opts, ctx);
   if (opts.types !== undefined && opts.types.length === 0) {
     // --type named only families this dialect has no type of: no event can match, nothing is asked
@@ -314,8 +342,16 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
   };
 }
 
-/** The events through the exporter: the table on a terminal, json/ndjson/csv records otherwise. */
-async function openLogsOutput(opts: LogsOptions, ctx: Context, mismatches: ContractMismatches): Promise<Sink<LogEvent>> {
+/**
+ * The events through the exporter: the table on a terminal, json/ndjson/csv records otherwise.
+ * `repository`: several repositories merged (the table names each event's).
+ */
+export async function openLogsOutput(
+  opts: LogsOptions,
+  ctx: Context,
+  mismatches: { trusted(id: number): boolean },
+  o: { repository?: boolean } = {},
+): Promise<Sink<LogEvent>> {
   const { openExport } = await import("../output/exporter.js");
   return openExport<LogEvent>(opts.format, ctx.io, {
     fields: opts.fields,
@@ -326,6 +362,7 @@ async function openLogsOutput(opts: LogsOptions, ctx: Context, mismatches: Contr
         now: () => ctx.now(),
         trusted: (ev) => mismatches.trusted(ev.id),
         eager: opts.follow,
+        repository: o.repository,
         outcome: opts.dialect.outcomes.length > 0,
       });
     },
@@ -379,6 +416,65 @@ async function finish(run: LogsRun, progress: Progress): Promise<void> {
     await run.sink.end();
   } else {
     await run.sink.end();
+    if (ctx.io.isStderrTerminal()) ctx.io.stderr.write(header + "\n");
+  }
+}
+
+/**
+ * `mq logs --archive`: the same window, filters, order and output as the API gives, read from the
+ * local archive. A window the archive does not wholly cover is shown with a warning naming the
+ * parts it lacks.
+ */
+async function runLogsFromArchive(opts: LogsOptions, ctx: Context, startedAt: Date): Promise<void> {
+  const repo = await ctx.resolveRepo();
+  const repoName = `${repo.owner}/${repo.name}`;
+  const [{ openArchiveForReading, readArchivedEvents, windowCoverage }, { parseEventsPage }] = await Promise.all([
+    import("../archive/reader.js"),
+    import("../api/schema/events.js"),
+  ]);
+  const archive = await openArchiveForReading(ctx);
+  const until = opts.until ?? startedAt;
+  const since = opts.since ?? new Date(until.getTime() - DEFAULT_WINDOW_MS);
+  const cover = await windowCoverage(archive, repoName, since, until);
+  if (!cover.complete) {
+    const parts = cover.missing.map((r) => `${formatInstant(new Date(r.from))} to ${formatInstant(new Date(r.to))}`).join(", ");
+    ctx.io.stderr.write(`warning: the archive does not cover ${parts} for ${repoName}: events there are missing below (mq archive sync fetches them).\n`);
+  }
+  const mismatches = new ContractMismatches((line) => void ctx.io.stderr.write(line + "\n"));
+  const sink = await openLogsOutput(opts, ctx, mismatches);
+  let count = 0;
+  let truncated = false;
+  try {
+    // one event more than --limit says whether more are available, as the API's next link does
+    const limit = opts.limit !== undefined ? opts.limit + 1 : undefined;
+    for await (const batch of readArchivedEvents(archive, { repository: repoName, since, until, types: opts.types, pullRequest: opts.filters.pull_request?.[0] as number | undefined, baseRef: opts.baseRef, limit })) {
+      if (ctx.signal.aborted) throw new InterruptedError();
+      let events = batch.map((b) => b.event as LogEvent);
+      if (opts.limit !== undefined && count + events.length > opts.limit) {
+        events = events.slice(0, opts.limit - count);
+        truncated = true;
+      }
+      // the archive keeps events as sent: checked against the contract as a page from the API is
+      parseEventsPage(
+        { size: events.length, per_page: events.length, events },
+        { strict: ctx.globals.strict, onMetadataMismatch: (type, id, message) => mismatches.record(type, id, message) },
+      );
+      count += events.length;
+      await sink.write(events);
+      mismatches.written();
+      if (truncated) break;
+    }
+  } catch (err) {
+    await sink.end().catch(() => undefined);
+    if (ctx.signal.aborted && stdoutClosed(ctx)) return;
+    throw ctx.signal.aborted ? new InterruptedError() : err;
+  }
+  const header = `${headerLine(opts, repoName, count, truncated)} (from the archive)`;
+  if (opts.format === "table") {
+    ctx.io.stderr.write(header + "\n");
+    await sink.end();
+  } else {
+    await sink.end();
     if (ctx.io.isStderrTerminal()) ctx.io.stderr.write(header + "\n");
   }
 }

@@ -3,6 +3,7 @@
 // from the tree.
 import { ALL_EVENT_TYPES, MERGIFY_DIALECT, SPEC_DIALECT } from "../api/dialects/index.js";
 import { CONFIG_KEYS } from "../config/keys.js";
+import { OUTCOMES, SORT_FIELDS } from "../insights/records.js";
 
 export interface KnownValues {
   readonly values: readonly string[];
@@ -17,13 +18,18 @@ const TYPES: KnownValues = {
   values: [...new Set([...SPEC_DIALECT.eventFamilies, ...MERGIFY_DIALECT.eventFamilies, ...ALL_EVENT_TYPES])].sort(),
   commaList: true,
 };
-const OUTCOMES: KnownValues = { values: MERGIFY_DIALECT.outcomes, commaList: true };
+const EVENT_OUTCOMES: KnownValues = { values: MERGIFY_DIALECT.outcomes, commaList: true };
+const EVENT_OR_STAY_OUTCOMES: KnownValues = { values: [...new Set([...MERGIFY_DIALECT.outcomes, ...OUTCOMES])], commaList: true };
 
 export const OPTION_VALUES: Readonly<Record<string, KnownValues>> = {
   "--type": TYPES,
   "--not-type": TYPES,
-  "--outcome": OUTCOMES,
-  "--not-outcome": OUTCOMES,
+  // mq logs (an event's outcome) and mq prs / mq insights (a queue stay's): the shell offers both
+  "--outcome": EVENT_OR_STAY_OUTCOMES,
+  "--not-outcome": EVENT_OUTCOMES,
+  // mq prs, mq insights
+  "--sort": { values: SORT_FIELDS },
+  "--compare": { values: ["previous", "none"] },
 };
 
 /** By command path: the values of each positional argument. */

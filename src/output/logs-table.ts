@@ -34,6 +34,8 @@ export interface EventTableOptions {
   eager: boolean;
   /** the events carry an `outcome` (the real service): shown in its own column, coloured */
   outcome?: boolean;
+  /** several repositories merged: the PR column names each event's repository */
+  repository?: boolean;
 }
 
 export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<LogEvent> {
@@ -48,7 +50,8 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
     scheduled_freeze: c.red,
   };
   const human = io.isStdoutTerminal();
-  const head = opts.outcome ? HEAD_WITH_OUTCOME : HEAD;
+  const head = [...(opts.outcome ? HEAD_WITH_OUTCOME : HEAD)];
+  if (opts.repository) head[2] = "REPOSITORY#PR";
   const outcomeColor: Record<string, (s: string) => string> = { success: c.green, failure: c.red, pending: c.yellow };
   // a server's string: shown only when it is one of the plain words an outcome is
   const outcomeCell = (v: unknown): string => (typeof v === "string" && /^[a-z_]{1,20}$/.test(v) ? (outcomeColor[v] ?? ((s: string) => s))(v) : "-");
@@ -61,7 +64,10 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
         ? formatRelativeTime(at, opts.now())
         : formatInstant(new Date(Math.floor(at.getTime() / 1000) * 1000));
     const paint = familyColor[eventFamily(ev.type)] ?? ((s: string) => s);
-    const row = [time, paint(ev.type), ev.pull_request !== null ? `#${ev.pull_request}` : "-", ev.base_ref ?? "-"];
+    const pr = ev.pull_request !== null ? `#${ev.pull_request}` : "";
+    // the repository as sent, quoted-escaped: no control character reaches the terminal
+    const where = opts.repository ? `${JSON.stringify(String(ev.repository)).slice(1, -1)}${pr}` : pr || "-";
+    const row = [time, paint(ev.type), where, ev.base_ref ?? "-"];
     if (opts.outcome) row.push(outcomeCell(ev.outcome));
     row.push(summarizeEvent(ev, opts.trusted(ev)));
     return row;

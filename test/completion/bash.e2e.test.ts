@@ -11,7 +11,7 @@ const escaped = (values: readonly string[]) => values.map((v) => v.replace(/\*/g
 
 describe("bash completion", () => {
   it("completes the top-level commands", () => {
-    expect(bashComplete(["mq", ""])).toEqual(["logs", "stats", "serve", "auth", "config", "completion", "help"]);
+    expect(bashComplete(["mq", ""])).toEqual(["logs", "stats", "insights", "prs", "pr", "serve", "archive", "auth", "config", "completion", "help"]);
   });
 
   it("completes a command name from its prefix", () => {
@@ -49,7 +49,9 @@ describe("bash completion", () => {
     expect(bashComplete(["mq", "logs", "--type", ""])).toEqual(escaped(all));
     expect(bashComplete(["mq", "logs", "aggregate", "--not-type", ""])).toEqual(escaped(all));
     expect(ALL_EVENT_TYPES).toHaveLength(57);
-    expect(bashComplete(["mq", "logs", "--outcome", ""])).toEqual(["success", "failure", "pending", "neutral"]);
+    // mq prs shares the flag: its stay outcomes are offered too
+    expect(bashComplete(["mq", "logs", "--outcome", ""])).toEqual(["success", "failure", "pending", "neutral", "merged", "failed", "dequeued", "open"]);
+    expect(bashComplete(["mq", "logs", "--not-outcome", ""])).toEqual(["success", "failure", "pending", "neutral"]);
   });
 
   it("completes the value after --type= (split on = by COMP_WORDBREAKS)", () => {
