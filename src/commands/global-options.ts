@@ -4,12 +4,17 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { COLOR_MODES, DEFAULT_GLOBALS, OUTPUT_FORMATS, type GlobalOptions } from "../context.js";
 import { DIALECT_NAMES } from "../api/dialects/types.js";
+import { MAX_TIMEOUT_SECONDS } from "../config/keys.js";
 
 export function parsePositiveNumber(flag: string) {
   return (value: string): number => {
     const n = Number(value);
     if (value.trim() === "" || !Number.isFinite(n) || n <= 0) {
       throw new InvalidArgumentError(`${flag} must be a positive number of seconds.`);
+    }
+    // Node's timers hold at most 2^31-1 ms: beyond, every request would time out at once
+    if (n > MAX_TIMEOUT_SECONDS) {
+      throw new InvalidArgumentError(`${flag} must be a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS} (about 24 days).`);
     }
     return n;
   };

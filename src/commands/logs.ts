@@ -105,7 +105,7 @@ export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<v
 
 /** Turns raw flags into LogsOptions, or throws a one-line UsageError before anything is sent. */
 export function parseLogsFlags(flags: RawFlags, ctx: Context, dialect: Dialect = DIALECTS.spec): LogsOptions {
-  const format = resolveOutputFormat(ctx);
+  const format = resolveOutputFormat(ctx, { command: "mq logs" });
   const filters = parseLogsFilters(flags, dialect);
   let baseRef: string | undefined;
   if (flags.baseRef !== undefined) baseRef = requireNonEmptyItems("--base-ref", [flags.baseRef], 255)[0];
@@ -481,7 +481,8 @@ async function runLogsFromArchive(opts: LogsOptions, ctx: Context, startedAt: Da
 
 function stdoutClosed(ctx: Context): boolean {
   const out = ctx.io.stdout as { destroyed?: boolean; writableEnded?: boolean };
-  return out.destroyed === true || out.writableEnded === true;
+  // EPIPE: the reader left (found at a write, or while idle: src/pipe-reader.ts)
+  return out.destroyed === true || out.writableEnded === true || (ctx.signal.reason as NodeJS.ErrnoException | undefined)?.code === "EPIPE";
 }
 
 function shellQuote(value: string): string {
@@ -555,24 +556,28 @@ function byTimeThenId(a: LogEvent, b: LogEvent): number {
 async function follow(run: LogsRun): Promise<void> {
   const { opts, ctx } = run;
   const { setTimeout: sleep } = await import("node:timers/promises");
-  // ids at the newest timestamp seen: a poll from that instant returns them again
-  let watermark: string | undefined;
+  // The next poll asks from the watermark: the newest instant seen, but never past now. An event
+  // stamped in the future (a server's clock, or a hostile server) would otherwise move it there,
+  // and every later poll would ask for events received after that instant: --follow gone blind.
   let watermarkMs = -Infinity;
-  let seenAtWatermark = new Set<number>();
+  // ids printed at or after the watermark: a poll from that instant returns them again
+  const printed = new Map<number, number>();
 
   const emit = async (events: LogEvent[]) => {
     events.sort(byTimeThenId);
     const fresh: LogEvent[] = [];
+    let newestMs = watermarkMs;
     for (const ev of events) {
       const ms = Date.parse(ev.received_at);
-      if (ms < watermarkMs || (ms === watermarkMs && seenAtWatermark.has(ev.id))) continue;
-      if (ms > watermarkMs) {
-        watermarkMs = ms;
-        watermark = ev.received_at;
-        seenAtWatermark = new Set();
-      }
-      seenAtWatermark.add(ev.id);
+      if (ms < watermarkMs || printed.has(ev.id)) continue;
+      printed.set(ev.id, ms);
+      if (Number.isFinite(ms)) newestMs = Math.max(newestMs, ms);
       fresh.push(ev);
+    }
+    const next = Math.min(newestMs, ctx.now().getTime());
+    if (next > watermarkMs) {
+      watermarkMs = next;
+      for (const [id, ms] of printed) if (ms < watermarkMs) printed.delete(id);
     }
     await run.sink.write(fresh);
     run.mismatches.written();
@@ -593,9 +598,9 @@ async function follow(run: LogsRun): Promise<void> {
       // The API has no "after id": ask from the newest instant seen and drop what was printed.
       // Before any event, the first query is repeated (the server's clock decides "now", not ours).
       const query: QueryInput =
-        watermark === undefined
+        watermarkMs === -Infinity
           ? run.query
-          : { ...run.query, received_from: formatInstant(new Date(watermark)), per_page: opts.perPage ?? MAX_PER_PAGE };
+          : { ...run.query, received_from: formatInstant(new Date(watermarkMs)), per_page: opts.perPage ?? MAX_PER_PAGE };
       await emit(await fetchAll(query));
     }
   } catch (err) {

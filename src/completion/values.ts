@@ -4,6 +4,7 @@
 import { ALL_EVENT_TYPES, MERGIFY_DIALECT, SPEC_DIALECT } from "../api/dialects/index.js";
 import { CONFIG_KEYS } from "../config/keys.js";
 import { OUTCOMES, SORT_FIELDS } from "../insights/records.js";
+import { GATE_SCOPES } from "../stats/fail-if.js";
 
 export interface KnownValues {
   readonly values: readonly string[];
@@ -27,6 +28,7 @@ export const OPTION_VALUES: Readonly<Record<string, KnownValues>> = {
   // mq logs (an event's outcome) and mq prs / mq insights (a queue stay's): the shell offers both
   "--outcome": EVENT_OR_STAY_OUTCOMES,
   "--not-outcome": EVENT_OUTCOMES,
+  "--fail-if-scope": { values: GATE_SCOPES },
   // mq prs, mq insights
   "--sort": { values: SORT_FIELDS },
   "--compare": { values: ["previous", "none"] },

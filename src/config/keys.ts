@@ -1,7 +1,13 @@
 // The config keys and the checks every source of a value goes through (flag, environment, config
 // file, `mq config set`). Pure functions with no dependencies, so resolution, the store and the
 // commands share one definition of "valid" (the value rules themselves: ../validators.ts); the caller picks the error type (usage vs. config).
-import { COLOR_MODES, OUTPUT_FORMATS } from "../globals.js";
+import { COLOR_MODES, FIGURE_FORMATS, OUTPUT_FORMATS } from "../globals.js";
+
+/**
+ * A default for every data command: the figure formats (markdown, openmetrics) only suit mq stats,
+ * and `none` as a default would silence every command.
+ */
+const DEFAULT_FORMATS = OUTPUT_FORMATS.filter((f) => !FIGURE_FORMATS.includes(f) && f !== "none");
 import { checkRepo, type Checked } from "../validators.js";
 
 export type { Checked };
@@ -16,13 +22,16 @@ export function isConfigKey(key: string): key is ConfigKey {
   return (CONFIG_KEYS as readonly string[]).includes(key);
 }
 
+/** Node's timers hold at most 2^31-1 ms; a longer timeout fires at once (every request would time out). */
+export const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
 /** What `mq config set KEY` accepts, for the one-line error that names the allowed values. */
 export const CONFIG_KEY_HELP: Record<ConfigKey, string> = {
   "api-url": "an http(s) URL without credentials, query or /v1, e.g. https://api.mergify.com",
   repo: "owner/name",
-  output: OUTPUT_FORMATS.join(", "),
+  output: DEFAULT_FORMATS.join(", "),
   color: COLOR_MODES.join(", "),
-  timeout: "a positive number of seconds",
+  timeout: `a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`,
   dialect: `${DIALECT_NAMES.join(", ")} (default: decided by the API URL)`,
 };
 
@@ -55,6 +64,9 @@ export function checkApiUrl(raw: string): Checked<string> {
 export function checkTimeout(raw: string | number): Checked<number> {
   const n = typeof raw === "number" ? raw : raw.trim() === "" ? NaN : Number(raw);
   if (!Number.isFinite(n) || n <= 0) return { ok: false, message: `'${raw}' is not a positive number of seconds` };
+  if (n > MAX_TIMEOUT_SECONDS) {
+    return { ok: false, message: `'${raw}' is more than ${MAX_TIMEOUT_SECONDS} seconds (about 24 days), the longest timeout mq can keep` };
+  }
   return { ok: true, value: n };
 }
 
@@ -70,7 +82,7 @@ export function checkConfigValue(key: ConfigKey, raw: string): Checked<string> {
     case "output":
     case "color":
     case "dialect": {
-      const allowed: readonly string[] = key === "output" ? OUTPUT_FORMATS : key === "color" ? COLOR_MODES : DIALECT_NAMES;
+      const allowed: readonly string[] = key === "output" ? DEFAULT_FORMATS : key === "color" ? COLOR_MODES : DIALECT_NAMES;
       return allowed.includes(raw)
         ? { ok: true, value: raw }
         : { ok: false, message: `'${raw}' is not allowed; allowed values: ${allowed.join(", ")}` };

@@ -3,7 +3,7 @@
 // the source so errors and `mq auth status` can say where a value came from.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve as resolvePath } from "node:path";
-import { ConfigError, UsageError } from "../errors.js";
+import { ConfigError, SHORT_SECRET, UsageError } from "../errors.js";
 import type { GlobalOptions } from "../globals.js";
 import { checkRepo } from "../validators.js";
 import { checkApiUrl, checkTimeout, DEFAULT_API_URL, stripUserinfo } from "./keys.js";
@@ -96,6 +96,8 @@ export async function resolveToken(ctx: ConfigSources, apiUrl: string): Promise<
 
 /** `mqk_****abcd`: the prefix that names the kind of token and the last four characters. */
 export function maskToken(token: string): string {
+  // a short token would be mostly shown by its prefix: nothing of it
+  if (token.length < SHORT_SECRET) return "****";
   const prefix = /^[a-z]{2,4}_/i.exec(token)?.[0] ?? "";
   const tail = token.length >= 12 ? token.slice(-4) : "";
   return `${prefix}****${tail}`;

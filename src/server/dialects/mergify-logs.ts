@@ -85,7 +85,15 @@ function predicate(q: MergifyLogsQuery, store: EventStore, skip: Facet = "none")
   };
 }
 
-/** The store query for a page: indexes where they apply, the rest as one predicate. */
+/** whether the query filters on batch pull requests (which need the window's whole store: checks events name the batch) */
+export function needsBatches(q: MergifyLogsQuery): boolean {
+  return (q.batch_pull?.length ?? 0) + (q.not_batch_pull?.length ?? 0) > 0;
+}
+
+/**
+ * The store query for a page: indexes where they apply, the rest as one predicate. `store` is
+ * read only for the batch filters (needsBatches); without them any store will do.
+ */
 export function pageFilter(q: MergifyLogsQuery, store: EventStore): Pick<PageQuery, "types" | "pullRequest" | "baseRef" | "match"> {
   return {
     types: q.event_type,
