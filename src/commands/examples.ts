@@ -38,7 +38,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   "stats skip-intermediate-results": [
     "mq --offline --dialect mergify stats skip-intermediate-results --repo acme/web --since 7d",
-    "mq --offline --dialect mergify stats skip-intermediate-results --repo acme/web --since 30d -o csv",
+    "mq --offline --dialect mergify stats skip-intermediate-results --repo acme/web --since 7d -o csv",
   ],
   "stats time-to-merge": [
     "mq --offline stats time-to-merge --repo acme/web",
