@@ -27,6 +27,8 @@ export interface GlobalOptions {
   retry: boolean;
   insecure: boolean;
   strict: boolean;
+  /** neutralise csv cells a spreadsheet would run as formulas (--no-csv-guard turns it off) */
+  csvGuard: boolean;
   /** --dialect: which side of the API to speak (the names of src/api/dialects; default: from the API URL) */
   dialect?: DialectName;
 }
@@ -37,4 +39,5 @@ export const DEFAULT_GLOBALS: GlobalOptions = {
   retry: true,
   insecure: false,
   strict: false,
+  csvGuard: true,
 };

@@ -18,6 +18,7 @@ import { checkWindow } from "../shared/logs-filters.js";
 import { collectList, closestMatches, parseIntFlag, requireNonEmptyItems } from "../shared/lists.js";
 import { checkWindowOrder, formatInstant, parseTimeFlag, parseTimeWindow, TIME_VALUE_HELP } from "../shared/time.js";
 import { resolveOutputFormat } from "../shared/output.js";
+import { messageText } from "../../output/terminal-text.js";
 
 export type StatsQuery = Record<string, string | string[]>;
 
@@ -321,6 +322,8 @@ async function fetchStats(ctx: Context, endpoint: StatsEndpoint, query: StatsQue
     return derived.combine(new Map(sources.map((e, i) => [e.name, bodies[i]])));
   }
   const res = await client.get(statsPath(repo.owner, repo.name, endpoint), query);
+  const { invalidUtf8Warning } = await import("../../api/client.js");
+  if (res.invalidUtf8) ctx.io.stderr.write(`${invalidUtf8Warning(res.url)}\n`);
   if (dialect.name === "mergify") {
     // the real service's shapes are its OpenAPI's (no partitions, sums and counts, summaries)
     const { mergifyResponseSchema } = await import("../../api/dialects/mergify-metadata.js");
@@ -331,7 +334,7 @@ async function fetchStats(ctx: Context, endpoint: StatsEndpoint, query: StatsQue
     if (issues !== undefined) {
       const message = `${endpoint.name} response does not match the service's OpenAPI (${issues.map((i) => formatIssue(i)).join("; ")})`;
       if (ctx.globals.strict) throw new ContractError(message);
-      ctx.io.stderr.write(`mq: warning: ${message}; shown as sent. --strict makes this an error.\n`);
+      ctx.io.stderr.write(`mq: warning: ${messageText(message)}; shown as sent. --strict makes this an error.\n`);
     }
     return res.body;
   }
@@ -341,7 +344,7 @@ async function fetchStats(ctx: Context, endpoint: StatsEndpoint, query: StatsQue
     strict: ctx.globals.strict,
     // the real service omits partition keys on every call: worth a line under --debug, not each time
     onMismatch: (name, message) => {
-      if (ctx.globals.debug) ctx.io.stderr.write(`mq: ${name} response differs from the contract (${message}); --strict makes this an error.\n`);
+      if (ctx.globals.debug) ctx.io.stderr.write(`mq: ${name} response differs from the contract (${messageText(message)}); --strict makes this an error.\n`);
     },
   });
   return res.body;
