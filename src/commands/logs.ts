@@ -4,20 +4,22 @@
 import { Command, Option } from "commander";
 import type { Context, GlobalOptions, OutputFormat } from "../context.js";
 import { InterruptedError, MqError, UsageError } from "../errors.js";
-import { EVENT_TYPES, EVENT_TYPE_FAMILIES, isEventType } from "../api/event-types.js";
 import type { ApiResponse, QueryInput } from "../api/client.js";
+import { DIALECTS, type Dialect } from "../api/dialects/index.js";
+import { checkWindow, eventTypesHelp, filterArgs, filterQuery, LOGS_FILTERS, logsFilterOptions, parseLogsFilters, type LogsFilterValues } from "./shared/logs-filters.js";
+import { NewCmdLogsAggregate } from "./logs-aggregate.js";
 import type { Sink } from "../output/exporter.js";
 import type { LogEvent } from "../output/logs-table.js";
 import type { Spinner } from "../output/spinner.js";
 import { messageText, shellWord } from "../output/terminal-text.js";
-import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
+import { collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
 import { formatInstant, parseTimeWindow, TIME_VALUE_HELP } from "./shared/time.js";
 import { resolveOutputFormat } from "./shared/output.js";
 import { DEFAULT_PARALLEL, MAX_PARALLEL } from "../api/slice-limits.js";
 
 /** Events shown on a terminal when neither --limit nor --all is given (and the --follow backlog). */
 export const DEFAULT_TERMINAL_LIMIT = 30;
-export const MAX_PULL_REQUEST = 2147483646;
+export { MAX_PULL_REQUEST, expandTypes, checkWindow } from "./shared/logs-filters.js";
 export const MAX_PER_PAGE = 100;
 export const DEFAULT_INTERVAL_SECONDS = 5;
 
@@ -26,10 +28,18 @@ export const EVENT_FIELDS = ["id", "received_at", "trigger", "repository", "pull
 /** CSV columns without --fields: the contract's envelope, metadata as JSON. */
 export const CSV_COLUMNS = ["id", "received_at", "trigger", "repository", "pull_request", "base_ref", "type", "metadata"];
 
+/** CSV columns without --fields: the envelope of the dialect's events (the real service adds `outcome`). */
+export function csvColumns(d: Dialect): string[] {
+  return d.outcomes.length > 0 ? ["id", "received_at", "trigger", "repository", "pull_request", "base_ref", "outcome", "type", "metadata"] : CSV_COLUMNS;
+}
+
 export interface LogsOptions {
-  pullRequest?: number;
+  /** the dialect in effect: its event types, filters and metadata shapes */
+  dialect: Dialect;
+  /** the list filters (--pr, --type, --outcome, their exclusions, ...) by query parameter */
+  filters: LogsFilterValues;
   baseRef?: string;
-  /** event types after family globs are expanded, in the order given */
+  /** event types after family globs are expanded, in the order given (filters.event_type) */
   types?: string[];
   since?: Date;
   until?: Date;
@@ -52,9 +62,10 @@ export interface LogsOptions {
 }
 
 interface RawFlags {
-  pr?: string;
+  pr?: string[];
   baseRef?: string;
   type?: string[];
+  [filter: string]: unknown;
   since?: string;
   until?: string;
   perPage?: string;
@@ -72,15 +83,13 @@ interface RawFlags {
 // flags
 
 export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<void>): Command {
-  return new Command("logs")
-    .description("List the repository's merge queue events (newest first), or follow them as they arrive.")
-    .addOption(new Option("--pr <number>", `only events of this pull request (1 to ${MAX_PULL_REQUEST})`))
+  const cmd = new Command("logs").description("List the repository's merge queue events (newest first), or follow them as they arrive.");
+  for (const o of logsFilterOptions()) cmd.addOption(o);
+  // `mq logs aggregate`: its constructor only declares flags; what it runs is imported on use.
+  // Positional options: after `aggregate`, --type and the other filters are the subcommand's.
+  cmd.enablePositionalOptions().addCommand(NewCmdLogsAggregate(ctx));
+  return cmd
     .addOption(new Option("--base-ref <ref>", "only events of pull requests targeting this base ref"))
-    .addOption(
-      new Option("--type <type>", "only these event types; repeatable, comma-separated, family globs such as action.queue.*").argParser(
-        collectList,
-      ),
-    )
     .addOption(new Option("--since <time>", `start of the window: ${TIME_VALUE_HELP} (default: 24h before --until)`))
     .addOption(new Option("--until <time>", "end of the window (default: now)"))
     .addOption(new Option("--per-page <n>", `events per request, 1 to ${MAX_PER_PAGE} (default: what --limit needs, at most ${MAX_PER_PAGE})`))
@@ -97,26 +106,23 @@ export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<v
       ),
     )
     .addOption(new Option("--archive", "read the local archive (mq archive sync; $MQ_DATA_DIR) instead of the API: no network, windows older than the service keeps"))
-    .addHelpText(
-      "after",
-      `
-Event types: ${EVENT_TYPES.join(", ")}
-Families: ${EVENT_TYPE_FAMILIES.join(", ")}`,
-    )
+    .addHelpText("after", eventTypesHelp())
     .action(async (flags: RawFlags) => {
-      const opts = parseLogsFlags(flags, ctx);
+      const { dialect } = await ctx.dialect();
+      const opts = parseLogsFlags(flags, ctx, dialect);
       await (runF ?? runLogs)(opts, ctx);
     });
 }
 
 /** Turns raw flags into LogsOptions, or throws a one-line UsageError before anything is sent. */
-export function parseLogsFlags(flags: RawFlags, ctx: Context): LogsOptions {
+export function parseLogsFlags(flags: RawFlags, ctx: Context, dialect: Dialect = DIALECTS.spec): LogsOptions {
   const format = resolveOutputFormat(ctx, { command: "mq logs" });
-  const pullRequest = flags.pr !== undefined ? parseIntFlag("--pr", flags.pr, 1, MAX_PULL_REQUEST) : undefined;
+  const filters = parseLogsFilters(flags, dialect);
   let baseRef: string | undefined;
   if (flags.baseRef !== undefined) baseRef = requireNonEmptyItems("--base-ref", [flags.baseRef], 255)[0];
-  const types = flags.type !== undefined ? expandTypes(flags.type) : undefined;
+  const types = filters.event_type as string[] | undefined;
   const { since, until } = parseTimeWindow({ since: flags.since, until: flags.until }, ctx.now());
+  checkWindow(dialect, since, until, ctx.now());
   const perPage = flags.perPage !== undefined ? parseIntFlag("--per-page", flags.perPage, 1, MAX_PER_PAGE) : undefined;
   const limitFlag = flags.limit !== undefined ? parseIntFlag("--limit", flags.limit, 1, 1_000_000_000) : undefined;
   const all = flags.all === true;
@@ -137,6 +143,12 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context): LogsOptions {
     if (archive) throw new UsageError("--parallel applies to the API's pages, not to --archive.");
     if (flags.cursor !== undefined) throw new UsageError("--parallel and --cursor cannot be used together: a cursor resumes one walk, page after page.");
     if (limitFlag !== undefined) throw new UsageError("--parallel and --limit cannot be used together: --limit reads the newest pages in order until it has n events.");
+  }
+  if (archive) {
+    // the archive indexes type, pull request and base ref; the service's other filters are the API's
+    const other = LOGS_FILTERS.find((f) => f.param !== "event_type" && f.param !== "pull_request" && filters[f.param] !== undefined);
+    if (other) throw new UsageError(`${other.flag} cannot be used with --archive: the archive filters by --type, --pr and --base-ref only.`);
+    if ((filters.pull_request?.length ?? 0) > 1) throw new UsageError("--pr takes one value with --archive.");
   }
   let interval = DEFAULT_INTERVAL_SECONDS;
   if (flags.interval !== undefined) {
@@ -166,7 +178,8 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context): LogsOptions {
     if (follow ? since === undefined : ctx.io.isStdoutTerminal()) limit = DEFAULT_TERMINAL_LIMIT;
   }
   return {
-    pullRequest,
+    dialect,
+    filters,
     baseRef,
     types,
     since,
@@ -185,44 +198,18 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context): LogsOptions {
   };
 }
 
-/** Expands family globs and checks every type; duplicates are dropped, order kept. */
-export function expandTypes(items: readonly string[]): string[] {
-  if (items.some((i) => i.trim() === "")) {
-    throw new UsageError("--type has an empty value: give an event type such as action.queue.leave, or a family such as action.queue.*.");
-  }
-  const out = new Set<string>();
-  for (const raw of items) {
-    const item = raw.trim();
-    if (item.endsWith(".*")) {
-      const prefix = item.slice(0, -1);
-      const matches = EVENT_TYPES.filter((t) => t.startsWith(prefix));
-      if (matches.length === 0) {
-        const close = closestMatches(item, EVENT_TYPE_FAMILIES);
-        throw new UsageError(`--type: no event type matches "${item}"${close.length ? ` (did you mean ${close.join(", ")}?)` : ""}; families: ${EVENT_TYPE_FAMILIES.join(", ")}.`);
-      }
-      for (const m of matches) out.add(m);
-    } else if (isEventType(item)) {
-      out.add(item);
-    } else {
-      const close = closestMatches(item, EVENT_TYPES);
-      throw new UsageError(
-        `--type: unknown event type "${item}"${close.length ? ` (did you mean ${close.join(", ")}?)` : ""}; see \`mq logs --help\` for the ${EVENT_TYPES.length} types.`,
-      );
-    }
-  }
-  return [...out];
-}
-
 // ---------------------------------------------------------------------------------------------
 // run
 
 /** The query the API receives, in a stable key order. */
 export function logsQuery(opts: LogsOptions): QueryInput {
   const perPage = opts.perPage ?? Math.min(opts.limit ?? MAX_PER_PAGE, MAX_PER_PAGE);
+  const { pull_request, event_type, ...others } = filterQuery(opts.filters, opts.dialect);
   return {
-    pull_request: opts.pullRequest,
+    pull_request,
     base_ref: opts.baseRef,
-    event_type: opts.types,
+    event_type,
+    ...others,
     received_from: opts.since ? formatInstant(opts.since) : undefined,
     received_to: opts.until ? formatInstant(opts.until) : undefined,
     per_page: perPage,
@@ -239,7 +226,11 @@ class ContractMismatches {
   private readonly warnedTypes = new Set<string>();
   private readonly unwritten = new Set<number>();
 
-  constructor(private readonly warn: (line: string) => void) {}
+  constructor(
+    private readonly warn: (line: string) => void,
+    /** what the shapes come from: "the contract", or the real service's OpenAPI */
+    private readonly reference = "the contract",
+  ) {}
 
   /** Other formats only need the warning: each type is checked until it has warned once. */
   needsCheck(type: string): boolean {
@@ -250,7 +241,7 @@ class ContractMismatches {
     this.unwritten.add(id);
     if (this.warnedTypes.has(type)) return;
     this.warnedTypes.add(type);
-    this.warn(`warning: ${messageText(type)} event ${id} does not match the contract (${messageText(message)}); shown as sent. --strict makes this an error.`);
+    this.warn(`warning: ${messageText(type)} event ${id} does not match ${this.reference} (${messageText(message)}); shown as sent. --strict makes this an error.`);
   }
 
   trusted(id: number): boolean {
@@ -308,6 +299,12 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
     );
   }
   const run = await prepareRun(opts, ctx);
+  if (opts.types !== undefined && opts.types.length === 0) {
+    // --type named only families this dialect has no type of: no event can match, nothing is asked
+    run.spinner.stop();
+    await finish(run, { count: 0, pages: 0, truncated: false, pendingCursor: undefined, pendingUntil: undefined });
+    return;
+  }
   const progress: Progress = { count: 0, pages: 0, truncated: false, pendingCursor: opts.cursor, pendingUntil: undefined };
   try {
     if (opts.follow) {
@@ -339,11 +336,14 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
   ]);
   const repoName = `${repo.owner}/${repo.name}`;
   const spinner = await startSpinner(ctx, `fetching events of ${repoName}`, { stdoutStreams: opts.format !== "table" });
-  const mismatches = new ContractMismatches((line) => spinner.log(line));
+  // the metadata shapes of the dialect in effect (the contract's are the schema module's default)
+  const metadata = opts.dialect.name === "mergify" ? (await import("../api/dialects/mergify-metadata.js")).MERGIFY_METADATA_SCHEMAS : undefined;
+  const mismatches = new ContractMismatches((line) => spinner.log(line), opts.dialect.name === "spec" ? "the contract" : "the service's OpenAPI");
   const parse = (body: unknown, url: URL, res: ApiResponse): LogEvent[] => {
     if (res.invalidUtf8) spinner.log(invalidUtf8Warning(url));
     const page = parseEventsPage(body, {
       strict: ctx.globals.strict,
+      metadata,
       // a table shows each mismatched event differently; the other formats need only the warning
       checkMetadataOf: opts.format === "table" ? undefined : (type) => mismatches.needsCheck(type),
       onMetadataMismatch: (type, id, message) => mismatches.record(type, id, message),
@@ -382,10 +382,16 @@ export async function openLogsOutput(
   const { openExport } = await import("../output/exporter.js");
   return openExport<LogEvent>(opts.format, ctx.io, {
     fields: opts.fields,
-    csvColumns: () => opts.fields ?? CSV_COLUMNS,
+    csvColumns: () => opts.fields ?? csvColumns(opts.dialect),
     table: async () => {
       const { createEventTable } = await import("../output/logs-table.js");
-      return createEventTable(ctx.io, { now: () => ctx.now(), trusted: (ev) => mismatches.trusted(ev.id), eager: opts.follow, repository: o.repository });
+      return createEventTable(ctx.io, {
+        now: () => ctx.now(),
+        trusted: (ev) => mismatches.trusted(ev.id),
+        eager: opts.follow,
+        repository: o.repository,
+        outcome: opts.dialect.outcomes.length > 0,
+      });
     },
   });
 }
@@ -502,7 +508,7 @@ async function runLogsFromArchive(opts: LogsOptions, ctx: Context, startedAt: Da
   try {
     // one event more than --limit says whether more are available, as the API's next link does
     const limit = opts.limit !== undefined ? opts.limit + 1 : undefined;
-    for await (const batch of readArchivedEvents(archive, { repository: repoName, since, until, types: opts.types, pullRequest: opts.pullRequest, baseRef: opts.baseRef, limit })) {
+    for await (const batch of readArchivedEvents(archive, { repository: repoName, since, until, types: opts.types, pullRequest: opts.filters.pull_request?.[0] as number | undefined, baseRef: opts.baseRef, limit })) {
       if (ctx.signal.aborted) throw new InterruptedError();
       let events = batch.map((b) => b.event as LogEvent);
       if (opts.limit !== undefined && count + events.length > opts.limit) {
@@ -551,15 +557,15 @@ export function resumeCommand(
   repo: string,
   cursor: string | undefined,
   remaining?: number,
-  globals: Pick<GlobalOptions, "apiUrl" | "offline"> = { offline: false },
+  globals: Pick<GlobalOptions, "apiUrl" | "offline" | "dialect"> = { offline: false },
   startedAt?: Date,
 ): string {
   const args = ["mq", "logs", "--repo", repo];
   if (globals.apiUrl !== undefined) args.push("--api-url", globals.apiUrl);
   if (globals.offline) args.push("--offline");
-  if (opts.pullRequest !== undefined) args.push("--pr", String(opts.pullRequest));
+  if (globals.dialect !== undefined) args.push("--dialect", globals.dialect);
+  args.push(...filterArgs(opts.filters));
   if (opts.baseRef !== undefined) args.push("--base-ref", opts.baseRef);
-  if (opts.types) args.push("--type", opts.types.join(","));
   const until = opts.until ?? startedAt;
   const since = opts.since ?? (until ? new Date(until.getTime() - DEFAULT_WINDOW_MS) : undefined);
   if (since) args.push("--since", formatInstant(since));

@@ -24,6 +24,8 @@ export interface LogEvent {
 export const TABLE_SIZING_ROWS = 500;
 
 const HEAD = ["TIME", "TYPE", "PR", "BASE", "SUMMARY"];
+/** with events that carry the real service's derived outcome */
+const HEAD_WITH_OUTCOME = ["TIME", "TYPE", "PR", "BASE", "OUTCOME", "SUMMARY"];
 
 export interface EventTableOptions {
   now: () => Date;
@@ -31,13 +33,14 @@ export interface EventTableOptions {
   trusted: (event: LogEvent) => boolean;
   /** print each page at once (--follow) rather than waiting for TABLE_SIZING_ROWS to size columns */
   eager: boolean;
+  /** the events carry an `outcome` (the real service): shown in its own column, coloured */
+  outcome?: boolean;
   /** several repositories merged: the PR column names each event's repository */
   repository?: boolean;
 }
 
 export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<LogEvent> {
   const c = colors(io, "stdout");
-  const head = opts.repository ? ["TIME", "TYPE", "REPOSITORY#PR", "BASE", "SUMMARY"] : HEAD;
   const familyColor: Record<string, (s: string) => string> = {
     "action.queue": c.cyan,
     action: c.blue,
@@ -48,6 +51,11 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
     scheduled_freeze: c.red,
   };
   const human = io.isStdoutTerminal();
+  const head = [...(opts.outcome ? HEAD_WITH_OUTCOME : HEAD)];
+  if (opts.repository) head[2] = "REPOSITORY#PR";
+  const outcomeColor: Record<string, (s: string) => string> = { success: c.green, failure: c.red, pending: c.yellow };
+  // a server's string: shown only when it is one of the plain words an outcome is
+  const outcomeCell = (v: unknown): string => (typeof v === "string" && /^[a-z_]{1,20}$/.test(v) ? (outcomeColor[v] ?? ((s: string) => s))(v) : "-");
   const toRow = (ev: LogEvent): string[] => {
     const at = new Date(ev.received_at);
     // whole seconds keep the column aligned; the exact instant is in json/ndjson/csv
@@ -62,13 +70,11 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
     const where = opts.repository ? `${terminalText(String(ev.repository))}${pr}` : pr || "-";
     // server text through the door before mq's colour goes around it; a summary is mq's sentence
     // around the server's words, and mq's own words hold no control character
-    return [
-      time,
-      paint(terminalText(ev.type)),
-      where,
-      ev.base_ref !== null ? terminalText(ev.base_ref) : "-",
-      terminalText(summarizeEvent(ev, opts.trusted(ev))),
-    ];
+    const row = [time, paint(terminalText(ev.type)), where, ev.base_ref !== null ? terminalText(ev.base_ref) : "-"];
+    // the outcome cell shows only a short lower-case word (anything else is "-")
+    if (opts.outcome) row.push(outcomeCell(ev.outcome));
+    row.push(terminalText(summarizeEvent(ev, opts.trusted(ev))));
+    return row;
   };
   // Columns are sized from the first rows (the first TABLE_SIZING_ROWS, or the first --follow
   // batch); later pages stream through the same widths, so `--all` on a terminal keeps no rows

@@ -50,7 +50,8 @@ export function shortTime(iso: string): string {
  */
 function columnsOf(endpoint: StatsEndpoint, group: StatsGroup, human: boolean): string[] {
   const present = (f: string) => group.records.some((r) => f in r);
-  const figures = fieldsOfSection(endpoint, group.section).filter(present);
+  const shown = endpoint.tableFields;
+  const figures = fieldsOfSection(endpoint, group.section).filter((f) => present(f) && (!shown || shown.includes(f)));
   if (endpoint.shape === "time-to-merge") return ["queue_name", ...figures];
   if (endpoint.shape === "checks-outcome") return ["check_outcome", ...figures];
   const category = endpoint.category;
@@ -89,8 +90,14 @@ export function renderStatsTables(endpoint: StatsEndpoint, body: unknown, opts: 
       );
     }
     const align = columns.map((c) => (endpoint.fields.includes(c) ? ("right" as const) : ("left" as const)));
-    out.push(bold(terminalText(describeKeys({ keys: group.keys }))) + "\n");
+    const heading = describeKeys({ keys: group.keys });
+    if (heading) out.push(bold(terminalText(heading)) + "\n");
     out.push(renderTable({ head: fitHead(columns, rows, opts), rows, columns: opts.columns, colors: opts.colors, align }));
+    // the API's own figures over the window (the real service's idle time: means, p95, maxima)
+    if (group.summary) {
+      const parts = Object.entries(group.summary).map(([k, v]) => `${terminalText(k)} ${formatCell(endpoint, k.replace(/^(avg|p95|max)_/, ""), v, opts.human)}`);
+      out.push(`summary: ${parts.join(", ")}\n`);
+    }
     out.push("\n");
   }
   return out.join("");
