@@ -12,6 +12,9 @@ import type { Spinner } from "../output/spinner.js";
 import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
 import { formatInstant, parseTimeWindow, TIME_VALUE_HELP } from "./shared/time.js";
 import { resolveOutputFormat } from "./shared/output.js";
+import { archiveOption, noArchiveOption, resolveArchiveMode } from "./shared/archive.js";
+import type { ArchiveMode } from "../archive/choose.js";
+import type { Archive } from "../archive/db.js";
 
 /** Events shown on a terminal when neither --limit nor --all is given (and the --follow backlog). */
 export const DEFAULT_TERMINAL_LIMIT = 30;
@@ -43,8 +46,8 @@ export interface LogsOptions {
   interval: number;
   fields?: string[];
   format: OutputFormat;
-  /** read the local archive (`mq archive sync`) instead of the API */
-  archive: boolean;
+  /** read the local archive (`mq archive sync`) instead of the API: always, never, or when it covers the window */
+  archive: ArchiveMode;
 }
 
 interface RawFlags {
@@ -85,7 +88,8 @@ export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<v
     .addOption(new Option("--follow", "keep polling and print new events, oldest first, until Ctrl-C"))
     .addOption(new Option("--interval <seconds>", `seconds between polls with --follow (default ${DEFAULT_INTERVAL_SECONDS})`))
     .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv: ${EVENT_FIELDS.join(",")}`).argParser(collectList))
-    .addOption(new Option("--archive", "read the local archive (mq archive sync; $MQ_DATA_DIR) instead of the API: no network, windows older than the service keeps"))
+    .addOption(archiveOption())
+    .addOption(noArchiveOption())
     .addHelpText(
       "after",
       `
@@ -115,10 +119,15 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context): LogsOptions {
   if (follow && flags.cursor !== undefined) throw new UsageError("--follow and --cursor cannot be used together: --follow starts from the newest events.");
   if (follow && flags.until !== undefined) throw new UsageError("--follow and --until cannot be used together: --follow has no end.");
   if (flags.interval !== undefined && !follow) throw new UsageError("--interval only applies with --follow.");
-  const archive = flags.archive === true;
-  if (archive && follow) throw new UsageError("--archive and --follow cannot be used together: the archive changes only when mq archive sync runs.");
-  if (archive && flags.cursor !== undefined) throw new UsageError("--archive and --cursor cannot be used together: cursors belong to the API's pages.");
-  if (archive && flags.perPage !== undefined) throw new UsageError("--per-page applies to the API's pages, not to --archive.");
+  const archiveMode = resolveArchiveMode(flags.archive, ctx.env);
+  if (flags.archive === true) {
+    if (follow) throw new UsageError("--archive and --follow cannot be used together: the archive changes only when mq archive sync runs.");
+    if (flags.cursor !== undefined) throw new UsageError("--archive and --cursor cannot be used together: cursors belong to the API's pages.");
+    if (flags.perPage !== undefined) throw new UsageError("--per-page applies to the API's pages, not to --archive.");
+    if (ctx.globals.repo !== undefined && /[,@]/.test(ctx.globals.repo)) throw new UsageError("--archive reads the log of one repository: give one --repo (mq insights and mq prs read several from the archive).");
+  }
+  // following, resuming from a cursor and sizing pages are the API's: those runs ask it
+  const archive = follow || flags.cursor !== undefined || flags.perPage !== undefined ? "never" : archiveMode;
   let interval = DEFAULT_INTERVAL_SECONDS;
   if (flags.interval !== undefined) {
     interval = Number(flags.interval);
@@ -272,9 +281,19 @@ interface Progress {
 export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
   // the server's default window ends at its "now": a resume command pins this instant instead
   const startedAt = ctx.now();
-  if (opts.archive) return runLogsFromArchive(opts, ctx, startedAt);
+  const many = ctx.globals.repo !== undefined && /[,@]/.test(ctx.globals.repo);
+  // several repositories are read from the API (with --archive they were refused with the flags)
+  if (opts.archive === "always" || (opts.archive === "auto" && !many)) {
+    const repo = await ctx.resolveRepo();
+    const repoName = `${repo.owner}/${repo.name}`;
+    const until = opts.until ?? startedAt;
+    const since = opts.since ?? new Date(until.getTime() - DEFAULT_WINDOW_MS);
+    const { chooseArchive } = await import("../archive/choose.js");
+    const archive = await chooseArchive(ctx, { mode: opts.archive, repositories: [repoName], spans: [{ since, until }], what: "events" });
+    if (archive) return runLogsFromArchive(opts, ctx, { archive, repoName, since, until });
+  }
   // several repositories (--repo a/b,c/d): merged by time in logs-many.ts
-  if (ctx.globals.repo !== undefined && /[,@]/.test(ctx.globals.repo)) {
+  if (many) {
     const { runLogsMany } = await import("./logs-many.js");
     return runLogsMany(
       {
@@ -415,25 +434,13 @@ async function finish(run: LogsRun, progress: Progress): Promise<void> {
 }
 
 /**
- * `mq logs --archive`: the same window, filters, order and output as the API gives, read from the
- * local archive. A window the archive does not wholly cover is shown with a warning naming the
- * parts it lacks.
+ * `mq logs` from the local archive (--archive, or a window it covers): the same window, filters,
+ * order and output as the API gives. archive/choose.ts has warned about any part of the window
+ * the archive lacks.
  */
-async function runLogsFromArchive(opts: LogsOptions, ctx: Context, startedAt: Date): Promise<void> {
-  const repo = await ctx.resolveRepo();
-  const repoName = `${repo.owner}/${repo.name}`;
-  const [{ openArchiveForReading, readArchivedEvents, windowCoverage }, { parseEventsPage }] = await Promise.all([
-    import("../archive/reader.js"),
-    import("../api/schema/events.js"),
-  ]);
-  const archive = await openArchiveForReading(ctx);
-  const until = opts.until ?? startedAt;
-  const since = opts.since ?? new Date(until.getTime() - DEFAULT_WINDOW_MS);
-  const cover = await windowCoverage(archive, repoName, since, until);
-  if (!cover.complete) {
-    const parts = cover.missing.map((r) => `${formatInstant(new Date(r.from))} to ${formatInstant(new Date(r.to))}`).join(", ");
-    ctx.io.stderr.write(`warning: the archive does not cover ${parts} for ${repoName}: events there are missing below (mq archive sync fetches them).\n`);
-  }
+async function runLogsFromArchive(opts: LogsOptions, ctx: Context, from: { archive: Archive; repoName: string; since: Date; until: Date }): Promise<void> {
+  const { archive, repoName, since, until } = from;
+  const [{ readArchivedEvents }, { parseEventsPage }] = await Promise.all([import("../archive/reader.js"), import("../api/schema/events.js")]);
   const mismatches = new ContractMismatches((line) => void ctx.io.stderr.write(line + "\n"));
   const sink = await openLogsOutput(opts, ctx, mismatches);
   let count = 0;
