@@ -56,8 +56,8 @@ __mq_flags() {
     ) ;;
     logs) __mq_r=(
       --pr --base-ref --type --since --until --per-page --limit --all --cursor --follow --interval
-      --fields --archive -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --fields --archive --no-archive -R --repo --api-url --offline -o --output --color --debug
+      --token --timeout --no-retry --insecure --strict -h --help
     ) ;;
     stats) __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
@@ -149,21 +149,23 @@ __mq_flags() {
       -o --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
     ) ;;
     insights) __mq_r=(
-      --since --until --compare --base-ref --queue --slowest --fail-if -R --repo --api-url --offline
-      -o --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
+      --since --until --compare --base-ref --queue --slowest --fail-if --archive --no-archive -R
+      --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict -h --help
     ) ;;
     prs) __mq_r=(
       --since --until --base-ref --pr --queue --outcome --reason --failed --sort --slowest --limit
-      --fields -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --fields --archive --no-archive -R --repo --api-url --offline -o --output --color --debug
+      --token --timeout --no-retry --insecure --strict -h --help
     ) ;;
     pr) __mq_r=(
-      --since --until -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --since --until --archive --no-archive -R --repo --api-url --offline -o --output --color
+      --debug --token --timeout --no-retry --insecure --strict -h --help
     ) ;;
     serve) __mq_r=(
-      --host --port --seed --days --now --repos --events -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict -h --help
+      --host --port --seed --days --now --repos --events --latency --memory-budget -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict -h --help
     ) ;;
     archive) __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
@@ -278,7 +280,7 @@ __mq_flags() {
 # __mq_takes_value PATH FLAG: whether FLAG of PATH reads the next word as its value
 __mq_takes_value() {
   case "$1|$2" in
-    *'|-R'|*'|--repo'|*'|--api-url'|*'|-o'|*'|--output'|*'|--color'|*'|--token'|*'|--timeout'|*'|--pr'|*'|--base-ref'|*'|--type'|*'|--since'|*'|--until'|*'|--per-page'|*'|--limit'|*'|--cursor'|*'|--interval'|*'|--fields'|*'|--at'|*'|--branch'|*'|--fail-if'|*'|--partition'|*'|--queue'|*'|--priority-rule'|*'|--compare'|*'|--slowest'|*'|--outcome'|*'|--reason'|*'|--sort'|*'|--host'|*'|--port'|*'|--seed'|*'|--days'|*'|--now'|*'|--repos'|*'|--events'|*'|--data-dir'|*'|--parquet') return 0 ;;
+    *'|-R'|*'|--repo'|*'|--api-url'|*'|-o'|*'|--output'|*'|--color'|*'|--token'|*'|--timeout'|*'|--pr'|*'|--base-ref'|*'|--type'|*'|--since'|*'|--until'|*'|--per-page'|*'|--limit'|*'|--cursor'|*'|--interval'|*'|--fields'|*'|--at'|*'|--branch'|*'|--fail-if'|*'|--partition'|*'|--queue'|*'|--priority-rule'|*'|--compare'|*'|--slowest'|*'|--outcome'|*'|--reason'|*'|--sort'|*'|--host'|*'|--port'|*'|--seed'|*'|--days'|*'|--now'|*'|--repos'|*'|--events'|*'|--latency'|*'|--memory-budget'|*'|--data-dir'|*'|--parquet') return 0 ;;
   esac
   return 1
 }

@@ -31,7 +31,7 @@ end
 # __mq_takes_value PATH FLAG: whether FLAG of PATH reads the next word as its value
 function __mq_takes_value --argument-names path flag
     switch "$path|$flag"
-        case '*|-R' '*|--repo' '*|--api-url' '*|-o' '*|--output' '*|--color' '*|--token' '*|--timeout' '*|--pr' '*|--base-ref' '*|--type' '*|--since' '*|--until' '*|--per-page' '*|--limit' '*|--cursor' '*|--interval' '*|--fields' '*|--at' '*|--branch' '*|--fail-if' '*|--partition' '*|--queue' '*|--priority-rule' '*|--compare' '*|--slowest' '*|--outcome' '*|--reason' '*|--sort' '*|--host' '*|--port' '*|--seed' '*|--days' '*|--now' '*|--repos' '*|--events' '*|--data-dir' '*|--parquet'
+        case '*|-R' '*|--repo' '*|--api-url' '*|-o' '*|--output' '*|--color' '*|--token' '*|--timeout' '*|--pr' '*|--base-ref' '*|--type' '*|--since' '*|--until' '*|--per-page' '*|--limit' '*|--cursor' '*|--interval' '*|--fields' '*|--at' '*|--branch' '*|--fail-if' '*|--partition' '*|--queue' '*|--priority-rule' '*|--compare' '*|--slowest' '*|--outcome' '*|--reason' '*|--sort' '*|--host' '*|--port' '*|--seed' '*|--days' '*|--now' '*|--repos' '*|--events' '*|--latency' '*|--memory-budget' '*|--data-dir' '*|--parquet'
             return 0
     end
     return 1
@@ -205,7 +205,8 @@ complete -c mq -n '__mq_at "logs"' -l cursor -x -d 'start from this page cursor 
 complete -c mq -n '__mq_at "logs"' -l follow -d 'keep polling and print new events, oldest first, until Ctrl-C'
 complete -c mq -n '__mq_at "logs"' -l interval -x -d 'seconds between polls with --follow (default 5)'
 complete -c mq -n '__mq_at "logs"' -l fields -x -d 'fields for json, ndjson and csv: id,received_at,trigger,repository,pull_request,base_ref,outcome,type,metadata'
-complete -c mq -n '__mq_at "logs"' -l archive -d 'read the local archive (mq archive sync; $MQ_DATA_DIR) instead of the API: no network, windows older than the service keeps'
+complete -c mq -n '__mq_at "logs" "insights" "prs" "pr"' -l archive -d 'read the local archive (mq archive sync) instead of the API, whatever it covers: no network, windows older than the service keeps'
+complete -c mq -n '__mq_at "logs" "insights" "prs" "pr"' -l no-archive -d 'ask the API even when the archive covers the window (default: the archive when it covers the whole window; $MQ_ARCHIVE=auto|always|never)'
 complete -c mq -n '__mq_at "logs" "stats" "stats time-to-merge" "stats merge-queue-checks-outcome" "stats queues-checks-outcome-count" "stats queues-entered-count" "stats queues-merged-count" "stats average-ci-runtime" "stats average-queue-time" "stats total-queue-time" "stats queue-size" "stats running-speculative-checks" "stats batch-size" "stats batch-bisection" "stats branches" "stats checks-retries" "stats failure-rate" "stats queues-pr-exit-reasons" "stats queues" "stats summary" "insights" "prs" "pr" "serve" "archive" "archive sync" "archive status" "archive query" "archive export" "auth" "auth login" "auth status" "auth logout" "auth token" "config" "config get" "config set" "config unset" "config list" "completion" "help" "help logs" "help stats" "help stats time-to-merge" "help stats merge-queue-checks-outcome" "help stats queues-checks-outcome-count" "help stats queues-entered-count" "help stats queues-merged-count" "help stats average-ci-runtime" "help stats average-queue-time" "help stats total-queue-time" "help stats queue-size" "help stats running-speculative-checks" "help stats batch-size" "help stats batch-bisection" "help stats branches" "help stats checks-retries" "help stats failure-rate" "help stats queues-pr-exit-reasons" "help stats queues" "help stats summary" "help insights" "help prs" "help pr" "help serve" "help archive" "help archive sync" "help archive status" "help archive query" "help archive export" "help auth" "help auth login" "help auth status" "help auth logout" "help auth token" "help config" "help config get" "help config set" "help config unset" "help config list" "help completion"' -s h -l help -d 'display help for command'
 complete -c mq -n '__mq_at "stats time-to-merge"' -l at -x -d 'time to merge as of this instant'
 complete -c mq -n '__mq_at "stats time-to-merge"' -l branch -x -d 'time to merge for this branch'
@@ -238,6 +239,8 @@ complete -c mq -n '__mq_at "serve"' -l days -x -d 'days of simulated history, 1 
 complete -c mq -n '__mq_at "serve"' -l now -x -d 'the simulated present (default: now, to the second)'
 complete -c mq -n '__mq_at "serve"' -l repos -x -d 'only these repositories exist; others answer 404 (default: any repository)'
 complete -c mq -n '__mq_at "serve"' -l events -r -F -d 'serve exactly the events of a file written by `mq logs --all -o ndjson`'
+complete -c mq -n '__mq_at "serve"' -l latency -x -d 'wait this long before every answer, 0 to 60000 (for tests and benchmarks; default: 0)'
+complete -c mq -n '__mq_at "serve"' -l memory-budget -x -d 'the most simulated or replayed data held at once, 128 to 65536 MB (default: 512)'
 complete -c mq -n '__mq_at "archive sync"' -l since -x -d 'start of the first sync: an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z) or a duration ago (30m, 6h, 7d, 2w) (default: 90d, as far back as the service keeps)'
 complete -c mq -n '__mq_at "archive sync" "archive status" "archive query" "archive export"' -l data-dir -r -F -d 'the archive\'s folder (default: $MQ_DATA_DIR, else $XDG_DATA_HOME/mq, else ~/.local/share/mq)'
 complete -c mq -n '__mq_at "archive export"' -l parquet -r -F -d 'the folder to write (required)'
