@@ -4,7 +4,10 @@
 // in OUTPUT_FORMATS) that reads what it needs from the Export.
 import type { IOStreams, OutputFormat } from "../context.js";
 import type { FieldSpec } from "../stats/endpoints.js";
+import type { MarkdownTable } from "./markdown.js";
+import type { MetricFamily } from "./openmetrics.js";
 import { createRecordWriter, writeChunk } from "./records.js";
+import { terminalJson } from "./terminal-text.js";
 
 /** Where a command's items go, page by page; end() closes the output (json's `]`, a buffered table). */
 export interface Sink<T> {
@@ -30,6 +33,10 @@ export interface Export<T> {
    * for formats that type their values (openmetrics); the other fields are labels.
    */
   figures?: Readonly<Record<string, FieldSpec>>;
+  /** the figures over the window as a table (-o markdown); commands without one refuse the format */
+  headline?: () => MarkdownTable;
+  /** the figures over the window as gauges (-o openmetrics) */
+  metrics?: () => MetricFamily[];
 }
 
 type FormatEntry = <T>(io: IOStreams, x: Export<T>) => Sink<T> | Promise<Sink<T>>;
@@ -38,6 +45,9 @@ function recordSink<T>(format: "json" | "ndjson" | "csv", io: IOStreams, x: Expo
   const writer = createRecordWriter(format, io.stdout, {
     fields: x.fields,
     csvColumns: format === "csv" ? x.csvColumns?.() : undefined,
+    csvGuard: io.csvGuarded(),
+    // a person reads it: server text shown escaped, JSON with the same value
+    terminal: io.isStdoutTerminal(),
   });
   const toRecord = x.toRecord ?? ((item: T) => item as unknown as Record<string, unknown>);
   const prepare =
@@ -54,15 +64,39 @@ function recordSink<T>(format: "json" | "ndjson" | "csv", io: IOStreams, x: Expo
 function documentSink<T>(io: IOStreams, document: () => unknown): Sink<T> {
   return {
     async write() {},
-    end: () => writeChunk(io.stdout, JSON.stringify(document(), null, 2) + "\n"),
+    end: () => {
+      const json = JSON.stringify(document(), null, 2);
+      return writeChunk(io.stdout, (io.isStdoutTerminal() ? terminalJson(json) : json) + "\n");
+    },
   };
 }
+
+/** Text made at the end from what the Export describes (the items are not needed). */
+function textSink<T>(io: IOStreams, what: string, make: (() => string) | undefined): Sink<T> {
+  // commands check the format while parsing flags (resolveOutputFormat), so this is a bug if reached
+  if (!make) throw new Error(`this output has no ${what}`);
+  return {
+    async write() {},
+    end: () => writeChunk(io.stdout, make()),
+  };
+}
+
 
 export const FORMATS: Readonly<Record<OutputFormat, FormatEntry>> = {
   table: (_io, x) => x.table(),
   json: (io, x) => (x.document ? documentSink(io, x.document) : recordSink("json", io, x)),
   ndjson: (io, x) => recordSink("ndjson", io, x),
   csv: (io, x) => recordSink("csv", io, x),
+  // -o none: a gate in CI wants its verdicts, not the data
+  none: () => ({ async write() {}, async end() {} }),
+  markdown: async (io, x) => {
+    const { renderMarkdownTable } = await import("./markdown.js");
+    return textSink(io, "figures for markdown", x.headline && (() => renderMarkdownTable(x.headline!())));
+  },
+  openmetrics: async (io, x) => {
+    const { renderOpenMetrics } = await import("./openmetrics.js");
+    return textSink(io, "figures for openmetrics", x.metrics && (() => renderOpenMetrics(x.metrics!())));
+  },
 };
 
 /** A sink for streaming output: write pages as they arrive, then end(). */

@@ -7,6 +7,7 @@ import { eventFamily, summarizeEvent } from "./event-summary.js";
 import type { Sink } from "./exporter.js";
 import { formatInstant, formatRelativeTime } from "./format.js";
 import { columnWidths, renderTable } from "./table.js";
+import { terminalText } from "./terminal-text.js";
 
 /** Loose view of an event: the schema module's types are loaded lazily. */
 export interface LogEvent {
@@ -51,15 +52,23 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
     const at = new Date(ev.received_at);
     // whole seconds keep the column aligned; the exact instant is in json/ndjson/csv
     const time = Number.isNaN(at.getTime())
-      ? ev.received_at
+      ? terminalText(String(ev.received_at))
       : human
         ? formatRelativeTime(at, opts.now())
         : formatInstant(new Date(Math.floor(at.getTime() / 1000) * 1000));
     const paint = familyColor[eventFamily(ev.type)] ?? ((s: string) => s);
     const pr = ev.pull_request !== null ? `#${ev.pull_request}` : "";
-    // the repository as sent, quoted-escaped: no control character reaches the terminal
-    const where = opts.repository ? `${JSON.stringify(String(ev.repository)).slice(1, -1)}${pr}` : pr || "-";
-    return [time, paint(ev.type), where, ev.base_ref ?? "-", summarizeEvent(ev, opts.trusted(ev))];
+    // the repository as sent, through the door
+    const where = opts.repository ? `${terminalText(String(ev.repository))}${pr}` : pr || "-";
+    // server text through the door before mq's colour goes around it; a summary is mq's sentence
+    // around the server's words, and mq's own words hold no control character
+    return [
+      time,
+      paint(terminalText(ev.type)),
+      where,
+      ev.base_ref !== null ? terminalText(ev.base_ref) : "-",
+      terminalText(summarizeEvent(ev, opts.trusted(ev))),
+    ];
   };
   // Columns are sized from the first rows (the first TABLE_SIZING_ROWS, or the first --follow
   // batch); later pages stream through the same widths, so `--all` on a terminal keeps no rows

@@ -12,6 +12,8 @@ import { allKeys, type Export } from "./exporter.js";
 import { formatCount, formatDuration, formatPercent } from "./format.js";
 import { writeChunk } from "./records.js";
 import { renderTable } from "./table.js";
+import { terminalText } from "./terminal-text.js";
+import { displayWidth } from "./terminal-width.js";
 
 export interface RenderOptions {
   /** humanise durations, rates, counts and times (a terminal) */
@@ -65,7 +67,7 @@ export function renderStatsTables(endpoint: StatsEndpoint, body: unknown, opts: 
   if (endpoint.shape === "list") {
     const items = listItems(endpoint, body);
     if (!items.length) return "";
-    return renderTable({ head: [listItemKey(endpoint)], rows: items.map((i) => [i]), columns: opts.columns, colors: opts.colors });
+    return renderTable({ head: [listItemKey(endpoint)], rows: items.map((i) => [terminalText(i)]), columns: opts.columns, colors: opts.colors });
   }
   const out: string[] = [];
   let section: StatsGroup["section"];
@@ -75,7 +77,8 @@ export function renderStatsTables(endpoint: StatsEndpoint, body: unknown, opts: 
       out.push(bold(`== ${section} ==`) + "\n");
     }
     const columns = columnsOf(endpoint, group, opts.human);
-    const rows = group.records.map((r) => columns.map((c) => formatCell(endpoint, c, r[c], opts.human)));
+    // values from the server (a category such as an exit reason, a queue name) through the door
+    const rows = group.records.map((r) => columns.map((c) => terminalText(formatCell(endpoint, c, r[c], opts.human))));
     if (hasWindowRow(endpoint) && group.records.length > 1) {
       rows.push(
         columns.map((c, i) => {
@@ -86,7 +89,7 @@ export function renderStatsTables(endpoint: StatsEndpoint, body: unknown, opts: 
       );
     }
     const align = columns.map((c) => (endpoint.fields.includes(c) ? ("right" as const) : ("left" as const)));
-    out.push(bold(describeKeys({ keys: group.keys })) + "\n");
+    out.push(bold(terminalText(describeKeys({ keys: group.keys }))) + "\n");
     out.push(renderTable({ head: fitHead(columns, rows, opts), rows, columns: opts.columns, colors: opts.colors, align }));
     out.push("\n");
   }
@@ -99,7 +102,7 @@ export function renderStatsTables(endpoint: StatsEndpoint, body: unknown, opts: 
  */
 function fitHead(columns: string[], rows: string[][], opts: RenderOptions): string[] {
   if (!opts.human) return columns;
-  const width = columns.reduce((sum, c, i) => sum + Math.max(c.length, ...rows.map((r) => r[i]!.length)), 0) + 2 * (columns.length - 1);
+  const width = columns.reduce((sum, c, i) => sum + Math.max(displayWidth(c), ...rows.map((r) => displayWidth(r[i]!))), 0) + 2 * (columns.length - 1);
   return width <= opts.columns ? columns : columns.map((c) => c.replace(/_/g, "\n"));
 }
 
@@ -117,7 +120,7 @@ export function renderStatsCharts(endpoint: StatsEndpoint, body: unknown, opts: 
     if (!fieldsOfSection(endpoint, series.section).includes(field)) continue;
     out.push(
       renderChart({
-        title: opts.colors ? opts.colors.bold(describeKeys(series)) : describeKeys(series),
+        title: opts.colors ? opts.colors.bold(terminalText(describeKeys(series))) : terminalText(describeKeys(series)),
         label: field,
         points: series.records.map((r) => ({
           start: String(r.start),
