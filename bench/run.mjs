@@ -358,7 +358,8 @@ async function archiveInsights() {
   const latency = CFG.apiLatencyMs;
   const span = days === 1 ? "1 day" : `${days} days`;
   log(`archive: ${span} synced, then insights from the archive and over the API`);
-  const serveArgs = [BIN, "serve", "--port", "0", "--token", TOKEN, "--now", NOW, "--days", String(days + 1)];
+  // the default memory budget (512 MB) refuses the pages of a 30-day window once the simulation is cached
+  const serveArgs = [BIN, "serve", "--port", "0", "--token", TOKEN, "--now", NOW, "--days", String(days + 1), "--memory-budget", "4096"];
   // the API as mq sees it on a loopback: every page answered at once
   const local = await startChild("node", serveArgs);
   cleanups.push(local.stop);
