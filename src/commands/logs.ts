@@ -446,7 +446,11 @@ async function finish(run: LogsRun, progress: Progress): Promise<void> {
  */
 async function runLogsFromArchive(opts: LogsOptions, ctx: Context, from: { archive: Archive; repoName: string; since: Date; until: Date }): Promise<void> {
   const { archive, repoName, since, until } = from;
-  const [{ readArchivedEvents }, { parseEventsPage }] = await Promise.all([import("../archive/reader.js"), import("../api/schema/events.js")]);
+  const [{ readArchivedEvents }, { parseEventsPage }, { attachRawJson }] = await Promise.all([
+    import("../archive/reader.js"),
+    import("../api/schema/events.js"),
+    import("../api/raw-json.js"),
+  ]);
   const mismatches = new ContractMismatches((line) => void ctx.io.stderr.write(line + "\n"));
   const sink = await openLogsOutput(opts, ctx, mismatches);
   let count = 0;
@@ -456,7 +460,12 @@ async function runLogsFromArchive(opts: LogsOptions, ctx: Context, from: { archi
     const limit = opts.limit !== undefined ? opts.limit + 1 : undefined;
     for await (const batch of readArchivedEvents(archive, { repository: repoName, since, until, types: opts.types, pullRequest: opts.pullRequest, baseRef: opts.baseRef, limit })) {
       if (ctx.signal.aborted) throw new InterruptedError();
-      let events = batch.map((b) => b.event as LogEvent);
+      // each event's text as the server sent it, as the API's pages carry theirs: json, ndjson
+      // and csv write those bytes (integers past 2^53, 1.0, escapes), not a re-serialisation
+      let events = batch.map((b) => {
+        attachRawJson(b.event, b.raw, { start: 0, end: b.raw.length, spaced: true });
+        return b.event as LogEvent;
+      });
       if (opts.limit !== undefined && count + events.length > opts.limit) {
         events = events.slice(0, opts.limit - count);
         truncated = true;

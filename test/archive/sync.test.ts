@@ -67,6 +67,15 @@ describe("mq archive sync against servers mq did not write", () => {
       expect(fault.requests.map((q) => q.url)).toEqual([
         "/v1/repos/acme/web/logs?received_from=2026-11-20T00%3A00%3A00.000Z&received_to=2026-11-20T12%3A00%3A00.000Z&per_page=100",
       ]);
+      // read back, mq logs writes the bytes the API sent (1.0, 1e2, escapes), as it does from the API
+      for (const format of ["ndjson", "json"]) {
+        const window = ["logs", "--repo", "acme/web", "--since", "2026-11-20T00:00:00Z", "--until", "2026-11-20T11:00:00Z", "-o", format];
+        const live = await mq([...window, "--api-url", fault.url, "--token", "mqk_test_token_1234", "--no-archive"]);
+        const back = await mq([...window, "--archive"], { dataDir: dir });
+        expect(back.code, back.stderr).toBe(0);
+        expect(back.stdout).toBe(live.stdout);
+        expect(back.stdout).toContain('"extra":1e2');
+      }
       const q = await mq(["archive", "query", "SELECT id, pull_request, base_ref, \"trigger\", outcome, received_at FROM events ORDER BY id", "-o", "json"], { dataDir: dir });
       expect(JSON.parse(q.stdout)).toEqual([
         { id: 6, pull_request: 12, base_ref: "main", trigger: "t", outcome: null, received_at: "2026-11-20T09:00:00.000000Z" },
