@@ -4,7 +4,7 @@
 //
 //   node bench/run.mjs            full run; writes bench/RESULTS.md
 //   node bench/run.mjs --quick    every measurement once, small sizes (a smoke test; writes nothing)
-//   options: --no-build  --out FILE  --only startup,stream,concurrency,server,insights,serve,oneshot,formats,slices
+//   options: --no-build  --out FILE  --only startup,stream,concurrency,server,insights,archive,serve,oneshot,formats,slices
 //
 // It runs the built CLI (npm run build, then bin/mq.js) and, for what `mq serve` does not expose
 // (a fixed delay per request, a store of exactly one million events), bench/server.mjs over an
@@ -31,10 +31,12 @@ const want = (section) => !ONLY || ONLY.includes(section);
 const CFG = QUICK
   ? { startupRuns: 2, startupWarmup: 1, streamEvents: 2_000, smallEvents: 1_000, streamRuns: 1, curlRuns: 1, curlBudgetMs: 0,
       delayMs: 50, summaryRuns: 1, simDays: 7, storeEvents: 20_000, storeBaseline: 2_000, latencyRequests: 20,
-      rssSizes: [1_000, 5_000], sliceDays: 1, sliceDelayMs: 100, sliceRuns: 1 }
+      rssSizes: [1_000, 5_000], sliceDays: 1, sliceDelayMs: 100, sliceRuns: 1,
+      archiveDays: 1, archiveRuns: 1, apiLatencyMs: 20 }
   : { startupRuns: 20, startupWarmup: 3, streamEvents: 100_000, smallEvents: 1_000, streamRuns: 3, curlRuns: 3, curlBudgetMs: 45_000,
       delayMs: 200, summaryRuns: 3, simDays: 30, storeEvents: 1_000_000, storeBaseline: 100_000, latencyRequests: 200,
-      rssSizes: [10_000, 100_000, 1_000_000], sliceDays: 30, sliceDelayMs: 100, sliceRuns: 1 };
+      rssSizes: [10_000, 100_000, 1_000_000], sliceDays: 30, sliceDelayMs: 100, sliceRuns: 1,
+      archiveDays: 30, archiveRuns: 3, apiLatencyMs: 100 };
 
 const tmpRoot = mkdtempSync(join(os.tmpdir(), "mq-bench-"));
 // the CLI under test: a snapshot of bin/ and dist/ taken right after the build, so that another
@@ -352,6 +354,70 @@ async function insights() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 7. insights read from the archive
+
+async function archiveInsights() {
+  const days = CFG.archiveDays;
+  const latency = CFG.apiLatencyMs;
+  const span = days === 1 ? "1 day" : `${days} days`;
+  log(`archive: ${span} synced, then insights from the archive and over the API`);
+  // the default memory budget (512 MB) refuses the pages of a 30-day window once the simulation is cached
+  const serveArgs = [BIN, "serve", "--port", "0", "--token", TOKEN, "--now", NOW, "--days", String(days + 1), "--memory-budget", "4096"];
+  // the API as mq sees it on a loopback: every page answered at once
+  const local = await startChild("node", serveArgs);
+  cleanups.push(local.stop);
+  // the API at a distance: the same history, each answer after a round trip of `latency` ms
+  const remote = await startChild("node", [...serveArgs, "--latency", String(latency)]);
+  cleanups.push(remote.stop);
+  const env = { ...ENV, MQ_DATA_DIR: join(tmp, "archive-data") };
+  const since = new Date(Date.parse(NOW) - days * 86_400_000).toISOString().replace(".000Z", "Z");
+  const window = ["--repo", "acme/web", "--since", since, "--until", NOW, "--compare", "none", "--token", TOKEN];
+  const sync = check(await timed("node", [BIN, "archive", "sync", "--repo", "acme/web", "--since", since, "--until", NOW, "--api-url", local.url, "--token", TOKEN, "-o", "ndjson"], { env }), "mq archive sync");
+  const synced = JSON.parse(sync.first);
+  // same output, exactly, or the timing means nothing; --debug counts the API's pages
+  const once = (args) => {
+    const r = spawnSync("node", args, { cwd: ROOT, env: { ...process.env, ...env }, encoding: "utf8", maxBuffer: 64 << 20 });
+    if (r.status !== 0) throw new Error(`${args.slice(1).join(" ")}: exit ${r.status}\n${r.stderr.slice(0, 2000)}`);
+    return r;
+  };
+  const viaApi = once([BIN, "--debug", "insights", ...window, "--api-url", local.url, "--no-archive", "-o", "json"]);
+  const viaArchive = once([BIN, "insights", ...window, "--api-url", local.url, "--archive", "-o", "json"]);
+  if (viaApi.stdout !== viaArchive.stdout) throw new Error("mq insights --archive differs from mq insights over the API");
+  const pages = viaApi.stderr.split("\n").filter((l) => l.includes(" GET ")).length;
+  const apiArgs = (server) => [BIN, "insights", ...window, "--api-url", server.url, "--no-archive", "-o", "ndjson"];
+  const archiveArgs = [BIN, "insights", ...window, "--api-url", remote.url, "--archive", "-o", "ndjson"];
+  const lines = check(await timed("node", archiveArgs, { env }), "mq insights --archive").lines;
+  const far = [];
+  const near = [];
+  const archived = [];
+  // interleaved, so that a change in the machine's load falls on all three alike
+  for (let i = 0; i < CFG.archiveRuns; i++) {
+    log(`archive: round ${i + 1}/${CFG.archiveRuns}`);
+    far.push(check(await timed("node", apiArgs(remote), { env }), "mq insights over the API", lines).ms);
+    archived.push(check(await timed("node", archiveArgs, { env }), "mq insights --archive", lines).ms);
+    near.push(check(await timed("node", apiArgs(local), { env }), "mq insights over the loopback API", lines).ms);
+  }
+  const vsFar = median(far) / median(archived);
+  const vsNear = median(near) / median(archived);
+  row("archive", `mq archive sync, ${span}, ${fmtInt(synced.added)} events (once)`, [sync.ms], { baseline: "—", ratio: "–" });
+  row("archive", `(d) mq insights over the API, ${span}, ${fmtInt(pages)} pages, +${latency} ms per page`, far, { baseline: "—", ratio: "baseline (d)" });
+  row("archive", `(e) mq insights over the API, ${span}, loopback (no latency)`, near, { baseline: "—", ratio: "baseline (e)" });
+  row("archive", `insights --archive vs over the API, ${span}`, archived, { baseline: "(d), (e)", ratio: `${fmtRatio(vsFar)} faster than (d); ${fmtRatio(vsNear)} faster than (e)` });
+  target(
+    `archive: insights --archive over ${span} ≥ 10× faster than over the API (+${latency} ms per page)`,
+    vsFar >= 10,
+    `${fmtRatio(vsFar)} (${fmtMs(median(archived))} vs ${fmtMs(median(far))}); ${fmtRatio(vsNear)} against the loopback API (${fmtMs(median(near))})`,
+  );
+  notes.push(
+    `Archive: \`mq archive sync\` copied ${span} of acme/web (${fmtInt(synced.added)} events) from \`mq serve --now ${NOW}\` once; then \`mq insights --compare none\` ` +
+      `over that window from the archive (\`--archive\`), over the API of \`mq serve --latency ${latency}\` (d: each of the ${fmtInt(pages)} pages answered after ${latency} ms, ` +
+      `a round trip to a hosted API) and over the same API on loopback without latency (e), interleaved, ${CFG.archiveRuns} rounds. The outputs were checked identical first.`,
+  );
+  await remote.stop();
+  await local.stop();
+}
+
+// ---------------------------------------------------------------------------------------------
 // 5. server latency
 
 /** deterministic pseudo-random numbers in [0, 1) (mulberry32) */
@@ -568,6 +634,7 @@ try {
   if (want("concurrency")) await concurrency(bundle, endpoints);
   if (want("server")) await serverLatency(bundle, endpoints);
   if (want("insights")) await insights();
+  if (want("archive")) await archiveInsights();
   if (want("serve")) await serveYear();
   // issue 18's rows (bench/feel.mjs)
   const h = { BIN, ENV, TOKEN, NOW, tmp, CFG, row, target, notes, cleanups, log, bundle };

@@ -61,8 +61,9 @@ __mq_flags() {
     logs) __mq_r=(
       --pr --not-pr --type --not-type --outcome --not-outcome --trigger --not-trigger --batch-pr
       --not-batch-pr --base-ref --since --until --per-page --limit --all --cursor --follow
-      --interval --fields --parallel --archive -R --repo --api-url --offline -o --output --color
-      --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
+      --interval --fields --parallel --archive --no-archive -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'logs aggregate') __mq_r=(
       --pr --not-pr --type --not-type --outcome --not-outcome --trigger --not-trigger --batch-pr
@@ -186,18 +187,18 @@ __mq_flags() {
       --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     insights) __mq_r=(
-      --since --until --compare --base-ref --queue --slowest --fail-if -R --repo --api-url --offline
-      -o --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
-      --dialect -h --help
+      --since --until --compare --base-ref --queue --slowest --fail-if --archive --no-archive -R
+      --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict --no-csv-guard --dialect -h --help
     ) ;;
     prs) __mq_r=(
       --since --until --base-ref --pr --queue --outcome --reason --failed --sort --slowest --limit
-      --fields -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict --no-csv-guard --dialect -h --help
+      --fields --archive --no-archive -R --repo --api-url --offline -o --output --color --debug
+      --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     pr) __mq_r=(
-      --since --until -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict --no-csv-guard --dialect -h --help
+      --since --until --archive --no-archive -R --repo --api-url --offline -o --output --color
+      --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     serve) __mq_r=(
       --host --port --seed --days --now --repos --events --latency --memory-budget -R --repo

@@ -115,15 +115,18 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "mq --offline insights --repo acme/web --since 7d --compare previous",
     "mq --offline insights --repo acme/web --since 7d --compare 30d..23d -o ndjson",
     "mq --offline insights --repo acme/web --since 1d -o json --fail-if 'p95(queue_time) > 30d' --fail-if 'change(p50(time_to_merge)) > 1000%'",
+    "mq --offline archive sync --repo acme/web --since 2d && mq insights --archive --repo acme/web --since 1d --until 1h -o json",
   ],
   prs: [
     "mq --offline prs --repo acme/web --since 1d --slowest 10",
     "mq --offline prs --repo acme/web --since 2d --failed -o csv",
     "mq --offline prs --repo acme/web --since 1d --sort ci_time --limit 5 -o json",
+    "mq --offline archive sync --repo acme/web --since 1d && mq --offline prs --repo acme/web --since 20h --until 1h --slowest 5",
   ],
   pr: [
     "mq --offline pr $(mq --offline prs --repo acme/web --since 1d --slowest 1 -o csv --fields pull_request | tail -n 1) --repo acme/web --since 2d",
     "mq --offline pr $(mq --offline prs --repo acme/web --since 1d --sort retries --limit 1 -o csv --fields pull_request | tail -n 1) --repo acme/web -o json",
+    "mq --offline archive sync --repo acme/web --since 1d && mq pr $(mq prs --archive --repo acme/web --since 20h --until 1h --slowest 1 -o csv --fields pull_request | tail -n 1) --archive --repo acme/web --since 1d --until 1h",
   ],
 
   serve: [

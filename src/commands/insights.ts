@@ -8,6 +8,8 @@ import { CheckFailedError, UsageError } from "../errors.js";
 import { collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
 import { checkWindowOrder, parseTimeFlag, TIME_VALUE_HELP } from "./shared/time.js";
 import { resolveOutputFormat } from "./shared/output.js";
+import { archiveOption, noArchiveOption, resolveArchiveMode } from "./shared/archive.js";
+import type { ArchiveMode } from "../archive/choose.js";
 import type { Gate } from "../insights/gate.js";
 
 export const DEFAULT_INSIGHTS_WINDOW_MS = 7 * 86_400_000;
@@ -23,6 +25,8 @@ export interface InsightsOptions {
   slowest: number;
   gates: Gate[];
   format: OutputFormat;
+  /** read the archive instead of the API: always, never, or when it covers both windows */
+  archive: ArchiveMode;
 }
 
 interface RawFlags {
@@ -33,6 +37,7 @@ interface RawFlags {
   queue?: string[];
   slowest?: string;
   failIf?: string[];
+  archive?: boolean;
 }
 
 const collectRepeat = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
@@ -47,6 +52,8 @@ export function NewCmdInsights(ctx: Context, runF?: (opts: InsightsOptions) => P
     .addOption(new Option("--queue <name>", "only stays in this queue (repeatable, comma-separated)").argParser(collectList))
     .addOption(new Option("--slowest <n>", `how many of the slowest pull requests to list, 0 to 100 (default ${DEFAULT_SLOWEST})`))
     .addOption(new Option("--fail-if <expr>", "exit 1 when FIGURE OP VALUE or change(FIGURE) OP VALUE holds, e.g. 'p95(queue_time) > 2h' (repeatable)").argParser(collectRepeat))
+    .addOption(archiveOption())
+    .addOption(noArchiveOption())
     .addHelpText(
       "after",
       `\nFigures (for --fail-if): entered, merged, left, failed, failure_rate, throughput, retries, and STAT(DISTRIBUTION)
@@ -104,20 +111,23 @@ export async function parseInsightsFlags(flags: RawFlags, ctx: Context): Promise
       gates.push(gate);
     }
   }
-  return { since, until, compare, baseRef, queues, slowest, gates, format };
+  return { since, until, compare, baseRef, queues, slowest, gates, format, archive: resolveArchiveMode(flags.archive, ctx.env) };
 }
 
 export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<void> {
-  const [{ resolveRepos, pool, REPO_CONCURRENCY }, { WindowAccumulator }, { walkStays }, { buildReport }, { startSpinner }, { formatCount }, { MqError }] = await Promise.all([
+  const [{ resolveRepos, pool, REPO_CONCURRENCY }, { WindowAccumulator }, { walkStays }, { openEventSource }, { buildReport }, { startSpinner }, { formatCount }, { MqError }] = await Promise.all([
     import("../insights/repos.js"),
     import("../insights/figures.js"),
     import("../insights/walk.js"),
+    import("../insights/source.js"),
     import("../insights/report.js"),
     import("../output/spinner.js"),
     import("../output/format.js"),
     import("../errors.js"),
   ]);
   const repos = await resolveRepos(ctx);
+  const spans = [{ since: opts.since, until: opts.until }, ...(opts.compare ? [opts.compare] : [])];
+  const source = await openEventSource(ctx, { mode: opts.archive, repositories: repos.map((r) => `${r.owner}/${r.name}`), spans, what: "queue stays" });
   const label = repos.length === 1 ? `${repos[0]!.owner}/${repos[0]!.name}` : `${repos.length} repositories`;
   const spinner = await startSpinner(ctx, `reading the queue events of ${label}`);
   const queues = opts.queues ? new Set(opts.queues) : undefined;
@@ -129,11 +139,11 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
     const previous = opts.compare ? new WindowAccumulator(opts.compare, opts.slowest) : undefined;
     let seen = 0;
     try {
-      await walkStays(ctx, {
+      await walkStays(source, {
         owner: repo.owner,
         name: repo.name,
         baseRef: opts.baseRef,
-        spans: [{ since: opts.since, until: opts.until }, ...(opts.compare ? [opts.compare] : [])],
+        spans,
         onPage: (n) => {
           events += n - seen;
           seen = n;

@@ -16,6 +16,9 @@ import { collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.
 import { formatInstant, parseTimeWindow, TIME_VALUE_HELP } from "./shared/time.js";
 import { resolveOutputFormat } from "./shared/output.js";
 import { DEFAULT_PARALLEL, MAX_PARALLEL } from "../api/slice-limits.js";
+import { archiveOption, noArchiveOption, resolveArchiveMode } from "./shared/archive.js";
+import type { ArchiveMode } from "../archive/choose.js";
+import type { Archive } from "../archive/db.js";
 
 /** Events shown on a terminal when neither --limit nor --all is given (and the --follow backlog). */
 export const DEFAULT_TERMINAL_LIMIT = 30;
@@ -55,8 +58,8 @@ export interface LogsOptions {
   interval: number;
   fields?: string[];
   format: OutputFormat;
-  /** read the local archive (`mq archive sync`) instead of the API */
-  archive: boolean;
+  /** read the local archive (`mq archive sync`) instead of the API: always, never, or when it covers the window */
+  archive: ArchiveMode;
   /** requests in flight for a whole window (--since, no --limit): parallel time slices */
   parallel: number;
 }
@@ -105,7 +108,8 @@ export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<v
         `requests in flight when a whole window given with --since is fetched (no --limit): 1 to ${MAX_PARALLEL}, 1 for one page after another (default ${DEFAULT_PARALLEL})`,
       ),
     )
-    .addOption(new Option("--archive", "read the local archive (mq archive sync; $MQ_DATA_DIR) instead of the API: no network, windows older than the service keeps"))
+    .addOption(archiveOption())
+    .addOption(noArchiveOption())
     .addHelpText("after", eventTypesHelp())
     .action(async (flags: RawFlags) => {
       const { dialect } = await ctx.dialect();
@@ -132,24 +136,32 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context, dialect: Dialect =
   if (follow && flags.cursor !== undefined) throw new UsageError("--follow and --cursor cannot be used together: --follow starts from the newest events.");
   if (follow && flags.until !== undefined) throw new UsageError("--follow and --until cannot be used together: --follow has no end.");
   if (flags.interval !== undefined && !follow) throw new UsageError("--interval only applies with --follow.");
-  const archive = flags.archive === true;
-  if (archive && follow) throw new UsageError("--archive and --follow cannot be used together: the archive changes only when mq archive sync runs.");
-  if (archive && flags.cursor !== undefined) throw new UsageError("--archive and --cursor cannot be used together: cursors belong to the API's pages.");
-  if (archive && flags.perPage !== undefined) throw new UsageError("--per-page applies to the API's pages, not to --archive.");
+  const archiveMode = resolveArchiveMode(flags.archive, ctx.env);
+  const archiveAsked = flags.archive === true;
+  if (archiveAsked) {
+    if (follow) throw new UsageError("--archive and --follow cannot be used together: the archive changes only when mq archive sync runs.");
+    if (flags.cursor !== undefined) throw new UsageError("--archive and --cursor cannot be used together: cursors belong to the API's pages.");
+    if (flags.perPage !== undefined) throw new UsageError("--per-page applies to the API's pages, not to --archive.");
+    if (ctx.globals.repo !== undefined && /[,@]/.test(ctx.globals.repo)) throw new UsageError("--archive reads the log of one repository: give one --repo (mq insights and mq prs read several from the archive).");
+  }
   let parallel = DEFAULT_PARALLEL;
   if (flags.parallel !== undefined) {
     parallel = parseIntFlag("--parallel", flags.parallel, 1, MAX_PARALLEL);
     if (follow) throw new UsageError("--parallel and --follow cannot be used together: --follow polls for the newest events.");
-    if (archive) throw new UsageError("--parallel applies to the API's pages, not to --archive.");
+    if (archiveAsked) throw new UsageError("--parallel applies to the API's pages, not to --archive.");
     if (flags.cursor !== undefined) throw new UsageError("--parallel and --cursor cannot be used together: a cursor resumes one walk, page after page.");
     if (limitFlag !== undefined) throw new UsageError("--parallel and --limit cannot be used together: --limit reads the newest pages in order until it has n events.");
   }
-  if (archive) {
-    // the archive indexes type, pull request and base ref; the service's other filters are the API's
-    const other = LOGS_FILTERS.find((f) => f.param !== "event_type" && f.param !== "pull_request" && filters[f.param] !== undefined);
-    if (other) throw new UsageError(`${other.flag} cannot be used with --archive: the archive filters by --type, --pr and --base-ref only.`);
-    if ((filters.pull_request?.length ?? 0) > 1) throw new UsageError("--pr takes one value with --archive.");
+  // the archive indexes type, pull request and base ref; the service's other filters are the API's
+  const apiOnlyFilter = LOGS_FILTERS.find((f) => f.param !== "event_type" && f.param !== "pull_request" && filters[f.param] !== undefined);
+  const severalPrs = (filters.pull_request?.length ?? 0) > 1;
+  if (archiveAsked) {
+    if (apiOnlyFilter) throw new UsageError(`${apiOnlyFilter.flag} cannot be used with --archive: the archive filters by --type, --pr and --base-ref only.`);
+    if (severalPrs) throw new UsageError("--pr takes one value with --archive.");
   }
+  // following, resuming from a cursor, sizing pages and the API's own filters are the API's: those runs ask it
+  const archive =
+    follow || flags.cursor !== undefined || flags.perPage !== undefined || apiOnlyFilter !== undefined || severalPrs ? "never" : archiveMode;
   let interval = DEFAULT_INTERVAL_SECONDS;
   if (flags.interval !== undefined) {
     interval = Number(flags.interval);
@@ -285,9 +297,19 @@ interface Progress {
 export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
   // the server's default window ends at its "now": a resume command pins this instant instead
   const startedAt = ctx.now();
-  if (opts.archive) return runLogsFromArchive(opts, ctx, startedAt);
+  const many = ctx.globals.repo !== undefined && /[,@]/.test(ctx.globals.repo);
+  // several repositories are read from the API (with --archive they were refused with the flags)
+  if (opts.archive === "always" || (opts.archive === "auto" && !many)) {
+    const repo = await ctx.resolveRepo();
+    const repoName = `${repo.owner}/${repo.name}`;
+    const until = opts.until ?? startedAt;
+    const since = opts.since ?? new Date(until.getTime() - DEFAULT_WINDOW_MS);
+    const { chooseArchive } = await import("../archive/choose.js");
+    const archive = await chooseArchive(ctx, { mode: opts.archive, repositories: [repoName], spans: [{ since, until }], what: "events" });
+    if (archive) return runLogsFromArchive(opts, ctx, { archive, repoName, since, until });
+  }
   // several repositories (--repo a/b,c/d): merged by time in logs-many.ts
-  if (ctx.globals.repo !== undefined && /[,@]/.test(ctx.globals.repo)) {
+  if (many) {
     const { runLogsMany } = await import("./logs-many.js");
     return runLogsMany(
       {
@@ -482,25 +504,17 @@ async function finish(run: LogsRun, progress: Progress): Promise<void> {
 }
 
 /**
- * `mq logs --archive`: the same window, filters, order and output as the API gives, read from the
- * local archive. A window the archive does not wholly cover is shown with a warning naming the
- * parts it lacks.
+ * `mq logs` from the local archive (--archive, or a window it covers): the same window, filters,
+ * order and output as the API gives. archive/choose.ts has warned about any part of the window
+ * the archive lacks.
  */
-async function runLogsFromArchive(opts: LogsOptions, ctx: Context, startedAt: Date): Promise<void> {
-  const repo = await ctx.resolveRepo();
-  const repoName = `${repo.owner}/${repo.name}`;
-  const [{ openArchiveForReading, readArchivedEvents, windowCoverage }, { parseEventsPage }] = await Promise.all([
+async function runLogsFromArchive(opts: LogsOptions, ctx: Context, from: { archive: Archive; repoName: string; since: Date; until: Date }): Promise<void> {
+  const { archive, repoName, since, until } = from;
+  const [{ readArchivedEvents }, { parseEventsPage }, { attachRawJson }] = await Promise.all([
     import("../archive/reader.js"),
     import("../api/schema/events.js"),
+    import("../api/raw-json.js"),
   ]);
-  const archive = await openArchiveForReading(ctx);
-  const until = opts.until ?? startedAt;
-  const since = opts.since ?? new Date(until.getTime() - DEFAULT_WINDOW_MS);
-  const cover = await windowCoverage(archive, repoName, since, until);
-  if (!cover.complete) {
-    const parts = cover.missing.map((r) => `${formatInstant(new Date(r.from))} to ${formatInstant(new Date(r.to))}`).join(", ");
-    ctx.io.stderr.write(`warning: the archive does not cover ${parts} for ${repoName}: events there are missing below (mq archive sync fetches them).\n`);
-  }
   const mismatches = new ContractMismatches((line) => void ctx.io.stderr.write(line + "\n"));
   const sink = await openLogsOutput(opts, ctx, mismatches);
   let count = 0;
@@ -510,7 +524,12 @@ async function runLogsFromArchive(opts: LogsOptions, ctx: Context, startedAt: Da
     const limit = opts.limit !== undefined ? opts.limit + 1 : undefined;
     for await (const batch of readArchivedEvents(archive, { repository: repoName, since, until, types: opts.types, pullRequest: opts.filters.pull_request?.[0] as number | undefined, baseRef: opts.baseRef, limit })) {
       if (ctx.signal.aborted) throw new InterruptedError();
-      let events = batch.map((b) => b.event as LogEvent);
+      // each event's text as the server sent it, as the API's pages carry theirs: json, ndjson
+      // and csv write those bytes (integers past 2^53, 1.0, escapes), not a re-serialisation
+      let events = batch.map((b) => {
+        attachRawJson(b.event, b.raw, { start: 0, end: b.raw.length, spaced: true });
+        return b.event as LogEvent;
+      });
       if (opts.limit !== undefined && count + events.length > opts.limit) {
         events = events.slice(0, opts.limit - count);
         truncated = true;

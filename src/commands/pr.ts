@@ -5,6 +5,8 @@ import type { Context, OutputFormat } from "../context.js";
 import { UsageError } from "../errors.js";
 import { TIME_VALUE_HELP } from "./shared/time.js";
 import { resolveOutputFormat } from "./shared/output.js";
+import { archiveOption, noArchiveOption, resolveArchiveMode } from "./shared/archive.js";
+import type { ArchiveMode } from "../archive/choose.js";
 import { parseStaysWindow } from "./insights.js";
 import { MAX_PULL_REQUEST } from "./logs.js";
 
@@ -15,6 +17,14 @@ export interface PrOptions {
   since: Date;
   until: Date;
   format: OutputFormat;
+  /** read the archive instead of the API: always, never, or when it covers the window */
+  archive: ArchiveMode;
+}
+
+interface RawFlags {
+  since?: string;
+  until?: string;
+  archive?: boolean;
 }
 
 export function NewCmdPr(ctx: Context, runF?: (opts: PrOptions) => Promise<void>): Command {
@@ -23,13 +33,15 @@ export function NewCmdPr(ctx: Context, runF?: (opts: PrOptions) => Promise<void>
     .argument("<number>", "the pull request number")
     .addOption(new Option("--since <time>", `start of the window: ${TIME_VALUE_HELP} (default: 30 days before --until)`))
     .addOption(new Option("--until <time>", "end of the window (default: now)"))
-    .action(async (number: string, flags: { since?: string; until?: string }) => {
+    .addOption(archiveOption())
+    .addOption(noArchiveOption())
+    .action(async (number: string, flags: RawFlags) => {
       const opts = parsePrFlags(number, flags, ctx);
       await (runF ?? ((o) => runPr(o, ctx)))(opts);
     });
 }
 
-export function parsePrFlags(number: string, flags: { since?: string; until?: string }, ctx: Context): PrOptions {
+export function parsePrFlags(number: string, flags: RawFlags, ctx: Context): PrOptions {
   const format = resolveOutputFormat(ctx);
   const text = number.trim().replace(/^#/, "");
   const n = /^\d+$/.test(text) ? Number(text) : NaN;
@@ -37,21 +49,27 @@ export function parsePrFlags(number: string, flags: { since?: string; until?: st
     throw new UsageError(`pull request number must be an integer from 1 to ${MAX_PULL_REQUEST}, not "${number}".`);
   }
   const { since, until } = parseStaysWindow(flags, ctx.now(), DEFAULT_PR_WINDOW_MS);
-  return { pullRequest: n, since, until, format };
+  return { pullRequest: n, since, until, format, archive: resolveArchiveMode(flags.archive, ctx.env) };
 }
 
 export async function runPr(opts: PrOptions, ctx: Context): Promise<void> {
   const repo = await ctx.resolveRepo();
-  const [{ walkLog }, { timelineOf, bisectionNames }, { startSpinner }] = await Promise.all([
-    import("../insights/walk.js"),
+  const [{ openEventSource }, { timelineOf, bisectionNames }, { startSpinner }] = await Promise.all([
+    import("../insights/source.js"),
     import("../insights/timeline.js"),
     import("../output/spinner.js"),
   ]);
+  const source = await openEventSource(ctx, {
+    mode: opts.archive,
+    repositories: [`${repo.owner}/${repo.name}`],
+    spans: [{ since: opts.since, until: opts.until }],
+    what: `events of #${opts.pullRequest}`,
+  });
   const spinner = await startSpinner(ctx, `reading the events of #${opts.pullRequest}`);
   const events: import("../insights/stays.js").LogEvent[] = [];
   try {
     // one pull request's events: few, kept to be put in time order with the bisections
-    for await (const e of walkLog(ctx, { owner: repo.owner, name: repo.name, since: opts.since, until: opts.until, pullRequest: opts.pullRequest })) {
+    for await (const e of source.events({ owner: repo.owner, name: repo.name, since: opts.since, until: opts.until, pullRequest: opts.pullRequest })) {
       events.push(e);
     }
     // batch bisections name their pull requests in the metadata, not the envelope: read them over
@@ -60,7 +78,7 @@ export async function runPr(opts: PrOptions, ctx: Context): Promise<void> {
     if (batched.length) {
       const from = Math.min(...batched.map((s) => s.stay.enteredAt));
       const to = Math.max(...batched.map((s) => s.stay.leftAt ?? opts.until.getTime()));
-      for await (const e of walkLog(ctx, {
+      for await (const e of source.events({
         owner: repo.owner,
         name: repo.name,
         since: new Date(Math.max(from, opts.since.getTime())),

@@ -7,6 +7,8 @@ import { UsageError } from "../errors.js";
 import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
 import { TIME_VALUE_HELP } from "./shared/time.js";
 import { resolveOutputFormat } from "./shared/output.js";
+import { archiveOption, noArchiveOption, resolveArchiveMode } from "./shared/archive.js";
+import type { ArchiveMode } from "../archive/choose.js";
 import { parseStaysWindow } from "./insights.js";
 import { OUTCOMES, SORT_FIELDS, STAY_FIELDS, type SortField } from "../insights/records.js";
 import { MAX_PULL_REQUEST } from "./logs.js";
@@ -25,6 +27,8 @@ export interface PrsOptions {
   limit?: number;
   fields?: string[];
   format: OutputFormat;
+  /** read the archive instead of the API: always, never, or when it covers the window */
+  archive: ArchiveMode;
 }
 
 interface RawFlags {
@@ -40,6 +44,7 @@ interface RawFlags {
   slowest?: string;
   limit?: string;
   fields?: string[];
+  archive?: boolean;
 }
 
 export function NewCmdPrs(ctx: Context, runF?: (opts: PrsOptions) => Promise<void>): Command {
@@ -57,6 +62,8 @@ export function NewCmdPrs(ctx: Context, runF?: (opts: PrsOptions) => Promise<voi
     .addOption(new Option("--slowest <n>", "the n stays with the longest time in queue (--sort queue_time --limit n)"))
     .addOption(new Option("--limit <n>", "at most n rows"))
     .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv: ${STAY_FIELDS.join(", ")}`).argParser(collectList))
+    .addOption(archiveOption())
+    .addOption(noArchiveOption())
     .action(async (flags: RawFlags) => {
       const opts = parsePrsFlags(flags, ctx);
       await (runF ?? ((o) => runPrs(o, ctx)))(opts);
@@ -99,12 +106,13 @@ export function parsePrsFlags(flags: RawFlags, ctx: Context): PrsOptions {
     if (format === "table") throw new UsageError("--fields applies to -o json, ndjson or csv, not to the table.");
     fields = oneOf("--fields", flags.fields, STAY_FIELDS);
   }
-  return { since, until, baseRef, pullRequest, queues, outcomes, reasons, sort, limit, fields, format };
+  return { since, until, baseRef, pullRequest, queues, outcomes, reasons, sort, limit, fields, format, archive: resolveArchiveMode(flags.archive, ctx.env) };
 }
 
 export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
-  const [{ walkStays }, { stayRecord, sortValue }, { startSpinner }, { formatCount }, { resolveRepos, pool, REPO_CONCURRENCY }, { MqError }] = await Promise.all([
+  const [{ walkStays }, { openEventSource }, { stayRecord, sortValue }, { startSpinner }, { formatCount }, { resolveRepos, pool, REPO_CONCURRENCY }, { MqError }] = await Promise.all([
     import("../insights/walk.js"),
+    import("../insights/source.js"),
     import("../insights/records.js"),
     import("../output/spinner.js"),
     import("../output/format.js"),
@@ -113,6 +121,12 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
   ]);
   type Row = import("../insights/records.js").StayRecord;
   const repos = await resolveRepos(ctx);
+  const source = await openEventSource(ctx, {
+    mode: opts.archive,
+    repositories: repos.map((r) => `${r.owner}/${r.name}`),
+    spans: [{ since: opts.since, until: opts.until }],
+    what: "queue stays",
+  });
   const multi = repos.length > 1;
   const label = multi ? `${repos.length} repositories` : `${repos[0]!.owner}/${repos[0]!.name}`;
   const untilMs = opts.until.getTime();
@@ -137,7 +151,7 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
       const rows: Row[] = [];
       let seen = 0;
       try {
-        await walkStays(ctx, {
+        await walkStays(source, {
           owner: repo.owner,
           name: repo.name,
           baseRef: opts.baseRef,
@@ -187,7 +201,7 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
   }
   await sink.end();
   if (ctx.io.isStderrTerminal() || opts.format === "table") {
-    ctx.io.stderr.write(`${label}: ${formatCount(written)} queue stay${written === 1 ? "" : "s"} from ${iso(opts.since)} to ${iso(opts.until)}\n`);
+    ctx.io.stderr.write(`${label}: ${formatCount(written)} queue stay${written === 1 ? "" : "s"} from ${iso(opts.since)} to ${iso(opts.until)}${source.fromArchive ? " (from the archive)" : ""}\n`);
   }
   if (failures.length) {
     throw new MqError(

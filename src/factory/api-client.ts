@@ -36,7 +36,7 @@ export async function createApiClient(ctx: ClientSources, overrides: ClientOverr
   const timeoutMs = Math.round(timeoutS * 1000);
   const debug = g.debug ? debugWriter(ctx) : undefined;
   const transport = createTransport({
-    baseUrl: `${root.replace(/\/+$/, "")}/v1`,
+    baseUrl: apiBaseUrl(root),
     token,
     dispatcher: ctx.dispatcher ?? sharedDispatcher(ctx, timeoutMs),
     timeoutMs,
@@ -50,6 +50,11 @@ export async function createApiClient(ctx: ClientSources, overrides: ClientOverr
   });
   debug?.(`API ${transport.baseUrl.href}, ${USER_AGENT}, timeout ${timeoutS} s, retries ${g.retry ? "on" : "off"}`);
   return transport;
+}
+
+/** The versioned base of an API URL, as requests (and the archive's record of a sync) use it. */
+export function apiBaseUrl(root: string): string {
+  return `${root.replace(/\/+$/, "")}/v1`;
 }
 
 /** The API URL in effect and its token (a given one, or the one stored or set for that URL). */

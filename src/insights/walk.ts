@@ -19,6 +19,22 @@ export interface WalkOptions {
 
 export const PAGE_SIZE = 100;
 
+/**
+ * Where the analyses read the log from: the API (apiEventSource, below) or the archive
+ * (source.ts). Both hand over the same events in the same order (newest first) for the same
+ * query, so the stays, and everything built on them, are the same whichever answers.
+ */
+export interface EventSource {
+  /** the archive answers */
+  readonly fromArchive: boolean;
+  /** the events of one repository in a window, newest first; onPage after each page or batch */
+  events(q: WalkOptions): AsyncIterable<LogEvent>;
+}
+
+export function apiEventSource(ctx: Context): EventSource {
+  return { fromArchive: false, events: (q) => walkLog(ctx, q) };
+}
+
 /** An instant as the API receives it (as `mq logs` sends it: UTC, milliseconds only when there are some). */
 const formatInstant = (d: Date) => d.toISOString().replace(".000Z", "Z");
 
@@ -55,8 +71,8 @@ export interface StaysWalkOptions extends Omit<WalkOptions, "types" | "since" | 
   onStay: (stay: import("./stays.js").Stay) => void | Promise<void>;
 }
 
-/** Reads the queue events of each span and hands over every stay they contain. */
-export async function walkStays(ctx: Context, opts: StaysWalkOptions): Promise<void> {
+/** Reads the queue events of each span from the source (the API or the archive) and hands over every stay they contain. */
+export async function walkStays(source: EventSource, opts: StaysWalkOptions): Promise<void> {
   const [{ StayBuilder }, { QUEUE_EVENT_TYPES }] = await Promise.all([import("./stays.js"), import("./dialects.js")]);
   for (const span of mergeSpans(opts.spans)) {
     const ready: import("./stays.js").Stay[] = [];
@@ -66,7 +82,7 @@ export async function walkStays(ctx: Context, opts: StaysWalkOptions): Promise<v
     const drain = async () => {
       for (const s of ready.splice(0)) await opts.onStay(s);
     };
-    for await (const ev of walkLog(ctx, { ...opts, ...span, types: QUEUE_EVENT_TYPES })) {
+    for await (const ev of source.events({ ...opts, ...span, types: QUEUE_EVENT_TYPES })) {
       builder.push(ev);
       if (ready.length) await drain();
     }

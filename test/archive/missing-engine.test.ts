@@ -28,4 +28,24 @@ describe("without the optional @duckdb/node-api", () => {
     const ctx = testContext();
     expect(await main(["logs", "--help"], ctx)).toBe(0);
   });
+
+  it("an archive on disk is not read without the engine: a past window is asked of the API, silently", async () => {
+    const { startServer } = await import("../../src/server/index.js");
+    const server = await startServer({ now: new Date("2026-11-20T12:00:00Z"), days: 2 });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), "mq-noengine-"));
+      const { writeFileSync } = await import("node:fs");
+      writeFileSync(join(dir, "archive.duckdb"), "");
+      const args = ["logs", "--api-url", server.url, "--token", "mqk_test_token_1234", "--repo", "acme/web", "--since", "2026-11-20T00:00:00Z", "--until", "2026-11-20T01:00:00Z", "-o", "ndjson"];
+      const without = testContext();
+      expect(await main(args, without)).toBe(0);
+      const ctx = testContext({ env: { MQ_DATA_DIR: dir } });
+      expect(await main(args, ctx)).toBe(0);
+      expect(ctx.stderrText()).toBe("");
+      expect(ctx.stdoutText()).toBe(without.stdoutText());
+      expect(ctx.stdoutText().length).toBeGreaterThan(100);
+    } finally {
+      await server.close();
+    }
+  });
 });

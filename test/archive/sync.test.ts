@@ -1,5 +1,5 @@
 // `mq archive` against small servers mq did not write, and its input checks: fast, in-process.
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -67,6 +67,15 @@ describe("mq archive sync against servers mq did not write", () => {
       expect(fault.requests.map((q) => q.url)).toEqual([
         "/v1/repos/acme/web/logs?received_from=2026-11-20T00%3A00%3A00.000Z&received_to=2026-11-20T12%3A00%3A00.000Z&per_page=100",
       ]);
+      // read back, mq logs writes the bytes the API sent (1.0, 1e2, escapes), as it does from the API
+      for (const format of ["ndjson", "json"]) {
+        const window = ["logs", "--repo", "acme/web", "--since", "2026-11-20T00:00:00Z", "--until", "2026-11-20T11:00:00Z", "-o", format];
+        const live = await mq([...window, "--api-url", fault.url, "--token", "mqk_test_token_1234", "--no-archive"]);
+        const back = await mq([...window, "--archive"], { dataDir: dir });
+        expect(back.code, back.stderr).toBe(0);
+        expect(back.stdout).toBe(live.stdout);
+        expect(back.stdout).toContain('"extra":1e2');
+      }
       const q = await mq(["archive", "query", "SELECT id, pull_request, base_ref, \"trigger\", outcome, received_at FROM events ORDER BY id", "-o", "json"], { dataDir: dir });
       expect(JSON.parse(q.stdout)).toEqual([
         { id: 6, pull_request: 12, base_ref: "main", trigger: "t", outcome: null, received_at: "2026-11-20T09:00:00.000000Z" },
@@ -114,6 +123,7 @@ describe("mq archive: input checked before anything runs", () => {
     [["archive", "sync", "acme/web", "--data-dir", ""], "mq: --data-dir is empty: give a folder, or leave it out for the default.\n"],
     [["archive", "export"], "mq: --parquet <dir> is required: the folder to write the Parquet files into.\n"],
     [["logs", "--archive", "--follow", "--repo", "acme/web"], /^mq: --archive and --follow cannot be used together/],
+    [["logs", "--archive", "--repo", "acme/web,acme/api"], "mq: --archive reads the log of one repository: give one --repo (mq insights and mq prs read several from the archive).\n"],
   ])("mq %j", async (argv, stderr) => {
     const dir = tempDir();
     const r = await mq(argv as string[], { dataDir: dir });
@@ -121,6 +131,12 @@ describe("mq archive: input checked before anything runs", () => {
     if (typeof stderr === "string") expect(r.stderr).toBe(stderr);
     else expect(r.stderr).toMatch(stderr);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it.each([["logs"], ["prs"], ["pr", "7"], ["insights"]])("a bad MQ_ARCHIVE is a usage error for mq %s, nothing sent", async (...argv) => {
+    const dir = tempDir();
+    const r = await mq([...argv, "--repo", "acme/web", "--api-url", "http://127.0.0.1:9", "--token", "mqk_test_token_1234"], { dataDir: dir, env: { MQ_ARCHIVE: "yes" } });
+    expect(r).toEqual({ code: 2, stdout: "", stderr: 'mq: MQ_ARCHIVE must be one of auto, always, never, not "yes".\n' });
   });
 
   it("status without an archive says so and exits 0", async () => {
@@ -134,5 +150,20 @@ describe("mq archive: input checked before anything runs", () => {
     const r = await mq(["archive", "query", "SELECT 1"], { dataDir: dir });
     expect(r.code).toBe(8);
     expect(r.stderr).toBe(`mq: no archive at ${dir}/archive.duckdb\ncreate it with mq archive sync --repo owner/name (or point --data-dir / MQ_DATA_DIR at an existing one)\n`);
+  });
+});
+
+describe("an archive that cannot be read never breaks a command that works without it", () => {
+  it("a corrupt file where the archive should be: a past window is asked of the API, silently", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "archive.duckdb"), "not a database\n".repeat(100));
+    const window = ["insights", ...api(), "--repo", "acme/web", "--since", "2026-11-19T06:00:00Z", "--until", "2026-11-20T06:00:00Z", "-o", "json"];
+    const expected = await mq(window);
+    expect(expected.code, expected.stderr).toBe(0);
+    expect(await mq(window, { dataDir: dir })).toEqual(expected);
+    // asked for, it is the command's error
+    const asked = await mq([...window, "--archive"], { dataDir: dir });
+    expect(asked.code).toBe(8);
+    expect(asked.stderr).toMatch(/^mq: the archive .* is corrupt or not a DuckDB database/);
   });
 });

@@ -12,7 +12,7 @@ describe("bench --quick", () => {
     const r = spawnSync(process.execPath, ["bench/run.mjs", "--quick", "--no-build"], { cwd: ROOT, encoding: "utf8", timeout: 420_000 });
     expect(r.stderr).not.toMatch(/bench: Error/);
     expect(r.status).toBe(0);
-    const rows = r.stdout.split("\n").filter((l) => /^\| (start-up|streaming|memory|concurrency|server|insights|feel) \|/.test(l));
+    const rows = r.stdout.split("\n").filter((l) => /^\| (start-up|streaming|memory|concurrency|server|insights|archive|feel) \|/.test(l));
     const names = rows.map((l) => l.split(" | ")[1]);
     expect(names).toEqual([
       'node -e "" (baseline)',
@@ -36,6 +36,10 @@ describe("bench --quick", () => {
       "mq insights --since 7d --compare none (same window)",
       "mq insights --since 7d: peak RSS",
       "(c) mq logs --all over the same window: peak RSS",
+      expect.stringMatching(/^mq archive sync, 1 days?, [\d,]+ events \(once\)$/),
+      expect.stringMatching(/^\(d\) mq insights over the API, 1 days?, [\d,]+ pages, \+20 ms per page$/),
+      "(e) mq insights over the API, 1 day, loopback (no latency)",
+      "insights --archive vs over the API, 1 day",
       "bare node:http one-page fetch, 100 events (floor)",
       "mq logs, one page of 100 events -o ndjson",
       "(b) bare undici loop, 2,000 events (floor)",
@@ -58,7 +62,7 @@ describe("bench --quick", () => {
       "mq serve --days 7 --memory-budget 512: peak RSS after every endpoint over the window",
     ]);
     const targets = r.stdout.split("\n").filter((l) => /^- \*\*(met|NOT met|not measured)\*\* — /.test(l));
-    // 17 of the other sections, 6 of issue 18's rows (bench/feel.mjs)
-    expect(targets).toHaveLength(23);
+    // 18 of the other sections, 6 of issue 18's rows (bench/feel.mjs)
+    expect(targets).toHaveLength(24);
   }, 480_000);
 });

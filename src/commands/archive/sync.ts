@@ -50,16 +50,18 @@ export async function parseArchiveSyncFlags(repos: string[], flags: RawFlags, ct
 export async function runArchiveSync(opts: ArchiveSyncOptions, ctx: Context): Promise<void> {
   const repositories = opts.repositories.length > 0 ? opts.repositories : [await resolvedRepository(ctx)];
   const client = await ctx.apiClient();
-  const [{ openArchive }, { archivePath }, { syncRepository }, { startSpinner }, { formatCount }] = await Promise.all([
+  const [{ openArchive }, { archivePath }, { syncRepository }, { startSpinner }, { formatCount }, { apiSourceName }] = await Promise.all([
     import("../../archive/db.js"),
     import("../../archive/paths.js"),
     import("../../archive/sync.js"),
     import("../../output/spinner.js"),
     import("../../output/format.js"),
+    import("../../archive/choose.js"),
   ]);
   const archive = await openArchive(archivePath(ctx.env, opts.dataDir), { create: true });
   ctx.onCleanup(() => archive.close());
-  const apiUrl = ctx.globals.offline ? "offline" : client.baseUrl.href;
+  // what `mq logs`, `mq insights` and the others compare before reading the archive in the API's place
+  const apiUrl = await apiSourceName(ctx);
   const records: Record<string, unknown>[] = [];
   for (const repository of repositories) {
     // counts and rate on a terminal only: a log file gets the summary line, not frames
