@@ -14,6 +14,8 @@ export interface TableSpec {
   align?: ("left" | "right")[];
   /** fixed column widths (from columnWidths over earlier rows): a table printed in parts lines up */
   widths?: number[];
+  /** wrap cells at spaces onto more lines instead of cutting them (a label column that does not fit) */
+  wrap?: boolean;
 }
 
 const GAP = 2;
@@ -66,7 +68,7 @@ export function renderTable(spec: TableSpec): string {
     style: { head: [], border: [], "padding-left": 0, "padding-right": 0, compact: true },
     colWidths: widths.map((w) => Math.max(w, 1)),
     colAligns: spec.align ?? head.map(() => "left"),
-    wordWrap: false,
+    wordWrap: spec.wrap === true,
     truncate: "…",
   });
   for (const row of rows) table.push(head.map((_, i) => row[i] ?? ""));

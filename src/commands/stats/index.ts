@@ -3,7 +3,7 @@
 // parse and validate flags into options (nothing is sent on bad input); runStats and runStatsSummary
 // fetch, hand the domain's results to the exporter and apply --fail-if, loading all that on demand.
 import { Command, Option } from "commander";
-import type { Context } from "../../context.js";
+import type { Context, OutputFormat } from "../../context.js";
 import { CheckFailedError, UsageError } from "../../errors.js";
 import { STATS_ENDPOINTS, type StatsEndpoint } from "../../stats/endpoints.js";
 import { acceptedFlags, STATS_FLAGS, type StatsFlag } from "../../stats/flags.js";
@@ -12,6 +12,7 @@ import { SUMMARY_DESCRIPTION } from "../../stats/summary.js";
 import { collectList, closestMatches, requireNonEmptyItems } from "../shared/lists.js";
 import { checkWindowOrder, formatInstant, parseTimeFlag, parseTimeWindow, TIME_VALUE_HELP } from "../shared/time.js";
 import { resolveOutputFormat } from "../shared/output.js";
+import { recordFieldNames } from "../../stats/series.js";
 
 export type StatsQuery = Record<string, string | string[]>;
 
@@ -20,6 +21,14 @@ export interface StatsOptions {
   /** the query parameters to send, in a stable order */
   query: StatsQuery;
   chart: boolean;
+  /** on a table: a row per interval of each group instead of one row per group */
+  intervals: boolean;
+  /** the fields of the flat records to keep (json, ndjson, csv) */
+  fields?: string[];
+  /** the format: -o, else ndjson with --fields, else what suits stdout */
+  format: OutputFormat;
+  /** the filter flags as typed, repeated when the result is empty */
+  filterWords: string[];
   failIf: FailIfExpr[];
 }
 
@@ -35,6 +44,8 @@ export interface StatsSummaryOptions {
 
 type RawFlags = { [K in StatsFlag["key"]]?: K extends "since" | "until" | "at" | "branch" ? string : string[] } & {
   chart?: boolean;
+  intervals?: boolean;
+  fields?: string[];
   failIf?: string[];
 };
 
@@ -82,8 +93,38 @@ function filterQuery(flags: RawFlags, accepted: readonly string[]): StatsQuery {
     const values = flags[f.key];
     if (!f.filterParam || values === undefined || !accepted.includes(f.flag)) continue;
     query[f.filterParam] = requireNonEmptyItems(f.flag, values as string[]);
+    // the tables write a group without a priority rule as "(none)"; the API filters by name only
+    if (f.filterParam === "priority_rule_name" && (query[f.filterParam] as string[]).some((v) => /^\(?none\)?$/i.test(v))) {
+      throw new UsageError(
+        `--priority-rule selects rules by name, and the API has no filter for groups without one; leave --priority-rule out: those groups are the rows labelled (none).`,
+      );
+    }
   }
   return query;
+}
+
+/** The filter and window flags as typed, for the message of an empty result. */
+function filterWords(flags: RawFlags, accepted: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const f of STATS_FLAGS) {
+    const v = flags[f.key];
+    if (v === undefined || !accepted.includes(f.flag)) continue;
+    out.push(`${f.flag} ${Array.isArray(v) ? v.join(",") : v}`);
+  }
+  return out;
+}
+
+/** --fields: known names of the endpoint's flat records; implies ndjson when no -o is given. */
+export function parseStatsFields(endpoint: StatsEndpoint, raw: string[] | undefined, ctx: Context): { fields?: string[]; format: OutputFormat } {
+  if (raw === undefined) return { format: resolveOutputFormat(ctx) };
+  const fields = requireNonEmptyItems("--fields", raw);
+  const known = recordFieldNames(endpoint);
+  for (const f of fields) {
+    if (!known.includes(f)) throw new UsageError(`--fields: unknown field "${f}" for mq stats ${endpoint.name}; available fields: ${known.join(", ")}.`);
+  }
+  const format = ctx.globals.output ?? "ndjson";
+  if (format === "table") throw new UsageError("--fields applies to -o json, ndjson or csv, not to the table.");
+  return { fields, format };
 }
 
 /** Validates the flags of one endpoint's subcommand into the options runStats needs. */
@@ -103,6 +144,13 @@ export function parseStatsFlags(cmd: Command, endpoint: StatsEndpoint, flags: Ra
     if (until) query.end_at = formatInstant(until);
   }
   const chart = Boolean(flags.chart);
+  const intervals = Boolean(flags.intervals);
+  const { fields, format } = parseStatsFields(endpoint, flags.fields, ctx);
+  if (chart && intervals) throw new UsageError("--chart and --intervals cannot be used together: the chart already shows every interval.");
+  if (intervals && (endpoint.shape === "list" || endpoint.shape === "time-to-merge" || endpoint.shape === "checks-outcome")) {
+    throw new UsageError(`--intervals is not available for mq stats ${endpoint.name}: its response has no intervals.`);
+  }
+  if (chart && fields) throw new UsageError("--chart draws on the terminal and cannot be combined with --fields: drop one of them.");
   if (chart && !endpoint.mainField) {
     throw new UsageError(
       `--chart is not available for mq stats ${endpoint.name}: it has no figure over time; charts exist for ${STATS_ENDPOINTS.filter((e) => e.mainField).map((e) => e.name).join(", ")}.`,
@@ -112,7 +160,7 @@ export function parseStatsFlags(cmd: Command, endpoint: StatsEndpoint, flags: Ra
     throw new UsageError(`--chart draws on the terminal and cannot be combined with -o ${ctx.globals.output}: drop one of them.`);
   }
   const failIf = (flags.failIf ?? []).map((e) => parseFailIf(e, endpoint.name, endpoint.fields));
-  return { endpoint, query, chart, failIf };
+  return { endpoint, query, chart, intervals, fields, format: chart ? "table" : format, filterWords: filterWords(flags, endpoint.accepts), failIf };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -143,7 +191,11 @@ export function NewCmdStats(
     if (!endpoint.mainField) chart.hideHelp();
     const failIf = new Option("--fail-if <expr>", "exit 1 when FIELD OP VALUE or AGG(FIELD) OP VALUE holds (repeatable)").argParser(collectRepeat);
     if (endpoint.fields.length === 0) failIf.hideHelp();
+    const intervals = new Option("--intervals", "a table row per interval of each group, instead of one row per group over the window");
+    if (!endpoint.mainField) intervals.hideHelp();
     cmd.addOption(chart);
+    cmd.addOption(intervals);
+    cmd.addOption(new Option("--fields <fields>", "fields for json, ndjson and csv (implies -o ndjson): " + recordFieldNames(endpoint).join(",")).argParser(collectList));
     cmd.addOption(failIf);
     if (endpoint.fields.length) {
       cmd.addHelpText("after", `\nNumeric fields (for --fail-if): ${endpoint.fields.join(", ")}`);
@@ -212,10 +264,11 @@ function warnDeprecated(ctx: Context, endpoint: StatsEndpoint): void {
 
 export async function runStats(opts: StatsOptions, ctx: Context): Promise<void> {
   const { endpoint } = opts;
-  const format = opts.chart ? "table" : resolveOutputFormat(ctx);
+  const { format } = opts;
   warnDeprecated(ctx, endpoint);
+  const repo = await ctx.resolveRepo();
   const { startSpinner } = await import("../../output/spinner.js");
-  const spinner = await startSpinner(ctx, `Fetching ${endpoint.name}…`);
+  const spinner = await startSpinner(ctx, `fetching ${endpoint.name} of ${repo.owner}/${repo.name}…`);
   let body: unknown;
   try {
     body = await fetchStats(ctx, endpoint, opts.query);
@@ -223,9 +276,24 @@ export async function runStats(opts: StatsOptions, ctx: Context): Promise<void> 
     spinner.stop();
   }
   const [{ exportAll }, { statsExport }] = await Promise.all([import("../../output/exporter.js"), import("../../output/stats-render.js")]);
-  const out = statsExport(ctx.io, endpoint, body, opts.chart);
+  const out = statsExport(ctx.io, endpoint, body, {
+    chart: opts.chart,
+    intervals: opts.intervals,
+    fields: opts.fields,
+    repo: `${repo.owner}/${repo.name}`,
+    filters: opts.filterWords,
+    window: endpoint.params === "time-to-merge" ? undefined : windowWords(opts.query),
+  });
   await exportAll(format, ctx.io, out, out.records);
   if (opts.failIf.length) await applyFailIf(ctx, opts.failIf, endpoint, body);
+}
+
+/** The window asked for, in words: the API's default is the day before now. */
+function windowWords(query: StatsQuery): string | undefined {
+  const short = (v: string | string[] | undefined) => String(v).slice(0, 16).replace("T", " ") + "Z";
+  if (query.start_at === undefined && query.end_at === undefined) return "the last 24 hours";
+  if (query.start_at === undefined) return `the 24 hours before ${short(query.end_at)}`;
+  return `${short(query.start_at)} → ${query.end_at === undefined ? "now" : short(query.end_at)}`;
 }
 
 /** Warnings for expressions with no value, a line per breach, and exit 1 when any breached. */
@@ -251,7 +319,8 @@ export async function runStatsSummary(opts: StatsSummaryOptions, ctx: Context): 
   const { summaryEndpoints, summaryFigures } = await import("../../stats/summary.js");
   const endpoints = summaryEndpoints();
   const { startSpinner } = await import("../../output/spinner.js");
-  const spinner = await startSpinner(ctx, `Fetching ${endpoints.length} statistics…`);
+  const repo = await ctx.resolveRepo();
+  const spinner = await startSpinner(ctx, `fetching ${endpoints.length} statistics of ${repo.owner}/${repo.name}…`);
   let bodies: Map<string, unknown>;
   try {
     // all at once: the summary takes as long as the slowest request, not the sum
@@ -262,7 +331,5 @@ export async function runStatsSummary(opts: StatsSummaryOptions, ctx: Context): 
   }
   const figures = { start_at: query.start_at as string, end_at: query.end_at as string, ...summaryFigures(bodies) };
   const [{ exportAll }, { summaryExport }] = await Promise.all([import("../../output/exporter.js"), import("../../output/stats-render.js")]);
-  // the repository is named only on the terminal's title line
-  const repo = format === "table" ? await ctx.resolveRepo() : undefined;
-  await exportAll(format, ctx.io, summaryExport(ctx.io, repo ? `${repo.owner}/${repo.name}` : "", figures), () => [figures]);
+  await exportAll(format, ctx.io, summaryExport(ctx.io, `${repo.owner}/${repo.name}`, figures), () => [figures]);
 }
