@@ -81,7 +81,7 @@ export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<v
     .addOption(new Option("--cursor <cursor>", "start from this page cursor (printed when a run is interrupted)"))
     .addOption(new Option("--follow", "keep polling and print new events, oldest first, until Ctrl-C"))
     .addOption(new Option("--interval <seconds>", `seconds between polls with --follow (default ${DEFAULT_INTERVAL_SECONDS})`))
-    .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv: ${EVENT_FIELDS.join(",")}`).argParser(collectList))
+    .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv (implies -o ndjson): ${EVENT_FIELDS.join(",")}`).argParser(collectList))
     .addHelpText(
       "after",
       `
@@ -96,7 +96,8 @@ Families: ${EVENT_TYPE_FAMILIES.join(", ")}`,
 
 /** Turns raw flags into LogsOptions, or throws a one-line UsageError before anything is sent. */
 export function parseLogsFlags(flags: RawFlags, ctx: Context): LogsOptions {
-  const format = resolveOutputFormat(ctx);
+  // --fields names record fields: without -o it means the records, as ndjson, wherever stdout goes
+  const format = flags.fields !== undefined && ctx.globals.output === undefined ? "ndjson" : resolveOutputFormat(ctx);
   const pullRequest = flags.pr !== undefined ? parseIntFlag("--pr", flags.pr, 1, MAX_PULL_REQUEST) : undefined;
   let baseRef: string | undefined;
   if (flags.baseRef !== undefined) baseRef = requireNonEmptyItems("--base-ref", [flags.baseRef], 255)[0];
@@ -221,7 +222,7 @@ class ContractMismatches {
     this.unwritten.add(id);
     if (this.warnedTypes.has(type)) return;
     this.warnedTypes.add(type);
-    this.warn(`warning: ${type} event ${id} does not match the contract (${message}); shown as sent. --strict makes this an error.`);
+    this.warn(`mq: warning: ${type} event ${id} does not match the contract (${message}); shown as sent. --strict makes this an error.`);
   }
 
   trusted(id: number): boolean {
@@ -246,6 +247,8 @@ interface LogsRun {
   mismatches: ContractMismatches;
   sink: Sink<LogEvent>;
   spinner: Spinner;
+  /** --follow's status line on a terminal's stderr while nothing arrives */
+  waiting: WaitingLine;
   paginate: typeof import("../api/pagination.js").paginate;
   cursorOf: typeof import("../api/pagination.js").cursorOf;
   formatCount: (n: number) => string;
@@ -292,8 +295,12 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
     import("../output/format.js"),
   ]);
   const repoName = `${repo.owner}/${repo.name}`;
-  const spinner = await startSpinner(ctx, `fetching events of ${repoName}`, { stdoutStreams: opts.format !== "table" });
-  const mismatches = new ContractMismatches((line) => spinner.log(line));
+  const spinner = await startSpinner(ctx, `fetching events of ${repoName}…`, { stdoutStreams: opts.format !== "table" });
+  const waiting = new WaitingLine(ctx);
+  const mismatches = new ContractMismatches((line) => {
+    waiting.clear();
+    spinner.log(line);
+  });
   const parse = (body: unknown): LogEvent[] => {
     const page = parseEventsPage(body, {
       strict: ctx.globals.strict,
@@ -312,7 +319,8 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
     query: logsQuery(opts),
     parse,
     mismatches,
-    sink: await openLogsOutput(opts, ctx, mismatches),
+    sink: await openLogsOutput(opts, ctx, mismatches, waiting),
+    waiting,
     spinner,
     paginate,
     cursorOf,
@@ -321,14 +329,20 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
 }
 
 /** The events through the exporter: the table on a terminal, json/ndjson/csv records otherwise. */
-async function openLogsOutput(opts: LogsOptions, ctx: Context, mismatches: ContractMismatches): Promise<Sink<LogEvent>> {
+async function openLogsOutput(opts: LogsOptions, ctx: Context, mismatches: ContractMismatches, waiting: WaitingLine): Promise<Sink<LogEvent>> {
   const { openExport } = await import("../output/exporter.js");
   return openExport<LogEvent>(opts.format, ctx.io, {
     fields: opts.fields,
     csvColumns: () => opts.fields ?? CSV_COLUMNS,
     table: async () => {
       const { createEventTable } = await import("../output/logs-table.js");
-      return createEventTable(ctx.io, { now: () => ctx.now(), trusted: (ev) => mismatches.trusted(ev.id), eager: opts.follow });
+      return createEventTable(ctx.io, {
+        now: () => ctx.now(),
+        trusted: (ev) => mismatches.trusted(ev.id),
+        eager: opts.follow,
+        clock: opts.follow,
+        beforeWrite: () => waiting.clear(),
+      });
     },
   });
 }
@@ -338,7 +352,7 @@ async function fetchPages(run: LogsRun, progress: Progress): Promise<void> {
   const { opts, ctx, spinner, cursorOf, formatCount } = run;
   // a next link that repeats a page is a server bug; stopping silently would hide a short result
   const onRepeat = (url: URL) =>
-    spinner.log(`warning: the server's next-page link repeats a page already fetched (cursor ${cursorOf(url) ?? url.href}); stopping there, the result may be incomplete.`);
+    spinner.log(`mq: warning: the server's next-page link repeats a page already fetched (cursor ${cursorOf(url) ?? url.href}); stopping there, the result may be incomplete.`);
   for await (const page of run.paginate(run.client, run.path, run.query, { limit: opts.limit, signal: ctx.signal, parse: run.parse, onRepeat })) {
     progress.pages++;
     progress.count += page.events.length;
@@ -426,21 +440,45 @@ export function resumeCommand(
   return args.map(shellQuote).join(" ");
 }
 
-/** The stderr line above the table: repository, window, and whether --limit cut the result. */
-export function headerLine(opts: LogsOptions, repo: string, count: number, truncated: boolean): string {
-  const window = opts.since
-    ? `from ${formatInstant(opts.since)} to ${opts.until ? formatInstant(opts.until) : "now"}`
+/** The window in words: "in the last 24 hours", "from 2026-11-20T09:00:00Z to now". */
+function windowWords(opts: LogsOptions): string {
+  // minutes are enough to say which window; the resume command keeps the exact instants
+  const at = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ") + "Z";
+  return opts.since
+    ? `from ${at(opts.since)} to ${opts.until ? at(opts.until) : "now"}`
     : opts.until
-      ? `in the 24 hours before ${formatInstant(opts.until)}`
+      ? `in the 24 hours before ${at(opts.until)}`
       : "in the last 24 hours";
-  const n = `${count.toLocaleString("en-US")} event${count === 1 ? "" : "s"}`;
-  let cut = "";
-  if (truncated) {
-    cut = opts.limitGiven
-      ? `; stopped at --limit ${opts.limit}, more are available (--all for every event)`
-      : `; showing the newest ${opts.limit}, more are available (--limit N or --all)`;
+}
+
+/** The filters in effect as typed: what an empty result repeats. */
+export function filterWords(opts: LogsOptions): string[] {
+  const out: string[] = [];
+  if (opts.pullRequest !== undefined) out.push(`--pr ${opts.pullRequest}`);
+  if (opts.baseRef !== undefined) out.push(`--base-ref ${opts.baseRef}`);
+  if (opts.types) out.push(`--type ${opts.types.length > 3 ? `${opts.types.slice(0, 3).join(",")},… (${opts.types.length} types)` : opts.types.join(",")}`);
+  return out;
+}
+
+/**
+ * The stderr line above the table, one sentence that is true in every case: the repository, how
+ * many events, the window, and when more exist what brings them ("showing the newest 30; more
+ * with --all"). An empty result repeats the filters and says what to try next.
+ */
+export function headerLine(opts: LogsOptions, repo: string, count: number, truncated: boolean): string {
+  const window = windowWords(opts);
+  const from = opts.cursor ? ` from cursor ${opts.cursor}` : "";
+  if (count === 0) {
+    const filters = filterWords(opts);
+    const next = [
+      ...(opts.since === undefined ? ["a longer window (--since 7d)"] : []),
+      ...(filters.length ? [`fewer filters than ${filters.join(" ")}`] : []),
+    ];
+    return `${repo}: no events ${window}${from}${filters.length ? ` matching ${filters.join(" ")}` : ""}${next.length ? `; try ${next.join(" or ")}` : ""}.`;
   }
-  return `${repo}: ${n} ${window}${opts.cursor ? ` from cursor ${opts.cursor}` : ""}${cut}`;
+  const n = `${count.toLocaleString("en-US")} event${count === 1 ? "" : "s"}`;
+  if (!truncated) return `${repo}: ${n} ${window}${from}`;
+  return `${repo}: the newest ${n} ${window}${from}; more with --all`;
 }
 
 /** The API's default window: received_from = received_to minus one day. */
@@ -448,6 +486,41 @@ const DEFAULT_WINDOW_MS = 86_400_000;
 
 // ---------------------------------------------------------------------------------------------
 // --follow
+
+/** "following acme/web (--type action.queue.*), newest 30 first; Ctrl-C to stop" */
+export function followBanner(opts: LogsOptions, repo: string): string {
+  const filters = filterWords(opts);
+  const backlog = opts.since ? `events ${windowWords(opts)}` : `the newest ${opts.limit ?? DEFAULT_TERMINAL_LIMIT} events`;
+  return `following ${repo}${filters.length ? ` (${filters.join(" ")})` : ""}: ${backlog}, then new ones every ${opts.interval}s; Ctrl-C to stop`;
+}
+
+/**
+ * A quiet heartbeat while --follow waits: one line on a terminal's stderr, rewritten in place
+ * after each poll ("waiting for new events · checked 12:04:05") and cleared before rows are
+ * printed, so it never ends up between them. Nothing off a terminal: a log gets data only.
+ */
+class WaitingLine {
+  private shown = false;
+
+  constructor(private readonly ctx: Context) {}
+
+  show(since: string | undefined): void {
+    if (!this.ctx.io.isStderrTerminal()) return;
+    const pad = (n: number) => String(n).padStart(2, "0");
+    const clock = (d: Date) => `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+    const lastAt = since === undefined ? undefined : new Date(since);
+    const last = lastAt && !Number.isNaN(lastAt.getTime()) ? `, last event ${clock(lastAt)}` : "";
+    const text = `waiting for new events · checked ${clock(this.ctx.now())}${last}`.slice(0, Math.max(this.ctx.io.width() - 1, 10));
+    this.ctx.io.stderr.write(`\r\x1b[2K${this.ctx.io.colorEnabled("stderr") ? `\x1b[2m${text}\x1b[22m` : text}`);
+    this.shown = true;
+  }
+
+  clear(): void {
+    if (!this.shown) return;
+    this.shown = false;
+    this.ctx.io.stderr.write("\r\x1b[2K");
+  }
+}
 
 function byTimeThenId(a: LogEvent, b: LogEvent): number {
   return Date.parse(a.received_at) - Date.parse(b.received_at) || a.id - b.id;
@@ -492,8 +565,10 @@ async function follow(run: LogsRun): Promise<void> {
 
   try {
     run.spinner.stop();
+    ctx.io.stderr.write(followBanner(opts, run.repoName) + "\n");
     await emit(await fetchAll(run.query, opts.limit));
     for (;;) {
+      run.waiting.show(watermark);
       await sleep(opts.interval * 1000, undefined, { signal: ctx.signal });
       // The API has no "after id": ask from the newest instant seen and drop what was printed.
       // Before any event, the first query is repeated (the server's clock decides "now", not ours).
@@ -504,6 +579,7 @@ async function follow(run: LogsRun): Promise<void> {
       await emit(await fetchAll(query));
     }
   } catch (err) {
+    run.waiting.clear();
     if (ctx.signal.aborted) {
       if (stdoutClosed(ctx)) return;
       await run.sink.end();
