@@ -145,9 +145,48 @@ function layOut(layout: Layout, rows: readonly Row[], opts: RenderOptions, foote
     const line = [r.label, ...r.values.map((v, j) => layout.format(j, v))];
     return i >= rows.length ? line.map(bold) : line;
   });
-  const align = layout.head.map((_, i) => (i === 0 ? ("left" as const) : ("right" as const)));
-  // a label cut in the middle would hide which group it is: it wraps onto a second line instead
-  return renderTable({ head: fitHeads(layout.head, cells, opts.columns), rows: cells, columns: opts.columns, colors: opts.colors, align, wrap: true });
+  const head = fitHeads(layout.head, cells, opts.columns);
+  const natural = columnWidths({ head, rows: cells });
+  return splitColumns(head, cells, opts.columns)
+    .map((keep) => {
+      const pick = <T,>(xs: readonly T[]) => keep.map((i) => xs[i]!);
+      const align = keep.map((i) => (i === 0 ? ("left" as const) : ("right" as const)));
+      // figures keep their width; a label that does not fit wraps onto more lines rather than
+      // being cut in the middle, which would hide which group it is
+      const widths = pick(natural);
+      if (opts.columns !== undefined) {
+        const figures = widths.slice(1).reduce((a, w) => a + 2 + w, 0);
+        widths[0] = Math.max(8, Math.min(widths[0]!, opts.columns - figures));
+      }
+      return renderTable({ head: pick(head), rows: cells.map(pick), colors: opts.colors, align, wrap: true, widths });
+    })
+    .join("\n");
+}
+
+/**
+ * The columns of each part of a table too wide for the terminal even with its headers broken:
+ * the label, then as many figures as fit, part after part (checks-retries has seven figures).
+ */
+function splitColumns(head: string[], cells: string[][], columns: number | undefined): number[][] {
+  const all = head.map((_, i) => i);
+  if (columns === undefined) return [all];
+  const widths = columnWidths({ head, rows: cells });
+  const label = Math.min(widths[0]!, Math.max(12, Math.floor(columns / 3)));
+  if (label + widths.slice(1).reduce((a, w) => a + 2 + w, 0) <= columns) return [all];
+  const parts: number[][] = [];
+  let part: number[] = [0];
+  let used = label;
+  for (let i = 1; i < head.length; i++) {
+    if (part.length > 1 && used + 2 + widths[i]! > columns) {
+      parts.push(part);
+      part = [0];
+      used = label;
+    }
+    part.push(i);
+    used += 2 + widths[i]!;
+  }
+  parts.push(part);
+  return parts;
 }
 
 /** For outcome and exit-reason endpoints: per group, the figure over the window for each category. */
@@ -322,10 +361,11 @@ export function renderStatsTables(endpoint: StatsEndpoint, body: unknown, opts: 
     if (section) out.push(bold(section) + "\n");
     const fields = fieldsOfSection(endpoint, section).filter((f) => inSection.some((g) => g.records.some((r) => f in r)));
     const intervals = opts.intervals && endpoint.shape !== "checks-outcome";
-    out.push((intervals ? perInterval : overview)(endpoint, inSection, fields, opts));
-    if (section) out.push("\n");
+    const text = (intervals ? perInterval : overview)(endpoint, inSection, fields, opts);
+    // one blank line between tables, none after the last
+    out.push(section && !text.endsWith("\n\n") ? text + "\n" : text);
   }
-  return out.join("").replace(/\n\n$/, "\n");
+  return out.join("").replace(/\n+$/, "\n");
 }
 
 /** A chart of the endpoint's main figure for each series, titled with the series' short label. */

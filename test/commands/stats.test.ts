@@ -208,7 +208,7 @@ describe("--chart", () => {
   it("prints exact charts for failure-rate, durations and rates humanised", async () => {
     const { out } = await mq(["stats", "failure-rate", "--chart", "--color", "never"], { tty: true });
     expect(out).toBe(
-      "base_ref main, partition_name __default__, queue_name default, priority_rule_name none\n" +
+      "main · __default__ · default · (none)\n" +
         "  failure_rate  ▅█▁█  min 0.0%  max 16.7%\n" +
         "  2026-11-19 12:00Z → 2026-11-20 12:00Z · 4 intervals\n",
     );
