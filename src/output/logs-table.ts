@@ -63,11 +63,11 @@ export function typeLabel(type: string): string {
   return type.startsWith("action.") ? type.slice("action.".length) : type;
 }
 
-/** When the label does not fit: its last part ("checks_end"), then cut. */
-function fitType(label: string, width: number): string {
-  if (label.length <= width) return label;
-  const last = label.slice(label.lastIndexOf(".") + 1);
-  return last.length <= width ? last : last.slice(0, Math.max(width - 1, 1)) + "…";
+/** When the label does not fit: its leading parts go ("queue.checks.change" → "checks.change"), then it is cut. */
+export function fitType(label: string, width: number): string {
+  let text = label;
+  while (text.length > width && text.includes(".")) text = text.slice(text.indexOf(".") + 1);
+  return text.length <= width ? text : text.slice(0, Math.max(width - 1, 1)) + "…";
 }
 
 /**
