@@ -360,7 +360,7 @@ async function fetchPages(run: LogsRun, progress: Progress): Promise<void> {
     progress.pendingCursor = cursorOf(page.nextUrl);
     await run.sink.write(page.events);
     run.mismatches.written();
-    spinner.update(`${formatCount(progress.count)} events, ${formatCount(progress.pages)} page${progress.pages === 1 ? "" : "s"}`);
+    spinner.update(`fetching events of ${run.repoName}… ${formatCount(progress.count)} events, ${formatCount(progress.pages)} page${progress.pages === 1 ? "" : "s"}`);
   }
 }
 
