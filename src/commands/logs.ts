@@ -565,7 +565,8 @@ async function follow(run: LogsRun): Promise<void> {
 
   try {
     run.spinner.stop();
-    ctx.io.stderr.write(followBanner(opts, run.repoName) + "\n");
+    // like the header line: for a person at a terminal; a script's stderr stays for errors
+    if (ctx.io.isStderrTerminal()) ctx.io.stderr.write(followBanner(opts, run.repoName) + "\n");
     await emit(await fetchAll(run.query, opts.limit));
     for (;;) {
       run.waiting.show(watermark);
