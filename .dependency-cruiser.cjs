@@ -16,8 +16,8 @@ module.exports = {
     {
       name: "layers-below-commands",
       severity: "error",
-      comment: "output/, api/, config/ and server/ serve the commands and never import them.",
-      from: { path: "^src/(output|api|config|server)/" },
+      comment: "output/, api/, config/, server/ and archive/ serve the commands and never import them.",
+      from: { path: "^src/(output|api|config|server|archive)/" },
       to: { path: "^src/commands/" },
     },
     {

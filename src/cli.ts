@@ -10,11 +10,12 @@ import { NewCmdServe } from "./commands/serve.js";
 import { NewCmdAuth } from "./commands/auth/index.js";
 import { NewCmdConfig } from "./commands/config.js";
 import { NewCmdCompletion } from "./commands/completion.js";
+import { NewCmdArchive } from "./commands/archive/index.js";
 import { EXIT_CODE_TABLE, redact } from "./errors.js";
 import { examplesHelpText } from "./commands/examples.js";
 import { closestMatches } from "./commands/shared/lists.js";
 
-const DATA_COMMANDS = new Set(["logs", "stats"]);
+const DATA_COMMANDS = new Set(["logs", "stats", "archive"]);
 
 export function buildProgram(ctx: Context): Command {
   const program = new Command("mq")
@@ -29,6 +30,7 @@ export function buildProgram(ctx: Context): Command {
   program.addCommand(NewCmdLogs(ctx));
   program.addCommand(NewCmdStats(ctx));
   program.addCommand(NewCmdServe(ctx));
+  program.addCommand(NewCmdArchive(ctx));
   program.addCommand(NewCmdAuth(ctx));
   program.addCommand(NewCmdConfig(ctx));
   program.addCommand(NewCmdCompletion(ctx));

@@ -11,6 +11,7 @@ export const ExitCode = {
   REJECTED: 5,
   NETWORK: 6,
   CONFIG: 7,
+  ARCHIVE: 8,
   INTERNAL: 70,
   INTERRUPTED: 130,
 } as const;
@@ -88,6 +89,17 @@ export class ConfigError extends MqError {
   }
 }
 
+/**
+ * The local archive (`mq archive`) cannot be used: locked by another mq, corrupt, made by a newer
+ * mq, or a write failed (disk full). None of the other codes fits: it is neither the user's flags,
+ * nor the API, nor the config file, and a script wants to tell it apart (retry later when locked).
+ */
+export class ArchiveError extends MqError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.ARCHIVE, hint);
+  }
+}
+
 export class InterruptedError extends MqError {
   constructor(message = "interrupted") {
     super(message, ExitCode.INTERRUPTED);
@@ -113,6 +125,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [5, "request rejected by the API (HTTP 409, 422)"],
   [6, "network failure, timeout, server error (5xx), or a response that breaks the contract"],
   [7, "configuration error (unreadable or corrupt config file, bad config value)"],
+  [8, "archive unusable: locked by another mq, corrupt, from a newer mq, or disk full"],
   [70, "internal error (a bug in mq)"],
   [130, "interrupted (Ctrl-C)"],
 ];

@@ -42,14 +42,22 @@ export function reportError(err: unknown, ctx: Context): number {
   return ExitCode.INTERNAL;
 }
 
+/** A second SIGINT sooner than this after the first is a library re-raising it, not a person. */
+const SIGNAL_ECHO_MS = 250;
+
 /** Entry point for bin/mq.js: real process streams, Ctrl-C handling, a closed pipe ends quietly. */
 export async function run(argv: string[], init: ContextInit = {}): Promise<number> {
   const controller = new AbortController();
   let interrupts = 0;
+  let firstInterrupt = 0;
   const onSigint = () => {
     interrupts += 1;
-    // a second Ctrl-C means "now", whatever is still cleaning up
-    if (interrupts > 1) process.exit(ExitCode.INTERRUPTED);
+    const at = performance.now();
+    // a second Ctrl-C means "now", whatever is still cleaning up; but conf's `atomically` (through
+    // when-exit) re-raises the signal it saw, and that echo, a few ms after the first, is not the
+    // user pressing again: it cut `mq archive sync` off before it could say how far it got
+    if (interrupts > 1 && at - firstInterrupt > SIGNAL_ECHO_MS) process.exit(ExitCode.INTERRUPTED);
+    if (interrupts === 1) firstInterrupt = at;
     controller.abort();
   };
   process.on("SIGINT", onSigint);

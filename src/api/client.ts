@@ -25,6 +25,8 @@ export interface ApiResponse {
   /** lower-cased header names */
   headers: Record<string, string | undefined>;
   body: unknown;
+  /** the body as received (decoded UTF-8): `mq archive` keeps each event's own bytes from it */
+  text?: string;
 }
 
 export interface ApiClient {
@@ -118,7 +120,7 @@ export function createTransport(opts: TransportOptions): ApiClient {
       const outcome = result.kind === "status" ? String(result.status) : (result.code ?? "error");
       debug?.(`GET ${url.href} -> ${outcome} in ${elapsed(started)}${attemptNote}`);
       if (result.kind === "status" && result.status >= 200 && result.status < 300) {
-        return { url, status: result.status, headers: flattenHeaders(result.headers), body: parseJson(result.text, result.headers["content-type"], url, result.status) };
+        return { url, status: result.status, headers: flattenHeaders(result.headers), body: parseJson(result.text, result.headers["content-type"], url, result.status), text: result.text };
       }
       const decision = decideRetry(outcomeOf(result), attempt, maxAttempts, random());
       if (decision.action === "retry") {

@@ -13,8 +13,8 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   logs: [
     "mq --offline logs --repo acme/web --type 'action.queue.*' --since 6h",
     "mq --offline logs --repo acme/web --pr 4821 --since 7d",
-    "mq --offline logs --repo acme/web --since 1d --all -o ndjson",
     "mq --offline logs --repo acme/web --follow --interval 5",
+    "mq --offline archive sync --repo acme/web --since 2d && mq logs --archive --repo acme/web --since 2d --all -o ndjson",
   ],
 
   stats: [
@@ -100,6 +100,29 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "mq serve --port 0",
     "mq serve --port 0 --seed 7 --days 14 --repos acme/web,acme/api",
     "mq --offline logs --repo acme/web --since 1d --all -o ndjson > acme.ndjson && mq serve --port 0 --events acme.ndjson",
+  ],
+
+  archive: [
+    "mq --offline archive sync --repo acme/web --since 2d",
+    "mq --offline archive sync --repo acme/web --since 1d && mq archive status",
+    "mq --offline archive sync --repo acme/web --since 1d && mq archive query \"SELECT type, count(*) AS n FROM events GROUP BY type ORDER BY n DESC LIMIT 5\"",
+  ],
+  "archive sync": [
+    "mq --offline archive sync --repo acme/web --since 2d",
+    "mq --offline archive sync acme/web acme/api --since 1d -o json",
+    "mq --offline archive sync --repo acme/web --since 1d --data-dir ./mq-archive",
+  ],
+  "archive status": [
+    "mq archive status",
+    "mq --offline archive sync --repo acme/web --since 1d && mq archive status -o json",
+  ],
+  "archive query": [
+    "mq --offline archive sync --repo acme/web --since 1d && mq archive query \"SELECT count(*) AS events FROM events\"",
+    "mq --offline archive sync --repo acme/web --since 2d && mq archive query \"SELECT CAST(received_at AS DATE) AS day, count(*) AS merged FROM events WHERE type = 'action.queue.merged' GROUP BY ALL ORDER BY day\" -o csv",
+  ],
+  "archive export": [
+    "mq --offline archive sync --repo acme/web --since 1d && mq archive export --parquet ./acme-parquet",
+    "mq --offline archive sync --repo acme/web --since 1d && mq archive export --parquet ./acme-parquet acme/web --force",
   ],
 
   auth: [

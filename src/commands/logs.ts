@@ -43,6 +43,8 @@ export interface LogsOptions {
   interval: number;
   fields?: string[];
   format: OutputFormat;
+  /** read the local archive (`mq archive sync`) instead of the API */
+  archive: boolean;
 }
 
 interface RawFlags {
@@ -58,6 +60,7 @@ interface RawFlags {
   follow?: boolean;
   interval?: string;
   fields?: string[];
+  archive?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -82,6 +85,7 @@ export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<v
     .addOption(new Option("--follow", "keep polling and print new events, oldest first, until Ctrl-C"))
     .addOption(new Option("--interval <seconds>", `seconds between polls with --follow (default ${DEFAULT_INTERVAL_SECONDS})`))
     .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv (implies -o ndjson): ${EVENT_FIELDS.join(",")}`).argParser(collectList))
+    .addOption(new Option("--archive", "read the local archive (mq archive sync; $MQ_DATA_DIR) instead of the API: no network, windows older than the service keeps"))
     .addHelpText(
       "after",
       `
@@ -112,6 +116,10 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context): LogsOptions {
   if (follow && flags.cursor !== undefined) throw new UsageError("--follow and --cursor cannot be used together: --follow starts from the newest events.");
   if (follow && flags.until !== undefined) throw new UsageError("--follow and --until cannot be used together: --follow has no end.");
   if (flags.interval !== undefined && !follow) throw new UsageError("--interval only applies with --follow.");
+  const archive = flags.archive === true;
+  if (archive && follow) throw new UsageError("--archive and --follow cannot be used together: the archive changes only when mq archive sync runs.");
+  if (archive && flags.cursor !== undefined) throw new UsageError("--archive and --cursor cannot be used together: cursors belong to the API's pages.");
+  if (archive && flags.perPage !== undefined) throw new UsageError("--per-page applies to the API's pages, not to --archive.");
   let interval = DEFAULT_INTERVAL_SECONDS;
   if (flags.interval !== undefined) {
     interval = Number(flags.interval);
@@ -154,6 +162,7 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context): LogsOptions {
     interval,
     fields,
     format,
+    archive,
   };
 }
 
@@ -266,6 +275,7 @@ interface Progress {
 export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
   // the server's default window ends at its "now": a resume command pins this instant instead
   const startedAt = ctx.now();
+  if (opts.archive) return runLogsFromArchive(opts, ctx, startedAt);
   const run = await prepareRun(opts, ctx);
   const progress: Progress = { count: 0, pages: 0, truncated: false, pendingCursor: opts.cursor };
   try {
@@ -329,7 +339,7 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
 }
 
 /** The events through the exporter: the table on a terminal, json/ndjson/csv records otherwise. */
-async function openLogsOutput(opts: LogsOptions, ctx: Context, mismatches: ContractMismatches, waiting: WaitingLine): Promise<Sink<LogEvent>> {
+async function openLogsOutput(opts: LogsOptions, ctx: Context, mismatches: ContractMismatches, waiting?: WaitingLine): Promise<Sink<LogEvent>> {
   const { openExport } = await import("../output/exporter.js");
   return openExport<LogEvent>(opts.format, ctx.io, {
     fields: opts.fields,
@@ -341,7 +351,7 @@ async function openLogsOutput(opts: LogsOptions, ctx: Context, mismatches: Contr
         trusted: (ev) => mismatches.trusted(ev.id),
         eager: opts.follow,
         clock: opts.follow,
-        beforeWrite: () => waiting.clear(),
+        beforeWrite: () => waiting?.clear(),
       });
     },
   });
@@ -394,6 +404,65 @@ async function finish(run: LogsRun, progress: Progress): Promise<void> {
     await run.sink.end();
   } else {
     await run.sink.end();
+    if (ctx.io.isStderrTerminal()) ctx.io.stderr.write(header + "\n");
+  }
+}
+
+/**
+ * `mq logs --archive`: the same window, filters, order and output as the API gives, read from the
+ * local archive. A window the archive does not wholly cover is shown with a warning naming the
+ * parts it lacks.
+ */
+async function runLogsFromArchive(opts: LogsOptions, ctx: Context, startedAt: Date): Promise<void> {
+  const repo = await ctx.resolveRepo();
+  const repoName = `${repo.owner}/${repo.name}`;
+  const [{ openArchiveForReading, readArchivedEvents, windowCoverage }, { parseEventsPage }] = await Promise.all([
+    import("../archive/reader.js"),
+    import("../api/schema/events.js"),
+  ]);
+  const archive = await openArchiveForReading(ctx);
+  const until = opts.until ?? startedAt;
+  const since = opts.since ?? new Date(until.getTime() - DEFAULT_WINDOW_MS);
+  const cover = await windowCoverage(archive, repoName, since, until);
+  if (!cover.complete) {
+    const parts = cover.missing.map((r) => `${formatInstant(new Date(r.from))} to ${formatInstant(new Date(r.to))}`).join(", ");
+    ctx.io.stderr.write(`mq: warning: the archive does not cover ${parts} for ${repoName}: events there are missing below (mq archive sync fetches them).\n`);
+  }
+  const mismatches = new ContractMismatches((line) => void ctx.io.stderr.write(line + "\n"));
+  const sink = await openLogsOutput(opts, ctx, mismatches);
+  let count = 0;
+  let truncated = false;
+  try {
+    // one event more than --limit says whether more are available, as the API's next link does
+    const limit = opts.limit !== undefined ? opts.limit + 1 : undefined;
+    for await (const batch of readArchivedEvents(archive, { repository: repoName, since, until, types: opts.types, pullRequest: opts.pullRequest, baseRef: opts.baseRef, limit })) {
+      if (ctx.signal.aborted) throw new InterruptedError();
+      let events = batch.map((b) => b.event as LogEvent);
+      if (opts.limit !== undefined && count + events.length > opts.limit) {
+        events = events.slice(0, opts.limit - count);
+        truncated = true;
+      }
+      // the archive keeps events as sent: checked against the contract as a page from the API is
+      parseEventsPage(
+        { size: events.length, per_page: events.length, events },
+        { strict: ctx.globals.strict, onMetadataMismatch: (type, id, message) => mismatches.record(type, id, message) },
+      );
+      count += events.length;
+      await sink.write(events);
+      mismatches.written();
+      if (truncated) break;
+    }
+  } catch (err) {
+    await sink.end().catch(() => undefined);
+    if (ctx.signal.aborted && stdoutClosed(ctx)) return;
+    throw ctx.signal.aborted ? new InterruptedError() : err;
+  }
+  const header = `${headerLine(opts, repoName, count, truncated)} (from the archive)`;
+  if (opts.format === "table") {
+    ctx.io.stderr.write(header + "\n");
+    await sink.end();
+  } else {
+    await sink.end();
     if (ctx.io.isStderrTerminal()) ctx.io.stderr.write(header + "\n");
   }
 }

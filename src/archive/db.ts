@@ -1,0 +1,323 @@
+// The archive's database: DuckDB, loaded only when an archive command runs (it is a 70 MB native
+// package, and an optional dependency), its schema with a version table and migrations, and the
+// translation of DuckDB's failures into ArchiveErrors that say what happened and what to do.
+import { copyFile, mkdir, stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from "@duckdb/node-api";
+import { ArchiveError, MqError } from "../errors.js";
+
+/** The schema this mq writes. Bump it with a migration in MIGRATIONS. */
+export const SCHEMA_VERSION = 1;
+export const DUCKDB_PACKAGE = "@duckdb/node-api";
+export const DUCKDB_VERSION = "1.5.6-r.1";
+
+type DuckDb = typeof import("@duckdb/node-api");
+let loaded: Promise<DuckDb> | undefined;
+
+/** The engine, imported on first use; a clear error when the optional package was not installed. */
+export function loadDuckDb(): Promise<DuckDb> {
+  loaded ??= import("@duckdb/node-api").catch((err: unknown) => {
+    loaded = undefined;
+    // the loader's error, or (through a test double or a wrapper) its cause
+    const e = err as { code?: string; cause?: { code?: string } };
+    const code = e.code ?? e.cause?.code;
+    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND" || /Cannot find (module|package)/.test(`${String(err)} ${String(e.cause)}`)) {
+      throw new ArchiveError(
+        `mq archive needs the optional package ${DUCKDB_PACKAGE}, which is not installed`,
+        `install it next to mq (npm install ${DUCKDB_PACKAGE}@${DUCKDB_VERSION}), or reinstall mq without --omit=optional`,
+      );
+    }
+    throw new ArchiveError(`the database engine ${DUCKDB_PACKAGE} could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
+  });
+  return loaded;
+}
+
+export interface Archive {
+  readonly path: string;
+  readonly readOnly: boolean;
+  readonly conn: DuckDBConnection;
+  /** runs one statement, DuckDB failures turned into ArchiveErrors */
+  run(sql: string, values?: DuckDBValue[]): Promise<number>;
+  /** all rows of a query as plain JS values */
+  all(sql: string, values?: DuckDBValue[]): Promise<Record<string, unknown>[]>;
+  /** BEGIN ... COMMIT around fn, ROLLBACK when it throws */
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
+  close(): void;
+}
+
+export interface OpenOptions {
+  readOnly?: boolean;
+  /** create the folder and the file when missing (sync); otherwise a missing archive is an error */
+  create?: boolean;
+}
+
+/** Opens (and if need be creates or migrates) the archive at `path`. */
+export async function openArchive(path: string, opts: OpenOptions = {}): Promise<Archive> {
+  const readOnly = opts.readOnly === true;
+  if (!existsSync(path)) {
+    if (!opts.create) throw new ArchiveError(`no archive at ${path}`, "create it with mq archive sync --repo owner/name (or point --data-dir / MQ_DATA_DIR at an existing one)");
+    try {
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    } catch (err) {
+      throw archiveFailure(err, path, "create the archive's folder");
+    }
+  }
+  let archive = await connect(path, readOnly && existsSync(path));
+  try {
+    const version = await schemaVersion(archive);
+    if (version > SCHEMA_VERSION) {
+      throw new ArchiveError(
+        `the archive ${path} has schema version ${version}, made by a newer mq; this mq reads versions up to ${SCHEMA_VERSION}`,
+        "upgrade mq, or point --data-dir at another folder",
+      );
+    }
+    if (version < SCHEMA_VERSION) {
+      // a read-only handle cannot migrate: migrate with a writer, then reopen as asked
+      archive.close();
+      await backup(path, version);
+      archive = await connect(path, false);
+      await migrate(archive, version);
+      if (readOnly) {
+        archive.close();
+        archive = await connect(path, true);
+      }
+    }
+    return archive;
+  } catch (err) {
+    archive.close();
+    throw err;
+  }
+}
+
+async function connect(path: string, readOnly: boolean): Promise<Archive> {
+  const duckdb = await loadDuckDb();
+  let instance: DuckDBInstance;
+  let conn: DuckDBConnection;
+  try {
+    instance = await duckdb.DuckDBInstance.create(path, readOnly ? { access_mode: "READ_ONLY" } : {});
+    conn = await instance.connect();
+    // every instant in and out of the archive is UTC, whatever the machine's zone
+    await conn.run("SET TimeZone = 'UTC'");
+  } catch (err) {
+    throw archiveFailure(err, path, "open the archive");
+  }
+  let closed = false;
+  const archive: Archive = {
+    path,
+    readOnly,
+    conn,
+    async run(sql, values) {
+      try {
+        const result = await conn.run(sql, values);
+        return result.rowsChanged;
+      } catch (err) {
+        throw archiveFailure(err, path, "write the archive");
+      }
+    },
+    async all(sql, values) {
+      try {
+        const reader = await conn.runAndReadAll(sql, values);
+        return reader.getRowObjects().map((row) => {
+          const out: Record<string, unknown> = {};
+          for (const key of Object.keys(row)) out[key] = duckValue(row[key]);
+          return out;
+        });
+      } catch (err) {
+        throw archiveFailure(err, path, "read the archive");
+      }
+    },
+    async transaction(fn) {
+      await archive.run("BEGIN TRANSACTION");
+      try {
+        const out = await fn();
+        await archive.run("COMMIT");
+        return out;
+      } catch (err) {
+        await conn.run("ROLLBACK").catch(() => undefined);
+        throw err;
+      }
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      try {
+        conn.closeSync();
+        instance.closeSync();
+      } catch {
+        // closing is best effort: the data is committed or rolled back already
+      }
+    },
+  };
+  return archive;
+}
+
+/** 0 for a database from before the version table (the early layout), else the recorded version. */
+async function schemaVersion(archive: Archive): Promise<number> {
+  const tables = new Set((await archive.all("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'")).map((r) => String(r.table_name)));
+  if (tables.has("mq_schema")) {
+    const rows = await archive.all("SELECT max(version) AS v FROM mq_schema");
+    return Number(rows[0]?.v ?? 0);
+  }
+  if (tables.has("events")) return 0;
+  if (tables.size > 0) {
+    throw new ArchiveError(`${archive.path} is a DuckDB database but not an mq archive (tables: ${[...tables].slice(0, 5).join(", ")})`, "point --data-dir / MQ_DATA_DIR at another folder");
+  }
+  // a new, empty file: version -1 makes openArchive create the current schema
+  return -1;
+}
+
+/** A copy of the file before a migration: "never lose data" holds even if the migration has a bug. */
+async function backup(path: string, version: number): Promise<void> {
+  if (version < 0) return;
+  try {
+    await copyFile(path, `${path}.v${version}.bak`);
+    if (existsSync(`${path}.wal`)) await copyFile(`${path}.wal`, `${path}.v${version}.bak.wal`);
+  } catch (err) {
+    throw archiveFailure(err, path, "back up the archive before migrating it");
+  }
+}
+
+/** The current schema (documented in the README's `mq archive` section). */
+export const SCHEMA_V1 = [
+  `CREATE TABLE mq_schema (version INTEGER NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT current_timestamp)`,
+  `CREATE TABLE events (
+    repository VARCHAR NOT NULL,
+    id BIGINT NOT NULL,
+    received_at TIMESTAMPTZ NOT NULL,
+    type VARCHAR NOT NULL,
+    pull_request BIGINT,
+    base_ref VARCHAR,
+    "trigger" VARCHAR,
+    outcome VARCHAR,
+    raw VARCHAR NOT NULL,
+    archived_at TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (repository, id)
+  )`,
+  `CREATE TABLE coverage (repository VARCHAR NOT NULL, range_from TIMESTAMPTZ NOT NULL, range_to TIMESTAMPTZ NOT NULL)`,
+  `CREATE TABLE gaps (repository VARCHAR NOT NULL, gap_from TIMESTAMPTZ NOT NULL, gap_to TIMESTAMPTZ NOT NULL, reason VARCHAR NOT NULL)`,
+  `CREATE TABLE syncs (id INTEGER PRIMARY KEY, repository VARCHAR NOT NULL, api_url VARCHAR NOT NULL, started_at TIMESTAMPTZ NOT NULL, finished_at TIMESTAMPTZ, added BIGINT NOT NULL DEFAULT 0, complete BOOLEAN NOT NULL DEFAULT false)`,
+];
+
+/**
+ * Version 0 is the layout before the version table: `events(repository, id, received_at, type,
+ * raw)` and `checkpoints(repository, synced_from, synced_to)`. Its events are kept whole; the
+ * columns it lacked are read from each event's own JSON, and its checkpoints become coverage.
+ */
+const MIGRATIONS: Record<number, string[]> = {
+  0: [
+    `ALTER TABLE events RENAME TO events_v0`,
+    ...SCHEMA_V1.slice(1),
+    `INSERT INTO events
+       SELECT lower(repository), id, CAST(received_at AS TIMESTAMPTZ), type,
+              TRY_CAST(json_extract(raw, '$.pull_request') AS BIGINT), json_extract_string(raw, '$.base_ref'),
+              json_extract_string(raw, '$.trigger'), json_extract_string(raw, '$.outcome'),
+              raw, current_timestamp
+       FROM events_v0`,
+    `INSERT INTO coverage SELECT lower(repository), CAST(synced_from AS TIMESTAMPTZ), CAST(synced_to AS TIMESTAMPTZ) FROM checkpoints`,
+    `DROP TABLE events_v0`,
+    `DROP TABLE checkpoints`,
+    `CREATE TABLE mq_schema (version INTEGER NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT current_timestamp)`,
+  ],
+};
+
+async function migrate(archive: Archive, from: number): Promise<void> {
+  await archive.transaction(async () => {
+    if (from < 0) {
+      for (const sql of SCHEMA_V1) await archive.run(sql);
+    } else {
+      for (let v = from; v < SCHEMA_VERSION; v++) {
+        const steps = MIGRATIONS[v];
+        if (!steps) throw new ArchiveError(`no migration from archive schema version ${v}`);
+        for (const sql of steps) await archive.run(sql);
+      }
+    }
+    await archive.run("INSERT INTO mq_schema (version) VALUES (?)", [SCHEMA_VERSION]);
+  });
+}
+
+/** The archive file's size in bytes, its write-ahead log included. */
+export async function archiveSize(path: string): Promise<number> {
+  let size = 0;
+  for (const p of [path, `${path}.wal`]) {
+    try {
+      size += (await stat(p)).size;
+    } catch {
+      // no WAL: nothing to add
+    }
+  }
+  return size;
+}
+
+/** DuckDB's error, as one line that says what failed and what to do. */
+export function archiveFailure(err: unknown, path: string, doing: string): MqError {
+  if (err instanceof MqError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  const code = (err as { code?: string }).code;
+  const lock = /Conflicting lock is held in (.*?) \(PID (\d+)\)/.exec(message);
+  if (lock || /Could not set lock on file/.test(message)) {
+    return new ArchiveError(
+      `the archive ${path} is in use by another process${lock ? ` (pid ${lock[2]})` : ""}, probably another mq archive sync`,
+      "only one mq at a time can use the archive while it syncs: try again when that one has finished",
+    );
+  }
+  if (/No space left on device|ENOSPC|disk is full|Could not write all bytes|out of disk/i.test(message) || code === "ENOSPC") {
+    return new ArchiveError(
+      `could not ${doing}: the disk holding ${path} is full`,
+      "nothing was lost: the events of the last page were rolled back. Free some space and run mq archive sync again to continue",
+    );
+  }
+  if (/not a valid DuckDB database file|Corrupt|checksum|Serialization Error|INTERNAL Error.*(block|checkpoint)|Invalid Input Error: Could not read/i.test(message)) {
+    return new ArchiveError(
+      `the archive ${path} is corrupt or not a DuckDB database (${firstLine(message)})`,
+      `move it aside (mv ${path} ${path}.bad) and run mq archive sync again: the service still has the last 90 days`,
+    );
+  }
+  if (/Trying to read a database file with version number|newer version of DuckDB|incompatible/i.test(message)) {
+    return new ArchiveError(`the archive ${path} was written by a newer DuckDB (${firstLine(message)})`, "upgrade mq to read it");
+  }
+  if (/Permission denied|EACCES|EPERM|read-only file system|EROFS/i.test(message) || code === "EACCES" || code === "EPERM" || code === "EROFS") {
+    return new ArchiveError(`could not ${doing}: permission denied on ${path}`, "check the folder's permissions, or choose another with --data-dir or MQ_DATA_DIR");
+  }
+  if (/Catalog Error|Parser Error|Binder Error|Conversion Error|Invalid Input Error|Constraint Error|Not implemented Error|Out of Range Error/.test(message)) {
+    return new ArchiveError(`could not ${doing}: ${firstLine(message)}`);
+  }
+  return new ArchiveError(`could not ${doing} ${path}: ${firstLine(message)}`);
+}
+
+function firstLine(message: string): string {
+  return message.split("\n")[0]!.replace(/^Failed to (extract statements|prepare statement|execute prepared statement): /, "").trim();
+}
+
+/**
+ * A DuckDB value from a query as JSON-ready data: integers as numbers when exact (else strings),
+ * instants as ISO 8601 with microseconds, lists, structs and maps as arrays and objects.
+ */
+export function duckValue(value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (typeof value !== "object") return value;
+  const v = value as Record<string, unknown> & { toString(): string };
+  const kind = value.constructor?.name ?? "";
+  if (kind === "DuckDBTimestampTZValue" || kind === "DuckDBTimestampValue") {
+    const micros = v.micros as bigint;
+    const ms = Number(micros / 1000n);
+    if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return v.toString();
+    const frac = ((micros % 1_000_000n) + 1_000_000n) % 1_000_000n;
+    return new Date(ms).toISOString().replace(/\.\d{3}Z$/, `.${frac.toString().padStart(6, "0")}Z`);
+  }
+  if (kind === "DuckDBDecimalValue") return (v as unknown as { toDouble(): number }).toDouble();
+  if (kind === "DuckDBListValue" || kind === "DuckDBArrayValue") return (v.items as unknown[]).map(duckValue);
+  if (kind === "DuckDBStructValue") {
+    const out: Record<string, unknown> = {};
+    for (const [k, item] of Object.entries(v.entries as Record<string, unknown>)) out[k] = duckValue(item);
+    return out;
+  }
+  if (kind === "DuckDBMapValue") {
+    const out: Record<string, unknown> = {};
+    for (const e of v.entries as { key: unknown; value: unknown }[]) out[String(duckValue(e.key))] = duckValue(e.value);
+    return out;
+  }
+  if (value instanceof Uint8Array) return Buffer.from(value).toString("base64");
+  return v.toString();
+}

@@ -1,0 +1,329 @@
+// `mq archive sync`: copies a repository's event log into the archive, resumable at any moment.
+//
+// The window [start, until] is cut into one-day chunks, oldest first. A chunk is read page by page
+// (the API's order, newest first); each page is written in one transaction, its events keyed by
+// (repository, id) so a page read twice adds nothing. Only when a chunk's last page is in is the
+// chunk recorded as covered. Killed at any moment, the archive holds whole pages and the coverage
+// of whole chunks; the next run asks again for what is not covered and the key drops what it
+// already has: every event exactly once, and no gap.
+import type { ApiClient } from "../api/client.js";
+import type { DuckDBAppender } from "@duckdb/node-api";
+import { ContractError, InterruptedError, MqError } from "../errors.js";
+import { findLink, parseLinkHeader, cursorOf } from "../api/pagination.js";
+import type { Archive } from "./db.js";
+import { rawEventTexts } from "./raw-events.js";
+
+export const DAY_MS = 86_400_000;
+/** How long the service keeps events: the default start of a first sync. */
+export const RETENTION_DAYS = 90;
+/**
+ * The last minutes before now are fetched but not recorded as covered: an event can be received
+ * (and stamped) a moment before the service lets it be read, and the two clocks differ a little.
+ * The next sync asks for them again; the key drops the ones it has.
+ */
+export const SETTLE_MS = 5 * 60_000;
+const PER_PAGE = 100;
+
+export interface Range {
+  from: number;
+  to: number;
+}
+
+export interface SyncProgress {
+  repository: string;
+  /** events received so far in this run, and how many of them were new */
+  fetched: number;
+  added: number;
+  pages: number;
+  /** the chunk being read */
+  chunkFrom: number;
+  chunksDone: number;
+  chunks: number;
+}
+
+export interface SyncOptions {
+  /** owner/name */
+  repository: string;
+  client: ApiClient;
+  /** the API's base URL, recorded with each sync */
+  apiUrl: string;
+  now: Date;
+  /** start of the window; default: where the archive's coverage starts, else now - RETENTION_DAYS */
+  since?: Date;
+  /** end of the window; default now */
+  until?: Date;
+  strict: boolean;
+  signal: AbortSignal;
+  onProgress?: (p: SyncProgress) => void;
+  /** a line for stderr (warnings) */
+  warn: (line: string) => void;
+}
+
+export interface SyncResult {
+  repository: string;
+  /** events new to the archive */
+  added: number;
+  /** events received that the archive already had */
+  duplicates: number;
+  pages: number;
+  /** the window this run asked for (the parts not covered yet) */
+  from: string | null;
+  to: string | null;
+  /** events of this repository in the archive after the run */
+  total: number;
+  /** ranges found too old to be fetched any more */
+  gaps: Range[];
+}
+
+/** The archive's key for a repository: GitHub names are case-insensitive. */
+export function repositoryKey(repository: string): string {
+  return repository.toLowerCase();
+}
+
+export async function syncRepository(archive: Archive, opts: SyncOptions): Promise<SyncResult> {
+  const repo = repositoryKey(opts.repository);
+  const [owner, name] = opts.repository.split("/") as [string, string];
+  const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/logs`;
+  const nowMs = opts.now.getTime();
+  const until = Math.min(opts.until?.getTime() ?? nowMs, nowMs);
+  const coverage = await readCoverage(archive, repo);
+  const retentionFloor = nowMs - RETENTION_DAYS * DAY_MS;
+  let start: number;
+  if (opts.since) start = opts.since.getTime();
+  else if (coverage.length > 0) start = coverage[0]!.from;
+  else start = retentionFloor;
+
+  let missing = subtract({ from: start, to: until }, coverage);
+  // Continuing an archive not synced for longer than the service keeps events: what lies between
+  // its end and the retention floor is gone from the service. Recorded as a known gap, and
+  // skipped (an explicit --since still asks for it, for servers that keep more).
+  const gaps: Range[] = [];
+  if (!opts.since && coverage.length > 0) {
+    const kept: Range[] = [];
+    for (const r of missing) {
+      if (r.from < retentionFloor) {
+        const gap = { from: r.from, to: Math.min(r.to, retentionFloor) };
+        gaps.push(gap);
+        if (r.to > retentionFloor) kept.push({ from: retentionFloor, to: r.to });
+      } else kept.push(r);
+    }
+    missing = kept;
+  }
+
+  const chunks = missing.flatMap(splitDays);
+  const syncId = await beginSync(archive, repo, opts.apiUrl, opts.now, gaps);
+  for (const gap of gaps) {
+    opts.warn(
+      `warning: ${opts.repository}: the events from ${iso(gap.from)} to ${iso(gap.to)} are older than the service keeps (${RETENTION_DAYS} days) and were not archived in time; recorded as a gap (mq archive status lists it).`,
+    );
+  }
+
+  const progress: SyncProgress = { repository: opts.repository, fetched: 0, added: 0, pages: 0, chunkFrom: chunks[0]?.from ?? start, chunksDone: 0, chunks: chunks.length };
+  const warnedTypes = new Set<string>();
+  const { parseEventsPage } = await import("../api/schema/events.js");
+  await archive.run(
+    `CREATE TEMP TABLE IF NOT EXISTS staging (repository VARCHAR, id BIGINT, received_at VARCHAR, type VARCHAR, pull_request BIGINT, base_ref VARCHAR, "trigger" VARCHAR, outcome VARCHAR, raw VARCHAR, archived_at VARCHAR)`,
+  );
+
+  try {
+    for (const chunk of chunks) {
+      progress.chunkFrom = chunk.from;
+      opts.onProgress?.(progress);
+      const query = { received_from: iso(chunk.from), received_to: iso(chunk.to), per_page: PER_PAGE };
+      let target: string | URL = path;
+      let targetQuery: typeof query | undefined = query;
+      const seen = new Set<string>();
+      for (;;) {
+        if (opts.signal.aborted) throw new InterruptedError();
+        const res = await opts.client.get(target, targetQuery);
+        seen.add(res.url.href);
+        const parsed = parseEventsPage(res.body, {
+          strict: opts.strict,
+          checkMetadataOf: (type) => !warnedTypes.has(type),
+          onMetadataMismatch(type, id, message) {
+            if (warnedTypes.has(type)) return;
+            warnedTypes.add(type);
+            opts.warn(`warning: ${type} event ${id} does not match the contract (${message}); archived as sent. --strict makes this an error.`);
+          },
+        });
+        if (res.text === undefined) throw new ContractError("the API client did not keep the response text");
+        const raws = rawEventTexts(res.text);
+        if (raws.length !== parsed.events.length) throw new ContractError(`the page's events array has ${raws.length} items once cut out, not ${parsed.events.length}`);
+        if (opts.signal.aborted) throw new InterruptedError();
+        const added = await writePage(archive, repo, parsed.events as unknown as EventRow[], raws, opts.now);
+        progress.pages++;
+        progress.fetched += raws.length;
+        progress.added += added;
+        opts.onProgress?.(progress);
+
+        const link = res.headers.link;
+        const next = link ? findLink(parseLinkHeader(link, res.url), "next") : undefined;
+        if (next === undefined || parsed.events.length === 0) break;
+        const nextUrl = new URL(next);
+        if (seen.has(nextUrl.href)) {
+          // a server bug that would loop forever; the chunk is not marked covered, so nothing is
+          // claimed that was not read
+          throw new ContractError(`the server's next-page link repeats a page already read (cursor ${cursorOf(nextUrl) ?? nextUrl.href}); the archive keeps what it read, and this day will be asked for again`);
+        }
+        target = nextUrl;
+        targetQuery = undefined;
+      }
+      // the last minutes before now stay uncovered: the next sync asks for them again
+      const coveredTo = Math.min(chunk.to, nowMs - SETTLE_MS);
+      if (coveredTo > chunk.from) {
+        await archive.transaction(async () => {
+          await archive.run("INSERT INTO coverage VALUES (?, ?::TIMESTAMPTZ, ?::TIMESTAMPTZ)", [repo, iso(chunk.from), iso(coveredTo)]);
+          await archive.run("UPDATE syncs SET added = ? WHERE id = ?", [progress.added, syncId]);
+        });
+      }
+      progress.chunksDone++;
+    }
+    await finishSync(archive, repo, syncId, progress.added);
+  } catch (err) {
+    // the count survives an interruption: `mq archive status` shows what the run added
+    await archive.run("UPDATE syncs SET added = ? WHERE id = ?", [progress.added, syncId]).catch(() => undefined);
+    if (err instanceof MqError && progress.added + progress.fetched > 0) {
+      const note = `${progress.added.toLocaleString("en-US")} new events were archived before this; run mq archive sync again to continue where it stopped.`;
+      err.addHint(note);
+    }
+    throw err;
+  }
+  const total = Number((await archive.all("SELECT count(*) AS n FROM events WHERE repository = ?", [repo]))[0]?.n ?? 0);
+  return {
+    repository: opts.repository,
+    added: progress.added,
+    duplicates: progress.fetched - progress.added,
+    pages: progress.pages,
+    from: missing.length > 0 ? iso(missing[0]!.from) : null,
+    to: missing.length > 0 ? iso(missing[missing.length - 1]!.to) : null,
+    total,
+    gaps,
+  };
+}
+
+interface EventRow {
+  id: number;
+  received_at: string;
+  type: string;
+  pull_request: number | null;
+  base_ref: string | null;
+  trigger?: unknown;
+  outcome?: unknown;
+}
+
+/** One page in one transaction; returns how many events were new. */
+async function writePage(archive: Archive, repo: string, events: readonly EventRow[], raws: readonly string[], now: Date): Promise<number> {
+  if (events.length === 0) return 0;
+  return archive.transaction(async () => {
+    await archive.run("DELETE FROM staging");
+    let appender: DuckDBAppender | undefined;
+    try {
+      appender = await archive.conn.createAppender("staging", null, "temp");
+      const seen = new Set<number>();
+      const archivedAt = now.toISOString();
+      for (let i = 0; i < events.length; i++) {
+        const ev = events[i]!;
+        if (seen.has(ev.id)) continue;
+        seen.add(ev.id);
+        appender.appendVarchar(repo);
+        appender.appendBigInt(BigInt(ev.id));
+        appender.appendVarchar(ev.received_at);
+        appender.appendVarchar(ev.type);
+        if (ev.pull_request === null || ev.pull_request === undefined) appender.appendNull();
+        else appender.appendBigInt(BigInt(ev.pull_request));
+        appendText(appender, ev.base_ref);
+        appendText(appender, ev.trigger);
+        appendText(appender, ev.outcome);
+        appender.appendVarchar(raws[i]!);
+        appender.appendVarchar(archivedAt);
+        appender.endRow();
+      }
+      appender.flushSync();
+    } catch (err) {
+      const { archiveFailure } = await import("./db.js");
+      throw archiveFailure(err, archive.path, "write the archive");
+    } finally {
+      try {
+        appender?.closeSync();
+      } catch {
+        // already reported by flushSync
+      }
+    }
+    return archive.run(
+      `INSERT OR IGNORE INTO events
+         SELECT repository, id, received_at::TIMESTAMPTZ, type, pull_request, base_ref, "trigger", outcome, raw, archived_at::TIMESTAMPTZ FROM staging`,
+    );
+  });
+}
+
+function appendText(appender: DuckDBAppender, value: unknown): void {
+  if (value === null || value === undefined) appender.appendNull();
+  else appender.appendVarchar(typeof value === "string" ? value : JSON.stringify(value));
+}
+
+async function beginSync(archive: Archive, repo: string, apiUrl: string, now: Date, gaps: readonly Range[]): Promise<number> {
+  return archive.transaction(async () => {
+    for (const g of gaps) {
+      await archive.run("INSERT INTO gaps VALUES (?, ?::TIMESTAMPTZ, ?::TIMESTAMPTZ, ?)", [repo, iso(g.from), iso(g.to), `older than the service's ${RETENTION_DAYS}-day retention when synced`]);
+    }
+    const rows = await archive.all("SELECT coalesce(max(id), 0) + 1 AS id FROM syncs");
+    const id = Number(rows[0]!.id);
+    await archive.run("INSERT INTO syncs (id, repository, api_url, started_at) VALUES (?, ?, ?, ?::TIMESTAMPTZ)", [id, repo, apiUrl, now.toISOString()]);
+    return id;
+  });
+}
+
+/** Marks the run complete and folds the repository's coverage into as few ranges as it takes. */
+async function finishSync(archive: Archive, repo: string, syncId: number, added: number): Promise<void> {
+  const merged = await readCoverage(archive, repo);
+  await archive.transaction(async () => {
+    await archive.run("DELETE FROM coverage WHERE repository = ?", [repo]);
+    for (const r of merged) await archive.run("INSERT INTO coverage VALUES (?, ?::TIMESTAMPTZ, ?::TIMESTAMPTZ)", [repo, iso(r.from), iso(r.to)]);
+    await archive.run("UPDATE syncs SET finished_at = current_timestamp, added = ?, complete = true WHERE id = ?", [added, syncId]);
+  });
+}
+
+/** The repository's covered ranges, merged where they touch, oldest first. */
+export async function readCoverage(archive: Archive, repo: string): Promise<Range[]> {
+  const rows = await archive.all(
+    "SELECT epoch_us(range_from) AS f, epoch_us(range_to) AS t FROM coverage WHERE repository = ? ORDER BY range_from",
+    [repo],
+  );
+  return mergeRanges(rows.map((r) => ({ from: Number(r.f) / 1000, to: Number(r.t) / 1000 })));
+}
+
+export function mergeRanges(ranges: readonly Range[]): Range[] {
+  const sorted = [...ranges].sort((a, b) => a.from - b.from);
+  const out: Range[] = [];
+  for (const r of sorted) {
+    const last = out[out.length - 1];
+    if (last && r.from <= last.to) last.to = Math.max(last.to, r.to);
+    else out.push({ ...r });
+  }
+  return out;
+}
+
+/** The parts of `target` that no range of `covered` (merged, sorted) holds. */
+export function subtract(target: Range, covered: readonly Range[]): Range[] {
+  const out: Range[] = [];
+  let at = target.from;
+  for (const c of covered) {
+    if (c.to <= at) continue;
+    if (c.from >= target.to) break;
+    if (c.from > at) out.push({ from: at, to: c.from });
+    at = Math.max(at, c.to);
+  }
+  if (at < target.to) out.push({ from: at, to: target.to });
+  return out;
+}
+
+/** One-day pieces; both ends are inclusive at the API, so neighbours share an instant (the key drops the repeat). */
+export function splitDays(range: Range): Range[] {
+  const out: Range[] = [];
+  for (let from = range.from; from < range.to; from += DAY_MS) out.push({ from, to: Math.min(from + DAY_MS, range.to) });
+  return out;
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

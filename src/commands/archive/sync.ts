@@ -1,0 +1,111 @@
+// `mq archive sync`: copy the event log of one or more repositories into the archive, from where
+// the last sync stopped (the first one from --since, default the 90 days the service keeps).
+import { Command, Option } from "commander";
+import type { Context, OutputFormat } from "../../context.js";
+import { UsageError } from "../../errors.js";
+import { parseTimeWindow, TIME_VALUE_HELP } from "../shared/time.js";
+import { resolveOutputFormat } from "../shared/output.js";
+import { checkDataDir, checkRepositories, dataDirOption } from "./shared.js";
+
+export interface ArchiveSyncOptions {
+  /** owner/name; empty: the repository in effect (--repo, MQ_REPO, git remote, config) */
+  repositories: string[];
+  since?: Date;
+  until?: Date;
+  dataDir?: string;
+  format: OutputFormat;
+}
+
+interface RawFlags {
+  since?: string;
+  until?: string;
+  dataDir?: string;
+}
+
+export const SYNC_COLUMNS = ["repository", "added", "already_archived", "pages", "from", "to", "total"];
+
+export function NewCmdArchiveSync(ctx: Context, runF?: (opts: ArchiveSyncOptions) => Promise<void>): Command {
+  return new Command("sync")
+    .description("copy the event log into the archive, from where the last sync stopped; safe to interrupt and run again")
+    .argument("[repos...]", "owner/name of each repository (default: --repo, $MQ_REPO, the git remote or the config)")
+    .addOption(new Option("--since <time>", `start of the first sync: ${TIME_VALUE_HELP} (default: 90d, as far back as the service keeps)`))
+    .addOption(new Option("--until <time>", "end of the window (default: now)"))
+    .addOption(dataDirOption())
+    .action(async (repos: string[], flags: RawFlags) => {
+      const opts = await parseArchiveSyncFlags(repos, flags, ctx);
+      await (runF ?? runArchiveSync)(opts, ctx);
+    });
+}
+
+export async function parseArchiveSyncFlags(repos: string[], flags: RawFlags, ctx: Context): Promise<ArchiveSyncOptions> {
+  const repositories = await checkRepositories(repos, "repository");
+  if (repositories.length > 0 && ctx.globals.repo !== undefined) {
+    throw new UsageError("give the repositories either as arguments or with --repo, not both.");
+  }
+  const { since, until } = parseTimeWindow({ since: flags.since, until: flags.until }, ctx.now());
+  if (until && until.getTime() > ctx.now().getTime()) throw new UsageError("--until is in the future: the archive holds what has happened.");
+  return { repositories, since, until, dataDir: checkDataDir(flags.dataDir), format: resolveOutputFormat(ctx) };
+}
+
+export async function runArchiveSync(opts: ArchiveSyncOptions, ctx: Context): Promise<void> {
+  const repositories = opts.repositories.length > 0 ? opts.repositories : [await resolvedRepository(ctx)];
+  const client = await ctx.apiClient();
+  const [{ openArchive }, { archivePath }, { syncRepository }, { startSpinner }, { formatCount }] = await Promise.all([
+    import("../../archive/db.js"),
+    import("../../archive/paths.js"),
+    import("../../archive/sync.js"),
+    import("../../output/spinner.js"),
+    import("../../output/format.js"),
+  ]);
+  const archive = await openArchive(archivePath(ctx.env, opts.dataDir), { create: true });
+  ctx.onCleanup(() => archive.close());
+  const apiUrl = ctx.globals.offline ? "offline" : client.baseUrl.href;
+  const records: Record<string, unknown>[] = [];
+  for (const repository of repositories) {
+    // counts and rate on a terminal only: a log file gets the summary line, not frames
+    const spinner = await startSpinner(ctx, `${repository}: starting`);
+    const started = performance.now();
+    try {
+      const result = await syncRepository(archive, {
+        repository,
+        client,
+        apiUrl,
+        now: ctx.now(),
+        since: opts.since,
+        until: opts.until,
+        strict: ctx.globals.strict,
+        signal: ctx.signal,
+        warn: (line) => spinner.log(line),
+        onProgress(p) {
+          const seconds = (performance.now() - started) / 1000;
+          const rate = seconds > 0.5 ? `, ${formatCount(Math.round(p.fetched / seconds))} events/s` : "";
+          const day = new Date(p.chunkFrom).toISOString().slice(0, 10);
+          spinner.update(`${repository}: ${day} (day ${Math.min(p.chunksDone + 1, p.chunks)} of ${p.chunks}), ${formatCount(p.fetched)} events read, ${formatCount(p.added)} new${rate}`);
+        },
+      });
+      spinner.stop();
+      const window = result.from ? ` from ${result.from} to ${result.to}` : "";
+      ctx.io.stderr.write(
+        `${repository}: ${formatCount(result.added)} new event${result.added === 1 ? "" : "s"} archived${window} (${formatCount(result.duplicates)} already there); ${formatCount(result.total)} in the archive.\n`,
+      );
+      records.push({
+        repository,
+        added: result.added,
+        already_archived: result.duplicates,
+        pages: result.pages,
+        from: result.from,
+        to: result.to,
+        total: result.total,
+      });
+    } finally {
+      spinner.stop();
+    }
+  }
+  const { writeRows } = await import("./render.js");
+  await writeRows(ctx, opts.format, SYNC_COLUMNS, records);
+}
+
+async function resolvedRepository(ctx: Context): Promise<string> {
+  const ref = await ctx.resolveRepo();
+  return `${ref.owner}/${ref.name}`;
+}

@@ -1,0 +1,105 @@
+// `mq archive sync` killed with SIGKILL at random moments and run again until it finishes holds
+// exactly the events of one uninterrupted sync: the same ids, the same bytes. And a second sync
+// of the same archive, or Ctrl-C, gets a clear message and its exit code. Real processes: the
+// built binary (npm run build:bundle) against `mq serve` with a fixed clock and seed.
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openArchive } from "../../src/archive/db.js";
+import { startMq, spawnMq, type Running } from "../helpers/spawn.js";
+
+const TOKEN = "mqk_test_token_1234";
+let serve: Running;
+let url: string;
+
+beforeAll(async () => {
+  serve = startMq(["serve", "--port", "0", "--now", "2026-11-20T12:00:00Z", "--seed", "11", "--days", "30"], { killAfterMs: 300_000 });
+  await serve.waitForStdout("\n", 30_000);
+  url = serve.stdout().split("\n")[0]!.trim();
+}, 60_000);
+afterAll(() => {
+  serve.child.kill("SIGINT");
+});
+
+const tempDir = () => mkdtempSync(join(tmpdir(), "mq-archive-kill-"));
+const syncArgs = (since: string) => ["archive", "sync", "--api-url", url, "--token", TOKEN, "--repo", "acme/web", "--since", since];
+
+async function contents(dir: string): Promise<string[]> {
+  const archive = await openArchive(join(dir, "archive.duckdb"), { readOnly: true });
+  try {
+    return (await archive.all("SELECT repository, id, raw FROM events ORDER BY id")).map((r) => `${r.repository} ${r.id} ${r.raw}`);
+  } finally {
+    archive.close();
+  }
+}
+
+/** A small seeded generator: the kill moments differ between kills but not between runs of the test. */
+function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+describe("mq archive sync under SIGKILL", () => {
+  it("killed at random moments and rerun until done, holds exactly one uninterrupted sync's events", async () => {
+    const since = "2026-11-17T12:00:00Z";
+    const reference = tempDir();
+    const whole = await spawnMq(syncArgs(since), { env: { MQ_DATA_DIR: reference }, killAfterMs: 120_000 });
+    expect(whole.code, whole.stderr).toBe(0);
+    const expected = await contents(reference);
+    expect(expected.length).toBeGreaterThan(5000);
+
+    const dir = tempDir();
+    const random = prng(20);
+    let kills = 0;
+    let finished = false;
+    for (let attempt = 0; attempt < 12 && !finished; attempt++) {
+      const run = startMq(syncArgs(since), { env: { MQ_DATA_DIR: dir }, killAfterMs: 120_000 });
+      if (attempt < 8) {
+        // from before the archive is opened to well into the pages
+        await sleep(200 + Math.floor(random() * 2500));
+        if (run.child.exitCode === null) {
+          run.child.kill("SIGKILL");
+          kills++;
+        }
+      }
+      const r = await run.done;
+      if (r.code === 0) finished = true;
+      else expect(r.signal, r.stderr).toBe("SIGKILL");
+    }
+    expect(finished).toBe(true);
+    expect(kills).toBeGreaterThanOrEqual(4);
+    expect(await contents(dir)).toEqual(expected);
+  }, 240_000);
+});
+
+describe("two syncs at once, and Ctrl-C", () => {
+  it("the second sync is refused with the first one's pid; Ctrl-C ends the first with 130 and how to resume", async () => {
+    const dir = tempDir();
+    const first = startMq(syncArgs("2026-10-22T12:00:00Z"), { env: { MQ_DATA_DIR: dir }, killAfterMs: 120_000 });
+    // the archive exists once the first one has opened it; give it a page or two
+    for (let i = 0; i < 100 && !existsSync(join(dir, "archive.duckdb")); i++) await sleep(100);
+    await sleep(1500);
+    expect(first.child.exitCode).toBeNull();
+    const second = await spawnMq(syncArgs("2026-10-22T12:00:00Z"), { env: { MQ_DATA_DIR: dir }, killAfterMs: 60_000 });
+    expect(second.code).toBe(8);
+    expect(second.stderr).toBe(
+      `mq: the archive ${join(dir, "archive.duckdb")} is in use by another process (pid ${first.child.pid}), probably another mq archive sync\n` +
+        "only one mq at a time can use the archive while it syncs: try again when that one has finished\n",
+    );
+    const status = await spawnMq(["archive", "status"], { env: { MQ_DATA_DIR: dir } });
+    expect(status.code).toBe(8);
+
+    first.child.kill("SIGINT");
+    const r = await first.done;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/^mq: interrupted\n[\d,]+ new events were archived before this; run mq archive sync again to continue where it stopped\.\n$/);
+    const after = await spawnMq(["archive", "status", "-o", "json"], { env: { MQ_DATA_DIR: dir } });
+    expect(after.code, after.stderr).toBe(0);
+    expect(JSON.parse(after.stdout)[0]).toMatchObject({ repository: "acme/web", last_sync_complete: false });
+  }, 120_000);
+});

@@ -1,0 +1,138 @@
+// `mq archive` against small servers mq did not write, and its input checks: fast, in-process.
+import { mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../src/main.js";
+import { startServer, type RunningServer } from "../../src/server/index.js";
+import { openArchive } from "../../src/archive/db.js";
+import { readArchivedEvents } from "../../src/archive/reader.js";
+import { startFaultServer } from "../helpers/fault-server.js";
+import { testContext } from "../helpers/context.js";
+
+const NOW = new Date("2026-11-20T12:00:00Z");
+const SINCE = "2026-11-19T00:00:00Z";
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startServer({ now: NOW, seed: 3, days: 3, recordRequests: false });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), "mq-archive-"));
+}
+
+async function mq(args: string[], opts: { dataDir?: string; now?: Date; env?: Record<string, string> } = {}) {
+  const ctx = testContext({ now: () => opts.now ?? NOW, env: { ...(opts.dataDir ? { MQ_DATA_DIR: opts.dataDir } : {}), ...opts.env } });
+  const code = await main(args, ctx);
+  return { code, stdout: ctx.stdoutText(), stderr: ctx.stderrText() };
+}
+
+const api = () => ["--api-url", server.url, "--token", "mqk_test_token_1234"];
+
+/** Every event of the repository in the archive, oldest first: [id, raw]. */
+async function archived(dir: string, repo = "acme/web"): Promise<Array<[number, string]>> {
+  const archive = await openArchive(join(dir, "archive.duckdb"), { readOnly: true });
+  try {
+    const rows = await archive.all("SELECT id, raw FROM events WHERE repository = ? ORDER BY received_at, id", [repo]);
+    return rows.map((r) => [Number(r.id), String(r.raw)]);
+  } finally {
+    archive.close();
+  }
+}
+
+/** Every event of the window through the API, as `mq logs --all -o ndjson` prints them. */
+async function fromApi(since: string, until: string): Promise<Record<string, unknown>[]> {
+  const r = await mq(["logs", ...api(), "--repo", "acme/web", "--since", since, "--until", until, "--all", "-o", "ndjson"]);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+describe("mq archive sync against servers mq did not write", () => {
+  it("keeps each event's bytes as the server sent them", async () => {
+    const events = [
+      `{ "id": 7, "received_at": "2026-11-20T10:00:00.123456+00:00", "trigger": "Rule: x", "repository": "acme/web", "pull_request": null, "base_ref": null, "type": "queue.pause.delete", "metadata": {"deleted_by": {"type": "user", "id": 1.0, "name": "\\u00e9\\"x"}}, "outcome": "success" }`,
+      `{"type":"action.rebase","metadata":{},"id":6,"received_at":"2026-11-20T09:00:00Z","trigger":"t","repository":"acme/web","pull_request":12,"base_ref":"main","extra":1e2}`,
+    ];
+    const fault = await startFaultServer(() => ({ headers: { "content-type": "application/json" }, body: `{"size":2,"per_page":100,\n"events":[\n  ${events.join(" ,\n  ")}\n]}` }));
+    try {
+      const dir = tempDir();
+      const r = await mq(["archive", "sync", "--api-url", fault.url, "--token", "mqk_test_token_1234", "--repo", "acme/web", "--since", "2026-11-20T00:00:00Z"], { dataDir: dir });
+      expect(r.code, r.stderr).toBe(0);
+      expect((await archived(dir)).map(([, raw]) => raw)).toEqual([events[1], events[0]]);
+      // one request per day of the window, each with the window and 100 per page
+      expect(fault.requests.map((q) => q.url)).toEqual([
+        "/v1/repos/acme/web/logs?received_from=2026-11-20T00%3A00%3A00.000Z&received_to=2026-11-20T12%3A00%3A00.000Z&per_page=100",
+      ]);
+      const q = await mq(["archive", "query", "SELECT id, pull_request, base_ref, \"trigger\", outcome, received_at FROM events ORDER BY id", "-o", "json"], { dataDir: dir });
+      expect(JSON.parse(q.stdout)).toEqual([
+        { id: 6, pull_request: 12, base_ref: "main", trigger: "t", outcome: null, received_at: "2026-11-20T09:00:00.000000Z" },
+        { id: 7, pull_request: null, base_ref: null, trigger: "Rule: x", outcome: "success", received_at: "2026-11-20T10:00:00.123456Z" },
+      ]);
+    } finally {
+      await fault.close();
+    }
+  });
+
+});
+
+describe("an archive not synced for longer than the service keeps events", () => {
+  it("records the lost window as a known gap, says so, and status lists it", async () => {
+    const empty = await startFaultServer(() => ({ headers: { "content-type": "application/json" }, body: `{"size":0,"per_page":100,"events":[]}` }));
+    try {
+      const dir = tempDir();
+      const flags = ["--api-url", empty.url, "--token", "mqk_test_token_1234", "--repo", "acme/web"];
+      // synced once, 100 days ago, for a day
+      const old = new Date(NOW.getTime() - 100 * 86_400_000);
+      const first = await mq(["archive", "sync", ...flags, "--since", "1d"], { dataDir: dir, now: old });
+      expect(first.code, first.stderr).toBe(0);
+      const r = await mq(["archive", "sync", ...flags, "-o", "json"], { dataDir: dir });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(
+        "warning: acme/web: the events from 2026-08-12T11:55:00.000Z to 2026-08-22T12:00:00.000Z are older than the service keeps (90 days) and were not archived in time; recorded as a gap (mq archive status lists it).\n",
+      );
+      const [summary] = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+      expect(summary!.from).toBe("2026-08-22T12:00:00.000Z");
+      const status = await mq(["archive", "status", "-o", "json"], { dataDir: dir });
+      expect((JSON.parse(status.stdout) as Array<{ gaps: unknown }>)[0]!.gaps).toEqual([
+        { from: "2026-08-12T11:55:00.000Z", to: "2026-08-22T12:00:00.000Z", reason: "older than the service's 90-day retention when synced" },
+      ]);
+    } finally {
+      await empty.close();
+    }
+  }, 30_000);
+});
+
+describe("mq archive: input checked before anything runs", () => {
+  it.each([
+    [["archive", "sync", "acme"], "mq: repository: 'acme' is not of the form owner/name.\n"],
+    [["archive", "sync", "acme/web", "--repo", "acme/api"], "mq: give the repositories either as arguments or with --repo, not both.\n"],
+    [["archive", "sync", "acme/web", "--since", "yesterday"], /^mq: --since "yesterday" is not an ISO 8601 date-time/],
+    [["archive", "sync", "acme/web", "--data-dir", ""], "mq: --data-dir is empty: give a folder, or leave it out for the default.\n"],
+    [["archive", "export"], "mq: --parquet <dir> is required: the folder to write the Parquet files into.\n"],
+    [["logs", "--archive", "--follow", "--repo", "acme/web"], /^mq: --archive and --follow cannot be used together/],
+  ])("mq %j", async (argv, stderr) => {
+    const dir = tempDir();
+    const r = await mq(argv as string[], { dataDir: dir });
+    expect(r.code).toBe(2);
+    if (typeof stderr === "string") expect(r.stderr).toBe(stderr);
+    else expect(r.stderr).toMatch(stderr);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("status without an archive says so and exits 0", async () => {
+    const dir = tempDir();
+    const r = await mq(["archive", "status", "-o", "json"], { dataDir: dir });
+    expect(r).toEqual({ code: 0, stdout: "[]\n", stderr: `No archive at ${dir}/archive.duckdb yet: create it with mq archive sync --repo owner/name.\n` });
+  });
+
+  it("query without an archive is exit 8 with the way out", async () => {
+    const dir = tempDir();
+    const r = await mq(["archive", "query", "SELECT 1"], { dataDir: dir });
+    expect(r.code).toBe(8);
+    expect(r.stderr).toBe(`mq: no archive at ${dir}/archive.duckdb\ncreate it with mq archive sync --repo owner/name (or point --data-dir / MQ_DATA_DIR at an existing one)\n`);
+  });
+});
