@@ -6,12 +6,14 @@
 # __mq_sub PATH WORD: the subcommand WORD names below PATH, in __mq_s (empty if none)
 __mq_sub() {
   case "$1|$2" in
-    '|logs'|'|stats'|'|serve'|'|auth'|'|config'|'|completion'|'|help') __mq_s=$2 ;;
+    '|logs'|'|stats'|'|serve'|'|archive'|'|auth'|'|config'|'|completion'|'|help') __mq_s=$2 ;;
     'stats|time-to-merge'|'stats|merge-queue-checks-outcome'|'stats|queues-checks-outcome-count'|'stats|queues-entered-count'|'stats|queues-merged-count'|'stats|average-ci-runtime'|'stats|average-queue-time'|'stats|total-queue-time'|'stats|queue-size'|'stats|running-speculative-checks'|'stats|batch-size'|'stats|batch-bisection'|'stats|branches'|'stats|checks-retries'|'stats|failure-rate'|'stats|queues-pr-exit-reasons'|'stats|queues'|'stats|summary') __mq_s=$2 ;;
+    'archive|sync'|'archive|status'|'archive|query'|'archive|export') __mq_s=$2 ;;
     'auth|login'|'auth|status'|'auth|logout'|'auth|token') __mq_s=$2 ;;
     'config|get'|'config|set'|'config|unset'|'config|list') __mq_s=$2 ;;
-    'help|logs'|'help|stats'|'help|serve'|'help|auth'|'help|config'|'help|completion') __mq_s=$2 ;;
+    'help|logs'|'help|stats'|'help|serve'|'help|archive'|'help|auth'|'help|config'|'help|completion') __mq_s=$2 ;;
     'help stats|time-to-merge'|'help stats|merge-queue-checks-outcome'|'help stats|queues-checks-outcome-count'|'help stats|queues-entered-count'|'help stats|queues-merged-count'|'help stats|average-ci-runtime'|'help stats|average-queue-time'|'help stats|total-queue-time'|'help stats|queue-size'|'help stats|running-speculative-checks'|'help stats|batch-size'|'help stats|batch-bisection'|'help stats|branches'|'help stats|checks-retries'|'help stats|failure-rate'|'help stats|queues-pr-exit-reasons'|'help stats|queues'|'help stats|summary') __mq_s=$2 ;;
+    'help archive|sync'|'help archive|status'|'help archive|query'|'help archive|export') __mq_s=$2 ;;
     'help auth|login'|'help auth|status'|'help auth|logout'|'help auth|token') __mq_s=$2 ;;
     'help config|get'|'help config|set'|'help config|unset'|'help config|list') __mq_s=$2 ;;
     *) __mq_s= ;;
@@ -21,22 +23,24 @@ __mq_sub() {
 # __mq_subs PATH: the subcommands of PATH, in __mq_r
 __mq_subs() {
   case "$1" in
-    '') __mq_r=(logs stats serve auth config completion help) ;;
+    '') __mq_r=(logs stats serve archive auth config completion help) ;;
     stats) __mq_r=(
       time-to-merge merge-queue-checks-outcome queues-checks-outcome-count queues-entered-count
       queues-merged-count average-ci-runtime average-queue-time total-queue-time queue-size
       running-speculative-checks batch-size batch-bisection branches checks-retries failure-rate
       queues-pr-exit-reasons queues summary
     ) ;;
+    archive) __mq_r=(sync status query export) ;;
     auth) __mq_r=(login status logout token) ;;
     config) __mq_r=(get set unset list) ;;
-    help) __mq_r=(logs stats serve auth config completion) ;;
+    help) __mq_r=(logs stats serve archive auth config completion) ;;
     'help stats') __mq_r=(
       time-to-merge merge-queue-checks-outcome queues-checks-outcome-count queues-entered-count
       queues-merged-count average-ci-runtime average-queue-time total-queue-time queue-size
       running-speculative-checks batch-size batch-bisection branches checks-retries failure-rate
       queues-pr-exit-reasons queues summary
     ) ;;
+    'help archive') __mq_r=(sync status query export) ;;
     'help auth') __mq_r=(login status logout token) ;;
     'help config') __mq_r=(get set unset list) ;;
     *) __mq_r=() ;;
@@ -52,7 +56,7 @@ __mq_flags() {
     ) ;;
     logs) __mq_r=(
       --pr --base-ref --type --since --until --per-page --limit --all --cursor --follow --interval
-      --fields -R --repo --api-url --offline -o --output --color --debug --token --timeout
+      --fields --archive -R --repo --api-url --offline -o --output --color --debug --token --timeout
       --no-retry --insecure --strict -h --help
     ) ;;
     stats) __mq_r=(
@@ -149,6 +153,26 @@ __mq_flags() {
       --host --port --seed --days --now --repos --events -R --repo --api-url --offline -o --output
       --color --debug --token --timeout --no-retry --insecure --strict -h --help
     ) ;;
+    archive) __mq_r=(
+      -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
+      --insecure --strict -h --help
+    ) ;;
+    'archive sync') __mq_r=(
+      --since --until --data-dir -R --repo --api-url --offline -o --output --color --debug --token
+      --timeout --no-retry --insecure --strict -h --help
+    ) ;;
+    'archive status') __mq_r=(
+      --data-dir -R --repo --api-url --offline -o --output --color --debug --token --timeout
+      --no-retry --insecure --strict -h --help
+    ) ;;
+    'archive query') __mq_r=(
+      --data-dir -R --repo --api-url --offline -o --output --color --debug --token --timeout
+      --no-retry --insecure --strict -h --help
+    ) ;;
+    'archive export') __mq_r=(
+      --parquet --force --data-dir -R --repo --api-url --offline -o --output --color --debug --token
+      --timeout --no-retry --insecure --strict -h --help
+    ) ;;
     auth) __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
       --insecure --strict -h --help
@@ -215,6 +239,11 @@ __mq_flags() {
     'help stats queues') __mq_r=(-h --help) ;;
     'help stats summary') __mq_r=(-h --help) ;;
     'help serve') __mq_r=(-h --help) ;;
+    'help archive') __mq_r=(-h --help) ;;
+    'help archive sync') __mq_r=(-h --help) ;;
+    'help archive status') __mq_r=(-h --help) ;;
+    'help archive query') __mq_r=(-h --help) ;;
+    'help archive export') __mq_r=(-h --help) ;;
     'help auth') __mq_r=(-h --help) ;;
     'help auth login') __mq_r=(-h --help) ;;
     'help auth status') __mq_r=(-h --help) ;;
@@ -234,7 +263,7 @@ __mq_flags() {
 # __mq_takes_value PATH FLAG: whether FLAG of PATH reads the next word as its value
 __mq_takes_value() {
   case "$1|$2" in
-    *'|-R'|*'|--repo'|*'|--api-url'|*'|-o'|*'|--output'|*'|--color'|*'|--token'|*'|--timeout'|*'|--pr'|*'|--base-ref'|*'|--type'|*'|--since'|*'|--until'|*'|--per-page'|*'|--limit'|*'|--cursor'|*'|--interval'|*'|--fields'|*'|--at'|*'|--branch'|*'|--fail-if'|*'|--partition'|*'|--queue'|*'|--priority-rule'|*'|--host'|*'|--port'|*'|--seed'|*'|--days'|*'|--now'|*'|--repos'|*'|--events') return 0 ;;
+    *'|-R'|*'|--repo'|*'|--api-url'|*'|-o'|*'|--output'|*'|--color'|*'|--token'|*'|--timeout'|*'|--pr'|*'|--base-ref'|*'|--type'|*'|--since'|*'|--until'|*'|--per-page'|*'|--limit'|*'|--cursor'|*'|--interval'|*'|--fields'|*'|--at'|*'|--branch'|*'|--fail-if'|*'|--partition'|*'|--queue'|*'|--priority-rule'|*'|--host'|*'|--port'|*'|--seed'|*'|--days'|*'|--now'|*'|--repos'|*'|--events'|*'|--data-dir'|*'|--parquet') return 0 ;;
   esac
   return 1
 }
@@ -261,7 +290,7 @@ __mq_values() {
       queue.pause.update 'scheduled_freeze.*' scheduled_freeze.create scheduled_freeze.delete
       scheduled_freeze.update
     ); __mq_kind=list ;;
-    *'|--events') __mq_r=(); __mq_kind=files ;;
+    *'|--events'|*'|--data-dir'|*'|--parquet') __mq_r=(); __mq_kind=files ;;
     *) __mq_r=() ;;
   esac
 }
