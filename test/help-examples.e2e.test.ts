@@ -170,6 +170,11 @@ const README_SKIPS: ReadonlyArray<[RegExp, string]> = [
   [/^mq auth login --with-token/, "not a data command; the help examples run it"],
 ];
 
+/** What must exist before a README line can run: the README's own earlier lines (each case runs in a fresh folder). */
+const README_SETUP: ReadonlyArray<[RegExp, string]> = [
+  [/^mq (archive (status|query|export)|logs --archive)/, "mq --offline archive sync --repo acme/web --since 7d"],
+];
+
 const readme = readFileSync(join(root, "README.md"), "utf8");
 const readmeCases = readmeExamples(readme).map(({ line, command }) => {
   const skip = README_SKIPS.find(([re]) => re.test(command));
@@ -198,7 +203,12 @@ describe("every README example returns data on the bundled history", () => {
       // output sent to a file must be there
       const file = /\s>>?\s*(\S+)\s*$/.exec(command)?.[1];
       if (file) script += `\ntest -s ${file} && head -c 300 ${file}`;
-      const r = await runExample(`set -o pipefail\n${script}`, false, { MQ_REPO: "acme/web" });
+      // so must the files of an export
+      const folder = /--parquet\s+(\S+)/.exec(command)?.[1];
+      if (folder) script += `\nfind ${folder} -type f | head -3`;
+      const setup = README_SETUP.find(([re]) => re.test(command))?.[1];
+      if (setup) script = `${setup} > /dev/null\n${script}`;
+      const r = await runExample(`set -o pipefail\n${script}`, false, { MQ_REPO: "acme/web", MQ_DATA_DIR: "data" });
       const report = `$ ${script}\nexit ${r.code ?? r.signal}\nstderr: ${r.stderr.slice(-2000)}`;
       expect(r.code, report).toBe(0);
       expect(r.stdout.trim(), `${report}\n(no data on stdout)`).not.toBe("");
