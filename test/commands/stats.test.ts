@@ -216,7 +216,7 @@ describe("--chart", () => {
     expect(ci.out).toContain("  runtime  ▂▅▁█  min 9m 50s  max 11m 42s\n");
   });
 
-  it("charts even when piped (raw min and max)", async () => {
+  it("charts even when piped (a chart is for people: values humanised)", async () => {
     const { code, out } = await mq(["stats", "queues-entered-count", "--chart"]);
     expect(code).toBe(0);
     expect(out).toContain("  entered  ▅▁▁█  min 0  max 2\n");
