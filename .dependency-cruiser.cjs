@@ -16,8 +16,8 @@ module.exports = {
     {
       name: "layers-below-commands",
       severity: "error",
-      comment: "output/, api/, config/, server/ and archive/ serve the commands and never import them.",
-      from: { path: "^src/(output|api|config|server|archive)/" },
+      comment: "output/, api/, config/, server/, archive/ and insights/ serve the commands and never import them.",
+      from: { path: "^src/(output|api|config|server|archive|insights)/" },
       to: { path: "^src/commands/" },
     },
     {

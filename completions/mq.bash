@@ -6,12 +6,12 @@
 # __mq_sub PATH WORD: the subcommand WORD names below PATH, in __mq_s (empty if none)
 __mq_sub() {
   case "$1|$2" in
-    '|logs'|'|stats'|'|serve'|'|archive'|'|auth'|'|config'|'|completion'|'|help') __mq_s=$2 ;;
+    '|logs'|'|stats'|'|insights'|'|prs'|'|pr'|'|serve'|'|archive'|'|auth'|'|config'|'|completion'|'|help') __mq_s=$2 ;;
     'stats|time-to-merge'|'stats|merge-queue-checks-outcome'|'stats|queues-checks-outcome-count'|'stats|queues-entered-count'|'stats|queues-merged-count'|'stats|average-ci-runtime'|'stats|average-queue-time'|'stats|total-queue-time'|'stats|queue-size'|'stats|running-speculative-checks'|'stats|batch-size'|'stats|batch-bisection'|'stats|branches'|'stats|checks-retries'|'stats|failure-rate'|'stats|queues-pr-exit-reasons'|'stats|queues'|'stats|summary') __mq_s=$2 ;;
     'archive|sync'|'archive|status'|'archive|query'|'archive|export') __mq_s=$2 ;;
     'auth|login'|'auth|status'|'auth|logout'|'auth|token') __mq_s=$2 ;;
     'config|get'|'config|set'|'config|unset'|'config|list') __mq_s=$2 ;;
-    'help|logs'|'help|stats'|'help|serve'|'help|archive'|'help|auth'|'help|config'|'help|completion') __mq_s=$2 ;;
+    'help|logs'|'help|stats'|'help|insights'|'help|prs'|'help|pr'|'help|serve'|'help|archive'|'help|auth'|'help|config'|'help|completion') __mq_s=$2 ;;
     'help stats|time-to-merge'|'help stats|merge-queue-checks-outcome'|'help stats|queues-checks-outcome-count'|'help stats|queues-entered-count'|'help stats|queues-merged-count'|'help stats|average-ci-runtime'|'help stats|average-queue-time'|'help stats|total-queue-time'|'help stats|queue-size'|'help stats|running-speculative-checks'|'help stats|batch-size'|'help stats|batch-bisection'|'help stats|branches'|'help stats|checks-retries'|'help stats|failure-rate'|'help stats|queues-pr-exit-reasons'|'help stats|queues'|'help stats|summary') __mq_s=$2 ;;
     'help archive|sync'|'help archive|status'|'help archive|query'|'help archive|export') __mq_s=$2 ;;
     'help auth|login'|'help auth|status'|'help auth|logout'|'help auth|token') __mq_s=$2 ;;
@@ -23,7 +23,7 @@ __mq_sub() {
 # __mq_subs PATH: the subcommands of PATH, in __mq_r
 __mq_subs() {
   case "$1" in
-    '') __mq_r=(logs stats serve archive auth config completion help) ;;
+    '') __mq_r=(logs stats insights prs pr serve archive auth config completion help) ;;
     stats) __mq_r=(
       time-to-merge merge-queue-checks-outcome queues-checks-outcome-count queues-entered-count
       queues-merged-count average-ci-runtime average-queue-time total-queue-time queue-size
@@ -33,7 +33,7 @@ __mq_subs() {
     archive) __mq_r=(sync status query export) ;;
     auth) __mq_r=(login status logout token) ;;
     config) __mq_r=(get set unset list) ;;
-    help) __mq_r=(logs stats serve archive auth config completion) ;;
+    help) __mq_r=(logs stats insights prs pr serve archive auth config completion) ;;
     'help stats') __mq_r=(
       time-to-merge merge-queue-checks-outcome queues-checks-outcome-count queues-entered-count
       queues-merged-count average-ci-runtime average-queue-time total-queue-time queue-size
@@ -149,6 +149,19 @@ __mq_flags() {
       --base-ref --partition --queue --priority-rule --since --until -R --repo --api-url --offline
       -o --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
     ) ;;
+    insights) __mq_r=(
+      --since --until --compare --base-ref --queue --slowest --fail-if -R --repo --api-url --offline
+      -o --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
+    ) ;;
+    prs) __mq_r=(
+      --since --until --base-ref --pr --queue --outcome --reason --failed --sort --slowest --limit
+      --fields -R --repo --api-url --offline -o --output --color --debug --token --timeout
+      --no-retry --insecure --strict -h --help
+    ) ;;
+    pr) __mq_r=(
+      --since --until -R --repo --api-url --offline -o --output --color --debug --token --timeout
+      --no-retry --insecure --strict -h --help
+    ) ;;
     serve) __mq_r=(
       --host --port --seed --days --now --repos --events -R --repo --api-url --offline -o --output
       --color --debug --token --timeout --no-retry --insecure --strict -h --help
@@ -238,6 +251,9 @@ __mq_flags() {
     'help stats queues-pr-exit-reasons') __mq_r=(-h --help) ;;
     'help stats queues') __mq_r=(-h --help) ;;
     'help stats summary') __mq_r=(-h --help) ;;
+    'help insights') __mq_r=(-h --help) ;;
+    'help prs') __mq_r=(-h --help) ;;
+    'help pr') __mq_r=(-h --help) ;;
     'help serve') __mq_r=(-h --help) ;;
     'help archive') __mq_r=(-h --help) ;;
     'help archive sync') __mq_r=(-h --help) ;;
@@ -263,7 +279,7 @@ __mq_flags() {
 # __mq_takes_value PATH FLAG: whether FLAG of PATH reads the next word as its value
 __mq_takes_value() {
   case "$1|$2" in
-    *'|-R'|*'|--repo'|*'|--api-url'|*'|-o'|*'|--output'|*'|--color'|*'|--token'|*'|--timeout'|*'|--pr'|*'|--base-ref'|*'|--type'|*'|--since'|*'|--until'|*'|--per-page'|*'|--limit'|*'|--cursor'|*'|--interval'|*'|--fields'|*'|--at'|*'|--branch'|*'|--fail-if'|*'|--partition'|*'|--queue'|*'|--priority-rule'|*'|--host'|*'|--port'|*'|--seed'|*'|--days'|*'|--now'|*'|--repos'|*'|--events'|*'|--data-dir'|*'|--parquet') return 0 ;;
+    *'|-R'|*'|--repo'|*'|--api-url'|*'|-o'|*'|--output'|*'|--color'|*'|--token'|*'|--timeout'|*'|--pr'|*'|--base-ref'|*'|--type'|*'|--since'|*'|--until'|*'|--per-page'|*'|--limit'|*'|--cursor'|*'|--interval'|*'|--fields'|*'|--at'|*'|--branch'|*'|--fail-if'|*'|--partition'|*'|--queue'|*'|--priority-rule'|*'|--compare'|*'|--slowest'|*'|--outcome'|*'|--reason'|*'|--sort'|*'|--host'|*'|--port'|*'|--seed'|*'|--days'|*'|--now'|*'|--repos'|*'|--events'|*'|--data-dir'|*'|--parquet') return 0 ;;
   esac
   return 1
 }
@@ -290,6 +306,12 @@ __mq_values() {
       queue.pause.update 'scheduled_freeze.*' scheduled_freeze.create scheduled_freeze.delete
       scheduled_freeze.update
     ); __mq_kind=list ;;
+    *'|--compare') __mq_r=(previous none) ;;
+    *'|--outcome') __mq_r=(merged failed dequeued open); __mq_kind=list ;;
+    *'|--sort') __mq_r=(
+      queue_time time_to_merge wait_time idle_capacity idle_schedule idle_freeze ci_time entered_at
+      retries check_runs
+    ) ;;
     *'|--events'|*'|--data-dir'|*'|--parquet') __mq_r=(); __mq_kind=files ;;
     *) __mq_r=() ;;
   esac

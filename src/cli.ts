@@ -1,5 +1,5 @@
 // Builds the command tree. Only commander and light modules load here: each command imports its
-// heavy dependencies (zod, undici, cli-table3, ora, conf, the server) inside its run function.
+// heavy dependencies (zod, undici, cli-table3, ora, the server) inside its run function.
 import { Command } from "commander";
 import { version } from "../package.json";
 import type { Context } from "./context.js";
@@ -7,17 +7,63 @@ import { ensureGlobalOptions, readGlobals } from "./commands/global-options.js";
 import { NewCmdLogs } from "./commands/logs.js";
 import { NewCmdStats } from "./commands/stats/index.js";
 import { NewCmdServe } from "./commands/serve.js";
+import { NewCmdInsights } from "./commands/insights.js";
+import { NewCmdPrs } from "./commands/prs.js";
+import { NewCmdPr } from "./commands/pr.js";
 import { NewCmdAuth } from "./commands/auth/index.js";
 import { NewCmdConfig } from "./commands/config.js";
 import { NewCmdCompletion } from "./commands/completion.js";
 import { NewCmdArchive } from "./commands/archive/index.js";
 import { EXIT_CODE_TABLE, redact } from "./errors.js";
 import { examplesHelpText } from "./commands/examples.js";
+import { messageSecrets } from "./secrets.js";
 import { closestMatches } from "./commands/shared/lists.js";
 
-const DATA_COMMANDS = new Set(["logs", "stats", "archive"]);
+const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr"]);
 
-export function buildProgram(ctx: Context): Command {
+/** The top-level commands, by the name a command line gives them. */
+const COMMANDS: ReadonlyArray<readonly [string, (ctx: Context) => Command]> = [
+  ["logs", NewCmdLogs],
+  ["stats", NewCmdStats],
+  ["insights", NewCmdInsights],
+  ["prs", NewCmdPrs],
+  ["pr", NewCmdPr],
+  ["serve", NewCmdServe],
+  ["archive", NewCmdArchive],
+  ["auth", NewCmdAuth],
+  ["config", NewCmdConfig],
+  ["completion", NewCmdCompletion],
+];
+
+/** Commands that run on their own subtree; completion describes the whole tree. */
+const SELF_CONTAINED = new Set(["logs", "stats", "insights", "prs", "pr", "serve", "archive", "auth", "config"]);
+
+/**
+ * The top-level command ARGV runs, when it runs one that needs no other: `mq auth status` builds
+ * the auth tree only (building all of them, the 18 stats subcommands with their options above
+ * all, was a third of its start-up). Undefined for `mq --help`, `mq help ...`, completion, an
+ * unknown name or option: those get the whole tree, and commander's own messages. PROGRAM holds
+ * the options that may come before the command name (the global ones).
+ */
+export function commandToBuild(program: Command, argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") return selfContained(argv[i + 1]);
+    if (!arg.startsWith("-") || arg === "-") return selfContained(arg);
+    // --name=value, -xVALUE: the value is attached
+    const flag = arg.startsWith("--") ? arg.split("=")[0]! : arg.slice(0, 2);
+    const option = program.options.find((o) => o.long === flag || o.short === flag);
+    // -h, -V and anything unknown: the whole tree, and commander decides
+    if (option === undefined) return undefined;
+    if ((option.required || option.optional) && flag === arg) i++;
+  }
+  return undefined;
+}
+
+const selfContained = (name: string | undefined) => (name !== undefined && SELF_CONTAINED.has(name) ? name : undefined);
+
+/** The command tree; with ARGV, only the part that command line runs (see commandToBuild). */
+export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
   const program = new Command("mq")
     .description("Query a merge queue's event log and statistics from the terminal, scripts and CI.")
     .version(version, "-V, --version", "print the version")
@@ -26,15 +72,10 @@ export function buildProgram(ctx: Context): Command {
     // `mq help stats failure-rate` needs a help command that walks more than one level
     .helpCommand(false);
   ensureGlobalOptions(program);
+  const only = argv !== undefined ? commandToBuild(program, argv) : undefined;
 
-  program.addCommand(NewCmdLogs(ctx));
-  program.addCommand(NewCmdStats(ctx));
-  program.addCommand(NewCmdServe(ctx));
-  program.addCommand(NewCmdArchive(ctx));
-  program.addCommand(NewCmdAuth(ctx));
-  program.addCommand(NewCmdConfig(ctx));
-  program.addCommand(NewCmdCompletion(ctx));
-  program.addCommand(newHelpCommand(program, ctx));
+  for (const [name, build] of COMMANDS) if (only === undefined || only === name) program.addCommand(build(ctx));
+  if (only === undefined) program.addCommand(newHelpCommand(program, ctx));
 
   for (const cmd of walk(program)) {
     // a subcommand gets the global options when the command line reaches it, so that
@@ -110,7 +151,7 @@ function configureCommand(cmd: Command, ctx: Context): void {
     writeErr: (s) => void ctx.io.stderr.write(s),
     // commander's two-line "error: ...\n(Did you mean ...?)" becomes one line in mq's voice
     outputError: (s, write) =>
-      write(redact(`mq: ${s.replace(/^error: /, "").replace(/\n\(Did you mean (.*)\?\)/, " (did you mean $1?)").trimEnd()}`, ctx.secrets) + "\n"),
+      write(redact(`mq: ${s.replace(/^error: /, "").replace(/\n\(Did you mean (.*)\?\)/, " (did you mean $1?)").trimEnd()}`, messageSecrets(ctx)) + "\n"),
     getOutHelpWidth: () => Math.min(ctx.io.columns, 100),
     getErrHelpWidth: () => Math.min(ctx.io.columns, 100),
   });

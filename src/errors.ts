@@ -13,6 +13,7 @@ export const ExitCode = {
   CONFIG: 7,
   ARCHIVE: 8,
   INTERNAL: 70,
+  HANGUP: 129,
   INTERRUPTED: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -127,7 +128,8 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [7, "configuration error (unreadable or corrupt config file, bad config value)"],
   [8, "archive unusable: locked by another mq, corrupt, from a newer mq, or disk full"],
   [70, "internal error (a bug in mq)"],
-  [130, "interrupted (Ctrl-C)"],
+  [129, "hung up (SIGHUP: the terminal or SSH session closed); output written so far is complete"],
+  [130, "interrupted (Ctrl-C, SIGTERM); output written so far is complete"],
 ];
 
 // Nothing mq prints may show a token: neither the ones it knows (flag, environment, config) nor
@@ -137,11 +139,22 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
 /** Token shapes worth hiding wherever they appear: GitHub's prefixed tokens and mq's own keys. */
 const LIKELY_TOKEN = /\b(gh[pousr]_|github_pat_|mqk_)[A-Za-z0-9_-]{8,}/g;
 
-/** `text` with every known secret and every token-shaped word masked. */
+/** user:password@ (or a token as the user) in any URL of a message: CI remotes carry tokens. */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@'"]+@/gi;
+
+/** Below this length a secret is masked only where it stands alone, not inside other words. */
+export const SHORT_SECRET = 8;
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** `text` with every known secret, every token-shaped word and every URL's credentials masked. */
 export function redact(text: string, secrets: Iterable<string>): string {
   let out = text;
   for (const secret of secrets) {
-    if (secret.length >= 4) out = out.split(secret).join("****");
+    if (secret === "") continue;
+    if (secret.length >= SHORT_SECRET) out = out.split(secret).join("****");
+    // a short token would match inside ordinary words: mask it whole, where no letter or digit touches it
+    else out = out.replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(secret)}(?![A-Za-z0-9])`, "g"), "****");
   }
-  return out.replace(LIKELY_TOKEN, "$1****");
+  return out.replace(LIKELY_TOKEN, "$1****").replace(URL_USERINFO, "$1****@");
 }

@@ -3,10 +3,13 @@ import { CommanderError } from "commander";
 import { buildProgram } from "./cli.js";
 import { createContext, type Context, type ContextInit } from "./context.js";
 import { ExitCode, MqError, redact } from "./errors.js";
+import { watchStdoutReader } from "./pipe-reader.js";
+import { messageSecrets, registerCommandLineSecrets } from "./secrets.js";
 
 export async function main(argv: string[], ctx: Context = createContext()): Promise<number> {
+  registerCommandLineSecrets(ctx, argv);
   try {
-    const program = buildProgram(ctx);
+    const program = buildProgram(ctx, argv);
     await program.parseAsync(argv, { from: "user" });
     return ExitCode.OK;
   } catch (err) {
@@ -20,7 +23,7 @@ export function reportError(err: unknown, ctx: Context): number {
   // `mq logs | head -1`: the reader left and run() aborted the work; what fails after that
   // (an "interrupted" with a resume hint) is a consequence, not news: end quietly
   if (ctx.signal.aborted && (ctx.signal.reason as NodeJS.ErrnoException | undefined)?.code === "EPIPE") return ExitCode.OK;
-  const write = (line: string) => void ctx.io.stderr.write(redact(line, ctx.secrets) + "\n");
+  const write = (line: string) => void ctx.io.stderr.write(redact(line, messageSecrets(ctx)) + "\n");
   if (err instanceof CommanderError) {
     // help and version are "errors" only to exitOverride
     if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") {
@@ -42,40 +45,58 @@ export function reportError(err: unknown, ctx: Context): number {
   return ExitCode.INTERNAL;
 }
 
-/** A second SIGINT sooner than this after the first is a library re-raising it, not a person. */
+/** A second signal sooner than this after the first is a library re-raising it, not a person. */
 const SIGNAL_ECHO_MS = 250;
 
-/** Entry point for bin/mq.js: real process streams, Ctrl-C handling, a closed pipe ends quietly. */
+/** Entry point for bin/mq.js: real process streams, signals, a closed pipe ends quietly. */
 export async function run(argv: string[], init: ContextInit = {}): Promise<number> {
   const controller = new AbortController();
   let interrupts = 0;
   let firstInterrupt = 0;
-  const onSigint = () => {
+  let hangup = false;
+  // Ctrl-C, `kill`, and a closed terminal or SSH session (SIGHUP) end a run the same way: the work
+  // stops, what was written is completed (json's `]`, the table's buffered rows), the resume hint
+  // goes to stderr; the exit code says which (130, or 129 for a hang-up, as shells report 128+N).
+  const onSignal = (signal: NodeJS.Signals) => {
     interrupts += 1;
     const at = performance.now();
-    // a second Ctrl-C means "now", whatever is still cleaning up; but conf's `atomically` (through
-    // when-exit) re-raises the signal it saw, and that echo, a few ms after the first, is not the
-    // user pressing again: it cut `mq archive sync` off before it could say how far it got
-    if (interrupts > 1 && at - firstInterrupt > SIGNAL_ECHO_MS) process.exit(ExitCode.INTERRUPTED);
+    if (signal === "SIGHUP") hangup = true;
+    // a second signal means "now", whatever is still cleaning up; but a library that re-raises the
+    // signal it saw (conf's `atomically` did, through when-exit) echoes it a few ms after the
+    // first, and that is not the user pressing again: it cut `mq archive sync` off before it
+    // could say how far it got
+    if (interrupts > 1 && at - firstInterrupt > SIGNAL_ECHO_MS) process.exit(hangup ? ExitCode.HANGUP : ExitCode.INTERRUPTED);
     if (interrupts === 1) firstInterrupt = at;
     controller.abort();
   };
-  process.on("SIGINT", onSigint);
-  process.on("SIGTERM", onSigint);
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  for (const s of signals) process.on(s, onSignal);
   let pipeClosed = false;
-  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  const readerLeft = (err: NodeJS.ErrnoException) => {
+    pipeClosed = true;
+    controller.abort(err);
+  };
+  const onStdoutError = (err: NodeJS.ErrnoException) => {
     // `mq logs | head -1`: the reader left; that is success, not a crash
-    if (err.code === "EPIPE") {
-      pipeClosed = true;
-      controller.abort(err);
-      return;
-    }
+    if (err.code === "EPIPE" || pipeClosed) return readerLeft(err);
+    // a terminal that hung up answers EIO: nobody is left to tell
+    if (hangup) return;
     throw err;
-  });
+  };
+  const onStderrError = () => {
+    // nowhere left to report a failure to write an error message
+  };
+  process.stdout.on("error", onStdoutError);
+  process.stderr.on("error", onStderrError);
+  // `mq logs --follow | head -1`: the reader may leave while mq has nothing to write
+  const stopWatching = watchStdoutReader(() => readerLeft(Object.assign(new Error("the reader of standard output left"), { code: "EPIPE" })));
   const ctx = createContext({ ...init, signal: controller.signal });
   const code = await main(argv, ctx);
-  process.off("SIGINT", onSigint);
-  process.off("SIGTERM", onSigint);
+  stopWatching();
+  for (const s of signals) process.off(s, onSignal);
+  process.stdout.off("error", onStdoutError);
+  process.stderr.off("error", onStderrError);
   if (pipeClosed) return ExitCode.OK;
+  if (hangup && code === ExitCode.INTERRUPTED) return ExitCode.HANGUP;
   return code;
 }

@@ -83,3 +83,82 @@ describe("a token typed in the wrong place", () => {
     expect(ctx.stderrText()).toBe(stderr);
   });
 });
+
+describe("a token from any source, typed as an argument", () => {
+  const TOKEN = "s3cr3t-value-42";
+  const cases: Array<[string, string[], Record<string, string>]> = [
+    ["MQ_TOKEN", [TOKEN], { MQ_TOKEN: TOKEN }],
+    ["MERGIFY_TOKEN (with spaces around it)", ["logs", `--${TOKEN}`], { MERGIFY_TOKEN: ` ${TOKEN}\n` }],
+    ["--token", ["--token", TOKEN, "logs", "--pr", TOKEN], {}],
+    ["--token=", [`--token=${TOKEN}`, `--${TOKEN}`], {}],
+  ];
+  it.each(cases)("from %s is masked before the parser or mq can echo it", async (_source, argv, env) => {
+    const ctx = testContext({ env });
+    expect(await main(argv, ctx)).toBe(2);
+    expect(ctx.stderrText()).not.toContain(TOKEN);
+    expect(ctx.stderrText()).toMatch(/\*\*\*\*/);
+  });
+
+  it("stored by mq auth login is masked too (commander's unknown option, mq's bad value)", async () => {
+    const login = testContext({ stdin: `${TOKEN}\n` });
+    expect(await main(["auth", "login", "--with-token"], login)).toBe(0);
+    for (const argv of [["logs", `--${TOKEN}`], ["logs", "--pr", TOKEN], [TOKEN]]) {
+      const ctx = testContext({ env: { MQ_CONFIG_DIR: login.configDir() } });
+      expect(await main(argv, ctx)).toBe(2);
+      expect(ctx.stderrText()).not.toContain(TOKEN);
+      expect(ctx.stderrText()).toMatch(/\*\*\*\*/);
+    }
+  });
+
+  it("a very short token is masked whole, and only where it stands alone", async () => {
+    const ctx = testContext({ env: { MQ_TOKEN: "ab1" } });
+    expect(await main(["ab1"], ctx)).toBe(2);
+    expect(ctx.stderrText()).toBe("mq: unknown command '****'\n");
+    const ctx2 = testContext({ env: { MQ_TOKEN: "ab1" } });
+    expect(await main(["lab1x"], ctx2)).toBe(2);
+    expect(ctx2.stderrText()).toBe("mq: unknown command 'lab1x'\n");
+  });
+});
+
+describe("credentials in a URL", () => {
+  it("are masked wherever a URL appears in a message", async () => {
+    const { redact } = await import("../src/errors.js");
+    expect(redact("GET https://x-access-token:ghs_abc@github.com/acme/web failed; see http://u@h:8080/x", [])).toBe(
+      "GET https://****@github.com/acme/web failed; see http://****@h:8080/x",
+    );
+  });
+
+  it("of --api-url are never echoed", async () => {
+    const ctx = testContext();
+    expect(await main(["--api-url", "https://user:hunter22@api.example.com", "logs"], ctx)).toBe(2);
+    expect(ctx.stderrText()).not.toContain("hunter22");
+    const ctx2 = testContext();
+    expect(await main(["--api-url", "https://user:hunter22@api.example.com", "lgos"], ctx2)).toBe(2);
+    expect(ctx2.stderrText()).not.toContain("hunter22");
+  });
+});
+
+describe("building only the command a run needs", () => {
+  it.each([
+    [["auth", "status"], "auth"],
+    [["--repo", "acme/web", "--offline", "logs", "--limit", "5"], "logs"],
+    [["-o", "json", "--timeout", "3", "stats", "failure-rate"], "stats"],
+    [["config", "set", "repo", "acme/web"], "config"],
+    [["serve", "--port", "0"], "serve"],
+    [["--token", "stats", "auth", "status"], "auth"],
+    [["--token=x", "-ojson", "--color=never", "--", "config", "list"], "config"],
+    // a bad global value is commander's to report, whatever is built
+    [["-o", "xml", "logs"], "logs"],
+  ])("mq %j builds %s only", async (argv, name) => {
+    const { buildProgram } = await import("../src/cli.js");
+    expect(buildProgram(testContext(), argv).commands.map((c) => c.name())).toEqual([name]);
+  });
+
+  it.each([[["--help"]], [[]], [["help", "stats"]], [["completion", "bash"]], [["lgos"]], [["--bogus", "auth", "status"]], [["-V"]]])(
+    "mq %j builds the whole tree",
+    async (argv) => {
+      const { buildProgram } = await import("../src/cli.js");
+      expect(buildProgram(testContext(), argv).commands.map((c) => c.name())).toEqual(["logs", "stats", "insights", "prs", "pr", "serve", "archive", "auth", "config", "completion", "help"]);
+    },
+  );
+});

@@ -64,7 +64,7 @@ describe("examples", () => {
 
   it("mq --help ends with the exit codes after the examples", async () => {
     const { stdout } = await run(["--help"]);
-    expect(stdout).toMatch(/\nExamples:\n(  \$ .*\n)+\nExit codes:\n  0   success\n[\s\S]*  130 interrupted \(Ctrl-C\)\n$/);
+    expect(stdout).toMatch(/\nExamples:\n(  \$ .*\n)+\nExit codes:\n  0   success\n[\s\S]*  129 hung up \(SIGHUP[^\n]*\n  130 interrupted \(Ctrl-C, SIGTERM\)[^\n]*\n$/);
   });
 });
 

@@ -96,6 +96,21 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "mq --offline stats queues --repo acme/web --since 30d -o json",
   ],
 
+  insights: [
+    "mq --offline insights --repo acme/web --since 7d --compare previous",
+    "mq --offline insights --repo acme/web --since 7d --compare 30d..23d -o ndjson",
+    "mq --offline insights --repo acme/web --since 1d -o json --fail-if 'p95(queue_time) > 30d' --fail-if 'change(p50(time_to_merge)) > 1000%'",
+  ],
+  prs: [
+    "mq --offline prs --repo acme/web --since 1d --slowest 10",
+    "mq --offline prs --repo acme/web --since 2d --failed -o csv",
+    "mq --offline prs --repo acme/web --since 1d --sort ci_time --limit 5 -o json",
+  ],
+  pr: [
+    "mq --offline pr $(mq --offline prs --repo acme/web --since 1d --slowest 1 -o csv --fields pull_request | tail -n 1) --repo acme/web --since 2d",
+    "mq --offline pr $(mq --offline prs --repo acme/web --since 1d --sort retries --limit 1 -o csv --fields pull_request | tail -n 1) --repo acme/web -o json",
+  ],
+
   serve: [
     "mq serve --port 0",
     "mq serve --port 0 --seed 7 --days 14 --repos acme/web,acme/api",

@@ -3,6 +3,7 @@
 // line wins wherever it was written.
 import { Command, InvalidArgumentError, Option } from "commander";
 import { COLOR_MODES, DEFAULT_GLOBALS, OUTPUT_FORMATS, type GlobalOptions } from "../context.js";
+import { MAX_TIMEOUT_SECONDS } from "../config/keys.js";
 
 export function parsePositiveNumber(flag: string) {
   return (value: string): number => {
@@ -10,13 +11,27 @@ export function parsePositiveNumber(flag: string) {
     if (value.trim() === "" || !Number.isFinite(n) || n <= 0) {
       throw new InvalidArgumentError(`${flag} must be a positive number of seconds.`);
     }
+    // Node's timers hold at most 2^31-1 ms: beyond, every request would time out at once
+    if (n > MAX_TIMEOUT_SECONDS) {
+      throw new InvalidArgumentError(`${flag} must be a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS} (about 24 days).`);
+    }
     return n;
   };
 }
 
+/** --repo repeated on one command line: the values joined with commas, as if given as one list. */
+function collectRepos(value: string, previous: string | undefined): string {
+  return previous === undefined ? value : `${previous},${value}`;
+}
+
 export function addGlobalOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option("-R, --repo <owner/name>", "repository to query (default: $MQ_REPO, $GITHUB_REPOSITORY, the git remote, config)"))
+    .addOption(
+      new Option(
+        "-R, --repo <owner/name>",
+        "repository to query (default: $MQ_REPO, $GITHUB_REPOSITORY, the git remote, config); insights, prs and logs take several: repeatable, comma-separated, @FILE",
+      ).argParser(collectRepos),
+    )
     .addOption(new Option("--api-url <url>", "API base URL without /v1 (default: $MQ_API_URL, config, https://api.mergify.com)"))
     .addOption(new Option("--offline", "run against the bundled local server (no account, no network)"))
     .addOption(new Option("-o, --output <format>", "output format (default: table on a terminal, ndjson otherwise)").choices(OUTPUT_FORMATS))

@@ -276,6 +276,18 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
   // the server's default window ends at its "now": a resume command pins this instant instead
   const startedAt = ctx.now();
   if (opts.archive) return runLogsFromArchive(opts, ctx, startedAt);
+  // several repositories (--repo a/b,c/d): merged by time in logs-many.ts
+  if (ctx.globals.repo !== undefined && /[,@]/.test(ctx.globals.repo)) {
+    const { runLogsMany } = await import("./logs-many.js");
+    return runLogsMany(
+      {
+        opts,
+        query: { ...logsQuery(opts), per_page: opts.perPage ?? MAX_PER_PAGE },
+        openOutput: () => openLogsOutput(opts, ctx, { trusted: () => true }, { repository: true }),
+      },
+      ctx,
+    );
+  }
   const run = await prepareRun(opts, ctx);
   const progress: Progress = { count: 0, pages: 0, truncated: false, pendingCursor: opts.cursor };
   try {
@@ -329,7 +341,7 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
     query: logsQuery(opts),
     parse,
     mismatches,
-    sink: await openLogsOutput(opts, ctx, mismatches, waiting),
+    sink: await openLogsOutput(opts, ctx, mismatches, { waiting }),
     waiting,
     spinner,
     paginate,
@@ -338,8 +350,16 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
   };
 }
 
-/** The events through the exporter: the table on a terminal, json/ndjson/csv records otherwise. */
-async function openLogsOutput(opts: LogsOptions, ctx: Context, mismatches: ContractMismatches, waiting?: WaitingLine): Promise<Sink<LogEvent>> {
+/**
+ * The events through the exporter: the table on a terminal, json/ndjson/csv records otherwise.
+ * `repository`: several repositories merged (the table names each event's).
+ */
+export async function openLogsOutput(
+  opts: LogsOptions,
+  ctx: Context,
+  mismatches: { trusted(id: number): boolean },
+  o: { repository?: boolean; waiting?: WaitingLine } = {},
+): Promise<Sink<LogEvent>> {
   const { openExport } = await import("../output/exporter.js");
   return openExport<LogEvent>(opts.format, ctx.io, {
     fields: opts.fields,
@@ -351,7 +371,8 @@ async function openLogsOutput(opts: LogsOptions, ctx: Context, mismatches: Contr
         trusted: (ev) => mismatches.trusted(ev.id),
         eager: opts.follow,
         clock: opts.follow,
-        beforeWrite: () => waiting?.clear(),
+        beforeWrite: () => o.waiting?.clear(),
+        repository: o.repository,
       });
     },
   });
@@ -469,7 +490,8 @@ async function runLogsFromArchive(opts: LogsOptions, ctx: Context, startedAt: Da
 
 function stdoutClosed(ctx: Context): boolean {
   const out = ctx.io.stdout as { destroyed?: boolean; writableEnded?: boolean };
-  return out.destroyed === true || out.writableEnded === true;
+  // EPIPE: the reader left (found at a write, or while idle: src/pipe-reader.ts)
+  return out.destroyed === true || out.writableEnded === true || (ctx.signal.reason as NodeJS.ErrnoException | undefined)?.code === "EPIPE";
 }
 
 function shellQuote(value: string): string {
@@ -573,12 +595,12 @@ class WaitingLine {
 
   constructor(private readonly ctx: Context) {}
 
-  show(since: string | undefined): void {
+  /** `lastEventMs`: when the newest event printed was received (-Infinity before any) */
+  show(lastEventMs: number): void {
     if (!this.ctx.io.isStderrTerminal()) return;
     const pad = (n: number) => String(n).padStart(2, "0");
     const clock = (d: Date) => `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-    const lastAt = since === undefined ? undefined : new Date(since);
-    const last = lastAt && !Number.isNaN(lastAt.getTime()) ? `, last event ${clock(lastAt)}` : "";
+    const last = Number.isFinite(lastEventMs) ? `, last event ${clock(new Date(lastEventMs))}` : "";
     const text = `waiting for new events · checked ${clock(this.ctx.now())}${last}`.slice(0, Math.max(this.ctx.io.width() - 1, 10));
     this.ctx.io.stderr.write(`\r\x1b[2K${this.ctx.io.colorEnabled("stderr") ? `\x1b[2m${text}\x1b[22m` : text}`);
     this.shown = true;
@@ -602,24 +624,28 @@ function byTimeThenId(a: LogEvent, b: LogEvent): number {
 async function follow(run: LogsRun): Promise<void> {
   const { opts, ctx } = run;
   const { setTimeout: sleep } = await import("node:timers/promises");
-  // ids at the newest timestamp seen: a poll from that instant returns them again
-  let watermark: string | undefined;
+  // The next poll asks from the watermark: the newest instant seen, but never past now. An event
+  // stamped in the future (a server's clock, or a hostile server) would otherwise move it there,
+  // and every later poll would ask for events received after that instant: --follow gone blind.
   let watermarkMs = -Infinity;
-  let seenAtWatermark = new Set<number>();
+  // ids printed at or after the watermark: a poll from that instant returns them again
+  const printed = new Map<number, number>();
 
   const emit = async (events: LogEvent[]) => {
     events.sort(byTimeThenId);
     const fresh: LogEvent[] = [];
+    let newestMs = watermarkMs;
     for (const ev of events) {
       const ms = Date.parse(ev.received_at);
-      if (ms < watermarkMs || (ms === watermarkMs && seenAtWatermark.has(ev.id))) continue;
-      if (ms > watermarkMs) {
-        watermarkMs = ms;
-        watermark = ev.received_at;
-        seenAtWatermark = new Set();
-      }
-      seenAtWatermark.add(ev.id);
+      if (ms < watermarkMs || printed.has(ev.id)) continue;
+      printed.set(ev.id, ms);
+      if (Number.isFinite(ms)) newestMs = Math.max(newestMs, ms);
       fresh.push(ev);
+    }
+    const next = Math.min(newestMs, ctx.now().getTime());
+    if (next > watermarkMs) {
+      watermarkMs = next;
+      for (const [id, ms] of printed) if (ms < watermarkMs) printed.delete(id);
     }
     await run.sink.write(fresh);
     run.mismatches.written();
@@ -638,14 +664,14 @@ async function follow(run: LogsRun): Promise<void> {
     if (ctx.io.isStderrTerminal()) ctx.io.stderr.write(followBanner(opts, run.repoName) + "\n");
     await emit(await fetchAll(run.query, opts.limit));
     for (;;) {
-      run.waiting.show(watermark);
+      run.waiting.show(watermarkMs);
       await sleep(opts.interval * 1000, undefined, { signal: ctx.signal });
       // The API has no "after id": ask from the newest instant seen and drop what was printed.
       // Before any event, the first query is repeated (the server's clock decides "now", not ours).
       const query: QueryInput =
-        watermark === undefined
+        watermarkMs === -Infinity
           ? run.query
-          : { ...run.query, received_from: formatInstant(new Date(watermark)), per_page: opts.perPage ?? MAX_PER_PAGE };
+          : { ...run.query, received_from: formatInstant(new Date(watermarkMs)), per_page: opts.perPage ?? MAX_PER_PAGE };
       await emit(await fetchAll(query));
     }
   } catch (err) {

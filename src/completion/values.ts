@@ -3,6 +3,7 @@
 // from the tree.
 import { EVENT_TYPES, EVENT_TYPE_FAMILIES } from "../api/event-types.js";
 import { CONFIG_KEYS } from "../config/keys.js";
+import { OUTCOMES, SORT_FIELDS } from "../insights/records.js";
 
 export interface KnownValues {
   readonly values: readonly string[];
@@ -13,6 +14,10 @@ export interface KnownValues {
 /** By long flag. */
 export const OPTION_VALUES: Readonly<Record<string, KnownValues>> = {
   "--type": { values: [...new Set([...EVENT_TYPE_FAMILIES, ...EVENT_TYPES])].sort(), commaList: true },
+  // mq prs, mq insights
+  "--sort": { values: SORT_FIELDS },
+  "--outcome": { values: OUTCOMES, commaList: true },
+  "--compare": { values: ["previous", "none"] },
 };
 
 /** By command path: the values of each positional argument. */

@@ -15,13 +15,16 @@ export function isConfigKey(key: string): key is ConfigKey {
   return (CONFIG_KEYS as readonly string[]).includes(key);
 }
 
+/** Node's timers hold at most 2^31-1 ms; a longer timeout fires at once (every request would time out). */
+export const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
 /** What `mq config set KEY` accepts, for the one-line error that names the allowed values. */
 export const CONFIG_KEY_HELP: Record<ConfigKey, string> = {
   "api-url": "an http(s) URL without credentials, query or /v1, e.g. https://api.mergify.com",
   repo: "owner/name",
   output: OUTPUT_FORMATS.join(", "),
   color: COLOR_MODES.join(", "),
-  timeout: "a positive number of seconds",
+  timeout: `a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`,
 };
 
 /**
@@ -53,6 +56,9 @@ export function checkApiUrl(raw: string): Checked<string> {
 export function checkTimeout(raw: string | number): Checked<number> {
   const n = typeof raw === "number" ? raw : raw.trim() === "" ? NaN : Number(raw);
   if (!Number.isFinite(n) || n <= 0) return { ok: false, message: `'${raw}' is not a positive number of seconds` };
+  if (n > MAX_TIMEOUT_SECONDS) {
+    return { ok: false, message: `'${raw}' is more than ${MAX_TIMEOUT_SECONDS} seconds (about 24 days), the longest timeout mq can keep` };
+  }
   return { ok: true, value: n };
 }
 

@@ -3,7 +3,7 @@
 // the source so errors and `mq auth status` can say where a value came from.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve as resolvePath } from "node:path";
-import { ConfigError, UsageError } from "../errors.js";
+import { ConfigError, SHORT_SECRET, UsageError } from "../errors.js";
 import type { GlobalOptions } from "../globals.js";
 import { checkRepo } from "../validators.js";
 import { checkApiUrl, checkTimeout, DEFAULT_API_URL, stripUserinfo } from "./keys.js";
@@ -95,6 +95,8 @@ export async function resolveToken(ctx: ConfigSources, apiUrl: string): Promise<
 
 /** `mqk_****abcd`: the prefix that names the kind of token and the last four characters. */
 export function maskToken(token: string): string {
+  // a short token would be mostly shown by its prefix: nothing of it
+  if (token.length < SHORT_SECRET) return "****";
   const prefix = /^[a-z]{2,4}_/i.exec(token)?.[0] ?? "";
   const tail = token.length >= 12 ? token.slice(-4) : "";
   return `${prefix}****${tail}`;
@@ -102,6 +104,9 @@ export function maskToken(token: string): string {
 
 export async function resolveRepo(ctx: ConfigSources): Promise<RepoRef> {
   const fromValue = (raw: string, source: string): RepoRef => {
+    if (source === "--repo" && /[,@]/.test(raw)) {
+      throw new UsageError(`--repo "${raw}": this command reads one repository; several (a list or @FILE) are for mq insights, mq prs and mq logs.`);
+    }
     const checked = checkRepo(raw.trim());
     // one line: the message already says what a repository looks like (the hint is for "none given")
     if (!checked.ok) throw new UsageError(`bad repository from ${source}: ${checked.message}`);

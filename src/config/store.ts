@@ -1,15 +1,24 @@
-// The config file: settings plus one token per API URL, kept with conf in ctx.configDir().
-// conf is told not to guess a location (cwd), not to clear a file it cannot parse
-// (clearInvalidConfig: false, its default, kept explicit), to treat keys literally (API URLs contain
-// dots) and to write 0600 files atomically. mq adds the folder mode and its own value checks: a
-// hand-edited file with a bad value is a ConfigError naming the file and the key, never rewritten.
-import { chmodSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
-import Conf from "conf";
+// The config file: settings plus one token per API URL, a JSON object in ctx.configDir().
+//
+// A small store of our own rather than conf: conf validates through ajv and semver (~32 ms of
+// start-up on every command that reads the file) and writes without a lock, so two `mq auth login`
+// at once lost a token. Here a read is one readFileSync + JSON.parse. A write takes the lock file
+// (lock.ts), re-reads the file under it, applies the one change, and replaces the file with a
+// temporary file renamed over it: a reader sees the old file or the new one, never half of one, and
+// concurrent writers apply their changes one after the other instead of overwriting each other.
+//
+// Files this writes are 0600 and the folder 0700 (a folder we own is tightened if it is looser:
+// tokens live here). A file that cannot be read as a JSON object, or holds a bad value, is a
+// ConfigError naming the file and is never rewritten: the user's hand edit stays for them to fix.
+import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { ConfigError } from "../errors.js";
 import { CONFIG_KEYS, checkConfigValue, type ConfigKey } from "./keys.js";
+import { withLock } from "./lock.js";
+import { CONFIG_FILE_NAME, configFileText, TOKENS } from "./file.js";
 
 export { CONFIG_KEYS, type ConfigKey } from "./keys.js";
+export { CONFIG_FILE_NAME } from "./file.js";
 
 export interface ConfigStore {
   readonly path: string;
@@ -22,8 +31,7 @@ export interface ConfigStore {
   deleteToken(apiUrl: string): boolean;
 }
 
-const TOKENS = "tokens";
-export const CONFIG_FILE_NAME = "config.json";
+const NOT_REWRITTEN = "fix or remove it by hand; mq does not overwrite it";
 
 type Raw = Record<string, unknown>;
 
@@ -37,61 +45,42 @@ export function openConfigAt(dir: string): ConfigStore {
   const fail = (err: unknown, doing: string): never => {
     if (err instanceof ConfigError) throw err;
     const e = err as NodeJS.ErrnoException;
-    if (e?.name === "SyntaxError") {
-      throw new ConfigError(
-        `the config file ${path} is not valid JSON (${e.message})`,
-        `fix or remove it by hand; mq does not overwrite it`,
-      );
-    }
     throw new ConfigError(`cannot ${doing} the config file ${path}: ${e?.code ?? e?.message ?? String(err)}`);
   };
 
   try {
-    // 0700 applies to every folder this creates; an existing folder is the user's choice
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    ensurePrivateFolder(dir);
   } catch (err) {
     fail(err, "create the folder of");
   }
 
-  let conf!: Conf<Raw>;
-  try {
-    conf = new Conf<Raw>({
-      cwd: dir,
-      configName: "config",
-      fileExtension: "json",
-      configFileMode: 0o600,
-      clearInvalidConfig: false,
-      accessPropertiesByDotNotation: false,
-      serialize: (value) => JSON.stringify(value, null, 2) + "\n",
-    });
-  } catch (err) {
-    fail(err, "read");
-  }
-
-  // conf reads the file on every access: check it each time so a file corrupted meanwhile fails cleanly
-  const read = (): Raw => {
-    let store: unknown;
+  /** The file's object; {} when there is no file yet. */
+  const readFile = (): Raw => {
+    let text: string;
     try {
-      store = conf.store;
+      text = readFileSync(path, "utf8");
     } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return {};
       return fail(err, "read");
     }
-    if (store === null || typeof store !== "object" || Array.isArray(store)) {
-      throw new ConfigError(`the config file ${path} must hold a JSON object`, "fix or remove it by hand; mq does not overwrite it");
-    }
-    return store as Raw;
-  };
-  const write = (mutate: (data: Raw) => void): void => {
-    const data = read();
-    mutate(data);
+    text = configFileText(text);
+    if (text.trim() === "") return {};
+    let data: unknown;
     try {
-      conf.store = data;
-      // a file created by hand keeps its mode through conf's rename; tokens live here
-      chmodSync(path, 0o600);
+      data = JSON.parse(text);
     } catch (err) {
-      fail(err, "write");
+      throw new ConfigError(`the config file ${path} is not valid JSON (${(err as Error).message})`, NOT_REWRITTEN);
     }
+    if (data === null || typeof data !== "object" || Array.isArray(data)) {
+      const found = data === null ? "null" : Array.isArray(data) ? "an array" : `a ${typeof data}`;
+      throw new ConfigError(
+        `the config file ${path} must hold a JSON object ({"repo": "owner/name", ...}), not ${found}`,
+        `${NOT_REWRITTEN}; an empty object {} is a valid empty config`,
+      );
+    }
+    return data as Raw;
   };
+
   const valueOf = (data: Raw, key: ConfigKey): string | undefined => {
     const raw = data[key];
     if (raw === undefined || raw === null) return undefined;
@@ -109,56 +98,118 @@ export function openConfigAt(dir: string): ConfigStore {
     const t = data[TOKENS];
     if (t === undefined) return {};
     if (t === null || typeof t !== "object" || Array.isArray(t)) {
-      throw new ConfigError(`the config file ${path} has a bad '${TOKENS}' entry: expected an object`);
+      throw new ConfigError(`the config file ${path} has a bad '${TOKENS}' entry: expected an object`, `edit the file to fix or remove '${TOKENS}'`);
     }
     return t as Record<string, string>;
   };
+  const check = (data: Raw): Raw => {
+    for (const key of CONFIG_KEYS) valueOf(data, key);
+    tokens(data);
+    return data;
+  };
 
-  // a fresh read per open validates the file up front: a bad file fails before anything is sent
-  const initial = read();
-  for (const key of CONFIG_KEYS) valueOf(initial, key);
-  tokens(initial);
+  // One read per run for what the command reads; a bad file fails before anything is sent.
+  let current = check(readFile());
+
+  /** Applies MUTATE to the file as it is now (another process may have written since we read). */
+  const update = (mutate: (data: Raw) => void): void => {
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      withLock(`${path}.lock`, () => {
+        const data = check(readFile());
+        mutate(data);
+        writeAtomically(path, JSON.stringify(data, null, 2) + "\n");
+        current = data;
+      });
+    } catch (err) {
+      fail(err, "write");
+    }
+  };
 
   return {
     path,
-    get: (key) => valueOf(read(), key),
+    get: (key) => valueOf(current, key),
     set(key, value) {
-      write((d) => {
+      update((d) => {
         d[key] = key === "timeout" ? Number(value) : value;
       });
     },
     unset(key) {
-      write((d) => {
+      update((d) => {
         delete d[key];
       });
     },
     list() {
-      const data = read();
       const out: Partial<Record<ConfigKey, string>> = {};
       for (const key of CONFIG_KEYS) {
-        const v = valueOf(data, key);
+        const v = valueOf(current, key);
         if (v !== undefined) out[key] = v;
       }
       return out;
     },
     getToken(apiUrl) {
-      const t = tokens(read())[apiUrl];
+      const t = tokens(current)[apiUrl];
       return typeof t === "string" && t !== "" ? t : undefined;
     },
     setToken(apiUrl, token) {
-      write((d) => {
+      update((d) => {
         d[TOKENS] = { ...tokens(d), [apiUrl]: token };
       });
     },
     deleteToken(apiUrl) {
-      if (!(apiUrl in tokens(read()))) return false;
-      write((d) => {
+      let removed = false;
+      update((d) => {
         const t = { ...tokens(d) };
+        if (!(apiUrl in t)) return;
+        removed = true;
         delete t[apiUrl];
         if (Object.keys(t).length === 0) delete d[TOKENS];
         else d[TOKENS] = t;
       });
-      return true;
+      return removed;
     },
   };
+}
+
+/**
+ * Creates DIR (and its parents) 0700, and tightens DIR itself to 0700 when it exists with a looser
+ * mode and belongs to this user (a folder someone else owns is not ours to change).
+ */
+function ensurePrivateFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (process.platform === "win32") return;
+  const st = statSync(dir);
+  if ((st.mode & 0o777) !== 0o700 && st.uid === process.getuid?.()) chmodSync(dir, 0o700);
+}
+
+/**
+ * Writes TEXT to PATH through a temporary file in the same folder, flushed to disk, then renamed
+ * over PATH (atomic on POSIX). A symbolic link at PATH (a dotfiles manager's) is kept: the file it
+ * points to is the one replaced.
+ */
+function writeAtomically(path: string, text: string): void {
+  let target = path;
+  try {
+    target = realpathSync(path);
+  } catch {
+    // no file yet: it is created at PATH
+  }
+  const tmp = join(dirname(target), `.${CONFIG_FILE_NAME}.${process.pid}.${Date.now().toString(36)}.tmp`);
+  const fd = openSync(tmp, "wx", 0o600);
+  try {
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, target);
+  } catch (err) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // already renamed or never created
+    }
+    throw err;
+  }
 }

@@ -36,6 +36,8 @@ export interface EventTableOptions {
   trusted: (event: LogEvent) => boolean;
   /** print each page at once (--follow) rather than waiting for TABLE_SIZING_ROWS to size columns */
   eager: boolean;
+  /** several repositories merged: the PR column names each event's repository */
+  repository?: boolean;
   /** a live stream (--follow): clock times, which stay true, instead of ages, which go stale */
   clock?: boolean;
   /** called before each batch of rows reaches stdout (--follow clears its waiting line) */
@@ -108,7 +110,7 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
   // a terminal gets ages (or clock times when following) and short labels; elsewhere -o table is a
   // log: exact instants and full type names
   const terminal = io.isStdoutTerminal();
-  const head = [opts.clock ? "TIME" : terminal ? "AGE" : "TIME", "TYPE", "PR", "BASE", "SUMMARY"];
+  const head = [opts.clock ? "TIME" : terminal ? "AGE" : "TIME", "TYPE", opts.repository ? "REPOSITORY#PR" : "PR", "BASE", "SUMMARY"];
   const toCells = (ev: LogEvent): string[] => {
     const at = new Date(ev.received_at);
     // whole seconds keep the column aligned; the exact instant is in json/ndjson/csv
@@ -119,7 +121,10 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
         : terminal
           ? formatAge(at, opts.now())
           : formatInstant(new Date(Math.floor(at.getTime() / 1000) * 1000));
-    return [time, terminal ? typeLabel(ev.type) : ev.type, ev.pull_request !== null ? `#${ev.pull_request}` : "-", ev.base_ref ?? "-", summarizeEvent(ev, opts.trusted(ev))];
+    const pr = ev.pull_request !== null ? `#${ev.pull_request}` : "";
+    // the repository as sent, quoted-escaped: no control character reaches the terminal
+    const where = opts.repository ? `${JSON.stringify(String(ev.repository)).slice(1, -1)}${pr}` : pr || "-";
+    return [time, terminal ? typeLabel(ev.type) : ev.type, where, ev.base_ref ?? "-", summarizeEvent(ev, opts.trusted(ev))];
   };
   const columns = io.tableWidth();
   let widths: number[] | undefined;

@@ -28,7 +28,8 @@ const EXPR = /^\s*(?:([A-Za-z_][\w]*)\s*\(\s*([A-Za-z_][\w]*)\s*\)|([A-Za-z_][\w
 const SYNTAX_HELP =
   "write FIELD OP VALUE or AGG(FIELD) OP VALUE, with OP one of > >= < <= == != and AGG one of avg, max, min, sum, last";
 
-function parseThreshold(text: string): number | undefined {
+/** A threshold as --fail-if takes it: a number, a percentage (20% = 0.2) or a duration in seconds (30m). */
+export function parseThreshold(text: string): number | undefined {
   if (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) return Number(text);
   const pct = /^([-+]?(?:\d+\.?\d*|\.\d+))%$/.exec(text);
   if (pct) return Number(pct[1]) / 100;

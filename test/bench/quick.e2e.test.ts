@@ -12,12 +12,13 @@ describe("bench --quick", () => {
     const r = spawnSync(process.execPath, ["bench/run.mjs", "--quick", "--no-build"], { cwd: ROOT, encoding: "utf8", timeout: 240_000 });
     expect(r.stderr).not.toMatch(/bench: Error/);
     expect(r.status).toBe(0);
-    const rows = r.stdout.split("\n").filter((l) => /^\| (start-up|streaming|memory|concurrency|server) \|/.test(l));
+    const rows = r.stdout.split("\n").filter((l) => /^\| (start-up|streaming|memory|concurrency|server|insights) \|/.test(l));
     const names = rows.map((l) => l.split(" | ")[1]);
     expect(names).toEqual([
       'node -e "" (baseline)',
       "mq --version",
       "mq --help",
+      "mq auth status",
       "mq logs --help",
       "(a) bash loop: curl + jq -c '.events[]', 2,000 events, 20 pages",
       "(b) bare undici loop in Node, 2,000 events, 20 pages",
@@ -31,8 +32,12 @@ describe("bench --quick", () => {
       "/logs page of 100, 20,000 events",
       "30-day statistics query, 2,000 events (baseline)",
       "30-day statistics query, 20,000 events",
+      expect.stringMatching(/^\(c\) mq logs --all -o ndjson, 7 days, [\d,]+ events$/),
+      "mq insights --since 7d --compare none (same window)",
+      "mq insights --since 7d: peak RSS",
+      "(c) mq logs --all over the same window: peak RSS",
     ]);
     const targets = r.stdout.split("\n").filter((l) => /^- \*\*(met|NOT met|not measured)\*\* — /.test(l));
-    expect(targets).toHaveLength(11);
+    expect(targets).toHaveLength(14);
   }, 300_000);
 });

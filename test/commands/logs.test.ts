@@ -381,7 +381,8 @@ describe("mq logs against a loopback server", () => {
 
   it("--follow prints the backlog oldest first, then new events as they arrive, once each", async () => {
     const ac = new AbortController();
-    ctx = useServer(testContext({ signal: ac.signal }), server);
+    // the clock has passed the new events' instant: the watermark never goes past now
+    ctx = useServer(testContext({ signal: ac.signal, now: () => new Date("2026-11-20T12:01:00Z") }), server);
     const done = main(["logs", "--follow", "--interval", "0.1", "--limit", "3", "-o", "ndjson"], ctx);
     const ids = () => ctx.stdoutText().trimEnd().split("\n").filter(Boolean).map((l) => JSON.parse(l).id as number);
     await waitFor(() => ids().length === 3);
@@ -396,6 +397,39 @@ describe("mq logs against a loopback server", () => {
     expect(server.requests[0]).toBe("/v1/repos/acme/web/logs?per_page=3");
     expect(server.requests[1]).toBe("/v1/repos/acme/web/logs?received_from=2026-11-20T11%3A59%3A00Z&per_page=100");
     expect(server.requests.at(-1)).toBe("/v1/repos/acme/web/logs?received_from=2026-11-20T12%3A00%3A30Z&per_page=100");
+  });
+});
+
+describe("--follow and a future-stamped event", () => {
+  it("prints it once, keeps the watermark at now, and keeps printing the events that follow", async () => {
+    const server = await startLogServer(makeEvents(3, Date.parse("2026-11-20T11:59:00Z"), 900001));
+    try {
+      let now = Date.parse("2026-11-20T12:00:00Z");
+      const ac = new AbortController();
+      const ctx = useServer(testContext({ signal: ac.signal, now: () => new Date(now) }), server);
+      const done = main(["logs", "--follow", "--interval", "0.1", "-o", "ndjson"], ctx);
+      const ids = () => ctx.stdoutText().trimEnd().split("\n").filter(Boolean).map((l) => JSON.parse(l).id as number);
+      await waitFor(() => ids().length === 3);
+      // a server whose clock is years ahead, or a hostile one
+      server.appendEvents(makeEvents(1, Date.parse("2031-01-01T00:00:00Z"), 950001));
+      await waitFor(() => ids().length === 4);
+      const polled = server.requests.length;
+      await waitFor(() => server.requests.length >= polled + 2);
+      now = Date.parse("2026-11-20T12:01:00Z");
+      server.appendEvents(makeEvents(2, Date.parse("2026-11-20T12:00:40Z"), 950002));
+      await waitFor(() => ids().length === 6);
+      const after = server.requests.length;
+      await waitFor(() => server.requests.length >= after + 2);
+      ac.abort();
+      expect(await done).toBe(130);
+      // oldest first within each poll; the future event once, though every poll returns it again
+      expect(ids()).toEqual([900001, 900002, 900003, 950001, 950002, 950003]);
+      const froms = server.requests.map((r) => new URL(r, "http://x").searchParams.get("received_from")).filter((f) => f !== null);
+      expect(froms.every((f) => Date.parse(f!) <= Date.parse("2026-11-20T12:01:00Z"))).toBe(true);
+      expect(froms.at(-1)).toBe("2026-11-20T12:00:40Z");
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -11,7 +11,7 @@ const escaped = (values: readonly string[]) => values.map((v) => v.replace(/\*/g
 
 describe("bash completion", () => {
   it("completes the top-level commands", () => {
-    expect(bashComplete(["mq", ""])).toEqual(["logs", "stats", "serve", "auth", "config", "completion", "help"]);
+    expect(bashComplete(["mq", ""])).toEqual(["logs", "stats", "insights", "prs", "pr", "serve", "archive", "auth", "config", "completion", "help"]);
   });
 
   it("completes a command name from its prefix", () => {

@@ -10,7 +10,7 @@ describe.skipIf(!zsh)(`zsh completion${zsh ? "" : " (skipped: zsh is not install
   });
 
   it.each([
-    [["mq", ""], ["logs", "stats", "serve", "auth", "config", "completion", "help"]],
+    [["mq", ""], ["logs", "stats", "insights", "prs", "pr", "serve", "archive", "auth", "config", "completion", "help"]],
     [["mq", "st"], ["stats"]],
     [["mq", "stats", "fa"], ["failure-rate"]],
     [["mq", "logs", "--ty"], ["--type"]],

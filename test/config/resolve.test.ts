@@ -73,6 +73,8 @@ describe("token precedence", () => {
     expect(maskToken("ghp_0123456789wxyz")).toBe("ghp_****wxyz");
     expect(maskToken("0123456789abcdef")).toBe("****cdef");
     expect(maskToken("short")).toBe("****");
+    // a short token is not shown even in part: its prefix would be most of it
+    expect(maskToken("mqk_ab1")).toBe("****");
   });
 });
 

@@ -12,6 +12,8 @@ interface Case {
   stdin?: string;
   /** run without --api-url/--token (commands that refuse them) */
   bare?: boolean;
+  /** run without the harness's own --repo (repeated --repo values add up into a list) */
+  ownRepo?: boolean;
 }
 
 const long = (n: number, c = "x") => c.repeat(n);
@@ -73,6 +75,9 @@ const GLOBALS: Case[] = [
   { args: ["logs", "--timeout", "0"], says: /--timeout must be a positive number of seconds/ },
   { args: ["logs", "--timeout", "-2"], says: /--timeout must be a positive number of seconds/ },
   { args: ["logs", "--timeout", "soon"], says: /--timeout must be a positive number of seconds/ },
+  // beyond 2^31-1 ms Node's timers fire at once: every request would time out
+  { args: ["logs", "--timeout", "2147484"], says: /--timeout must be a positive number of seconds, at most 2147483 \(about 24 days\)/ },
+  { args: ["stats", "failure-rate", "--timeout", "1e10"], says: /--timeout must be a positive number of seconds, at most 2147483/ },
   { args: ["logs", "--repo", "a_b/web"], says: /--repo.*owner 'a_b' must be 1 to 40 letters, digits or hyphens/ },
   { args: ["logs", "--repo", `${long(41, "o")}/web`], says: /--repo.*owner '.{41}' must be 1 to 40 letters, digits or hyphens/ },
   { args: ["logs", "--repo", "acme/web/extra"], says: /--repo.*'acme\/web\/extra' is not of the form owner\/name/ },
@@ -115,7 +120,7 @@ const STATS: Case[] = [
   { args: ["stats", "summary", "--at", "1h"], says: /--at is not accepted by mq stats summary/ },
   { args: ["stats", "summary", "--fail-if", "x > 1"], says: /unknown option '--fail-if'/ },
   { args: ["stats", "failure-rate", "-o", "xlsx"], says: /argument 'xlsx' is invalid. Allowed choices are table, json, ndjson, csv/ },
-  { args: ["stats", "failure-rate", "--repo", "a_b/c"], says: /--repo.*owner 'a_b' must be/ },
+  { args: ["stats", "failure-rate", "--repo", "a_b/c"], says: /--repo.*owner 'a_b' must be/, ownRepo: true },
 ];
 
 const SERVE: Case[] = [
@@ -142,6 +147,7 @@ const OTHERS: Case[] = [
   { args: ["config", "set", "color", "sometimes"], says: /bad value for color: 'sometimes' is not allowed; allowed values: auto, always, never/ },
   { args: ["config", "set", "output", "xml"], says: /bad value for output: 'xml' is not allowed; allowed values: table, json, ndjson, csv/ },
   { args: ["config", "set", "timeout", "0"], says: /bad value for timeout: '0' is not a positive number of seconds/ },
+  { args: ["config", "set", "timeout", "3000000"], says: /bad value for timeout: '3000000' is more than 2147483 seconds \(about 24 days\), the longest timeout mq can keep/ },
   { args: ["config", "set", "repo", "a_b/c"], says: /bad value for repo: owner 'a_b' must be 1 to 40 letters, digits or hyphens/ },
   { args: ["config", "set", "api-url", "ftp://x"], says: /bad value for api-url: 'ftp:' is not supported/ },
   { args: ["config", "set", "repo"], says: /missing required argument 'value'/ },
@@ -169,7 +175,7 @@ describe("bad input: exit 2, one line naming the flag, nothing sent", () => {
   const check = async (c: Case) => {
     const before = server.requests.length;
     // a `serve` whose flags pass by mistake would listen until aborted: bound it
-    const r = await runMq(c.args, { apiUrl: c.bare ? undefined : server.url, stdin: c.stdin, signal: AbortSignal.timeout(3000) });
+    const r = await runMq(c.args, { apiUrl: c.bare ? undefined : server.url, repo: c.ownRepo ? false : undefined, stdin: c.stdin, signal: AbortSignal.timeout(3000) });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(server.requests.length - before).toBe(0);

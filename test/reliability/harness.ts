@@ -19,7 +19,7 @@ export interface RunResult {
 export interface RunOptions extends TestContextInit {
   /** the loopback server: --api-url and --token point at it */
   apiUrl?: string;
-  /** add `--repo acme/web` before the command (a later --repo wins) */
+  /** add `--repo acme/web` before the command (repeated --repo values add up into a list) */
   repo?: boolean;
   /** sleep for real (default: record and return at once) */
   realSleep?: boolean;

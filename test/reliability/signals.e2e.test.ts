@@ -96,6 +96,60 @@ describe("SIGINT", () => {
   });
 });
 
+/** Waits until the server has answered N more requests (pages) than BEFORE. */
+async function pagesServed(before: number, n: number) {
+  for (let i = 0; i < 400 && server.requests.length - before < n; i++) await delay(25);
+}
+
+describe("SIGHUP (the terminal or SSH session closed)", () => {
+  const RESUME = (format: string) =>
+    new RegExp(
+      `^mq: interrupted\\n(\\d+) events were written before this\\. To resume:\\n  mq logs --repo acme/web --api-url \\S+ --since \\S+ --until \\S+ --per-page 10 --all -o ${format} --cursor (\\d+)\\n$`,
+    );
+
+  /** Every data row of each format, as event ids. */
+  const ids: Record<string, (stdout: string) => number[]> = {
+    ndjson: (out) => wholeLines(out).map((e) => e.id),
+    json: (out) => (JSON.parse(out) as Array<{ id: number }>).map((e) => e.id),
+    // the header, then one row per event; pull_request is 100 + id
+    csv: (out) => {
+      expect(out.endsWith("\r\n")).toBe(true);
+      const [header, ...rows] = out.trimEnd().split("\r\n");
+      expect(header).toBe("id,received_at,trigger,repository,pull_request,base_ref,type,metadata");
+      return rows.map((r) => Number(r.split(",")[0]));
+    },
+    // not a terminal: the table is buffered for sizing, so these rows were flushed by the signal
+    table: (out) => {
+      const [header, ...rows] = out.trimEnd().split("\n");
+      expect(header).toMatch(/^TIME +TYPE +PR +BASE +SUMMARY$/);
+      return rows.map((r) => Number(/#(\d+)/.exec(r)![1]) - 100);
+    },
+  };
+
+  for (const format of ["ndjson", "json", "csv", "table"]) {
+    it(`during --all -o ${format}: exit 129, complete output, the resume command`, async () => {
+      server.setScript(endless(100));
+      const before = server.requests.length;
+      const run = startMq([...GLOBALS(), "logs", "--all", "-o", format, "--per-page", "10"]);
+      await pagesServed(before, 3);
+      run.child.kill("SIGHUP");
+      const bound = delay(2000).then(() => "still running" as const);
+      const r = await Promise.race([run.done, bound]);
+      if (r === "still running") {
+        run.child.kill("SIGKILL");
+        throw new Error(`mq did not stop within 2000 ms of SIGHUP; stderr: ${run.stderr()}`);
+      }
+      expect(r.code, r.stderr).toBe(129);
+      const m = RESUME(format).exec(r.stderr);
+      expect(m, r.stderr).not.toBeNull();
+      const written = Number(m![1]);
+      expect(written).toBeGreaterThanOrEqual(20);
+      expect(Number(m![2])).toBe(written / 10);
+      expect(ids[format]!(r.stdout)).toEqual(Array.from({ length: written }, (_, i) => 1_000_000 - i));
+    });
+  }
+});
+
 // A real terminal for stderr: `script` runs mq under a pty (stdout still goes to a file) and a
 // ^C typed into it reaches mq as SIGINT from the terminal driver, as it does for a person.
 const hasScript = (() => {
@@ -174,6 +228,20 @@ describe.skipIf(!hasScript)("Ctrl-C on a terminal", () => {
 });
 
 describe("a closed pipe", () => {
+  it("`mq logs --follow | head -1` exits as soon as head leaves, with nothing new to write", async () => {
+    // a backlog, then nothing new: without watching the reader, mq would wait for its next write forever
+    server.setScript(() => pageReply(eventRange(30, 3)));
+    const run = startShell(
+      // timeout(1) bounds mq itself: a killed bash would leave it holding the pipe
+      `timeout 8 "$NODE" "$MQ_BIN" ${GLOBALS().join(" ")} logs --follow --interval 0.2 -o ndjson | head -1; echo "mq exit ${"$"}{PIPESTATUS[0]}" >&2`,
+      { killAfterMs: 10_000 },
+    );
+    const r = await run.done;
+    expect(r.killed).toBe(false);
+    expect(r.stderr).toBe("mq exit 0\n");
+    expect(wholeLines(r.stdout).map((e) => e.id)).toEqual([28]);
+  });
+
   it("`mq logs --all -o ndjson | head -1` exits 0 quietly", async () => {
     server.setScript(endless(0));
     const run = startShell(`"$NODE" "$MQ_BIN" ${GLOBALS().join(" ")} logs --all -o ndjson --per-page 10 | head -1; echo "mq exit ${"$"}{PIPESTATUS[0]}" >&2`);

@@ -1,0 +1,199 @@
+// `mq insights`: what the statistics API does not answer, from the event log itself: exact
+// percentiles of time to merge, time in queue, CI and waiting time, failure rate, throughput, the
+// top exit reasons and the slowest pull requests, each against a comparison window, with --fail-if
+// for CI. The log is read once, stays are rebuilt as it streams (src/insights/).
+import { Command, Option } from "commander";
+import type { Context, OutputFormat } from "../context.js";
+import { CheckFailedError, UsageError } from "../errors.js";
+import { collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
+import { checkWindowOrder, parseTimeFlag, TIME_VALUE_HELP } from "./shared/time.js";
+import { resolveOutputFormat } from "./shared/output.js";
+import type { Gate } from "../insights/gate.js";
+
+export const DEFAULT_INSIGHTS_WINDOW_MS = 7 * 86_400_000;
+export const DEFAULT_SLOWEST = 5;
+
+export interface InsightsOptions {
+  since: Date;
+  until: Date;
+  /** the comparison window; undefined with --compare none */
+  compare?: { since: Date; until: Date };
+  baseRef?: string;
+  queues?: string[];
+  slowest: number;
+  gates: Gate[];
+  format: OutputFormat;
+}
+
+interface RawFlags {
+  since?: string;
+  until?: string;
+  compare?: string;
+  baseRef?: string;
+  queue?: string[];
+  slowest?: string;
+  failIf?: string[];
+}
+
+const collectRepeat = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+export function NewCmdInsights(ctx: Context, runF?: (opts: InsightsOptions) => Promise<void>): Command {
+  return new Command("insights")
+    .description("percentiles of time to merge, queue, CI and waiting time, failure rate, throughput, exit reasons and slowest PRs, against a previous window")
+    .addOption(new Option("--since <time>", `start of the window: ${TIME_VALUE_HELP} (default: 7 days before --until)`))
+    .addOption(new Option("--until <time>", "end of the window (default: now)"))
+    .addOption(new Option("--compare <window>", "previous (the window of the same length just before, default), none, or SINCE..UNTIL"))
+    .addOption(new Option("--base-ref <ref>", "only pull requests targeting this base ref"))
+    .addOption(new Option("--queue <name>", "only stays in this queue (repeatable, comma-separated)").argParser(collectList))
+    .addOption(new Option("--slowest <n>", `how many of the slowest pull requests to list, 0 to 100 (default ${DEFAULT_SLOWEST})`))
+    .addOption(new Option("--fail-if <expr>", "exit 1 when FIGURE OP VALUE or change(FIGURE) OP VALUE holds, e.g. 'p95(queue_time) > 2h' (repeatable)").argParser(collectRepeat))
+    .addHelpText(
+      "after",
+      `\nFigures (for --fail-if): entered, merged, left, failed, failure_rate, throughput, retries, and STAT(DISTRIBUTION)
+with STAT one of count, avg, p50, p90, p95, p99, max and DISTRIBUTION one of time_to_merge, queue_time,
+ci_time, wait_time. Percentiles are exact, nearest-rank, over every stay of the window.`,
+    )
+    .action(async (flags: RawFlags) => {
+      const opts = await parseInsightsFlags(flags, ctx);
+      await (runF ?? ((o) => runInsights(o, ctx)))(opts);
+    });
+}
+
+/** Parses SINCE..UNTIL, each an ISO date-time or a duration ago; a bare date means its midnight UTC. */
+export function parseRange(flag: string, value: string, now: Date): { since: Date; until: Date } {
+  const parts = value.split("..");
+  if (parts.length !== 2 || parts.some((p) => p.trim() === "")) {
+    throw new UsageError(`${flag} "${value}" is not previous, none or SINCE..UNTIL (e.g. 2026-10-01..2026-10-08 or 14d..7d).`);
+  }
+  const at = (p: string) => {
+    const t = p.trim();
+    return parseTimeFlag(flag, /^\d{4}-\d{2}-\d{2}$/.test(t) ? `${t}T00:00:00Z` : t, now);
+  };
+  const since = at(parts[0]!);
+  const until = at(parts[1]!);
+  checkWindowOrder(since, until, { since: `${flag} start`, until: `${flag} end` });
+  return { since, until };
+}
+
+/** The window of a command that reads stays: --since/--until with a default length. */
+export function parseStaysWindow(flags: { since?: string; until?: string }, now: Date, defaultMs: number): { since: Date; until: Date } {
+  const until = flags.until !== undefined ? parseTimeFlag("--until", flags.until, now) : now;
+  const since = flags.since !== undefined ? parseTimeFlag("--since", flags.since, now) : new Date(until.getTime() - defaultMs);
+  checkWindowOrder(since, until, flags.until !== undefined ? undefined : { since: "--since", until: "now" });
+  return { since, until };
+}
+
+export async function parseInsightsFlags(flags: RawFlags, ctx: Context): Promise<InsightsOptions> {
+  const format = resolveOutputFormat(ctx);
+  const now = ctx.now();
+  const { since, until } = parseStaysWindow(flags, now, DEFAULT_INSIGHTS_WINDOW_MS);
+  let compare: InsightsOptions["compare"];
+  const c = (flags.compare ?? "previous").trim();
+  if (c === "previous") compare = { since: new Date(2 * since.getTime() - until.getTime()), until: since };
+  else if (c !== "none") compare = parseRange("--compare", c, now);
+  if (compare && compare.since.getTime() < 0) throw new UsageError("--compare reaches back before 1970: give a shorter window.");
+  const baseRef = flags.baseRef !== undefined ? requireNonEmptyItems("--base-ref", [flags.baseRef])[0] : undefined;
+  const queues = flags.queue !== undefined ? requireNonEmptyItems("--queue", flags.queue) : undefined;
+  const slowest = flags.slowest !== undefined ? parseIntFlag("--slowest", flags.slowest, 0, 100) : DEFAULT_SLOWEST;
+  const gates: Gate[] = [];
+  if (flags.failIf?.length) {
+    const { parseGate } = await import("../insights/gate.js");
+    for (const e of flags.failIf) {
+      const gate = parseGate(e);
+      if (gate.change && !compare) throw new UsageError(`--fail-if "${e}": change() needs a comparison window; drop --compare none.`);
+      gates.push(gate);
+    }
+  }
+  return { since, until, compare, baseRef, queues, slowest, gates, format };
+}
+
+export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<void> {
+  const [{ resolveRepos, pool, REPO_CONCURRENCY }, { WindowAccumulator }, { walkStays }, { buildReport }, { startSpinner }, { formatCount }, { MqError }] = await Promise.all([
+    import("../insights/repos.js"),
+    import("../insights/figures.js"),
+    import("../insights/walk.js"),
+    import("../insights/report.js"),
+    import("../output/spinner.js"),
+    import("../output/format.js"),
+    import("../errors.js"),
+  ]);
+  const repos = await resolveRepos(ctx);
+  const label = repos.length === 1 ? `${repos[0]!.owner}/${repos[0]!.name}` : `${repos.length} repositories`;
+  const spinner = await startSpinner(ctx, `reading the queue events of ${label}`);
+  const queues = opts.queues ? new Set(opts.queues) : undefined;
+  let events = 0;
+  const failures: Array<{ repository: string; error: InstanceType<typeof MqError> }> = [];
+  const results = await pool(repos, REPO_CONCURRENCY, async (repo) => {
+    const repository = `${repo.owner}/${repo.name}`;
+    const current = new WindowAccumulator({ since: opts.since, until: opts.until }, opts.slowest);
+    const previous = opts.compare ? new WindowAccumulator(opts.compare, opts.slowest) : undefined;
+    let seen = 0;
+    try {
+      await walkStays(ctx, {
+        owner: repo.owner,
+        name: repo.name,
+        baseRef: opts.baseRef,
+        spans: [{ since: opts.since, until: opts.until }, ...(opts.compare ? [opts.compare] : [])],
+        onPage: (n) => {
+          events += n - seen;
+          seen = n;
+          spinner.update(`${formatCount(events)} queue events of ${label}`);
+        },
+        onStay: (s) => {
+          if (queues && (s.queue === null || !queues.has(s.queue))) return;
+          current.add(s);
+          previous?.add(s);
+        },
+      });
+    } catch (err) {
+      // one repository failing must not lose the others: reported, and the exit code says so
+      if (repos.length === 1 || ctx.signal.aborted || !(err instanceof MqError)) throw err;
+      failures.push({ repository, error: err });
+      spinner.log(`mq: ${repository}: ${err.message}`);
+      return undefined;
+    }
+    return { repository, current, previous };
+  }).finally(() => spinner.stop());
+
+  const done = results.filter((r): r is NonNullable<typeof r> => r !== undefined);
+  const reports = done.map((r) => buildReport(r.repository, r.current.result(), r.previous?.result()));
+  let total = reports[0];
+  if (repos.length > 1) {
+    // the total pools the stays of every repository read: counts summed, percentiles over all of them
+    const cur = new WindowAccumulator({ since: opts.since, until: opts.until }, opts.slowest);
+    const prev = opts.compare ? new WindowAccumulator(opts.compare, opts.slowest) : undefined;
+    for (const r of done) {
+      cur.merge(r.current);
+      if (prev && r.previous) prev.merge(r.previous);
+    }
+    total = buildReport("total", cur.result(), prev?.result());
+  }
+  const { writeInsights } = await import("../output/insights-render.js");
+  await writeInsights(ctx, repos.length > 1 ? { reports, total: total!, failed: failures.map((f) => ({ repository: f.repository, message: f.error.message, exit_code: f.error.exitCode })) } : total!, opts.format);
+
+  if (opts.gates.length) {
+    const { evaluateGates, describeGateBreach } = await import("../insights/gate.js");
+    const targets = repos.length > 1 ? [...reports, total!] : [total!];
+    let breaches = 0;
+    for (const report of targets) {
+      const byName = new Map(report.figures.map((f) => [f.figure, f]));
+      const result = evaluateGates(opts.gates, (name, change) => {
+        const f = byName.get(name);
+        return (change ? f?.change : f?.value) ?? null;
+      });
+      const where = repos.length > 1 ? (report.repository === "total" ? " for all repositories" : ` for ${report.repository}`) : "";
+      if (report === total) {
+        for (const g of result.unevaluated) {
+          ctx.io.stderr.write(`mq: warning: --fail-if '${g.source}' not evaluated: no ${g.change ? `change of ${g.figure}` : g.figure} in the window${where}.\n`);
+        }
+      }
+      for (const b of result.breaches) ctx.io.stderr.write(`mq: ${describeGateBreach(b)}${where}\n`);
+      breaches += result.breaches.length;
+    }
+    if (breaches && failures.length === 0) throw new CheckFailedError(`${breaches} --fail-if threshold${breaches === 1 ? "" : "s"} breached.`);
+  }
+  if (failures.length) {
+    const first = failures[0]!.error;
+    throw new MqError(`${failures.length} of ${repos.length} repositories could not be read (${failures.map((f) => f.repository).join(", ")}); the output covers the others.`, first.exitCode);
+  }
+}

@@ -1,0 +1,83 @@
+// `mq pr N`: why did #N take so long? Its stays in the queue, step by step with the wait before
+// each step, its check runs (batches, bisections, retries) and how each stay ended.
+import { Command, Option } from "commander";
+import type { Context, OutputFormat } from "../context.js";
+import { UsageError } from "../errors.js";
+import { TIME_VALUE_HELP } from "./shared/time.js";
+import { resolveOutputFormat } from "./shared/output.js";
+import { parseStaysWindow } from "./insights.js";
+import { MAX_PULL_REQUEST } from "./logs.js";
+
+export const DEFAULT_PR_WINDOW_MS = 30 * 86_400_000;
+
+export interface PrOptions {
+  pullRequest: number;
+  since: Date;
+  until: Date;
+  format: OutputFormat;
+}
+
+export function NewCmdPr(ctx: Context, runF?: (opts: PrOptions) => Promise<void>): Command {
+  return new Command("pr")
+    .description("one pull request's way through the queue: each stay step by step, the wait before each step, its checks")
+    .argument("<number>", "the pull request number")
+    .addOption(new Option("--since <time>", `start of the window: ${TIME_VALUE_HELP} (default: 30 days before --until)`))
+    .addOption(new Option("--until <time>", "end of the window (default: now)"))
+    .action(async (number: string, flags: { since?: string; until?: string }) => {
+      const opts = parsePrFlags(number, flags, ctx);
+      await (runF ?? ((o) => runPr(o, ctx)))(opts);
+    });
+}
+
+export function parsePrFlags(number: string, flags: { since?: string; until?: string }, ctx: Context): PrOptions {
+  const format = resolveOutputFormat(ctx);
+  const text = number.trim().replace(/^#/, "");
+  const n = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_PULL_REQUEST) {
+    throw new UsageError(`pull request number must be an integer from 1 to ${MAX_PULL_REQUEST}, not "${number}".`);
+  }
+  const { since, until } = parseStaysWindow(flags, ctx.now(), DEFAULT_PR_WINDOW_MS);
+  return { pullRequest: n, since, until, format };
+}
+
+export async function runPr(opts: PrOptions, ctx: Context): Promise<void> {
+  const repo = await ctx.resolveRepo();
+  const [{ walkLog }, { timelineOf, bisectionNames }, { startSpinner }] = await Promise.all([
+    import("../insights/walk.js"),
+    import("../insights/timeline.js"),
+    import("../output/spinner.js"),
+  ]);
+  const spinner = await startSpinner(ctx, `reading the events of #${opts.pullRequest}`);
+  const events: import("../insights/stays.js").LogEvent[] = [];
+  try {
+    // one pull request's events: few, kept to be put in time order with the bisections
+    for await (const e of walkLog(ctx, { owner: repo.owner, name: repo.name, since: opts.since, until: opts.until, pullRequest: opts.pullRequest })) {
+      events.push(e);
+    }
+    // batch bisections name their pull requests in the metadata, not the envelope: read them over
+    // the span of the stays that were tested in a batch
+    const batched = timelineOf(opts.pullRequest, events).filter((s) => s.stay.runs.some((r) => r.pullRequests.length > 1));
+    if (batched.length) {
+      const from = Math.min(...batched.map((s) => s.stay.enteredAt));
+      const to = Math.max(...batched.map((s) => s.stay.leftAt ?? opts.until.getTime()));
+      for await (const e of walkLog(ctx, {
+        owner: repo.owner,
+        name: repo.name,
+        since: new Date(Math.max(from, opts.since.getTime())),
+        until: new Date(Math.min(to, opts.until.getTime())),
+        types: ["action.queue.batch_bisection_start", "action.queue.batch_bisection_end"],
+      })) {
+        if (bisectionNames(e, opts.pullRequest)) events.push(e);
+      }
+    }
+  } finally {
+    spinner.stop();
+  }
+  const timeline = timelineOf(opts.pullRequest, events);
+  const { writeTimeline } = await import("../output/stays-render.js");
+  await writeTimeline(ctx, `${repo.owner}/${repo.name}`, opts, timeline);
+  if (timeline.length === 0) {
+    const iso = (d: Date) => d.toISOString().replace(".000Z", "Z");
+    ctx.io.stderr.write(`mq: #${opts.pullRequest} has no queue stay from ${iso(opts.since)} to ${iso(opts.until)}; --since reaches further back.\n`);
+  }
+}

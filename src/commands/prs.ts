@@ -1,0 +1,200 @@
+// `mq prs`: one row per queue stay (a pull request's time in a queue, from entering to leaving) in
+// the window: where its time went (waiting, CI), how many runs and retries, how it ended. Filters,
+// --sort by any duration, --slowest N, --failed. Unsorted output streams as stays complete.
+import { Command, Option } from "commander";
+import type { Context, OutputFormat } from "../context.js";
+import { UsageError } from "../errors.js";
+import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
+import { TIME_VALUE_HELP } from "./shared/time.js";
+import { resolveOutputFormat } from "./shared/output.js";
+import { parseStaysWindow } from "./insights.js";
+import { OUTCOMES, SORT_FIELDS, STAY_FIELDS, type SortField } from "../insights/records.js";
+import { MAX_PULL_REQUEST } from "./logs.js";
+
+export const DEFAULT_PRS_WINDOW_MS = 7 * 86_400_000;
+
+export interface PrsOptions {
+  since: Date;
+  until: Date;
+  baseRef?: string;
+  pullRequest?: number;
+  queues?: string[];
+  outcomes?: string[];
+  reasons?: string[];
+  sort?: SortField;
+  limit?: number;
+  fields?: string[];
+  format: OutputFormat;
+}
+
+interface RawFlags {
+  since?: string;
+  until?: string;
+  baseRef?: string;
+  pr?: string;
+  queue?: string[];
+  outcome?: string[];
+  reason?: string[];
+  failed?: boolean;
+  sort?: string;
+  slowest?: string;
+  limit?: string;
+  fields?: string[];
+}
+
+export function NewCmdPrs(ctx: Context, runF?: (opts: PrsOptions) => Promise<void>): Command {
+  return new Command("prs")
+    .description("one row per queue stay in the window: pull request, queue, time in queue, waiting, CI, retries, outcome")
+    .addOption(new Option("--since <time>", `start of the window: ${TIME_VALUE_HELP} (default: 7 days before --until)`))
+    .addOption(new Option("--until <time>", "end of the window (default: now)"))
+    .addOption(new Option("--base-ref <ref>", "only pull requests targeting this base ref"))
+    .addOption(new Option("--pr <number>", "only this pull request's stays"))
+    .addOption(new Option("--queue <name>", "only stays in this queue (repeatable, comma-separated)").argParser(collectList))
+    .addOption(new Option("--outcome <outcome>", `only stays that ended so: ${OUTCOMES.join(", ")} (repeatable, comma-separated)`).argParser(collectList))
+    .addOption(new Option("--reason <code>", "only stays that left for this exit reason, e.g. CHECKS_FAILED (repeatable, comma-separated)").argParser(collectList))
+    .addOption(new Option("--failed", "only stays that failed (same as --outcome failed)"))
+    .addOption(new Option("--sort <field>", `sort by this field, largest (or newest) first: ${SORT_FIELDS.join(", ")}`))
+    .addOption(new Option("--slowest <n>", "the n stays with the longest time in queue (--sort queue_time --limit n)"))
+    .addOption(new Option("--limit <n>", "at most n rows"))
+    .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv: ${STAY_FIELDS.join(", ")}`).argParser(collectList))
+    .action(async (flags: RawFlags) => {
+      const opts = parsePrsFlags(flags, ctx);
+      await (runF ?? ((o) => runPrs(o, ctx)))(opts);
+    });
+}
+
+function oneOf(flag: string, items: readonly string[], allowed: readonly string[]): string[] {
+  const values = requireNonEmptyItems(flag, items);
+  for (const v of values) {
+    if (!allowed.includes(v)) {
+      const near = closestMatches(v, allowed);
+      throw new UsageError(`${flag}: unknown value "${v}"${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}; allowed: ${allowed.join(", ")}.`);
+    }
+  }
+  return values;
+}
+
+export function parsePrsFlags(flags: RawFlags, ctx: Context): PrsOptions {
+  const format = resolveOutputFormat(ctx);
+  const { since, until } = parseStaysWindow(flags, ctx.now(), DEFAULT_PRS_WINDOW_MS);
+  const baseRef = flags.baseRef !== undefined ? requireNonEmptyItems("--base-ref", [flags.baseRef])[0] : undefined;
+  const pullRequest = flags.pr !== undefined ? parseIntFlag("--pr", flags.pr, 1, MAX_PULL_REQUEST) : undefined;
+  const queues = flags.queue !== undefined ? requireNonEmptyItems("--queue", flags.queue) : undefined;
+  let outcomes = flags.outcome !== undefined ? oneOf("--outcome", flags.outcome, OUTCOMES) : undefined;
+  if (flags.failed) {
+    if (outcomes && !outcomes.includes("failed")) throw new UsageError("--failed and --outcome cannot be combined: --failed is --outcome failed.");
+    outcomes = ["failed"];
+  }
+  const reasons = flags.reason !== undefined ? requireNonEmptyItems("--reason", flags.reason).map((r) => r.toUpperCase()) : undefined;
+  let sort = flags.sort !== undefined ? (oneOf("--sort", [flags.sort], SORT_FIELDS)[0] as SortField) : undefined;
+  let limit = flags.limit !== undefined ? parseIntFlag("--limit", flags.limit, 1, 1_000_000_000) : undefined;
+  if (flags.slowest !== undefined) {
+    if (sort !== undefined && sort !== "queue_time") throw new UsageError(`--slowest sorts by queue_time: it cannot be combined with --sort ${sort}.`);
+    if (limit !== undefined) throw new UsageError("--slowest n already limits the rows to n: drop --limit.");
+    limit = parseIntFlag("--slowest", flags.slowest, 1, 1_000_000);
+    sort = "queue_time";
+  }
+  let fields: string[] | undefined;
+  if (flags.fields !== undefined) {
+    if (format === "table") throw new UsageError("--fields applies to -o json, ndjson or csv, not to the table.");
+    fields = oneOf("--fields", flags.fields, STAY_FIELDS);
+  }
+  return { since, until, baseRef, pullRequest, queues, outcomes, reasons, sort, limit, fields, format };
+}
+
+export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
+  const [{ walkStays }, { stayRecord, sortValue }, { startSpinner }, { formatCount }, { resolveRepos, pool, REPO_CONCURRENCY }, { MqError }] = await Promise.all([
+    import("../insights/walk.js"),
+    import("../insights/records.js"),
+    import("../output/spinner.js"),
+    import("../output/format.js"),
+    import("../insights/repos.js"),
+    import("../errors.js"),
+  ]);
+  type Row = import("../insights/records.js").StayRecord;
+  const repos = await resolveRepos(ctx);
+  const multi = repos.length > 1;
+  const label = multi ? `${repos.length} repositories` : `${repos[0]!.owner}/${repos[0]!.name}`;
+  const untilMs = opts.until.getTime();
+  const keep = (r: Row) =>
+    (!opts.queues || opts.queues.includes(String(r.queue_name))) &&
+    (!opts.outcomes || opts.outcomes.includes(String(r.outcome))) &&
+    (!opts.reasons || opts.reasons.includes(String(r.reason)));
+
+  const { openStayRows } = await import("../output/stays-render.js");
+  const sink = await openStayRows(ctx, opts.format, opts.fields, { repository: multi });
+  // sorted output, and several repositories merged newest first, need every row; one repository
+  // unsorted streams its rows as the stays complete (newest entry first)
+  const buffered: Row[] = [];
+  const late: Row[] = [];
+  let written = 0;
+  let events = 0;
+  const failures: Array<{ repository: string; error: InstanceType<typeof MqError> }> = [];
+  // rows stream to stdout while it spins (one repository, unsorted)
+  const spinner = await startSpinner(ctx, `reading the queue events of ${label}`, { stdoutStreams: opts.format !== "table" });
+  try {
+    await pool(repos, REPO_CONCURRENCY, async (repo) => {
+      const rows: Row[] = [];
+      let seen = 0;
+      try {
+        await walkStays(ctx, {
+          owner: repo.owner,
+          name: repo.name,
+          baseRef: opts.baseRef,
+          pullRequest: opts.pullRequest,
+          spans: [{ since: opts.since, until: opts.until }],
+          onPage: (n) => {
+            events += n - seen;
+            seen = n;
+            spinner.update(`${formatCount(events)} queue events of ${label}`);
+          },
+          onStay: async (s) => {
+            const r = stayRecord(s, untilMs);
+            if (!keep(r)) return;
+            if (multi) rows.push(r);
+            else if (opts.sort) buffered.push(r);
+            // stays begun before the window come out last, in no particular order: sorted at the end
+            else if (r.began_before_window) late.push(r);
+            else if (opts.limit === undefined || written < opts.limit) {
+              written++;
+              await sink.write([r]);
+            }
+          },
+        });
+      } catch (err) {
+        if (!multi || ctx.signal.aborted || !(err instanceof MqError)) throw err;
+        failures.push({ repository: `${repo.owner}/${repo.name}`, error: err });
+        spinner.log(`mq: ${repo.owner}/${repo.name}: ${err.message}`);
+        return;
+      }
+      // a repository's rows join the others only once all of them are read
+      buffered.push(...rows);
+    });
+  } catch (err) {
+    spinner.stop();
+    await sink.end().catch(() => undefined);
+    throw err;
+  } finally {
+    spinner.stop();
+  }
+  const field = opts.sort ?? "entered_at";
+  const rest = [...buffered, ...late];
+  rest.sort((a, b) => sortValue(b, field) - sortValue(a, field) || String(a.repository).localeCompare(String(b.repository)) || Number(b.pull_request) - Number(a.pull_request));
+  for (const r of rest) {
+    if (opts.limit !== undefined && written >= opts.limit) break;
+    written++;
+    await sink.write([r]);
+  }
+  await sink.end();
+  if (ctx.io.isStderrTerminal() || opts.format === "table") {
+    ctx.io.stderr.write(`${label}: ${formatCount(written)} queue stay${written === 1 ? "" : "s"} from ${iso(opts.since)} to ${iso(opts.until)}\n`);
+  }
+  if (failures.length) {
+    throw new MqError(
+      `${failures.length} of ${repos.length} repositories could not be read (${failures.map((f) => f.repository).join(", ")}); the output covers the others.`,
+      failures[0]!.error.exitCode,
+    );
+  }
+}
+
+const iso = (d: Date) => d.toISOString().replace(".000Z", "Z");

@@ -1,0 +1,71 @@
+// Several repositories for `mq insights` and `mq prs`: --repo repeated or comma-separated, and
+// @FILE for a file of names (one a line; blank lines and # comments ignored). Without --repo, the
+// one repository mq would use anyway.
+import { readFileSync } from "node:fs";
+import { resolve as resolvePath } from "node:path";
+import type { Context } from "../context.js";
+import { UsageError } from "../errors.js";
+import { checkRepo } from "../validators.js";
+
+export interface RepoName {
+  owner: string;
+  name: string;
+}
+
+/** At most this many repositories are read at once. */
+export const REPO_CONCURRENCY = 4;
+export const MAX_REPOS = 1000;
+
+export function parseRepoList(value: string, cwd: string): RepoName[] {
+  const names: string[] = [];
+  for (const item of value.split(",").map((s) => s.trim())) {
+    if (item === "") throw new UsageError("--repo has an empty value: give owner/name, a comma-separated list, or @FILE.");
+    if (item.startsWith("@")) {
+      const path = resolvePath(cwd, item.slice(1));
+      let text: string;
+      try {
+        text = readFileSync(path, "utf8");
+      } catch (err) {
+        throw new UsageError(`--repo ${item}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? String(err)}).`);
+      }
+      for (const line of text.split(/\r?\n/)) {
+        const name = line.replace(/#.*/, "").trim();
+        if (name) names.push(name);
+      }
+    } else names.push(item);
+  }
+  const out: RepoName[] = [];
+  const seen = new Set<string>();
+  for (const n of names) {
+    const checked = checkRepo(n);
+    if (!checked.ok) throw new UsageError(`bad repository from --repo: ${checked.message}`);
+    const key = `${checked.value.owner}/${checked.value.name}`.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ owner: checked.value.owner, name: checked.value.name });
+  }
+  if (out.length === 0) throw new UsageError("--repo names no repository.");
+  if (out.length > MAX_REPOS) throw new UsageError(`--repo names ${out.length} repositories; at most ${MAX_REPOS}.`);
+  return out;
+}
+
+export async function resolveRepos(ctx: Context): Promise<RepoName[]> {
+  const raw = ctx.globals.repo;
+  if (raw !== undefined && raw.trim() !== "" && /[,@]/.test(raw)) return parseRepoList(raw, ctx.cwd);
+  const one = await ctx.resolveRepo();
+  return [{ owner: one.owner, name: one.name }];
+}
+
+/** Runs `fn` over `items` with at most `limit` at once; results in input order. */
+export async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

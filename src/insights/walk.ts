@@ -1,0 +1,88 @@
+// The event log of a window, one event at a time, through the same client and Link pagination as
+// `mq logs` (pages are fetched one after the other and dropped once read).
+import type { Context } from "../context.js";
+import type { QueryInput } from "../api/client.js";
+import type { LogEvent } from "./stays.js";
+
+export interface WalkOptions {
+  owner: string;
+  name: string;
+  since: Date;
+  until: Date;
+  /** only these event types (the log filters them) */
+  types?: readonly string[];
+  pullRequest?: number;
+  baseRef?: string;
+  /** called after each page with the running count */
+  onPage?: (events: number, pages: number) => void;
+}
+
+export const PAGE_SIZE = 100;
+
+/** An instant as the API receives it (as `mq logs` sends it: UTC, milliseconds only when there are some). */
+const formatInstant = (d: Date) => d.toISOString().replace(".000Z", "Z");
+
+export async function* walkLog(ctx: Context, opts: WalkOptions): AsyncGenerator<LogEvent> {
+  const client = await ctx.apiClient();
+  const [{ parseEventsPage }, { paginate }] = await Promise.all([import("../api/schema/events.js"), import("../api/pagination.js")]);
+  const path = `/repos/${encodeURIComponent(opts.owner)}/${encodeURIComponent(opts.name)}/logs`;
+  const query: QueryInput = {
+    pull_request: opts.pullRequest,
+    base_ref: opts.baseRef,
+    event_type: opts.types,
+    received_from: formatInstant(opts.since),
+    received_to: formatInstant(opts.until),
+    per_page: PAGE_SIZE,
+  };
+  // envelopes are checked; metadata is read field by field, tolerant of either dialect, so a
+  // contract mismatch is no news here (unless --strict asks for it)
+  const parse = (body: unknown) =>
+    parseEventsPage(body, { strict: ctx.globals.strict, checkMetadataOf: () => false }).events as unknown as LogEvent[];
+  let count = 0;
+  let pages = 0;
+  for await (const page of paginate(client, path, query, { signal: ctx.signal, parse })) {
+    pages++;
+    count += page.events.length;
+    for (const e of page.events) yield e;
+    opts.onPage?.(count, pages);
+  }
+}
+
+export interface StaysWalkOptions extends Omit<WalkOptions, "types" | "since" | "until"> {
+  /** the spans to read; overlapping or touching spans are read as one */
+  spans: ReadonlyArray<{ since: Date; until: Date }>;
+  /** may return a promise (output waiting for a slow reader): the walk waits for it */
+  onStay: (stay: import("./stays.js").Stay) => void | Promise<void>;
+}
+
+/** Reads the queue events of each span and hands over every stay they contain. */
+export async function walkStays(ctx: Context, opts: StaysWalkOptions): Promise<void> {
+  const [{ StayBuilder }, { QUEUE_EVENT_TYPES }] = await Promise.all([import("./stays.js"), import("./dialects.js")]);
+  for (const span of mergeSpans(opts.spans)) {
+    const ready: import("./stays.js").Stay[] = [];
+    const repository = `${opts.owner}/${opts.name}`;
+    // the repository asked for names the stay, whatever the events say (several are merged)
+    const builder = new StayBuilder({ onStay: (s) => void ready.push({ ...s, repository }) });
+    const drain = async () => {
+      for (const s of ready.splice(0)) await opts.onStay(s);
+    };
+    for await (const ev of walkLog(ctx, { ...opts, ...span, types: QUEUE_EVENT_TYPES })) {
+      builder.push(ev);
+      if (ready.length) await drain();
+    }
+    builder.finish();
+    await drain();
+  }
+}
+
+export function mergeSpans(spans: ReadonlyArray<{ since: Date; until: Date }>): Array<{ since: Date; until: Date }> {
+  const sorted = [...spans].sort((a, b) => a.since.getTime() - b.since.getTime());
+  const out: Array<{ since: Date; until: Date }> = [];
+  for (const s of sorted) {
+    const last = out[out.length - 1];
+    if (last && s.since.getTime() <= last.until.getTime()) {
+      if (s.until.getTime() > last.until.getTime()) last.until = s.until;
+    } else out.push({ since: s.since, until: s.until });
+  }
+  return out;
+}

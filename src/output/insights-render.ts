@@ -1,0 +1,187 @@
+// `mq insights` on screen and in files: the same report as a one-screen summary (terminal), one JSON
+// document, or one record per figure (ndjson, csv).
+import type { ChalkInstance } from "chalk";
+import type { Context, OutputFormat } from "../context.js";
+import type { FigureRow, InsightsReport } from "../insights/report.js";
+import { DISTRIBUTIONS, STATISTICS } from "../insights/figures.js";
+import { writeChunk } from "./records.js";
+import { exportAll } from "./exporter.js";
+import { formatCount, formatDuration, formatPercent } from "./format.js";
+import { renderTable } from "./table.js";
+import { colors } from "./color.js";
+import { printable } from "./stays-render.js";
+
+/** Several repositories: each one's report, the total over all of them, those that failed. */
+export interface InsightsMulti {
+  reports: InsightsReport[];
+  total: InsightsReport;
+  failed: Array<{ repository: string; message: string; exit_code: number }>;
+}
+
+export async function writeInsights(ctx: Context, report: InsightsReport | InsightsMulti, format: OutputFormat): Promise<void> {
+  const multi = "reports" in report ? report : undefined;
+  const reports = multi ? [...multi.reports, multi.total] : [report as InsightsReport];
+  await exportAll<Record<string, unknown>>(
+    format,
+    ctx.io,
+    {
+      document: () =>
+        multi ? { repositories: multi.reports.map(insightsJson), total: insightsJson(multi.total), failed: multi.failed } : insightsJson(report as InsightsReport),
+      csvColumns: () => ["repository", "figure", "value", "previous", "change", "unit"],
+      table: () => ({
+        async write() {},
+        end: () => {
+          const o = { human: ctx.io.isStdoutTerminal(), columns: ctx.io.width(), colors: colors(ctx.io) };
+          const text = multi ? renderRepositories(multi, o) + "\n" + renderInsights(multi.total, o) : renderInsights(report as InsightsReport, o);
+          return writeChunk(ctx.io.stdout, text);
+        },
+      }),
+    },
+    () => reports.flatMap(insightsRecords),
+  );
+}
+
+/** One row per repository and one for the total: the headline figures side by side. */
+export function renderRepositories(m: InsightsMulti, o: InsightsRenderOptions): string {
+  const cols = ["entered", "merged", "failure_rate", "p50(time_to_merge)", "p95(time_to_merge)", "p50(queue_time)", "p95(queue_time)"];
+  const row = (r: InsightsReport) => {
+    const by = new Map(r.figures.map((f) => [f.figure, f]));
+    return [r.repository === "total" ? o.colors.bold("total") : r.repository, ...cols.map((c) => formatValue(by.get(c)!.value, by.get(c)!.unit, o.human))];
+  };
+  return renderTable({
+    head: ["REPOSITORY", "ENTERED", "MERGED", "FAILURE RATE", "P50 TO MERGE", "P95 TO MERGE", "P50 IN QUEUE", "P95 IN QUEUE"],
+    rows: [...m.reports.map(row), ...m.failed.map((f) => [f.repository, o.colors.red(`failed: ${f.message}`)]), row(m.total)],
+    columns: o.columns,
+    colors: o.colors,
+  });
+}
+
+/** The JSON document: figures keyed by name (`.figures["p95(queue_time)"].value`). */
+export function insightsJson(r: InsightsReport): Record<string, unknown> {
+  return {
+    repository: r.repository,
+    since: r.since,
+    until: r.until,
+    compare: r.compare,
+    figures: Object.fromEntries(r.figures.map((f) => [f.figure, { value: f.value, previous: f.previous, change: f.change, unit: f.unit }])),
+    exit_reasons: r.exitReasons,
+    slowest: r.slowest,
+  };
+}
+
+/** One record per figure, then one per exit reason (`exit_reason(CODE)`). */
+export function insightsRecords(r: InsightsReport): Array<Record<string, unknown>> {
+  return [
+    ...r.figures.map((f) => ({ repository: r.repository, figure: f.figure, value: f.value, previous: f.previous, change: f.change, unit: f.unit })),
+    ...r.exitReasons.map((e) => ({ repository: r.repository, figure: `exit_reason(${e.reason})`, value: e.count, previous: e.previous, change: e.change, unit: "count" })),
+  ];
+}
+
+export interface InsightsRenderOptions {
+  /** a person reads it: human durations and counts; else raw seconds and numbers */
+  human: boolean;
+  columns: number;
+  colors: ChalkInstance;
+}
+
+const LABELS: Record<string, string> = {
+  time_to_merge: "time to merge",
+  queue_time: "time in queue",
+  ci_time: "CI time",
+  wait_time: "waiting time",
+  failure_rate: "failure rate",
+  throughput: "merged per day",
+};
+
+export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): string {
+  const c = o.colors;
+  const byName = new Map(r.figures.map((f) => [f.figure, f]));
+  const fig = (name: string) => byName.get(name)!;
+  const value = (f: FigureRow) => formatValue(f.value, f.unit, o.human);
+  const arrow = (f: { change: number | null; verdict?: 1 | -1 | 0 }) => changeText(f.change, f.verdict ?? 0, r.compare !== null, c);
+  const out: string[] = [];
+  const when = (s: string) => (o.human ? s.replace("T", " ").replace(/:00Z$/, "Z") : s);
+  out.push(c.bold(`${r.repository}  ${when(r.since)} → ${when(r.until)}`));
+  out.push(r.compare ? c.dim(`compared with ${when(r.compare.since)} → ${when(r.compare.until)}`) : c.dim("no comparison (--compare none)"));
+  out.push("");
+
+  const counts = ["entered", "merged", "left", "failed", "failure_rate", "throughput", "retries"].map((n) => fig(n));
+  out.push(
+    renderTable({
+      head: ["", "VALUE", ...(r.compare ? ["PREVIOUS", "CHANGE"] : [])],
+      rows: counts.map((f) => [LABELS[f.figure] ?? f.figure, value(f), ...(r.compare ? [formatValue(f.previous, f.unit, o.human), arrow(f)] : [])]),
+      columns: o.columns,
+      colors: c,
+    }),
+  );
+
+  const stats = STATISTICS;
+  const rows: string[][] = [];
+  for (const d of DISTRIBUTIONS) {
+    rows.push([LABELS[d]!, ...stats.map((st) => value(fig(`${st}(${d})`)))]);
+    if (r.compare) rows.push(["", ...stats.map((st) => arrow(fig(`${st}(${d})`)))]);
+  }
+  out.push(renderTable({ head: ["", ...stats.map((s) => s.toUpperCase())], rows, columns: o.columns, colors: c }));
+
+  const reasons = r.exitReasons.slice(0, 8);
+  if (reasons.length) {
+    out.push(
+      renderTable({
+        head: ["EXIT REASON", "COUNT", ...(r.compare ? ["PREVIOUS", "CHANGE"] : [])],
+        rows: reasons.map((e) => [
+          printable(e.reason),
+          formatValue(e.count, "count", o.human),
+          ...(r.compare ? [formatValue(e.previous, "count", o.human), changeText(e.change, e.reason === "SUCCESS" ? 1 : -1, true, c, e.reason === "SUCCESS" ? 1 : -1)] : []),
+        ]),
+        columns: o.columns,
+        colors: c,
+      }),
+    );
+  }
+  if (r.slowest.length) {
+    const d = (v: unknown) => (typeof v === "number" ? formatValue(v, "seconds", o.human) : "-");
+    out.push(
+      renderTable({
+        head: ["SLOWEST", "BASE", "QUEUE", "ENTERED", "IN QUEUE", "WAITING", "CI", "OUTCOME"],
+        rows: r.slowest.map((s) => [
+          r.repository === "total" ? `${printable(s.repository)}#${s.pull_request}` : `#${s.pull_request}`,
+          printable(s.base_ref ?? "-"),
+          printable(s.queue_name ?? "-"),
+          when(String(s.entered_at).replace(/\.\d+Z$/, "Z")),
+          d(s.queue_time),
+          d(s.wait_time),
+          d(s.ci_time),
+          s.outcome === "merged" || s.outcome === "open" ? String(s.outcome) : printable(s.reason ?? s.outcome),
+        ]),
+        columns: o.columns,
+        colors: c,
+      }),
+    );
+  }
+  return out.join("\n").replace(/\n{3,}/g, "\n\n");
+}
+
+export function formatValue(v: number | null, unit: string, human: boolean): string {
+  if (v === null) return "-";
+  if (!human) return String(v);
+  switch (unit) {
+    case "seconds":
+      return formatDuration(v);
+    case "ratio":
+      return formatPercent(v);
+    default:
+      return formatCount(v);
+  }
+}
+
+/**
+ * "▲ 12%" / "▼ 3%" / "= 0%", green when better and red when worse; "-" without a base. `sign`
+ * overrides the polarity for rows that are not figures (exit reasons).
+ */
+export function changeText(delta: number | null, verdict: 1 | -1 | 0, compared: boolean, c: ChalkInstance, polarity?: 1 | -1): string {
+  if (!compared || delta === null) return compared ? c.dim("-") : "";
+  const pct = `${Math.abs(delta * 100).toFixed(Math.abs(delta) < 0.1 && delta !== 0 ? 1 : 0)}%`;
+  const text = delta > 0 ? `▲ ${pct}` : delta < 0 ? `▼ ${pct}` : `= ${pct}`;
+  const v = polarity !== undefined ? (delta === 0 ? 0 : Math.sign(delta) * polarity) : verdict;
+  return v > 0 ? c.green(text) : v < 0 ? c.red(text) : c.dim(text);
+}

@@ -1,0 +1,225 @@
+// Queue stays on screen and in files: the rows of `mq prs` and the timeline of `mq pr N`.
+import type { Context, OutputFormat } from "../context.js";
+import type { StayRecord } from "../insights/records.js";
+import { STAY_FIELDS } from "../insights/records.js";
+import { formatCount, formatDuration, formatRelativeTime } from "./format.js";
+import { renderTable } from "./table.js";
+import { colors } from "./color.js";
+import { writeChunk } from "./records.js";
+import { exportAll, openExport, type Sink } from "./exporter.js";
+import * as STAY_TIMES from "../insights/stays.js";
+
+/**
+ * Text a server sent, made safe for a terminal: control characters (an escape sequence that would
+ * recolour, move the cursor or retitle the window, a line break that would forge a row) are shown
+ * as \uXXXX instead of being sent to the terminal.
+ */
+export function printable(text: unknown): string {
+  return String(text).replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** The rows of `mq prs` through the exporter; the table is sized from all its rows, so it keeps them (a few strings per stay). */
+export async function openStayRows(ctx: Context, format: OutputFormat, fields?: string[], o: { repository?: boolean } = {}): Promise<Sink<StayRecord>> {
+  return openExport<StayRecord>(format, ctx.io, {
+    fields,
+    csvColumns: () => fields ?? [...STAY_FIELDS],
+    table: () => {
+      const rows: StayRecord[] = [];
+      return {
+        async write(items) {
+          rows.push(...items);
+        },
+        async end() {
+          if (rows.length === 0) return;
+          const human = ctx.io.isStdoutTerminal();
+          await writeChunk(ctx.io.stdout, renderStayTable(rows, { human, columns: ctx.io.tableWidth(), color: colors(ctx.io), now: ctx.now(), repository: o.repository }));
+        },
+      };
+    },
+  });
+}
+
+export function renderStayTable(
+  rows: readonly StayRecord[],
+  o: { human: boolean; columns: number | undefined; color: import("chalk").ChalkInstance; now?: Date; repository?: boolean },
+): string {
+  const d = (v: unknown) => (typeof v === "number" ? (o.human ? formatDuration(v) : String(v)) : "-");
+  const n = (v: unknown) => (typeof v === "number" ? (o.human ? formatCount(v) : String(v)) : "-");
+  const c = o.color;
+  const paint = (outcome: unknown, text: string) => (outcome === "merged" ? c.green(text) : outcome === "failed" ? c.red(text) : outcome === "open" ? c.yellow(text) : text);
+  return renderTable({
+    head: ["PR", "BASE", "QUEUE", "ENTERED", "IN QUEUE", "WAITING", "CI", "RUNS", "RETRIES", "OUTCOME"],
+    rows: rows.map((r) => [
+      o.repository ? `${printable(r.repository)}#${r.pull_request}` : `#${r.pull_request}`,
+      printable(r.base_ref ?? "-"),
+      printable(r.queue_name ?? "-"),
+      `${o.now && o.human ? relative(r.entered_at, o.now) : seconds(r.entered_at)}${r.began_before_window ? "*" : ""}`,
+      d(r.queue_time),
+      d(r.wait_time),
+      d(r.ci_time),
+      n(r.check_runs),
+      n(r.retries),
+      // merged and open say it all; otherwise the reason says more than failed or dequeued
+      paint(r.outcome, r.outcome === "merged" || r.outcome === "open" ? String(r.outcome) : printable(r.reason ?? r.outcome)),
+    ]),
+    columns: o.columns,
+    colors: c,
+    align: ["right", "left", "left", "left", "right", "right", "right", "right", "right", "left"],
+  });
+}
+
+function relative(v: unknown, now: Date): string {
+  const t = typeof v === "string" ? Date.parse(v) : NaN;
+  return Number.isFinite(t) ? formatRelativeTime(new Date(t), now) : "-";
+}
+
+/** an RFC 3339 time to the second: the table's column stays narrow */
+function seconds(v: unknown): string {
+  if (typeof v !== "string") return "-";
+  const t = Date.parse(v);
+  return Number.isFinite(t) ? iso(t)! : v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// mq pr N
+
+type TimelineStay = import("../insights/timeline.js").TimelineStay;
+type CheckRun = import("../insights/stays.js").CheckRun;
+
+const iso = (t: number | null) => (t === null ? null : new Date(Math.floor(t / 1000) * 1000).toISOString().replace(".000Z", "Z"));
+
+export async function writeTimeline(
+  ctx: Context,
+  repository: string,
+  opts: { pullRequest: number; since: Date; until: Date; format: OutputFormat },
+  timeline: readonly TimelineStay[],
+): Promise<void> {
+  const { stayRecord } = await import("../insights/records.js");
+  const untilMs = opts.until.getTime();
+  const steps = timeline.flatMap((t, i) =>
+    t.steps.map((st) => ({ repository, pull_request: opts.pullRequest, stay: i + 1, at: new Date(st.at).toISOString(), wait: st.wait, type: st.type, text: st.text })),
+  );
+  await exportAll<Record<string, unknown>>(
+    opts.format,
+    ctx.io,
+    {
+      // json: the stays with their figures, steps and runs; ndjson and csv: one record per step
+      document: () => ({
+        repository,
+        pull_request: opts.pullRequest,
+        since: iso(opts.since.getTime()),
+        until: iso(untilMs),
+        stays: timeline.map((t) => ({
+          ...stayRecord(t.stay, untilMs),
+          steps: t.steps.map((st) => ({ at: new Date(st.at).toISOString(), wait: st.wait, type: st.type, text: st.text })),
+          runs: t.stay.runs.map(runRecord),
+        })),
+      }),
+      csvColumns: () => ["repository", "pull_request", "stay", "at", "wait", "type", "text"],
+      table: () => ({
+        async write() {},
+        end: () => writeChunk(ctx.io.stdout, renderTimeline(repository, opts, timeline, colors(ctx.io))),
+      }),
+    },
+    () => steps,
+  );
+}
+
+function runRecord(r: CheckRun): Record<string, unknown> {
+  return {
+    id: r.id,
+    started_at: iso(r.startedAt),
+    ended_at: iso(r.endedAt),
+    duration: r.startedAt !== null && r.endedAt !== null ? (r.endedAt - r.startedAt) / 1000 : null,
+    pull_requests: r.pullRequests,
+    start_reason: r.startReason,
+    conclusion: r.conclusion,
+    abort_code: r.abortCode,
+    abort_status: r.abortStatus,
+    retry_attempt: r.retryAttempt,
+    failed_checks: r.failedChecks,
+  };
+}
+
+const indent = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => (l ? `  ${l}` : l))
+    .join("\n");
+
+export function renderTimeline(
+  repository: string,
+  opts: { pullRequest: number; since: Date; until: Date },
+  timeline: readonly TimelineStay[],
+  c: import("chalk").ChalkInstance,
+): string {
+  // a timeline is read by a person whatever the stream: durations in words, times to the second
+  const { stayTimes } = STAY_TIMES;
+  const untilMs = opts.until.getTime();
+  const out: string[] = [];
+  const n = timeline.length;
+  out.push(c.bold(`#${opts.pullRequest} in ${repository}: ${n} stay${n === 1 ? "" : "s"} in the queue from ${iso(opts.since.getTime())} to ${iso(untilMs)}`));
+  timeline.forEach((t, i) => {
+    const s = t.stay;
+    const times = stayTimes(s, untilMs);
+    const ended =
+      s.outcome === "open"
+        ? c.yellow(`still in the queue after ${formatDuration(times.queueTime)}`)
+        : s.outcome === "merged"
+          ? c.green(`merged after ${formatDuration(times.queueTime)}`)
+          : c.red(printable(`${s.outcome}, ${s.reason}${s.reasonText && s.reasonText !== s.reason ? ` (${s.reasonText})` : ""}, after ${formatDuration(times.queueTime)}`));
+    out.push("");
+    out.push(
+      c.bold(`Stay ${i + 1} of ${n}: base ${printable(s.base ?? "?")}, queue ${printable(s.queue ?? "?")}, entered ${iso(s.enteredAt)}${s.enterEventAt === null ? " (before the window)" : ""}: `) + ended,
+    );
+    const idle = [
+      `capacity ${formatDuration(times.idleCapacity)}`,
+      ...(times.idleSchedule ? [`schedule ${formatDuration(times.idleSchedule)}`] : []),
+      ...(times.idleFreeze ? [`freeze ${formatDuration(times.idleFreeze)}`] : []),
+    ].join(", ");
+    const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? "" : word.endsWith("y") ? "" : "s"}`;
+    out.push(
+      `  time in queue ${formatDuration(times.queueTime)}: waiting ${formatDuration(times.waitTime)} (${idle}), CI ${formatDuration(times.ciTime)} in ${plural(times.checkRuns, "run")}, ${times.retries === 1 ? "1 retry" : `${times.retries} retries`}, largest batch ${times.batchSize || 1}, ${plural(s.bisections, "bisection")}`,
+    );
+    out.push(
+      indent(
+        renderTable({
+          head: ["TIME", "WAIT", "STEP"],
+          rows: t.steps.map((st) => [iso(st.at)!, st.wait === null ? "-" : formatDuration(st.wait), printable(st.text)]),
+          colors: c,
+          align: ["left", "right", "left"],
+        }),
+      ).trimEnd(),
+    );
+    if (s.runs.length) {
+      out.push(
+        indent(
+          renderTable({
+            head: ["RUN", "STARTED", "ENDED", "TIME", "BATCH", "RESULT"],
+            rows: s.runs.map((r, k) => [
+              String(k + 1),
+              iso(r.startedAt) ?? "-",
+              iso(r.endedAt) ?? "running",
+              r.startedAt !== null && r.endedAt !== null ? formatDuration((r.endedAt - r.startedAt) / 1000) : "-",
+              r.pullRequests.map((p) => `#${p}`).join(" "),
+              printable(runResult(r)),
+            ]),
+            colors: c,
+            align: ["right", "left", "left", "right", "left", "left"],
+          }),
+        ).trimEnd(),
+      );
+    }
+  });
+  return out.join("\n") + "\n";
+}
+
+function runResult(r: CheckRun): string {
+  if (r.conclusion === null) return "running";
+  const parts = [r.conclusion + (r.failedChecks.length ? ` (${r.failedChecks.join(", ")})` : "")];
+  if (r.abortCode) parts.push(r.abortCode);
+  if (r.abortStatus === "REEMBARKED") parts.push("re-embarked");
+  if (r.retryAttempt) parts.push(`retry ${r.retryAttempt}`);
+  if (r.startReason && r.startReason !== "First time checks") parts.push(`started for: ${r.startReason}`);
+  return parts.join(", ");
+}

@@ -1,0 +1,79 @@
+// What start-up relies on, checked on the built binary. bin/mq.js keeps WebAssembly on V8's
+// baseline compiler (Liftoff): without it V8 re-optimises undici's WebAssembly HTTP parser in the
+// background and every short networked command pays for it at exit; checked on the Node running
+// the tests: a hot WebAssembly function ends in TurboFan in a plain process, and stays in Liftoff
+// once bin/mq.js has been loaded. And the command tree loads without child_process (and the net,
+// dgram and stream modules it pulls in), which commander requires but mq never uses.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { MQ_BIN } from "../helpers/spawn.js";
+
+// (module (func (export "add") (param i32 i32) (result i32) local.get 0 local.get 1 i32.add))
+const ADD_WASM = [0, 97, 115, 109, 1, 0, 0, 0, 1, 7, 1, 96, 2, 127, 127, 1, 127, 3, 2, 1, 0, 7, 7, 1, 3, 97, 100, 100, 0, 0, 10, 9, 1, 7, 0, 32, 0, 32, 1, 106, 11];
+
+const PROBE = `
+if (process.env.MQ_BIN_UNDER_TEST) await import(process.env.MQ_BIN_UNDER_TEST);
+const { instance } = await WebAssembly.instantiate(new Uint8Array(${JSON.stringify(ADD_WASM)}));
+const add = instance.exports.add;
+let s = 0;
+// hot enough for dynamic tiering to send it to TurboFan, with pauses for the background compile
+for (let round = 0; round < 50 && !%IsTurboFanFunction(add); round++) {
+  for (let i = 0; i < 100000; i++) s = add(s, i) | 0;
+  await new Promise((r) => setTimeout(r, 2));
+}
+process.stdout.write(JSON.stringify({ liftoff: %IsLiftoffFunction(add), turbofan: %IsTurboFanFunction(add) }) + "\\n");
+`;
+
+function probe(withMq: boolean): { liftoff: boolean; turbofan: boolean } {
+  const file = join(mkdtempSync(join(tmpdir(), "mq-wasm-tier-")), "probe.mjs");
+  writeFileSync(file, PROBE);
+  // `--version`: bin/mq.js sets its flags, prints the version and loads nothing else
+  const r = spawnSync(process.execPath, ["--allow-natives-syntax", file, "--version"], {
+    env: { PATH: process.env.PATH ?? "", ...(withMq ? { MQ_BIN_UNDER_TEST: MQ_BIN } : {}) },
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  expect(r.status, r.stderr).toBe(0);
+  const last = r.stdout.trimEnd().split("\n").pop()!;
+  return JSON.parse(last) as { liftoff: boolean; turbofan: boolean };
+}
+
+describe("WebAssembly tier-up", () => {
+  it("is on in a plain Node (the control: the probe can see a tier-up)", () => {
+    expect(probe(false)).toEqual({ liftoff: false, turbofan: true });
+  });
+
+  it("is off once bin/mq.js has run (--liftoff-only)", () => {
+    expect(probe(true)).toEqual({ liftoff: true, turbofan: false });
+  });
+});
+
+describe("what start-up loads", () => {
+  it("mq auth status and mq --help load no child_process and build no Intl format (ICU data: 7 MB)", () => {
+    const probe = join(mkdtempSync(join(tmpdir(), "mq-modules-")), "probe.mjs");
+    // counts Intl formats built, runs bin/mq.js, then prints which of Node's modules were loaded
+    writeFileSync(
+      probe,
+      `let formats = 0;
+for (const name of ["NumberFormat", "DateTimeFormat", "Collator", "PluralRules", "RelativeTimeFormat"]) {
+  const Original = Intl[name];
+  Intl[name] = new Proxy(Original, { construct: (target, args) => (formats++, Reflect.construct(target, args)), apply: (target, self, args) => (formats++, Reflect.apply(target, self, args)) });
+}
+process.argv.splice(2, 0, ...JSON.parse(process.env.MQ_ARGS));
+await import(${JSON.stringify(MQ_BIN)});
+process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /child_process|dgram/.test(m)).join(",") + "; Intl formats: " + formats + "\\n");`,
+    );
+    for (const args of [["--help"], ["auth", "status"]]) {
+      const r = spawnSync(process.execPath, [probe], {
+        env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-modules-config-")) },
+        encoding: "utf8",
+        timeout: 30_000,
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/\nmodules: ; Intl formats: 0\n$/);
+    }
+  });
+});

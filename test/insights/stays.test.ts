@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest";
+import { StayBuilder, staysOf, stayTimes, type LogEvent } from "../../src/insights/stays.js";
+import { readField } from "../../src/insights/dialects.js";
+import { distribution, nearestRank, WindowAccumulator } from "../../src/insights/figures.js";
+import { stayRecord } from "../../src/insights/records.js";
+import { evaluateGates, parseGate } from "../../src/insights/gate.js";
+import { newestFirst, prSevenEvents } from "./fixture.js";
+
+const UNTIL = Date.parse("2026-11-20T12:00:00Z");
+const records = (events: LogEvent[], direction?: "newest-first" | "oldest-first") =>
+  staysOf(events, { direction })
+    .map((s) => stayRecord(s, UNTIL))
+    .sort((a, b) => String(a.entered_at).localeCompare(String(b.entered_at)) || Number(a.pull_request) - Number(b.pull_request));
+
+describe("queue stays from the log", () => {
+  it("rebuilds the requeued, batched pull request of the fixture (worked out by hand)", () => {
+    const stays = records(newestFirst(prSevenEvents("contract"))).filter((r) => r.pull_request === 7);
+    expect(stays).toEqual([
+      {
+        repository: "acme/web", pull_request: 7, base_ref: "main", queue_name: "default", partition_name: "__default__", priority_rule_name: null,
+        session_id: "11111111-1111-4111-8111-111111111111",
+        entered_at: "2026-11-20T10:00:00Z", left_at: "2026-11-20T10:40:23Z", merged_at: null, outcome: "failed", reason: "CHECKS_FAILED",
+        // 10:00:00 -> 10:40:23; first checks at 10:05:00; runs 10:05-10:25 and 10:25:15-10:40:15
+        queue_time: 2423, time_to_merge: null, wait_time: 300, idle_capacity: 300, idle_schedule: 0, idle_freeze: 0,
+        ci_time: 1200 + 900, check_runs: 2, retries: 0, batch_size: 3, bisections: 1, began_before_window: false,
+      },
+      {
+        repository: "acme/web", pull_request: 7, base_ref: "main", queue_name: "default", partition_name: "__default__", priority_rule_name: null,
+        session_id: "22222222-2222-4222-8222-222222222222",
+        entered_at: "2026-11-20T11:00:00Z", left_at: "2026-11-20T11:22:16Z", merged_at: "2026-11-20T11:22:15Z", outcome: "merged", reason: "SUCCESS",
+        // 11:00:00 -> 11:22:16 (merged 11:22:15); runs 11:02-11:12 and 11:12:10-11:22:10, the second a retry
+        queue_time: 1336, time_to_merge: 1335, wait_time: 120, idle_capacity: 120, idle_schedule: 0, idle_freeze: 0,
+        ci_time: 600 + 600, check_runs: 2, retries: 1, batch_size: 1, bisections: 0, began_before_window: false,
+      },
+    ]);
+  });
+
+  it("gives the same stays oldest first and newest first", () => {
+    const events = prSevenEvents("contract");
+    expect(records(events, "oldest-first")).toEqual(records(newestFirst(events)));
+  });
+
+  it("reads the real service's shapes to the same stays (no partition names)", () => {
+    const contract = records(newestFirst(prSevenEvents("contract"))).map((r) => ({ ...r, partition_name: null }));
+    expect(records(newestFirst(prSevenEvents("mergify")))).toEqual(contract);
+  });
+
+  it("a stay begun before the window keeps its entry time from queued_at; one not ended is open", () => {
+    const events = newestFirst(prSevenEvents("contract"));
+    // the window starts at 10:30: the first stay's enter and first run are outside it
+    const late = events.filter((e) => Date.parse(e.received_at) >= Date.parse("2026-11-20T10:30:00Z"));
+    const first = records(late).find((r) => r.session_id?.toString().startsWith("1111"))!;
+    expect(first).toMatchObject({ entered_at: "2026-11-20T10:00:00Z", began_before_window: true, queue_time: 2423, outcome: "failed" });
+    // the window ends at 11:05: the second stay has entered and started its checks only
+    const early = events.filter((e) => Date.parse(e.received_at) < Date.parse("2026-11-20T11:05:00Z"));
+    const open = staysOf(early).find((s) => s.sessionId?.startsWith("2222"))!;
+    expect(open.outcome).toBe("open");
+    expect(stayTimes(open, Date.parse("2026-11-20T11:05:00Z"))).toMatchObject({ queueTime: 300, waitTime: 120, ciTime: 180 });
+  });
+
+  it("a run that goes on after the stay left counts only while the pull request was in the queue", () => {
+    // seen in the bundled data: dequeued at 10:01:30 while its checks ran until 10:26:00
+    const meta = { queue_name: "default", branch: "main", queued_at: "2026-11-20T10:00:00Z", session_id: "s" };
+    const spec = (ended: string | null) => ({ checks_started_at: "2026-11-20T10:00:00Z", checks_ended_at: ended, checks_conclusion: ended ? "failure" : "pending" });
+    const ev = (id: number, t: string, type: string, m: Record<string, unknown>): LogEvent => ({ id, received_at: t, type, pull_request: 3, base_ref: "main", metadata: { ...meta, ...m } });
+    const stays = staysOf([
+      ev(4, "2026-11-20T10:26:00Z", "action.queue.checks_end", { train_car_id: "c", speculative_check_pull_request: spec("2026-11-20T10:26:00Z") }),
+      ev(3, "2026-11-20T10:01:30Z", "action.queue.leave", { merged: false, reason: "Pull request dequeued by a dequeue command" }),
+      ev(2, "2026-11-20T10:00:00Z", "action.queue.checks_start", { train_car_id: "c", speculative_check_pull_request: spec(null) }),
+      ev(1, "2026-11-20T10:00:00Z", "action.queue.enter", {}),
+    ]);
+    expect(stays).toHaveLength(1);
+    expect(stayRecord(stays[0]!, UNTIL)).toMatchObject({ outcome: "dequeued", reason: "PR_MANUALLY_DEQUEUED", queue_time: 90, ci_time: 90, check_runs: 1 });
+  });
+
+  it("ignores what it cannot read instead of failing: unknown types, wrong types, missing fields", () => {
+    const hostile: LogEvent[] = [
+      { id: 1, received_at: "2026-11-20T10:00:00Z", type: "action.queue.unknown", pull_request: 1, base_ref: null, metadata: null },
+      { id: 2, received_at: "not a time", type: "action.queue.enter", pull_request: 1, base_ref: null, metadata: {} },
+      { id: 3, received_at: "2026-11-20T10:00:00Z", type: "action.queue.leave", pull_request: 1, base_ref: null, metadata: { queued_at: 5, merged: "yes" } },
+      { id: 4, received_at: "2026-11-20T10:00:00Z", type: "action.queue.checks_end", pull_request: 2, base_ref: "main", metadata: { queued_at: "2026-11-20T09:00:00Z", speculative_check_pull_request: "x", pull_request_numbers: ["a", 3] } },
+      { id: 5, received_at: "2026-11-20T10:00:00Z", type: "action.queue.batch_bisection_start", pull_request: null, base_ref: null, metadata: { original_batch_pr_numbers: "7" } },
+    ];
+    const stays = staysOf(hostile);
+    expect(stays).toHaveLength(1);
+    expect(stays[0]).toMatchObject({ pullRequest: 2, outcome: "open", enteredAt: Date.parse("2026-11-20T09:00:00Z") });
+    expect(stays[0]!.runs[0]!.pullRequests).toEqual([3]);
+    expect(readField({ queue_name: 3 }, "queue_name")).toBeUndefined();
+  });
+
+  it("holds only the stays open at the point of the stream, whatever its length", () => {
+    let max = 0;
+    let count = 0;
+    const b = new StayBuilder({ onStay: () => void count++ });
+    // 5,000 stays one after the other, three at a time in the queue
+    let id = 1e6;
+    for (let k = 5000; k >= 1; k--) {
+      const enter = Date.UTC(2026, 0, 1) + k * 60_000;
+      const q = new Date(enter).toISOString();
+      const meta = { queue_name: "default", branch: "main", queued_at: q, session_id: `s${k}` };
+      b.push({ id: id--, received_at: new Date(enter + 150_000).toISOString(), type: "action.queue.leave", pull_request: k, base_ref: "main", metadata: { ...meta, merged: true, reason: "merged" } });
+      b.push({ id: id--, received_at: q, type: "action.queue.enter", pull_request: k, base_ref: "main", metadata: meta });
+      max = Math.max(max, b.openCount);
+    }
+    b.finish();
+    expect(count).toBe(5000);
+    expect(max).toBeLessThanOrEqual(4);
+  });
+});
+
+describe("figures", () => {
+  it("percentiles are nearest-rank", () => {
+    const v = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+    expect([50, 90, 95, 99, 100].map((p) => nearestRank(v, p))).toEqual([5, 9, 10, 10, 10]);
+    expect(nearestRank([], 50)).toBeNull();
+    expect(distribution([30, 10, 20])).toEqual({ count: 3, avg: 20, p50: 20, p90: 30, p95: 30, p99: 30, max: 30 });
+  });
+
+  it("a stay counts in the window of each of its events", () => {
+    const stays = staysOf(newestFirst(prSevenEvents("contract")));
+    const w = new WindowAccumulator({ since: new Date("2026-11-20T10:30:00Z"), until: new Date("2026-11-20T11:22:16Z") });
+    for (const s of stays) w.add(s);
+    const r = w.result();
+    // entered: #7's second stay only; merged at 11:22:15 inside; left: #7's first (10:40:23), the second leaves at the end (excluded)
+    expect(r.values).toMatchObject({ entered: 1, merged: 1, left: 1, failed: 1, failure_rate: 1 });
+    expect(r.exitReasons).toEqual([{ reason: "CHECKS_FAILED", count: 1 }]);
+    expect(r.distributions.time_to_merge).toMatchObject({ count: 1, p50: 1335 });
+  });
+
+  it("--fail-if: figures, changes, percentages and durations", () => {
+    const g = parseGate("change( p50(time_to_merge) ) > 20%");
+    expect(g).toMatchObject({ figure: "p50(time_to_merge)", change: true, op: ">", threshold: 0.2 });
+    expect(parseGate("p95(queue_time) > 2h").threshold).toBe(7200);
+    expect(() => parseGate("p97(queue_time) > 2h")).toThrow(/unknown figure "p97\(queue_time\)"/);
+    expect(() => parseGate("merged > two")).toThrow(/"two" is not a number/);
+    const values: Record<string, number | null> = { "p95(queue_time)": 9000, merged: null };
+    const res = evaluateGates([parseGate("p95(queue_time) > 2h"), parseGate("merged < 1")], (f) => values[f] ?? null);
+    expect(res.breaches.map((b) => b.value)).toEqual([9000]);
+    expect(res.unevaluated.map((u) => u.figure)).toEqual(["merged"]);
+  });
+});
