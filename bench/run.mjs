@@ -4,13 +4,13 @@
 //
 //   node bench/run.mjs            full run; writes bench/RESULTS.md
 //   node bench/run.mjs --quick    every measurement once, small sizes (a smoke test; writes nothing)
-//   options: --no-build  --out FILE  --only startup,stream,concurrency,server,insights
+//   options: --no-build  --out FILE  --only startup,stream,concurrency,server,insights,serve
 //
 // It runs the built CLI (npm run build, then bin/mq.js) and, for what `mq serve` does not expose
 // (a fixed delay per request, a store of exactly one million events), bench/server.mjs over an
 // esbuild bundle of src/server.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { writeEventsFile } from "./events.mjs";
@@ -452,6 +452,70 @@ async function serverLatency(bundle, endpoints) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// the real `mq serve --days 365`: year-long statistics cold and warm, and its peak RSS
+
+/** peak resident memory of a process (VmHWM, Linux), in KB */
+function peakRssKb(pid) {
+  try {
+    return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN);
+  } catch {
+    return NaN;
+  }
+}
+
+async function getTimed(url) {
+  const t = performance.now();
+  const res = await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } });
+  await res.text();
+  if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status}`);
+  return performance.now() - t;
+}
+
+async function serveYear() {
+  const days = QUICK ? 7 : 365;
+  const runs = QUICK ? 1 : 3;
+  const warmRuns = QUICK ? 5 : 50;
+  const start = new Date(Date.parse(NOW) - days * 86_400_000).toISOString();
+  const cold = [];
+  const warm = [];
+  const floor = [];
+  const rss = [];
+  for (let run = 0; run < runs; run++) {
+    log(`serve: --days ${days}, run ${run + 1}/${runs} (the cold query simulates the whole history)`);
+    const server = await startChild("node", [BIN, "serve", "--port", "0", "--days", String(days), "--now", NOW, "--memory-budget", "512"], { timeoutMs: 60_000 });
+    cleanups.push(server.stop);
+    const base = `${server.url}/v1/repos/bench/year${run}`;
+    const stats = `${base}/stats/failure_rate?start_at=${start}&end_at=${NOW}`;
+    // the floor: a warm page of 10 events (after the history's last days are simulated)
+    await getTimed(`${base}/logs?per_page=10`);
+    for (let i = 0; i < 5; i++) await getTimed(`${base}/logs?per_page=10`);
+    cold.push(await getTimed(stats));
+    for (let i = 0; i < warmRuns; i++) {
+      floor.push(await getTimed(`${base}/logs?per_page=10`));
+      warm.push(await getTimed(stats));
+    }
+    // every other endpoint over the same window, from the same cached days
+    for (const name of ["queues_pr_exit_reasons", "average_queue_time", "checks_retries", "branches", "queues"]) {
+      await getTimed(stats.replace("failure_rate", name));
+    }
+    rss.push(peakRssKb(server.child.pid));
+    await server.stop();
+  }
+  const f = median(floor);
+  row("serve", `mq serve --days ${days}: warm /logs page of 10 (floor)`, floor, { p99: percentile(floor, 99), baseline: "—", ratio: "baseline" });
+  row("serve", `whole-window failure_rate (${days} days), cold: first query of a fresh server`, cold, { baseline: "floor", ratio: fmtRatio(median(cold) / f) });
+  row("serve", `whole-window failure_rate (${days} days), warm`, warm, { p99: percentile(warm, 99), baseline: "floor", ratio: fmtRatio(median(warm) / f) });
+  row("serve", `mq serve --days ${days} --memory-budget 512: peak RSS after every endpoint over the window`, rss, { unit: "KB", baseline: "—", ratio: "–" });
+  target(`serve: --days ${days} whole-window statistics query ≤ 1 s cold`, median(cold) <= 1000, `median ${fmtMs(median(cold))} (${runs} fresh servers)`);
+  target(`serve: --days ${days} whole-window statistics query ≤ 20 ms warm`, median(warm) <= 20, `median ${fmtMs(median(warm))}, p99 ${fmtMs(percentile(warm, 99))}`);
+  target(`serve: --days ${days} peak RSS ≤ 600 MB`, Math.max(...rss) <= 600 * 1024, `max ${fmtMB(Math.max(...rss))}`);
+  notes.push(
+    `serve: the real \`mq serve --days ${days} --now ${NOW}\`, one repository per fresh server; the cold query simulates every day of the history ` +
+      `(one day per event-loop turn) and keeps per-day partials; warm queries merge ~${days} of them. Floor: a warm first page of 10 events on the same server.`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
 // report
 
 function cell(r, v) {
@@ -501,6 +565,7 @@ try {
   if (want("concurrency")) await concurrency(bundle, endpoints);
   if (want("server")) await serverLatency(bundle, endpoints);
   if (want("insights")) await insights();
+  if (want("serve")) await serveYear();
 } catch (err) {
   failed = true;
   process.stderr.write(`bench: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);

@@ -64,63 +64,64 @@ __mq_flags() {
       --insecure --strict -h --help
     ) ;;
     'stats time-to-merge') __mq_r=(
-      --at --branch --fields --fail-if -R --repo --api-url --offline -o --output --color --debug
-      --token --timeout --no-retry --insecure --strict -h --help
-    ) ;;
-    'stats merge-queue-checks-outcome') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --fields --fail-if -R --repo
+      --at --branch --fields --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo
       --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
       --strict -h --help
     ) ;;
+    'stats merge-queue-checks-outcome') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until --fields --fail-if
+      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
+      --color --debug --token --timeout --no-retry --insecure --strict -h --help
+    ) ;;
     'stats queues-checks-outcome-count') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
     ) ;;
     'stats queues-entered-count') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
     ) ;;
     'stats queues-merged-count') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
     ) ;;
     'stats average-ci-runtime') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
     ) ;;
     'stats average-queue-time') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
     ) ;;
     'stats total-queue-time') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
     ) ;;
     'stats queue-size') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
     ) ;;
     'stats running-speculative-checks') __mq_r=(
-      --base-ref --partition --queue --since --until --chart --intervals --fields --fail-if -R
-      --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
-      --strict -h --help
+      --base-ref --partition --queue --since --until --chart --intervals --fields --fail-if
+      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
+      --color --debug --token --timeout --no-retry --insecure --strict -h --help
     ) ;;
     'stats batch-size') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
     ) ;;
     'stats batch-bisection') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
     ) ;;
     'stats branches') __mq_r=(
       --since --until --fields -R --repo --api-url --offline -o --output --color --debug --token
@@ -128,26 +129,27 @@ __mq_flags() {
     ) ;;
     'stats checks-retries') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
     ) ;;
     'stats failure-rate') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
     ) ;;
     'stats queues-pr-exit-reasons') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
     ) ;;
     'stats queues') __mq_r=(
       --since --until --fields -R --repo --api-url --offline -o --output --color --debug --token
       --timeout --no-retry --insecure --strict -h --help
     ) ;;
     'stats summary') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until -R --repo --api-url --offline
-      -o --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
+      --base-ref --partition --queue --priority-rule --since --until --fail-if --fail-if-scope
+      --min-count --allow-empty --report -R --repo --api-url --offline -o --output --color --debug
+      --token --timeout --no-retry --insecure --strict -h --help
     ) ;;
     insights) __mq_r=(
       --since --until --compare --base-ref --queue --slowest --fail-if -R --repo --api-url --offline
@@ -163,8 +165,9 @@ __mq_flags() {
       --no-retry --insecure --strict -h --help
     ) ;;
     serve) __mq_r=(
-      --host --port --seed --days --now --repos --events -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict -h --help
+      --host --port --seed --days --now --repos --events --latency --memory-budget -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict -h --help
     ) ;;
     archive) __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
@@ -279,7 +282,7 @@ __mq_flags() {
 # __mq_takes_value PATH FLAG: whether FLAG of PATH reads the next word as its value
 __mq_takes_value() {
   case "$1|$2" in
-    *'|-R'|*'|--repo'|*'|--api-url'|*'|-o'|*'|--output'|*'|--color'|*'|--token'|*'|--timeout'|*'|--pr'|*'|--base-ref'|*'|--type'|*'|--since'|*'|--until'|*'|--per-page'|*'|--limit'|*'|--cursor'|*'|--interval'|*'|--fields'|*'|--at'|*'|--branch'|*'|--fail-if'|*'|--partition'|*'|--queue'|*'|--priority-rule'|*'|--compare'|*'|--slowest'|*'|--outcome'|*'|--reason'|*'|--sort'|*'|--host'|*'|--port'|*'|--seed'|*'|--days'|*'|--now'|*'|--repos'|*'|--events'|*'|--data-dir'|*'|--parquet') return 0 ;;
+    *'|-R'|*'|--repo'|*'|--api-url'|*'|-o'|*'|--output'|*'|--color'|*'|--token'|*'|--timeout'|*'|--pr'|*'|--base-ref'|*'|--type'|*'|--since'|*'|--until'|*'|--per-page'|*'|--limit'|*'|--cursor'|*'|--interval'|*'|--fields'|*'|--at'|*'|--branch'|*'|--fail-if'|*'|--fail-if-scope'|*'|--min-count'|*'|--report'|*'|--partition'|*'|--queue'|*'|--priority-rule'|*'|--compare'|*'|--slowest'|*'|--outcome'|*'|--reason'|*'|--sort'|*'|--host'|*'|--port'|*'|--seed'|*'|--days'|*'|--now'|*'|--repos'|*'|--events'|*'|--latency'|*'|--memory-budget'|*'|--data-dir'|*'|--parquet') return 0 ;;
   esac
   return 1
 }
@@ -289,7 +292,7 @@ __mq_takes_value() {
 __mq_values() {
   __mq_kind=
   case "$1|$2" in
-    *'|-o'|*'|--output') __mq_r=(table json ndjson csv) ;;
+    *'|-o'|*'|--output') __mq_r=(table json ndjson csv none markdown openmetrics) ;;
     *'|--color') __mq_r=(auto always never) ;;
     *'|--type') __mq_r=(
       'action.*' action.assign action.backport action.close action.comment action.copy
@@ -306,13 +309,14 @@ __mq_values() {
       queue.pause.update 'scheduled_freeze.*' scheduled_freeze.create scheduled_freeze.delete
       scheduled_freeze.update
     ); __mq_kind=list ;;
+    *'|--fail-if-scope') __mq_r=(all each both) ;;
+    *'|--report'|*'|--events'|*'|--data-dir'|*'|--parquet') __mq_r=(); __mq_kind=files ;;
     *'|--compare') __mq_r=(previous none) ;;
     *'|--outcome') __mq_r=(merged failed dequeued open); __mq_kind=list ;;
     *'|--sort') __mq_r=(
       queue_time time_to_merge wait_time idle_capacity idle_schedule idle_freeze ci_time entered_at
       retries check_runs
     ) ;;
-    *'|--events'|*'|--data-dir'|*'|--parquet') __mq_r=(); __mq_kind=files ;;
     *) __mq_r=() ;;
   esac
 }

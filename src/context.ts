@@ -10,7 +10,7 @@ import type { ConfigStore } from "./config/store.js";
 import type { RepoRef } from "./config/resolve.js";
 import { DEFAULT_GLOBALS, type GlobalOptions, type OutputFormat } from "./globals.js";
 
-export { COLOR_MODES, DEFAULT_GLOBALS, OUTPUT_FORMATS, type ColorMode, type GlobalOptions, type OutputFormat } from "./globals.js";
+export { COLOR_MODES, DEFAULT_GLOBALS, FIGURE_FORMATS, OUTPUT_FORMATS, type ColorMode, type GlobalOptions, type OutputFormat } from "./globals.js";
 
 /** The streams and the facts about them, as the process (or a test) gives them. */
 export interface IOFacts {

@@ -1,8 +1,10 @@
 // The options every command accepts and their allowed values. A leaf module (it imports nothing),
 // so config/, api/ and the context can all depend on it without depending on each other.
 
-export type OutputFormat = "table" | "json" | "ndjson" | "csv";
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ["table", "json", "ndjson", "csv"];
+export type OutputFormat = "table" | "json" | "ndjson" | "csv" | "none" | "markdown" | "openmetrics";
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ["table", "json", "ndjson", "csv", "none", "markdown", "openmetrics"];
+/** Formats of figures over a window: only commands whose output has them (mq stats) take these. */
+export const FIGURE_FORMATS: readonly OutputFormat[] = ["markdown", "openmetrics"];
 export type ColorMode = "auto" | "always" | "never";
 export const COLOR_MODES: readonly ColorMode[] = ["auto", "always", "never"];
 

@@ -26,7 +26,7 @@ describe("the command tree", () => {
     const ctx = testContext();
     expect(await main(["-o", "xml", "logs"], ctx)).toBe(2);
     expect(ctx.stderrText()).toBe(
-      "mq: option '-o, --output <format>' argument 'xml' is invalid. Allowed choices are table, json, ndjson, csv.\n",
+      "mq: option '-o, --output <format>' argument 'xml' is invalid. Allowed choices are table, json, ndjson, csv, none, markdown, openmetrics.\n",
     );
   });
 });

@@ -25,6 +25,8 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   "stats summary": [
     "mq --offline stats summary --repo acme/web",
     "mq --offline stats summary --repo acme/web --since 7d --base-ref main",
+    "mq --offline stats summary --repo acme/web --since 1d -o none --fail-if 'failure_rate > 50%' --fail-if 'avg_queue_time > 2h'",
+    "mq --offline stats summary --repo acme/web --since 1h -o openmetrics",
   ],
   "stats time-to-merge": [
     "mq --offline stats time-to-merge --repo acme/web",
@@ -86,6 +88,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "mq --offline stats failure-rate --repo acme/web --since 7d",
     "mq --offline stats failure-rate --repo acme/web --since 30d --chart",
     "mq --offline stats failure-rate --repo acme/web --since 1d --fail-if 'failure_rate > 0.9'",
+    "mq --offline stats failure-rate --repo acme/web --since 1d -o none --fail-if 'failure_rate > 90%' --fail-if-scope both --min-count 5",
   ],
   "stats queues-pr-exit-reasons": [
     "mq --offline stats queues-pr-exit-reasons --repo acme/web --since 7d",

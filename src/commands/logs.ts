@@ -101,7 +101,7 @@ Families: ${EVENT_TYPE_FAMILIES.join(", ")}`,
 /** Turns raw flags into LogsOptions, or throws a one-line UsageError before anything is sent. */
 export function parseLogsFlags(flags: RawFlags, ctx: Context): LogsOptions {
   // --fields names record fields: without -o it means the records, as ndjson, wherever stdout goes
-  const format = flags.fields !== undefined && ctx.globals.output === undefined ? "ndjson" : resolveOutputFormat(ctx);
+  const format = flags.fields !== undefined && ctx.globals.output === undefined ? "ndjson" : resolveOutputFormat(ctx, { command: "mq logs" });
   const pullRequest = flags.pr !== undefined ? parseIntFlag("--pr", flags.pr, 1, MAX_PULL_REQUEST) : undefined;
   let baseRef: string | undefined;
   if (flags.baseRef !== undefined) baseRef = requireNonEmptyItems("--base-ref", [flags.baseRef], 255)[0];

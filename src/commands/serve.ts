@@ -14,6 +14,10 @@ export interface ServeOptions {
   now?: Date;
   repos?: string[];
   eventsFile?: string;
+  /** ms added before every answer */
+  latencyMs: number;
+  /** MB of simulated or replayed data held at once */
+  memoryBudgetMb: number;
 }
 
 interface RawServeFlags {
@@ -24,7 +28,13 @@ interface RawServeFlags {
   now?: string;
   repos?: string;
   events?: string;
+  latency?: string;
+  memoryBudget?: string;
 }
+
+/** the bounds of --memory-budget, MB: below 128 a two-week statistics window no longer fits */
+export const MEMORY_BUDGET_MB = { min: 128, max: 65_536, default: 512 } as const;
+const MAX_LATENCY_MS = 60_000;
 
 export function parseServeFlags(flags: RawServeFlags, token: string | undefined): ServeOptions {
   // "" would make every request a 403 (no bearer token can be empty), and a token with whitespace
@@ -66,7 +76,15 @@ export function parseServeFlags(flags: RawServeFlags, token: string | undefined)
   if (flags.events !== undefined && (flags.seed !== undefined || flags.days !== undefined)) {
     throw new UsageError("--events replays a recorded log: it cannot be combined with --seed or --days.");
   }
-  return { host, port, token, seed, days, now, repos, eventsFile: flags.events };
+  const latencyMs = flags.latency === undefined ? 0 : Number(flags.latency);
+  if (flags.latency !== undefined && (!/^\d+$/.test(flags.latency) || latencyMs > MAX_LATENCY_MS)) {
+    throw new UsageError(`--latency must be an integer number of milliseconds from 0 to ${MAX_LATENCY_MS}, not '${flags.latency}'.`);
+  }
+  const memoryBudgetMb = flags.memoryBudget === undefined ? MEMORY_BUDGET_MB.default : Number(flags.memoryBudget);
+  if (flags.memoryBudget !== undefined && (!/^\d+$/.test(flags.memoryBudget) || memoryBudgetMb < MEMORY_BUDGET_MB.min || memoryBudgetMb > MEMORY_BUDGET_MB.max)) {
+    throw new UsageError(`--memory-budget must be an integer number of MB from ${MEMORY_BUDGET_MB.min} to ${MEMORY_BUDGET_MB.max}, not '${flags.memoryBudget}'.`);
+  }
+  return { host, port, token, seed, days, now, repos, eventsFile: flags.events, latencyMs, memoryBudgetMb };
 }
 
 export function NewCmdServe(ctx: Context, runF?: (opts: ServeOptions) => Promise<void>): Command {
@@ -79,9 +97,17 @@ export function NewCmdServe(ctx: Context, runF?: (opts: ServeOptions) => Promise
     .addOption(new Option("--now <iso>", "the simulated present (default: now, to the second)"))
     .addOption(new Option("--repos <owner/name,...>", "only these repositories exist; others answer 404 (default: any repository)"))
     .addOption(new Option("--events <file.ndjson>", "serve exactly the events of a file written by `mq logs --all -o ndjson`"))
+    .addOption(new Option("--latency <ms>", "wait this long before every answer, 0 to 60000 (for tests and benchmarks; default: 0)"))
+    .addOption(
+      new Option(
+        "--memory-budget <mb>",
+        `the most simulated or replayed data held at once, ${MEMORY_BUDGET_MB.min} to ${MEMORY_BUDGET_MB.max} MB (default: ${MEMORY_BUDGET_MB.default})`,
+      ),
+    )
     .addHelpText(
       "after",
-      "\nThe token: without --token any bearer token is accepted; with --token T only T is.",
+      "\nThe token: without --token any bearer token is accepted; with --token T only T is.\n" +
+        "Bound to a loopback address (the default), it answers only requests whose Host is a loopback name or address.",
     )
     .action(async (flags: RawServeFlags) => {
       const opts = parseServeFlags(flags, ctx.globals.token);
@@ -103,6 +129,8 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
       now: opts.now,
       repos: opts.repos,
       eventsFile: opts.eventsFile,
+      delayMs: opts.latencyMs,
+      memoryBudgetMb: opts.memoryBudgetMb,
       recordRequests: false,
     });
   } catch (err) {

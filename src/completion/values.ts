@@ -4,6 +4,7 @@
 import { EVENT_TYPES, EVENT_TYPE_FAMILIES } from "../api/event-types.js";
 import { CONFIG_KEYS } from "../config/keys.js";
 import { OUTCOMES, SORT_FIELDS } from "../insights/records.js";
+import { GATE_SCOPES } from "../stats/fail-if.js";
 
 export interface KnownValues {
   readonly values: readonly string[];
@@ -14,6 +15,7 @@ export interface KnownValues {
 /** By long flag. */
 export const OPTION_VALUES: Readonly<Record<string, KnownValues>> = {
   "--type": { values: [...new Set([...EVENT_TYPE_FAMILIES, ...EVENT_TYPES])].sort(), commaList: true },
+  "--fail-if-scope": { values: GATE_SCOPES },
   // mq prs, mq insights
   "--sort": { values: SORT_FIELDS },
   "--outcome": { values: OUTCOMES, commaList: true },

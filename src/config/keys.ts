@@ -1,7 +1,13 @@
 // The config keys and the checks every source of a value goes through (flag, environment, config
 // file, `mq config set`). Pure functions with no dependencies, so resolution, the store and the
 // commands share one definition of "valid" (the value rules themselves: ../validators.ts); the caller picks the error type (usage vs. config).
-import { COLOR_MODES, OUTPUT_FORMATS } from "../globals.js";
+import { COLOR_MODES, FIGURE_FORMATS, OUTPUT_FORMATS } from "../globals.js";
+
+/**
+ * A default for every data command: the figure formats (markdown, openmetrics) only suit mq stats,
+ * and `none` as a default would silence every command.
+ */
+const DEFAULT_FORMATS = OUTPUT_FORMATS.filter((f) => !FIGURE_FORMATS.includes(f) && f !== "none");
 import { checkRepo, type Checked } from "../validators.js";
 
 export type { Checked };
@@ -22,7 +28,7 @@ export const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 export const CONFIG_KEY_HELP: Record<ConfigKey, string> = {
   "api-url": "an http(s) URL without credentials, query or /v1, e.g. https://api.mergify.com",
   repo: "owner/name",
-  output: OUTPUT_FORMATS.join(", "),
+  output: DEFAULT_FORMATS.join(", "),
   color: COLOR_MODES.join(", "),
   timeout: `a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`,
 };
@@ -73,7 +79,7 @@ export function checkConfigValue(key: ConfigKey, raw: string): Checked<string> {
     }
     case "output":
     case "color": {
-      const allowed: readonly string[] = key === "output" ? OUTPUT_FORMATS : COLOR_MODES;
+      const allowed: readonly string[] = key === "output" ? DEFAULT_FORMATS : COLOR_MODES;
       return allowed.includes(raw)
         ? { ok: true, value: raw }
         : { ok: false, message: `'${raw}' is not allowed; allowed values: ${allowed.join(", ")}` };

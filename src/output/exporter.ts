@@ -4,6 +4,8 @@
 // in OUTPUT_FORMATS) that reads what it needs from the Export.
 import type { IOStreams, OutputFormat } from "../context.js";
 import type { FieldSpec } from "../stats/endpoints.js";
+import type { MarkdownTable } from "./markdown.js";
+import type { MetricFamily } from "./openmetrics.js";
 import { createRecordWriter, writeChunk } from "./records.js";
 
 /** Where a command's items go, page by page; end() closes the output (json's `]`, a buffered table). */
@@ -30,6 +32,10 @@ export interface Export<T> {
    * for formats that type their values (openmetrics); the other fields are labels.
    */
   figures?: Readonly<Record<string, FieldSpec>>;
+  /** the figures over the window as a table (-o markdown); commands without one refuse the format */
+  headline?: () => MarkdownTable;
+  /** the figures over the window as gauges (-o openmetrics) */
+  metrics?: () => MetricFamily[];
 }
 
 type FormatEntry = <T>(io: IOStreams, x: Export<T>) => Sink<T> | Promise<Sink<T>>;
@@ -58,11 +64,32 @@ function documentSink<T>(io: IOStreams, document: () => unknown): Sink<T> {
   };
 }
 
+/** Text made at the end from what the Export describes (the items are not needed). */
+function textSink<T>(io: IOStreams, what: string, make: (() => string) | undefined): Sink<T> {
+  // commands check the format while parsing flags (resolveOutputFormat), so this is a bug if reached
+  if (!make) throw new Error(`this output has no ${what}`);
+  return {
+    async write() {},
+    end: () => writeChunk(io.stdout, make()),
+  };
+}
+
+
 export const FORMATS: Readonly<Record<OutputFormat, FormatEntry>> = {
   table: (_io, x) => x.table(),
   json: (io, x) => (x.document ? documentSink(io, x.document) : recordSink("json", io, x)),
   ndjson: (io, x) => recordSink("ndjson", io, x),
   csv: (io, x) => recordSink("csv", io, x),
+  // -o none: a gate in CI wants its verdicts, not the data
+  none: () => ({ async write() {}, async end() {} }),
+  markdown: async (io, x) => {
+    const { renderMarkdownTable } = await import("./markdown.js");
+    return textSink(io, "figures for markdown", x.headline && (() => renderMarkdownTable(x.headline!())));
+  },
+  openmetrics: async (io, x) => {
+    const { renderOpenMetrics } = await import("./openmetrics.js");
+    return textSink(io, "figures for openmetrics", x.metrics && (() => renderOpenMetrics(x.metrics!())));
+  },
 };
 
 /** A sink for streaming output: write pages as they arrive, then end(). */

@@ -5,10 +5,12 @@ import type { AddressInfo } from "node:net";
 import type { Event } from "../api/schema/events.js";
 import { STATS_ENDPOINTS, type StatsEndpoint } from "../stats/endpoints.js";
 import { decodePathParams, decodeQuery, LogsQuerySchema, STATS_QUERY_SCHEMAS, type FastApiDetail } from "../api/schema/params.js";
-import { dayOf, daysFor, historyStart, ID_PER_MS, simulateDay, simulateRepository, timeOf, type SimEvent } from "./simulate.js";
-import { EventStore, type Cursor, type PageQuery, type PageResult, type StoredEvent } from "./store.js";
-import { STATS_HANDLERS, timeToMerge, type StatsFilter } from "./stats.js";
+import { createHash, timingSafeEqual } from "node:crypto";
+import { dayOf, historyStart, ID_PER_MS, simulateRepository, timeOf } from "./simulate.js";
+import type { Cursor, StoredEvent } from "./store.js";
+import { STATS_SPECS, type StatsFilter } from "./stats.js";
 import { loadEventsFile } from "./ndjson.js";
+import { BudgetError, DEFAULT_MEMORY_BUDGET_MB, Repositories } from "./repositories.js";
 
 export interface ServerOptions {
   host?: string;
@@ -23,8 +25,10 @@ export interface ServerOptions {
   repos?: string[];
   /** serve exactly the events of this ndjson file instead of a simulation */
   eventsFile?: string;
-  /** fixed delay per request, for benchmarks */
+  /** fixed delay per request, for tests and benchmarks (mq serve --latency) */
   delayMs?: number;
+  /** the most simulated or replayed data held at once, in MB (default DEFAULT_MEMORY_BUDGET_MB) */
+  memoryBudgetMb?: number;
   /** serve exactly these events ("owner/name" -> events), like eventsFile but in memory (benchmarks) */
   events?: Record<string, readonly Event[]>;
   /** keep every request in `requests` (default true, for tests); `mq serve` turns it off, as a
@@ -42,160 +46,11 @@ export interface RunningServer {
 }
 
 export { EventStore } from "./store.js";
+export { Repositories, BudgetError, DEFAULT_MEMORY_BUDGET_MB, EVENT_BYTES } from "./repositories.js";
 export { simulateRepository } from "./simulate.js";
 export { loadEventsFile, EventsFileError } from "./ndjson.js";
 
 const DAY = 86_400_000;
-
-/**
- * How many simulated repositories are kept at once. Any owner/name exists, and 30 days of one
- * weigh about 65 MB: without a bound, asking for ever new names grows the server until it dies.
- * The least recently used is dropped; asked again, it is simulated again, identically (a day is
- * always simulated whole, so an answer never depends on what was cached), and cursors (a time and
- * an id) stay valid. A repository that received appended events is never dropped.
- */
-export const MAX_SIMULATED_REPOS = 8;
-
-/** A simulated repository: its store and the days simulated so far. */
-interface SimulatedRepo {
-  name: string;
-  store: EventStore;
-  /** day -> its events (oldest first) and how many of them are in the store (those up to now) */
-  days: Map<number, { events: SimEvent[]; inserted: number }>;
-  /** holds appended events, which a new simulation would not have */
-  pinned: boolean;
-}
-
-/**
- * Repositories and their stores. A simulated repository is generated a UTC day at a time, only
- * the days a request's window needs (and the one to three before whose sessions may reach into
- * it), and each day is cached; a loaded one (--events, or `events`) is a fixed store.
- */
-export class Repositories {
-  private readonly fixed = new Map<string, EventStore>();
-  private readonly simulated = new Map<string, SimulatedRepo>();
-  private readonly allowed: Set<string> | undefined;
-
-  constructor(
-    private readonly opts: { seed: number; days: number; now?: Date; repos?: string[]; fixed?: Map<string, StoredEvent[]> },
-  ) {
-    if (opts.fixed) {
-      for (const [repo, events] of opts.fixed) this.fixed.set(repo.toLowerCase(), new EventStore(events));
-      this.allowed = new Set([...opts.fixed.keys(), ...(opts.repos ?? [])].map((r) => r.toLowerCase()));
-    } else if (opts.repos && opts.repos.length > 0) {
-      this.allowed = new Set(opts.repos.map((r) => r.toLowerCase()));
-    }
-  }
-
-  /** the present of the history: --now, or else the real clock truncated to the second */
-  nowMs(): number {
-    return this.opts.now ? this.opts.now.getTime() : Math.floor(Date.now() / 1000) * 1000;
-  }
-
-  /** whether "owner/name" exists */
-  has(repo: string): boolean {
-    const key = repo.toLowerCase();
-    return !this.allowed || this.allowed.has(key);
-  }
-
-  /**
-   * The store of an existing repository, ready for a query of [from, to] (epoch ms, inclusive):
-   * the days that window needs are simulated, and the history shows [now - days, now].
-   */
-  store(repo: string, from: number, to: number): EventStore {
-    const key = repo.toLowerCase();
-    const fixed = this.fixed.get(key);
-    if (fixed) return fixed;
-    if (this.opts.fixed) {
-      // a repository added by --repos next to a recorded log, or by appendEvents: empty
-      const empty = new EventStore();
-      this.fixed.set(key, empty);
-      return empty;
-    }
-    let sim = this.simulated.get(key);
-    if (sim) {
-      // most recently used last
-      this.simulated.delete(key);
-      this.simulated.set(key, sim);
-    } else {
-      sim = { name: repo, store: new EventStore(), days: new Map(), pinned: false };
-      this.simulated.set(key, sim);
-      for (const [k, other] of this.simulated) {
-        if (this.simulated.size <= MAX_SIMULATED_REPOS) break;
-        if (!other.pinned && other !== sim) this.simulated.delete(k);
-      }
-    }
-    const now = this.nowMs();
-    const start = historyStart(now, this.opts.days);
-    const lo = Math.max(from, start);
-    const hi = Math.min(to, now);
-    if (lo <= hi) {
-      for (const d of daysFor(lo, hi, dayOf(start))) {
-        if (!sim.days.has(d)) sim.days.set(d, { events: simulateDay({ repo: sim.name, seed: this.opts.seed, day: d }), inserted: 0 });
-      }
-    }
-    // what the clock has reached of every simulated day goes into the store (a later `now`
-    // reveals more of the same days)
-    for (const day of sim.days.values()) {
-      const evs = day.events;
-      let n = day.inserted;
-      while (n < evs.length && timeOf(evs[n]!) <= now) n++;
-      if (n > day.inserted) {
-        const slice = evs.slice(day.inserted, n) as StoredEvent[];
-        sim.store.append(slice, slice.map(timeOf));
-        day.inserted = n;
-      }
-    }
-    sim.store.setVisible(start, Infinity);
-    return sim.store;
-  }
-
-  /**
-   * A page of the log of [q.from, q.to]. Walking down (the first page, or a `next` cursor) from a
-   * simulated history, only the days the page reaches are simulated: a span growing back from the
-   * page's top, doubled until it holds the page and one event more (so `next` is known) or covers
-   * the window. `received_from=0001-01-01` then costs what a page of the last days costs, not a
-   * simulation of the whole history.
-   */
-  page(repo: string, q: PageQuery): PageResult {
-    const c = q.cursor;
-    if (this.opts.fixed || (c !== undefined && c.dir !== "next")) return this.store(repo, q.from, q.to).page(q);
-    // where the page starts: only a guess for the first span (the query below always covers
-    // [lo, q.to], appended events newer than now included), so any top gives the same page
-    const now = this.nowMs();
-    const top = Math.min(q.to, now, c === undefined ? Infinity : c.t);
-    const start = historyStart(now, this.opts.days);
-    for (let span = 2 * DAY; ; span *= 2) {
-      // nothing exists before the history starts: past it, the whole window is as cheap
-      let lo = Math.max(q.from, top - span);
-      if (lo <= start) lo = q.from;
-      // the store holds every event of [lo, q.to] (whole days), so the events above the cursor
-      // (`prev`) and the page below it, down to lo, are complete
-      const result = this.store(repo, lo, q.to).page({ ...q, from: lo });
-      if (result.hasNext || lo === q.from) return result;
-    }
-  }
-
-  /** how many days of `repo` have been simulated (tests) */
-  simulatedDays(repo: string): number {
-    return this.simulated.get(repo.toLowerCase())?.days.size ?? 0;
-  }
-
-  /** appended events exist from now on, even for a repository outside --repos */
-  append(repo: string, events: StoredEvent[]): void {
-    const key = repo.toLowerCase();
-    this.allowed?.add(key);
-    const now = this.nowMs();
-    this.store(repo, now, now).append(events);
-    const sim = this.simulated.get(key);
-    if (sim) sim.pinned = true;
-  }
-
-  /** the simulated repositories in memory, least recently used first */
-  cachedRepositories(): string[] {
-    return [...this.simulated.values()].map((s) => s.name);
-  }
-}
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   // the server's clock has whole seconds (mq --offline passes its own clock with milliseconds,
@@ -207,7 +62,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   if (options.events) {
     fixed = new Map(Object.entries(options.events).map(([repo, evs]) => [repo, evs as unknown as StoredEvent[]]));
   } else if (options.eventsFile) {
-    const loaded = await loadEventsFile(options.eventsFile);
+    const loaded = await loadEventsFile(options.eventsFile, { budgetBytes: budgetOf(options) });
     fixed = loaded.byRepo;
     // a replayed log is shown as of its newest event unless --now says otherwise
     if (!options.now && loaded.newest !== undefined) fileNow = Math.ceil(loaded.newest / 1000) * 1000;
@@ -218,25 +73,25 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     now: fileNow !== undefined ? new Date(fileNow) : now,
     repos: options.repos,
     fixed,
+    budgetBytes: budgetOf(options),
   });
-  const handler = new Handler(repos, options);
+  const host = options.host ?? "127.0.0.1";
+  const handler = new Handler(repos, options, host);
   const requests: RunningServer["requests"] = [];
   const record = options.recordRequests ?? true;
   const server = createServer({ keepAlive: true }, (req, res) => {
     if (record) requests.push({ method: req.method ?? "", url: req.url ?? "", headers: flatHeaders(req) });
     const respond = () => {
-      try {
-        handler.handle(req, res);
-      } catch (err) {
+      handler.handle(req, res).catch((err: unknown) => {
         // never crash the server on one bad request
+        if (res.headersSent) return void res.destroy();
         send(res, 500, { detail: `internal error: ${err instanceof Error ? err.message : String(err)}` });
-      }
+      });
     };
     if (options.delayMs && options.delayMs > 0) setTimeout(respond, options.delayMs);
     else respond();
   });
   server.keepAliveTimeout = 5_000;
-  const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
@@ -246,9 +101,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   });
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = `http://${shownHost}:${address.port}`;
+  handler.baseUrl = url;
   let closed: Promise<void> | undefined;
   return {
-    url: `http://${shownHost}:${address.port}`,
+    url,
     requests,
     appendEvents(repo, events) {
       repos.append(repo, events as unknown as StoredEvent[]);
@@ -263,6 +120,34 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     },
   };
 }
+
+function budgetOf(options: ServerOptions): number {
+  return (options.memoryBudgetMb ?? DEFAULT_MEMORY_BUDGET_MB) * 1048576;
+}
+
+const LOOPBACK_NAMES: ReadonlySet<string> = new Set(["localhost", "[::1]", "::1"]);
+
+/** whether a listening address only takes connections from this machine */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase();
+  return LOOPBACK_NAMES.has(h) || /^127(\.\d{1,3}){3}$/.test(h) || h.endsWith(".localhost");
+}
+
+/** the host name of a Host header (without its port), lower case */
+function hostnameOf(header: string): string {
+  const h = header.trim().toLowerCase();
+  if (h.startsWith("[")) return h.slice(0, h.indexOf("]") + 1);
+  const colon = h.indexOf(":");
+  return colon >= 0 ? h.slice(0, colon) : h;
+}
+
+/** equal in a time that does not depend on where they differ (nor on the token's length) */
+function sameSecret(a: string, b: string): boolean {
+  const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+const ALLOW = "GET, HEAD, OPTIONS";
 
 function flatHeaders(req: IncomingMessage): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
@@ -305,11 +190,32 @@ export function decodeCursor(s: string): Cursor | undefined {
 
 class Handler {
   private appendedNewest: number | undefined;
+  /** http://HOST:PORT as listened on: Link URLs are built from it, never from a request's Host */
+  baseUrl = "http://127.0.0.1";
+  /** the Host names a loopback server answers to; undefined when listening beyond this machine */
+  private readonly allowedHosts: ReadonlySet<string> | undefined;
 
   constructor(
     private readonly repos: Repositories,
     private readonly options: ServerOptions,
-  ) {}
+    host: string,
+  ) {
+    // a page in a browser can point a name of its own at 127.0.0.1 (DNS rebinding) and read a
+    // loopback server that accepts any token; its requests carry that name in Host
+    if (isLoopbackHost(host)) {
+      const h = host.toLowerCase();
+      this.allowedHosts = new Set(["localhost", "127.0.0.1", "[::1]", h.includes(":") && !h.startsWith("[") ? `[${h}]` : h]);
+    }
+  }
+
+  private hostAllowed(req: IncomingMessage): boolean {
+    if (!this.allowedHosts) return true;
+    const host = req.headers.host;
+    // HTTP/1.0 clients may leave Host out; a browser never does
+    if (host === undefined) return true;
+    const name = hostnameOf(host);
+    return this.allowedHosts.has(name) || /^127(\.\d{1,3}){3}$/.test(name) || name.endsWith(".localhost");
+  }
 
   noteAppended(events: StoredEvent[]): void {
     for (const e of events) {
@@ -324,7 +230,10 @@ class Handler {
     return this.appendedNewest !== undefined && this.appendedNewest > base ? this.appendedNewest : base;
   }
 
-  handle(req: IncomingMessage, res: ServerResponse): void {
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!this.hostAllowed(req)) {
+      return send(res, 421, { detail: "Misdirected Request: this server answers only to a loopback Host (localhost, 127.0.0.1, [::1] or its --host)" });
+    }
     const rawUrl = req.url ?? "/";
     const q = rawUrl.indexOf("?");
     const rawPath = q >= 0 ? rawUrl.slice(0, q) : rawUrl;
@@ -340,12 +249,17 @@ class Handler {
     // no trailing-slash leniency: `/logs/` is another path, so a 404 like any unknown path
     const route = this.route(segments);
     if (!route) return send(res, 404, { detail: "Not Found" });
-    if (req.method !== "GET") return send(res, 405, { detail: "Method Not Allowed" }, { allow: "GET" });
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, { allow: ALLOW, "content-length": 0 });
+      return void res.end();
+    }
+    // HEAD is a GET whose body node:http leaves out (its headers, Content-Length included, are sent)
+    if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, { detail: "Method Not Allowed" }, { allow: ALLOW });
 
     const auth = req.headers.authorization;
     const m = typeof auth === "string" ? /^Bearer\s+(\S.*)$/i.exec(auth.trim()) : null;
     if (!m) return send(res, 403, { detail: "Not authenticated" });
-    if (this.options.token !== undefined && m[1] !== this.options.token) {
+    if (this.options.token !== undefined && !sameSecret(m[1]!, this.options.token)) {
       return send(res, 403, { detail: "Invalid credentials" });
     }
 
@@ -355,8 +269,14 @@ class Handler {
     const repo = `${route.owner}/${route.repository}`;
     if (!this.repos.has(repo)) return send(res, 404, { detail: "Repository not found" });
 
-    if (route.kind === "logs") return this.logs(req, res, repo, search);
-    return this.stats(res, repo, route.endpoint, search);
+    try {
+      if (route.kind === "logs") return await this.logs(req, res, repo, search);
+      return await this.stats(res, repo, route.endpoint, search);
+    } catch (err) {
+      if (!(err instanceof BudgetError)) throw err;
+      const param = route.kind === "logs" ? "received_from" : "start_at";
+      return unprocessable(res, [{ loc: ["query", param], msg: err.message, type: "value_error" }]);
+    }
   }
 
   private route(
@@ -373,7 +293,7 @@ class Handler {
     return undefined;
   }
 
-  private logs(req: IncomingMessage, res: ServerResponse, repo: string, search: URLSearchParams): void {
+  private async logs(req: IncomingMessage, res: ServerResponse, repo: string, search: URLSearchParams): Promise<void> {
     const decoded = decodeQuery(search, LogsQuerySchema);
     if (!decoded.ok) return unprocessable(res, decoded.detail);
     const v = decoded.value;
@@ -389,7 +309,7 @@ class Handler {
       if (!cursor) return unprocessable(res, [{ loc: ["query", "cursor"], msg: "Invalid cursor", type: "value_error" }]);
     }
     const perPage = v.per_page ?? 10;
-    const page = this.repos.page(repo, {
+    const page = await this.repos.page(repo, {
       from,
       to,
       types: v.event_type,
@@ -404,8 +324,7 @@ class Handler {
   }
 
   private links(req: IncomingMessage, search: URLSearchParams, page: { events: StoredEvent[]; hasNext: boolean; hasPrev: boolean }, _perPage: number): string {
-    const host = req.headers.host ?? "127.0.0.1";
-    const base = `http://${host}${(req.url ?? "/").split("?")[0]}`;
+    const base = `${this.baseUrl}${(req.url ?? "/").split("?")[0]}`;
     const url = (cursor: Cursor | undefined) => {
       const params = new URLSearchParams();
       // the API's own filters only: unknown parameters are ignored, and echoing them could make
@@ -425,7 +344,7 @@ class Handler {
     return parts.join(", ");
   }
 
-  private stats(res: ServerResponse, repo: string, endpoint: StatsEndpoint, search: URLSearchParams): void {
+  private async stats(res: ServerResponse, repo: string, endpoint: StatsEndpoint, search: URLSearchParams): Promise<void> {
     const schema = STATS_QUERY_SCHEMAS[endpoint.params];
     const decoded = decodeQuery(search, schema);
     if (!decoded.ok) return unprocessable(res, decoded.detail);
@@ -434,8 +353,7 @@ class Handler {
     if (endpoint.deprecatedUse) headers.deprecation = "true";
     if (endpoint.params === "time-to-merge") {
       const at = typeof v.at === "string" ? Date.parse(v.at) : this.nowMs();
-      const store = this.repos.store(repo, at - 7 * DAY, at);
-      return send(res, 200, timeToMerge(store, at, typeof v.branch === "string" ? v.branch : undefined), headers);
+      return send(res, 200, await this.repos.timeToMerge(repo, at, typeof v.branch === "string" ? v.branch : undefined), headers);
     }
     const to = typeof v.end_at === "string" ? Date.parse(v.end_at) : this.nowMs();
     const from = typeof v.start_at === "string" ? Date.parse(v.start_at) : to - DAY;
@@ -448,9 +366,8 @@ class Handler {
       queue_name: v.queue_name as string[] | undefined,
       priority_rule_name: v.priority_rule_name as string[] | undefined,
     };
-    const handler = STATS_HANDLERS[endpoint.name];
-    if (!handler) return send(res, 404, { detail: "Not Found" });
-    send(res, 200, handler({ store: this.repos.store(repo, from, to), from, to, filter }), headers);
+    if (!STATS_SPECS[endpoint.name]) return send(res, 404, { detail: "Not Found" });
+    send(res, 200, await this.repos.stats(repo, endpoint.name, from, to, filter), headers);
   }
 }
 

@@ -40,7 +40,35 @@ function envelopeProblem(v: unknown): string | undefined {
   return undefined;
 }
 
-export async function loadEventsFile(path: string): Promise<LoadedEvents> {
+/**
+ * The deepest an event may nest (objects and arrays). JSON.parse takes any depth, but writing the
+ * event back out (every page that holds it) overflows the stack at a few thousand levels; a real
+ * event nests about five.
+ */
+export const MAX_EVENT_DEPTH = 64;
+
+/** how deep a parsed value nests, without recursion (so any depth is measured safely) */
+export function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth + 1 > deepest) deepest = depth + 1;
+    if (deepest > MAX_EVENT_DEPTH) return deepest;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/**
+ * What one replayed event is taken to weigh in memory, from its line's length: the parsed object
+ * (about twice its text) and its JSON once served.
+ */
+const bytesOfLine = (length: number) => 3 * length + 200;
+
+export async function loadEventsFile(path: string, options: { budgetBytes?: number } = {}): Promise<LoadedEvents> {
+  let bytes = 0;
   const byRepo = new Map<string, StoredEvent[]>();
   let newest: number | undefined;
   let count = 0;
@@ -65,6 +93,17 @@ export async function loadEventsFile(path: string): Promise<LoadedEvents> {
     }
     const problem = envelopeProblem(value);
     if (problem) throw new EventsFileError(`${path}:${lineNo}: not an event: ${problem}`, lineNo);
+    // checked after the envelope: an event is an object, its depth counts from 1
+    if (nestingDepth(value) > MAX_EVENT_DEPTH) {
+      throw new EventsFileError(`${path}:${lineNo}: not an event: nested more than ${MAX_EVENT_DEPTH} levels deep`, lineNo);
+    }
+    bytes += bytesOfLine(line.length);
+    if (options.budgetBytes !== undefined && bytes > options.budgetBytes) {
+      throw new EventsFileError(
+        `${path}:${lineNo}: the log does not fit in the memory budget (${Math.round(options.budgetBytes / 1048576)} MB; raise it with --memory-budget, or replay a shorter log)`,
+        lineNo,
+      );
+    }
     const e = value as StoredEvent;
     if (seen.has(e.id)) throw new EventsFileError(`${path}:${lineNo}: duplicate event id ${e.id}`, lineNo);
     seen.add(e.id);

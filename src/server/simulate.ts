@@ -226,7 +226,19 @@ export function simulateRepository(options: SimulationOptions): SimEvent[] {
  * few before it that reach into it (daysFor).
  */
 export function simulateDay(options: { repo: string; seed: number; day: number }): SimEvent[] {
-  return new Simulation(options.repo, options.seed, options.day).run();
+  const steps = simulateDaySteps(options);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * simulateDay in steps of about a millisecond (a lane of the queue at a time): the server runs
+ * one step per event-loop turn, so a day being simulated never holds up other answers for long.
+ */
+export function simulateDaySteps(options: { repo: string; seed: number; day: number }): Generator<void, SimEvent[], void> {
+  return new Simulation(options.repo, options.seed, options.day).steps();
 }
 
 /** the epoch-ms time of a simulated event, recovered from its id (no date parsing) */
@@ -295,13 +307,18 @@ class Simulation {
     this.queueWeights = QUEUE_WEIGHTS(this.queues);
   }
 
-  run(): SimEvent[] {
+  *steps(): Generator<void, SimEvent[], void> {
     this.makeBlocks();
     this.makeArrivals();
-    for (const lane of this.lanes.values()) this.runLane(lane);
+    yield;
+    for (const lane of this.lanes.values()) {
+      this.runLane(lane);
+      yield;
+    }
     this.emitQueueSizes();
     this.emitRunningChecks();
     this.makeCiIssues();
+    yield;
     return this.finish();
   }
 

@@ -72,7 +72,6 @@ function str(v: unknown, fallback: string): string {
 
 // Group keys are interned and remembered on the event under a symbol (invisible to JSON), so a
 // query over a million events builds a handful of key objects, not a million.
-const KEY = Symbol("groupKey");
 const NO_PRIORITY = Symbol("noPriorityKey");
 const interned = new Map<string, GroupKey>();
 const keyStrings = new WeakMap<object, string>();
@@ -92,17 +91,39 @@ function keyString(key: object): string {
   return s;
 }
 
+// the group key of the event before: the endpoints fed by one pass each ask for it in turn
+let lastEvent: StoredEvent | undefined;
+let lastKey: GroupKey | undefined;
+const groupKeys = new Map<string, GroupKey>();
+
 function keyOf(e: StoredEvent): GroupKey {
-  const cached = (e as unknown as Record<symbol, GroupKey | undefined>)[KEY];
-  if (cached) return cached;
+  if (e === lastEvent) return lastKey!;
   const m = meta(e);
-  const key = intern<GroupKey>({
-    base_ref: str(e.base_ref, str(m.branch, "")),
-    partition_name: str(m.partition_name, "__default__"),
-    queue_name: str(m.queue_name, "default"),
-    priority_rule_name: typeof m.priority_rule_name === "string" ? m.priority_rule_name : null,
-  });
-  Object.defineProperty(e, KEY, { value: key, enumerable: false, writable: true });
+  const base_ref = str(e.base_ref, str(m.branch, ""));
+  const partition_name = str(m.partition_name, "__default__");
+  const queue_name = str(m.queue_name, "default");
+  const priority_rule_name = typeof m.priority_rule_name === "string" ? m.priority_rule_name : null;
+  // a plain string to look the key up: JSON-encoding a key per event cost more than the rest
+  const s = `${base_ref}\u0000${partition_name}\u0000${queue_name}\u0000${priority_rule_name ?? "\u0001"}`;
+  let key = groupKeys.get(s);
+  if (!key) groupKeys.set(s, (key = intern<GroupKey>({ base_ref, partition_name, queue_name, priority_rule_name })));
+  lastEvent = e;
+  lastKey = key;
+  return key;
+}
+
+const mergedKeys = new Map<GroupKey, Map<string, object>>();
+
+/** queues_merged_count's key: the group key with partition_names in place of partition_name */
+function mergedKeyOf(e: StoredEvent): object {
+  const k = keyOf(e);
+  const raw = meta(e).partition_names;
+  const partition_names = Array.isArray(raw) && raw.length > 0 ? raw.map(String) : ["__default__"];
+  let byNames = mergedKeys.get(k);
+  if (!byNames) mergedKeys.set(k, (byNames = new Map()));
+  const s = partition_names.join("\u0000");
+  let key = byNames.get(s);
+  if (!key) byNames.set(s, (key = intern({ base_ref: k.base_ref, partition_names, queue_name: k.queue_name, priority_rule_name: k.priority_rule_name })));
   return key;
 }
 
@@ -117,120 +138,189 @@ function matches(k: GroupKey, f: StatsFilter, partitions?: readonly string[]): b
   return true;
 }
 
-/** Collects values per group and per bucket, then turns them into the groups array. */
-class Grouper<A> {
-  private readonly groups = new Map<string, { key: Record<string, unknown>; acc: Map<number, A> }>();
-  constructor(
-    private readonly buckets: Bucket[],
-    private readonly init: () => A,
-  ) {}
-
-  bucketIndex(t: number): number {
-    // buckets are few (at most MAX_INTERVALS): binary search keeps 1M-event queries linear
-    let lo = 0;
-    let hi = this.buckets.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (this.buckets[mid]!.start <= t) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+/** The bucket a time falls in (buckets are few, at most MAX_INTERVALS: a binary search). */
+export function bucketIndex(buckets: readonly Bucket[], t: number): number {
+  let lo = 0;
+  let hi = buckets.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (buckets[mid]!.start <= t) lo = mid;
+    else hi = mid - 1;
   }
-
-  acc(key: Record<string, unknown>, t: number): A {
-    const k = keyString(key);
-    let g = this.groups.get(k);
-    if (!g) this.groups.set(k, (g = { key, acc: new Map() }));
-    const b = this.bucketIndex(t);
-    let a = g.acc.get(b);
-    if (!a) g.acc.set(b, (a = this.init()));
-    return a;
-  }
-
-  /** groups sorted by key; `every` emits every bucket (zeros included), else only buckets with data */
-  result(records: (a: A | undefined, b: Bucket) => Record<string, unknown>[], every: boolean): Record<string, unknown>[] {
-    const keys = [...this.groups.keys()].sort();
-    return keys.map((k) => {
-      const g = this.groups.get(k)!;
-      const stats: Record<string, unknown>[] = [];
-      this.buckets.forEach((b, i) => {
-        const a = g.acc.get(i);
-        if (a === undefined && !every) return;
-        stats.push(...records(a, b));
-      });
-      return { ...g.key, stats };
-    });
-  }
+  return lo;
 }
+
+// a bucket's interval is written once per group: formatted once per bucket
+const intervals = new WeakMap<Bucket, { start: string; end: string }>();
 
 function interval(b: Bucket): { start: string; end: string } {
-  return { start: iso(b.start), end: iso(b.end) };
+  let i = intervals.get(b);
+  if (!i) intervals.set(b, (i = { start: iso(b.start), end: iso(b.end) }));
+  return i;
 }
 
-export interface StatsContext {
-  store: EventStore;
-  from: number;
-  to: number;
-  filter: StatsFilter;
+// ---------------------------------------------------------------------------------------------
+// Every endpoint is an accumulator: `add` folds one event into the value of its group key in the
+// event's slot, `merge` folds two values into one, exactly (integer sums: times in ms), so that a
+// window's figures are the same whether it is computed in one pass (a bucket per slot) or merged
+// from cached per-day partials (a calendar day per slot, re-slotted into buckets). `render` turns
+// the bucketed values into the endpoint's answer; filters apply there, to group keys, so that one
+// cached day serves every filter.
+
+/** slot -> interned group key -> value */
+export type Slots<A> = Map<number, Map<object, A>>;
+
+/** What an accumulation needs besides the events: where a time goes, and per-session facts. */
+export class Sink {
+  /** dedupe keys (train cars, sessions) already counted in this pass */
+  readonly seen = new Set<string>();
+  constructor(
+    readonly slotOf: (t: number) => number,
+    /** the time of a queue session's first checks_start (average_queue_time) */
+    readonly firstChecksStart: (sessionId: string) => number | undefined,
+  ) {}
 }
 
-type Handler = (c: StatsContext) => unknown;
+interface Spec<A> {
+  /** the event types it reads */
+  types: readonly string[];
+  /** everything goes to one slot: figures that are not a sum over buckets (sessions, names, one bucket) */
+  whole?: boolean;
+  init(): A;
+  merge(into: A, from: A): void;
+  add(acc: (key: object, t: number) => A, e: StoredEvent, t: number, sink: Sink): void;
+  render(slots: Slots<A>, buckets: Bucket[], filter: StatsFilter, from: number, to: number): unknown;
+}
 
-function each(c: StatsContext, type: string, fn: (e: StoredEvent, t: number) => void): void {
-  const positions = c.store.positionsOf(type, c.from, c.to);
-  for (let i = 0; i < positions.length; i++) {
-    const p = positions[i]!;
-    fn(c.store.event(p), c.store.time(p));
+/** The accumulation of every endpoint over some events: endpoint path -> its slots. */
+export type Partials = Map<string, Slots<unknown>>;
+
+function slotFor<A>(spec: Spec<A>, slots: Slots<A>, sink: Sink) {
+  return (key: object, t: number): A => {
+    const s = spec.whole ? 0 : sink.slotOf(t);
+    let m = slots.get(s);
+    if (!m) slots.set(s, (m = new Map()));
+    let a = m.get(key);
+    if (a === undefined) m.set(key, (a = spec.init()));
+    return a;
+  };
+}
+
+/** merges `from` into `into`, slot by slot (slots of `from` mapped by `slotMap`) */
+function mergeSlots<A>(spec: Spec<A>, into: Slots<A>, from: Slots<A>, slotMap: (slot: number) => number): void {
+  for (const [slot, m] of from) {
+    const s = spec.whole ? 0 : slotMap(slot);
+    let target = into.get(s);
+    if (!target) into.set(s, (target = new Map()));
+    for (const [k, a] of m) {
+      let t = target.get(k);
+      if (t === undefined) target.set(k, (t = spec.init()));
+      spec.merge(t, a);
+    }
   }
 }
 
-function counter(c: StatsContext, type: string, field: string): unknown {
-  const g = new Grouper<{ n: number }>(bucketsFor(c.from, c.to), () => ({ n: 0 }));
-  each(c, type, (e, t) => {
-    const k = keyOf(e);
-    if (matches(k, c.filter)) g.acc(k as unknown as Record<string, unknown>, t).n++;
+/** groups sorted by key; `every` emits every bucket (zeros included), else only buckets with data */
+function grouped<A>(
+  slots: Slots<A>,
+  buckets: Bucket[],
+  keep: (key: object) => boolean,
+  records: (a: A | undefined, b: Bucket) => Record<string, unknown>[],
+  every: boolean,
+): Record<string, unknown>[] {
+  const keys = new Map<string, object>();
+  for (const m of slots.values()) for (const k of m.keys()) if (keep(k)) keys.set(keyString(k), k);
+  return [...keys.keys()].sort().map((ks) => {
+    const key = keys.get(ks)!;
+    const stats: Record<string, unknown>[] = [];
+    buckets.forEach((b, i) => {
+      const a = slots.get(i)?.get(key);
+      if (a === undefined && !every) return;
+      stats.push(...records(a, b));
+    });
+    return { ...key, stats };
   });
-  return { groups: g.result((a, b) => [{ ...interval(b), [field]: a?.n ?? 0 }], true) };
 }
 
-interface MinMax {
-  n: number;
-  sum: number;
-  min: number;
-  max: number;
-}
-const minMax = (): MinMax => ({ n: 0, sum: 0, min: Infinity, max: -Infinity });
-function add(a: MinMax, v: number): void {
-  a.n++;
-  a.sum += v;
-  if (v < a.min) a.min = v;
-  if (v > a.max) a.max = v;
-}
+const byKey = (f: StatsFilter) => (k: object) => matches(k as GroupKey, f);
 
-function distribution(
-  c: StatsContext,
-  type: string,
-  value: (e: StoredEvent) => number | undefined,
-  fields: [avg: string, max: string, min: string],
-  keyFn: (e: StoredEvent) => Record<string, unknown> = (e) => keyOf(e) as unknown as Record<string, unknown>,
-  dedupe?: (e: StoredEvent) => string | undefined,
-): unknown {
-  const g = new Grouper<MinMax>(bucketsFor(c.from, c.to), minMax);
-  const seen = new Set<string>();
-  each(c, type, (e, t) => {
-    const k = keyFn(e);
-    if (!matches(k as unknown as GroupKey, c.filter)) return;
-    const v = value(e);
-    if (v === undefined || !Number.isFinite(v)) return;
-    const d = dedupe?.(e);
-    if (d !== undefined) {
-      if (seen.has(d)) return;
-      seen.add(d);
-    }
-    add(g.acc(k, t), v);
-  });
+type Counts = Map<string, number>;
+const counts = (): Counts => new Map();
+function mergeCounts(into: Counts, from: Counts): void {
+  for (const [k, n] of from) into.set(k, (into.get(k) ?? 0) + n);
+}
+const sorted = (a: Counts) => [...a].sort(([x], [y]) => (x < y ? -1 : 1));
+
+/** sums, field by field */
+function sums(width: number): Pick<Spec<number[]>, "init" | "merge"> {
   return {
-    groups: g.result((a, b) => [{ ...interval(b), [fields[0]]: round(a!.sum / a!.n), [fields[1]]: a!.max, [fields[2]]: a!.min }], false),
+    init: () => new Array<number>(width).fill(0),
+    merge: (into, from) => {
+      for (let i = 0; i < width; i++) into[i]! += from[i]!;
+    },
+  };
+}
+
+/** [n, sum, min, max] */
+const SPREAD: Pick<Spec<number[]>, "init" | "merge"> = {
+  init: () => [0, 0, Infinity, -Infinity],
+  merge: (into, from) => {
+    into[0]! += from[0]!;
+    into[1]! += from[1]!;
+    if (from[2]! < into[2]!) into[2] = from[2]!;
+    if (from[3]! > into[3]!) into[3] = from[3]!;
+  },
+};
+function spreadAdd(a: number[], v: number): void {
+  a[0]!++;
+  a[1]! += v;
+  if (v < a[2]!) a[2] = v;
+  if (v > a[3]!) a[3] = v;
+}
+
+function counter(type: string, field: string): Spec<number[]> {
+  return {
+    types: [type],
+    ...sums(1),
+    add: (acc, e, t) => void acc(keyOf(e), t)[0]!++,
+    render: (slots, buckets, f) => ({ groups: grouped(slots, buckets, byKey(f), (a, b) => [{ ...interval(b), [field]: a?.[0] ?? 0 }], true) }),
+  };
+}
+
+/**
+ * avg / max / min of a value per group and bucket. The value is an integer (ms for durations,
+ * shown in seconds) so sums are exact in any order. A dedupe key counts its first event only.
+ */
+function distribution(
+  type: string,
+  value: (e: StoredEvent, t: number) => number | undefined,
+  fields: [avg: string, max: string, min: string],
+  options: { keyFn?: (e: StoredEvent) => object; dedupe?: (e: StoredEvent) => string | undefined; unit?: number } = {},
+): Spec<number[]> {
+  const keyFn = options.keyFn ?? keyOf;
+  const unit = options.unit ?? 1;
+  return {
+    types: [type],
+    ...SPREAD,
+    add: (acc, e, t, sink) => {
+      const v = value(e, t);
+      if (v === undefined || !Number.isFinite(v)) return;
+      const d = options.dedupe?.(e);
+      if (d !== undefined) {
+        if (sink.seen.has(d)) return;
+        sink.seen.add(d);
+      }
+      spreadAdd(acc(keyFn(e), t), v);
+    },
+    render: (slots, buckets, f) => ({
+      groups: grouped(
+        slots,
+        buckets,
+        byKey(f),
+        (a, b) => [{ ...interval(b), [fields[0]]: round(a![1]! / unit / a![0]!), [fields[1]]: a![3]! / unit, [fields[2]]: a![2]! / unit }],
+        false,
+      ),
+    }),
   };
 }
 
@@ -253,17 +343,24 @@ export function isFailedCheck(e: StoredEvent): boolean {
   return typeof spec?.checks_conclusion === "string" && FAILED_CONCLUSIONS.has(spec.checks_conclusion);
 }
 
-function seconds(a: unknown, b: unknown): number | undefined {
+/** b - a in whole ms, for two ISO times */
+function millis(a: unknown, b: unknown): number | undefined {
   if (typeof a !== "string" || typeof b !== "string") return undefined;
-  const d = (Date.parse(b) - Date.parse(a)) / 1000;
+  const d = Date.parse(b) - Date.parse(a);
+  return Number.isFinite(d) && d >= 0 ? d : undefined;
+}
+
+/** ms from queued_at to t */
+function queueMillis(e: StoredEvent, t: number): number | undefined {
+  const q = meta(e).queued_at;
+  if (typeof q !== "string") return undefined;
+  const d = t - Date.parse(q);
   return Number.isFinite(d) && d >= 0 ? d : undefined;
 }
 
 function queueTime(e: StoredEvent, t: number): number | undefined {
-  const q = meta(e).queued_at;
-  if (typeof q !== "string") return undefined;
-  const d = (t - Date.parse(q)) / 1000;
-  return Number.isFinite(d) && d >= 0 ? d : undefined;
+  const d = queueMillis(e, t);
+  return d === undefined ? undefined : d / 1000;
 }
 
 function sessionKey(e: StoredEvent): string | undefined {
@@ -271,8 +368,10 @@ function sessionKey(e: StoredEvent): string | undefined {
   return typeof s === "string" ? s : undefined;
 }
 
-const noPriority = (e: StoredEvent): Record<string, unknown> => {
-  const k = keyOf(e) as GroupKey & { [NO_PRIORITY]?: Record<string, unknown> };
+const trainCar = (e: StoredEvent) => (typeof meta(e).train_car_id === "string" ? `car:${meta(e).train_car_id as string}` : undefined);
+
+const noPriority = (e: StoredEvent): object => {
+  const k = keyOf(e) as GroupKey & { [NO_PRIORITY]?: object };
   if (!k[NO_PRIORITY]) {
     const reduced = intern({ base_ref: k.base_ref, partition_name: k.partition_name, queue_name: k.queue_name });
     Object.defineProperty(k, NO_PRIORITY, { value: reduced, enumerable: false });
@@ -289,276 +388,429 @@ const QUEUE_TYPES = [
   "action.queue.change",
 ];
 
-/** Checks outcomes (SUCCESS or the abort code) of `checks_end` events, counted per group and bucket. */
-function countCheckOutcomes(c: StatsContext, buckets: Bucket[]): Grouper<Map<string, number>> {
-  const g = new Grouper<Map<string, number>>(buckets, () => new Map());
-  each(c, "action.queue.checks_end", (e, t) => {
-    const k = keyOf(e);
-    if (!matches(k, c.filter)) return;
-    const a = g.acc(k as unknown as Record<string, unknown>, t);
-    const o = checkOutcome(e);
-    a.set(o, (a.get(o) ?? 0) + 1);
-  });
-  return g;
+const CHECKS_END = "action.queue.checks_end";
+
+/** Checks outcomes (SUCCESS or the abort code) of `checks_end` events, counted per group and slot. */
+function checkOutcomes(whole: boolean, render: Spec<Counts>["render"]): Spec<Counts> {
+  return {
+    types: [CHECKS_END],
+    whole,
+    init: counts,
+    merge: mergeCounts,
+    add: (acc, e, t) => {
+      const a = acc(keyOf(e), t);
+      const o = checkOutcome(e);
+      a.set(o, (a.get(o) ?? 0) + 1);
+    },
+    render,
+  };
 }
 
+/** queue names or base refs seen in queue events: one set for the window */
+function names(field: "base_ref" | "queue_name", out: string): Spec<Set<string>> {
+  const ALL = {};
+  return {
+    types: QUEUE_TYPES,
+    whole: true,
+    init: () => new Set(),
+    merge: (into, from) => {
+      for (const n of from) into.add(n);
+    },
+    add: (acc, e, t) => void acc(ALL, t).add(keyOf(e)[field]),
+    render: (slots) => {
+      const set = new Set(slots.get(0)?.get(ALL) ?? []);
+      if (field === "base_ref") set.delete("");
+      return { [out]: [...set].sort() };
+    },
+  };
+}
+
+interface RetrySession {
+  key: GroupKey;
+  t: number;
+  retries: number;
+  depth: number;
+  lastOk: boolean;
+}
+
+const SESSIONS = {};
+
+type Spec_ = Spec<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
 /**
- * One handler per windowed endpoint record of src/stats/endpoints.ts, under the record's name; the
- * server's route table is built from the records. time-to-merge (an instant, not a window) is
- * answered by timeToMerge below.
+ * One accumulator per windowed endpoint record of src/stats/endpoints.ts, under the record's name
+ * (the server's route table is built from the records). time-to-merge (an instant, not a window)
+ * is answered by timeToMerge below.
  */
-export const STATS_HANDLERS: Record<string, Handler> = {
-  "queues-entered-count": (c) => counter(c, "action.queue.enter", "entered"),
+export const STATS_SPECS: Record<string, Spec_> = {
+  "queues-entered-count": counter("action.queue.enter", "entered"),
 
-  "queues-merged-count": (c) => {
-    const g = new Grouper<{ n: number }>(bucketsFor(c.from, c.to), () => ({ n: 0 }));
-    each(c, "action.queue.merged", (e, t) => {
-      const k = keyOf(e);
-      const raw = meta(e).partition_names;
-      const names = Array.isArray(raw) && raw.length > 0 ? raw.map(String) : ["__default__"];
-      if (!matches(k, c.filter, names)) return;
-      g.acc({ base_ref: k.base_ref, partition_names: names, queue_name: k.queue_name, priority_rule_name: k.priority_rule_name }, t).n++;
-    });
-    return { groups: g.result((a, b) => [{ ...interval(b), merged: a?.n ?? 0 }], true) };
-  },
+  "queues-merged-count": {
+    types: ["action.queue.merged"],
+    ...sums(1),
+    add: (acc, e, t) => void acc(mergedKeyOf(e), t)[0]!++,
+    render: (slots, buckets, f) => ({
+      groups: grouped(
+        slots,
+        buckets,
+        (k) => matches(k as GroupKey, f, (k as { partition_names: string[] }).partition_names),
+        (a, b) => [{ ...interval(b), merged: a?.[0] ?? 0 }],
+        true,
+      ),
+    }),
+  } satisfies Spec<number[]>,
 
-  "failure-rate": (c) => {
-    const g = new Grouper<{ total: number; failures: number }>(bucketsFor(c.from, c.to), () => ({ total: 0, failures: 0 }));
-    each(c, "action.queue.checks_end", (e, t) => {
-      const k = keyOf(e);
-      if (!matches(k, c.filter)) return;
-      const a = g.acc(k as unknown as Record<string, unknown>, t);
-      a.total++;
-      if (isFailedCheck(e)) a.failures++;
-    });
-    return {
-      groups: g.result((a, b) => {
-        const total = a?.total ?? 0;
-        const failures = a?.failures ?? 0;
-        return [{ ...interval(b), total, failures, failure_rate: total === 0 ? 0 : failures / total }];
-      }, true),
-    };
-  },
+  "failure-rate": {
+    types: [CHECKS_END],
+    ...sums(2),
+    add: (acc, e, t) => {
+      const a = acc(keyOf(e), t);
+      a[0]!++;
+      if (isFailedCheck(e)) a[1]!++;
+    },
+    render: (slots, buckets, f) => ({
+      groups: grouped(
+        slots,
+        buckets,
+        byKey(f),
+        (a, b) => {
+          const total = a?.[0] ?? 0;
+          const failures = a?.[1] ?? 0;
+          return [{ ...interval(b), total, failures, failure_rate: total === 0 ? 0 : failures / total }];
+        },
+        true,
+      ),
+    }),
+  } satisfies Spec<number[]>,
 
-  "queues-checks-outcome-count": (c) => {
-    const g = countCheckOutcomes(c, bucketsFor(c.from, c.to));
-    return {
-      groups: g.result((a, b) => [...a!].sort(([x], [y]) => (x < y ? -1 : 1)).map(([check_outcome, count]) => ({ ...interval(b), check_outcome, count })), false),
-    };
-  },
+  "queues-checks-outcome-count": checkOutcomes(false, (slots, buckets, f) => ({
+    groups: grouped(slots, buckets, byKey(f), (a, b) => sorted(a!).map(([check_outcome, count]) => ({ ...interval(b), check_outcome, count })), false),
+  })),
 
-  "merge-queue-checks-outcome": (c) => {
-    // the deprecated endpoint: the same counts over one bucket, the whole window
-    const g = countCheckOutcomes(c, [{ start: c.from, end: c.to }]);
-    const groups = g.result((a) => [Object.fromEntries([...a!].sort(([x], [y]) => (x < y ? -1 : 1)))], false);
+  // the deprecated endpoint: the same counts over one bucket, the whole window
+  "merge-queue-checks-outcome": checkOutcomes(true, (slots, _buckets, f, from, to) => {
+    const groups = grouped(slots, [{ start: from, end: to }], byKey(f), (a) => [Object.fromEntries(sorted(a!))], false);
     return { groups: groups.map((grp) => ({ ...grp, stats: (grp.stats as unknown[])[0] ?? {} })) };
-  },
+  }),
 
-  "queues-pr-exit-reasons": (c) => {
-    const g = new Grouper<Map<string, number>>(bucketsFor(c.from, c.to), () => new Map());
-    const seen = new Set<string>();
-    each(c, "action.queue.leave", (e, t) => {
-      const k = keyOf(e);
-      if (!matches(k, c.filter)) return;
+  "queues-pr-exit-reasons": {
+    types: ["action.queue.leave"],
+    init: counts,
+    merge: mergeCounts,
+    add: (acc, e, t, sink) => {
       const sid = sessionKey(e);
       if (sid !== undefined) {
-        if (seen.has(sid)) return;
-        seen.add(sid);
+        if (sink.seen.has(`session:${sid}`)) return;
+        sink.seen.add(`session:${sid}`);
       }
       const m = meta(e);
       const reason = exitReasonOf(m.merged, m.reason);
-      const a = g.acc(k as unknown as Record<string, unknown>, t);
+      const a = acc(keyOf(e), t);
       a.set(reason, (a.get(reason) ?? 0) + 1);
-    });
-    return {
-      groups: g.result((a, b) => [...a!].sort(([x], [y]) => (x < y ? -1 : 1)).map(([exit_reason, count]) => ({ ...interval(b), exit_reason, count })), false),
-    };
-  },
+    },
+    render: (slots, buckets, f) => ({
+      groups: grouped(slots, buckets, byKey(f), (a, b) => sorted(a!).map(([exit_reason, count]) => ({ ...interval(b), exit_reason, count })), false),
+    }),
+  } satisfies Spec<Counts>,
 
-  "average-ci-runtime": (c) => {
-    const g = new Grouper<{ n: number; sum: number }>(bucketsFor(c.from, c.to), () => ({ n: 0, sum: 0 }));
-    const seen = new Set<string>();
-    each(c, "action.queue.checks_end", (e, t) => {
-      const k = keyOf(e);
-      if (!matches(k, c.filter)) return;
-      const m = meta(e);
-      const spec = m.speculative_check_pull_request as Record<string, unknown> | undefined;
-      const runtime = seconds(spec?.checks_started_at, spec?.checks_ended_at);
+  "average-ci-runtime": {
+    types: [CHECKS_END],
+    ...sums(2),
+    add: (acc, e, t, sink) => {
+      const spec = meta(e).speculative_check_pull_request as Record<string, unknown> | undefined;
+      const runtime = millis(spec?.checks_started_at, spec?.checks_ended_at);
       if (runtime === undefined) return;
       // one run per train car: the pull requests of a batch share it
-      if (typeof m.train_car_id === "string") {
-        if (seen.has(m.train_car_id)) return;
-        seen.add(m.train_car_id);
+      const car = trainCar(e);
+      if (car !== undefined) {
+        if (sink.seen.has(`runtime:${car}`)) return;
+        sink.seen.add(`runtime:${car}`);
       }
-      const a = g.acc(k as unknown as Record<string, unknown>, t);
-      a.n++;
-      a.sum += runtime;
-    });
-    return { groups: g.result((a, b) => [{ ...interval(b), runtime: round(a!.sum / a!.n) }], false) };
-  },
+      const a = acc(keyOf(e), t);
+      a[0]!++;
+      a[1]! += runtime;
+    },
+    render: (slots, buckets, f) => ({ groups: grouped(slots, buckets, byKey(f), (a, b) => [{ ...interval(b), runtime: round(a![1]! / 1000 / a![0]!) }], false) }),
+  } satisfies Spec<number[]>,
 
-  "average-queue-time": (c) => {
-    type A = { n: number; q: number; cap: number; sched: number; freeze: number };
-    const g = new Grouper<A>(bucketsFor(c.from, c.to), () => ({ n: 0, q: 0, cap: 0, sched: 0, freeze: 0 }));
-    each(c, "action.queue.leave", (e, t) => {
-      const k = keyOf(e);
-      if (!matches(k, c.filter)) return;
-      const total = queueTime(e, t);
+  "average-queue-time": {
+    // [n, queue ms, idle capacity ms, schedule s, freeze s]
+    types: ["action.queue.leave"],
+    ...sums(5),
+    add: (acc, e, t, sink) => {
+      const total = queueMillis(e, t);
       if (total === undefined) return;
       const m = meta(e);
       const sched = typeof m.seconds_waiting_for_schedule === "number" ? m.seconds_waiting_for_schedule : 0;
       const freeze = typeof m.seconds_waiting_for_freeze === "number" ? m.seconds_waiting_for_freeze : 0;
       const sid = sessionKey(e);
-      const firstStart = sid === undefined ? undefined : c.store.firstChecksStart(sid);
+      const firstStart = sid === undefined ? undefined : sink.firstChecksStart(sid);
       const queuedAt = Date.parse(m.queued_at as string);
-      const waited = firstStart !== undefined && firstStart >= queuedAt ? (firstStart - queuedAt) / 1000 : total;
-      const a = g.acc(k as unknown as Record<string, unknown>, t);
-      a.n++;
-      a.q += total;
-      a.sched += sched;
-      a.freeze += freeze;
-      a.cap += Math.max(0, waited - sched - freeze);
-    });
-    return {
-      groups: g.result(
+      const waited = firstStart !== undefined && firstStart >= queuedAt ? firstStart - queuedAt : total;
+      const a = acc(keyOf(e), t);
+      a[0]!++;
+      a[1]! += total;
+      a[2]! += Math.max(0, Math.round(waited - (sched + freeze) * 1000));
+      a[3]! += sched;
+      a[4]! += freeze;
+    },
+    render: (slots, buckets, f) => ({
+      groups: grouped(
+        slots,
+        buckets,
+        byKey(f),
         (a, b) => [
           {
             ...interval(b),
-            queue_time: round(a!.q / a!.n),
-            idle_capacity: round(a!.cap / a!.n),
-            idle_schedule: round(a!.sched / a!.n),
-            idle_freeze: round(a!.freeze / a!.n),
+            queue_time: round(a![1]! / 1000 / a![0]!),
+            idle_capacity: round(a![2]! / 1000 / a![0]!),
+            idle_schedule: round(a![3]! / a![0]!),
+            idle_freeze: round(a![4]! / a![0]!),
           },
         ],
         false,
       ),
-    };
-  },
+    }),
+  } satisfies Spec<number[]>,
 
-  "total-queue-time": (c) =>
-    distribution(c, "action.queue.leave", (e) => queueTime(e, Date.parse(e.received_at)), ["avg_queue_time", "max_queue_time", "min_queue_time"]),
+  "total-queue-time": distribution("action.queue.leave", queueMillis, ["avg_queue_time", "max_queue_time", "min_queue_time"], { unit: 1000 }),
 
-  "queue-size": (c) =>
-    distribution(c, "action.queue.change", (e) => (typeof meta(e).size === "number" ? (meta(e).size as number) : undefined), ["avg_size", "max_size", "min_size"]),
+  "queue-size": distribution("action.queue.change", (e) => (typeof meta(e).size === "number" ? (meta(e).size as number) : undefined), ["avg_size", "max_size", "min_size"]),
 
-  "running-speculative-checks": (c) =>
-    distribution(
-      c,
-      "action.queue.checks.change",
-      (e) => (typeof meta(e).running_checks === "number" ? (meta(e).running_checks as number) : undefined),
-      ["avg_running_checks", "max_running_checks", "min_running_checks"],
-      noPriority,
-    ),
+  "running-speculative-checks": distribution(
+    "action.queue.checks.change",
+    (e) => (typeof meta(e).running_checks === "number" ? (meta(e).running_checks as number) : undefined),
+    ["avg_running_checks", "max_running_checks", "min_running_checks"],
+    { keyFn: noPriority },
+  ),
 
-  "batch-size": (c) =>
-    distribution(
-      c,
-      "action.queue.checks_start",
-      (e) => {
-        const n = meta(e).pull_request_numbers;
-        return Array.isArray(n) ? n.length : undefined;
-      },
-      ["avg_batch_size", "max_batch_size", "min_batch_size"],
-      undefined,
-      (e) => (typeof meta(e).train_car_id === "string" ? (meta(e).train_car_id as string) : undefined),
-    ),
+  "batch-size": distribution(
+    "action.queue.checks_start",
+    (e) => {
+      const n = meta(e).pull_request_numbers;
+      return Array.isArray(n) ? n.length : undefined;
+    },
+    ["avg_batch_size", "max_batch_size", "min_batch_size"],
+    { dedupe: (e) => (trainCar(e) === undefined ? undefined : `batch:${trainCar(e)}`) },
+  ),
 
-  "batch-bisection": (c) => {
-    type S = { n: number; depth: number; maxDepth: number; size: number };
-    const started = new Grouper<S>(bucketsFor(c.from, c.to), () => ({ n: 0, depth: 0, maxDepth: 0, size: 0 }));
-    each(c, "action.queue.batch_bisection_start", (e, t) => {
-      const k = keyOf(e);
-      if (!matches(k, c.filter)) return;
+  "batch-bisection": {
+    // per key, started [n, depth, maxDepth, size] then completed [n, culprit, max]; a key's
+    // started and completed are apart (a bisection can end in another bucket)
+    types: ["action.queue.batch_bisection_start", "action.queue.batch_bisection_end"],
+    init: () => [0, 0, 0, 0, 0, 0, 0],
+    merge: (into: number[], from: number[]) => {
+      for (let i = 0; i < 7; i++) into[i] = i === 2 ? Math.max(into[i]!, from[i]!) : into[i]! + from[i]!;
+    },
+    add: (acc, e, t) => {
       const m = meta(e);
-      const a = started.acc(k as unknown as Record<string, unknown>, t);
-      const depth = typeof m.bisection_depth === "number" ? m.bisection_depth : 0;
-      a.n++;
-      a.depth += depth;
-      a.maxDepth = Math.max(a.maxDepth, depth);
-      a.size += typeof m.batch_size_before_split === "number" ? m.batch_size_before_split : 0;
-    });
-    type C = { n: number; culprit: number; max: number };
-    const completed = new Grouper<C>(bucketsFor(c.from, c.to), () => ({ n: 0, culprit: 0, max: 0 }));
-    each(c, "action.queue.batch_bisection_end", (e, t) => {
-      const k = keyOf(e);
-      if (!matches(k, c.filter)) return;
-      const m = meta(e);
-      const a = completed.acc(k as unknown as Record<string, unknown>, t);
-      a.n++;
-      if (m.culprit_found === true) a.culprit++;
-      if (m.max_failure_resolution_reached === true) a.max++;
-    });
-    return {
-      started: started.result(
-        (a, b) => [{ ...interval(b), bisection_count: a!.n, avg_depth: round(a!.depth / a!.n), max_depth: a!.maxDepth, avg_batch_size_before_split: round(a!.size / a!.n) }],
-        false,
-      ),
-      completed: completed.result(
-        (a, b) => [{ ...interval(b), bisection_completed_count: a!.n, culprit_found_count: a!.culprit, max_failure_reached_count: a!.max }],
-        false,
-      ),
-    };
-  },
+      const a = acc(keyOf(e), t);
+      if (e.type === "action.queue.batch_bisection_start") {
+        const depth = typeof m.bisection_depth === "number" ? m.bisection_depth : 0;
+        a[0]!++;
+        a[1]! += depth;
+        a[2] = Math.max(a[2]!, depth);
+        a[3]! += typeof m.batch_size_before_split === "number" ? m.batch_size_before_split : 0;
+      } else {
+        a[4]!++;
+        if (m.culprit_found === true) a[5]!++;
+        if (m.max_failure_resolution_reached === true) a[6]!++;
+      }
+    },
+    render: (slots, buckets, f) => {
+      const started = new Map([...slots].map(([s, m]) => [s, new Map([...m].filter(([, a]) => a[0]! > 0))]));
+      const completed = new Map([...slots].map(([s, m]) => [s, new Map([...m].filter(([, a]) => a[4]! > 0))]));
+      return {
+        started: grouped(
+          started,
+          buckets,
+          byKey(f),
+          (a, b) => [{ ...interval(b), bisection_count: a![0], avg_depth: round(a![1]! / a![0]!), max_depth: a![2], avg_batch_size_before_split: round(a![3]! / a![0]!) }],
+          false,
+        ),
+        completed: grouped(
+          completed,
+          buckets,
+          byKey(f),
+          (a, b) => [{ ...interval(b), bisection_completed_count: a![4], culprit_found_count: a![5], max_failure_reached_count: a![6] }],
+          false,
+        ),
+      };
+    },
+  } satisfies Spec<number[]>,
 
-  "checks-retries": (c) => {
+  "checks-retries": {
     // per session: its retried runs (retry_attempt >= 1) in the window; the session counts in the
-    // bucket of its last retried run, and is recovered when that run succeeded
-    const sessions = new Map<string, { key: GroupKey; t: number; retries: number; depth: number; lastOk: boolean }>();
-    each(c, "action.queue.checks_end", (e, t) => {
+    // bucket of its last retried run, and is recovered when that run succeeded. Sessions span
+    // days, so they are kept whole (one slot) and bucketed when rendered.
+    types: [CHECKS_END],
+    whole: true,
+    init: () => new Map<string, RetrySession>(),
+    merge: (into: Map<string, RetrySession>, from: Map<string, RetrySession>) => {
+      for (const [sid, s] of from) {
+        const x = into.get(sid);
+        if (!x) into.set(sid, { ...s });
+        else {
+          x.retries += s.retries;
+          x.depth = Math.max(x.depth, s.depth);
+          if (s.t > x.t) {
+            x.t = s.t;
+            x.lastOk = s.lastOk;
+            x.key = s.key;
+          }
+        }
+      }
+    },
+    add: (acc, e, t) => {
       const m = meta(e);
       if (typeof m.retry_attempt !== "number" || m.retry_attempt < 1) return;
-      const k = keyOf(e);
-      if (!matches(k, c.filter)) return;
+      const sessions = acc(SESSIONS, t);
       const sid = sessionKey(e) ?? `event:${e.id}`;
       let s = sessions.get(sid);
-      if (!s) sessions.set(sid, (s = { key: k, t, retries: 0, depth: 0, lastOk: false }));
+      if (!s) sessions.set(sid, (s = { key: keyOf(e), t, retries: 0, depth: 0, lastOk: false }));
       s.retries++;
-      s.t = t;
+      if (t >= s.t) {
+        s.t = t;
+        s.lastOk = checkOutcome(e) === "SUCCESS";
+      }
       s.depth = Math.max(s.depth, m.retry_attempt);
-      s.lastOk = checkOutcome(e) === "SUCCESS";
-    });
-    type A = { total: number; sessions: number; recovered: number; depth: number; maxDepth: number };
-    const g = new Grouper<A>(bucketsFor(c.from, c.to), () => ({ total: 0, sessions: 0, recovered: 0, depth: 0, maxDepth: 0 }));
-    for (const s of sessions.values()) {
-      const a = g.acc(s.key as unknown as Record<string, unknown>, s.t);
-      a.total += s.retries;
-      a.sessions++;
-      if (s.lastOk) a.recovered++;
-      a.depth += s.depth;
-      a.maxDepth = Math.max(a.maxDepth, s.depth);
-    }
-    return {
-      groups: g.result(
-        (a, b) => [
-          {
-            ...interval(b),
-            total_retries: a!.total,
-            sessions_with_retries: a!.sessions,
-            recovered: a!.recovered,
-            not_recovered: a!.sessions - a!.recovered,
-            recovery_rate: a!.recovered / a!.sessions,
-            avg_retry_depth: round(a!.depth / a!.sessions),
-            max_retry_depth: a!.maxDepth,
-          },
-        ],
-        false,
-      ),
-    };
-  },
+    },
+    render: (slots, buckets, f) => {
+      const bucketed: Slots<number[]> = new Map();
+      for (const s of slots.get(0)?.get(SESSIONS)?.values() ?? []) {
+        if (!matches(s.key, f)) continue;
+        const i = bucketIndex(buckets, s.t);
+        let m = bucketed.get(i);
+        if (!m) bucketed.set(i, (m = new Map()));
+        let a = m.get(s.key);
+        if (!a) m.set(s.key, (a = [0, 0, 0, 0, 0]));
+        a[0]! += s.retries;
+        a[1]!++;
+        if (s.lastOk) a[2]!++;
+        a[3]! += s.depth;
+        a[4] = Math.max(a[4]!, s.depth);
+      }
+      return {
+        groups: grouped(
+          bucketed,
+          buckets,
+          () => true,
+          (a, b) => [
+            {
+              ...interval(b),
+              total_retries: a![0],
+              sessions_with_retries: a![1],
+              recovered: a![2],
+              not_recovered: a![1]! - a![2]!,
+              recovery_rate: a![2]! / a![1]!,
+              avg_retry_depth: round(a![3]! / a![1]!),
+              max_retry_depth: a![4],
+            },
+          ],
+          false,
+        ),
+      };
+    },
+  } satisfies Spec<Map<string, RetrySession>>,
 
-  branches: (c) => {
-    const set = new Set<string>();
-    for (const type of QUEUE_TYPES) each(c, type, (e) => void set.add(keyOf(e).base_ref));
-    set.delete("");
-    return { base_refs: [...set].sort() };
-  },
+  branches: names("base_ref", "base_refs"),
 
-  queues: (c) => {
-    const set = new Set<string>();
-    for (const type of QUEUE_TYPES) each(c, type, (e) => void set.add(keyOf(e).queue_name));
-    return { queue_names: [...set].sort() };
-  },
+  queues: names("queue_name", "queue_names"),
 };
+
+/** specs by event type, for a pass that feeds every endpoint at once */
+const SPECS_BY_TYPE: ReadonlyMap<string, Array<[string, Spec_]>> = (() => {
+  const m = new Map<string, Array<[string, Spec_]>>();
+  for (const [name, spec] of Object.entries(STATS_SPECS)) {
+    for (const type of spec.types) {
+      let list = m.get(type);
+      if (!list) m.set(type, (list = []));
+      list.push([name, spec]);
+    }
+  }
+  return m;
+})();
+
+/**
+ * A pass over events (in time order within each source) that feeds every endpoint at once, or
+ * only `names` (into `target`'s slots when one name is given).
+ */
+export class Accumulation {
+  readonly partials: Partials = new Map();
+  private readonly adders = new Map<string, (key: object, t: number) => unknown>();
+
+  constructor(
+    readonly sink: Sink,
+    names: readonly string[] = Object.keys(STATS_SPECS),
+    target?: Slots<unknown>,
+  ) {
+    for (const name of names) {
+      const slots: Slots<unknown> = target && names.length === 1 ? target : new Map();
+      this.partials.set(name, slots);
+      this.adders.set(name, slotFor(STATS_SPECS[name]!, slots, sink));
+    }
+  }
+
+  add(e: StoredEvent, t: number): void {
+    const specs = SPECS_BY_TYPE.get(e.type);
+    if (!specs) return;
+    for (const [name, spec] of specs) {
+      const adder = this.adders.get(name);
+      if (adder) spec.add(adder, e, t, this.sink);
+    }
+  }
+}
+
+/** merges one endpoint's partials, re-slotted (days into buckets), into `into` */
+export function mergePartials(name: string, into: Slots<unknown>, from: Slots<unknown>, slotMap: (slot: number) => number): void {
+  mergeSlots(STATS_SPECS[name]!, into, from, slotMap);
+}
+
+/** the answer of an endpoint from its bucketed values */
+export function renderStats(name: string, slots: Slots<unknown>, c: { from: number; to: number; filter: StatsFilter }): unknown {
+  return STATS_SPECS[name]!.render(slots, bucketsFor(c.from, c.to), c.filter, c.from, c.to);
+}
+
+/** rough bytes of one endpoint's partials, for the server's memory budget */
+export function partialBytes(slots: Slots<unknown>): number {
+  let n = 0;
+  for (const m of slots.values()) {
+    n += 64;
+    for (const a of m.values()) n += 48 + (a instanceof Map || a instanceof Set ? 56 * a.size : 16 * (a as unknown[]).length);
+  }
+  return n;
+}
+
+export interface StatsContext {
+  store: EventStore;
+  from: number;
+  to: number;
+  filter: StatsFilter;
+}
+
+type Handler = (c: StatsContext) => unknown;
+
+/** one endpoint over a store's events of [from, to), in one pass: a bucket per slot */
+export function computeStats(name: string, c: StatsContext): unknown {
+  const spec = STATS_SPECS[name]!;
+  const buckets = bucketsFor(c.from, c.to);
+  const slots: Slots<unknown> = new Map();
+  const sink = new Sink((t) => bucketIndex(buckets, t), (sid) => c.store.firstChecksStart(sid));
+  const acc = slotFor(spec, slots, sink);
+  for (const type of spec.types) {
+    const positions = c.store.positionsOf(type, c.from, c.to);
+    for (let i = 0; i < positions.length; i++) {
+      const p = positions[i]!;
+      spec.add(acc, c.store.event(p), c.store.time(p), sink);
+    }
+  }
+  return spec.render(slots, buckets, c.filter, c.from, c.to);
+}
+
+/** Each endpoint's handler over a store (a replayed log, a short window): one pass, under the record's name. */
+export const STATS_HANDLERS: Record<string, Handler> = Object.fromEntries(
+  Object.keys(STATS_SPECS).map((name) => [name, (c: StatsContext) => computeStats(name, c)]),
+);
 
 /**
  * Deprecated time_to_merge: for the pull requests merged in the 7 days before `at`, mean and

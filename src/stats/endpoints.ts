@@ -74,6 +74,16 @@ interface StatsEndpointSpec {
   readonly listKey?: string;
   /** deprecated endpoints: what to use instead */
   readonly deprecatedUse?: string;
+  /** the items behind its figures (checks, sessions): --min-count and the verdicts' counts */
+  readonly sample?: SampleSpec;
+  /** metric names (openmetrics) for fields whose name alone says too little; mq_queue_<field> otherwise */
+  readonly metricNames?: Readonly<Record<string, string>>;
+}
+
+/** The field that counts the items behind an endpoint's figures, and what they are called. */
+export interface SampleSpec {
+  readonly field: string;
+  readonly noun: string;
 }
 
 export interface StatsEndpoint extends StatsEndpointSpec {
@@ -115,6 +125,7 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     params: "time-to-merge",
     shape: "time-to-merge",
     figures: { mean: { ...duration(), nullable: true }, median: { ...duration(), nullable: true } },
+    metricNames: { mean: "time_to_merge_mean", median: "time_to_merge_median" },
     deprecatedUse: "mq stats average-queue-time or mq stats total-queue-time",
   },
   {
@@ -126,6 +137,7 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     shape: "checks-outcome",
     figures: { count },
     category: "check_outcome",
+    metricNames: { count: "check_outcomes" },
     deprecatedUse: "mq stats queues-checks-outcome-count",
   },
   {
@@ -137,6 +149,7 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     shape: "groups",
     figures: { count },
     category: "check_outcome",
+    metricNames: { count: "check_outcomes" },
     mainField: "count",
   },
   {
@@ -168,6 +181,7 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     params: "filters",
     shape: "groups",
     figures: { runtime: duration() },
+    metricNames: { runtime: "ci_runtime" },
     mainField: "runtime",
   },
   {
@@ -269,6 +283,7 @@ const RECORDS: readonly StatsEndpointSpec[] = [
       avg_retry_depth: weighted("sessions_with_retries"),
       max_retry_depth: size("int", MAX),
     },
+    sample: { field: "sessions_with_retries", noun: "sessions with retries" },
     mainField: "total_retries",
   },
   {
@@ -279,6 +294,8 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     params: "filters",
     shape: "groups",
     figures: { total: count, failures: count, failure_rate: rate("failures", ["total"]) },
+    sample: { field: "total", noun: "checks" },
+    metricNames: { total: "checks", failures: "check_failures" },
     mainField: "failure_rate",
   },
   {
@@ -290,6 +307,7 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     shape: "groups",
     figures: { count },
     category: "exit_reason",
+    metricNames: { count: "exits" },
     mainField: "count",
   },
   {

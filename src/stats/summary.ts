@@ -1,8 +1,7 @@
 // `mq stats summary`: the headline figures of a window, each the window value of one endpoint's
 // field over all its groups, aggregated exactly as --fail-if's "all groups" does.
-import { windowValue } from "./aggregate.js";
-import { findStatsEndpoint, type StatsEndpoint } from "./endpoints.js";
-import { toGroups } from "./series.js";
+import { findStatsEndpoint, type FieldKind, type StatsEndpoint } from "./endpoints.js";
+import { judge, statsTargets, targetValue, type FailIfExpr, type GateOptions, type GateScope, type Verdict } from "./fail-if.js";
 
 export const SUMMARY_DESCRIPTION = "headline figures of the window: entered, merged, failure rate, queue time, CI runtime, queue size, retries";
 
@@ -32,17 +31,32 @@ export function summaryEndpoints(): StatsEndpoint[] {
   return [...new Set(Object.values(SUMMARY_SOURCES).map(([e]) => e))].map((n) => findStatsEndpoint(n)!);
 }
 
-/** The records of every group of a response together: the summary covers all of them at once. */
-export function allRecords(endpoint: StatsEndpoint, body: unknown): Array<Record<string, unknown>> {
-  return toGroups(endpoint, body).flatMap((g) => g.records);
-}
-
 /** Headline figures from the responses (keyed by endpoint name). */
 export function summaryFigures(bodies: ReadonlyMap<string, unknown>): Record<SummaryFigureName, number | null> {
   const out = {} as Record<SummaryFigureName, number | null>;
   for (const [name, [endpointName, field]] of Object.entries(SUMMARY_SOURCES) as Array<[SummaryFigureName, readonly [string, string]]>) {
     const endpoint = findStatsEndpoint(endpointName)!;
-    out[name] = windowValue(field, allRecords(endpoint, bodies.get(endpointName))) ?? null;
+    // the "all groups" target of --fail-if, so a summary figure and its gate can never disagree
+    const [all] = statsTargets(endpoint, bodies.get(endpointName), field, "all");
+    out[name] = (all && targetValue(all, field)) ?? null;
   }
   return out;
+}
+
+/** What each figure measures (for --fail-if on the summary): the kind of the field it comes from. */
+export function summaryKinds(): Record<SummaryFigureName, FieldKind> {
+  const out = {} as Record<SummaryFigureName, FieldKind>;
+  for (const [name, [endpointName, field]] of Object.entries(SUMMARY_SOURCES) as Array<[SummaryFigureName, readonly [string, string]]>) {
+    out[name] = findStatsEndpoint(endpointName)!.figures[field]!.kind;
+  }
+  return out;
+}
+
+/** The summary's checks: each figure judged over the response of the endpoint it comes from. */
+export function judgeSummary(exprs: readonly FailIfExpr[], bodies: ReadonlyMap<string, unknown>, scope: GateScope, opts: GateOptions = {}): Verdict[] {
+  return exprs.flatMap((expr) => {
+    const [endpointName, field] = SUMMARY_SOURCES[expr.field as SummaryFigureName];
+    const endpoint = findStatsEndpoint(endpointName)!;
+    return judge(expr, statsTargets(endpoint, bodies.get(endpointName), field, scope), { sample: endpoint.sample, ...opts, sourceField: field });
+  });
 }

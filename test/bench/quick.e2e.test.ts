@@ -37,7 +37,14 @@ describe("bench --quick", () => {
       "mq insights --since 7d: peak RSS",
       "(c) mq logs --all over the same window: peak RSS",
     ]);
+    const serve = r.stdout.split("\n").filter((l) => l.startsWith("| serve |")).map((l) => l.split(" | ")[1]);
+    expect(serve).toEqual([
+      "mq serve --days 7: warm /logs page of 10 (floor)",
+      "whole-window failure_rate (7 days), cold: first query of a fresh server",
+      "whole-window failure_rate (7 days), warm",
+      "mq serve --days 7 --memory-budget 512: peak RSS after every endpoint over the window",
+    ]);
     const targets = r.stdout.split("\n").filter((l) => /^- \*\*(met|NOT met|not measured)\*\* — /.test(l));
-    expect(targets).toHaveLength(14);
+    expect(targets).toHaveLength(17);
   }, 300_000);
 });

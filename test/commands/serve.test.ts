@@ -33,11 +33,25 @@ describe("mq serve flags", () => {
   it("has defaults: 127.0.0.1, port 0, seed 0, 30 days, no token", async () => {
     const r = await parse([]);
     expect(r.code).toBe(0);
-    expect(r.opts).toEqual({ host: "127.0.0.1", port: 0, token: undefined, seed: 0, days: 30, now: undefined, repos: undefined, eventsFile: undefined });
+    expect(r.opts).toEqual({
+      host: "127.0.0.1",
+      port: 0,
+      token: undefined,
+      seed: 0,
+      days: 30,
+      now: undefined,
+      repos: undefined,
+      eventsFile: undefined,
+      latencyMs: 0,
+      memoryBudgetMb: 512,
+    });
   });
 
   it("reads every flag", async () => {
-    const r = await parse(["--host", "0.0.0.0", "--port", "8080", "--token", "T0KEN", "--seed", "7", "--days", "5", "--now", "2026-11-20T12:00:00Z", "--repos", "a/b, c/d"]);
+    const r = await parse([
+      ...["--host", "0.0.0.0", "--port", "8080", "--token", "T0KEN", "--seed", "7", "--days", "5", "--now", "2026-11-20T12:00:00Z", "--repos", "a/b, c/d"],
+      ...["--latency", "100", "--memory-budget", "1024"],
+    ]);
     expect(r.opts).toEqual({
       host: "0.0.0.0",
       port: 8080,
@@ -47,6 +61,8 @@ describe("mq serve flags", () => {
       now: new Date("2026-11-20T12:00:00Z"),
       repos: ["a/b", "c/d"],
       eventsFile: undefined,
+      latencyMs: 100,
+      memoryBudgetMb: 1024,
     });
     expect((await parse(["--events", "rec.ndjson"])).opts?.eventsFile).toBe("rec.ndjson");
   });
@@ -66,6 +82,13 @@ describe("mq serve flags", () => {
     [["--token", " tok"], "mq: --token must be a non-empty token without whitespace (or leave --token out to accept any bearer token).\n"],
     [["--token", "tok\t"], "mq: --token must be a non-empty token without whitespace (or leave --token out to accept any bearer token).\n"],
     [["--events", "x.ndjson", "--seed", "3"], "mq: --events replays a recorded log: it cannot be combined with --seed or --days.\n"],
+    [["--latency", "-1"], "mq: --latency must be an integer number of milliseconds from 0 to 60000, not '-1'.\n"],
+    [["--latency", "1.5"], "mq: --latency must be an integer number of milliseconds from 0 to 60000, not '1.5'.\n"],
+    [["--latency", "60001"], "mq: --latency must be an integer number of milliseconds from 0 to 60000, not '60001'.\n"],
+    [["--latency", "100ms"], "mq: --latency must be an integer number of milliseconds from 0 to 60000, not '100ms'.\n"],
+    [["--memory-budget", "127"], "mq: --memory-budget must be an integer number of MB from 128 to 65536, not '127'.\n"],
+    [["--memory-budget", "1G"], "mq: --memory-budget must be an integer number of MB from 128 to 65536, not '1G'.\n"],
+    [["--memory-budget", "65537"], "mq: --memory-budget must be an integer number of MB from 128 to 65536, not '65537'.\n"],
   ])("rejects %j with exit 2 and one line", async (args, message) => {
     const r = await parse(args as string[]);
     expect(r.code).toBe(2);
@@ -79,7 +102,7 @@ describe("runServe", () => {
     const controller = new AbortController();
     const ctx = testContext({ signal: controller.signal });
     const { runServe } = await import("../../src/commands/serve.js");
-    const done = runServe({ host: "127.0.0.1", port: 0, seed: 1, days: 1, now: new Date("2026-11-20T12:00:00Z") }, ctx);
+    const done = runServe({ host: "127.0.0.1", port: 0, seed: 1, days: 1, now: new Date("2026-11-20T12:00:00Z"), latencyMs: 0, memoryBudgetMb: 512 }, ctx);
     let url = "";
     for (let i = 0; i < 200 && !url; i++) {
       await new Promise((r) => setTimeout(r, 10));
@@ -119,6 +142,32 @@ describe("runServe", () => {
     expect(await main(["serve", "--events", file], ctx)).toBe(2);
     expect(ctx.stdoutText()).toBe("");
     expect(ctx.stderrText()).toBe(`mq: --events: ${file}:1: not an event: ${problem}\n`);
+  });
+
+  it("an --events line nested too deep to serve exits 2 naming the line", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mq-serve-"));
+    const file = join(dir, "deep.ndjson");
+    const ok = `{"id":1,"received_at":"2026-11-18T00:00:00Z","trigger":"t","repository":"a/b","pull_request":null,"base_ref":null,"type":"action.refresh","metadata":{}}`;
+    // 10,000 levels: JSON.parse takes it, writing it back out in a page would overflow the stack
+    const deep = ok.replace('"id":1', '"id":2').replace('"metadata":{}', `"metadata":{"x":${"[".repeat(10_000)}${"]".repeat(10_000)}}`);
+    writeFileSync(file, `${ok}\n${deep}\n`);
+    const ctx = testContext();
+    expect(await main(["serve", "--events", file], ctx)).toBe(2);
+    expect(ctx.stdoutText()).toBe("");
+    expect(ctx.stderrText()).toBe(`mq: --events: ${file}:2: not an event: nested more than 64 levels deep\n`);
+  });
+
+  it("an --events file larger than --memory-budget exits 2 naming the line where it stops fitting", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mq-serve-"));
+    const file = join(dir, "big.ndjson");
+    const pad = "x".repeat(100_000);
+    const lines = Array.from({ length: 600 }, (_, i) => `{"id":${i + 1},"received_at":"2026-11-18T00:00:00Z","trigger":"${pad}","repository":"a/b","pull_request":null,"base_ref":null,"type":"action.refresh","metadata":{}}`);
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    const ctx = testContext();
+    expect(await main(["serve", "--events", file, "--memory-budget", "128"], ctx)).toBe(2);
+    expect(ctx.stdoutText()).toBe("");
+    // each 100 kB line is taken to weigh 3 x its length + 200 bytes: 128 MB hold 446 of them
+    expect(ctx.stderrText()).toBe(`mq: --events: ${file}:447: the log does not fit in the memory budget (128 MB; raise it with --memory-budget, or replay a shorter log)\n`);
   });
 
   it("a malformed --events file exits 2 naming the line", async () => {

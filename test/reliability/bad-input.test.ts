@@ -118,7 +118,10 @@ const STATS: Case[] = [
   { args: ["stats", "failure-rate", "--chart", "-o", "json"], says: /--chart .* cannot be combined with -o json/ },
   { args: ["stats", "summary", "--since", "later"], says: /--since "later" is not/ },
   { args: ["stats", "summary", "--at", "1h"], says: /--at is not accepted by mq stats summary/ },
-  { args: ["stats", "summary", "--fail-if", "x > 1"], says: /unknown option '--fail-if'/ },
+  { args: ["stats", "summary", "--fail-if", "x > 1"], says: /unknown field "x" for mq stats summary/ },
+  { args: ["stats", "summary", "--fail-if", "failure_rate > 0.2", "--fail-if-scope", "some"], says: /--fail-if-scope must be one of all, each, both/ },
+  { args: ["stats", "failure-rate", "--min-count", "x", "--fail-if", "failure_rate > 0.2"], says: /--min-count must be an integer/ },
+  { args: ["stats", "failure-rate", "--report", "r.json"], says: /--report only applies to --fail-if checks/ },
   { args: ["stats", "failure-rate", "-o", "xlsx"], says: /argument 'xlsx' is invalid. Allowed choices are table, json, ndjson, csv/ },
   { args: ["stats", "failure-rate", "--repo", "a_b/c"], says: /--repo.*owner 'a_b' must be/, ownRepo: true },
 ];

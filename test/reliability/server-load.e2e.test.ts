@@ -1,11 +1,16 @@
 // The bundled server under load and abuse: 50 keep-alive clients, 20,000 requests, zero errors and
-// bounded memory; malformed requests get a 4xx and the server keeps answering.
+// bounded memory; 200 clients over 40 cold repositories while a warm one keeps answering fast; a
+// year of history over 20 repositories within the memory budget, answers identical to a fresh
+// server's; malformed requests get a 4xx and the server keeps answering. Loopback only, bounded.
 import { connect } from "node:net";
+import { execFile } from "node:child_process";
+import { request as httpRequest } from "node:http";
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resolve } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Pool, request } from "undici";
 import { startServer, type RunningServer } from "../../src/server/index.js";
-import { startMq } from "../helpers/spawn.js";
+import { startMq, type Running } from "../helpers/spawn.js";
 
 const CLIENTS = 50;
 const TOTAL = 20_000;
@@ -28,10 +33,48 @@ const PATHS = [
   "/v1/repos/acme/web/stats/branches",
 ];
 
-/** Resident memory of a process, from /proc (Linux), in bytes. */
-function rssOf(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+/** Resident memory of a process, from /proc (Linux), in bytes: now (VmRSS) or its peak (VmHWM). */
+function rssOf(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): number {
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return Number(m?.[1] ?? 0) * 1024;
+}
+
+const MB = 1048576;
+const median = (xs: number[]) => {
+  const v = xs.slice().sort((a, b) => a - b);
+  return v.length % 2 ? v[(v.length - 1) / 2]! : (v[v.length / 2 - 1]! + v[v.length / 2]!) / 2;
+};
+
+/** servers started by a test, killed after it even when it fails */
+const started: Running[] = [];
+afterEach(() => {
+  for (const s of started.splice(0)) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill("SIGKILL");
+});
+
+async function serveProcess(args: string[], killAfterMs: number): Promise<{ serve: Running; url: string; pid: number }> {
+  const serve = startMq(["serve", "--port", "0", "--now", "2026-11-20T12:00:00Z", ...args], { killAfterMs });
+  started.push(serve);
+  await serve.waitForStdout(/^http:\/\/.*\n/, 30_000);
+  return { serve, url: serve.stdout().trim(), pid: serve.child.pid! };
+}
+
+/** the body of a GET, and its status */
+async function fetchBody(pool: Pool, path: string): Promise<{ status: number; body: string; ms: number }> {
+  const t = performance.now();
+  const res = await pool.request({ method: "GET", path, headers: AUTH, headersTimeout: 600_000, bodyTimeout: 600_000 });
+  const body = await res.body.text();
+  return { status: res.statusCode, body, ms: performance.now() - t };
+}
+
+/** runs test/reliability/load-client.mjs: many clients in another process */
+function loadClient(config: { url: string; clients: number; requests: number; paths: string[] }): Promise<{ statuses: Record<string, number>; failures: string[]; errors: number; wallMs: number }> {
+  const script = resolve(import.meta.dirname, "load-client.mjs");
+  return new Promise((done, fail) => {
+    execFile(process.execPath, [script, JSON.stringify({ ...config, token: "load-test-token" })], { timeout: 600_000, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+      if (err) return fail(new Error(`load client: ${err.message}\n${stderr}`));
+      done(JSON.parse(stdout));
+    });
+  });
 }
 
 describe("mq serve under load", () => {
@@ -101,6 +144,112 @@ describe("mq serve under load", () => {
   });
 });
 
+// These two take 5 to 25 minutes on two cores and do not pass yet (issue 15 is open: peak RSS goes
+// over the budget, and the year-long run is too slow to finish), so they run only when asked:
+// MQ_LOAD_TESTS=1 npx vitest run --config test/vitest.config.ts test/reliability/server-load.e2e.test.ts
+describe.skipIf(process.env.MQ_LOAD_TESTS !== "1")("mq serve: no client waits for another's simulation (issue 15; MQ_LOAD_TESTS=1)", () => {
+  const BUDGET_MB = 512;
+
+  it("200 concurrent clients over 40 cold repositories: zero errors, a warm repository's median within 10x its idle median, RSS under the budget", async () => {
+    const { serve, url, pid } = await serveProcess(["--memory-budget", String(BUDGET_MB)], 900_000);
+    const probe = new Pool(url, { connections: 1 });
+    const WARM = "/v1/repos/acme/warm/logs?per_page=10";
+    for (let i = 0; i < 20; i++) expect((await fetchBody(probe, WARM)).status).toBe(200);
+    // the real `mq serve`, on loopback, refuses a page's DNS-rebound name
+    const evil = await new Promise<number>((done, fail) => {
+      const req = httpRequest(`${url}${WARM}`, { headers: { ...AUTH, host: "evil.example" } }, (res) => {
+        res.resume();
+        done(res.statusCode ?? 0);
+      });
+      req.on("error", fail);
+      req.end();
+    });
+    expect(evil).toBe(421);
+    const idle: number[] = [];
+    for (let i = 0; i < 50; i++) idle.push((await fetchBody(probe, WARM)).ms);
+    // 40 repositories x (a page of the last day, a page back 30 days, statistics of the whole
+    // 30-day history and of the last day): 800 requests, 200 at a time
+    const since = "2026-10-21T12:00:00Z";
+    const paths: string[] = [];
+    for (let r = 0; r < 40; r++) {
+      const repo = `/v1/repos/load/r${r}`;
+      paths.push(
+        `${repo}/logs?per_page=100`,
+        `${repo}/stats/failure_rate?start_at=${since}`,
+        `${repo}/logs?per_page=100&received_from=${since}`,
+        `${repo}/stats/queues`,
+        `${repo}/stats/average_queue_time?start_at=${since}`,
+      );
+    }
+    const load = loadClient({ url, clients: 200, requests: 800, paths });
+    let loading = true;
+    void load.finally(() => (loading = false));
+    const underLoad: number[] = [];
+    while (loading) {
+      const r = await fetchBody(probe, WARM);
+      expect(r.status).toBe(200);
+      underLoad.push(r.ms);
+    }
+    const result = await load;
+    const peak = rssOf(pid, "VmHWM");
+    await probe.close();
+    serve.child.kill("SIGINT");
+    await serve.done;
+    const [idleMs, loadMs] = [median(idle), median(underLoad)];
+    console.log(
+      `mq serve, 200 clients x 40 repositories, 800 requests in ${(result.wallMs / 1000).toFixed(1)} s: warm median ${idleMs.toFixed(2)} ms idle, ` +
+        `${loadMs.toFixed(2)} ms under load (${(loadMs / idleMs).toFixed(1)}x, ${underLoad.length} probes); peak RSS ${Math.round(peak / MB)} MB (budget ${BUDGET_MB} MB)`,
+    );
+    expect(result.failures).toEqual([]);
+    expect(result.statuses).toEqual({ 200: 800 });
+    expect(underLoad.length).toBeGreaterThan(10);
+    expect(loadMs).toBeLessThanOrEqual(10 * idleMs);
+    expect(peak).toBeLessThanOrEqual(BUDGET_MB * MB);
+  }, 900_000);
+
+  it("--days 365: 20 repositories with windows back to 2000 stay under the budget, every answer the same as a fresh server's", async () => {
+    const { serve, url, pid } = await serveProcess(["--days", "365", "--memory-budget", String(BUDGET_MB)], 1_500_000);
+    const pool = new Pool(url, { connections: 1 });
+    const from = "2000-01-01T00:00:00Z";
+    const pathsOf = (repo: string) => [
+      `/v1/repos/${repo}/stats/failure_rate?start_at=${from}`,
+      `/v1/repos/${repo}/stats/queues_pr_exit_reasons?start_at=${from}`,
+      `/v1/repos/${repo}/stats/average_queue_time?start_at=${from}&base_ref=main`,
+      `/v1/repos/${repo}/stats/branches?start_at=${from}`,
+      `/v1/repos/${repo}/logs?per_page=100&received_from=${from}`,
+      // the oldest page: cursor "last"
+      `/v1/repos/${repo}/logs?per_page=100&received_from=${from}&cursor=bA`,
+    ];
+    const repos = Array.from({ length: 20 }, (_, i) => `year/r${i}`);
+    const kept = new Map<string, string[]>();
+    for (const [i, repo] of repos.entries()) {
+      const bodies: string[] = [];
+      for (const path of pathsOf(repo)) {
+        const r = await fetchBody(pool, path);
+        expect(r.status, `${path}: ${r.body.slice(0, 200)}`).toBe(200);
+        bodies.push(r.body);
+      }
+      if (i === 0 || i === 9 || i === 19) kept.set(repo, bodies);
+    }
+    // the first repository has been dropped to make room by now: simulated again, identical
+    for (const [j, path] of pathsOf(repos[0]!).entries()) expect((await fetchBody(pool, path)).body, path).toBe(kept.get(repos[0]!)![j]);
+    const peak = rssOf(pid, "VmHWM");
+    await pool.close();
+    serve.child.kill("SIGINT");
+    await serve.done;
+    // a fresh server, asked only about each of these repositories
+    for (const [repo, bodies] of kept) {
+      const fresh = await startServer({ port: 0, days: 365, now: new Date("2026-11-20T12:00:00Z"), recordRequests: false });
+      const freshPool = new Pool(fresh.url, { connections: 1 });
+      for (const [j, path] of pathsOf(repo).entries()) expect((await fetchBody(freshPool, path)).body, path).toBe(bodies[j]);
+      await freshPool.close();
+      await fresh.close();
+    }
+    console.log(`mq serve --days 365, 20 repositories back to 2000: peak RSS ${Math.round(peak / MB)} MB (budget ${BUDGET_MB} MB)`);
+    expect(peak).toBeLessThanOrEqual(BUDGET_MB * MB);
+  }, 1_500_000);
+});
+
 /** A raw HTTP exchange over a socket, for requests no client library would send. */
 function raw(text: string): Promise<string> {
   const { port } = new URL(server.url);
@@ -120,7 +269,7 @@ function raw(text: string): Promise<string> {
 const statusOf = (response: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0);
 
 describe("mq serve under abuse: 4xx, never a crash", () => {
-  const GET = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nConnection: close\r\n\r\n`;
+  const GET = (path: string) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer t\r\nConnection: close\r\n\r\n`;
 
   it.each<[string, string, number | RegExp]>([
     ["a 20 kB query string", GET(`/v1/repos/acme/web/logs?base_ref=${"a".repeat(20_000)}`), 431],
@@ -142,9 +291,10 @@ describe("mq serve under abuse: 4xx, never a crash", () => {
     ["an unknown event type", GET("/v1/repos/acme/web/logs?event_type=nope"), 422],
     ["received_from after received_to", GET("/v1/repos/acme/web/logs?received_from=2026-11-20T00:00:00Z&received_to=2026-11-19T00:00:00Z"), 422],
     ["a date without timezone", GET("/v1/repos/acme/web/stats/queues?start_at=2026-11-19T00:00:00"), 422],
-    ["POST", "POST /v1/repos/acme/web/logs HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}", 405],
-    ["DELETE", "DELETE /v1/repos/acme/web/logs HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 405],
-    ["no credentials", "GET /v1/repos/acme/web/logs HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 403],
+    ["POST", "POST /v1/repos/acme/web/logs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}", 405],
+    ["DELETE", "DELETE /v1/repos/acme/web/logs HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 405],
+    ["no credentials", "GET /v1/repos/acme/web/logs HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 403],
+    ["Host: evil.example (DNS rebinding)", GET("/v1/repos/acme/web/logs").replace("Host: 127.0.0.1", "Host: evil.example"), 421],
     ["not HTTP at all", "HELLO\r\n\r\n", 400],
     ["a header line without a colon", "GET /v1/repos/acme/web/logs HTTP/1.1\r\nHost x\r\n\r\n", 400],
     ["an unknown stats endpoint", GET("/v1/repos/acme/web/stats/nope"), 404],

@@ -69,7 +69,7 @@ describe("errors like the real service", () => {
     for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
       const r = await get(`${open.url}/v1/repos/acme/web/logs`, { authorization: "Bearer x" }, method);
       expect(r.status, method).toBe(405);
-      expect(r.headers.get("allow")).toBe("GET");
+      expect(r.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
     }
   });
 

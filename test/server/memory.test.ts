@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_SIMULATED_REPOS, Repositories, simulateRepository } from "../../src/server/index.js";
+import { BudgetError, Repositories, simulateRepository } from "../../src/server/index.js";
 import type { StoredEvent } from "../../src/server/store.js";
 import { NOW } from "./helpers.js";
 
@@ -8,53 +8,67 @@ const to = NOW.getTime();
 const from = to - HOUR;
 
 /** the newest page of the last hour, as served */
-function page(repos: Repositories, repo: string): string[] {
-  return repos.store(repo, from, to).page({ from, to, perPage: 20 }).json;
+async function page(repos: Repositories, repo: string): Promise<string[]> {
+  return (await repos.page(repo, { from, to, perPage: 20 })).json;
 }
 
-describe("simulated repositories kept in memory", () => {
-  it(`keeps at most ${MAX_SIMULATED_REPOS}, dropping the least recently used; a dropped one comes back identical`, () => {
-    const repos = new Repositories({ seed: 3, days: 1, now: NOW });
-    const first = page(repos, "acme/r0");
+const HUGE = { from: Date.parse("0001-01-01T00:00:00Z"), to: Date.parse("9999-12-31T00:00:00Z") };
+
+describe("simulated repositories kept within a memory budget", () => {
+  const BUDGET = 40 * 1048576;
+
+  it("holds at most the budget, dropping the least recently used; a dropped one comes back identical", async () => {
+    const repos = new Repositories({ seed: 3, days: 1, now: NOW, budgetBytes: BUDGET });
+    const first = await page(repos, "acme/r0");
     expect(first.length).toBe(20);
-    for (let i = 1; i < 12; i++) page(repos, `acme/r${i}`);
-    // r4 used again: it is no longer the least recently used
-    page(repos, "acme/r4");
+    for (let i = 1; i < 12; i++) {
+      await page(repos, `acme/r${i}`);
+      expect(repos.heldBytes).toBeLessThanOrEqual(BUDGET);
+    }
+    // r11 used again: it is the most recently used
+    await page(repos, "acme/r4");
     const cached = repos.cachedRepositories();
-    expect(cached).toHaveLength(MAX_SIMULATED_REPOS);
-    expect(cached).toEqual(["acme/r5", "acme/r6", "acme/r7", "acme/r8", "acme/r9", "acme/r10", "acme/r11", "acme/r4"]);
-    expect(page(repos, "acme/r0")).toEqual(first);
-    expect(repos.cachedRepositories()).toHaveLength(MAX_SIMULATED_REPOS);
+    expect(cached.length).toBeLessThan(12);
+    expect(cached[cached.length - 1]).toBe("acme/r4");
+    expect(cached).not.toContain("acme/r0");
+    expect(await page(repos, "acme/r0")).toEqual(first);
+    expect(repos.heldBytes).toBeLessThanOrEqual(BUDGET);
   });
 
-  it("never drops a repository holding appended events", () => {
-    const repos = new Repositories({ seed: 3, days: 1, now: NOW });
+  it("never drops a repository holding appended events", async () => {
+    const repos = new Repositories({ seed: 3, days: 1, now: NOW, budgetBytes: BUDGET });
     const ev = { id: to * 1024 + 1023, received_at: NOW.toISOString(), trigger: "t", repository: "acme/kept", pull_request: null, base_ref: null, type: "action.refresh", metadata: {} };
     repos.append("acme/kept", [ev as unknown as StoredEvent]);
-    for (let i = 0; i < 2 * MAX_SIMULATED_REPOS; i++) page(repos, `acme/r${i}`);
+    for (let i = 0; i < 12; i++) await page(repos, `acme/r${i}`);
     expect(repos.cachedRepositories()).toContain("acme/kept");
-    expect(repos.cachedRepositories()).toHaveLength(MAX_SIMULATED_REPOS);
-    expect(JSON.parse(page(repos, "acme/kept")[0]!)).toEqual(ev);
+    expect(JSON.parse((await page(repos, "acme/kept"))[0]!)).toEqual(ev);
+  });
+
+  it("refuses a window whose events alone cannot fit, with a clear error, and keeps serving", async () => {
+    const repos = new Repositories({ seed: 3, days: 365, now: NOW, budgetBytes: BUDGET });
+    // a filter nothing matches walks the whole year
+    await expect(repos.page("acme/web", { ...HUGE, perPage: 10, pullRequest: 1 })).rejects.toThrow(BudgetError);
+    await expect(repos.page("acme/web", { ...HUGE, perPage: 10, pullRequest: 1 })).rejects.toThrow(/more than the server's memory budget \(40 MB, mq serve --memory-budget\)/);
+    expect(repos.heldBytes).toBeLessThanOrEqual(BUDGET);
+    expect((await page(repos, "acme/web")).length).toBe(20);
   });
 });
 
 describe("a page of /logs over a huge window", () => {
-  const HUGE = { from: Date.parse("0001-01-01T00:00:00Z"), to: Date.parse("9999-12-31T00:00:00Z") };
-
-  it("simulates only the days the page reaches, not the whole history", () => {
+  it("simulates only the days the page reaches, not the whole history", async () => {
     const repos = new Repositories({ seed: 3, days: 365, now: NOW });
-    const p = repos.page("acme/web", { ...HUGE, perPage: 100 });
+    const p = await repos.page("acme/web", { ...HUGE, perPage: 100 });
     expect(p.events).toHaveLength(100);
     expect(p.hasNext).toBe(true);
     expect(Date.parse(p.events[0]!.received_at)).toBeLessThanOrEqual(NOW.getTime());
     expect(repos.simulatedDays("acme/web")).toBeLessThanOrEqual(6);
     // the next page, from its cursor, is as cheap
     const last = p.events[p.events.length - 1]!;
-    repos.page("acme/web", { ...HUGE, perPage: 100, cursor: { dir: "next", t: Date.parse(last.received_at), id: last.id } });
+    await repos.page("acme/web", { ...HUGE, perPage: 100, cursor: { dir: "next", t: Date.parse(last.received_at), id: last.id } });
     expect(repos.simulatedDays("acme/web")).toBeLessThanOrEqual(6);
   });
 
-  it("gives the same pages as the whole history", () => {
+  it("gives the same pages as the whole history", async () => {
     const seed = 5;
     const days = 12;
     const all = simulateRepository({ repo: "acme/web", seed, now: NOW, days }).slice().reverse(); // newest first
@@ -73,7 +87,7 @@ describe("a page of /logs over a huge window", () => {
       const got: number[] = [];
       let cursor: { dir: "next"; t: number; id: number } | undefined;
       for (let pages = 0; pages < 4; pages++) {
-        const p = repos.page("acme/web", { ...HUGE, ...filter, perPage, cursor });
+        const p = await repos.page("acme/web", { ...HUGE, ...filter, perPage, cursor });
         got.push(...p.events.map((e) => e.id));
         expect(p.hasPrev, name).toBe(pages > 0);
         if (!p.hasNext) break;

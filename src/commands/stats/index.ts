@@ -3,18 +3,31 @@
 // parse and validate flags into options (nothing is sent on bad input); runStats and runStatsSummary
 // fetch, hand the domain's results to the exporter and apply --fail-if, loading all that on demand.
 import { Command, Option } from "commander";
+import { accessSync, constants } from "node:fs";
+import { dirname, resolve } from "node:path";
 import type { Context, OutputFormat } from "../../context.js";
 import { CheckFailedError, UsageError } from "../../errors.js";
 import { STATS_ENDPOINTS, type StatsEndpoint } from "../../stats/endpoints.js";
 import { acceptedFlags, STATS_FLAGS, type StatsFlag } from "../../stats/flags.js";
-import { parseFailIf, type FailIfExpr } from "../../stats/fail-if.js";
-import { SUMMARY_DESCRIPTION } from "../../stats/summary.js";
-import { collectList, closestMatches, requireNonEmptyItems } from "../shared/lists.js";
+import { GATE_SCOPES, parseFailIf, type FailIfExpr, type GateScope, type Verdict } from "../../stats/fail-if.js";
+import { ruleOf } from "../../stats/aggregate.js";
+import { SUMMARY_DESCRIPTION, SUMMARY_SOURCES, summaryKinds, type SummaryFigureName } from "../../stats/summary.js";
+import { collectList, closestMatches, parseIntFlag, requireNonEmptyItems } from "../shared/lists.js";
 import { checkWindowOrder, formatInstant, parseTimeFlag, parseTimeWindow, TIME_VALUE_HELP } from "../shared/time.js";
 import { resolveOutputFormat } from "../shared/output.js";
 import { recordFieldNames } from "../../stats/series.js";
 
 export type StatsQuery = Record<string, string | string[]>;
+
+/** --fail-if and the flags that shape it: which figure, how small a sample counts, where verdicts go. */
+export interface GateFlags {
+  failIf: FailIfExpr[];
+  scope: GateScope;
+  minCount?: number;
+  allowEmpty: boolean;
+  /** --report FILE: the verdicts as JSON */
+  report?: string;
+}
 
 export interface StatsOptions {
   endpoint: StatsEndpoint;
@@ -29,7 +42,7 @@ export interface StatsOptions {
   format: OutputFormat;
   /** the filter flags as typed, repeated when the result is empty */
   filterWords: string[];
-  failIf: FailIfExpr[];
+  gate: GateFlags;
 }
 
 export interface StatsSummaryOptions {
@@ -37,6 +50,7 @@ export interface StatsSummaryOptions {
   filters: StatsQuery;
   since: Date;
   until: Date;
+  gate: GateFlags;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -47,6 +61,10 @@ type RawFlags = { [K in StatsFlag["key"]]?: K extends "since" | "until" | "at" |
   intervals?: boolean;
   fields?: string[];
   failIf?: string[];
+  failIfScope?: string;
+  minCount?: string;
+  allowEmpty?: boolean;
+  report?: string;
 };
 
 /** What `mq stats summary` accepts: the figures it combines all take the filter set F. */
@@ -86,6 +104,68 @@ function rejectForeignFlags(cmd: Command, name: string, accepted: readonly strin
   }
 }
 
+/** --fail-if and its companions, shown where --fail-if is. */
+function addGateFlags(cmd: Command, hidden: boolean): void {
+  const options = [
+    new Option("--fail-if <expr>", "exit 1 when FIELD OP VALUE or AGG(FIELD) OP VALUE holds (repeatable); one verdict line per check on stderr").argParser(collectRepeat),
+    new Option("--fail-if-scope <scope>", "judge the figure over all groups (default), each group, or both: all, each, both"),
+    new Option("--min-count <n>", "skip (and report) figures with fewer than n items behind them (checks, sessions)"),
+    new Option("--allow-empty", "pass when a check finds no data (no group matches the filters, an empty window); default: fail"),
+    new Option("--report <file>", "write the verdicts as JSON to this file"),
+  ];
+  for (const o of options) {
+    if (hidden) o.hideHelp();
+    cmd.addOption(o);
+  }
+}
+
+/** Checks the gate flags; `sampled(expr)` says whether an expression's figure counts its items. */
+function parseGateFlags(flags: RawFlags, failIf: FailIfExpr[], sampled: (expr: FailIfExpr) => boolean): GateFlags {
+  if (!failIf.length) {
+    const stray = (["failIfScope", "minCount", "allowEmpty", "report"] as const).find((k) => flags[k] !== undefined);
+    if (stray) {
+      const flag = { failIfScope: "--fail-if-scope", minCount: "--min-count", allowEmpty: "--allow-empty", report: "--report" }[stray];
+      throw new UsageError(`${flag} only applies to --fail-if checks: add --fail-if EXPR or drop ${flag}.`);
+    }
+  }
+  let scope: GateScope = "all";
+  if (flags.failIfScope !== undefined) {
+    if (!(GATE_SCOPES as readonly string[]).includes(flags.failIfScope)) {
+      throw new UsageError(`--fail-if-scope must be one of ${GATE_SCOPES.join(", ")}, not "${flags.failIfScope}".`);
+    }
+    scope = flags.failIfScope as GateScope;
+  }
+  const minCount = flags.minCount !== undefined ? parseIntFlag("--min-count", flags.minCount, 1, 1_000_000_000) : undefined;
+  if (minCount !== undefined) {
+    const unsampled = failIf.find((e) => !sampled(e));
+    if (unsampled) {
+      throw new UsageError(
+        `--min-count: ${unsampled.field} has no count of the items behind it; --min-count applies to rates and to the figures of failure-rate and checks-retries (drop it, or gate ${unsampled.field} without it in another step).`,
+      );
+    }
+  }
+  let report: string | undefined;
+  if (flags.report !== undefined) {
+    report = requireNonEmptyItems("--report", [flags.report], 4096)[0]!;
+    checkWritableFile("--report", report);
+  }
+  return { failIf, scope, minCount, allowEmpty: flags.allowEmpty === true, report };
+}
+
+/** The file's folder must exist and be writable: found out before any request, not after. */
+function checkWritableFile(flag: string, path: string): void {
+  const dir = dirname(resolve(path));
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new UsageError(`${flag} ${path}: cannot write to the folder ${dir} (missing or not writable).`);
+  }
+}
+
+function endpointSampled(endpoint: StatsEndpoint): (expr: FailIfExpr) => boolean {
+  return (expr) => endpoint.sample !== undefined || ruleOf(expr.field).by === "ratio";
+}
+
 /** The array filters of F the user gave, as query parameters (only flags `accepted` reach here). */
 function filterQuery(flags: RawFlags, accepted: readonly string[]): StatsQuery {
   const query: StatsQuery = {};
@@ -115,15 +195,15 @@ function filterWords(flags: RawFlags, accepted: readonly string[]): string[] {
 }
 
 /** --fields: known names of the endpoint's flat records; implies ndjson when no -o is given. */
-export function parseStatsFields(endpoint: StatsEndpoint, raw: string[] | undefined, ctx: Context): { fields?: string[]; format: OutputFormat } {
-  if (raw === undefined) return { format: resolveOutputFormat(ctx) };
+export function parseStatsFields(endpoint: StatsEndpoint, raw: string[] | undefined, ctx: Context, subject: string): { fields?: string[]; format: OutputFormat } {
+  if (raw === undefined) return { format: resolveOutputFormat(ctx, { figures: endpoint.fields.length > 0, command: subject }) };
   const fields = requireNonEmptyItems("--fields", raw);
   const known = recordFieldNames(endpoint);
   for (const f of fields) {
-    if (!known.includes(f)) throw new UsageError(`--fields: unknown field "${f}" for mq stats ${endpoint.name}; available fields: ${known.join(", ")}.`);
+    if (!known.includes(f)) throw new UsageError(`--fields: unknown field "${f}" for ${subject}; available fields: ${known.join(", ")}.`);
   }
   const format = ctx.globals.output ?? "ndjson";
-  if (format === "table") throw new UsageError("--fields applies to -o json, ndjson or csv, not to the table.");
+  if (!["json", "ndjson", "csv"].includes(format)) throw new UsageError(`--fields applies to -o json, ndjson or csv, not to -o ${format}.`);
   return { fields, format };
 }
 
@@ -144,13 +224,6 @@ export function parseStatsFlags(cmd: Command, endpoint: StatsEndpoint, flags: Ra
     if (until) query.end_at = formatInstant(until);
   }
   const chart = Boolean(flags.chart);
-  const intervals = Boolean(flags.intervals);
-  const { fields, format } = parseStatsFields(endpoint, flags.fields, ctx);
-  if (chart && intervals) throw new UsageError("--chart and --intervals cannot be used together: the chart already shows every interval.");
-  if (intervals && (endpoint.shape === "list" || endpoint.shape === "time-to-merge" || endpoint.shape === "checks-outcome")) {
-    throw new UsageError(`--intervals is not available for mq stats ${endpoint.name}: its response has no intervals.`);
-  }
-  if (chart && fields) throw new UsageError("--chart draws on the terminal and cannot be combined with --fields: drop one of them.");
   if (chart && !endpoint.mainField) {
     throw new UsageError(
       `--chart is not available for mq stats ${endpoint.name}: it has no figure over time; charts exist for ${STATS_ENDPOINTS.filter((e) => e.mainField).map((e) => e.name).join(", ")}.`,
@@ -159,8 +232,18 @@ export function parseStatsFlags(cmd: Command, endpoint: StatsEndpoint, flags: Ra
   if (chart && ctx.globals.output && ctx.globals.output !== "table") {
     throw new UsageError(`--chart draws on the terminal and cannot be combined with -o ${ctx.globals.output}: drop one of them.`);
   }
-  const failIf = (flags.failIf ?? []).map((e) => parseFailIf(e, endpoint.name, endpoint.fields));
-  return { endpoint, query, chart, intervals, fields, format: chart ? "table" : format, filterWords: filterWords(flags, endpoint.accepts), failIf };
+  const subject = `mq stats ${endpoint.name}`;
+  const kinds = Object.fromEntries(endpoint.fields.map((f) => [f, endpoint.figures[f]!.kind]));
+  const failIf = (flags.failIf ?? []).map((e) => parseFailIf(e, subject, kinds));
+  const gate = parseGateFlags(flags, failIf, endpointSampled(endpoint));
+  const intervals = Boolean(flags.intervals);
+  const { fields, format } = parseStatsFields(endpoint, flags.fields, ctx, subject);
+  if (chart && intervals) throw new UsageError("--chart and --intervals cannot be used together: the chart already shows every interval.");
+  if (intervals && (endpoint.shape === "list" || endpoint.shape === "time-to-merge" || endpoint.shape === "checks-outcome")) {
+    throw new UsageError(`--intervals is not available for ${subject}: its response has no intervals.`);
+  }
+  if (chart && fields) throw new UsageError("--chart draws on the terminal and cannot be combined with --fields: drop one of them.");
+  return { endpoint, query, chart, intervals, fields, format: chart ? "table" : format, filterWords: filterWords(flags, endpoint.accepts), gate };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -189,14 +272,12 @@ export function NewCmdStats(
     // known everywhere (a misplaced one gets mq's own message), shown only where they apply
     const chart = new Option("--chart", "draw the main figure over time for each group instead of tables");
     if (!endpoint.mainField) chart.hideHelp();
-    const failIf = new Option("--fail-if <expr>", "exit 1 when FIELD OP VALUE or AGG(FIELD) OP VALUE holds (repeatable)").argParser(collectRepeat);
-    if (endpoint.fields.length === 0) failIf.hideHelp();
     const intervals = new Option("--intervals", "a table row per interval of each group, instead of one row per group over the window");
     if (!endpoint.mainField) intervals.hideHelp();
     cmd.addOption(chart);
     cmd.addOption(intervals);
     cmd.addOption(new Option("--fields <fields>", "fields for json, ndjson and csv (implies -o ndjson): " + recordFieldNames(endpoint).join(",")).argParser(collectList));
-    cmd.addOption(failIf);
+    addGateFlags(cmd, endpoint.fields.length === 0);
     if (endpoint.fields.length) {
       cmd.addHelpText("after", `\nNumeric fields (for --fail-if): ${endpoint.fields.join(", ")}`);
     }
@@ -213,8 +294,16 @@ export function NewCmdStats(
 export function NewCmdStatsSummary(ctx: Context, runF?: (opts: StatsSummaryOptions) => Promise<void>): Command {
   const cmd = new Command("summary").description(SUMMARY_DESCRIPTION);
   addStatsFlags(cmd, SUMMARY_ACCEPTS);
+  addGateFlags(cmd, false);
+  cmd.addHelpText("after", `\nFigures (for --fail-if): ${Object.keys(SUMMARY_SOURCES).join(", ")}`);
   cmd.action(async (flags: RawFlags) => {
     rejectForeignFlags(cmd, "summary", SUMMARY_ACCEPTS);
+    const failIf = (flags.failIf ?? []).map((e) => parseFailIf(e, "mq stats summary", summaryKinds()));
+    const gate = parseGateFlags(flags, failIf, (expr) => {
+      const [endpointName, field] = SUMMARY_SOURCES[expr.field as SummaryFigureName];
+      return endpointSampled(STATS_ENDPOINTS.find((e) => e.name === endpointName)!)({ ...expr, field });
+    });
+    resolveOutputFormat(ctx, { figures: true, command: "mq stats summary" });
     const filters = filterQuery(flags, SUMMARY_ACCEPTS);
     const now = ctx.now();
     const window = parseTimeWindow(flags, now);
@@ -223,7 +312,7 @@ export function NewCmdStatsSummary(ctx: Context, runF?: (opts: StatsSummaryOptio
     const until = window.until ?? now;
     const since = window.since ?? new Date(until.getTime() - 86_400_000);
     checkWindowOrder(since, until);
-    await (runF ?? ((o) => runStatsSummary(o, ctx)))({ filters, since, until });
+    await (runF ?? ((o) => runStatsSummary(o, ctx)))({ filters, since, until, gate });
   });
   return cmd;
 }
@@ -266,26 +355,48 @@ export async function runStats(opts: StatsOptions, ctx: Context): Promise<void> 
   const { endpoint } = opts;
   const { format } = opts;
   warnDeprecated(ctx, endpoint);
-  const repo = await ctx.resolveRepo();
+  const repository = await repositoryName(ctx);
   const { startSpinner } = await import("../../output/spinner.js");
-  const spinner = await startSpinner(ctx, `fetching ${endpoint.name} of ${repo.owner}/${repo.name}…`);
+  const spinner = await startSpinner(ctx, `fetching ${endpoint.name} of ${repository}…`);
   let body: unknown;
   try {
     body = await fetchStats(ctx, endpoint, opts.query);
   } finally {
     spinner.stop();
   }
-  const [{ exportAll }, { statsExport }] = await Promise.all([import("../../output/exporter.js"), import("../../output/stats-render.js")]);
-  const out = statsExport(ctx.io, endpoint, body, {
-    chart: opts.chart,
-    intervals: opts.intervals,
-    fields: opts.fields,
-    repo: `${repo.owner}/${repo.name}`,
-    filters: opts.filterWords,
-    window: endpoint.params === "time-to-merge" ? undefined : windowWords(opts.query),
-  });
+  const [{ exportAll }, { statsExport }, figures] = await Promise.all([
+    import("../../output/exporter.js"),
+    import("../../output/stats-render.js"),
+    import("../../output/stats-figures.js"),
+  ]);
+  const out = {
+    ...statsExport(ctx.io, endpoint, body, {
+      chart: opts.chart,
+      intervals: opts.intervals,
+      fields: opts.fields,
+      repo: repository,
+      filters: opts.filterWords,
+      window: endpoint.params === "time-to-merge" ? undefined : windowWords(opts.query),
+    }),
+    headline: () => figures.statsHeadline(endpoint, body),
+    metrics: () => figures.statsMetrics(endpoint, body, repository),
+  };
   await exportAll(format, ctx.io, out, out.records);
-  if (opts.failIf.length) await applyFailIf(ctx, opts.failIf, endpoint, body);
+  let verdicts: Verdict[] = [];
+  if (opts.gate.failIf.length) {
+    const { judgeStats } = await import("../../stats/fail-if.js");
+    verdicts = judgeStats(opts.gate.failIf, endpoint, body, opts.gate.scope, gateOptions(opts.gate, opts.query));
+  }
+  const command = `mq stats ${endpoint.name}`;
+  await reportGate(ctx, opts.gate, verdicts, {
+    command,
+    repository,
+    start_at: typeof opts.query.start_at === "string" ? opts.query.start_at : undefined,
+    end_at: typeof opts.query.end_at === "string" ? opts.query.end_at : undefined,
+    summary: endpoint.fields.length
+      ? () => ({ headline: figures.statsHeadline(endpoint, body), chart: figures.statsChart(endpoint, body), window: figures.statsWindow(endpoint, body) })
+      : undefined,
+  });
 }
 
 /** The window asked for, in words: the API's default is the day before now. */
@@ -296,17 +407,63 @@ function windowWords(query: StatsQuery): string | undefined {
   return `${short(query.start_at)} → ${query.end_at === undefined ? "now" : short(query.end_at)}`;
 }
 
-/** Warnings for expressions with no value, a line per breach, and exit 1 when any breached. */
-async function applyFailIf(ctx: Context, exprs: readonly FailIfExpr[], endpoint: StatsEndpoint, body: unknown): Promise<void> {
-  const { check, checkTargets, describeBreach } = await import("../../stats/fail-if.js");
-  const result = check(exprs, checkTargets(endpoint, body));
-  for (const expr of result.unevaluated) {
-    ctx.io.stderr.write(`mq: warning: --fail-if '${expr.source}' not evaluated: no ${expr.field} value in the window.\n`);
+async function repositoryName(ctx: Context): Promise<string> {
+  const repo = await ctx.resolveRepo();
+  return `${repo.owner}/${repo.name}`;
+}
+
+/** Why a check found nothing, in the user's terms: the filters and window they gave. */
+function emptyReason(query: StatsQuery): string {
+  const given: string[] = [];
+  for (const f of STATS_FLAGS) {
+    const v = f.filterParam ? query[f.filterParam] : undefined;
+    if (v !== undefined) given.push(`${f.flag} ${Array.isArray(v) ? v.join(",") : v}`);
   }
-  for (const b of result.breaches) ctx.io.stderr.write(`mq: ${describeBreach(b)}\n`);
-  if (result.breaches.length) {
-    const n = result.breaches.length;
-    throw new CheckFailedError(`${n} --fail-if threshold${n === 1 ? "" : "s"} breached.`);
+  return given.length ? `no group matches the filters (${given.join(" ")}) in the window` : "no data in the window";
+}
+
+function gateOptions(gate: GateFlags, query: StatsQuery): { minCount?: number; allowEmpty: boolean; emptyReason: string } {
+  return { minCount: gate.minCount, allowEmpty: gate.allowEmpty, emptyReason: emptyReason(query) };
+}
+
+interface GateRun {
+  command: string;
+  repository: string;
+  start_at?: string;
+  end_at?: string;
+  /** what the step summary shows besides the verdicts (absent: no summary) */
+  summary?: () => { headline: import("../../output/markdown.js").MarkdownTable; chart?: import("../../output/github.js").StepSummary["chart"]; window?: { start: string; end: string } };
+}
+
+/**
+ * The verdicts' reporters: a line per check on stderr, the JSON report, and inside GitHub Actions an
+ * annotation per failed check and the step summary. Exit 1 (CheckFailedError) when a check failed.
+ */
+async function reportGate(ctx: Context, gate: GateFlags, verdicts: readonly Verdict[], run: GateRun): Promise<void> {
+  const [{ verdictLines, writeGateReport }, { colors }] = await Promise.all([import("../../output/gate.js"), import("../../output/color.js")]);
+  if (verdicts.length) ctx.io.stderr.write(verdictLines(verdicts, colors(ctx.io, "stderr")));
+  const github = await import("../../output/github.js");
+  if (github.inActions(ctx.env)) {
+    ctx.io.stderr.write(github.annotations(verdicts, run.command));
+    const path = ctx.env.GITHUB_STEP_SUMMARY;
+    if (path && run.summary) {
+      const extra = run.summary();
+      const window = extra.window ?? (run.start_at && run.end_at ? { start: run.start_at, end: run.end_at } : undefined);
+      try {
+        await github.appendStepSummary(path, github.renderStepSummary({ command: run.command, repository: run.repository, window, headline: extra.headline, chart: extra.chart, verdicts }));
+      } catch (err) {
+        // the gate's verdict stands; a summary that cannot be written is worth a warning, not a failure
+        ctx.io.stderr.write(`mq: warning: cannot append the step summary to ${path}: ${(err as Error).message}\n`);
+      }
+    }
+  }
+  if (gate.report) {
+    const meta = { command: run.command, repository: run.repository, start_at: run.start_at, end_at: run.end_at };
+    await writeGateReport(gate.report, verdicts, meta);
+  }
+  const failedCount = verdicts.filter((v) => !v.pass).length;
+  if (failedCount) {
+    throw new CheckFailedError(`${failedCount} of ${verdicts.length} --fail-if check${verdicts.length === 1 ? "" : "s"} failed.`);
   }
 }
 
@@ -314,13 +471,12 @@ async function applyFailIf(ctx: Context, exprs: readonly FailIfExpr[], endpoint:
 // summary
 
 export async function runStatsSummary(opts: StatsSummaryOptions, ctx: Context): Promise<void> {
-  const format = resolveOutputFormat(ctx);
+  const format = resolveOutputFormat(ctx, { figures: true });
   const query: StatsQuery = { ...opts.filters, start_at: formatInstant(opts.since), end_at: formatInstant(opts.until) };
-  const { summaryEndpoints, summaryFigures } = await import("../../stats/summary.js");
+  const { summaryEndpoints, summaryFigures, judgeSummary } = await import("../../stats/summary.js");
   const endpoints = summaryEndpoints();
   const { startSpinner } = await import("../../output/spinner.js");
-  const repo = await ctx.resolveRepo();
-  const spinner = await startSpinner(ctx, `fetching ${endpoints.length} statistics of ${repo.owner}/${repo.name}…`);
+  const spinner = await startSpinner(ctx, `fetching ${endpoints.length} statistics of ${await repositoryName(ctx)}…`);
   let bodies: Map<string, unknown>;
   try {
     // all at once: the summary takes as long as the slowest request, not the sum
@@ -330,6 +486,25 @@ export async function runStatsSummary(opts: StatsSummaryOptions, ctx: Context): 
     spinner.stop();
   }
   const figures = { start_at: query.start_at as string, end_at: query.end_at as string, ...summaryFigures(bodies) };
-  const [{ exportAll }, { summaryExport }] = await Promise.all([import("../../output/exporter.js"), import("../../output/stats-render.js")]);
-  await exportAll(format, ctx.io, summaryExport(ctx.io, `${repo.owner}/${repo.name}`, figures), () => [figures]);
+  const [{ exportAll }, { summaryExport }, statsFigures] = await Promise.all([
+    import("../../output/exporter.js"),
+    import("../../output/stats-render.js"),
+    import("../../output/stats-figures.js"),
+  ]);
+  const repository = await repositoryName(ctx);
+  // the repository is named only on the terminal's title line
+  const out = {
+    ...summaryExport(ctx.io, format === "table" ? repository : "", figures),
+    headline: () => statsFigures.summaryHeadline(figures),
+    metrics: () => statsFigures.summaryMetrics(figures, repository),
+  };
+  await exportAll(format, ctx.io, out, () => [figures]);
+  const verdicts = opts.gate.failIf.length ? judgeSummary(opts.gate.failIf, bodies, opts.gate.scope, gateOptions(opts.gate, query)) : [];
+  await reportGate(ctx, opts.gate, verdicts, {
+    command: "mq stats summary",
+    repository,
+    start_at: figures.start_at,
+    end_at: figures.end_at,
+    summary: () => ({ headline: statsFigures.summaryHeadline(figures) }),
+  });
 }

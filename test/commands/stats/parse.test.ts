@@ -31,16 +31,27 @@ describe("NewCmdStats", () => {
     });
     expect(Object.keys(opts!.query)).toEqual(["base_ref", "queue_name", "priority_rule_name", "start_at", "end_at"]);
     expect(opts!.chart).toBe(false);
-    expect(opts!.failIf).toEqual([]);
+    expect(opts!.gate.failIf).toEqual([]);
   });
 
   it("parses --chart and repeated --fail-if", async () => {
     const { opts } = await parse(["total-queue-time", "--chart", "--fail-if", "max(max_queue_time) >= 3600", "--fail-if", "avg_queue_time > 10m"]);
     expect(opts!.chart).toBe(true);
-    expect(opts!.failIf.map((e) => [e.aggregation, e.field, e.op, e.threshold])).toEqual([
+    expect(opts!.gate.failIf.map((e) => [e.aggregation, e.field, e.op, e.threshold])).toEqual([
       ["max", "max_queue_time", ">=", 3600],
       [undefined, "avg_queue_time", ">", 600],
     ]);
+  });
+
+  it("parses the gate flags: scope, minimum sample, empty allowed, report file", async () => {
+    const { opts } = await parse([
+      "failure-rate", "--fail-if", "failure_rate > 20%", "--fail-if-scope", "both", "--min-count", "20", "--allow-empty", "--report", "gate.json",
+    ]);
+    expect({ ...opts!.gate, failIf: opts!.gate.failIf.map((e) => e.source) }).toEqual({
+      failIf: ["failure_rate > 20%"], scope: "both", minCount: 20, allowEmpty: true, report: "gate.json",
+    });
+    const { summary } = await parse(["summary", "--fail-if", "failure_rate > 20%", "--min-count", "5"]);
+    expect(summary!.gate.minCount).toBe(5);
   });
 
   it("gives time-to-merge its own parameters", async () => {
@@ -54,6 +65,7 @@ describe("NewCmdStats", () => {
       filters: { partition_name: ["p1"] },
       since: new Date("2026-11-19T12:00:00Z"),
       until: new Date("2026-11-20T12:00:00Z"),
+      gate: { failIf: [], scope: "all", minCount: undefined, allowEmpty: false, report: undefined },
     });
     const { summary: s2 } = await parse(["summary", "--until", "2026-11-10T00:00:00Z"]);
     expect(s2!.since).toEqual(new Date("2026-11-09T00:00:00Z"));

@@ -1,0 +1,86 @@
+// The README's GitHub Actions workflow, its gate step run as written on the bundled data (with
+// --offline added), inside a simulated Actions environment: one `ok` line per check on stderr and
+// nothing on stdout, a Markdown step summary appended; a tightened threshold fails with exit 1,
+// one FAIL line and one ::error annotation per failed check.
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { main } from "../../../src/main.js";
+import { testContext } from "../../helpers/context.js";
+
+const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+
+/** The `run:` line of the workflow step named "Merge queue health". */
+function gateLine(): string {
+  const step = readme.slice(readme.indexOf("- name: Merge queue health"));
+  const m = /\n\s+run: (mq .+)\n/.exec(step);
+  if (!m) throw new Error("README: no run line under 'Merge queue health'");
+  return m[1]!;
+}
+
+/** Shell words of a line that quotes with single quotes only (as the README's does). */
+function words(line: string): string[] {
+  return [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+}
+
+async function runGate(line: string) {
+  const dir = mkdtempSync(join(tmpdir(), "mq-actions-"));
+  const summary = join(dir, "step-summary.md");
+  writeFileSync(summary, "previous step\n");
+  const ctx = testContext({ env: { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary, GITHUB_REPOSITORY: "acme/web", MQ_TOKEN: "unused" } });
+  const [mq, ...args] = words(line);
+  expect(mq).toBe("mq");
+  const code = await main(["--offline", ...args], ctx);
+  return { code, out: ctx.stdoutText(), err: ctx.stderrText(), summary: readFileSync(summary, "utf8") };
+}
+
+describe("the README's CI workflow", () => {
+  it("installs mq under its npm name, never with npx mq", () => {
+    expect(readme).not.toMatch(/^\s*(- )?(run: )?npx mq /m);
+    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8"));
+    expect(pkg.name).toBe("merge-queue-cli");
+    expect(pkg.bin).toEqual({ mq: "bin/mq.js" });
+    expect(readme).toContain(`npm install -g ./merge-queue-cli-${pkg.version}.tgz`);
+    expect(readme).toContain("npm install -g ./merge-queue-cli-*.tgz");
+  });
+
+  it("passes on the all-groups figure: one ok line per check, nothing on stdout, a step summary", async () => {
+    const line = gateLine();
+    const checks = words(line).filter((w, i, all) => all[i - 1] === "--fail-if");
+    expect(checks.length).toBeGreaterThan(0);
+    const { code, out, err, summary } = await runGate(line);
+    expect(out).toBe("");
+    const lines = err.split("\n").filter(Boolean);
+    expect(lines).toHaveLength(checks.length);
+    for (const l of lines) expect(l).toMatch(/^ok {4}\S+ .* \(.*all groups\)$/);
+    expect(err).toMatch(/^ok {4}failure_rate \d+\.\d% <= 20% \(\d+\/\d+ checks, all groups\)$/m);
+    expect(code).toBe(0);
+    expect(summary.startsWith("previous step\n### `mq stats summary` · acme/web — ✅")).toBe(true);
+    expect(summary).toContain("| figure | value |");
+    expect(summary).toMatch(/\| failure\\_rate \| \d+\.\d% \|/);
+    expect(summary.match(/^\| ✅ \|/gm)).toHaveLength(checks.length);
+  });
+
+  it("tightened, exits 1 with one FAIL line and one ::error annotation per failed check", async () => {
+    const { code, out, err, summary } = await runGate(gateLine().replace("'failure_rate > 20%'", "'failure_rate > 1%'"));
+    expect(code).toBe(1);
+    expect(out).toBe("");
+    const fails = err.split("\n").filter((l) => l.startsWith("FAIL"));
+    expect(fails).toHaveLength(1);
+    expect(fails[0]).toMatch(/^FAIL {2}failure_rate \d+\.\d% > 1% \(\d+\/\d+ checks, all groups\)$/);
+    const errors = err.split("\n").filter((l) => l.startsWith("::error"));
+    // % is escaped as %25 in a workflow command, and `:` as %3A in its properties
+    expect(errors).toEqual([`::error title=mq stats summary%3A --fail-if 'failure_rate > 1%25'::${fails[0]!.replace(/^FAIL\s+/, "").replaceAll("%", "%25")}`]);
+    expect(err.split("\n").at(-2)).toBe("mq: 1 of 2 --fail-if checks failed.");
+    expect(summary).toMatch(/— ❌ 1 of 2 checks failed/);
+  });
+
+  it("writes nothing for Actions outside Actions", async () => {
+    const ctx = testContext({ env: { GITHUB_STEP_SUMMARY: "/nonexistent/summary.md", GITHUB_REPOSITORY: "acme/web" } });
+    const code = await main(["--offline", ...words(gateLine().replace("'failure_rate > 20%'", "'failure_rate > 1%'")).slice(1)], ctx);
+    expect(code).toBe(1);
+    expect(ctx.stderrText()).not.toContain("::error");
+    expect(ctx.stderrText()).not.toContain("warning");
+  });
+});
