@@ -203,7 +203,7 @@ export function parseStatsFields(endpoint: StatsEndpoint, raw: string[] | undefi
     if (!known.includes(f)) throw new UsageError(`--fields: unknown field "${f}" for ${subject}; available fields: ${known.join(", ")}.`);
   }
   const format = ctx.globals.output ?? "ndjson";
-  if (!["json", "ndjson", "csv"].includes(format)) throw new UsageError(`--fields applies to -o json, ndjson or csv, not to -o ${format}.`);
+  if (!["json", "ndjson", "csv"].includes(format)) throw new UsageError(`--fields applies to -o json, ndjson or csv, not to ${format === "table" ? "the table" : `-o ${format}`}.`);
   return { fields, format };
 }
 
