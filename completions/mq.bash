@@ -52,186 +52,199 @@ __mq_flags() {
   case "$1" in
     '') __mq_r=(
       -V --version -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --no-retry --insecure --strict --no-csv-guard -h --help
     ) ;;
     logs) __mq_r=(
       --pr --base-ref --type --since --until --per-page --limit --all --cursor --follow --interval
       --fields --archive -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --no-retry --insecure --strict --no-csv-guard -h --help
     ) ;;
     stats) __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict -h --help
+      --insecure --strict --no-csv-guard -h --help
     ) ;;
     'stats time-to-merge') __mq_r=(
       --at --branch --fields --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo
       --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
-      --strict -h --help
+      --strict --no-csv-guard -h --help
     ) ;;
     'stats merge-queue-checks-outcome') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --fields --fail-if
       --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict -h --help
+      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h --help
     ) ;;
     'stats queues-checks-outcome-count') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
+      --help
     ) ;;
     'stats queues-entered-count') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
+      --help
     ) ;;
     'stats queues-merged-count') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
+      --help
     ) ;;
     'stats average-ci-runtime') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
+      --help
     ) ;;
     'stats average-queue-time') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
+      --help
     ) ;;
     'stats total-queue-time') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
+      --help
     ) ;;
     'stats queue-size') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
+      --help
     ) ;;
     'stats running-speculative-checks') __mq_r=(
       --base-ref --partition --queue --since --until --chart --intervals --fields --fail-if
       --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict -h --help
+      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h --help
     ) ;;
     'stats batch-size') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
+      --help
     ) ;;
     'stats batch-bisection') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
+      --help
     ) ;;
     'stats branches') __mq_r=(
       --since --until --fields -R --repo --api-url --offline -o --output --color --debug --token
-      --timeout --no-retry --insecure --strict -h --help
+      --timeout --no-retry --insecure --strict --no-csv-guard -h --help
     ) ;;
     'stats checks-retries') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
+      --help
     ) ;;
     'stats failure-rate') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
+      --help
     ) ;;
     'stats queues-pr-exit-reasons') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
+      --help
     ) ;;
     'stats queues') __mq_r=(
       --since --until --fields -R --repo --api-url --offline -o --output --color --debug --token
-      --timeout --no-retry --insecure --strict -h --help
+      --timeout --no-retry --insecure --strict --no-csv-guard -h --help
     ) ;;
     'stats summary') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --fail-if --fail-if-scope
       --min-count --allow-empty --report -R --repo --api-url --offline -o --output --color --debug
-      --token --timeout --no-retry --insecure --strict -h --help
+      --token --timeout --no-retry --insecure --strict --no-csv-guard -h --help
     ) ;;
     insights) __mq_r=(
       --since --until --compare --base-ref --queue --slowest --fail-if -R --repo --api-url --offline
-      -o --output --color --debug --token --timeout --no-retry --insecure --strict -h --help
+      -o --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
+      --help
     ) ;;
     prs) __mq_r=(
       --since --until --base-ref --pr --queue --outcome --reason --failed --sort --slowest --limit
       --fields -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --no-retry --insecure --strict --no-csv-guard -h --help
     ) ;;
     pr) __mq_r=(
       --since --until -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --no-retry --insecure --strict --no-csv-guard -h --help
     ) ;;
     serve) __mq_r=(
       --host --port --seed --days --now --repos --events --latency --memory-budget -R --repo
       --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
-      --strict -h --help
+      --strict --no-csv-guard -h --help
     ) ;;
     archive) __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict -h --help
+      --insecure --strict --no-csv-guard -h --help
     ) ;;
     'archive sync') __mq_r=(
       --since --until --data-dir -R --repo --api-url --offline -o --output --color --debug --token
-      --timeout --no-retry --insecure --strict -h --help
+      --timeout --no-retry --insecure --strict --no-csv-guard -h --help
     ) ;;
     'archive status') __mq_r=(
       --data-dir -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --no-retry --insecure --strict --no-csv-guard -h --help
     ) ;;
     'archive query') __mq_r=(
       --data-dir -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict -h --help
+      --no-retry --insecure --strict --no-csv-guard -h --help
     ) ;;
     'archive export') __mq_r=(
       --parquet --force --data-dir -R --repo --api-url --offline -o --output --color --debug --token
-      --timeout --no-retry --insecure --strict -h --help
+      --timeout --no-retry --insecure --strict --no-csv-guard -h --help
     ) ;;
     auth) __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict -h --help
+      --insecure --strict --no-csv-guard -h --help
     ) ;;
     'auth login') __mq_r=(
       --with-token --check -R --repo --api-url --offline -o --output --color --debug --token
-      --timeout --no-retry --insecure --strict -h --help
+      --timeout --no-retry --insecure --strict --no-csv-guard -h --help
     ) ;;
     'auth status') __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict -h --help
+      --insecure --strict --no-csv-guard -h --help
     ) ;;
     'auth logout') __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict -h --help
+      --insecure --strict --no-csv-guard -h --help
     ) ;;
     'auth token') __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict -h --help
+      --insecure --strict --no-csv-guard -h --help
     ) ;;
     config) __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict -h --help
+      --insecure --strict --no-csv-guard -h --help
     ) ;;
     'config get') __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict -h --help
+      --insecure --strict --no-csv-guard -h --help
     ) ;;
     'config set') __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict -h --help
+      --insecure --strict --no-csv-guard -h --help
     ) ;;
     'config unset') __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict -h --help
+      --insecure --strict --no-csv-guard -h --help
     ) ;;
     'config list') __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict -h --help
+      --insecure --strict --no-csv-guard -h --help
     ) ;;
     completion) __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict -h --help
+      --insecure --strict --no-csv-guard -h --help
     ) ;;
     help) __mq_r=(-h --help) ;;
     'help logs') __mq_r=(-h --help) ;;

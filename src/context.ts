@@ -46,6 +46,11 @@ export interface IOStreams extends IOFacts {
    * to stdout on the same terminal (`stdoutStreams`: the command writes data while it spins).
    */
   spinnerAllowed(opts?: { stdoutStreams?: boolean }): boolean;
+  /**
+   * Are csv cells that a spreadsheet would run as formulas neutralised (OWASP)? Yes unless
+   * --no-csv-guard asks for the cells as sent (a program reads the csv, not a spreadsheet).
+   */
+  csvGuarded(): boolean;
 }
 
 /** The format a data command uses without -o: a table for a person, ndjson for a pipe or a file. */
@@ -112,6 +117,7 @@ export function createContext(init: ContextInit = {}): Context {
       return stream === "stdout" ? io.stdoutIsTTY : io.stderrIsTTY;
     },
     width: () => io.columns,
+    csvGuarded: () => ctx.globals.csvGuard,
     tableWidth: () => (io.stdoutIsTTY ? io.columns : undefined),
     spinnerAllowed(opts = {}) {
       // A terminal that reports 0 columns (a pty without a size: `script`, some CI runners) sends

@@ -23,6 +23,8 @@ export interface GlobalOptions {
   retry: boolean;
   insecure: boolean;
   strict: boolean;
+  /** neutralise csv cells a spreadsheet would run as formulas (--no-csv-guard turns it off) */
+  csvGuard: boolean;
 }
 
 export const DEFAULT_GLOBALS: GlobalOptions = {
@@ -31,4 +33,5 @@ export const DEFAULT_GLOBALS: GlobalOptions = {
   retry: true,
   insecure: false,
   strict: false,
+  csvGuard: true,
 };

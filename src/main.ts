@@ -3,6 +3,7 @@ import { CommanderError } from "commander";
 import { buildProgram } from "./cli.js";
 import { createContext, type Context, type ContextInit } from "./context.js";
 import { ExitCode, MqError, redact } from "./errors.js";
+import { stderrText } from "./output/terminal-text.js";
 import { watchStdoutReader } from "./pipe-reader.js";
 import { messageSecrets, registerCommandLineSecrets } from "./secrets.js";
 
@@ -23,7 +24,9 @@ export function reportError(err: unknown, ctx: Context): number {
   // `mq logs | head -1`: the reader left and run() aborted the work; what fails after that
   // (an "interrupted" with a resume hint) is a consequence, not news: end quietly
   if (ctx.signal.aborted && (ctx.signal.reason as NodeJS.ErrnoException | undefined)?.code === "EPIPE") return ExitCode.OK;
-  const write = (line: string) => void ctx.io.stderr.write(redact(line, messageSecrets(ctx)) + "\n");
+  // messages quote servers (an error's detail, a header, a field); stderrText is the last net: no
+  // raw control reaches the terminal and no line can start a CI workflow command (`::error::`)
+  const write = (line: string) => void ctx.io.stderr.write(stderrText(redact(line, messageSecrets(ctx))) + "\n");
   if (err instanceof CommanderError) {
     // help and version are "errors" only to exitOverride
     if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") {

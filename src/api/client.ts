@@ -12,7 +12,10 @@ import { request } from "./undici.js";
 import { version } from "../../package.json";
 import { ContractError, HttpError, InterruptedError, NetworkError, UsageError } from "../errors.js";
 import { stripUserinfo } from "../config/keys.js";
+import { messageText } from "../output/terminal-text.js";
+import { BodyTooLargeError, formatBytes, MAX_BODY_BYTES, readBodyText } from "./body.js";
 import { formatErrorBody, parseErrorBody } from "./error-body.js";
+import { scanJson, type Span } from "./json-scan.js";
 import { decideRetry, MAX_ATTEMPTS, parseRetryAfter, RESET_CODES, type Outcome } from "./retry.js";
 
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
@@ -25,9 +28,25 @@ export interface ApiResponse {
   /** lower-cased header names */
   headers: Record<string, string | undefined>;
   body: unknown;
-  /** the body as received (decoded UTF-8): `mq archive` keeps each event's own bytes from it */
+  /** the body as received (decoded UTF-8, a 2xx answer): `-o ndjson` and `mq archive` keep each event's own text from it */
   text?: string;
+  /** where each element of the body's root-level arrays sits in `text` (api/json-scan.ts) */
+  rootArrays?: Map<string, Span[]>;
+  /** the body was not valid UTF-8: `text` holds U+FFFD where the bad bytes were */
+  invalidUtf8?: boolean;
 }
+
+/** The warning for a response that was not valid UTF-8 (the caller writes it where its warnings go). */
+export function invalidUtf8Warning(url: URL): string {
+  return `mq: warning: GET ${url.pathname}${url.search} returned bytes that are not UTF-8; they are shown as U+FFFD`;
+}
+
+/**
+ * Deeper than this, a JSON answer is refused (exit 6): the API's answers nest at most 10 levels, and
+ * validation, JSON.stringify and the renderers recurse (JSON.stringify overflows the stack near
+ * 5,000 levels; a server sent 100,000).
+ */
+export const MAX_JSON_DEPTH = 256;
 
 export interface ApiClient {
   /** API root including /v1, without a trailing slash */
@@ -74,7 +93,7 @@ function isLoopbackHost(hostname: string): boolean {
 
 /** What one attempt brought back: a whole answer, or no answer and the error's code. */
 type Exchange =
-  | { kind: "status"; status: number; headers: Dispatcher.ResponseData["headers"]; text: string; retryAfterMs: number | undefined }
+  | { kind: "status"; status: number; headers: Dispatcher.ResponseData["headers"]; text: string; invalidUtf8: boolean; retryAfterMs: number | undefined }
   | { kind: "error"; err: unknown; code: string | undefined };
 
 /** Everything the message of a failed HTTP answer is made from. */
@@ -120,7 +139,18 @@ export function createTransport(opts: TransportOptions): ApiClient {
       const outcome = result.kind === "status" ? String(result.status) : (result.code ?? "error");
       debug?.(`GET ${url.href} -> ${outcome} in ${elapsed(started)}${attemptNote}`);
       if (result.kind === "status" && result.status >= 200 && result.status < 300) {
-        return { url, status: result.status, headers: flattenHeaders(result.headers), body: parseJson(result.text, result.headers["content-type"], url, result.status), text: result.text };
+        const body = parseJson(result.text, result.headers["content-type"], url, result.status);
+        const scan = scanJson(result.text, MAX_JSON_DEPTH);
+        if (scan.depth > MAX_JSON_DEPTH) throw tooDeep(url);
+        return {
+          url,
+          status: result.status,
+          headers: flattenHeaders(result.headers),
+          body,
+          text: result.text,
+          rootArrays: scan.rootArrays,
+          invalidUtf8: result.invalidUtf8,
+        };
       }
       const decision = decideRetry(outcomeOf(result), attempt, maxAttempts, random());
       if (decision.action === "retry") {
@@ -129,7 +159,7 @@ export function createTransport(opts: TransportOptions): ApiClient {
         continue;
       }
       if (result.kind === "error") throw networkError(result.err, result.code, url, attempt, timeoutMs);
-      if (decision.action === "come-back-later") throw comeBackLater(url, result.status, decision.retryAfterMs, opts.now());
+      if (decision.action === "come-back-later") throw comeBackLater(url, result.status, decision.retryAfterMs, result.headers["retry-after"], opts.now());
       throw httpError({
         url,
         status: result.status,
@@ -158,11 +188,14 @@ export function createTransport(opts: TransportOptions): ApiClient {
       // a body mq will not read (an answer it is about to retry) is drained, not kept
       const retrying = decideRetry({ kind: "status", status, retryAfterMs }, attempt, maxAttempts, 0).action === "retry";
       let text = "";
+      let invalidUtf8 = false;
       if (retrying) await res.body.dump();
-      else text = await res.body.text();
-      return { kind: "status", status, headers: res.headers, text, retryAfterMs };
+      // counted as it arrives and cut at the cap: a 600 MB page is never held
+      else ({ text, invalidUtf8 } = await readBodyText(res.body, MAX_BODY_BYTES, res.headers["content-length"]));
+      return { kind: "status", status, headers: res.headers, text, invalidUtf8, retryAfterMs };
     } catch (err) {
       if (signal.aborted) throw new InterruptedError();
+      if (err instanceof BodyTooLargeError) throw tooLarge(url, err);
       if (deadline.signal.aborted) throw timedOut(url, timeoutMs);
       return { kind: "error", err, code: errorCode(err) };
     } finally {
@@ -258,24 +291,46 @@ function networkError(err: unknown, code: string | undefined, url: URL, attempts
   if (code !== undefined && RESET_CODES.has(code)) return new NetworkError(`the connection to ${host} was reset${after}`);
   if (code === "ECONNREFUSED") return new NetworkError(`cannot connect to ${host}: connection refused`, "check --api-url and that the server is running");
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return new NetworkError(`cannot resolve the host ${url.hostname}`, "check --api-url and your network");
-  const message = err instanceof Error ? err.message : String(err);
-  return new NetworkError(`GET ${describe(url)} failed: ${message}${code ? ` (${code})` : ""}${after}`);
+  const message = messageText(err instanceof Error ? err.message : String(err));
+  return new NetworkError(`GET ${describe(url)} failed: ${message}${code ? ` (${messageText(code)})` : ""}${after}`);
 }
 
+/** A Retry-After beyond this is not a plan: mq says so rather than print a date in the year 3 million. */
+const A_YEAR_MS = 366 * 86_400_000;
+
 /** A retryable status whose Retry-After is longer than mq waits: fail now, saying when to come back. */
-function comeBackLater(url: URL, status: number, retryAfterMs: number, now: Date): HttpError {
+function comeBackLater(url: URL, status: number, retryAfterMs: number, header: string | string[] | undefined, now: Date): HttpError {
+  const failed = `GET ${describe(url)} failed: HTTP ${status} ${reason(status)}`;
+  if (!(retryAfterMs <= A_YEAR_MS)) {
+    const sent = messageText(Array.isArray(header) ? header[0] : (header ?? ""));
+    return new HttpError(status, `${failed}; the server asks to retry after more than a year`, undefined, `try again later; the server gave Retry-After: ${sent.length > 80 ? `${sent.slice(0, 79)}…` : sent}`);
+  }
   const when = new Date(now.getTime() + retryAfterMs);
-  return new HttpError(
-    status,
-    `GET ${describe(url)} failed: HTTP ${status} ${reason(status)}; the server asks to retry after ${formatSeconds(retryAfterMs)}`,
-    undefined,
-    `try again after ${when.toISOString()}`,
+  return new HttpError(status, `${failed}; the server asks to retry after ${formatSeconds(retryAfterMs)}`, undefined, `try again after ${when.toISOString()}`);
+}
+
+function tooLarge(url: URL, err: BodyTooLargeError): ContractError {
+  const announced = err.announced !== undefined ? ` (Content-Length ${formatBytes(err.announced)})` : "";
+  return new ContractError(
+    `GET ${describe(url)} returned more than ${formatBytes(err.limit)}${announced}; mq reads at most ${formatBytes(err.limit)} a response`,
+    "ask for smaller pages with --per-page",
+  );
+}
+
+function tooDeep(url: URL): ContractError {
+  return new ContractError(
+    `GET ${describe(url)} returned JSON nested deeper than ${MAX_JSON_DEPTH} levels; mq does not read it`,
+    "the API's answers nest at most 10 levels; this one is broken or hostile",
   );
 }
 
 /** The error for a non-2xx answer: the server's explanation in the message, what to do in the hint. */
 function httpError(f: HttpFailure): HttpError {
-  const detail = formatErrorBody(parseErrorBody(f.text, f.contentType));
+  // the server's words on one line, escaped: a detail of "denied\n::error::spoofed" must not
+  // become a second stderr line that a CI runner reads as a workflow command
+  const nested = scanJson(f.text, MAX_JSON_DEPTH).depth > MAX_JSON_DEPTH;
+  const raw = nested ? undefined : formatErrorBody(parseErrorBody(f.text, f.contentType));
+  const detail = raw === undefined ? undefined : messageText(raw.length > 1000 ? `${raw.slice(0, 999)}…` : raw);
   const after = f.attempts > 1 ? ` after ${f.attempts} attempts` : "";
   const message = `GET ${describe(f.url)} failed${after}: HTTP ${f.status} ${reason(f.status)}${detail ? `: ${detail}` : ""}`;
   return new HttpError(f.status, message, detail, statusHint(f));
@@ -287,7 +342,7 @@ function statusHint({ status, location, retryAfterMs }: HttpFailure): string | u
   if (status === 404) return "check the repository (--repo) and the API URL (--api-url)";
   if (status >= 300 && status < 400) {
     // following it could carry the token to another host; the API does not redirect
-    const to = location ? ` to ${stripUserinfo(location)}` : "";
+    const to = location ? ` to ${messageText(stripUserinfo(location))}` : "";
     return `the API answered with a redirect${to}; mq does not follow redirects: check --api-url`;
   }
   if (status === 429) return retryAfterMs !== undefined ? `try again after ${formatSeconds(retryAfterMs)}` : "try again later";
@@ -314,7 +369,7 @@ function parseJson(text: string, contentType: string | string[] | undefined, url
     return JSON.parse(text);
   } catch {
     const ct = String(contentType ?? "").split(";")[0]!.trim();
-    const what = text.trim() === "" ? "an empty body" : /^\s*</.test(text) || ct === "text/html" ? "an HTML page" : `a body that is not JSON${ct ? ` (${ct})` : ""}`;
+    const what = text.trim() === "" ? "an empty body" : /^\s*</.test(text) || ct === "text/html" ? "an HTML page" : `a body that is not JSON${ct ? ` (${messageText(ct)})` : ""}`;
     throw new ContractError(
       `GET ${url.pathname} returned HTTP ${status} with ${what} instead of JSON`,
       "check --api-url: it must point to the API, not to a web page or another service",

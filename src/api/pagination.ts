@@ -1,8 +1,9 @@
 // Link-header pagination (RFC 8288, which obsoletes RFC 5988). The service gives the next page as an
 // opaque cursor inside a `Link: <...>; rel="next"` URL; mq follows those links rather than building
 // cursors itself, so it works with any server that sends `next` (with or without first/prev/last).
-import type { ApiClient, QueryInput } from "./client.js";
-import { InterruptedError } from "../errors.js";
+import type { ApiClient, ApiResponse, QueryInput } from "./client.js";
+import { ContractError, InterruptedError } from "../errors.js";
+import { messageText } from "../output/terminal-text.js";
 
 export interface Link {
   /** absolute when a base URL was given, else as written */
@@ -19,9 +20,10 @@ const WS = /[ \t\r\n]/;
  * Parses a Link header: several links separated by commas, parameters with quoted or bare values,
  * several space-separated relations in one `rel`, and commas or semicolons inside `<...>` or quotes.
  * Relative URLs are resolved against `base` (the URL of the request that returned the header).
- * A malformed link is skipped, not fatal: the rest of the header is still usable.
+ * A malformed link is skipped, not fatal: the rest of the header is still usable. The relations of
+ * what was skipped go to `broken` when given (a `next` mq cannot read must not end a run quietly).
  */
-export function parseLinkHeader(header: string, base?: string | URL): Link[] {
+export function parseLinkHeader(header: string, base?: string | URL, broken?: string[][]): Link[] {
   const links: Link[] = [];
   let i = 0;
   const n = header.length;
@@ -30,6 +32,7 @@ export function parseLinkHeader(header: string, base?: string | URL): Link[] {
   };
   const skipToNextLink = () => {
     // resumes after the next comma that is outside quotes and brackets
+    const from = i;
     let quoted = false;
     while (i < n) {
       const c = header[i]!;
@@ -39,6 +42,10 @@ export function parseLinkHeader(header: string, base?: string | URL): Link[] {
       } else if (c === '"') quoted = true;
       else if (c === ",") break;
       i++;
+    }
+    if (broken !== undefined) {
+      const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))/i.exec(header.slice(from, i));
+      if (rel) broken.push((rel[1] ?? rel[2] ?? "").split(/[ \t]+/).filter(Boolean).map((r) => r.toLowerCase()));
     }
     i++;
   };
@@ -55,7 +62,10 @@ export function parseLinkHeader(header: string, base?: string | URL): Link[] {
       continue;
     }
     const close = header.indexOf(">", i + 1);
-    if (close < 0) break;
+    if (close < 0) {
+      skipToNextLink();
+      continue;
+    }
     const target = header.slice(i + 1, close).trim();
     i = close + 1;
     const params: Record<string, string> = {};
@@ -89,15 +99,16 @@ export function parseLinkHeader(header: string, base?: string | URL): Link[] {
     if (i < n && header[i] !== ",") {
       skipToNextLink();
     }
+    const rel = (params.rel ?? "").split(/[ \t]+/).filter(Boolean).map((r) => r.toLowerCase());
     let url = target;
     if (base !== undefined) {
       try {
         url = new URL(target, base).href;
       } catch {
+        broken?.push(rel);
         continue;
       }
     }
-    const rel = (params.rel ?? "").split(/[ \t]+/).filter(Boolean).map((r) => r.toLowerCase());
     links.push({ url, rel, params });
   }
   return links;
@@ -135,8 +146,8 @@ export interface PaginateOptions<T> {
   /** stop after this many items in all */
   limit?: number;
   signal?: AbortSignal;
-  /** turns a response body into the page's items (validation happens here) */
-  parse: (body: unknown, url: URL) => T[];
+  /** turns a response body into the page's items (validation happens here); `res` has the text as sent */
+  parse: (body: unknown, url: URL, res: ApiResponse) => T[];
   /** a next link that repeats a page already fetched: pagination stops here */
   onRepeat?: (url: URL) => void;
 }
@@ -159,6 +170,8 @@ export async function* paginate<T>(
   let target: string | URL = first;
   let targetQuery = query;
   let cursor: string | undefined = typeof query?.cursor === "string" ? query.cursor : undefined;
+  let fetched = 0;
+  let pages = 0;
 
   for (;;) {
     if (opts.signal?.aborted) throw new InterruptedError();
@@ -167,11 +180,17 @@ export async function* paginate<T>(
     seenUrls.add(res.url.href);
     if (cursor !== undefined) seenCursors.add(cursor);
 
-    let events = opts.parse(res.body, res.url);
+    let events = opts.parse(res.body, res.url, res);
     const linkHeader = res.headers.link;
-    const nextHref = linkHeader ? findLink(parseLinkHeader(linkHeader, res.url), "next") : undefined;
+    const broken: string[][] = [];
+    const nextHref = linkHeader ? findLink(parseLinkHeader(linkHeader, res.url, broken), "next") : undefined;
     let nextUrl = nextHref !== undefined ? new URL(nextHref) : undefined;
     let truncated = false;
+    // a next page the server announced but mq cannot read: after this page, an error (exit 6)
+    // rather than a short result that looks complete
+    const unreadableNext = nextUrl === undefined && broken.some((rel) => rel.includes("next")) ? linkHeader : undefined;
+    fetched += events.length;
+    pages++;
 
     if (events.length >= remaining) {
       truncated = events.length > remaining || nextUrl !== undefined;
@@ -188,6 +207,13 @@ export async function* paginate<T>(
       }
     }
     yield { events, url: res.url, cursor, nextUrl, truncated };
+    if (unreadableNext !== undefined && remaining > 0) {
+      const shown = unreadableNext.length > 300 ? `${unreadableNext.slice(0, 299)}…` : unreadableNext;
+      throw new ContractError(
+        `the server's Link header has a next page mq cannot read: ${messageText(shown)}`,
+        `mq stopped after ${fetched} event${fetched === 1 ? "" : "s"} (${pages} page${pages === 1 ? "" : "s"}); the rest cannot be fetched: report the header to the API provider`,
+      );
+    }
     if (nextUrl === undefined) return;
     target = nextUrl;
     targetQuery = undefined;

@@ -41,7 +41,8 @@ export function addGlobalOptions(cmd: Command): Command {
     .addOption(new Option("--timeout <seconds>", "request timeout in seconds (default 30)").argParser(parsePositiveNumber("--timeout")))
     .addOption(new Option("--no-retry", "do not retry on 429, 502, 503, 504 or connection resets"))
     .addOption(new Option("--insecure", "allow sending the token over plain http:// to a non-loopback host"))
-    .addOption(new Option("--strict", "treat event metadata that differs from the contract as an error"));
+    .addOption(new Option("--strict", "treat event metadata that differs from the contract as an error"))
+    .addOption(new Option("--no-csv-guard", "-o csv: cells starting with = + - @ as sent, for programs (default: a ' in front, so spreadsheets do not run them)"));
 }
 
 const withGlobals = new WeakSet<Command>();
@@ -66,7 +67,7 @@ export function ensureGlobalOptionsEverywhere(root: Command): void {
   for (const sub of root.commands) ensureGlobalOptionsEverywhere(sub);
 }
 
-const GLOBAL_KEYS = ["repo", "apiUrl", "offline", "output", "color", "debug", "token", "timeout", "retry", "insecure", "strict"] as const;
+const GLOBAL_KEYS = ["repo", "apiUrl", "offline", "output", "color", "debug", "token", "timeout", "retry", "insecure", "strict", "csvGuard"] as const;
 
 /** The global options in effect for `cmd`: a value typed on the command line anywhere in the chain wins. */
 export function readGlobals(cmd: Command): GlobalOptions {

@@ -5,10 +5,11 @@ import { Command, Option } from "commander";
 import type { Context, GlobalOptions, OutputFormat } from "../context.js";
 import { InterruptedError, MqError, UsageError } from "../errors.js";
 import { EVENT_TYPES, EVENT_TYPE_FAMILIES, isEventType } from "../api/event-types.js";
-import type { QueryInput } from "../api/client.js";
+import type { ApiResponse, QueryInput } from "../api/client.js";
 import type { Sink } from "../output/exporter.js";
 import type { LogEvent } from "../output/logs-table.js";
 import type { Spinner } from "../output/spinner.js";
+import { messageText, shellWord } from "../output/terminal-text.js";
 import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
 import { formatInstant, parseTimeWindow, TIME_VALUE_HELP } from "./shared/time.js";
 import { resolveOutputFormat } from "./shared/output.js";
@@ -231,7 +232,7 @@ class ContractMismatches {
     this.unwritten.add(id);
     if (this.warnedTypes.has(type)) return;
     this.warnedTypes.add(type);
-    this.warn(`mq: warning: ${type} event ${id} does not match the contract (${message}); shown as sent. --strict makes this an error.`);
+    this.warn(`mq: warning: ${messageText(type)} event ${id} does not match the contract (${messageText(message)}); shown as sent. --strict makes this an error.`);
   }
 
   trusted(id: number): boolean {
@@ -252,7 +253,7 @@ interface LogsRun {
   path: string;
   repoName: string;
   query: QueryInput;
-  parse: (body: unknown) => LogEvent[];
+  parse: (body: unknown, url: URL, res: ApiResponse) => LogEvent[];
   mismatches: ContractMismatches;
   sink: Sink<LogEvent>;
   spinner: Spinner;
@@ -310,11 +311,13 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
 async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
   const repo = await ctx.resolveRepo();
   const client = await ctx.apiClient();
-  const [{ parseEventsPage }, { paginate, cursorOf }, { startSpinner }, { formatCount }] = await Promise.all([
+  const [{ parseEventsPage }, { paginate, cursorOf }, { startSpinner }, { formatCount }, { attachElementTexts }, { invalidUtf8Warning }] = await Promise.all([
     import("../api/schema/events.js"),
     import("../api/pagination.js"),
     import("../output/spinner.js"),
     import("../output/format.js"),
+    import("../api/raw-json.js"),
+    import("../api/client.js"),
   ]);
   const repoName = `${repo.owner}/${repo.name}`;
   const spinner = await startSpinner(ctx, `fetching events of ${repoName}…`, { stdoutStreams: opts.format !== "table" });
@@ -323,13 +326,16 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
     waiting.clear();
     spinner.log(line);
   });
-  const parse = (body: unknown): LogEvent[] => {
+  const parse = (body: unknown, url: URL, res: ApiResponse): LogEvent[] => {
+    if (res.invalidUtf8) spinner.log(invalidUtf8Warning(url));
     const page = parseEventsPage(body, {
       strict: ctx.globals.strict,
       // a table shows each mismatched event differently; the other formats need only the warning
       checkMetadataOf: opts.format === "table" ? undefined : (type) => mismatches.needsCheck(type),
       onMetadataMismatch: (type, id, message) => mismatches.record(type, id, message),
     });
+    // -o ndjson/json/csv write each event's text as the API sent it
+    attachElementTexts(page.events, res, "events");
     return page.events as unknown as LogEvent[];
   };
   return {
@@ -383,7 +389,7 @@ async function fetchPages(run: LogsRun, progress: Progress): Promise<void> {
   const { opts, ctx, spinner, cursorOf, formatCount } = run;
   // a next link that repeats a page is a server bug; stopping silently would hide a short result
   const onRepeat = (url: URL) =>
-    spinner.log(`mq: warning: the server's next-page link repeats a page already fetched (cursor ${cursorOf(url) ?? url.href}); stopping there, the result may be incomplete.`);
+    spinner.log(`mq: warning: the server's next-page link repeats a page already fetched (cursor ${messageText(cursorOf(url) ?? url.href)}); stopping there, the result may be incomplete.`);
   for await (const page of run.paginate(run.client, run.path, run.query, { limit: opts.limit, signal: ctx.signal, parse: run.parse, onRepeat })) {
     progress.pages++;
     progress.count += page.events.length;
@@ -494,10 +500,6 @@ function stdoutClosed(ctx: Context): boolean {
   return out.destroyed === true || out.writableEnded === true || (ctx.signal.reason as NodeJS.ErrnoException | undefined)?.code === "EPIPE";
 }
 
-function shellQuote(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
  * The command that picks up where a failed run stopped: the same server (never the token), the
  * same filters, the cursor, and the window made absolute. A run without --since/--until asked for
@@ -528,7 +530,9 @@ export function resumeCommand(
   args.push("-o", opts.format);
   if (opts.fields) args.push("--fields", opts.fields.join(","));
   args.push("--cursor", cursor);
-  return args.map(shellQuote).join(" ");
+  // a cursor is the server's text, percent-decoded: `%1B` is a real ESC by now. shellWord shows it
+  // escaped, in quotes a shell reads back to the same bytes
+  return args.map(shellWord).join(" ");
 }
 
 /** The window in words: "in the last 24 hours", "from 2026-11-20T09:00:00Z to now". */
@@ -558,7 +562,7 @@ export function filterWords(opts: LogsOptions): string[] {
  */
 export function headerLine(opts: LogsOptions, repo: string, count: number, truncated: boolean): string {
   const window = windowWords(opts);
-  const from = opts.cursor ? ` from cursor ${opts.cursor}` : "";
+  const from = opts.cursor ? ` from cursor ${messageText(opts.cursor)}` : "";
   if (count === 0) {
     const filters = filterWords(opts);
     const next = [

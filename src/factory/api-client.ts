@@ -4,6 +4,8 @@
 // transport (api/client.ts) gets plain values and knows nothing of config or servers.
 import type { Dispatcher } from "undici";
 import { Agent, EnvHttpProxyAgent } from "../api/undici.js";
+import { proxyUrl } from "../api/proxy-env.js";
+import { stderrText } from "../output/terminal-text.js";
 import { CONNECT_TIMEOUT_MS, createTransport, USER_AGENT, type ApiClient, type Sleep } from "../api/client.js";
 import { resolveApiUrl, resolveTimeoutSeconds, resolveToken, type ConfigSources } from "../config/resolve.js";
 import { AuthError, redact } from "../errors.js";
@@ -84,8 +86,8 @@ function sharedDispatcher(ctx: ClientSources, timeoutMs: number): Dispatcher {
     keepAliveTimeout: 10_000,
   };
   // --offline talks to its own server on loopback: a proxy could only fail to reach it
-  const httpProxy = ctx.globals.offline ? undefined : (env.http_proxy ?? env.HTTP_PROXY);
-  const httpsProxy = ctx.globals.offline ? undefined : (env.https_proxy ?? env.HTTPS_PROXY);
+  const httpProxy = ctx.globals.offline ? undefined : checkedProxy(env, "http_proxy", "HTTP_PROXY");
+  const httpsProxy = ctx.globals.offline ? undefined : checkedProxy(env, "https_proxy", "HTTPS_PROXY");
   const noProxy = env.no_proxy ?? env.NO_PROXY;
   const made: Dispatcher =
     httpProxy || httpsProxy
@@ -100,6 +102,13 @@ function sharedDispatcher(ctx: ClientSources, timeoutMs: number): Dispatcher {
   return made;
 }
 
+/** A proxy variable's URL (the lower-case name wins, as curl reads them), checked before any request. */
+function checkedProxy(env: Record<string, string | undefined>, lower: string, upper: string): string | undefined {
+  const name = env[lower] !== undefined ? lower : upper;
+  const value = env[name];
+  return value ? proxyUrl(name, value) : undefined;
+}
+
 function debugWriter(ctx: ClientSources): (line: string) => void {
-  return (line) => void ctx.io.stderr.write(`mq debug: ${redact(line, ctx.secrets)}\n`);
+  return (line) => void ctx.io.stderr.write(`mq debug: ${stderrText(redact(line, ctx.secrets))}\n`);
 }

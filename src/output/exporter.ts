@@ -7,6 +7,7 @@ import type { FieldSpec } from "../stats/endpoints.js";
 import type { MarkdownTable } from "./markdown.js";
 import type { MetricFamily } from "./openmetrics.js";
 import { createRecordWriter, writeChunk } from "./records.js";
+import { terminalJson } from "./terminal-text.js";
 
 /** Where a command's items go, page by page; end() closes the output (json's `]`, a buffered table). */
 export interface Sink<T> {
@@ -44,6 +45,9 @@ function recordSink<T>(format: "json" | "ndjson" | "csv", io: IOStreams, x: Expo
   const writer = createRecordWriter(format, io.stdout, {
     fields: x.fields,
     csvColumns: format === "csv" ? x.csvColumns?.() : undefined,
+    csvGuard: io.csvGuarded(),
+    // a person reads it: server text shown escaped, JSON with the same value
+    terminal: io.isStdoutTerminal(),
   });
   const toRecord = x.toRecord ?? ((item: T) => item as unknown as Record<string, unknown>);
   const prepare =
@@ -60,7 +64,10 @@ function recordSink<T>(format: "json" | "ndjson" | "csv", io: IOStreams, x: Expo
 function documentSink<T>(io: IOStreams, document: () => unknown): Sink<T> {
   return {
     async write() {},
-    end: () => writeChunk(io.stdout, JSON.stringify(document(), null, 2) + "\n"),
+    end: () => {
+      const json = JSON.stringify(document(), null, 2);
+      return writeChunk(io.stdout, (io.isStdoutTerminal() ? terminalJson(json) : json) + "\n");
+    },
   };
 }
 

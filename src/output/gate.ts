@@ -6,6 +6,7 @@ import type { ChalkInstance } from "chalk";
 import { labelOf, negate, type GateUnit, type Verdict } from "../stats/fail-if.js";
 import { describeKeys, type KeyValue } from "../stats/series.js";
 import { formatDuration } from "./format.js";
+import { terminalText } from "./terminal-text.js";
 
 /**
  * Server text on one line: control and bidirectional characters as \u escapes, so a group name
@@ -100,7 +101,8 @@ export function formatVerdict(v: Verdict): string {
 export function verdictLines(verdicts: readonly Verdict[], paint?: ChalkInstance): string {
   return verdicts
     .map((v) => {
-      const line = formatVerdict(v);
+      // group keys are the server's: through the door, so a key holding "\n::error::" stays on its line
+      const line = terminalText(formatVerdict(v));
       if (!paint || paint.level === 0) return line + "\n";
       const word = line.slice(0, 6);
       const colour = !v.pass ? paint.red.bold : v.status === "ok" ? paint.green : paint.dim;

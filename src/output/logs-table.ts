@@ -8,6 +8,7 @@ import { eventFamily, summarizeEvent } from "./event-summary.js";
 import type { Sink } from "./exporter.js";
 import { formatDuration, formatInstant } from "./format.js";
 import { columnWidths, renderTable } from "./table.js";
+import { terminalText } from "./terminal-text.js";
 
 /** Loose view of an event: the schema module's types are loaded lazily. */
 export interface LogEvent {
@@ -115,7 +116,7 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
     const at = new Date(ev.received_at);
     // whole seconds keep the column aligned; the exact instant is in json/ndjson/csv
     const time = Number.isNaN(at.getTime())
-      ? ev.received_at
+      ? terminalText(String(ev.received_at))
       : opts.clock
         ? formatClock(at, opts.now())
         : terminal
@@ -123,8 +124,16 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
           : formatInstant(new Date(Math.floor(at.getTime() / 1000) * 1000));
     const pr = ev.pull_request !== null ? `#${ev.pull_request}` : "";
     // the repository as sent, quoted-escaped: no control character reaches the terminal
-    const where = opts.repository ? `${JSON.stringify(String(ev.repository)).slice(1, -1)}${pr}` : pr || "-";
-    return [time, terminal ? typeLabel(ev.type) : ev.type, where, ev.base_ref ?? "-", summarizeEvent(ev, opts.trusted(ev))];
+    // server text through the door (terminalText) before mq's colour goes around it
+    const where = opts.repository ? `${terminalText(String(ev.repository))}${pr}` : pr || "-";
+    const type = terminalText(ev.type);
+    return [
+      time,
+      terminal ? typeLabel(type) : type,
+      where,
+      ev.base_ref !== null ? terminalText(ev.base_ref) : "-",
+      terminalText(summarizeEvent(ev, opts.trusted(ev))),
+    ];
   };
   const columns = io.tableWidth();
   let widths: number[] | undefined;

@@ -2,6 +2,9 @@
 // produced, one write call each, so memory stays flat with the size of the result, a reader such as
 // `jq` sees data as it arrives, and an interrupted run never leaves half a record on stdout.
 import { once } from "node:events";
+import { rawJsonOf, rawMemberOf } from "../api/raw-json.js";
+import { guardCsvText } from "./csv-guard.js";
+import { terminalJson, terminalText } from "./terminal-text.js";
 
 export type RecordFormat = "json" | "ndjson" | "csv";
 
@@ -10,6 +13,13 @@ export interface RecordWriterOptions {
   fields?: string[];
   /** csv header; defaults to `fields`, else the keys of the first record */
   csvColumns?: string[];
+  /** neutralise cells a spreadsheet would run as a formula (default on; --no-csv-guard for programs) */
+  csvGuard?: boolean;
+  /**
+   * The output is a terminal: a person reads it, not a program. JSON keeps its value but writes
+   * controls, bidi and invisible characters as \u escapes; csv cells show them escaped.
+   */
+  terminal?: boolean;
 }
 
 export interface RecordWriter {
@@ -32,29 +42,48 @@ export function createRecordWriter(
   let count = 0;
   let ended = false;
 
-  const project = (record: Record<string, unknown>): Record<string, unknown> => {
-    if (!fields) return record;
-    const out: Record<string, unknown> = {};
+  const guard = opts.csvGuard !== false;
+  const terminal = opts.terminal === true;
+
+  // An event from the API carries the text it was sent as (api/raw-json.ts): that text is written,
+  // so integers beyond 2^53, `1.0`, `1e2`, escapes and key order come out as the API sent them.
+  // Records mq builds itself are serialised.
+  const toJson = (record: Record<string, unknown>): string => {
+    let text: string;
+    if (!fields) text = rawJsonOf(record) ?? JSON.stringify(record);
     // a field the record lacks is null, so every line has the same keys for jq and csv
-    for (const f of fields) out[f] = f in record ? record[f] : null;
-    return out;
+    else text = `{${fields.map((f) => `${JSON.stringify(f)}:${f in record ? memberJson(record, f) : "null"}`).join(",")}}`;
+    return terminal ? terminalJson(text) : text;
+  };
+
+  const cell = (record: Record<string, unknown>, column: string): string => {
+    const value = record[column];
+    let text: string;
+    if (value === null || value === undefined) return "";
+    if (typeof value === "string") text = value;
+    else text = rawMemberOf(record, column) ?? (typeof value === "object" ? JSON.stringify(value) : String(value));
+    return csvText(text);
+  };
+  const csvText = (text: string): string => {
+    const guarded = guard ? guardCsvText(text) : text;
+    return terminal ? terminalText(guarded) : guarded;
   };
 
   const encode = (record: Record<string, unknown>): string => {
     switch (format) {
       case "ndjson":
-        return JSON.stringify(project(record)) + "\n";
+        return toJson(record) + "\n";
       case "json":
         // the separator travels with the record, so stopping between two writes leaves valid JSON
         // once end() adds the closing bracket
-        return (count === 0 ? "[\n" : ",\n") + JSON.stringify(project(record));
+        return (count === 0 ? "[\n" : ",\n") + toJson(record);
       case "csv": {
         let header = "";
         if (count === 0) {
           columns ??= Object.keys(record);
-          header = csvRow(columns);
+          header = csvRow(columns.map(csvText));
         }
-        return header + csvRow(columns!.map((c) => record[c]));
+        return header + csvRow(columns!.map((c) => cell(record, c)));
       }
     }
   };
@@ -82,7 +111,7 @@ export function createRecordWriter(
       if (ended) return;
       ended = true;
       if (format === "json") await writeChunk(stream, count === 0 ? "[]\n" : "\n]\n");
-      else if (format === "csv" && count === 0 && columns) await writeChunk(stream, csvRow(columns));
+      else if (format === "csv" && count === 0 && columns) await writeChunk(stream, csvRow(columns.map(csvText)));
     },
   };
   return writer;
@@ -101,6 +130,11 @@ export async function writeChunk(stream: NodeJS.WritableStream, text: string): P
     // removes the listeners of the events that did not fire
     ac.abort();
   }
+}
+
+/** A member's JSON: its text as sent when the record has it, else serialised (undefined as null). */
+function memberJson(record: Record<string, unknown>, key: string): string {
+  return rawMemberOf(record, key) ?? JSON.stringify(record[key]) ?? "null";
 }
 
 /** One RFC 4180 row with CRLF: objects and arrays as JSON, null and undefined as empty. */

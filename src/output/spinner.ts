@@ -2,6 +2,7 @@
 // files and CI logs never see spinner frames or carriage returns. ora is imported only then: off a
 // terminal, loading it cost about as much as the rest of a one-page `mq logs`.
 import type { Context } from "../context.js";
+import { stderrText } from "./terminal-text.js";
 
 export interface Spinner {
   update(text: string): void;
@@ -17,7 +18,9 @@ export interface SpinnerOptions {
 }
 
 export async function startSpinner(ctx: Context, text: string, opts: SpinnerOptions = {}): Promise<Spinner> {
-  if (!ctx.io.spinnerAllowed(opts)) return { update() {}, log: (line) => void ctx.io.stderr.write(line + "\n"), stop() {} };
+  // warnings quote servers (a type, a cursor): the same last net as main()'s error lines
+  const writeLine = (line: string) => void ctx.io.stderr.write(stderrText(line) + "\n");
+  if (!ctx.io.spinnerAllowed(opts)) return { update() {}, log: writeLine, stop() {} };
   const { default: ora } = await import("ora");
   const spinner = ora({
     text,
@@ -41,11 +44,11 @@ export async function startSpinner(ctx: Context, text: string, opts: SpinnerOpti
     },
     log(line) {
       if (stopped) {
-        ctx.io.stderr.write(line + "\n");
+        writeLine(line);
         return;
       }
       spinner.clear();
-      ctx.io.stderr.write(line + "\n");
+      writeLine(line);
       spinner.render();
     },
     stop,

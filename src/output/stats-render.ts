@@ -14,6 +14,7 @@ import { allKeys, type Export } from "./exporter.js";
 import { formatCount, formatDuration, formatPercent } from "./format.js";
 import { writeChunk } from "./records.js";
 import { columnWidths, renderTable } from "./table.js";
+import { terminalText } from "./terminal-text.js";
 
 export interface RenderOptions {
   /** the width tables are fitted to; none off a terminal (-o table in a pipe) */
@@ -68,7 +69,8 @@ const KEY_TITLES: Readonly<Record<string, string>> = {
 /** A key's value in a label: null is "(none)", which no name sent by the API can be mistaken for. */
 function labelValue(v: KeyValue | undefined): string {
   if (v === null || v === undefined || (Array.isArray(v) && v.length === 0)) return "(none)";
-  return formatKeyValue(v);
+  // a value from the server, through the one door for untrusted terminal text
+  return terminalText(formatKeyValue(v));
 }
 
 /**
@@ -193,7 +195,7 @@ function splitColumns(head: string[], cells: string[][], columns: number | undef
 function byCategory(endpoint: StatsEndpoint, records: readonly Rec[], field: string): Map<string, number> {
   const split = new Map<string, Rec[]>();
   for (const r of records) {
-    const name = String(r[endpoint.category!]);
+    const name = terminalText(String(r[endpoint.category!]));
     if (!split.has(name)) split.set(name, []);
     split.get(name)!.push(r);
   }
@@ -344,7 +346,7 @@ export function renderStatsTables(endpoint: StatsEndpoint, body: unknown, opts: 
   if (endpoint.shape === "list") {
     const items = listItems(endpoint, body);
     if (!items.length) return "";
-    return renderTable({ head: [listItemKey(endpoint)], rows: items.map((i) => [i]), columns: opts.columns, colors: opts.colors });
+    return renderTable({ head: [listItemKey(endpoint)], rows: items.map((i) => [terminalText(i)]), columns: opts.columns, colors: opts.colors });
   }
   const groups = toGroups(endpoint, body);
   if (endpoint.shape === "time-to-merge") {

@@ -3,7 +3,8 @@
 // column first, then the widest, with an ellipsis.
 import Table from "cli-table3";
 import type { ChalkInstance } from "chalk";
-import { stripVTControlCharacters } from "node:util";
+import { hasUnsafeCharacters, terminalText } from "./terminal-text.js";
+import { displayWidth, truncateToWidth } from "./terminal-width.js";
 
 export interface TableSpec {
   head: string[];
@@ -27,9 +28,37 @@ const NO_BORDERS = {
   middle: " ".repeat(GAP),
 };
 
+/** Columns a cell takes once printed (see displayWidth); a multi-line header is as wide as its longest line. */
 export function visibleWidth(text: string): number {
-  // a multi-line cell (a header broken at underscores) is as wide as its longest line
-  return Math.max(...stripVTControlCharacters(text).split("\n").map((line) => line.length));
+  return Math.max(...text.split("\n").map(displayWidth));
+}
+
+// mq's own colour codes, which a cell may carry around text that went through the door
+const SGR_SPLIT = /(\x1b\[[0-9;]*m)/;
+const WRAPPED = /^((?:\x1b\[[0-9;]*m)*)([^\x1b]*)((?:\x1b\[[0-9;]*m)*)$/;
+
+/**
+ * The last net before the terminal: renderers pass server text through terminalText before they
+ * colour it; should one forget, whatever in a cell is not an SGR colour code (or, in a header, mq's
+ * own line break at an underscore) is escaped here.
+ */
+export function safeCell(cell: string, header = false): string {
+  if (!hasUnsafeCharacters(cell)) return cell;
+  const escape = header ? (part: string) => part.split("\n").map(terminalText).join("\n") : terminalText;
+  return cell
+    .split(SGR_SPLIT)
+    .map((part, i) => (i % 2 === 1 ? part : escape(part)))
+    .join("");
+}
+
+/**
+ * A cell cut to `width` columns between whole characters (cli-table3 cuts UTF-16 units, which can
+ * split an emoji or leave half a surrogate pair); a cell coloured as a whole keeps its colour.
+ */
+function fitCell(cell: string, width: number): string {
+  if (visibleWidth(cell) <= width || cell.includes("\n")) return cell;
+  const m = WRAPPED.exec(cell);
+  return m ? m[1]! + truncateToWidth(m[2]!, width) + m[3]! : cell;
 }
 
 /** Column widths that fit `columns`: shrink the last column, then the widest, never below a minimum. */
@@ -55,7 +84,8 @@ export function fitColumnWidths(natural: number[], columns: number | undefined):
 
 /** The widths renderTable gives these rows: each column's widest cell, fitted to `columns`. */
 export function columnWidths(spec: Pick<TableSpec, "head" | "rows" | "columns">): number[] {
-  const natural = spec.head.map((h, i) => Math.max(visibleWidth(h), ...spec.rows.map((r) => visibleWidth(r[i] ?? ""))));
+  // measured on what is printed: a cell escaped by the net is wider than its raw text
+  const natural = spec.head.map((h, i) => Math.max(visibleWidth(safeCell(h, true)), ...spec.rows.map((r) => visibleWidth(safeCell(r[i] ?? "")))));
   return fitColumnWidths(natural, spec.columns);
 }
 
@@ -63,7 +93,7 @@ export function renderTable(spec: TableSpec): string {
   const { head, rows } = spec;
   const widths = spec.widths ?? columnWidths(spec);
   const table = new Table({
-    head: spec.colors ? head.map((h) => spec.colors!.bold(h)) : head,
+    head: (spec.colors ? head.map((h) => spec.colors!.bold(h)) : head).map((h) => safeCell(h, true)),
     chars: NO_BORDERS,
     style: { head: [], border: [], "padding-left": 0, "padding-right": 0, compact: true },
     colWidths: widths.map((w) => Math.max(w, 1)),
@@ -71,7 +101,7 @@ export function renderTable(spec: TableSpec): string {
     wordWrap: spec.wrap === true,
     truncate: "…",
   });
-  for (const row of rows) table.push(head.map((_, i) => row[i] ?? ""));
+  for (const row of rows) table.push(head.map((_, i) => fitCell(safeCell(row[i] ?? ""), Math.max(widths[i] ?? 1, 1))));
   return table
     .toString()
     .split("\n")

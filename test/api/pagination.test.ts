@@ -162,3 +162,12 @@ describe("paginate", () => {
     expect(requests).toEqual([L]);
   });
 });
+
+describe("parseLinkHeader: what it could not read", () => {
+  it("reports the relations of links it skipped", () => {
+    const broken: string[][] = [];
+    const links = parseLinkHeader('<http://[::1/x>; rel="next", nonsense; rel=prev, <https://x.test/ok>; rel="first", </unclosed; rel="next last"', "https://x.test/", broken);
+    expect(links.map((l) => l.url)).toEqual(["https://x.test/ok"]);
+    expect(broken).toEqual([["next"], ["prev"], ["next", "last"]]);
+  });
+});

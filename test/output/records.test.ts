@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PassThrough, Writable } from "node:stream";
-import { createRecordWriter, csvRow } from "../../src/output/records.js";
+import { createRecordWriter, csvRow, type RecordWriterOptions } from "../../src/output/records.js";
+import { attachRawJson } from "../../src/api/raw-json.js";
 
 function sink() {
   const stream = new PassThrough();
@@ -70,5 +71,56 @@ describe("createRecordWriter", () => {
 
   it("csvRow leaves plain values bare", () => {
     expect(csvRow(["a", 1, true, undefined])).toBe("a,1,true,\r\n");
+  });
+});
+
+describe("createRecordWriter: exact text, the CSV guard, a terminal", () => {
+  const TEXT = '{"id":12345678901234567890,"f":1.0,"m":{"z":1e2,"a":"\\u00e9"},"s":"=1+1"}';
+  function rawRecord(): Record<string, unknown> {
+    const record = JSON.parse(TEXT) as Record<string, unknown>;
+    attachRawJson(record, TEXT, { start: 0, end: TEXT.length, spaced: false });
+    return record;
+  }
+
+  it("ndjson and json write a record's text as sent; --fields takes each member's text", async () => {
+    const cases: Array<["ndjson" | "json", RecordWriterOptions, string]> = [
+      ["ndjson", {}, TEXT + "\n"],
+      ["json", {}, `[\n${TEXT}\n]\n`],
+      ["ndjson", { fields: ["m", "id", "nope"] }, '{"m":{"z":1e2,"a":"\\u00e9"},"id":12345678901234567890,"nope":null}\n'],
+    ];
+    for (const [format, opts, expected] of cases) {
+      const s = sink();
+      const w = createRecordWriter(format, s.stream, opts);
+      await w.write(rawRecord());
+      await w.end();
+      expect(s.text()).toBe(expected);
+    }
+  });
+
+  it("csv: numbers and JSON as sent, formulas neutralised unless the guard is off", async () => {
+    const guarded = sink();
+    const w = createRecordWriter("csv", guarded.stream, { csvColumns: ["id", "f", "m", "s"] });
+    await w.write(rawRecord());
+    await w.write({ id: -3, f: "-3", m: "@x", s: "+1" });
+    await w.end();
+    expect(guarded.text()).toBe('id,f,m,s\r\n12345678901234567890,1.0,"{""z"":1e2,""a"":""\\u00e9""}",\'=1+1\r\n-3,-3,\'@x,+1\r\n');
+    const raw = sink();
+    const w2 = createRecordWriter("csv", raw.stream, { csvColumns: ["s"], csvGuard: false });
+    await w2.write(rawRecord());
+    await w2.end();
+    expect(raw.text()).toBe("s\r\n=1+1\r\n");
+  });
+
+  it("on a terminal: JSON keeps its value with unsafe characters as \\u escapes; csv cells escaped", async () => {
+    const s = sink();
+    const w = createRecordWriter("ndjson", s.stream, { terminal: true });
+    await w.write({ a: "x\u009b2J\u202e" });
+    await w.end();
+    expect(s.text()).toBe('{"a":"x\\u009b2J\\u202e"}\n');
+    const c = sink();
+    const w2 = createRecordWriter("csv", c.stream, { terminal: true });
+    await w2.write({ a: "x\x1b]0;t\x07" });
+    await w2.end();
+    expect(c.text()).toBe("a\r\nx\\x1b]0;t\\x07\r\n");
   });
 });

@@ -32,3 +32,16 @@ describe("renderTable", () => {
     expect(fitColumnWidths([5, 5], 100)).toEqual([5, 5]);
   });
 });
+
+describe("renderTable with untrusted cells", () => {
+  it("escapes what a renderer let through, keeping mq's colours", () => {
+    const c = new Chalk({ level: 1 });
+    const out = renderTable({ head: ["A", "B"], rows: [[c.red("x\x1b]0;t\x07"), "y\r\nz"]], colors: c });
+    expect(out).toBe(`${c.bold("A")}              ${c.bold("B")}\n${c.red("x\\x1b]0;t\\x07")}  y\\r\\nz\n`);
+  });
+
+  it("measures wide characters as two columns and cuts between whole characters", () => {
+    const out = renderTable({ head: ["A", "B"], rows: [["中文", "x"], ["ab", "👨‍👩‍👧".repeat(6)]], columns: 12 });
+    expect(out).toBe("A     B\n中文  x\nab    👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧…\n");
+  });
+});

@@ -321,12 +321,18 @@ export type ScheduledFreezeUpdateMetadata = EventMetadataByType["scheduled_freez
 // ---------------------------------------------------------------------------------------------
 // Envelope and events (docs/api.md §2.2)
 
+// Any integer, not only the safe ones: the real service's ids are int64, and an event with an id
+// beyond 2^53 is still an event (its exact text goes out with it, see api/raw-json.ts).
+// Every double at or beyond 2^53 is an integer, so the union is exactly "an integer" (a refine
+// would send the compiled checker of check.ts back to zod).
+const JsonInt = z.union([z.int(), z.number().gte(2 ** 53), z.number().lte(-(2 ** 53))]);
+
 const envelopeShape = {
-  id: z.int(),
+  id: JsonInt,
   received_at: DateTimeSchema,
   trigger: z.string(),
   repository: z.string(),
-  pull_request: z.int().nullable(),
+  pull_request: JsonInt.nullable(),
   base_ref: z.string().nullable(),
 };
 
@@ -434,11 +440,13 @@ function describe(v: unknown): string {
 // as EventEnvelopeSchema, in the words of the error messages.
 function envelopeError(ev: unknown): string | undefined {
   if (!isObject(ev)) return `expected an event object, got ${describe(ev)}`;
-  if (!Number.isSafeInteger(ev.id)) return `id: expected an integer, got ${describe(ev.id)}`;
+  // an integer beyond 2^53 is still an integer (the real service's ids are int64): its exact text
+  // goes out with the event (api/raw-json.ts)
+  if (!Number.isInteger(ev.id)) return `id: expected an integer, got ${describe(ev.id)}`;
   if (!isDateTime(ev.received_at)) return `received_at: ${DATE_TIME_MESSAGE}, got ${show(ev.received_at)}`;
   if (typeof ev.trigger !== "string") return `trigger: expected a string, got ${describe(ev.trigger)}`;
   if (typeof ev.repository !== "string") return `repository: expected a string, got ${describe(ev.repository)}`;
-  if (ev.pull_request !== null && !Number.isSafeInteger(ev.pull_request))
+  if (ev.pull_request !== null && !Number.isInteger(ev.pull_request))
     return `pull_request: expected an integer or null, got ${describe(ev.pull_request)}`;
   if (ev.base_ref !== null && typeof ev.base_ref !== "string")
     return `base_ref: expected a string or null, got ${describe(ev.base_ref)}`;

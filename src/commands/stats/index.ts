@@ -16,6 +16,7 @@ import { collectList, closestMatches, parseIntFlag, requireNonEmptyItems } from 
 import { checkWindowOrder, formatInstant, parseTimeFlag, parseTimeWindow, TIME_VALUE_HELP } from "../shared/time.js";
 import { resolveOutputFormat } from "../shared/output.js";
 import { recordFieldNames } from "../../stats/series.js";
+import { messageText } from "../../output/terminal-text.js";
 
 export type StatsQuery = Record<string, string | string[]>;
 
@@ -334,13 +335,14 @@ async function fetchStats(ctx: Context, endpoint: StatsEndpoint, query: StatsQue
   const repo = await ctx.resolveRepo();
   const client = await ctx.apiClient();
   const res = await client.get(statsPath(repo.owner, repo.name, endpoint), query);
-  const { parseStatsResponse } = await import("../../api/schema/stats.js");
+  const [{ parseStatsResponse }, { invalidUtf8Warning }] = await Promise.all([import("../../api/schema/stats.js"), import("../../api/client.js")]);
+  if (res.invalidUtf8) ctx.io.stderr.write(`${invalidUtf8Warning(res.url)}\n`);
   // validated, but the body as sent is what is rendered: -o json must not lose fields mq does not know
   parseStatsResponse(endpoint.name, res.body, {
     strict: ctx.globals.strict,
     // the real service omits partition keys on every call: worth a line under --debug, not each time
     onMismatch: (name, message) => {
-      if (ctx.globals.debug) ctx.io.stderr.write(`mq: ${name} response differs from the contract (${message}); --strict makes this an error.\n`);
+      if (ctx.globals.debug) ctx.io.stderr.write(`mq: ${name} response differs from the contract (${messageText(message)}); --strict makes this an error.\n`);
     },
   });
   return res.body;

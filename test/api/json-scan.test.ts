@@ -1,0 +1,72 @@
+// The scanner finds each event's text as sent; checked against JSON.parse on generated documents,
+// compact and pretty-printed, and on the exact forms JSON.parse loses.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compactJson, memberSpans, scanJson } from "../../src/api/json-scan.js";
+
+describe("scanJson", () => {
+  it("finds the text of each element of the root object's arrays, exactly as sent", () => {
+    const text = '{"size":3,"events":[{"id":12345678901234567890,"x":1.0},{"b":1e2,"a":"\\u00e9"},-0.0],"per_page":3}';
+    const scan = scanJson(text);
+    expect(scan.depth).toBe(3);
+    expect(scan.rootArrays.get("events")!.map((s) => compactJson(text, s))).toEqual([
+      '{"id":12345678901234567890,"x":1.0}',
+      '{"b":1e2,"a":"\\u00e9"}',
+      "-0.0",
+    ]);
+  });
+
+  it("compacts pretty-printed elements without touching strings", () => {
+    const text = '{\n  "events" : [\n    { "a" : "x  y",\n      "b" : [ 1 , 2 ] } ,\n    "s p"\n  ]\n}';
+    const spans = scanJson(text).rootArrays.get("events")!;
+    expect(spans.map((s) => compactJson(text, s))).toEqual(['{"a":"x  y","b":[1,2]}', '"s p"']);
+  });
+
+  it("takes the last of duplicate keys, as JSON.parse does", () => {
+    const text = '{"events":[1],"events":[2,3]}';
+    expect(scanJson(text).rootArrays.get("events")!.map((s) => compactJson(text, s))).toEqual(["2", "3"]);
+  });
+
+  it("stops at the depth limit", () => {
+    const deep = '{"events":[' + '{"a":'.repeat(100_000) + "1" + "}".repeat(100_000) + "]}";
+    expect(scanJson(deep, 64).depth).toBe(65);
+    expect(scanJson(deep).depth).toBe(100_002);
+  });
+
+  it("agrees with JSON.parse on generated documents, compact and pretty-printed", () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue()), fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 }), fc.boolean(), (events, extra, pretty) => {
+        const doc = { ...extra, events };
+        const text = pretty ? JSON.stringify(doc, null, 2) : JSON.stringify(doc);
+        const spans = scanJson(text).rootArrays.get("events")!;
+        const parsed = (JSON.parse(text) as { events: unknown[] }).events;
+        expect(spans.map((s) => JSON.parse(compactJson(text, s)))).toEqual(parsed);
+        for (const s of spans) expect(compactJson(text, s)).not.toMatch(/\n/);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("memberSpans", () => {
+  it("gives each member's value text, in any layout", () => {
+    const text = '{ "id" : 9007199254740993, "m" : { "k" : [ 1 ] }, "s": "a,b}" , "id": 2 }';
+    const members = memberSpans(text, { start: 0, end: text.length, spaced: true });
+    expect([...members.keys()]).toEqual(["id", "m", "s"]);
+    expect(compactJson(text, members.get("id")!)).toBe("2");
+    expect(compactJson(text, members.get("m")!)).toBe('{"k":[1]}');
+    expect(compactJson(text, members.get("s")!)).toBe('"a,b}"');
+  });
+
+  it("agrees with JSON.parse on generated objects", () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.boolean(), (obj, pretty) => {
+        const text = pretty ? JSON.stringify(obj, null, 1) : JSON.stringify(obj);
+        const members = memberSpans(text, { start: 0, end: text.length, spaced: pretty });
+        const back = Object.fromEntries([...members].map(([k, s]) => [k, JSON.parse(compactJson(text, s))]));
+        expect(back).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
