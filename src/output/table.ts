@@ -101,7 +101,9 @@ export function renderTable(spec: TableSpec): string {
     wordWrap: spec.wrap === true,
     truncate: "…",
   });
-  for (const row of rows) table.push(head.map((_, i) => fitCell(safeCell(row[i] ?? ""), Math.max(widths[i] ?? 1, 1))));
+  // a table that wraps lets cli-table3 break long cells at spaces; the others are cut here
+  const fit = (cell: string, width: number) => (spec.wrap ? cell : fitCell(cell, width));
+  for (const row of rows) table.push(head.map((_, i) => fit(safeCell(row[i] ?? ""), Math.max(widths[i] ?? 1, 1))));
   return table
     .toString()
     .split("\n")
