@@ -64,7 +64,7 @@ describe("bash completion", () => {
   });
 
   it("completes the output formats of the global -o", () => {
-    expect(bashComplete(["mq", "-o", ""])).toEqual(["table", "json", "ndjson", "csv"]);
+    expect(bashComplete(["mq", "-o", ""])).toEqual(["table", "json", "ndjson", "csv", "none", "markdown", "openmetrics"]);
   });
 
   it("completes -o after a subcommand", () => {

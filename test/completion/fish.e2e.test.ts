@@ -16,7 +16,7 @@ describe.skipIf(!fish)(`fish completion${fish ? "" : " (skipped: fish is not ins
     ["mq logs --ty", ["--type"]],
     ["mq logs --type action.queue.e", ["action.queue.enter"]],
     ["mq logs --type action.queue.checks", ["action.queue.checks.*", "action.queue.checks.change", "action.queue.checks_end", "action.queue.checks_not_started", "action.queue.checks_start"]],
-    ["mq -o ", ["csv", "json", "ndjson", "table"]],
+    ["mq -o ", ["csv", "json", "markdown", "ndjson", "none", "openmetrics", "table"]],
     ["mq logs -o j", ["json"]],
     ["mq completion ", ["bash", "fish", "zsh"]],
     ["mq -R acme/web stats fa", ["failure-rate"]],
