@@ -4,7 +4,7 @@
 //
 //   node bench/run.mjs            full run; writes bench/RESULTS.md
 //   node bench/run.mjs --quick    every measurement once, small sizes (a smoke test; writes nothing)
-//   options: --no-build  --out FILE  --only startup,stream,concurrency,server,insights,serve
+//   options: --no-build  --out FILE  --only startup,stream,concurrency,server,insights,serve,oneshot,formats,slices
 //
 // It runs the built CLI (npm run build, then bin/mq.js) and, for what `mq serve` does not expose
 // (a fixed delay per request, a store of exactly one million events), bench/server.mjs over an
@@ -14,6 +14,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writ
 import os from "node:os";
 import { join } from "node:path";
 import { writeEventsFile } from "./events.mjs";
+import * as feel from "./feel.mjs";
 import { fmtInt, fmtMB, fmtMs, fmtRatio, median, percentile, ROOT, startChild, summarize, timed } from "./lib.mjs";
 
 const argv = process.argv.slice(2);
@@ -29,9 +30,11 @@ const want = (section) => !ONLY || ONLY.includes(section);
 
 const CFG = QUICK
   ? { startupRuns: 2, startupWarmup: 1, streamEvents: 2_000, smallEvents: 1_000, streamRuns: 1, curlRuns: 1, curlBudgetMs: 0,
-      delayMs: 50, summaryRuns: 1, simDays: 7, storeEvents: 20_000, storeBaseline: 2_000, latencyRequests: 20 }
+      delayMs: 50, summaryRuns: 1, simDays: 7, storeEvents: 20_000, storeBaseline: 2_000, latencyRequests: 20,
+      rssSizes: [1_000, 5_000], sliceDays: 1, sliceDelayMs: 100, sliceRuns: 1 }
   : { startupRuns: 20, startupWarmup: 3, streamEvents: 100_000, smallEvents: 1_000, streamRuns: 3, curlRuns: 3, curlBudgetMs: 45_000,
-      delayMs: 200, summaryRuns: 3, simDays: 30, storeEvents: 1_000_000, storeBaseline: 100_000, latencyRequests: 200 };
+      delayMs: 200, summaryRuns: 3, simDays: 30, storeEvents: 1_000_000, storeBaseline: 100_000, latencyRequests: 200,
+      rssSizes: [10_000, 100_000, 1_000_000], sliceDays: 30, sliceDelayMs: 100, sliceRuns: 1 };
 
 const tmpRoot = mkdtempSync(join(os.tmpdir(), "mq-bench-"));
 // the CLI under test: a snapshot of bin/ and dist/ taken right after the build, so that another
@@ -558,7 +561,7 @@ let failed = false;
 try {
   build();
   snapshot();
-  const bundle = want("concurrency") || want("server") ? await bundleServer() : undefined;
+  const bundle = want("concurrency") || want("server") || want("slices") ? await bundleServer() : undefined;
   const endpoints = bundle ? (await import(bundle)).STATS_ENDPOINTS : [];
   if (want("startup")) await startup();
   if (want("stream")) await streaming();
@@ -566,6 +569,11 @@ try {
   if (want("server")) await serverLatency(bundle, endpoints);
   if (want("insights")) await insights();
   if (want("serve")) await serveYear();
+  // issue 18's rows (bench/feel.mjs)
+  const h = { BIN, ENV, TOKEN, NOW, tmp, CFG, row, target, notes, cleanups, log, bundle };
+  if (want("oneshot")) await feel.oneshot(h);
+  if (want("formats")) await feel.formatsAndRss(h);
+  if (want("slices")) await feel.slices(h);
 } catch (err) {
   failed = true;
   process.stderr.write(`bench: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);

@@ -7,12 +7,14 @@
 __mq_sub() {
   case "$1|$2" in
     '|logs'|'|stats'|'|insights'|'|prs'|'|pr'|'|serve'|'|archive'|'|auth'|'|config'|'|completion'|'|help') __mq_s=$2 ;;
-    'stats|time-to-merge'|'stats|merge-queue-checks-outcome'|'stats|queues-checks-outcome-count'|'stats|queues-entered-count'|'stats|queues-merged-count'|'stats|average-ci-runtime'|'stats|average-queue-time'|'stats|total-queue-time'|'stats|queue-size'|'stats|running-speculative-checks'|'stats|batch-size'|'stats|batch-bisection'|'stats|branches'|'stats|checks-retries'|'stats|failure-rate'|'stats|queues-pr-exit-reasons'|'stats|queues'|'stats|summary') __mq_s=$2 ;;
+    'logs|aggregate') __mq_s=$2 ;;
+    'stats|time-to-merge'|'stats|merge-queue-checks-outcome'|'stats|queues-checks-outcome-count'|'stats|queues-entered-count'|'stats|queues-merged-count'|'stats|average-ci-runtime'|'stats|average-queue-time'|'stats|idle-queue-time'|'stats|skip-intermediate-results'|'stats|total-queue-time'|'stats|queue-size'|'stats|running-speculative-checks'|'stats|batch-size'|'stats|batch-bisection'|'stats|branches'|'stats|checks-retries'|'stats|failure-rate'|'stats|queues-pr-exit-reasons'|'stats|queues'|'stats|summary') __mq_s=$2 ;;
     'archive|sync'|'archive|status'|'archive|query'|'archive|export') __mq_s=$2 ;;
     'auth|login'|'auth|status'|'auth|logout'|'auth|token') __mq_s=$2 ;;
     'config|get'|'config|set'|'config|unset'|'config|list') __mq_s=$2 ;;
     'help|logs'|'help|stats'|'help|insights'|'help|prs'|'help|pr'|'help|serve'|'help|archive'|'help|auth'|'help|config'|'help|completion') __mq_s=$2 ;;
-    'help stats|time-to-merge'|'help stats|merge-queue-checks-outcome'|'help stats|queues-checks-outcome-count'|'help stats|queues-entered-count'|'help stats|queues-merged-count'|'help stats|average-ci-runtime'|'help stats|average-queue-time'|'help stats|total-queue-time'|'help stats|queue-size'|'help stats|running-speculative-checks'|'help stats|batch-size'|'help stats|batch-bisection'|'help stats|branches'|'help stats|checks-retries'|'help stats|failure-rate'|'help stats|queues-pr-exit-reasons'|'help stats|queues'|'help stats|summary') __mq_s=$2 ;;
+    'help logs|aggregate') __mq_s=$2 ;;
+    'help stats|time-to-merge'|'help stats|merge-queue-checks-outcome'|'help stats|queues-checks-outcome-count'|'help stats|queues-entered-count'|'help stats|queues-merged-count'|'help stats|average-ci-runtime'|'help stats|average-queue-time'|'help stats|idle-queue-time'|'help stats|skip-intermediate-results'|'help stats|total-queue-time'|'help stats|queue-size'|'help stats|running-speculative-checks'|'help stats|batch-size'|'help stats|batch-bisection'|'help stats|branches'|'help stats|checks-retries'|'help stats|failure-rate'|'help stats|queues-pr-exit-reasons'|'help stats|queues'|'help stats|summary') __mq_s=$2 ;;
     'help archive|sync'|'help archive|status'|'help archive|query'|'help archive|export') __mq_s=$2 ;;
     'help auth|login'|'help auth|status'|'help auth|logout'|'help auth|token') __mq_s=$2 ;;
     'help config|get'|'help config|set'|'help config|unset'|'help config|list') __mq_s=$2 ;;
@@ -24,21 +26,23 @@ __mq_sub() {
 __mq_subs() {
   case "$1" in
     '') __mq_r=(logs stats insights prs pr serve archive auth config completion help) ;;
+    logs) __mq_r=(aggregate) ;;
     stats) __mq_r=(
       time-to-merge merge-queue-checks-outcome queues-checks-outcome-count queues-entered-count
-      queues-merged-count average-ci-runtime average-queue-time total-queue-time queue-size
-      running-speculative-checks batch-size batch-bisection branches checks-retries failure-rate
-      queues-pr-exit-reasons queues summary
+      queues-merged-count average-ci-runtime average-queue-time idle-queue-time
+      skip-intermediate-results total-queue-time queue-size running-speculative-checks batch-size
+      batch-bisection branches checks-retries failure-rate queues-pr-exit-reasons queues summary
     ) ;;
     archive) __mq_r=(sync status query export) ;;
     auth) __mq_r=(login status logout token) ;;
     config) __mq_r=(get set unset list) ;;
     help) __mq_r=(logs stats insights prs pr serve archive auth config completion) ;;
+    'help logs') __mq_r=(aggregate) ;;
     'help stats') __mq_r=(
       time-to-merge merge-queue-checks-outcome queues-checks-outcome-count queues-entered-count
-      queues-merged-count average-ci-runtime average-queue-time total-queue-time queue-size
-      running-speculative-checks batch-size batch-bisection branches checks-retries failure-rate
-      queues-pr-exit-reasons queues summary
+      queues-merged-count average-ci-runtime average-queue-time idle-queue-time
+      skip-intermediate-results total-queue-time queue-size running-speculative-checks batch-size
+      batch-bisection branches checks-retries failure-rate queues-pr-exit-reasons queues summary
     ) ;;
     'help archive') __mq_r=(sync status query export) ;;
     'help auth') __mq_r=(login status logout token) ;;
@@ -52,202 +56,223 @@ __mq_flags() {
   case "$1" in
     '') __mq_r=(
       -V --version -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict --no-csv-guard -h --help
+      --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     logs) __mq_r=(
-      --pr --base-ref --type --since --until --per-page --limit --all --cursor --follow --interval
-      --fields --archive -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict --no-csv-guard -h --help
+      --pr --not-pr --type --not-type --outcome --not-outcome --trigger --not-trigger --batch-pr
+      --not-batch-pr --base-ref --since --until --per-page --limit --all --cursor --follow
+      --interval --fields --parallel --archive -R --repo --api-url --offline -o --output --color
+      --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
+    ) ;;
+    'logs aggregate') __mq_r=(
+      --pr --not-pr --type --not-type --outcome --not-outcome --trigger --not-trigger --batch-pr
+      --not-batch-pr --base-ref --since --until -R --repo --api-url --offline -o --output --color
+      --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     stats) __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict --no-csv-guard -h --help
+      --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'stats time-to-merge') __mq_r=(
       --at --branch --fields --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo
       --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
-      --strict --no-csv-guard -h --help
+      --strict --no-csv-guard --dialect -h --help
     ) ;;
     'stats merge-queue-checks-outcome') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --fields --fail-if
       --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h --help
+      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
+      --help
     ) ;;
     'stats queues-checks-outcome-count') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
-      --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats queues-entered-count') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
-      --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats queues-merged-count') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
-      --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats average-ci-runtime') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
-      --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats average-queue-time') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
-      --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
+    ) ;;
+    'stats idle-queue-time') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
+    ) ;;
+    'stats skip-intermediate-results') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats total-queue-time') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
-      --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats queue-size') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
-      --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats running-speculative-checks') __mq_r=(
       --base-ref --partition --queue --since --until --chart --intervals --fields --fail-if
       --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h --help
+      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
+      --help
     ) ;;
     'stats batch-size') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
-      --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats batch-bisection') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
-      --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats branches') __mq_r=(
       --since --until --fields -R --repo --api-url --offline -o --output --color --debug --token
-      --timeout --no-retry --insecure --strict --no-csv-guard -h --help
+      --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'stats checks-retries') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
-      --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats failure-rate') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
-      --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats queues-pr-exit-reasons') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
       --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
-      --help
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats queues') __mq_r=(
       --since --until --fields -R --repo --api-url --offline -o --output --color --debug --token
-      --timeout --no-retry --insecure --strict --no-csv-guard -h --help
+      --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'stats summary') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --fail-if --fail-if-scope
       --min-count --allow-empty --report -R --repo --api-url --offline -o --output --color --debug
-      --token --timeout --no-retry --insecure --strict --no-csv-guard -h --help
+      --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     insights) __mq_r=(
       --since --until --compare --base-ref --queue --slowest --fail-if -R --repo --api-url --offline
-      -o --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard -h
-      --help
+      -o --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     prs) __mq_r=(
       --since --until --base-ref --pr --queue --outcome --reason --failed --sort --slowest --limit
       --fields -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict --no-csv-guard -h --help
+      --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     pr) __mq_r=(
       --since --until -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict --no-csv-guard -h --help
+      --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     serve) __mq_r=(
       --host --port --seed --days --now --repos --events --latency --memory-budget -R --repo
       --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
-      --strict --no-csv-guard -h --help
+      --strict --no-csv-guard --dialect -h --help
     ) ;;
     archive) __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict --no-csv-guard -h --help
+      --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'archive sync') __mq_r=(
       --since --until --data-dir -R --repo --api-url --offline -o --output --color --debug --token
-      --timeout --no-retry --insecure --strict --no-csv-guard -h --help
+      --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'archive status') __mq_r=(
       --data-dir -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict --no-csv-guard -h --help
+      --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'archive query') __mq_r=(
       --data-dir -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict --no-csv-guard -h --help
+      --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'archive export') __mq_r=(
       --parquet --force --data-dir -R --repo --api-url --offline -o --output --color --debug --token
-      --timeout --no-retry --insecure --strict --no-csv-guard -h --help
+      --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     auth) __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict --no-csv-guard -h --help
+      --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'auth login') __mq_r=(
       --with-token --check -R --repo --api-url --offline -o --output --color --debug --token
-      --timeout --no-retry --insecure --strict --no-csv-guard -h --help
+      --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'auth status') __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict --no-csv-guard -h --help
+      --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'auth logout') __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict --no-csv-guard -h --help
+      --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'auth token') __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict --no-csv-guard -h --help
+      --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     config) __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict --no-csv-guard -h --help
+      --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'config get') __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict --no-csv-guard -h --help
+      --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'config set') __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict --no-csv-guard -h --help
+      --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'config unset') __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict --no-csv-guard -h --help
+      --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'config list') __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict --no-csv-guard -h --help
+      --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     completion) __mq_r=(
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
-      --insecure --strict --no-csv-guard -h --help
+      --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     help) __mq_r=(-h --help) ;;
     'help logs') __mq_r=(-h --help) ;;
+    'help logs aggregate') __mq_r=(-h --help) ;;
     'help stats') __mq_r=(-h --help) ;;
     'help stats time-to-merge') __mq_r=(-h --help) ;;
     'help stats merge-queue-checks-outcome') __mq_r=(-h --help) ;;
@@ -256,6 +281,8 @@ __mq_flags() {
     'help stats queues-merged-count') __mq_r=(-h --help) ;;
     'help stats average-ci-runtime') __mq_r=(-h --help) ;;
     'help stats average-queue-time') __mq_r=(-h --help) ;;
+    'help stats idle-queue-time') __mq_r=(-h --help) ;;
+    'help stats skip-intermediate-results') __mq_r=(-h --help) ;;
     'help stats total-queue-time') __mq_r=(-h --help) ;;
     'help stats queue-size') __mq_r=(-h --help) ;;
     'help stats running-speculative-checks') __mq_r=(-h --help) ;;
@@ -295,7 +322,7 @@ __mq_flags() {
 # __mq_takes_value PATH FLAG: whether FLAG of PATH reads the next word as its value
 __mq_takes_value() {
   case "$1|$2" in
-    *'|-R'|*'|--repo'|*'|--api-url'|*'|-o'|*'|--output'|*'|--color'|*'|--token'|*'|--timeout'|*'|--pr'|*'|--base-ref'|*'|--type'|*'|--since'|*'|--until'|*'|--per-page'|*'|--limit'|*'|--cursor'|*'|--interval'|*'|--fields'|*'|--at'|*'|--branch'|*'|--fail-if'|*'|--fail-if-scope'|*'|--min-count'|*'|--report'|*'|--partition'|*'|--queue'|*'|--priority-rule'|*'|--compare'|*'|--slowest'|*'|--outcome'|*'|--reason'|*'|--sort'|*'|--host'|*'|--port'|*'|--seed'|*'|--days'|*'|--now'|*'|--repos'|*'|--events'|*'|--latency'|*'|--memory-budget'|*'|--data-dir'|*'|--parquet') return 0 ;;
+    *'|-R'|*'|--repo'|*'|--api-url'|*'|-o'|*'|--output'|*'|--color'|*'|--token'|*'|--timeout'|*'|--dialect'|*'|--pr'|*'|--not-pr'|*'|--type'|*'|--not-type'|*'|--outcome'|*'|--not-outcome'|*'|--trigger'|*'|--not-trigger'|*'|--batch-pr'|*'|--not-batch-pr'|*'|--base-ref'|*'|--since'|*'|--until'|*'|--per-page'|*'|--limit'|*'|--cursor'|*'|--interval'|*'|--fields'|*'|--parallel'|*'|--at'|*'|--branch'|*'|--fail-if'|*'|--fail-if-scope'|*'|--min-count'|*'|--report'|*'|--partition'|*'|--queue'|*'|--priority-rule'|*'|--compare'|*'|--slowest'|*'|--reason'|*'|--sort'|*'|--host'|*'|--port'|*'|--seed'|*'|--days'|*'|--now'|*'|--repos'|*'|--events'|*'|--latency'|*'|--memory-budget'|*'|--data-dir'|*'|--parquet') return 0 ;;
   esac
   return 1
 }
@@ -307,25 +334,30 @@ __mq_values() {
   case "$1|$2" in
     *'|-o'|*'|--output') __mq_r=(table json ndjson csv none markdown openmetrics) ;;
     *'|--color') __mq_r=(auto always never) ;;
-    *'|--type') __mq_r=(
+    *'|--dialect') __mq_r=(spec mergify) ;;
+    *'|--type'|*'|--not-type') __mq_r=(
       'action.*' action.assign action.backport action.close action.comment action.copy
-      action.delete_head_branch action.dismiss_reviews action.edit action.label action.merge
-      action.platform_actions action.post_check 'action.queue.*' action.queue.batch_bisection_end
-      action.queue.batch_bisection_start action.queue.change 'action.queue.checks.*'
-      action.queue.checks.change action.queue.checks_end action.queue.checks_not_started
-      action.queue.checks_start action.queue.enter action.queue.leave action.queue.merged
-      action.rebase action.refresh action.request_reviews action.requeue action.review action.squash
-      action.unqueue action.update 'ci_insights.*' ci_insights.job_retried 'ci_issue.*'
-      ci_issue.created ci_issue.linked ci_issue.merged ci_issue.renamed ci_issue.reopened
-      ci_issue.resolved ci_issue.unresolved 'command.*' command.dequeue command.queue
-      command.requeue 'queue.*' 'queue.pause.*' queue.pause.create queue.pause.delete
-      queue.pause.update 'scheduled_freeze.*' scheduled_freeze.create scheduled_freeze.delete
-      scheduled_freeze.update
+      action.delete_head_branch action.dequeue action.dismiss_reviews action.edit
+      action.github_actions action.label action.merge action.platform_actions action.post_check
+      'action.queue.*' action.queue.batch_bisection_end action.queue.batch_bisection_start
+      action.queue.change 'action.queue.checks.*' action.queue.checks.change action.queue.checks_end
+      action.queue.checks_not_started action.queue.checks_start action.queue.conflict_deferred
+      action.queue.enter action.queue.leave action.queue.merged action.rebase action.refresh
+      action.request_reviews action.requeue action.review action.squash action.unqueue action.update
+      'ci_insights.*' 'ci_insights.auto_quarantine.*' ci_insights.auto_quarantine.disabled
+      ci_insights.auto_quarantine.enabled ci_insights.auto_quarantine.modified
+      ci_insights.job_retried 'ci_issue.*' ci_issue.created ci_issue.linked ci_issue.merged
+      ci_issue.renamed ci_issue.reopened ci_issue.resolved ci_issue.unresolved 'command.*'
+      command.dequeue command.queue command.requeue 'product.*' product.disabled product.enabled
+      'queue.*' 'queue.pause.*' queue.pause.create queue.pause.delete queue.pause.update
+      'scheduled_freeze.*' scheduled_freeze.create scheduled_freeze.delete scheduled_freeze.update
+      'test.*' test.dequarantined test.quarantined
     ); __mq_kind=list ;;
+    *'|--outcome') __mq_r=(success failure pending neutral merged failed dequeued open); __mq_kind=list ;;
+    *'|--not-outcome') __mq_r=(success failure pending neutral); __mq_kind=list ;;
     *'|--fail-if-scope') __mq_r=(all each both) ;;
     *'|--report'|*'|--events'|*'|--data-dir'|*'|--parquet') __mq_r=(); __mq_kind=files ;;
     *'|--compare') __mq_r=(previous none) ;;
-    *'|--outcome') __mq_r=(merged failed dequeued open); __mq_kind=list ;;
     *'|--sort') __mq_r=(
       queue_time time_to_merge wait_time idle_capacity idle_schedule idle_freeze ci_time entered_at
       retries check_runs
@@ -337,9 +369,9 @@ __mq_values() {
 # __mq_args PATH N: the values of the Nth positional argument of PATH, in __mq_r
 __mq_args() {
   case "$1|$2" in
-    'config get|0') __mq_r=(api-url repo output color timeout) ;;
-    'config set|0') __mq_r=(api-url repo output color timeout) ;;
-    'config unset|0') __mq_r=(api-url repo output color timeout) ;;
+    'config get|0') __mq_r=(api-url repo output color timeout dialect) ;;
+    'config set|0') __mq_r=(api-url repo output color timeout dialect) ;;
+    'config unset|0') __mq_r=(api-url repo output color timeout dialect) ;;
     'completion|0') __mq_r=(bash zsh fish) ;;
     *) __mq_r=() ;;
   esac

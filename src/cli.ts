@@ -70,7 +70,10 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
     .helpOption("-h, --help", "show help")
     .showSuggestionAfterError(true)
     // `mq help stats failure-rate` needs a help command that walks more than one level
-    .helpCommand(false);
+    .helpCommand(false)
+    // options are read by the command they follow: `mq logs aggregate --type x` is aggregate's
+    // --type, not logs' (every command has the global options, so `mq logs --repo a/b` still works)
+    .enablePositionalOptions();
   ensureGlobalOptions(program);
   const only = argv !== undefined ? commandToBuild(program, argv) : undefined;
 

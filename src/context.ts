@@ -7,7 +7,7 @@
 import type { Dispatcher } from "undici";
 import type { ApiClient } from "./api/client.js";
 import type { ConfigStore } from "./config/store.js";
-import type { RepoRef } from "./config/resolve.js";
+import type { RepoRef, DialectChoice } from "./config/resolve.js";
 import { DEFAULT_GLOBALS, type GlobalOptions, type OutputFormat } from "./globals.js";
 
 export { COLOR_MODES, DEFAULT_GLOBALS, FIGURE_FORMATS, OUTPUT_FORMATS, type ColorMode, type GlobalOptions, type OutputFormat } from "./globals.js";
@@ -77,6 +77,8 @@ export interface Context {
   /** the API client for the API URL and token in effect (starts the bundled server with --offline) */
   apiClient(): Promise<ApiClient>;
   resolveRepo(): Promise<RepoRef>;
+  /** the dialect in effect: --dialect, MQ_DIALECT, the config key `dialect`, else the API URL's */
+  dialect(): Promise<DialectChoice>;
   /** run on exit, last registered first (close servers, agents, spinners) */
   onCleanup(fn: () => void | Promise<void>): void;
   cleanup(): Promise<void>;
@@ -131,6 +133,7 @@ export function createContext(init: ContextInit = {}): Context {
   let configPromise: Promise<ConfigStore> | undefined;
   let clientPromise: Promise<ApiClient> | undefined;
   let repoPromise: Promise<RepoRef> | undefined;
+  let dialectPromise: Promise<DialectChoice> | undefined;
 
   const ctx: Context = {
     io,
@@ -157,6 +160,10 @@ export function createContext(init: ContextInit = {}): Context {
     resolveRepo() {
       repoPromise ??= import("./config/resolve.js").then((m) => m.resolveRepo(ctx));
       return repoPromise;
+    },
+    dialect() {
+      dialectPromise ??= import("./config/resolve.js").then((m) => m.resolveDialect(ctx));
+      return dialectPromise;
     },
     onCleanup(fn) {
       cleanups.push(fn);

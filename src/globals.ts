@@ -8,6 +8,10 @@ export const FIGURE_FORMATS: readonly OutputFormat[] = ["markdown", "openmetrics
 export type ColorMode = "auto" | "always" | "never";
 export const COLOR_MODES: readonly ColorMode[] = ["auto", "always", "never"];
 
+/** The two sides of the API (src/api/dialects has what each says): the contract, and the real service. */
+export type DialectName = "spec" | "mergify";
+export const DIALECT_NAMES: readonly DialectName[] = ["spec", "mergify"];
+
 /** Options that every command accepts, before or after the subcommand name. */
 export interface GlobalOptions {
   repo?: string;
@@ -25,6 +29,8 @@ export interface GlobalOptions {
   strict: boolean;
   /** neutralise csv cells a spreadsheet would run as formulas (--no-csv-guard turns it off) */
   csvGuard: boolean;
+  /** --dialect: which side of the API to speak (the names of src/api/dialects; default: from the API URL) */
+  dialect?: DialectName;
 }
 
 export const DEFAULT_GLOBALS: GlobalOptions = {

@@ -75,7 +75,7 @@ describe("the exit-code map", () => {
 describe("a token typed in the wrong place", () => {
   it.each([
     [["ghp_abcdefghijklmnopqrstuvwxyz0123"], "mq: unknown command 'ghp_****'\n"],
-    [["config", "get", "mqk_secret_value_1234"], "mq: unknown config key 'mqk_****': allowed keys are api-url, repo, output, color, timeout\n"],
+    [["config", "get", "mqk_secret_value_1234"], "mq: unknown config key 'mqk_****': allowed keys are api-url, repo, output, color, timeout, dialect\n"],
     [["stats", "github_pat_11ABCDEFG0123456789abcdef"], 'mq: unknown stats subcommand "github_pat_****"; run mq stats to list them.\n'],
   ])("is not echoed back: mq %j", async (argv, stderr) => {
     const ctx = testContext();

@@ -51,16 +51,16 @@ interface Result {
 }
 
 let served = "";
-let server: ChildProcess | undefined;
+/** the same, speaking the real service's dialect, for examples that say --dialect mergify */
+let servedMergify = "";
+const servers: ChildProcess[] = [];
 
-afterAll(() => void server?.kill("SIGINT"));
+afterAll(() => void servers.forEach((s) => s.kill("SIGINT")));
 
-beforeAll(async () => {
-  // the examples run at once against this one server: 30-day windows side by side need more than
-  // the default memory budget
-  const child = spawn("node", [join(root, "bin/mq.js"), "serve", "--port", "0", "--memory-budget", "3072"], { stdio: ["ignore", "pipe", "inherit"] });
-  server = child;
-  served = await new Promise<string>((resolve, reject) => {
+function serve(args: string[]): Promise<string> {
+  const child = spawn("node", [join(root, "bin/mq.js"), "serve", "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  servers.push(child);
+  return new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (d: Buffer) => {
       out += d.toString();
@@ -68,6 +68,12 @@ beforeAll(async () => {
     });
     child.on("exit", (code) => reject(new Error(`mq serve exited with ${code}`)));
   });
+}
+
+beforeAll(async () => {
+  // the examples run at once against the spec server: 30-day windows side by side need more than
+  // the default memory budget
+  [served, servedMergify] = await Promise.all([serve(["--memory-budget", "3072"]), serve(["--dialect", "mergify"])]);
 }, 60_000);
 
 function runExample(script: string, longRunning: boolean, extraEnv: NodeJS.ProcessEnv = {}): Promise<Result> {
@@ -115,7 +121,8 @@ describe("every help example runs", () => {
   it.concurrent.each(cases)("%s: %s", async (_label, line, path) => {
     const setup = SETUP[path] ?? "";
     let command = withOffline(line);
-    if (path !== "") command = command.replace(/ --offline( |$)/g, ` --api-url ${served} --token mqk_example_token_abcd$1`);
+    const url = /--dialect mergify/.test(line) ? servedMergify : served;
+    if (path !== "") command = command.replace(/ --offline( |$)/g, ` --api-url ${url} --token mqk_example_token_abcd$1`);
     const script = [setup, command].filter(Boolean).join("\n");
     const long = isLongRunning(path, line);
     const r = await runExample(script, long);

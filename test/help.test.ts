@@ -87,7 +87,7 @@ describe("mq help", () => {
     const viaHelp = await run(["help", "logs"]);
     expect(viaHelp.code).toBe(0);
     expect(viaHelp.stdout).toBe((await run(["logs", "--help"])).stdout);
-    expect(viaHelp.stdout.startsWith("Usage: mq logs [options]\n")).toBe(true);
+    expect(viaHelp.stdout.startsWith("Usage: mq logs [options] [command]\n")).toBe(true);
   });
 
   it("mq help stats failure-rate prints the help of the nested command", async () => {

@@ -57,6 +57,8 @@ export interface ApiClient {
    * throw HttpError; network failures and timeouts throw NetworkError.
    */
   get(pathOrUrl: string | URL, query?: QueryInput): Promise<ApiResponse>;
+  /** answers so far that asked the client to slow down (429, or a Retry-After): a pool shrinks on them */
+  throttles?(): number;
 }
 
 export const USER_AGENT = `mq/${version}`;
@@ -129,10 +131,22 @@ export function createTransport(opts: TransportOptions): ApiClient {
     bodyTimeout: timeoutMs,
   };
 
+  // A Retry-After (or a 429) holds every request of this client, not only the one that got it:
+  // parallel slices of a long window must not keep hammering a server that asked for a pause.
+  let throttles = 0;
+  let holdUntil = 0;
+
   async function get(pathOrUrl: string | URL, query?: QueryInput): Promise<ApiResponse> {
     const url = requestUrl(baseUrl, pathOrUrl, query);
+    // the hold this request has already waited out (its own Retry-After included)
+    let waited = 0;
     for (let attempt = 1; ; attempt++) {
       if (signal.aborted) throw new InterruptedError();
+      if (holdUntil > waited) {
+        const held = holdUntil - performance.now();
+        waited = holdUntil;
+        if (held > 0) await pause(held);
+      }
       const started = debug ? performance.now() : 0;
       const result = await exchange(url, attempt);
       const attemptNote = attempt > 1 ? ` (attempt ${attempt}/${maxAttempts})` : "";
@@ -154,7 +168,12 @@ export function createTransport(opts: TransportOptions): ApiClient {
       }
       const decision = decideRetry(outcomeOf(result), attempt, maxAttempts, random());
       if (decision.action === "retry") {
+        if (result.kind === "status" && (result.status === 429 || result.retryAfterMs !== undefined)) {
+          throttles++;
+          holdUntil = Math.max(holdUntil, performance.now() + decision.waitMs);
+        }
         debug?.(`retrying in ${formatSeconds(decision.waitMs)}${decision.why}`);
+        waited = holdUntil;
         await pause(decision.waitMs);
         continue;
       }
@@ -213,7 +232,7 @@ export function createTransport(opts: TransportOptions): ApiClient {
     }
   }
 
-  return { baseUrl, get };
+  return { baseUrl, get, throttles: () => throttles };
 }
 
 /** The API root as a URL without a trailing slash; the token never goes over plain http to another host. */

@@ -16,6 +16,10 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "mq --offline logs --repo acme/web --follow --interval 5",
     "mq --offline archive sync --repo acme/web --since 2d && mq logs --archive --repo acme/web --since 2d --all -o ndjson",
   ],
+  "logs aggregate": [
+    "mq --offline --dialect mergify logs aggregate --repo acme/web --since 7d",
+    "mq --offline --dialect mergify logs aggregate --repo acme/web --not-type 'action.queue.*' --outcome failure -o json",
+  ],
 
   stats: [
     "mq stats",
@@ -27,6 +31,14 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "mq --offline stats summary --repo acme/web --since 7d --base-ref main",
     "mq --offline stats summary --repo acme/web --since 1d -o none --fail-if 'failure_rate > 50%' --fail-if 'avg_queue_time > 2h'",
     "mq --offline stats summary --repo acme/web --since 1h -o openmetrics",
+  ],
+  "stats idle-queue-time": [
+    "mq --offline --dialect mergify stats idle-queue-time --repo acme/web --since 7d",
+    "mq --offline --dialect mergify stats idle-queue-time --repo acme/web --since 7d --fail-if 'max(p95_idle_capacity) > 4h'",
+  ],
+  "stats skip-intermediate-results": [
+    "mq --offline --dialect mergify stats skip-intermediate-results --repo acme/web --since 7d",
+    "mq --offline --dialect mergify stats skip-intermediate-results --repo acme/web --since 7d -o csv",
   ],
   "stats time-to-merge": [
     "mq --offline stats time-to-merge --repo acme/web",

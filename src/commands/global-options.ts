@@ -3,6 +3,7 @@
 // line wins wherever it was written.
 import { Command, InvalidArgumentError, Option } from "commander";
 import { COLOR_MODES, DEFAULT_GLOBALS, OUTPUT_FORMATS, type GlobalOptions } from "../context.js";
+import { DIALECT_NAMES } from "../api/dialects/types.js";
 import { MAX_TIMEOUT_SECONDS } from "../config/keys.js";
 
 export function parsePositiveNumber(flag: string) {
@@ -42,7 +43,12 @@ export function addGlobalOptions(cmd: Command): Command {
     .addOption(new Option("--no-retry", "do not retry on 429, 502, 503, 504 or connection resets"))
     .addOption(new Option("--insecure", "allow sending the token over plain http:// to a non-loopback host"))
     .addOption(new Option("--strict", "treat event metadata that differs from the contract as an error"))
-    .addOption(new Option("--no-csv-guard", "-o csv: cells starting with = + - @ as sent, for programs (default: a ' in front, so spreadsheets do not run them)"));
+    .addOption(new Option("--no-csv-guard", "-o csv: cells starting with = + - @ as sent, for programs (default: a ' in front, so spreadsheets do not run them)"))
+    .addOption(
+      new Option("--dialect <dialect>", "the API's dialect: spec (the contract, mq serve) or mergify (the real service) (default: from the API URL)").choices(
+        DIALECT_NAMES,
+      ),
+    );
 }
 
 const withGlobals = new WeakSet<Command>();
@@ -67,7 +73,7 @@ export function ensureGlobalOptionsEverywhere(root: Command): void {
   for (const sub of root.commands) ensureGlobalOptionsEverywhere(sub);
 }
 
-const GLOBAL_KEYS = ["repo", "apiUrl", "offline", "output", "color", "debug", "token", "timeout", "retry", "insecure", "strict", "csvGuard"] as const;
+const GLOBAL_KEYS = ["repo", "apiUrl", "offline", "output", "color", "debug", "token", "timeout", "retry", "insecure", "strict", "csvGuard", "dialect"] as const;
 
 /** The global options in effect for `cmd`: a value typed on the command line anywhere in the chain wins. */
 export function readGlobals(cmd: Command): GlobalOptions {

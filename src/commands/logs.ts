@@ -4,19 +4,22 @@
 import { Command, Option } from "commander";
 import type { Context, GlobalOptions, OutputFormat } from "../context.js";
 import { InterruptedError, MqError, UsageError } from "../errors.js";
-import { EVENT_TYPES, EVENT_TYPE_FAMILIES, isEventType } from "../api/event-types.js";
 import type { ApiResponse, QueryInput } from "../api/client.js";
+import { DIALECTS, type Dialect } from "../api/dialects/index.js";
+import { checkWindow, eventTypesHelp, filterArgs, filterQuery, LOGS_FILTERS, logsFilterOptions, parseLogsFilters, type LogsFilterValues } from "./shared/logs-filters.js";
+import { NewCmdLogsAggregate } from "./logs-aggregate.js";
 import type { Sink } from "../output/exporter.js";
 import type { LogEvent } from "../output/logs-table.js";
 import type { Spinner } from "../output/spinner.js";
 import { messageText, shellWord } from "../output/terminal-text.js";
-import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
+import { collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
 import { formatInstant, parseTimeWindow, TIME_VALUE_HELP } from "./shared/time.js";
 import { resolveOutputFormat } from "./shared/output.js";
+import { DEFAULT_PARALLEL, MAX_PARALLEL } from "../api/slice-limits.js";
 
 /** Events shown on a terminal when neither --limit nor --all is given (and the --follow backlog). */
 export const DEFAULT_TERMINAL_LIMIT = 30;
-export const MAX_PULL_REQUEST = 2147483646;
+export { MAX_PULL_REQUEST, expandTypes, checkWindow } from "./shared/logs-filters.js";
 export const MAX_PER_PAGE = 100;
 export const DEFAULT_INTERVAL_SECONDS = 5;
 
@@ -25,10 +28,18 @@ export const EVENT_FIELDS = ["id", "received_at", "trigger", "repository", "pull
 /** CSV columns without --fields: the contract's envelope, metadata as JSON. */
 export const CSV_COLUMNS = ["id", "received_at", "trigger", "repository", "pull_request", "base_ref", "type", "metadata"];
 
+/** CSV columns without --fields: the envelope of the dialect's events (the real service adds `outcome`). */
+export function csvColumns(d: Dialect): string[] {
+  return d.outcomes.length > 0 ? ["id", "received_at", "trigger", "repository", "pull_request", "base_ref", "outcome", "type", "metadata"] : CSV_COLUMNS;
+}
+
 export interface LogsOptions {
-  pullRequest?: number;
+  /** the dialect in effect: its event types, filters and metadata shapes */
+  dialect: Dialect;
+  /** the list filters (--pr, --type, --outcome, their exclusions, ...) by query parameter */
+  filters: LogsFilterValues;
   baseRef?: string;
-  /** event types after family globs are expanded, in the order given */
+  /** event types after family globs are expanded, in the order given (filters.event_type) */
   types?: string[];
   since?: Date;
   until?: Date;
@@ -46,12 +57,15 @@ export interface LogsOptions {
   format: OutputFormat;
   /** read the local archive (`mq archive sync`) instead of the API */
   archive: boolean;
+  /** requests in flight for a whole window (--since, no --limit): parallel time slices */
+  parallel: number;
 }
 
 interface RawFlags {
-  pr?: string;
+  pr?: string[];
   baseRef?: string;
   type?: string[];
+  [filter: string]: unknown;
   since?: string;
   until?: string;
   perPage?: string;
@@ -62,21 +76,20 @@ interface RawFlags {
   interval?: string;
   fields?: string[];
   archive?: boolean;
+  parallel?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
 // flags
 
 export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<void>): Command {
-  return new Command("logs")
-    .description("List the repository's merge queue events (newest first), or follow them as they arrive.")
-    .addOption(new Option("--pr <number>", `only events of this pull request (1 to ${MAX_PULL_REQUEST})`))
+  const cmd = new Command("logs").description("List the repository's merge queue events (newest first), or follow them as they arrive.");
+  for (const o of logsFilterOptions()) cmd.addOption(o);
+  // `mq logs aggregate`: its constructor only declares flags; what it runs is imported on use.
+  // Positional options: after `aggregate`, --type and the other filters are the subcommand's.
+  cmd.enablePositionalOptions().addCommand(NewCmdLogsAggregate(ctx));
+  return cmd
     .addOption(new Option("--base-ref <ref>", "only events of pull requests targeting this base ref"))
-    .addOption(
-      new Option("--type <type>", "only these event types; repeatable, comma-separated, family globs such as action.queue.*").argParser(
-        collectList,
-      ),
-    )
     .addOption(new Option("--since <time>", `start of the window: ${TIME_VALUE_HELP} (default: 24h before --until)`))
     .addOption(new Option("--until <time>", "end of the window (default: now)"))
     .addOption(new Option("--per-page <n>", `events per request, 1 to ${MAX_PER_PAGE} (default: what --limit needs, at most ${MAX_PER_PAGE})`))
@@ -86,28 +99,31 @@ export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<v
     .addOption(new Option("--follow", "keep polling and print new events, oldest first, until Ctrl-C"))
     .addOption(new Option("--interval <seconds>", `seconds between polls with --follow (default ${DEFAULT_INTERVAL_SECONDS})`))
     .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv (implies -o ndjson): ${EVENT_FIELDS.join(",")}`).argParser(collectList))
-    .addOption(new Option("--archive", "read the local archive (mq archive sync; $MQ_DATA_DIR) instead of the API: no network, windows older than the service keeps"))
-    .addHelpText(
-      "after",
-      `
-Event types: ${EVENT_TYPES.join(", ")}
-Families: ${EVENT_TYPE_FAMILIES.join(", ")}`,
+    .addOption(
+      new Option(
+        "--parallel <n>",
+        `requests in flight when a whole window given with --since is fetched (no --limit): 1 to ${MAX_PARALLEL}, 1 for one page after another (default ${DEFAULT_PARALLEL})`,
+      ),
     )
+    .addOption(new Option("--archive", "read the local archive (mq archive sync; $MQ_DATA_DIR) instead of the API: no network, windows older than the service keeps"))
+    .addHelpText("after", eventTypesHelp())
     .action(async (flags: RawFlags) => {
-      const opts = parseLogsFlags(flags, ctx);
+      const { dialect } = await ctx.dialect();
+      const opts = parseLogsFlags(flags, ctx, dialect);
       await (runF ?? runLogs)(opts, ctx);
     });
 }
 
 /** Turns raw flags into LogsOptions, or throws a one-line UsageError before anything is sent. */
-export function parseLogsFlags(flags: RawFlags, ctx: Context): LogsOptions {
+export function parseLogsFlags(flags: RawFlags, ctx: Context, dialect: Dialect = DIALECTS.spec): LogsOptions {
   // --fields names record fields: without -o it means the records, as ndjson, wherever stdout goes
   const format = flags.fields !== undefined && ctx.globals.output === undefined ? "ndjson" : resolveOutputFormat(ctx, { command: "mq logs" });
-  const pullRequest = flags.pr !== undefined ? parseIntFlag("--pr", flags.pr, 1, MAX_PULL_REQUEST) : undefined;
+  const filters = parseLogsFilters(flags, dialect);
   let baseRef: string | undefined;
   if (flags.baseRef !== undefined) baseRef = requireNonEmptyItems("--base-ref", [flags.baseRef], 255)[0];
-  const types = flags.type !== undefined ? expandTypes(flags.type) : undefined;
+  const types = filters.event_type as string[] | undefined;
   const { since, until } = parseTimeWindow({ since: flags.since, until: flags.until }, ctx.now());
+  checkWindow(dialect, since, until, ctx.now());
   const perPage = flags.perPage !== undefined ? parseIntFlag("--per-page", flags.perPage, 1, MAX_PER_PAGE) : undefined;
   const limitFlag = flags.limit !== undefined ? parseIntFlag("--limit", flags.limit, 1, 1_000_000_000) : undefined;
   const all = flags.all === true;
@@ -121,6 +137,20 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context): LogsOptions {
   if (archive && follow) throw new UsageError("--archive and --follow cannot be used together: the archive changes only when mq archive sync runs.");
   if (archive && flags.cursor !== undefined) throw new UsageError("--archive and --cursor cannot be used together: cursors belong to the API's pages.");
   if (archive && flags.perPage !== undefined) throw new UsageError("--per-page applies to the API's pages, not to --archive.");
+  let parallel = DEFAULT_PARALLEL;
+  if (flags.parallel !== undefined) {
+    parallel = parseIntFlag("--parallel", flags.parallel, 1, MAX_PARALLEL);
+    if (follow) throw new UsageError("--parallel and --follow cannot be used together: --follow polls for the newest events.");
+    if (archive) throw new UsageError("--parallel applies to the API's pages, not to --archive.");
+    if (flags.cursor !== undefined) throw new UsageError("--parallel and --cursor cannot be used together: a cursor resumes one walk, page after page.");
+    if (limitFlag !== undefined) throw new UsageError("--parallel and --limit cannot be used together: --limit reads the newest pages in order until it has n events.");
+  }
+  if (archive) {
+    // the archive indexes type, pull request and base ref; the service's other filters are the API's
+    const other = LOGS_FILTERS.find((f) => f.param !== "event_type" && f.param !== "pull_request" && filters[f.param] !== undefined);
+    if (other) throw new UsageError(`${other.flag} cannot be used with --archive: the archive filters by --type, --pr and --base-ref only.`);
+    if ((filters.pull_request?.length ?? 0) > 1) throw new UsageError("--pr takes one value with --archive.");
+  }
   let interval = DEFAULT_INTERVAL_SECONDS;
   if (flags.interval !== undefined) {
     interval = Number(flags.interval);
@@ -149,7 +179,8 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context): LogsOptions {
     if (follow ? since === undefined : ctx.io.isStdoutTerminal()) limit = DEFAULT_TERMINAL_LIMIT;
   }
   return {
-    pullRequest,
+    dialect,
+    filters,
     baseRef,
     types,
     since,
@@ -164,35 +195,8 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context): LogsOptions {
     fields,
     format,
     archive,
+    parallel,
   };
-}
-
-/** Expands family globs and checks every type; duplicates are dropped, order kept. */
-export function expandTypes(items: readonly string[]): string[] {
-  if (items.some((i) => i.trim() === "")) {
-    throw new UsageError("--type has an empty value: give an event type such as action.queue.leave, or a family such as action.queue.*.");
-  }
-  const out = new Set<string>();
-  for (const raw of items) {
-    const item = raw.trim();
-    if (item.endsWith(".*")) {
-      const prefix = item.slice(0, -1);
-      const matches = EVENT_TYPES.filter((t) => t.startsWith(prefix));
-      if (matches.length === 0) {
-        const close = closestMatches(item, EVENT_TYPE_FAMILIES);
-        throw new UsageError(`--type: no event type matches "${item}"${close.length ? ` (did you mean ${close.join(", ")}?)` : ""}; families: ${EVENT_TYPE_FAMILIES.join(", ")}.`);
-      }
-      for (const m of matches) out.add(m);
-    } else if (isEventType(item)) {
-      out.add(item);
-    } else {
-      const close = closestMatches(item, EVENT_TYPES);
-      throw new UsageError(
-        `--type: unknown event type "${item}"${close.length ? ` (did you mean ${close.join(", ")}?)` : ""}; see \`mq logs --help\` for the ${EVENT_TYPES.length} types.`,
-      );
-    }
-  }
-  return [...out];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -201,10 +205,12 @@ export function expandTypes(items: readonly string[]): string[] {
 /** The query the API receives, in a stable key order. */
 export function logsQuery(opts: LogsOptions): QueryInput {
   const perPage = opts.perPage ?? Math.min(opts.limit ?? MAX_PER_PAGE, MAX_PER_PAGE);
+  const { pull_request, event_type, ...others } = filterQuery(opts.filters, opts.dialect);
   return {
-    pull_request: opts.pullRequest,
+    pull_request,
     base_ref: opts.baseRef,
-    event_type: opts.types,
+    event_type,
+    ...others,
     received_from: opts.since ? formatInstant(opts.since) : undefined,
     received_to: opts.until ? formatInstant(opts.until) : undefined,
     per_page: perPage,
@@ -221,7 +227,11 @@ class ContractMismatches {
   private readonly warnedTypes = new Set<string>();
   private readonly unwritten = new Set<number>();
 
-  constructor(private readonly warn: (line: string) => void) {}
+  constructor(
+    private readonly warn: (line: string) => void,
+    /** what the shapes come from: "the contract", or the real service's OpenAPI */
+    private readonly reference = "the contract",
+  ) {}
 
   /** Other formats only need the warning: each type is checked until it has warned once. */
   needsCheck(type: string): boolean {
@@ -232,7 +242,7 @@ class ContractMismatches {
     this.unwritten.add(id);
     if (this.warnedTypes.has(type)) return;
     this.warnedTypes.add(type);
-    this.warn(`mq: warning: ${messageText(type)} event ${id} does not match the contract (${messageText(message)}); shown as sent. --strict makes this an error.`);
+    this.warn(`mq: warning: ${messageText(type)} event ${id} does not match ${this.reference} (${messageText(message)}); shown as sent. --strict makes this an error.`);
   }
 
   trusted(id: number): boolean {
@@ -271,6 +281,8 @@ interface Progress {
   truncated: boolean;
   /** the cursor of the page being fetched: what `--cursor` needs to resume after a failure */
   pendingCursor: string | undefined;
+  /** with parallel slices: the end of the window still to fetch (--until of the resume command) */
+  pendingUntil: string | undefined;
 }
 
 export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
@@ -290,7 +302,13 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
     );
   }
   const run = await prepareRun(opts, ctx);
-  const progress: Progress = { count: 0, pages: 0, truncated: false, pendingCursor: opts.cursor };
+  if (opts.types !== undefined && opts.types.length === 0) {
+    // --type named only families this dialect has no type of: no event can match, nothing is asked
+    run.spinner.stop();
+    await finish(run, { count: 0, pages: 0, truncated: false, pendingCursor: undefined, pendingUntil: undefined });
+    return;
+  }
+  const progress: Progress = { count: 0, pages: 0, truncated: false, pendingCursor: opts.cursor, pendingUntil: undefined };
   try {
     if (opts.follow) {
       await follow(run);
@@ -322,14 +340,20 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
   const repoName = `${repo.owner}/${repo.name}`;
   const spinner = await startSpinner(ctx, `fetching events of ${repoName}…`, { stdoutStreams: opts.format !== "table" });
   const waiting = new WaitingLine(ctx);
-  const mismatches = new ContractMismatches((line) => {
-    waiting.clear();
-    spinner.log(line);
-  });
+  // the metadata shapes of the dialect in effect (the contract's are the schema module's default)
+  const metadata = opts.dialect.name === "mergify" ? (await import("../api/dialects/mergify-metadata.js")).MERGIFY_METADATA_SCHEMAS : undefined;
+  const mismatches = new ContractMismatches(
+    (line) => {
+      waiting.clear();
+      spinner.log(line);
+    },
+    opts.dialect.name === "spec" ? "the contract" : "the service's OpenAPI",
+  );
   const parse = (body: unknown, url: URL, res: ApiResponse): LogEvent[] => {
     if (res.invalidUtf8) spinner.log(invalidUtf8Warning(url));
     const page = parseEventsPage(body, {
       strict: ctx.globals.strict,
+      metadata,
       // a table shows each mismatched event differently; the other formats need only the warning
       checkMetadataOf: opts.format === "table" ? undefined : (type) => mismatches.needsCheck(type),
       onMetadataMismatch: (type, id, message) => mismatches.record(type, id, message),
@@ -369,7 +393,7 @@ export async function openLogsOutput(
   const { openExport } = await import("../output/exporter.js");
   return openExport<LogEvent>(opts.format, ctx.io, {
     fields: opts.fields,
-    csvColumns: () => opts.fields ?? CSV_COLUMNS,
+    csvColumns: () => opts.fields ?? csvColumns(opts.dialect),
     table: async () => {
       const { createEventTable } = await import("../output/logs-table.js");
       return createEventTable(ctx.io, {
@@ -379,6 +403,7 @@ export async function openLogsOutput(
         clock: opts.follow,
         beforeWrite: () => o.waiting?.clear(),
         repository: o.repository,
+        outcome: opts.dialect.outcomes.length > 0,
       });
     },
   });
@@ -390,6 +415,36 @@ async function fetchPages(run: LogsRun, progress: Progress): Promise<void> {
   // a next link that repeats a page is a server bug; stopping silently would hide a short result
   const onRepeat = (url: URL) =>
     spinner.log(`mq: warning: the server's next-page link repeats a page already fetched (cursor ${messageText(cursorOf(url) ?? url.href)}); stopping there, the result may be incomplete.`);
+  // the progress text only where a spinner shows it: a pipe run of a thousand pages builds none
+  const showProgress = () => {
+    if (spinner.active) spinner.update(`fetching events of ${run.repoName}… ${formatCount(progress.count)} events, ${formatCount(progress.pages)} page${progress.pages === 1 ? "" : "s"}`);
+  };
+  if (opts.since !== undefined && opts.limit === undefined && opts.cursor === undefined && opts.parallel > 1) {
+    const { walkSlices } = await import("../api/slices.js");
+    const pages = walkSlices<LogEvent>({
+      client: run.client,
+      path: run.path,
+      query: run.query,
+      since: opts.since,
+      until: opts.until ?? ctx.now(),
+      parallel: opts.parallel,
+      parse: run.parse,
+      signal: ctx.signal,
+      timeOf: (ev) => Date.parse(ev.received_at),
+      idOf: (ev) => ev.id,
+      onRepeat,
+    });
+    for await (const page of pages) {
+      progress.pages++;
+      progress.count += page.events.length;
+      progress.pendingCursor = page.resumeCursor;
+      progress.pendingUntil = page.resumeUntil;
+      await run.sink.write(page.events);
+      run.mismatches.written();
+      showProgress();
+    }
+    return;
+  }
   for await (const page of run.paginate(run.client, run.path, run.query, { limit: opts.limit, signal: ctx.signal, parse: run.parse, onRepeat })) {
     progress.pages++;
     progress.count += page.events.length;
@@ -397,7 +452,7 @@ async function fetchPages(run: LogsRun, progress: Progress): Promise<void> {
     progress.pendingCursor = cursorOf(page.nextUrl);
     await run.sink.write(page.events);
     run.mismatches.written();
-    spinner.update(`fetching events of ${run.repoName}… ${formatCount(progress.count)} events, ${formatCount(progress.pages)} page${progress.pages === 1 ? "" : "s"}`);
+    showProgress();
   }
 }
 
@@ -412,11 +467,13 @@ async function failure(run: LogsRun, err: unknown, progress: Progress, startedAt
   // `mq logs | head`: the reader left; a resume hint would be noise
   if (ctx.signal.aborted && stdoutClosed(ctx)) return undefined;
   const error = ctx.signal.aborted ? new InterruptedError() : err;
-  const { count, pendingCursor } = progress;
-  if (error instanceof MqError && pendingCursor !== undefined && count > 0) {
+  const { count, pendingCursor, pendingUntil } = progress;
+  if (error instanceof MqError && (pendingCursor !== undefined || pendingUntil !== undefined) && count > 0) {
     const remaining = opts.limit !== undefined ? opts.limit - count : undefined;
+    // parallel slices: the rest of the window is everything up to the slice being written
+    const resumeOpts = pendingUntil !== undefined ? { ...opts, until: new Date(pendingUntil) } : opts;
     error.addHint(
-      `${run.formatCount(count)} ${count === 1 ? "event was" : "events were"} written before this. To resume:\n  ${resumeCommand(opts, run.repoName, pendingCursor, remaining, ctx.globals, startedAt)}`,
+      `${run.formatCount(count)} ${count === 1 ? "event was" : "events were"} written before this. To resume:\n  ${resumeCommand(resumeOpts, run.repoName, pendingCursor, remaining, ctx.globals, startedAt)}`,
     );
   }
   return error;
@@ -425,13 +482,15 @@ async function failure(run: LogsRun, err: unknown, progress: Progress, startedAt
 /** Closes the output and writes the header line: above the table, or after streamed data on a terminal. */
 async function finish(run: LogsRun, progress: Progress): Promise<void> {
   const { opts, ctx } = run;
-  const header = headerLine(opts, run.repoName, progress.count, progress.truncated);
+  // built only when written: its number formatting loads ICU's locale data, a cost a piped run
+  // would pay for a line nobody sees
+  const header = () => headerLine(opts, run.repoName, progress.count, progress.truncated);
   if (opts.format === "table") {
-    ctx.io.stderr.write(header + "\n");
+    ctx.io.stderr.write(header() + "\n");
     await run.sink.end();
   } else {
     await run.sink.end();
-    if (ctx.io.isStderrTerminal()) ctx.io.stderr.write(header + "\n");
+    if (ctx.io.isStderrTerminal()) ctx.io.stderr.write(header() + "\n");
   }
 }
 
@@ -462,7 +521,7 @@ async function runLogsFromArchive(opts: LogsOptions, ctx: Context, startedAt: Da
   try {
     // one event more than --limit says whether more are available, as the API's next link does
     const limit = opts.limit !== undefined ? opts.limit + 1 : undefined;
-    for await (const batch of readArchivedEvents(archive, { repository: repoName, since, until, types: opts.types, pullRequest: opts.pullRequest, baseRef: opts.baseRef, limit })) {
+    for await (const batch of readArchivedEvents(archive, { repository: repoName, since, until, types: opts.types, pullRequest: opts.filters.pull_request?.[0] as number | undefined, baseRef: opts.baseRef, limit })) {
       if (ctx.signal.aborted) throw new InterruptedError();
       let events = batch.map((b) => b.event as LogEvent);
       if (opts.limit !== undefined && count + events.length > opts.limit) {
@@ -509,17 +568,17 @@ function stdoutClosed(ctx: Context): boolean {
 export function resumeCommand(
   opts: LogsOptions,
   repo: string,
-  cursor: string,
+  cursor: string | undefined,
   remaining?: number,
-  globals: Pick<GlobalOptions, "apiUrl" | "offline"> = { offline: false },
+  globals: Pick<GlobalOptions, "apiUrl" | "offline" | "dialect"> = { offline: false },
   startedAt?: Date,
 ): string {
   const args = ["mq", "logs", "--repo", repo];
   if (globals.apiUrl !== undefined) args.push("--api-url", globals.apiUrl);
   if (globals.offline) args.push("--offline");
-  if (opts.pullRequest !== undefined) args.push("--pr", String(opts.pullRequest));
+  if (globals.dialect !== undefined) args.push("--dialect", globals.dialect);
+  args.push(...filterArgs(opts.filters));
   if (opts.baseRef !== undefined) args.push("--base-ref", opts.baseRef);
-  if (opts.types) args.push("--type", opts.types.join(","));
   const until = opts.until ?? startedAt;
   const since = opts.since ?? (until ? new Date(until.getTime() - DEFAULT_WINDOW_MS) : undefined);
   if (since) args.push("--since", formatInstant(since));
@@ -529,7 +588,7 @@ export function resumeCommand(
   else args.push("--all");
   args.push("-o", opts.format);
   if (opts.fields) args.push("--fields", opts.fields.join(","));
-  args.push("--cursor", cursor);
+  if (cursor !== undefined) args.push("--cursor", cursor);
   // a cursor is the server's text, percent-decoded: `%1B` is a real ESC by now. shellWord shows it
   // escaped, in quotes a shell reads back to the same bytes
   return args.map(shellWord).join(" ");
@@ -549,9 +608,14 @@ function windowWords(opts: LogsOptions): string {
 /** The filters in effect as typed: what an empty result repeats. */
 export function filterWords(opts: LogsOptions): string[] {
   const out: string[] = [];
-  if (opts.pullRequest !== undefined) out.push(`--pr ${opts.pullRequest}`);
+  for (const f of LOGS_FILTERS) {
+    const v = opts.filters[f.param];
+    if (v === undefined || v.length === 0) continue;
+    // a family glob expands to many types: the first few and how many
+    const words = v.map(String);
+    out.push(`${f.flag} ${words.length > 3 ? `${words.slice(0, 3).join(",")},… (${words.length} ${f.value === "event-type" ? "types" : "values"})` : words.join(",")}`);
+  }
   if (opts.baseRef !== undefined) out.push(`--base-ref ${opts.baseRef}`);
-  if (opts.types) out.push(`--type ${opts.types.length > 3 ? `${opts.types.slice(0, 3).join(",")},… (${opts.types.length} types)` : opts.types.join(",")}`);
   return out;
 }
 

@@ -4,6 +4,7 @@ import { Command, Option } from "commander";
 import type { Context } from "../context.js";
 import { UsageError } from "../errors.js";
 import { checkRepo, parseIsoDateTime } from "../validators.js";
+import type { DialectName } from "../api/dialects/types.js";
 
 export interface ServeOptions {
   host: string;
@@ -33,7 +34,7 @@ interface RawServeFlags {
 }
 
 /** the bounds of --memory-budget, MB: below 128 a two-week statistics window no longer fits */
-export const MEMORY_BUDGET_MB = { min: 128, max: 65_536, default: 512 } as const;
+export const MEMORY_BUDGET_MB = { min: 128, max: 65_536, default: 1024 } as const;
 const MAX_LATENCY_MS = 60_000;
 
 export function parseServeFlags(flags: RawServeFlags, token: string | undefined): ServeOptions {
@@ -118,6 +119,9 @@ export function NewCmdServe(ctx: Context, runF?: (opts: ServeOptions) => Promise
 export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> {
   const { startServer, EventsFileError } = await import("../server/index.js");
   if (opts.token) ctx.secrets.add(opts.token);
+  // --dialect (a global option); the bundled server's default is the contract, whatever the config
+  // says of the API mq usually talks to
+  const dialect: DialectName = ctx.globals.dialect ?? "spec";
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer({
@@ -132,6 +136,7 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
       delayMs: opts.latencyMs,
       memoryBudgetMb: opts.memoryBudgetMb,
       recordRequests: false,
+      dialect,
     });
   } catch (err) {
     // bad input is one line on stderr (exit 2); the file's expected form is in `mq serve --help`
@@ -149,8 +154,8 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
     ? `replaying ${opts.eventsFile}`
     : `simulating ${opts.days} days${opts.now ? ` up to ${opts.now.toISOString()}` : ""}, seed ${opts.seed}${opts.repos ? `, repositories ${opts.repos.join(", ")}` : ", any owner/name"}`;
   ctx.io.stderr.write(
-    `mq serve: listening on ${server.url} (${what})\n` +
-      `Try: mq --api-url ${server.url} --token ${opts.token ? "<your --token>" : "anything"} logs --repo ${opts.repos?.[0] ?? "acme/web"}\n` +
+    `mq serve: listening on ${server.url} (${what}${dialect === "spec" ? "" : `, speaking the ${dialect} dialect`})\n` +
+      `Try: mq --api-url ${server.url}${dialect === "spec" ? "" : ` --dialect ${dialect}`} --token ${opts.token ? "<your --token>" : "anything"} logs --repo ${opts.repos?.[0] ?? "acme/web"}\n` +
       "Press Ctrl-C to stop.\n",
   );
   await new Promise<void>((resolve) => {

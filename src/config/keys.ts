@@ -11,8 +11,9 @@ const DEFAULT_FORMATS = OUTPUT_FORMATS.filter((f) => !FIGURE_FORMATS.includes(f)
 import { checkRepo, type Checked } from "../validators.js";
 
 export type { Checked };
+import { DIALECT_NAMES } from "../api/dialects/types.js";
 
-export const CONFIG_KEYS = ["api-url", "repo", "output", "color", "timeout"] as const;
+export const CONFIG_KEYS = ["api-url", "repo", "output", "color", "timeout", "dialect"] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 export const DEFAULT_API_URL = "https://api.mergify.com";
@@ -31,6 +32,7 @@ export const CONFIG_KEY_HELP: Record<ConfigKey, string> = {
   output: DEFAULT_FORMATS.join(", "),
   color: COLOR_MODES.join(", "),
   timeout: `a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS}`,
+  dialect: `${DIALECT_NAMES.join(", ")} (default: decided by the API URL)`,
 };
 
 /**
@@ -78,8 +80,9 @@ export function checkConfigValue(key: ConfigKey, raw: string): Checked<string> {
       return r.ok ? { ok: true, value: `${r.value.owner}/${r.value.name}` } : r;
     }
     case "output":
-    case "color": {
-      const allowed: readonly string[] = key === "output" ? DEFAULT_FORMATS : COLOR_MODES;
+    case "color":
+    case "dialect": {
+      const allowed: readonly string[] = key === "output" ? DEFAULT_FORMATS : key === "color" ? COLOR_MODES : DIALECT_NAMES;
       return allowed.includes(raw)
         ? { ok: true, value: raw }
         : { ok: false, message: `'${raw}' is not allowed; allowed values: ${allowed.join(", ")}` };

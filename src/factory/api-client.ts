@@ -7,7 +7,7 @@ import { Agent, EnvHttpProxyAgent } from "../api/undici.js";
 import { proxyUrl } from "../api/proxy-env.js";
 import { stderrText } from "../output/terminal-text.js";
 import { CONNECT_TIMEOUT_MS, createTransport, USER_AGENT, type ApiClient, type Sleep } from "../api/client.js";
-import { resolveApiUrl, resolveTimeoutSeconds, resolveToken, type ConfigSources } from "../config/resolve.js";
+import { resolveApiUrl, resolveTimeoutSeconds, resolveToken, type ConfigSources, type DialectChoice } from "../config/resolve.js";
 import { AuthError, redact } from "../errors.js";
 
 /** What the factory reads and registers: the Context is one. */
@@ -17,6 +17,8 @@ export interface ClientSources extends ConfigSources {
   /** a dispatcher a test injects (an undici MockAgent); otherwise one per Context is made */
   dispatcher?: Dispatcher;
   onCleanup(fn: () => void | Promise<void>): void;
+  /** the dialect in effect (--offline starts the bundled server in it) */
+  dialect(): Promise<DialectChoice>;
 }
 
 /** Test seams for createApiClient; the CLI passes none. */
@@ -65,7 +67,9 @@ async function onlineEndpoint(ctx: ClientSources, overrides: ClientOverrides): P
 /** `--offline`: the bundled server on an ephemeral loopback port, closed when the command ends. */
 async function offlineEndpoint(ctx: ClientSources, overrides: ClientOverrides): Promise<{ url: string; token: string }> {
   const { startServer } = await import("../server/index.js");
-  const server = await startServer({ host: "127.0.0.1", port: 0, now: ctx.now(), recordRequests: false });
+  // the bundled server speaks the dialect mq speaks (--dialect or the config; the contract otherwise)
+  const { dialect } = await ctx.dialect();
+  const server = await startServer({ host: "127.0.0.1", port: 0, now: ctx.now(), recordRequests: false, dialect: dialect.name });
   ctx.onCleanup(() => server.close());
   // the bundled server accepts any token; none of the user's is ever sent to it
   return { url: server.url, token: overrides.token ?? "offline" };

@@ -84,7 +84,8 @@ const SUMMARIES: { [T in TypedEventType]: Summarizer<T> } = {
     return `ran workflow ${m.workflow}${inputs.length ? ` with ${inputs.join(" ")}` : ""}`;
   },
   "action.merge": (m) => `merged into ${m.branch}`,
-  "action.post_check": (m) => `check ${quote(m.title)}: ${m.conclusion}`,
+  // the real service sends a null conclusion for a check still running
+  "action.post_check": (m) => `check ${quote(m.title)}: ${m.conclusion ?? "no conclusion yet"}`,
   "action.queue.batch_bisection_end": (m) => {
     const outcome = m.culprit_found ? `culprit ${prs(m.culprit_pr_numbers)}` : "no culprit found";
     const rest = m.remaining_pr_numbers.length ? `, ${m.remaining_pr_numbers.length} remaining` : "";
@@ -108,14 +109,16 @@ const SUMMARIES: { [T in TypedEventType]: Summarizer<T> } = {
   },
   "action.queue.checks_not_started": (m) => `checks not started in ${queue(m.queue_name, m.partition_name)}: ${m.reason}`,
   "action.queue.checks_start": (m) => {
-    const batch = m.pull_request_numbers.length > 1 ? ` for ${prs(m.pull_request_numbers)}` : "";
+    // the contract lists the batch at the top; the real service nests it in the speculative check
+    const numbers = m.pull_request_numbers ?? (m.speculative_check_pull_request as { pull_request_numbers?: number[] }).pull_request_numbers ?? [];
+    const batch = numbers.length > 1 ? ` for ${prs(numbers)}` : "";
     return `checks started in ${queue(m.queue_name, m.partition_name)}${batch}: ${m.start_reason}`;
   },
   "action.queue.enter": (m) =>
     `entered ${queue(m.queue_name, m.partition_name)}${m.priority_rule_name ? ` with priority ${m.priority_rule_name}` : ""}`,
   "action.queue.leave": (m, ev) => `left ${queue(m.queue_name, m.partition_name)}: ${m.merged ? "merged" : m.reason}${elapsed(m.queued_at, ev)}`,
   "action.queue.merged": (m, ev) => {
-    const parts = m.partition_names.filter((p) => p !== "__default__");
+    const parts = (m.partition_names ?? []).filter((p) => p !== "__default__");
     const where = parts.length ? `queue "${m.queue_name}" (partition ${parts.join(", ")})` : `queue "${m.queue_name}"`;
     return `merged by ${where} into ${m.branch}${elapsed(m.queued_at, ev)}`;
   },
@@ -150,6 +153,23 @@ const SUMMARIES: { [T in TypedEventType]: Summarizer<T> } = {
     `freeze ${quote(m.scheduled_freeze_attributes.reason)} deleted by ${actor(m.deleted_by)}: ${quote(m.reason)}`,
 };
 
+/* eslint-disable @typescript-eslint/no-explicit-any -- shapes of the real service (its OpenAPI), checked before a summary is trusted */
+/** The real service's types the contract does not have (src/api/dialects/mergify.ts). */
+const SERVICE_SUMMARIES: Record<string, (m: any, ev: SummaryEvent) => string> = {
+  "action.github_actions": (m) => SUMMARIES["action.platform_actions"](m, { type: "", received_at: "", metadata: m }),
+  "action.dequeue": () => "removed from the queue",
+  "action.queue.conflict_deferred": (m) =>
+    `deferred in ${queue(m.queue_name)}: ${m.reason}${m.blocking_pull_request_numbers.length ? ` (blocked by ${prs(m.blocking_pull_request_numbers)})` : ""}`,
+  "ci_insights.auto_quarantine.enabled": (m) => `auto-quarantine enabled by ${actor(m.enabled_by)}`,
+  "ci_insights.auto_quarantine.disabled": (m) => `auto-quarantine disabled by ${actor(m.disabled_by)}`,
+  "ci_insights.auto_quarantine.modified": (m) => `auto-quarantine settings changed by ${actor(m.updated_by)}`,
+  "product.enabled": (m) => `${m.product} enabled by ${actor(m.enabled_by)}`,
+  "product.disabled": (m) => `${m.product} disabled by ${actor(m.disabled_by)}`,
+  "test.quarantined": (m) => `test ${quote(m.test_name)} quarantined (${m.source}, ${m.health_status_at_event}): ${quote(m.reason)}`,
+  "test.dequarantined": (m) => `test ${quote(m.test_name)} released from quarantine (${m.source}, ${m.health_status_at_event})`,
+};
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
 function scalar(v: unknown): string {
   if (typeof v === "string") return /[\s"=]/.test(v) || v === "" ? JSON.stringify(v) : v;
   if (v === null || typeof v !== "object") return String(v);
@@ -171,7 +191,7 @@ export function keyValueSummary(metadata: Record<string, unknown>): string {
  * it did not (outside --strict) the hand-written summary could misread it, so key=value is used.
  */
 export function summarizeEvent(ev: SummaryEvent, trusted = true): string {
-  const fn = (SUMMARIES as Record<string, ((m: unknown, ev: SummaryEvent) => string) | undefined>)[ev.type];
+  const fn = (SUMMARIES as Record<string, ((m: unknown, ev: SummaryEvent) => string) | undefined>)[ev.type] ?? SERVICE_SUMMARIES[ev.type];
   if (fn && trusted) {
     try {
       const text = fn(ev.metadata, ev);
@@ -191,3 +211,5 @@ export function eventFamily(type: string): string {
 }
 
 export const SUMMARIZED_TYPES: readonly string[] = Object.keys(SUMMARIES);
+/** types of the real service with a sentence of their own */
+export const SERVICE_SUMMARIZED_TYPES: readonly string[] = Object.keys(SERVICE_SUMMARIES);

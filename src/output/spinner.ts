@@ -5,6 +5,8 @@ import type { Context } from "../context.js";
 import { stderrText } from "./terminal-text.js";
 
 export interface Spinner {
+  /** false when nothing is shown (off a terminal, or stopped): callers need not build its text */
+  readonly active: boolean;
   update(text: string): void;
   /** writes a line to stderr without garbling the spinner */
   log(line: string): void;
@@ -20,7 +22,7 @@ export interface SpinnerOptions {
 export async function startSpinner(ctx: Context, text: string, opts: SpinnerOptions = {}): Promise<Spinner> {
   // warnings quote servers (a type, a cursor): the same last net as main()'s error lines
   const writeLine = (line: string) => void ctx.io.stderr.write(stderrText(line) + "\n");
-  if (!ctx.io.spinnerAllowed(opts)) return { update() {}, log: writeLine, stop() {} };
+  if (!ctx.io.spinnerAllowed(opts)) return { active: false, update() {}, log: writeLine, stop() {} };
   const { default: ora } = await import("ora");
   const spinner = ora({
     text,
@@ -39,6 +41,9 @@ export async function startSpinner(ctx: Context, text: string, opts: SpinnerOpti
   };
   ctx.onCleanup(stop);
   return {
+    get active() {
+      return !stopped;
+    },
     update(next) {
       if (!stopped) spinner.text = next;
     },

@@ -341,6 +341,23 @@ function perInterval(endpoint: StatsEndpoint, groups: readonly StatsGroup[], fie
   return out.join("");
 }
 
+/**
+ * The API's own figures over the window for a group (the real service's idle time: means, p95,
+ * maxima), one line per group that has them, under the table.
+ */
+function groupSummaries(endpoint: StatsEndpoint, groups: readonly StatsGroup[]): string {
+  if (!groups.some((g) => g.summary)) return "";
+  const { labels } = groupLabels(groups);
+  return groups
+    .map((g, i) => {
+      if (!g.summary) return "";
+      const parts = Object.entries(g.summary).map(([k, v]) => `${terminalText(k)} ${formatCell(endpoint, k.replace(/^(avg|p95|max)_/, ""), v, true)}`);
+      const label = groups.length > 1 && labels[i] ? ` ${labels[i]}` : "";
+      return `summary${label}: ${parts.join(", ")}\n`;
+    })
+    .join("");
+}
+
 /** The table of a response: one row per group (or, with `intervals`, per interval of each group). */
 export function renderStatsTables(endpoint: StatsEndpoint, body: unknown, opts: RenderOptions): string {
   if (endpoint.shape === "list") {
@@ -361,9 +378,11 @@ export function renderStatsTables(endpoint: StatsEndpoint, body: unknown, opts: 
     const inSection = groups.filter((g) => g.section === section);
     if (!inSection.length) continue;
     if (section) out.push(bold(section) + "\n");
-    const fields = fieldsOfSection(endpoint, section).filter((f) => inSection.some((g) => g.records.some((r) => f in r)));
+    // an endpoint with many figures names the ones its table shows (the others are in json/ndjson/csv)
+    const shown = endpoint.tableFields;
+    const fields = fieldsOfSection(endpoint, section).filter((f) => (!shown || shown.includes(f)) && inSection.some((g) => g.records.some((r) => f in r)));
     const intervals = opts.intervals && endpoint.shape !== "checks-outcome";
-    const text = (intervals ? perInterval : overview)(endpoint, inSection, fields, opts);
+    const text = (intervals ? perInterval : overview)(endpoint, inSection, fields, opts) + groupSummaries(endpoint, inSection);
     // one blank line between tables, none after the last
     out.push(section && !text.endsWith("\n\n") ? text + "\n" : text);
   }

@@ -92,21 +92,79 @@ export function columnWidths(spec: Pick<TableSpec, "head" | "rows" | "columns">)
 export function renderTable(spec: TableSpec): string {
   const { head, rows } = spec;
   const widths = spec.widths ?? columnWidths(spec);
+  return cliTable((spec.colors ? head.map((h) => spec.colors!.bold(h)) : head).map((h) => safeCell(h, true)), rows, widths, spec.align ?? head.map(() => "left"), head.length, spec.wrap === true);
+}
+
+function cliTable(head: string[], rows: readonly string[][], widths: readonly number[], align: readonly ("left" | "right")[], n: number, wrap = false): string {
   const table = new Table({
-    head: (spec.colors ? head.map((h) => spec.colors!.bold(h)) : head).map((h) => safeCell(h, true)),
+    head,
     chars: NO_BORDERS,
     style: { head: [], border: [], "padding-left": 0, "padding-right": 0, compact: true },
     colWidths: widths.map((w) => Math.max(w, 1)),
-    colAligns: spec.align ?? head.map(() => "left"),
-    wordWrap: spec.wrap === true,
+    colAligns: [...align],
+    wordWrap: wrap,
     truncate: "…",
   });
   // a table that wraps lets cli-table3 break long cells at spaces; the others are cut here
-  const fit = (cell: string, width: number) => (spec.wrap ? cell : fitCell(cell, width));
-  for (const row of rows) table.push(head.map((_, i) => fit(safeCell(row[i] ?? ""), Math.max(widths[i] ?? 1, 1))));
+  const fit = (cell: string, width: number) => (wrap ? cell : fitCell(cell, width));
+  for (const row of rows) table.push(Array.from({ length: n }, (_, i) => fit(safeCell(row[i] ?? ""), Math.max(widths[i] ?? 1, 1))));
   return table
     .toString()
     .split("\n")
     .map((line) => line.trimEnd())
     .join("\n") + "\n";
+}
+
+// SGR colour codes as cli-table3 measures them (utils.codeRegex): they take no width
+const SGR = /\u001b\[(?:\d*;){0,5}\d*m/g;
+// characters one column wide for cli-table3's string-width whatever their neighbours: printable
+// ASCII, Latin-1 letters and signs (not the soft hyphen), dashes, ellipsis, middle dot, arrows
+const NARROW = /^[\x20-\x7e\xa1-\xac\xae-\xff\u2013\u2014\u2026\u2190-\u2193]*$/;
+
+/**
+ * Body rows of a table whose column widths are already fixed, without cli-table3: the streaming
+ * path of a long table (`mq logs --all` on a terminal), where cli-table3's per-cell width and regex
+ * work was most of the run. The text is byte for byte what renderTable gives for the same rows and
+ * widths (test/output/table.test.ts checks it over random cells): each cell padded or cut to its
+ * width with "…", two spaces between cells, trailing spaces trimmed, colour codes kept. A row with
+ * a cell outside the plain case (wide or zero-width characters, a line break, a coloured cell that
+ * must be cut) goes through cli-table3 itself, so the two can never disagree.
+ */
+export function fixedWidthRows(widths: readonly number[], align?: readonly ("left" | "right")[]): (rows: readonly string[][]) => string {
+  const n = widths.length;
+  const w = widths.map((x) => Math.max(x, 1));
+  const right = widths.map((_, i) => align?.[i] === "right");
+  const aligns = widths.map((_, i) => (right[i] ? "right" : "left") as "left" | "right");
+  const cell = (raw: string, i: number): string | undefined => {
+    // the same net and cut as renderTable's cells, before cli-table3 sees them
+    const text = fitCell(safeCell(raw), w[i]!);
+    const hasCodes = text.includes("\u001b");
+    const plain = hasCodes ? text.replace(SGR, "") : text;
+    if (!NARROW.test(plain)) return undefined;
+    const width = w[i]!;
+    if (plain.length > width) {
+      // cli-table3 cuts a coloured cell while tracking open codes: left to it
+      if (hasCodes) return undefined;
+      return text.slice(0, width - 1) + "…";
+    }
+    const pad = " ".repeat(width - plain.length);
+    return right[i] ? pad + text : text + pad;
+  };
+  return (rows) => {
+    let out = "";
+    for (const row of rows) {
+      let line = "";
+      let ok = true;
+      for (let i = 0; i < n; i++) {
+        const c = cell(row[i] ?? "", i);
+        if (c === undefined) {
+          ok = false;
+          break;
+        }
+        line += i === 0 ? c : NO_BORDERS.middle + c;
+      }
+      out += ok ? line.trimEnd() + "\n" : cliTable([], [row], widths, aligns, n);
+    }
+    return out;
+  };
 }

@@ -7,10 +7,16 @@ import { STATS_ENDPOINTS, type StatsEndpoint } from "../stats/endpoints.js";
 import { decodePathParams, decodeQuery, LogsQuerySchema, STATS_QUERY_SCHEMAS, type FastApiDetail } from "../api/schema/params.js";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { dayOf, historyStart, ID_PER_MS, simulateRepository, timeOf } from "./simulate.js";
-import type { Cursor, StoredEvent } from "./store.js";
+import { EventStore, type Cursor, type StoredEvent } from "./store.js";
 import { STATS_SPECS, type StatsFilter } from "./stats.js";
 import { loadEventsFile } from "./ndjson.js";
 import { BudgetError, DEFAULT_MEMORY_BUDGET_MB, Repositories } from "./repositories.js";
+import { DIALECTS, hasEndpoint, type Dialect, type DialectName } from "../api/dialects/index.js";
+import { exclusionDetails, querySchemaFor } from "../api/schema/params.js";
+import { toMergifyEvent } from "./dialects/mergify-events.js";
+import { aggregate, needsBatches, pageFilter, type MergifyLogsQuery } from "./dialects/mergify-logs.js";
+import { conform } from "./dialects/conform.js";
+import { MERGIFY_RESPONSES, MERGIFY_SCHEMAS } from "../api/dialects/mergify-schemas.generated.js";
 
 export interface ServerOptions {
   host?: string;
@@ -34,6 +40,8 @@ export interface ServerOptions {
   /** keep every request in `requests` (default true, for tests); `mq serve` turns it off, as a
    * long-running server must not grow with every request */
   recordRequests?: boolean;
+  /** which side of the API to speak: the contract (default) or the real service's shape */
+  dialect?: DialectName;
 }
 
 export interface RunningServer {
@@ -52,6 +60,9 @@ export { loadEventsFile, EventsFileError } from "./ndjson.js";
 
 const DAY = 86_400_000;
 
+/** the store a page filter gets when it reads none (see needsBatches) */
+const NO_EVENTS = new EventStore();
+
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   // the server's clock has whole seconds (mq --offline passes its own clock with milliseconds,
   // and statistics windows would start at odd milliseconds); without --now it follows the real
@@ -67,7 +78,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // a replayed log is shown as of its newest event unless --now says otherwise
     if (!options.now && loaded.newest !== undefined) fileNow = Math.ceil(loaded.newest / 1000) * 1000;
   }
+  const dialect = DIALECTS[options.dialect ?? "spec"];
   const repos = new Repositories({
+    translate: dialect.name === "mergify" ? toMergifyEvent : undefined,
     seed: options.seed ?? 0,
     days: options.days ?? 30,
     now: fileNow !== undefined ? new Date(fileNow) : now,
@@ -76,7 +89,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     budgetBytes: budgetOf(options),
   });
   const host = options.host ?? "127.0.0.1";
-  const handler = new Handler(repos, options, host);
+  const handler = new Handler(repos, options, host, dialect);
   const requests: RunningServer["requests"] = [];
   const record = options.recordRequests ?? true;
   const server = createServer({ keepAlive: true }, (req, res) => {
@@ -108,6 +121,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     url,
     requests,
     appendEvents(repo, events) {
+      // translated (for the dialect spoken) by the repositories, as every event entering a store
       repos.append(repo, events as unknown as StoredEvent[]);
       handler.noteAppended(events as unknown as StoredEvent[]);
     },
@@ -194,12 +208,18 @@ class Handler {
   baseUrl = "http://127.0.0.1";
   /** the Host names a loopback server answers to; undefined when listening beyond this machine */
   private readonly allowedHosts: ReadonlySet<string> | undefined;
+  /** the /logs parameters of the dialect spoken, echoed into Link URLs */
+  private readonly linkKeys: ReadonlySet<string>;
+  /** query schemas of the dialect's endpoints (the contract's own live in params.ts) */
+  private readonly querySchemas = new Map<string, ReturnType<typeof querySchemaFor>>();
 
   constructor(
     private readonly repos: Repositories,
     private readonly options: ServerOptions,
     host: string,
+    private readonly dialect: Dialect,
   ) {
+    this.linkKeys = dialect.name === "spec" ? LINK_KEYS : new Set(dialect.endpoints.logs!.map((p) => p.name).filter((k) => k !== "cursor"));
     // a page in a browser can point a name of its own at 127.0.0.1 (DNS rebinding) and read a
     // loopback server that accepts any token; its requests carry that name in Host
     if (isLoopbackHost(host)) {
@@ -215,6 +235,20 @@ class Handler {
     if (host === undefined) return true;
     const name = hostnameOf(host);
     return this.allowedHosts.has(name) || /^127(\.\d{1,3}){3}$/.test(name) || name.endsWith(".localhost");
+  }
+
+  private querySchema(endpoint: string): ReturnType<typeof querySchemaFor> {
+    let schema = this.querySchemas.get(endpoint);
+    if (schema === undefined) this.querySchemas.set(endpoint, (schema = querySchemaFor(this.dialect.endpoints[endpoint] ?? [])));
+    return schema;
+  }
+
+  /** a 422 for a window longer than the dialect allows (the real service: about 93 days) */
+  private windowTooLong(res: ServerResponse, from: number, to: number, param: string): boolean {
+    const max = this.dialect.maxWindowDays;
+    if (max === undefined || to - from <= max * DAY) return false;
+    unprocessable(res, [{ loc: ["query", param], msg: `Value error, the time range must not exceed ${max} days`, type: "value_error" }]);
+    return true;
   }
 
   noteAppended(events: StoredEvent[]): void {
@@ -270,27 +304,66 @@ class Handler {
     if (!this.repos.has(repo)) return send(res, 404, { detail: "Repository not found" });
 
     try {
-      if (route.kind === "logs") return await this.logs(req, res, repo, search);
-      return await this.stats(res, repo, route.endpoint, search);
+      if (route.kind === "stats") return await this.stats(res, repo, route.path, search);
+      if (route.kind === "aggregate") return await this.dialectLogs(req, res, repo, search, true);
+      return await (this.dialect.name === "spec" ? this.logs(req, res, repo, search) : this.dialectLogs(req, res, repo, search, false));
     } catch (err) {
       if (!(err instanceof BudgetError)) throw err;
-      const param = route.kind === "logs" ? "received_from" : "start_at";
+      const param = route.kind === "stats" ? "start_at" : "received_from";
       return unprocessable(res, [{ loc: ["query", param], msg: err.message, type: "value_error" }]);
     }
   }
 
   private route(
     s: string[],
-  ): { kind: "logs"; owner: string; repository: string } | { kind: "stats"; owner: string; repository: string; endpoint: StatsEndpoint } | undefined {
+  ): { kind: "logs" | "aggregate"; owner: string; repository: string } | { kind: "stats"; owner: string; repository: string; path: string } | undefined {
     if (s.length < 5 || s[0] !== "v1" || s[1] !== "repos") return undefined;
     const owner = s[2]!;
     const repository = s[3]!;
     if (s.length === 5 && s[4] === "logs") return { kind: "logs", owner, repository };
-    if (s.length === 6 && s[4] === "stats") {
-      const endpoint = STATS_BY_PATH.get(s[5]!);
-      if (endpoint) return { kind: "stats", owner, repository, endpoint };
+    if (s.length === 6 && s[4] === "logs" && s[5] === "aggregate" && hasEndpoint(this.dialect, "logs/aggregate")) return { kind: "aggregate", owner, repository };
+    // a path the dialect spoken does not have is a 404, as on that side (average_queue_time on the real service)
+    if (s.length === 6 && s[4] === "stats" && hasEndpoint(this.dialect, `stats/${s[5]}`)) {
+      const path = s[5]!;
+      if (STATS_BY_PATH.has(path)) return { kind: "stats", owner, repository, path };
     }
     return undefined;
+  }
+
+  /** /logs and /logs/aggregate of a dialect other than the contract (its own filters, see mergify-logs.ts) */
+  private async dialectLogs(req: IncomingMessage, res: ServerResponse, repo: string, search: URLSearchParams, agg: boolean): Promise<void> {
+    const endpoint = agg ? "logs/aggregate" : "logs";
+    const params = this.dialect.endpoints[endpoint]!;
+    const decoded = decodeQuery(search, this.querySchema(endpoint));
+    if (!decoded.ok) return unprocessable(res, decoded.detail);
+    const exclusive = exclusionDetails(params, (name) => search.has(name));
+    if (exclusive.length > 0) return unprocessable(res, exclusive);
+    const v = decoded.value as MergifyLogsQuery & { received_from?: string; received_to?: string; cursor?: string; per_page?: number };
+    // repeated values of a set parameter count once (FastAPI's set[int])
+    for (const k of ["pull_request", "not_pull_request", "batch_pull", "not_batch_pull"] as const) if (v[k]) v[k] = [...new Set(v[k])];
+    const to = v.received_to !== undefined ? Date.parse(v.received_to) : this.nowMs();
+    const from = v.received_from !== undefined ? Date.parse(v.received_from) : to - DAY;
+    if (from > to) {
+      return unprocessable(res, [{ loc: ["query", "received_from"], msg: "Value error, received_from must not be after received_to", type: "value_error" }]);
+    }
+    if (this.windowTooLong(res, from, to, "received_from")) return;
+    if (agg) {
+      const store = await this.repos.store(repo, from, to);
+      return send(res, 200, aggregate(store, from, to, v));
+    }
+    let cursor: Cursor | undefined;
+    if (v.cursor !== undefined) {
+      cursor = decodeCursor(v.cursor);
+      if (!cursor) return unprocessable(res, [{ loc: ["query", "cursor"], msg: "Invalid cursor", type: "value_error" }]);
+    }
+    const perPage = v.per_page ?? this.dialect.defaultPerPage;
+    // the batch filters need the whole window's store (a batch pull request is known from its
+    // checks events); without them a page simulates only the days it reaches
+    const store = needsBatches(v) ? await this.repos.store(repo, from, to) : NO_EVENTS;
+    const page = await this.repos.page(repo, { from, to, cursor, perPage, ...pageFilter(v, store) });
+    const link = this.links(req, search, page, perPage);
+    const body = `{"size":${page.json.length},"per_page":${perPage},"events":[${page.json.join(",")}]}`;
+    sendRaw(res, 200, body, link ? { link } : {});
   }
 
   private async logs(req: IncomingMessage, res: ServerResponse, repo: string, search: URLSearchParams): Promise<void> {
@@ -329,7 +402,7 @@ class Handler {
       const params = new URLSearchParams();
       // the API's own filters only: unknown parameters are ignored, and echoing them could make
       // the header larger than a client accepts
-      for (const [k, val] of search) if (LINK_KEYS.has(k)) params.append(k, val);
+      for (const [k, val] of search) if (this.linkKeys.has(k)) params.append(k, val);
       if (cursor) params.append("cursor", encodeCursor(cursor));
       const qs = params.toString();
       return qs ? `${base}?${qs}` : base;
@@ -339,35 +412,47 @@ class Handler {
     const last = page.events[page.events.length - 1];
     if (page.hasNext && last) parts.push(`<${url({ dir: "next", t: Date.parse(last.received_at), id: last.id })}>; rel="next"`);
     if (page.hasPrev && first) parts.push(`<${url({ dir: "prev", t: Date.parse(first.received_at), id: first.id })}>; rel="prev"`);
-    parts.push(`<${url(undefined)}>; rel="first"`);
-    parts.push(`<${url({ dir: "last" })}>; rel="last"`);
+    if (this.dialect.linkRels.includes("first")) parts.push(`<${url(undefined)}>; rel="first"`);
+    if (this.dialect.linkRels.includes("last")) parts.push(`<${url({ dir: "last" })}>; rel="last"`);
     return parts.join(", ");
   }
 
-  private async stats(res: ServerResponse, repo: string, endpoint: StatsEndpoint, search: URLSearchParams): Promise<void> {
-    const schema = STATS_QUERY_SCHEMAS[endpoint.params];
+  private async stats(res: ServerResponse, repo: string, path: string, search: URLSearchParams): Promise<void> {
+    const spec = this.dialect.name === "spec";
+    const endpoint = STATS_BY_PATH.get(path);
+    const schema = spec && endpoint ? STATS_QUERY_SCHEMAS[endpoint.params] : this.querySchema(`stats/${path}`);
     const decoded = decodeQuery(search, schema);
     if (!decoded.ok) return unprocessable(res, decoded.detail);
     const v = decoded.value as Record<string, unknown>;
     const headers: Record<string, string> = {};
-    if (endpoint.deprecatedUse) headers.deprecation = "true";
-    if (endpoint.params === "time-to-merge") {
+    if (spec && endpoint?.deprecatedUse) headers.deprecation = "true";
+    // the real service's bodies: its own schema says which fields a group and an interval have
+    const shape = (body: unknown): unknown =>
+      spec
+        ? body
+        : conform(body, MERGIFY_RESPONSES[`stats/${path}`], {
+            components: MERGIFY_SCHEMAS,
+            instant: new Date(this.nowMs()).toISOString(),
+            uuid: () => "00000000-0000-4000-a000-000000000000",
+          });
+    if (path === "time_to_merge") {
       const at = typeof v.at === "string" ? Date.parse(v.at) : this.nowMs();
-      return send(res, 200, await this.repos.timeToMerge(repo, at, typeof v.branch === "string" ? v.branch : undefined), headers);
+      return send(res, 200, shape(await this.repos.timeToMerge(repo, at, typeof v.branch === "string" ? v.branch : undefined)), headers);
     }
     const to = typeof v.end_at === "string" ? Date.parse(v.end_at) : this.nowMs();
     const from = typeof v.start_at === "string" ? Date.parse(v.start_at) : to - DAY;
     if (from >= to) {
-      return unprocessable(res, [{ loc: ["query", "start_at"], msg: "start_at must be before end_at", type: "value_error" }]);
+      return unprocessable(res, [{ loc: ["query", "start_at"], msg: `${spec ? "" : "Value error, "}start_at must be before end_at`, type: "value_error" }]);
     }
+    if (this.windowTooLong(res, from, to, "start_at")) return;
     const filter: StatsFilter = {
       base_ref: v.base_ref as string[] | undefined,
       partition_name: v.partition_name as string[] | undefined,
       queue_name: v.queue_name as string[] | undefined,
       priority_rule_name: v.priority_rule_name as string[] | undefined,
     };
-    if (!STATS_SPECS[endpoint.name]) return send(res, 404, { detail: "Not Found" });
-    send(res, 200, await this.repos.stats(repo, endpoint.name, from, to, filter), headers);
+    if (!endpoint || !STATS_SPECS[endpoint.name]) return send(res, 404, { detail: "Not Found" });
+    send(res, 200, shape(await this.repos.stats(repo, endpoint.name, from, to, filter, { sums: !spec })), headers);
   }
 }
 

@@ -19,6 +19,7 @@ import {
   Sink,
   STATS_SPECS,
   type Partials,
+  type RenderOptions,
   type Slots,
   type StatsFilter,
 } from "./stats.js";
@@ -38,7 +39,7 @@ function bytesOf(partials: Partials): number {
 const STATS_TYPES = [...new Set(Object.values(STATS_SPECS).flatMap((spec) => spec.types))];
 
 /** The default memory budget of `mq serve` (--memory-budget), in MB. */
-export const DEFAULT_MEMORY_BUDGET_MB = 512;
+export const DEFAULT_MEMORY_BUDGET_MB = 1024;
 
 /**
  * What one held event costs, in bytes: the object (its metadata is mostly shared), its place in
@@ -145,6 +146,12 @@ export interface RepositoriesOptions {
   fixed?: Map<string, StoredEvent[]>;
   /** bytes; default DEFAULT_MEMORY_BUDGET_MB */
   budgetBytes?: number;
+  /**
+   * each event as the dialect spoken sends it (mq serve --dialect mergify): applied once, as
+   * events enter a store (simulated days, recorded logs, appended events), so that pages,
+   * filters and statistics all read the same shape
+   */
+  translate?: (e: StoredEvent) => StoredEvent;
 }
 
 export class Repositories {
@@ -166,7 +173,8 @@ export class Repositories {
     this.budgetBytes = opts.budgetBytes ?? DEFAULT_MEMORY_BUDGET_MB * 1048576;
     this.dataBytes = Math.floor(this.budgetBytes * DATA_SHARE);
     if (opts.fixed) {
-      for (const [repo, events] of opts.fixed) this.fixed.set(repo.toLowerCase(), new EventStore(events));
+      const t = opts.translate;
+      for (const [repo, events] of opts.fixed) this.fixed.set(repo.toLowerCase(), new EventStore(t ? events.map(t) : events));
       this.allowed = new Set([...opts.fixed.keys(), ...(opts.repos ?? [])].map((r) => r.toLowerCase()));
     } else if (opts.repos && opts.repos.length > 0) {
       this.allowed = new Set(opts.repos.map((r) => r.toLowerCase()));
@@ -285,7 +293,7 @@ export class Repositories {
         }
         for (const d of needed) {
           if (sim.days.has(d)) continue;
-          const events = await this.turns.simulate(sim.name, this.opts.seed, d);
+          const events = await this.simulateDay(sim.name, d);
           const bytes = events.length * EVENT_BYTES;
           this.makeRoom(bytes, sim);
           sim.days.set(d, { events, inserted: 0 });
@@ -365,10 +373,10 @@ export class Repositories {
    * a simulated history's longer windows merge cached whole-day partials, and only the partial
    * days at the edges (and today, which is not over) are read from events.
    */
-  async stats(repo: string, name: string, from: number, to: number, filter: StatsFilter): Promise<unknown> {
+  async stats(repo: string, name: string, from: number, to: number, filter: StatsFilter, options: RenderOptions = {}): Promise<unknown> {
     const key = repo.toLowerCase();
     if (this.opts.fixed || this.simulated.get(key)?.pinned || intervalFor(to - from) < DAY) {
-      return this.withDays(repo, from, to - 1, (store) => computeStats(name, { store, from, to, filter }));
+      return this.withDays(repo, from, to - 1, (store) => computeStats(name, { store, from, to, filter, sums: options.sums }));
     }
     const now = this.nowMs();
     const start = historyStart(now, this.opts.days);
@@ -407,7 +415,7 @@ export class Repositories {
       const bucket = bucketIndex(buckets, a);
       mergePartials(name, result, partials.get(name)!, () => bucket);
     }
-    return renderStats(name, result, { from, to, filter });
+    return renderStats(name, result, { from, to, filter, sums: options.sums });
   }
 
   /**
@@ -442,7 +450,7 @@ export class Repositories {
         for (let s = Math.max(days[0]! - 3, historyDay); s <= days[days.length - 1]!; s++) {
           // only the simulated days that reach a missing calendar day
           if (!days.some((d) => s <= d && s >= d - 3)) continue;
-          const events = sim.days.get(s)?.events ?? (await this.turns.simulate(sim.name, this.opts.seed, s));
+          const events = sim.days.get(s)?.events ?? (await this.simulateDay(sim.name, s));
           // a queue session's events all come from the simulated day it started on
           currentStarts = new Map();
           for (const e of events) {
@@ -499,13 +507,27 @@ export class Repositories {
   }
 
 
+  /** a simulated day's events, in the dialect spoken (translated a chunk per turn, as simulated) */
+  private async simulateDay(name: string, day: number): Promise<SimEvent[]> {
+    const events = await this.turns.simulate(name, this.opts.seed, day);
+    const t = this.opts.translate;
+    if (!t) return events;
+    const out: SimEvent[] = [];
+    for (let i = 0; i < events.length; i++) {
+      if (i > 0 && i % 500 === 0) await this.turns.next();
+      out.push(t(events[i] as StoredEvent) as SimEvent);
+    }
+    return out;
+  }
+
   /** how many days of `repo` have been simulated and held (tests) */
   simulatedDays(repo: string): number {
     return this.simulated.get(repo.toLowerCase())?.days.size ?? 0;
   }
 
   /** appended events exist from now on, even for a repository outside --repos */
-  append(repo: string, events: StoredEvent[]): void {
+  append(repo: string, appended: StoredEvent[]): void {
+    const events = this.opts.translate ? appended.map(this.opts.translate) : appended;
     const key = repo.toLowerCase();
     this.allowed?.add(key);
     const fixed = this.fixedStore(key);

@@ -189,7 +189,13 @@ interface Spec<A> {
   init(): A;
   merge(into: A, from: A): void;
   add(acc: (key: object, t: number) => A, e: StoredEvent, t: number, sink: Sink): void;
-  render(slots: Slots<A>, buckets: Bucket[], filter: StatsFilter, from: number, to: number): unknown;
+  render(slots: Slots<A>, buckets: Bucket[], filter: StatsFilter, from: number, to: number, options: RenderOptions): unknown;
+}
+
+/** How an answer is shaped beyond its figures. */
+export interface RenderOptions {
+  /** also give each average's sum and count (`sum_queue_time`, `count_queue_time`, ...), as the real service does */
+  sums?: boolean;
 }
 
 /** The accumulation of every endpoint over some events: endpoint path -> its slots. */
@@ -312,12 +318,20 @@ function distribution(
       }
       spreadAdd(acc(keyFn(e), t), v);
     },
-    render: (slots, buckets, f) => ({
+    render: (slots, buckets, f, _from, _to, o) => ({
       groups: grouped(
         slots,
         buckets,
         byKey(f),
-        (a, b) => [{ ...interval(b), [fields[0]]: round(a![1]! / unit / a![0]!), [fields[1]]: a![3]! / unit, [fields[2]]: a![2]! / unit }],
+        (a, b) => {
+          const rec: Record<string, unknown> = { ...interval(b), [fields[0]]: round(a![1]! / unit / a![0]!), [fields[1]]: a![3]! / unit, [fields[2]]: a![2]! / unit };
+          if (o.sums) {
+            const name = fields[0].replace(/^avg_/, "");
+            rec[`sum_${name}`] = round(a![1]! / unit);
+            rec[`count_${name}`] = a![0];
+          }
+          return [rec];
+        },
         false,
       ),
     }),
@@ -437,12 +451,141 @@ const SESSIONS = {};
 
 type Spec_ = Spec<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+// ---------------------------------------------------------------------------------------------
+// The real service's own endpoints (dialect mergify): idle time with percentiles, batches saved
+
+/** nearest-rank percentile of values sorted ascending */
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]!;
+}
+
+const PARTS = ["idle_capacity", "idle_schedule", "idle_freeze", "ci_runtime"] as const;
+
+/**
+ * The parts of each session, in whole ms, flat: [capacity, schedule, freeze, ci, capacity, ...].
+ * A percentile is not a sum: the values themselves are kept (a few numbers per queue session)
+ * and merged by concatenation, so per-day partials give the same p95 as one pass.
+ */
+type IdleValues = number[];
+
+/** the values of part `i` (an index into PARTS), sorted ascending, in seconds */
+function partValues(v: IdleValues, i: number): number[] {
+  const out: number[] = [];
+  for (let j = i; j < v.length; j += PARTS.length) out.push(v[j]! / 1000);
+  return out.sort((x, y) => x - y);
+}
+
+const total = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+const mean = (xs: readonly number[]) => (xs.length === 0 ? 0 : total(xs) / xs.length);
+
+/**
+ * idle_queue_time: for each queue session that ended (its first action.queue.leave), the time it
+ * waited for capacity (before its first checks started, less schedule and freeze), for the
+ * schedule, for a freeze, and the rest of its time in the queue (CI running). Per interval: mean,
+ * p95, max and sum of each, and the count; per group a summary over the whole window.
+ */
+const IDLE_QUEUE_TIME: Spec<IdleValues> = {
+  types: ["action.queue.leave"],
+  init: () => [],
+  merge: (into, from) => {
+    for (const v of from) into.push(v);
+  },
+  add: (acc, e, t, sink) => {
+    const totalMs = queueMillis(e, t);
+    if (totalMs === undefined) return;
+    const sid = sessionKey(e);
+    if (sid !== undefined) {
+      if (sink.seen.has(`idle:${sid}`)) return;
+      sink.seen.add(`idle:${sid}`);
+    }
+    const m = meta(e);
+    const sched = typeof m.seconds_waiting_for_schedule === "number" ? Math.round(m.seconds_waiting_for_schedule * 1000) : 0;
+    const freeze = typeof m.seconds_waiting_for_freeze === "number" ? Math.round(m.seconds_waiting_for_freeze * 1000) : 0;
+    const firstStart = sid === undefined ? undefined : sink.firstChecksStart(sid);
+    const queuedAt = Date.parse(m.queued_at as string);
+    const waited = firstStart !== undefined && firstStart >= queuedAt ? firstStart - queuedAt : totalMs;
+    const capacity = Math.max(0, waited - sched - freeze);
+    acc(keyOf(e), t).push(capacity, sched, freeze, Math.max(0, totalMs - capacity - sched - freeze));
+  },
+  render: (slots, buckets, f) => {
+    const keep = byKey(f);
+    // the whole window of each group, for its summary
+    const whole = new Map<object, IdleValues>();
+    for (const m of slots.values()) {
+      for (const [k, v] of m) {
+        if (!keep(k)) continue;
+        let w = whole.get(k);
+        if (!w) whole.set(k, (w = []));
+        for (const x of v) w.push(x);
+      }
+    }
+    const groups = grouped(
+      slots,
+      buckets,
+      keep,
+      (a, b) => {
+        const rec: Record<string, unknown> = { ...interval(b) };
+        const sortedParts = PARTS.map((_, i) => partValues(a!, i));
+        PARTS.forEach((p, i) => (rec[p] = round(mean(sortedParts[i]!))));
+        PARTS.forEach((p, i) => (rec[`p95_${p}`] = round(percentile(sortedParts[i]!, 0.95))));
+        PARTS.forEach((p, i) => (rec[`max_${p}`] = round(sortedParts[i]!.at(-1) ?? 0)));
+        PARTS.forEach((p, i) => (rec[`sum_${p}`] = round(total(sortedParts[i]!))));
+        rec.count_idle = sortedParts[0]!.length;
+        return [rec];
+      },
+      false,
+    );
+    const keys = new Map<string, object>();
+    for (const k of whole.keys()) keys.set(keyString(k), k);
+    return {
+      groups: groups.map((grp) => {
+        const { stats, ...key } = grp;
+        const w = whole.get(keys.get(JSON.stringify(key))!) ?? [];
+        const summary: Record<string, number> = {};
+        PARTS.forEach((p, i) => {
+          const sortedPart = partValues(w, i);
+          summary[`avg_${p}`] = round(mean(sortedPart));
+          summary[`p95_${p}`] = round(percentile(sortedPart, 0.95));
+          summary[`max_${p}`] = round(sortedPart.at(-1) ?? 0);
+        });
+        return { ...key, stats, summary };
+      }),
+    };
+  },
+};
+
+/**
+ * skip_intermediate_results: batches whose checks were cut short because a batch behind them
+ * passed (checks_end aborted with INTERMEDIATE_RESULTS_SKIPPED), each batch counted once, per
+ * interval, zeros included (every group with checks in the window is listed).
+ */
+const SKIP_INTERMEDIATE_RESULTS: Spec<number[]> = {
+  types: [CHECKS_END],
+  ...sums(1),
+  add: (acc, e, t, sink) => {
+    const a = acc(keyOf(e), t);
+    const m = meta(e);
+    if (m.abort_code !== "INTERMEDIATE_RESULTS_SKIPPED") return;
+    const batch = typeof m.batch_id === "string" ? m.batch_id : typeof m.train_car_id === "string" ? m.train_car_id : undefined;
+    if (batch !== undefined) {
+      if (sink.seen.has(`skipped:${batch}`)) return;
+      sink.seen.add(`skipped:${batch}`);
+    }
+    a[0]!++;
+  },
+  render: (slots, buckets, f) => ({ groups: grouped(slots, buckets, byKey(f), (a, b) => [{ ...interval(b), batches_saved: a?.[0] ?? 0 }], true) }),
+};
+
 /**
  * One accumulator per windowed endpoint record of src/stats/endpoints.ts, under the record's name
  * (the server's route table is built from the records). time-to-merge (an instant, not a window)
  * is answered by timeToMerge below.
  */
 export const STATS_SPECS: Record<string, Spec_> = {
+  "idle-queue-time": IDLE_QUEUE_TIME,
+  "skip-intermediate-results": SKIP_INTERMEDIATE_RESULTS,
+
   "queues-entered-count": counter("action.queue.enter", "entered"),
 
   "queues-merged-count": {
@@ -530,7 +673,15 @@ export const STATS_SPECS: Record<string, Spec_> = {
       a[0]!++;
       a[1]! += runtime;
     },
-    render: (slots, buckets, f) => ({ groups: grouped(slots, buckets, byKey(f), (a, b) => [{ ...interval(b), runtime: round(a![1]! / 1000 / a![0]!) }], false) }),
+    render: (slots, buckets, f, _from, _to, o) => ({
+      groups: grouped(
+        slots,
+        buckets,
+        byKey(f),
+        (a, b) => [{ ...interval(b), runtime: round(a![1]! / 1000 / a![0]!), ...(o.sums ? { sum_runtime: round(a![1]! / 1000), count_runtime: a![0] } : {}) }],
+        false,
+      ),
+    }),
   } satisfies Spec<number[]>,
 
   "average-queue-time": {
@@ -587,7 +738,9 @@ export const STATS_SPECS: Record<string, Spec_> = {
   "batch-size": distribution(
     "action.queue.checks_start",
     (e) => {
-      const n = meta(e).pull_request_numbers;
+      // the contract lists the batch at the top; the real service nests it in the speculative check
+      const m = meta(e);
+      const n = m.pull_request_numbers ?? (m.speculative_check_pull_request as { pull_request_numbers?: unknown } | undefined)?.pull_request_numbers;
       return Array.isArray(n) ? n.length : undefined;
     },
     ["avg_batch_size", "max_batch_size", "min_batch_size"],
@@ -767,8 +920,8 @@ export function mergePartials(name: string, into: Slots<unknown>, from: Slots<un
 }
 
 /** the answer of an endpoint from its bucketed values */
-export function renderStats(name: string, slots: Slots<unknown>, c: { from: number; to: number; filter: StatsFilter }): unknown {
-  return STATS_SPECS[name]!.render(slots, bucketsFor(c.from, c.to), c.filter, c.from, c.to);
+export function renderStats(name: string, slots: Slots<unknown>, c: { from: number; to: number; filter: StatsFilter; sums?: boolean }): unknown {
+  return STATS_SPECS[name]!.render(slots, bucketsFor(c.from, c.to), c.filter, c.from, c.to, { sums: c.sums });
 }
 
 /** rough bytes of one endpoint's partials, for the server's memory budget */
@@ -786,6 +939,8 @@ export interface StatsContext {
   from: number;
   to: number;
   filter: StatsFilter;
+  /** also give each average's sum and count, as the real service does */
+  sums?: boolean;
 }
 
 type Handler = (c: StatsContext) => unknown;
@@ -804,7 +959,7 @@ export function computeStats(name: string, c: StatsContext): unknown {
       spec.add(acc, c.store.event(p), c.store.time(p), sink);
     }
   }
-  return spec.render(slots, buckets, c.filter, c.from, c.to);
+  return spec.render(slots, buckets, c.filter, c.from, c.to, { sums: c.sums });
 }
 
 /** Each endpoint's handler over a store (a replayed log, a short window): one pass, under the record's name. */

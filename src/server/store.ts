@@ -16,6 +16,8 @@ export interface PageQuery {
   baseRef?: string;
   cursor?: Cursor;
   perPage: number;
+  /** any further condition an event must meet (a dialect's own filters) */
+  match?: (e: StoredEvent) => boolean;
 }
 
 export interface PageResult {
@@ -259,6 +261,7 @@ export class EventStore {
       const e = this.events[p]!;
       if (q.baseRef !== undefined && e.base_ref !== q.baseRef) return false;
       if (typeSet && !typeSet.has(e.type)) return false;
+      if (q.match && !q.match(e)) return false;
       return true;
     };
     let positions: number[];

@@ -5,6 +5,7 @@
 // src/server/stats.ts under the same name (see the README, "Adding a stats endpoint").
 // Plain data on purpose: the CLI tree is built from it at start-up, so no zod and no output modules.
 import { acceptedFlags, type StatsParamKind } from "./flags.js";
+import type { DialectName } from "../globals.js";
 
 export type { StatsParamKind } from "./flags.js";
 
@@ -16,8 +17,8 @@ export type StatsShape =
   | "bisection" // { started: groups, completed: groups }
   | "list"; // { base_refs: [] } or { queue_names: [] }
 
-/** Which API a record exists in: the contract the project was founded on, and the real service. */
-export type StatsDialect = "contract" | "mergify";
+/** Which API a record exists in: the contract the project was founded on (spec), and the real service (mergify). */
+export type StatsDialect = DialectName;
 
 /** What a figure measures: decides how it is shown (durations humanised, rates as percentages). */
 export type FieldKind = "count" | "rate" | "duration" | "size";
@@ -70,6 +71,8 @@ interface StatsEndpointSpec {
   readonly partitionNames?: boolean;
   /** the field a chart plots */
   readonly mainField?: string;
+  /** the figures a terminal table shows when there are too many for one (all are in json, ndjson, csv) */
+  readonly tableFields?: readonly string[];
   /** for list endpoints: the key of the array */
   readonly listKey?: string;
   /** deprecated endpoints: what to use instead */
@@ -114,7 +117,7 @@ const levels = (base: string, kind: "size" | "duration" = "size") =>
     ? { [`avg_${base}`]: duration(), [`max_${base}`]: duration(MAX), [`min_${base}`]: duration(MIN) }
     : { [`avg_${base}`]: size("number", MEAN), [`max_${base}`]: size("int", MAX), [`min_${base}`]: size("int", MIN) };
 
-const BOTH: readonly StatsDialect[] = ["contract", "mergify"];
+const BOTH: readonly StatsDialect[] = ["spec", "mergify"];
 
 const RECORDS: readonly StatsEndpointSpec[] = [
   {
@@ -188,11 +191,51 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     name: "average-queue-time",
     path: "average_queue_time",
     summary: "average time in queue, with idle time for capacity, schedule and freeze",
-    dialects: ["contract"],
+    dialects: ["spec"],
     params: "filters",
     shape: "groups",
     figures: { queue_time: duration(), idle_capacity: duration(), idle_schedule: duration(), idle_freeze: duration() },
     mainField: "queue_time",
+  },
+  {
+    name: "idle-queue-time",
+    path: "idle_queue_time",
+    summary: "idle time in queue (capacity, schedule, freeze) and CI time, with p95 and a per-group summary",
+    dialects: ["mergify"],
+    params: "filters",
+    shape: "groups",
+    figures: {
+      idle_capacity: duration(),
+      idle_schedule: duration(),
+      idle_freeze: duration(),
+      ci_runtime: duration(),
+      // a percentile does not combine: over a window the highest interval p95 is shown (an upper bound)
+      p95_idle_capacity: duration(MAX),
+      p95_idle_schedule: duration(MAX),
+      p95_idle_freeze: duration(MAX),
+      p95_ci_runtime: duration(MAX),
+      max_idle_capacity: duration(MAX),
+      max_idle_schedule: duration(MAX),
+      max_idle_freeze: duration(MAX),
+      max_ci_runtime: duration(MAX),
+      sum_idle_capacity: duration(SUM),
+      sum_idle_schedule: duration(SUM),
+      sum_idle_freeze: duration(SUM),
+      sum_ci_runtime: duration(SUM),
+      count_idle: count,
+    },
+    mainField: "idle_capacity",
+    tableFields: ["idle_capacity", "p95_idle_capacity", "idle_schedule", "idle_freeze", "ci_runtime", "p95_ci_runtime", "count_idle"],
+  },
+  {
+    name: "skip-intermediate-results",
+    path: "skip_intermediate_results",
+    summary: "batches saved by skipping intermediate results per interval",
+    dialects: ["mergify"],
+    params: "filters",
+    shape: "groups",
+    figures: { batches_saved: count },
+    mainField: "batches_saved",
   },
   {
     name: "total-queue-time",

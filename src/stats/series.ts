@@ -12,6 +12,8 @@ export interface StatsGroup {
   section?: "started" | "completed";
   keys: Array<[string, KeyValue]>;
   records: Array<Record<string, unknown>>;
+  /** figures over the whole window the API gives per group (the real service's idle_queue_time) */
+  summary?: Record<string, unknown>;
 }
 
 /** Interval fields that are part of every record, not figures. */
@@ -26,8 +28,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** The key fields of a group: everything but its records and any object (a summary is not a key). */
 function groupKeys(group: Record<string, unknown>): Array<[string, KeyValue]> {
-  return Object.entries(group).filter(([k]) => k !== "stats") as Array<[string, KeyValue]>;
+  return Object.entries(group).filter(([k, v]) => k !== "stats" && !isRecord(v)) as Array<[string, KeyValue]>;
 }
 
 function byStart(a: Record<string, unknown>, b: Record<string, unknown>): number {
@@ -45,7 +48,8 @@ export function toGroups(endpoint: StatsEndpoint, body: unknown): StatsGroup[] {
     case "time-to-merge": {
       const partitions = Array.isArray(body) ? body : [];
       return partitions.filter(isRecord).map((p) => ({
-        keys: [["partition_name", (p.partition_name as KeyValue) ?? null]],
+        // the real service's entries have no partition: no "partition_name none" heading for them
+        keys: "partition_name" in p ? [["partition_name", (p.partition_name as KeyValue) ?? null]] : [],
         records: (Array.isArray(p.queues) ? p.queues : []).filter(isRecord).map((q) => ({
           queue_name: q.queue_name,
           mean: isRecord(q.time_to_merge) ? q.time_to_merge.mean : null,
@@ -78,7 +82,7 @@ export function toGroups(endpoint: StatsEndpoint, body: unknown): StatsGroup[] {
       const groups = isRecord(body) && Array.isArray(body.groups) ? body.groups : [];
       return groups.filter(isRecord).map((g) => {
         const stats = Array.isArray(g.stats) ? g.stats.filter(isRecord) : [];
-        return { keys: groupKeys(g), records: [...stats].sort(byStart) };
+        return { keys: groupKeys(g), records: [...stats].sort(byStart), ...(isRecord(g.summary) ? { summary: g.summary } : {}) };
       });
     }
   }

@@ -9,10 +9,10 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 describe("bench --quick", () => {
   it("completes and prints every row and target", () => {
     // dist/ is built by the global setup
-    const r = spawnSync(process.execPath, ["bench/run.mjs", "--quick", "--no-build"], { cwd: ROOT, encoding: "utf8", timeout: 240_000 });
+    const r = spawnSync(process.execPath, ["bench/run.mjs", "--quick", "--no-build"], { cwd: ROOT, encoding: "utf8", timeout: 420_000 });
     expect(r.stderr).not.toMatch(/bench: Error/);
     expect(r.status).toBe(0);
-    const rows = r.stdout.split("\n").filter((l) => /^\| (start-up|streaming|memory|concurrency|server|insights) \|/.test(l));
+    const rows = r.stdout.split("\n").filter((l) => /^\| (start-up|streaming|memory|concurrency|server|insights|feel) \|/.test(l));
     const names = rows.map((l) => l.split(" | ")[1]);
     expect(names).toEqual([
       'node -e "" (baseline)',
@@ -36,6 +36,19 @@ describe("bench --quick", () => {
       "mq insights --since 7d --compare none (same window)",
       "mq insights --since 7d: peak RSS",
       "(c) mq logs --all over the same window: peak RSS",
+      "bare node:http one-page fetch, 100 events (floor)",
+      "mq logs, one page of 100 events -o ndjson",
+      "(b) bare undici loop, 2,000 events (floor)",
+      "mq logs --all -o ndjson, 2,000 events",
+      "mq logs --all -o json, 2,000 events",
+      "mq logs --all -o csv, 2,000 events",
+      "mq logs --all -o table, 2,000 events",
+      "peak RSS -o ndjson: 1,000 → 5,000 events",
+      "peak RSS -o json: 1,000 → 5,000 events",
+      "peak RSS -o csv: 1,000 → 5,000 events",
+      "peak RSS -o table: 1,000 → 5,000 events",
+      "mq logs --all, 1 day, +100 ms a request: sequential (--parallel 1)",
+      "mq logs --all, 1 day, +100 ms a request: parallel slices (--parallel 6)",
     ]);
     const serve = r.stdout.split("\n").filter((l) => l.startsWith("| serve |")).map((l) => l.split(" | ")[1]);
     expect(serve).toEqual([
@@ -45,6 +58,7 @@ describe("bench --quick", () => {
       "mq serve --days 7 --memory-budget 512: peak RSS after every endpoint over the window",
     ]);
     const targets = r.stdout.split("\n").filter((l) => /^- \*\*(met|NOT met|not measured)\*\* — /.test(l));
-    expect(targets).toHaveLength(17);
-  }, 300_000);
+    // 17 of the other sections, 6 of issue 18's rows (bench/feel.mjs)
+    expect(targets).toHaveLength(23);
+  }, 480_000);
 });

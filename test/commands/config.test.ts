@@ -66,7 +66,7 @@ describe("mq config", () => {
   });
 
   it("rejects unknown keys and refuses tokens without echoing them", async () => {
-    expect((await mq(["config", "get", "colour"])).err).toBe("mq: unknown config key 'colour': allowed keys are api-url, repo, output, color, timeout\n");
+    expect((await mq(["config", "get", "colour"])).err).toBe("mq: unknown config key 'colour': allowed keys are api-url, repo, output, color, timeout, dialect\n");
     const t = await mq(["config", "set", "token", "mqk_do_not_echo"]);
     expect(t.code).toBe(2);
     expect(t.err).toBe("mq: tokens are not config keys\nuse mq auth login --with-token to store one, mq auth token to print it\n");

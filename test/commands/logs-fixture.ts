@@ -1,6 +1,7 @@
 // A small loopback event-log server for the logs tests: newest-first events, offset cursors, and
 // a Link header with only rel="next" given as a relative URL (the hardest case for the client).
 // It records the exact URL of every request, and can fail a chosen page.
+import { DIALECTS, type DialectName } from "../../src/api/dialects/index.js";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Agent } from "undici";
@@ -106,8 +107,8 @@ export async function startLogServer(initial: FixtureEvent[]): Promise<LogServer
   };
 }
 
-/** Points a test context at the server, for repository acme/web, with retries off. */
-export function useServer(ctx: TestContext, server: { url: string }): TestContext {
+/** Points a test context at the server, for repository acme/web, with retries off, speaking `dialect`. */
+export function useServer(ctx: TestContext, server: { url: string }, dialect: DialectName = "spec"): TestContext {
   const dispatcher = new Agent();
   ctx.onCleanup(() => dispatcher.close());
   const client = createTransport({
@@ -122,5 +123,6 @@ export function useServer(ctx: TestContext, server: { url: string }): TestContex
   });
   ctx.apiClient = async () => client;
   ctx.resolveRepo = async () => ({ owner: "acme", name: "web", source: "--repo" });
+  ctx.dialect = async () => ({ dialect: DIALECTS[dialect], source: "--dialect" });
   return ctx;
 }

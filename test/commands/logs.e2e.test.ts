@@ -23,7 +23,7 @@ describe("mq logs against mq serve", () => {
 
   it("--all follows every Link: rel=next and prints each event once", async () => {
     const before = server.requests.length;
-    const { code, ctx } = await run(["--all", "--since", "2d", "-o", "ndjson"]);
+    const { code, ctx } = await run(["--all", "--parallel", "1", "--since", "2d", "-o", "ndjson"]);
     expect(code).toBe(0);
     const events = ctx.stdoutText().trimEnd().split("\n").map((l) => JSON.parse(l) as { id: number; received_at: string });
     const requests = server.requests.slice(before).map((r) => r.url);
@@ -36,13 +36,23 @@ describe("mq logs against mq serve", () => {
     expect(server.requests.at(-1)!.headers.authorization).toBe("Bearer test-token");
   });
 
+  it("--all over parallel time slices writes exactly the sequential walk", async () => {
+    const sequential = (await run(["--all", "--parallel", "1", "--since", "3d", "-o", "ndjson", "--per-page", "50"])).ctx.stdoutText();
+    const before = server.requests.length;
+    const parallel = (await run(["--all", "--parallel", "8", "--since", "3d", "-o", "ndjson", "--per-page", "50"])).ctx.stdoutText();
+    expect(sequential.split("\n").length).toBeGreaterThan(1000);
+    expect(parallel).toBe(sequential);
+    const windows = new Set(server.requests.slice(before).map((r) => new URL(r.url, "http://x").searchParams.get("received_to")));
+    expect(windows.size).toBeGreaterThan(8);
+  });
+
   it("a long table keeps one header and its column widths, and is written page by page", async () => {
     const { TABLE_SIZING_ROWS } = await import("../../src/output/logs-table.js");
     const ctx = testContext({ tty: true, columns: 200, env: { NO_COLOR: "1" } });
     // a table held until the end is one write; a streamed one is a write per part
     let writes = 0;
     ctx.io.stdout.on("data", () => (writes += 1));
-    const { code } = await run(["--all", "--since", "1d", "--per-page", "100", "--type", "action.queue.change,action.queue.checks.change"], ctx);
+    const { code } = await run(["--all", "--parallel", "1", "--since", "1d", "--per-page", "100", "--type", "action.queue.change,action.queue.checks.change"], ctx);
     expect(code).toBe(0);
     const lines = ctx.stdoutText().trimEnd().split("\n");
     const rows = lines.length - 1;

@@ -6,9 +6,10 @@ import { UsageError } from "../../src/errors.js";
 import { FIXTURE_EVENTS, makeEvents, startLogServer, useServer, type LogServer } from "./logs-fixture.js";
 
 /** Parses flags with a spy run function; returns the options or the thrown error. */
-async function parse(args: string[], init: Parameters<typeof testContext>[0] = {}, output?: LogsOptions["format"]) {
+async function parse(args: string[], init: Parameters<typeof testContext>[0] = {}, output?: LogsOptions["format"], dialect: "spec" | "mergify" = "spec") {
   const ctx = testContext(init);
   if (output) ctx.globals.output = output;
+  ctx.globals.dialect = dialect;
   let seen: LogsOptions | undefined;
   const cmd = NewCmdLogs(ctx, async (o) => {
     seen = o;
@@ -34,7 +35,7 @@ describe("mq logs flags", () => {
       "--since", "2026-11-19T00:00:00Z", "--until", "6h", "--per-page", "50", "--limit", "200",
     ]);
     expect(o).toMatchObject({
-      pullRequest: 4821,
+      filters: { pull_request: [4821], event_type: ["action.queue.leave", "action.merge"] },
       baseRef: "main",
       types: ["action.queue.leave", "action.merge"],
       since: new Date("2026-11-19T00:00:00Z"),
@@ -220,7 +221,8 @@ describe("mq logs against a loopback server", () => {
 
   it("a failure in the middle of --all keeps whole lines and says how to resume", async () => {
     server.failRequest(3, 503, { detail: "database unavailable" });
-    expect(await run(["--all", "--per-page", "10", "--since", "2026-11-19T12:00:00Z", "--type", "action.*"])).toBe(6);
+    // one walk, page after page (the resume of parallel slices: test/api/slices.test.ts)
+    expect(await run(["--all", "--parallel", "1", "--per-page", "10", "--since", "2026-11-19T12:00:00Z", "--type", "action.*"])).toBe(6);
     const out = ctx.stdoutText();
     expect(out.endsWith("\n")).toBe(true);
     const lines = out.trimEnd().split("\n");
@@ -439,7 +441,7 @@ async function waitFor(cond: () => boolean): Promise<void> {
 }
 
 describe("resumeCommand", () => {
-  const opts = { format: "ndjson", all: true } as unknown as LogsOptions;
+  const opts = { format: "ndjson", all: true, filters: {} } as unknown as LogsOptions;
   it("repeats the server the user named, never the token", () => {
     expect(resumeCommand(opts, "acme/web", "c2", undefined, { apiUrl: "https://mq.example.com", offline: false })).toBe(
       "mq logs --repo acme/web --api-url https://mq.example.com --all -o ndjson --cursor c2",

@@ -43,7 +43,7 @@ describe("mq serve flags", () => {
       repos: undefined,
       eventsFile: undefined,
       latencyMs: 0,
-      memoryBudgetMb: 512,
+      memoryBudgetMb: 1024,
     });
   });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Command } from "commander";
 import { ensureGlobalOptionsEverywhere } from "../../src/commands/global-options.js";
 import { buildProgram, walk } from "../../src/cli.js";
-import { EVENT_TYPES, EVENT_TYPE_FAMILIES } from "../../src/api/event-types.js";
+import { ALL_EVENT_TYPES, MERGIFY_DIALECT, SPEC_DIALECT } from "../../src/api/dialects/index.js";
 import { STATS_ENDPOINTS } from "../../src/stats/endpoints.js";
 import { testContext } from "../helpers/context.js";
 import { bashComplete } from "./shells.js";
@@ -44,10 +44,14 @@ describe("bash completion", () => {
     ]);
   });
 
-  it("offers all 47 event types and the family globs after --type", () => {
-    const all = [...new Set([...EVENT_TYPE_FAMILIES, ...EVENT_TYPES])].sort();
+  it("offers the event types and family globs of both dialects after --type and --not-type, outcomes after --outcome", () => {
+    const all = [...new Set([...SPEC_DIALECT.eventFamilies, ...MERGIFY_DIALECT.eventFamilies, ...ALL_EVENT_TYPES])].sort();
     expect(bashComplete(["mq", "logs", "--type", ""])).toEqual(escaped(all));
-    expect(EVENT_TYPES).toHaveLength(47);
+    expect(bashComplete(["mq", "logs", "aggregate", "--not-type", ""])).toEqual(escaped(all));
+    expect(ALL_EVENT_TYPES).toHaveLength(57);
+    // mq prs shares the flag: its stay outcomes are offered too
+    expect(bashComplete(["mq", "logs", "--outcome", ""])).toEqual(["success", "failure", "pending", "neutral", "merged", "failed", "dequeued", "open"]);
+    expect(bashComplete(["mq", "logs", "--not-outcome", ""])).toEqual(["success", "failure", "pending", "neutral"]);
   });
 
   it("completes the value after --type= (split on = by COMP_WORDBREAKS)", () => {
@@ -56,7 +60,9 @@ describe("bash completion", () => {
       "ci_issue.reopened",
       "ci_issue.resolved",
     ]);
-    expect(bashComplete(["mq", "logs", "--type", "="])).toHaveLength(EVENT_TYPES.length + EVENT_TYPE_FAMILIES.length);
+    expect(bashComplete(["mq", "logs", "--type", "="])).toHaveLength(
+      new Set([...SPEC_DIALECT.eventFamilies, ...MERGIFY_DIALECT.eventFamilies, ...ALL_EVENT_TYPES]).size,
+    );
   });
 
   it("completes the last item of a comma-separated --type list", () => {
@@ -80,7 +86,7 @@ describe("bash completion", () => {
   });
 
   it("completes config keys", () => {
-    expect(bashComplete(["mq", "config", "set", ""])).toEqual(["api-url", "repo", "output", "color", "timeout"]);
+    expect(bashComplete(["mq", "config", "set", ""])).toEqual(["api-url", "repo", "output", "color", "timeout", "dialect"]);
   });
 
   it("skips global flags and their values to find the command", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Chalk } from "chalk";
-import { fitColumnWidths, renderTable } from "../../src/output/table.js";
+import fc from "fast-check";
+import { fitColumnWidths, fixedWidthRows, renderTable } from "../../src/output/table.js";
 
 describe("renderTable", () => {
   it("renders a borderless table with two spaces between columns", () => {
@@ -30,6 +31,56 @@ describe("renderTable", () => {
   it("shrinks the widest column once the last is at its minimum", () => {
     expect(fitColumnWidths([30, 10, 10], 40)).toEqual([18, 10, 8]);
     expect(fitColumnWidths([5, 5], 100)).toEqual([5, 5]);
+  });
+});
+
+describe("fixedWidthRows (the streaming path of a long table)", () => {
+  const c = new Chalk({ level: 1 });
+  // what cli-table3 gives for the same rows and widths, without its header line
+  const viaCliTable = (rows: string[][], widths: number[], align?: ("left" | "right")[]) => {
+    const text = renderTable({ head: widths.map(() => "H"), rows, widths, align });
+    return text.slice(text.indexOf("\n") + 1);
+  };
+
+  it("pads, cuts with an ellipsis and trims the line end as cli-table3 does", () => {
+    const rows = [["1", "a very long summary", "x"], ["22", "b", ""], ["333333", "é…→", "tail  "]];
+    const out = fixedWidthRows([4, 8, 3])(rows);
+    expect(out).toBe("1     a very …  x\n22    b\n333…  é…→       ta…\n");
+    expect(out).toBe(viaCliTable(rows, [4, 8, 3]));
+  });
+
+  it("keeps colour codes and measures coloured cells by their visible width", () => {
+    const rows = [[c.cyan("queue.enter"), "#12", c.bold("x")]];
+    const out = fixedWidthRows([12, 5, 2], ["left", "right", "left"])(rows);
+    expect(out).toBe(`${c.cyan("queue.enter")}     #12  ${c.bold("x")}\n`);
+    expect(out).toBe(viaCliTable(rows, [12, 5, 2], ["left", "right", "left"]));
+  });
+
+  // the plain alphabet exercises the writer's own path; the full one, the rows it leaves to cli-table3
+  it.each([
+    ["plain", ["a", "Z", " ", "~", "-", "é", "ÿ", "…", "→", "—"]],
+    ["any", ["a", "Z", " ", "~", "-", "é", "ÿ", "\u00ad", "\u00a0", "…", "→", "中", "😀", "e\u0301", "\n", "\t", "\u001b", "\u200b", "\u202e"]],
+  ])("gives byte for byte the text of cli-table3 for any cells and widths (%s characters)", (_, pieces) => {
+    const plain = fc.array(fc.constantFrom(...pieces), { maxLength: 12 }).map((xs) => xs.join(""));
+    const painted = fc.tuple(plain, fc.constantFrom("none", "red", "bold", "cyanBold")).map(([s, how]) =>
+      how === "none" ? s : how === "red" ? c.red(s) : how === "bold" ? c.bold(s) : c.cyan(c.bold(s)),
+    );
+    const cellText = fc.array(painted, { minLength: 1, maxLength: 3 }).map((xs) => xs.join(""));
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 14 }), { minLength: 1, maxLength: 5 }).chain((widths) =>
+          fc.tuple(
+            fc.constant(widths),
+            fc.array(fc.constantFrom<"left" | "right">("left", "right"), { minLength: widths.length, maxLength: widths.length }),
+            fc.array(fc.array(cellText, { minLength: widths.length, maxLength: widths.length }), { minLength: 1, maxLength: 4 }),
+          ),
+        ),
+        ([widths, align, rows]) => {
+          expect(fixedWidthRows(widths, align)(rows)).toBe(viaCliTable(rows, widths, align));
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BudgetError, Repositories, simulateRepository } from "../../src/server/index.js";
+import { BudgetError, Repositories, simulateRepository, startServer } from "../../src/server/index.js";
 import type { StoredEvent } from "../../src/server/store.js";
 import { NOW } from "./helpers.js";
 
@@ -98,4 +98,21 @@ describe("a page of /logs over a huge window", () => {
       if (want.length <= 3 * perPage) expect(got.length, name).toBe(want.length);
     }
   });
+});
+
+describe("the default budget", () => {
+  // a 512 MB default refused the default 30-day history of a single repository (about 166 MB of
+  // events against a 154 MB data share): `mq --offline pr N` and every filtered 30-day query got a 422
+  it("serves a filtered query over the whole default 30-day history of one repository", async () => {
+    const server = await startServer({ port: 0, seed: 0, days: 30, now: NOW });
+    try {
+      const since = new Date(to - 30 * 24 * HOUR).toISOString();
+      const res = await fetch(`${server.url}/v1/repos/acme/web/logs?pull_request=4821&received_from=${since}&per_page=100`, {
+        headers: { authorization: "Bearer t" },
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });

@@ -4,15 +4,16 @@
 import { describe, expect, it } from "vitest";
 import { Repositories } from "../../src/server/index.js";
 import { computeStats, STATS_SPECS, type StatsFilter } from "../../src/server/stats.js";
+import { toMergifyEvent } from "../../src/server/dialects/mergify-events.js";
 import { NOW } from "./helpers.js";
 
 const DAY = 86_400_000;
 const now = NOW.getTime();
 
 /** one pass over the events of [from, to), as a recorded log is answered */
-async function onePass(repos: Repositories, repo: string, name: string, from: number, to: number, filter: StatsFilter): Promise<unknown> {
+async function onePass(repos: Repositories, repo: string, name: string, from: number, to: number, filter: StatsFilter, sums?: boolean): Promise<unknown> {
   const store = await repos.store(repo, from, to - 1);
-  return computeStats(name, { store, from, to, filter });
+  return computeStats(name, { store, from, to, filter, sums });
 }
 
 const WINDOWS: Array<[string, number, number]> = [
@@ -52,6 +53,22 @@ describe("per-day partials give exactly the one-pass figures", () => {
         expect(await repos.stats("acme/web", name, from, to, filter), `${name} ${JSON.stringify(filter)}`).toEqual(await onePass(reference, "acme/web", name, from, to, filter));
       }
     }
+  }, 120_000);
+
+  it("in the real service's shape too (mq serve --dialect mergify: events translated as they enter)", async () => {
+    const opts = { seed: 11, days: 10, now: NOW, budgetBytes: BIG, translate: toMergifyEvent };
+    const [merged, oracle] = [new Repositories(opts), new Repositories(opts)];
+    const [from, to] = [now - 8 * DAY - 5_000_000, now];
+    for (const name of Object.keys(STATS_SPECS)) {
+      expect(await merged.stats("acme/web", name, from, to, {}, { sums: true }), name).toEqual(await onePass(oracle, "acme/web", name, from, to, {}, true));
+    }
+    // the service's own endpoints have figures over its shape (the batch nested in the speculative check)
+    const batch = (await merged.stats("acme/web", "batch-size", from, to, {}, { sums: true })) as { groups: Array<{ stats: Array<Record<string, number>> }> };
+    expect(batch.groups.length).toBeGreaterThan(0);
+    expect(batch.groups[0]!.stats[0]!.count_batch_size).toBeGreaterThan(0);
+    const idle = (await merged.stats("acme/web", "idle-queue-time", from, to, {})) as { groups: Array<{ summary: Record<string, number> }> };
+    expect(idle.groups.length).toBeGreaterThan(0);
+    expect(idle.groups[0]!.summary.p95_ci_runtime).toBeGreaterThan(0);
   }, 120_000);
 
   it("holds partials, not the events, of the days a long window merges", async () => {

@@ -29,7 +29,8 @@ function fixtureRecords(e: StatsEndpoint): Rec[] {
 }
 
 describe("stats endpoint records", () => {
-  it.each(STATS_ENDPOINTS.filter((e) => e.shape !== "list" && e.shape !== "checks-outcome").map((e) => [e.name, e] as const))(
+  // the real service's own endpoints are checked against its OpenAPI (test/dialects/data.test.ts)
+  it.each(STATS_ENDPOINTS.filter((e) => e.shape !== "list" && e.shape !== "checks-outcome" && e.dialects.includes("spec")).map((e) => [e.name, e] as const))(
     "%s: the figures are exactly the numeric fields of the contract's example response",
     (_name, e) => {
       const seen = new Set(fixtureRecords(e).flatMap((r) => Object.keys(r)));

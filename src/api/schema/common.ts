@@ -1,6 +1,7 @@
 // Scalars and enumerations shared by every schema of the contract (docs/api.md §2.1, §2.4, §3).
 import * as z from "zod";
 import { EVENT_TYPES } from "../event-types.js";
+import { ABORT_CODES } from "../abort-codes.js";
 import { NAME_MAX_LENGTH, NAME_PATTERN, OWNER_MAX_LENGTH, OWNER_PATTERN } from "../../validators.js";
 
 export const DATE_TIME_MESSAGE = "expected an ISO 8601 date-time";
@@ -23,39 +24,7 @@ export const UuidSchema = z.guid();
 export const OwnerSchema = z.string().min(1).max(OWNER_MAX_LENGTH).regex(OWNER_PATTERN);
 export const RepositorySchema = z.string().min(1).max(NAME_MAX_LENGTH).regex(NAME_PATTERN);
 
-export const ABORT_CODES = [
-  "PR_DEQUEUED",
-  "PR_DEQUEUED_FROM_PARTITION",
-  "PR_AHEAD_DEQUEUED",
-  "BATCH_AHEAD_FAILED",
-  "PR_WITH_HIGHER_PRIORITY_QUEUED",
-  "SCHEDULED_FREEZE_STATUS_CHANGED",
-  "SPECULATIVE_CHECK_NUMBER_REDUCED",
-  "CHECKS_TIMEOUT",
-  "CHECKS_FAILED",
-  "QUEUE_RULE_MISSING",
-  "BASE_BRANCH_MISSING",
-  "BASE_BRANCH_CHANGED",
-  "PR_UNEXPECTEDLY_FAILED_TO_MERGE",
-  "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS",
-  "PR_CHECKS_STOPPED_BECAUSE_MERGE_QUEUE_PAUSE",
-  "CONFLICT_WITH_BASE_BRANCH",
-  "CONFLICT_WITH_PULL_AHEAD",
-  "BRANCH_UPDATE_FAILED",
-  "DRAFT_PULL_REQUEST_CHANGED",
-  "PULL_REQUEST_UPDATED",
-  "MERGE_QUEUE_RESET",
-  "INCOMPATIBILITY_WITH_BRANCH_PROTECTIONS",
-  "PR_MANUALLY_MERGED",
-  "DRAFT_PULL_REQUEST_CREATION_FAILED",
-  "DRAFT_PULL_REQUEST_CREATION_BRANCH_NOT_INDEXED",
-  "CONFIGURATION_CHANGED",
-  "UNPROCESSABLE_PULL_REQUEST",
-  "PR_MANUALLY_DEQUEUED",
-  "STACK_PREDECESSOR_DEQUEUED",
-  "INTERMEDIATE_RESULTS_SKIPPED",
-  "CHECKS_RETRIED",
-] as const;
+export { ABORT_CODES };
 export const AbortCodeSchema = z.enum(ABORT_CODES);
 export type AbortCode = z.infer<typeof AbortCodeSchema>;
 

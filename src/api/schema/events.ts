@@ -459,31 +459,34 @@ function show(v: unknown): string {
   return typeof v === "string" ? JSON.stringify(v) : describe(v);
 }
 
-// Compiled on first use of a type: a page of 100,000 events is checked without zod building an
+// Compiled on first use of a schema: a page of 100,000 events is checked without zod building an
 // output copy of every metadata object; zod is asked only for the message of a mismatch.
-const METADATA_CHECKS = new Map<string, Check>();
+const METADATA_CHECKS = new WeakMap<z.ZodType, Check>();
 
-function metadataError(type: string, metadata: unknown): string | undefined {
-  let check = METADATA_CHECKS.get(type);
+/** Metadata schemas by type: the contract's by default, or another dialect's (see src/api/dialects). */
+export type MetadataSchemas = ReadonlyMap<string, z.ZodType>;
+
+function metadataError(type: string, metadata: unknown, schemas: MetadataSchemas = METADATA_BY_TYPE): string | undefined {
+  const schema = schemas.get(type);
+  if (schema === undefined) return undefined;
+  let check = METADATA_CHECKS.get(schema);
   if (check === undefined) {
-    const schema = METADATA_BY_TYPE.get(type);
-    if (schema === undefined) return undefined;
     check = compileCheck(schema);
-    METADATA_CHECKS.set(type, check);
+    METADATA_CHECKS.set(schema, check);
   }
   if (check(metadata)) return undefined;
   // zod has the last word: should the two ever disagree, its verdict stands
-  const issues = firstIssues(METADATA_BY_TYPE.get(type)!, metadata);
+  const issues = firstIssues(schema, metadata);
   if (issues === undefined) return undefined;
   return issues.map((i) => formatIssue(i, "metadata")).join("; ");
 }
 
 /** Checks one event against the contract: the envelope first, then the metadata of its type. */
-export function validateEvent(ev: unknown): EventValidation {
+export function validateEvent(ev: unknown, schemas?: MetadataSchemas): EventValidation {
   const env = envelopeError(ev);
   if (env !== undefined) return { ok: false, level: "envelope", message: env };
   const e = ev as EventEnvelope;
-  const meta = metadataError(e.type, e.metadata);
+  const meta = metadataError(e.type, e.metadata, schemas);
   if (meta !== undefined) return { ok: false, level: "metadata", message: meta };
   return { ok: true };
 }
@@ -500,6 +503,8 @@ export interface ParseEventsPageOptions {
    * Ignored with strict.
    */
   checkMetadataOf?: (type: string) => boolean;
+  /** the metadata shapes of the dialect in effect (default: the contract's) */
+  metadata?: MetadataSchemas;
 }
 
 const PREFIX = "response does not match the contract";
@@ -519,7 +524,7 @@ export function parseEventsPage(body: unknown, opts: ParseEventsPageOptions = {}
   const events = body.events;
   if (!Array.isArray(events))
     throw new ContractError(`${PREFIX}: events: expected an array, got ${describe(events)}`);
-  const { strict = false, onMetadataMismatch, checkMetadataOf } = opts;
+  const { strict = false, onMetadataMismatch, checkMetadataOf, metadata } = opts;
   for (let i = 0; i < events.length; i++) {
     const ev: unknown = events[i];
     const env = envelopeError(ev);
@@ -529,7 +534,7 @@ export function parseEventsPage(body: unknown, opts: ParseEventsPageOptions = {}
     }
     const e = ev as EventEnvelope;
     if (!strict && checkMetadataOf !== undefined && !checkMetadataOf(e.type)) continue;
-    const meta = metadataError(e.type, e.metadata);
+    const meta = metadataError(e.type, e.metadata, metadata);
     if (meta === undefined) continue;
     if (strict) throw new ContractError(`${PREFIX}: events[${i}] (id ${e.id}) ${e.type}: ${meta}`);
     onMetadataMismatch?.(e.type, e.id, meta);

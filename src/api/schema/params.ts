@@ -3,6 +3,7 @@
 // 422 details, so both sides refuse the same inputs with the same words.
 import * as z from "zod";
 import type { StatsParamKind } from "../../stats/flags.js";
+import type { ParamSpec } from "../dialects/types.js";
 import { EVENT_TYPES } from "../event-types.js";
 import { DateTimeSchema, OwnerSchema, RepositorySchema, isDateTime } from "./common.js";
 
@@ -69,7 +70,7 @@ export interface FastApiDetail {
 
 export type DecodeResult<T> = { ok: true; value: T } | { ok: false; detail: FastApiDetail[] };
 
-type FieldKind = "array" | "int" | "string";
+type FieldKind = "array" | "int-array" | "int" | "string";
 
 function unwrap(schema: z.ZodType): z.ZodType {
   let s = schema;
@@ -81,7 +82,7 @@ function unwrap(schema: z.ZodType): z.ZodType {
 
 function fieldKind(schema: z.ZodType): FieldKind {
   const s = unwrap(schema);
-  if (s instanceof z.ZodArray) return "array";
+  if (s instanceof z.ZodArray) return unwrap(s.element as z.ZodType) instanceof z.ZodNumber ? "int-array" : "array";
   if (s instanceof z.ZodNumber) return "int";
   return "string";
 }
@@ -164,6 +165,14 @@ function decode<T extends z.ZodObject>(
     const kind = fieldKind(field as z.ZodType);
     if (kind === "array") {
       input[key] = values;
+    } else if (kind === "int-array") {
+      const ints: number[] = [];
+      values.forEach((raw, i) => {
+        if (!INT_RE.test(raw.trim())) {
+          detail.push({ loc: [location, key, i], msg: "Input should be a valid integer, unable to parse string as an integer", type: "int_parsing" });
+        } else ints.push(Number(raw.trim()));
+      });
+      input[key] = ints;
     } else {
       // a repeated scalar: FastAPI (Starlette) takes the last value
       const raw = values[values.length - 1]!;
@@ -200,4 +209,51 @@ export function decodeQuery<T extends z.ZodObject>(search: URLSearchParams, sche
 /** Validates the path identifiers; details have `loc: ["path", "owner"]`. */
 export function decodePathParams(params: { owner: string; repository: string }): DecodeResult<PathParams> {
   return decode((key) => [params[key as keyof typeof params]], PathParamsSchema, "path");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query schemas from a dialect's parameter list (src/api/dialects)
+
+function paramSchema(p: ParamSpec): z.ZodType {
+  let item: z.ZodType;
+  if (p.enum !== undefined) item = z.enum(p.enum as [string, ...string[]]);
+  else if (p.type === "integer") {
+    let n = z.int();
+    if (p.minimum !== undefined) n = n.min(p.minimum);
+    if (p.exclusiveMaximum !== undefined) n = n.lt(p.exclusiveMaximum);
+    if (p.maximum !== undefined && p.maximum <= Number.MAX_SAFE_INTEGER) n = n.max(p.maximum);
+    item = n;
+  } else if (p.format === "date-time") item = DateTimeSchema;
+  else {
+    let str = z.string();
+    if (p.minLength !== undefined) str = str.min(p.minLength);
+    if (p.maxLength !== undefined) str = str.max(p.maxLength);
+    item = str;
+  }
+  if (!p.array) return item.optional();
+  let arr = z.array(item);
+  if (p.maxItems !== undefined) arr = arr.max(p.maxItems);
+  return arr.optional();
+}
+
+/** The zod object a server decodes `params` into (decodeQuery); repeated values of a set are kept once. */
+export function querySchemaFor(params: readonly ParamSpec[]): z.ZodObject {
+  return z.object(Object.fromEntries(params.map((p) => [p.name, paramSchema(p)])));
+}
+
+/** FastAPI-shaped details for parameters sent together that the dialect says exclude each other. */
+export function exclusionDetails(params: readonly ParamSpec[], present: (name: string) => boolean): FastApiDetail[] {
+  const out: FastApiDetail[] = [];
+  const seen = new Set<string>();
+  for (const p of params) {
+    if (p.exclusiveWith === undefined) continue;
+    // the OpenAPI may state a pair on one side only
+    const pair = [p.name, p.exclusiveWith].sort().join("\u0000");
+    if (seen.has(pair)) continue;
+    seen.add(pair);
+    if (present(p.name) && present(p.exclusiveWith)) {
+      out.push({ loc: ["query", p.name], msg: `Value error, ${p.name} and ${p.exclusiveWith} are mutually exclusive`, type: "value_error" });
+    }
+  }
+  return out;
 }

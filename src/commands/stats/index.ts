@@ -12,6 +12,9 @@ import { acceptedFlags, STATS_FLAGS, type StatsFlag } from "../../stats/flags.js
 import { GATE_SCOPES, parseFailIf, type FailIfExpr, type GateScope, type Verdict } from "../../stats/fail-if.js";
 import { ruleOf } from "../../stats/aggregate.js";
 import { SUMMARY_DESCRIPTION, SUMMARY_SOURCES, summaryKinds, type SummaryFigureName } from "../../stats/summary.js";
+import { derivationOf } from "../../stats/derived.js";
+import { DIALECTS, type Dialect } from "../../api/dialects/index.js";
+import { checkWindow } from "../shared/logs-filters.js";
 import { collectList, closestMatches, parseIntFlag, requireNonEmptyItems } from "../shared/lists.js";
 import { checkWindowOrder, formatInstant, parseTimeFlag, parseTimeWindow, TIME_VALUE_HELP } from "../shared/time.js";
 import { resolveOutputFormat } from "../shared/output.js";
@@ -32,6 +35,8 @@ export interface GateFlags {
 
 export interface StatsOptions {
   endpoint: StatsEndpoint;
+  /** the dialect in effect: which endpoints exist, how responses are checked */
+  dialect: Dialect;
   /** the query parameters to send, in a stable order */
   query: StatsQuery;
   chart: boolean;
@@ -47,6 +52,7 @@ export interface StatsOptions {
 }
 
 export interface StatsSummaryOptions {
+  dialect: Dialect;
   /** the array filters of F (base_ref, partition_name, queue_name, priority_rule_name) */
   filters: StatsQuery;
   since: Date;
@@ -208,9 +214,21 @@ export function parseStatsFields(endpoint: StatsEndpoint, raw: string[] | undefi
   return { fields, format };
 }
 
+/** A subcommand or flag the dialect in effect lacks: one line, before anything is sent. */
+function checkDialect(name: string, endpoint: StatsEndpoint | undefined, flags: RawFlags, dialect: Dialect): void {
+  if (endpoint && !endpoint.dialects.includes(dialect.name) && !derivationOf(endpoint.name, dialect.name)) {
+    const other = endpoint.dialects.map((d) => `--dialect ${d}`).join(" or ");
+    throw new UsageError(`mq stats ${name} is not available with the ${dialect.name} dialect: ${dialect.title} has no /stats/${endpoint.path} (it exists with ${other}).`);
+  }
+  if (!dialect.partitions && flags.partition !== undefined) {
+    throw new UsageError(`--partition is not available with the ${dialect.name} dialect: ${dialect.title} has no partitions in its statistics and would ignore the filter.`);
+  }
+}
+
 /** Validates the flags of one endpoint's subcommand into the options runStats needs. */
-export function parseStatsFlags(cmd: Command, endpoint: StatsEndpoint, flags: RawFlags, ctx: Context): StatsOptions {
+export function parseStatsFlags(cmd: Command, endpoint: StatsEndpoint, flags: RawFlags, ctx: Context, dialect: Dialect = DIALECTS.spec): StatsOptions {
   rejectForeignFlags(cmd, endpoint.name, endpoint.accepts);
+  checkDialect(endpoint.name, endpoint, flags, dialect);
   let query: StatsQuery = {};
   if (endpoint.params === "time-to-merge") {
     if (flags.at !== undefined) query.at = formatInstant(parseTimeFlag("--at", flags.at, ctx.now()));
@@ -221,6 +239,7 @@ export function parseStatsFlags(cmd: Command, endpoint: StatsEndpoint, flags: Ra
   } else {
     query = filterQuery(flags, endpoint.accepts);
     const { since, until } = parseTimeWindow(flags, ctx.now());
+    checkWindow(dialect, since, until, ctx.now());
     if (since) query.start_at = formatInstant(since);
     if (until) query.end_at = formatInstant(until);
   }
@@ -244,7 +263,7 @@ export function parseStatsFlags(cmd: Command, endpoint: StatsEndpoint, flags: Ra
     throw new UsageError(`--intervals is not available for ${subject}: its response has no intervals.`);
   }
   if (chart && fields) throw new UsageError("--chart draws on the terminal and cannot be combined with --fields: drop one of them.");
-  return { endpoint, query, chart, intervals, fields, format: chart ? "table" : format, filterWords: filterWords(flags, endpoint.accepts), gate };
+  return { endpoint, dialect, query, chart, intervals, fields, format: chart ? "table" : format, filterWords: filterWords(flags, endpoint.accepts), gate };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -282,8 +301,16 @@ export function NewCmdStats(
     if (endpoint.fields.length) {
       cmd.addHelpText("after", `\nNumeric fields (for --fail-if): ${endpoint.fields.join(", ")}`);
     }
+    const derived = derivationOf(endpoint.name, "mergify");
+    if (endpoint.dialects.length === 1 || derived) {
+      cmd.addHelpText(
+        "after",
+        `\nDialects: ${endpoint.dialects.join(", ")}${derived ? `; with mergify, ${derived.note}` : ""} (see --dialect).`,
+      );
+    }
     cmd.action(async (flags: RawFlags) => {
-      const opts = parseStatsFlags(cmd, endpoint, flags, ctx);
+      const { dialect } = await ctx.dialect();
+      const opts = parseStatsFlags(cmd, endpoint, flags, ctx, dialect);
       await (runF ?? ((o) => runStats(o, ctx)))(opts);
     });
     stats.addCommand(cmd);
@@ -299,6 +326,8 @@ export function NewCmdStatsSummary(ctx: Context, runF?: (opts: StatsSummaryOptio
   cmd.addHelpText("after", `\nFigures (for --fail-if): ${Object.keys(SUMMARY_SOURCES).join(", ")}`);
   cmd.action(async (flags: RawFlags) => {
     rejectForeignFlags(cmd, "summary", SUMMARY_ACCEPTS);
+    const { dialect } = await ctx.dialect();
+    checkDialect("summary", undefined, flags, dialect);
     const failIf = (flags.failIf ?? []).map((e) => parseFailIf(e, "mq stats summary", summaryKinds()));
     const gate = parseGateFlags(flags, failIf, (expr) => {
       const [endpointName, field] = SUMMARY_SOURCES[expr.field as SummaryFigureName];
@@ -313,7 +342,8 @@ export function NewCmdStatsSummary(ctx: Context, runF?: (opts: StatsSummaryOptio
     const until = window.until ?? now;
     const since = window.since ?? new Date(until.getTime() - 86_400_000);
     checkWindowOrder(since, until);
-    await (runF ?? ((o) => runStatsSummary(o, ctx)))({ filters, since, until, gate });
+    checkWindow(dialect, since, until, now);
+    await (runF ?? ((o) => runStatsSummary(o, ctx)))({ dialect, filters, since, until, gate });
   });
   return cmd;
 }
@@ -331,12 +361,35 @@ function statsPath(owner: string, name: string, endpoint: StatsEndpoint): string
   return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/stats/${endpoint.path}`;
 }
 
-async function fetchStats(ctx: Context, endpoint: StatsEndpoint, query: StatsQuery): Promise<unknown> {
+async function fetchStats(ctx: Context, endpoint: StatsEndpoint, query: StatsQuery, dialect: Dialect = DIALECTS.spec): Promise<unknown> {
   const repo = await ctx.resolveRepo();
   const client = await ctx.apiClient();
+  const derived = derivationOf(endpoint.name, dialect.name);
+  if (derived && !endpoint.dialects.includes(dialect.name)) {
+    // the dialect has no such endpoint: the same figures from the ones it has, same query
+    const { findStatsEndpoint } = await import("../../stats/endpoints.js");
+    const sources = derived.from.map((n) => findStatsEndpoint(n)!);
+    const bodies = await Promise.all(sources.map((e) => fetchStats(ctx, e, query, dialect)));
+    return derived.combine(new Map(sources.map((e, i) => [e.name, bodies[i]])));
+  }
   const res = await client.get(statsPath(repo.owner, repo.name, endpoint), query);
-  const [{ parseStatsResponse }, { invalidUtf8Warning }] = await Promise.all([import("../../api/schema/stats.js"), import("../../api/client.js")]);
+  const { invalidUtf8Warning } = await import("../../api/client.js");
   if (res.invalidUtf8) ctx.io.stderr.write(`${invalidUtf8Warning(res.url)}\n`);
+  if (dialect.name === "mergify") {
+    // the real service's shapes are its OpenAPI's (no partitions, sums and counts, summaries)
+    const { mergifyResponseSchema } = await import("../../api/dialects/mergify-metadata.js");
+    const { ContractError } = await import("../../errors.js");
+    const { firstIssues, formatIssue } = await import("../../api/schema/common.js");
+    const schema = mergifyResponseSchema(`stats/${endpoint.path}`);
+    const issues = schema ? firstIssues(schema, res.body) : undefined;
+    if (issues !== undefined) {
+      const message = `${endpoint.name} response does not match the service's OpenAPI (${issues.map((i) => formatIssue(i)).join("; ")})`;
+      if (ctx.globals.strict) throw new ContractError(message);
+      ctx.io.stderr.write(`mq: warning: ${messageText(message)}; shown as sent. --strict makes this an error.\n`);
+    }
+    return res.body;
+  }
+  const { parseStatsResponse } = await import("../../api/schema/stats.js");
   // validated, but the body as sent is what is rendered: -o json must not lose fields mq does not know
   parseStatsResponse(endpoint.name, res.body, {
     strict: ctx.globals.strict,
@@ -362,7 +415,7 @@ export async function runStats(opts: StatsOptions, ctx: Context): Promise<void> 
   const spinner = await startSpinner(ctx, `fetching ${endpoint.name} of ${repository}…`);
   let body: unknown;
   try {
-    body = await fetchStats(ctx, endpoint, opts.query);
+    body = await fetchStats(ctx, endpoint, opts.query, opts.dialect);
   } finally {
     spinner.stop();
   }
@@ -482,7 +535,7 @@ export async function runStatsSummary(opts: StatsSummaryOptions, ctx: Context): 
   let bodies: Map<string, unknown>;
   try {
     // all at once: the summary takes as long as the slowest request, not the sum
-    const results = await Promise.all(endpoints.map((e) => fetchStats(ctx, e, query)));
+    const results = await Promise.all(endpoints.map((e) => fetchStats(ctx, e, query, opts.dialect)));
     bodies = new Map(endpoints.map((e, i) => [e.name, results[i]]));
   } finally {
     spinner.stop();

@@ -1,0 +1,115 @@
+// Shapes a value to a JSON Schema of the real service's OpenAPI: properties the schema does not
+// list are dropped, required ones that are missing get a neutral value (null where allowed, else
+// [], false, 0, "", the first enum value, the given instant, a uuid). The bundled server's
+// simulation is written in the contract's shape; this is how `mq serve --dialect mergify` answers
+// in the service's shape without a second simulation. Generic on purpose: the schema says it all.
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export interface ConformContext {
+  components: Readonly<Record<string, unknown>>;
+  /** the date-time used for a missing date-time */
+  instant: string;
+  /** a uuid for a missing uuid (the caller makes it deterministic) */
+  uuid: () => string;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function resolve(schema: unknown, c: ConformContext): Json {
+  let s = schema;
+  for (let i = 0; i < 16 && isObject(s) && typeof s.$ref === "string"; i++) {
+    s = c.components[s.$ref.replace(/^#\/components\/schemas\//, "")];
+  }
+  return isObject(s) ? s : {};
+}
+
+function jsonType(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "number") return Number.isInteger(v) ? "integer" : "number";
+  return typeof v;
+}
+
+function typeMatches(s: Json, v: unknown): boolean {
+  const t = jsonType(v);
+  if (Array.isArray(s.enum)) return s.enum.includes(v as never);
+  if ("const" in s) return s.const === v;
+  if (s.type === undefined) return true;
+  if (s.type === "number") return t === "number" || t === "integer";
+  if (s.type === "string" && s.format === "uuid") return typeof v === "string" && UUID_RE.test(v);
+  return s.type === t;
+}
+
+/** how well `v` fits branch `s` of an anyOf (-1: not at all) */
+function fit(s: Json, v: unknown): number {
+  if (!typeMatches(s, v)) return -1;
+  if (s.type !== "object" || !isObject(v) || !isObject(s.properties)) return 1;
+  let score = 1;
+  for (const [k, p] of Object.entries(s.properties)) {
+    if (!(k in v)) continue;
+    if (isObject(p) && "const" in p && p.const !== v[k]) return -1;
+    score++;
+  }
+  return score;
+}
+
+export function defaultFor(schema: unknown, c: ConformContext): unknown {
+  const s = resolve(schema, c);
+  const branches = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
+  if (Array.isArray(branches)) {
+    if (branches.some((b) => resolve(b, c).type === "null")) return null;
+    return defaultFor(branches[0], c);
+  }
+  if ("const" in s) return s.const;
+  if (Array.isArray(s.enum)) return s.enum[0];
+  if (s.default !== undefined) return s.default;
+  switch (s.type) {
+    case "object":
+      return conform({}, s, c);
+    case "array":
+      return [];
+    case "string":
+      return s.format === "date-time" ? c.instant : s.format === "uuid" ? c.uuid() : "";
+    case "integer":
+    case "number":
+      return typeof s.minimum === "number" ? s.minimum : 0;
+    case "boolean":
+      return false;
+    default:
+      return null;
+  }
+}
+
+/** `value` shaped to `schema` (see the file comment); a value that fits is returned as it is */
+export function conform(value: unknown, schema: unknown, c: ConformContext): unknown {
+  const s = resolve(schema, c);
+  const branches = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
+  if (Array.isArray(branches)) {
+    let best: Json | undefined;
+    let bestFit = -1;
+    for (const b of branches) {
+      const r = resolve(b, c);
+      const f = fit(r, value);
+      if (f > bestFit) {
+        bestFit = f;
+        best = r;
+      }
+    }
+    return best === undefined ? defaultFor(s, c) : conform(value, best, c);
+  }
+  if (!typeMatches(s, value)) return defaultFor(s, c);
+  if (s.type === "array" && Array.isArray(value)) return value.map((v) => conform(v, s.items, c));
+  if (s.type === "object" && isObject(value) && isObject(s.properties)) {
+    const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
+    const out: Json = {};
+    for (const [k, p] of Object.entries(s.properties)) {
+      if (k in value && value[k] !== undefined) out[k] = conform(value[k], p, c);
+      else if (required.has(k)) out[k] = defaultFor(p, c);
+    }
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,52 @@
+// The long logs table streams its rows through a plain fixed-width writer once the column widths
+// are fixed: the whole table must be exactly what cli-table3 gives for the same rows and widths.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import fixtures from "../../src/api/fixtures/events.json";
+import { testContext } from "../helpers/context.js";
+import type { LogEvent } from "../../src/output/logs-table.js";
+
+// 1,300 events of every fixture shape (some with long summaries, others plain), newest first
+function events(): LogEvent[] {
+  const shapes = fixtures as unknown as LogEvent[];
+  return Array.from({ length: 1300 }, (_, i) => {
+    const shape = shapes[i % shapes.length]!;
+    return { ...shape, id: 5000 - i, received_at: new Date(Date.parse("2026-11-20T11:00:00Z") - i * 37_000).toISOString() };
+  });
+}
+
+async function tableText(columns: number, viaCliTable: boolean): Promise<string> {
+  vi.resetModules();
+  if (viaCliTable) {
+    // the streaming writer replaced by cli-table3 itself, at the same widths
+    vi.doMock("../../src/output/table.js", async (importOriginal) => {
+      const real = await importOriginal<typeof import("../../src/output/table.js")>();
+      return {
+        ...real,
+        fixedWidthRows: (widths: number[]) => (rows: string[][]) => {
+          const text = real.renderTable({ head: widths.map(() => "H"), rows, widths });
+          return text.slice(text.indexOf("\n") + 1);
+        },
+      };
+    });
+  }
+  const { createEventTable } = await import("../../src/output/logs-table.js");
+  const ctx = testContext({ tty: true, columns, env: { FORCE_COLOR: "1" } });
+  const table = createEventTable(ctx.io, { now: () => new Date("2026-11-20T12:00:00Z"), trusted: (ev) => ev.id % 7 !== 0, eager: false });
+  const all = events();
+  for (let i = 0; i < all.length; i += 100) await table.write(all.slice(i, i + 100));
+  await table.end();
+  vi.doUnmock("../../src/output/table.js");
+  return ctx.stdoutText();
+}
+
+describe("the streamed logs table", () => {
+  afterEach(() => vi.doUnmock("../../src/output/table.js"));
+
+  it.each([60, 80, 120, 200])("is byte for byte the cli-table3 table at %i columns, colours included", async (columns) => {
+    const streamed = await tableText(columns, false);
+    const reference = await tableText(columns, true);
+    expect(streamed.split("\n").length).toBe(1302);
+    expect(streamed).toContain("\u001b[");
+    expect(streamed).toBe(reference);
+  });
+});
