@@ -462,7 +462,7 @@ async function latencies(bundle, endpoints, count) {
     const to = oldest + DAY + random() * (newest - oldest - DAY);
     return `/v1/repos/${repo}/logs?received_from=${encodeURIComponent(isoZ(to - 30 * DAY))}&received_to=${encodeURIComponent(isoZ(to))}&per_page=100`;
   };
-  const statsEndpoints = endpoints.filter((e) => e.params !== "time-to-merge");
+  const statsEndpoints = endpoints.filter((e) => e.params !== "time-to-merge" && e.dialects.includes("spec"));
   const end = newest + 1000;
   const statsPath = (i) =>
     `/v1/repos/${repo}/stats/${statsEndpoints[i % statsEndpoints.length].path}?start_at=${encodeURIComponent(isoZ(end - 30 * DAY))}&end_at=${encodeURIComponent(isoZ(end))}`;

@@ -75,111 +75,113 @@ __mq_flags() {
       --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'stats time-to-merge') __mq_r=(
-      --at --branch --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url
-      --offline -o --output --color --debug --token --timeout --no-retry --insecure --strict
-      --no-csv-guard --dialect -h --help
+      --at --branch --fields --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict --no-csv-guard --dialect -h --help
     ) ;;
     'stats merge-queue-checks-outcome') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --fail-if --fail-if-scope
-      --min-count --allow-empty --report -R --repo --api-url --offline -o --output --color --debug
-      --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
+      --base-ref --partition --queue --priority-rule --since --until --fields --fail-if
+      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
+      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
+      --help
     ) ;;
     'stats queues-checks-outcome-count') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if
-      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
-      --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats queues-entered-count') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if
-      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
-      --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats queues-merged-count') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if
-      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
-      --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats average-ci-runtime') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if
-      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
-      --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats average-queue-time') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if
-      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
-      --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats idle-queue-time') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if
-      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
-      --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats skip-intermediate-results') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if
-      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
-      --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats total-queue-time') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if
-      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
-      --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats queue-size') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if
-      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
-      --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats running-speculative-checks') __mq_r=(
-      --base-ref --partition --queue --since --until --chart --fail-if --fail-if-scope --min-count
-      --allow-empty --report -R --repo --api-url --offline -o --output --color --debug --token
-      --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
+      --base-ref --partition --queue --since --until --chart --intervals --fields --fail-if
+      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
+      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
+      --help
     ) ;;
     'stats batch-size') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if
-      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
-      --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats batch-bisection') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if
-      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
-      --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats branches') __mq_r=(
-      --since --until -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict --no-csv-guard --dialect -h --help
+      --since --until --fields -R --repo --api-url --offline -o --output --color --debug --token
+      --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'stats checks-retries') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if
-      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
-      --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats failure-rate') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if
-      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
-      --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats queues-pr-exit-reasons') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --fail-if
-      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
-      --help
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats queues') __mq_r=(
-      --since --until -R --repo --api-url --offline -o --output --color --debug --token --timeout
-      --no-retry --insecure --strict --no-csv-guard --dialect -h --help
+      --since --until --fields -R --repo --api-url --offline -o --output --color --debug --token
+      --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'stats summary') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --fail-if --fail-if-scope

@@ -1,4 +1,5 @@
-// Every example of every command's help really runs. Each line runs in bash (examples may use
+// Every example of every command's help really runs, and a data command's example prints data;
+// so does every command line of the README's code blocks (a few are skipped, saying why). Each line runs in bash (examples may use
 // `<`, `|`, `$(...)` and `&&`) with `mq` on PATH standing for node bin/mq.js, in a temp folder
 // with its own config (MQ_CONFIG_DIR, HOME) and a token.txt. `--offline` is inserted where a line
 // lacks it, except for commands that never query the API (auth, config, completion, help, serve:
@@ -9,8 +10,8 @@
 // --offline builds the simulated history in each process (seconds of CPU), so only mq's own
 // examples run with it as written; the others have --offline replaced by --api-url of one
 // `mq serve` started here, which serves the same simulated history over the same HTTP.
-import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -70,10 +71,12 @@ function serve(args: string[]): Promise<string> {
 }
 
 beforeAll(async () => {
-  [served, servedMergify] = await Promise.all([serve([]), serve(["--dialect", "mergify"])]);
+  // the examples run at once against the spec server: 30-day windows side by side need more than
+  // the default memory budget
+  [served, servedMergify] = await Promise.all([serve(["--memory-budget", "3072"]), serve(["--dialect", "mergify"])]);
 }, 60_000);
 
-function runExample(script: string, longRunning: boolean): Promise<Result> {
+function runExample(script: string, longRunning: boolean, extraEnv: NodeJS.ProcessEnv = {}): Promise<Result> {
   const dir = mkdtempSync(join(tmpdir(), "mq-example-"));
   mkdirSync(join(dir, "config"));
   writeFileSync(join(dir, "token.txt"), "mqk_example_token_abcd\n");
@@ -84,6 +87,7 @@ function runExample(script: string, longRunning: boolean): Promise<Result> {
     MQ_API_URL: "http://127.0.0.1:9",
     NO_COLOR: "1",
     LANG: "C.UTF-8",
+    ...extraEnv,
   };
   return new Promise((resolve, reject) => {
     const child = spawn("bash", ["--norc", "--noprofile", "-e", "-c", script], { cwd: dir, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
@@ -129,5 +133,108 @@ describe("every help example runs", () => {
     } else {
       expect(r.code, report).toBe(0);
     }
+    // a data command's example shows data on the bundled history, as the help promises
+    // (-o none prints nothing by design: its answer is the exit code)
+    if (isDataCommand(path, line) && !/-o none\b/.test(line)) expect(r.stdout.trim(), `${report}\n(no data on stdout)`).not.toBe("");
   });
+});
+
+/** Commands that print data from the API (the others print help, settings or scripts). */
+function isDataCommand(path: string, line: string): boolean {
+  return path === "" ? /\s(logs|stats)(\s|$)/.test(line) : path === "logs" || path === "stats" || path.startsWith("stats ");
+}
+
+// ---------------------------------------------------------------------------------------------
+// the README's examples
+
+/** The command lines of the README's code blocks: `mq ...` or `$ mq ...`, continuation lines joined. */
+export function readmeExamples(text: string): Array<{ line: number; command: string }> {
+  const out: Array<{ line: number; command: string }> = [];
+  const lines = text.split("\n");
+  let inBlock = false;
+  let lang = "";
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
+    if (raw.startsWith("```")) {
+      inBlock = !inBlock;
+      lang = raw.slice(3).trim();
+      continue;
+    }
+    if (!inBlock || lang === "yaml") continue;
+    const m = /^(?:\$ )?(mq .*)$/.exec(raw);
+    if (!m) continue;
+    let command = m[1]!;
+    while (command.endsWith("\\") && i + 1 < lines.length) command = command.slice(0, -1) + lines[++i]!.trim();
+    // a trailing comment explains the line; it is not part of it
+    out.push({ line: i + 1, command: command.replace(/\s+#\s.*$/, "") });
+  }
+  return out;
+}
+
+/** README lines that are not runnable as written, and why (each is covered elsewhere). */
+const README_SKIPS: ReadonlyArray<[RegExp, string]> = [
+  [/--cursor bi4xNzYz\.\.\./, "shows the shape of a resume command; the cursor is a placeholder (resume is tested in test/commands/logs.test.ts)"],
+  [/^mq serve /, "runs until stopped; the help examples run mq serve"],
+  [/^mq auth login$/, "prompts on a terminal (tested in test/commands/auth.e2e.test.ts)"],
+  [/^mq auth (status|token|logout)/, "reads the stored token; the help examples run them after a login"],
+  [/^mq auth login --with-token/, "not a data command; the help examples run it"],
+  [/\/var\/lib\//, "writes into a system folder (node_exporter's); -o openmetrics is tested in test/output"],
+];
+
+/** README lines that show a refusal: exit 2, the one line the README prints under them, nothing on stdout. */
+const README_REFUSALS: ReadonlyArray<[RegExp, RegExp]> = [
+  [/^mq --offline logs --repo acme\/web --outcome failure$/, /^mq: --outcome is not available with the spec dialect: .*\n$/],
+];
+
+/** What must exist before a README line can run: the README's own earlier lines (each case runs in a fresh folder). */
+const README_SETUP: ReadonlyArray<[RegExp, string]> = [
+  [/^mq (archive (status|query|export)|logs --archive)/, "mq --offline archive sync --repo acme/web --since 7d"],
+];
+
+const readme = readFileSync(join(root, "README.md"), "utf8");
+const readmeCases = readmeExamples(readme).map(({ line, command }) => {
+  const skip = README_SKIPS.find(([re]) => re.test(command));
+  return [`README:${line}`, command, skip?.[1]] as const;
+});
+const hasJq = (() => {
+  try {
+    execFileSync("jq", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe("every README example returns data on the bundled history", () => {
+  it("finds the README's examples", () => {
+    expect(readmeCases.filter(([, , skip]) => !skip).length).toBeGreaterThanOrEqual(10);
+  });
+
+  for (const [label, command, skip] of readmeCases) {
+    const needsJq = /\|\s*jq /.test(command) && !hasJq;
+    const reason = skip ?? (needsJq ? "jq is not installed" : undefined);
+    it.skipIf(reason !== undefined).concurrent(`${label}: ${command}${reason ? ` (skipped: ${reason})` : ""}`, async () => {
+      // lines without --offline run against the mq serve started above, for the demo repository
+      let script = command.includes("--offline") ? command : command.replace(/(^|[\s;&|(])mq /g, `$1mq --api-url ${served} --token mqk_example_token_abcd `);
+      // output sent to a file must be there
+      const file = /\s>>?\s*(\S+)\s*$/.exec(command)?.[1];
+      if (file) script += `\ntest -s ${file} && head -c 300 ${file}`;
+      // so must the files of an export
+      const folder = /--parquet\s+(\S+)/.exec(command)?.[1];
+      if (folder) script += `\nfind ${folder} -type f | head -3`;
+      const setup = README_SETUP.find(([re]) => re.test(command))?.[1];
+      if (setup) script = `${setup} > /dev/null\n${script}`;
+      const r = await runExample(`set -o pipefail\n${script}`, false, { MQ_REPO: "acme/web", MQ_DATA_DIR: "data" });
+      const report = `$ ${script}\nexit ${r.code ?? r.signal}\nstderr: ${r.stderr.slice(-2000)}`;
+      const refusal = README_REFUSALS.find(([re]) => re.test(command))?.[1];
+      if (refusal) {
+        expect(r.code, report).toBe(2);
+        expect(r.stderr, report).toMatch(refusal);
+        expect(r.stdout, report).toBe("");
+        return;
+      }
+      expect(r.code, report).toBe(0);
+      expect(r.stdout.trim(), `${report}\n(no data on stdout)`).not.toBe("");
+    }, 180_000);
+  }
 });

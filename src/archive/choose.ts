@@ -41,7 +41,7 @@ export async function chooseArchive(ctx: Context, req: ArchiveRequest): Promise<
       const missing = await missingParts(archive, repository, req.spans);
       if (missing.length > 0) {
         const parts = missing.map((r) => `${iso(r.from)} to ${iso(r.to)}`).join(", ");
-        ctx.io.stderr.write(`warning: the archive does not cover ${parts} for ${repository}: ${req.what} there are missing below (mq archive sync fetches them).\n`);
+        ctx.io.stderr.write(`mq: warning: the archive does not cover ${parts} for ${repository}: ${req.what} there are missing below (mq archive sync fetches them).\n`);
       }
     }
     return archive;

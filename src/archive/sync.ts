@@ -114,7 +114,7 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
   const syncId = await beginSync(archive, repo, opts.apiUrl, opts.now, gaps);
   for (const gap of gaps) {
     opts.warn(
-      `warning: ${opts.repository}: the events from ${iso(gap.from)} to ${iso(gap.to)} are older than the service keeps (${RETENTION_DAYS} days) and were not archived in time; recorded as a gap (mq archive status lists it).`,
+      `mq: warning: ${opts.repository}: the events from ${iso(gap.from)} to ${iso(gap.to)} are older than the service keeps (${RETENTION_DAYS} days) and were not archived in time; recorded as a gap (mq archive status lists it).`,
     );
   }
 
@@ -143,7 +143,7 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
           onMetadataMismatch(type, id, message) {
             if (warnedTypes.has(type)) return;
             warnedTypes.add(type);
-            opts.warn(`warning: ${type} event ${id} does not match the contract (${message}); archived as sent. --strict makes this an error.`);
+            opts.warn(`mq: warning: ${type} event ${id} does not match the contract (${message}); archived as sent. --strict makes this an error.`);
           },
         });
         if (res.text === undefined) throw new ContractError("the API client did not keep the response text");

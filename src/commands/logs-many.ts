@@ -59,7 +59,7 @@ export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void>
         onMetadataMismatch(type, id, message) {
           if (warned.has(type)) return;
           warned.add(type);
-          log(`warning: ${type} event ${id} does not match the contract (${message}); shown as sent. --strict makes this an error.`);
+          log(`mq: warning: ${type} event ${id} does not match the contract (${message}); shown as sent. --strict makes this an error.`);
         },
       }).events as unknown as RawEvent[];
     const pages = paginate(client, path, query, { signal: ctx.signal, parse });

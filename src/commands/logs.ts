@@ -101,7 +101,7 @@ export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<v
     .addOption(new Option("--cursor <cursor>", "start from this page cursor (printed when a run is interrupted)"))
     .addOption(new Option("--follow", "keep polling and print new events, oldest first, until Ctrl-C"))
     .addOption(new Option("--interval <seconds>", `seconds between polls with --follow (default ${DEFAULT_INTERVAL_SECONDS})`))
-    .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv: ${EVENT_FIELDS.join(",")}`).argParser(collectList))
+    .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv (implies -o ndjson): ${EVENT_FIELDS.join(",")}`).argParser(collectList))
     .addOption(
       new Option(
         "--parallel <n>",
@@ -120,7 +120,8 @@ export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<v
 
 /** Turns raw flags into LogsOptions, or throws a one-line UsageError before anything is sent. */
 export function parseLogsFlags(flags: RawFlags, ctx: Context, dialect: Dialect = DIALECTS.spec): LogsOptions {
-  const format = resolveOutputFormat(ctx, { command: "mq logs" });
+  // --fields names record fields: without -o it means the records, as ndjson, wherever stdout goes
+  const format = flags.fields !== undefined && ctx.globals.output === undefined ? "ndjson" : resolveOutputFormat(ctx, { command: "mq logs" });
   const filters = parseLogsFilters(flags, dialect);
   let baseRef: string | undefined;
   if (flags.baseRef !== undefined) baseRef = requireNonEmptyItems("--base-ref", [flags.baseRef], 255)[0];
@@ -253,7 +254,7 @@ class ContractMismatches {
     this.unwritten.add(id);
     if (this.warnedTypes.has(type)) return;
     this.warnedTypes.add(type);
-    this.warn(`warning: ${messageText(type)} event ${id} does not match ${this.reference} (${messageText(message)}); shown as sent. --strict makes this an error.`);
+    this.warn(`mq: warning: ${messageText(type)} event ${id} does not match ${this.reference} (${messageText(message)}); shown as sent. --strict makes this an error.`);
   }
 
   trusted(id: number): boolean {
@@ -278,6 +279,8 @@ interface LogsRun {
   mismatches: ContractMismatches;
   sink: Sink<LogEvent>;
   spinner: Spinner;
+  /** --follow's status line on a terminal's stderr while nothing arrives */
+  waiting: WaitingLine;
   paginate: typeof import("../api/pagination.js").paginate;
   cursorOf: typeof import("../api/pagination.js").cursorOf;
   formatCount: (n: number) => string;
@@ -357,10 +360,17 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
     import("../api/client.js"),
   ]);
   const repoName = `${repo.owner}/${repo.name}`;
-  const spinner = await startSpinner(ctx, `fetching events of ${repoName}`, { stdoutStreams: opts.format !== "table" });
+  const spinner = await startSpinner(ctx, `fetching events of ${repoName}…`, { stdoutStreams: opts.format !== "table" });
+  const waiting = new WaitingLine(ctx);
   // the metadata shapes of the dialect in effect (the contract's are the schema module's default)
   const metadata = opts.dialect.name === "mergify" ? (await import("../api/dialects/mergify-metadata.js")).MERGIFY_METADATA_SCHEMAS : undefined;
-  const mismatches = new ContractMismatches((line) => spinner.log(line), opts.dialect.name === "spec" ? "the contract" : "the service's OpenAPI");
+  const mismatches = new ContractMismatches(
+    (line) => {
+      waiting.clear();
+      spinner.log(line);
+    },
+    opts.dialect.name === "spec" ? "the contract" : "the service's OpenAPI",
+  );
   const parse = (body: unknown, url: URL, res: ApiResponse): LogEvent[] => {
     if (res.invalidUtf8) spinner.log(invalidUtf8Warning(url));
     const page = parseEventsPage(body, {
@@ -383,7 +393,8 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
     query: logsQuery(opts),
     parse,
     mismatches,
-    sink: await openLogsOutput(opts, ctx, mismatches),
+    sink: await openLogsOutput(opts, ctx, mismatches, { waiting }),
+    waiting,
     spinner,
     paginate,
     cursorOf,
@@ -399,7 +410,7 @@ export async function openLogsOutput(
   opts: LogsOptions,
   ctx: Context,
   mismatches: { trusted(id: number): boolean },
-  o: { repository?: boolean } = {},
+  o: { repository?: boolean; waiting?: WaitingLine } = {},
 ): Promise<Sink<LogEvent>> {
   const { openExport } = await import("../output/exporter.js");
   return openExport<LogEvent>(opts.format, ctx.io, {
@@ -411,6 +422,8 @@ export async function openLogsOutput(
         now: () => ctx.now(),
         trusted: (ev) => mismatches.trusted(ev.id),
         eager: opts.follow,
+        clock: opts.follow,
+        beforeWrite: () => o.waiting?.clear(),
         repository: o.repository,
         outcome: opts.dialect.outcomes.length > 0,
       });
@@ -423,10 +436,10 @@ async function fetchPages(run: LogsRun, progress: Progress): Promise<void> {
   const { opts, ctx, spinner, cursorOf, formatCount } = run;
   // a next link that repeats a page is a server bug; stopping silently would hide a short result
   const onRepeat = (url: URL) =>
-    spinner.log(`warning: the server's next-page link repeats a page already fetched (cursor ${messageText(cursorOf(url) ?? url.href)}); stopping there, the result may be incomplete.`);
+    spinner.log(`mq: warning: the server's next-page link repeats a page already fetched (cursor ${messageText(cursorOf(url) ?? url.href)}); stopping there, the result may be incomplete.`);
   // the progress text only where a spinner shows it: a pipe run of a thousand pages builds none
   const showProgress = () => {
-    if (spinner.active) spinner.update(`${formatCount(progress.count)} events, ${formatCount(progress.pages)} page${progress.pages === 1 ? "" : "s"}`);
+    if (spinner.active) spinner.update(`fetching events of ${run.repoName}… ${formatCount(progress.count)} events, ${formatCount(progress.pages)} page${progress.pages === 1 ? "" : "s"}`);
   };
   if (opts.since !== undefined && opts.limit === undefined && opts.cursor === undefined && opts.parallel > 1) {
     const { walkSlices } = await import("../api/slices.js");
@@ -600,21 +613,50 @@ export function resumeCommand(
   return args.map(shellWord).join(" ");
 }
 
-/** The stderr line above the table: repository, window, and whether --limit cut the result. */
-export function headerLine(opts: LogsOptions, repo: string, count: number, truncated: boolean): string {
-  const window = opts.since
-    ? `from ${formatInstant(opts.since)} to ${opts.until ? formatInstant(opts.until) : "now"}`
+/** The window in words: "in the last 24 hours", "from 2026-11-20T09:00:00Z to now". */
+function windowWords(opts: LogsOptions): string {
+  // minutes are enough to say which window; the resume command keeps the exact instants
+  const at = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ") + "Z";
+  return opts.since
+    ? `from ${at(opts.since)} to ${opts.until ? at(opts.until) : "now"}`
     : opts.until
-      ? `in the 24 hours before ${formatInstant(opts.until)}`
+      ? `in the 24 hours before ${at(opts.until)}`
       : "in the last 24 hours";
-  const n = `${count.toLocaleString("en-US")} event${count === 1 ? "" : "s"}`;
-  let cut = "";
-  if (truncated) {
-    cut = opts.limitGiven
-      ? `; stopped at --limit ${opts.limit}, more are available (--all for every event)`
-      : `; showing the newest ${opts.limit}, more are available (--limit N or --all)`;
+}
+
+/** The filters in effect as typed: what an empty result repeats. */
+export function filterWords(opts: LogsOptions): string[] {
+  const out: string[] = [];
+  for (const f of LOGS_FILTERS) {
+    const v = opts.filters[f.param];
+    if (v === undefined || v.length === 0) continue;
+    // a family glob expands to many types: the first few and how many
+    const words = v.map(String);
+    out.push(`${f.flag} ${words.length > 3 ? `${words.slice(0, 3).join(",")},… (${words.length} ${f.value === "event-type" ? "types" : "values"})` : words.join(",")}`);
   }
-  return `${repo}: ${n} ${window}${opts.cursor ? ` from cursor ${messageText(opts.cursor)}` : ""}${cut}`;
+  if (opts.baseRef !== undefined) out.push(`--base-ref ${opts.baseRef}`);
+  return out;
+}
+
+/**
+ * The stderr line above the table, one sentence that is true in every case: the repository, how
+ * many events, the window, and when more exist what brings them ("showing the newest 30; more
+ * with --all"). An empty result repeats the filters and says what to try next.
+ */
+export function headerLine(opts: LogsOptions, repo: string, count: number, truncated: boolean): string {
+  const window = windowWords(opts);
+  const from = opts.cursor ? ` from cursor ${messageText(opts.cursor)}` : "";
+  if (count === 0) {
+    const filters = filterWords(opts);
+    const next = [
+      ...(opts.since === undefined ? ["a longer window (--since 7d)"] : []),
+      ...(filters.length ? [`fewer filters than ${filters.join(" ")}`] : []),
+    ];
+    return `${repo}: no events ${window}${from}${filters.length ? ` matching ${filters.join(" ")}` : ""}${next.length ? `; try ${next.join(" or ")}` : ""}.`;
+  }
+  const n = `${count.toLocaleString("en-US")} event${count === 1 ? "" : "s"}`;
+  if (!truncated) return `${repo}: ${n} ${window}${from}`;
+  return `${repo}: the newest ${n} ${window}${from}; more with --all`;
 }
 
 /** The API's default window: received_from = received_to minus one day. */
@@ -622,6 +664,41 @@ const DEFAULT_WINDOW_MS = 86_400_000;
 
 // ---------------------------------------------------------------------------------------------
 // --follow
+
+/** "following acme/web (--type action.queue.*), newest 30 first; Ctrl-C to stop" */
+export function followBanner(opts: LogsOptions, repo: string): string {
+  const filters = filterWords(opts);
+  const backlog = opts.since ? `events ${windowWords(opts)}` : `the newest ${opts.limit ?? DEFAULT_TERMINAL_LIMIT} events`;
+  return `following ${repo}${filters.length ? ` (${filters.join(" ")})` : ""}: ${backlog}, then new ones every ${opts.interval}s; Ctrl-C to stop`;
+}
+
+/**
+ * A quiet heartbeat while --follow waits: one line on a terminal's stderr, rewritten in place
+ * after each poll ("waiting for new events · checked 12:04:05") and cleared before rows are
+ * printed, so it never ends up between them. Nothing off a terminal: a log gets data only.
+ */
+class WaitingLine {
+  private shown = false;
+
+  constructor(private readonly ctx: Context) {}
+
+  /** `lastEventMs`: when the newest event printed was received (-Infinity before any) */
+  show(lastEventMs: number): void {
+    if (!this.ctx.io.isStderrTerminal()) return;
+    const pad = (n: number) => String(n).padStart(2, "0");
+    const clock = (d: Date) => `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+    const last = Number.isFinite(lastEventMs) ? `, last event ${clock(new Date(lastEventMs))}` : "";
+    const text = `waiting for new events · checked ${clock(this.ctx.now())}${last}`.slice(0, Math.max(this.ctx.io.width() - 1, 10));
+    this.ctx.io.stderr.write(`\r\x1b[2K${this.ctx.io.colorEnabled("stderr") ? `\x1b[2m${text}\x1b[22m` : text}`);
+    this.shown = true;
+  }
+
+  clear(): void {
+    if (!this.shown) return;
+    this.shown = false;
+    this.ctx.io.stderr.write("\r\x1b[2K");
+  }
+}
 
 function byTimeThenId(a: LogEvent, b: LogEvent): number {
   return Date.parse(a.received_at) - Date.parse(b.received_at) || a.id - b.id;
@@ -670,8 +747,11 @@ async function follow(run: LogsRun): Promise<void> {
 
   try {
     run.spinner.stop();
+    // like the header line: for a person at a terminal; a script's stderr stays for errors
+    if (ctx.io.isStderrTerminal()) ctx.io.stderr.write(followBanner(opts, run.repoName) + "\n");
     await emit(await fetchAll(run.query, opts.limit));
     for (;;) {
+      run.waiting.show(watermarkMs);
       await sleep(opts.interval * 1000, undefined, { signal: ctx.signal });
       // The API has no "after id": ask from the newest instant seen and drop what was printed.
       // Before any event, the first query is repeated (the server's clock decides "now", not ours).
@@ -682,6 +762,7 @@ async function follow(run: LogsRun): Promise<void> {
       await emit(await fetchAll(query));
     }
   } catch (err) {
+    run.waiting.clear();
     if (ctx.signal.aborted) {
       if (stdoutClosed(ctx)) return;
       await run.sink.end();

@@ -1,11 +1,12 @@
-// The event table of `mq logs` on a terminal (and off one, when -o table is asked for): time, type
-// coloured by family, pull request, base ref and a one-line summary. It streams: columns are sized
-// from the first rows and later pages go through the same widths.
+// The event table of `mq logs` on a terminal (and off one, when -o table is asked for): age (or the
+// clock time when following), type coloured by family, pull request, base ref and a one-line
+// summary, which gets the room. It streams: columns are sized from the first rows and later pages go
+// through the same widths.
 import type { IOStreams } from "../context.js";
 import { colors } from "./color.js";
 import { eventFamily, summarizeEvent } from "./event-summary.js";
 import type { Sink } from "./exporter.js";
-import { formatInstant, formatRelativeTime } from "./format.js";
+import { formatDuration, formatInstant } from "./format.js";
 import { columnWidths, fixedWidthRows, renderTable } from "./table.js";
 import { terminalText } from "./terminal-text.js";
 
@@ -23,9 +24,9 @@ export interface LogEvent {
 /** How many rows a table is sized from before its column widths are fixed. */
 export const TABLE_SIZING_ROWS = 500;
 
-const HEAD = ["TIME", "TYPE", "PR", "BASE", "SUMMARY"];
-/** with events that carry the real service's derived outcome */
-const HEAD_WITH_OUTCOME = ["TIME", "TYPE", "PR", "BASE", "OUTCOME", "SUMMARY"];
+const GAP = 2;
+const TYPE = 1;
+const BASE = 3;
 
 export interface EventTableOptions {
   now: () => Date;
@@ -37,6 +38,64 @@ export interface EventTableOptions {
   outcome?: boolean;
   /** several repositories merged: the PR column names each event's repository */
   repository?: boolean;
+  /** a live stream (--follow): clock times, which stay true, instead of ages, which go stale */
+  clock?: boolean;
+  /** called before each batch of rows reaches stdout (--follow clears its waiting line) */
+  beforeWrite?: () => void;
+}
+
+/** "now", "45s", "3m", "2h", "5d": how long ago, in the fewest characters (kubectl's AGE). */
+export function formatAge(date: Date, now: Date): string {
+  const diff = Math.round((now.getTime() - date.getTime()) / 1000);
+  if (Math.abs(diff) < 10) return "now";
+  const text = formatDuration(Math.abs(diff)).split(" ")[0]!;
+  return diff >= 0 ? text : `in ${text}`;
+}
+
+/** 12:04:05 in local time (the clock on the wall), with the date when it is not today's. */
+export function formatClock(date: Date, now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const time = `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+  const sameDay = date.getFullYear() === now.getFullYear() && date.getMonth() === now.getMonth() && date.getDate() === now.getDate();
+  return sameDay ? time : `${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${time}`;
+}
+
+/** The type as the table shows it: without "action.", the family's usual prefix (its colour says it). */
+export function typeLabel(type: string): string {
+  return type.startsWith("action.") ? type.slice("action.".length) : type;
+}
+
+/** When the label does not fit: its leading parts go ("queue.checks.change" → "checks.change"), then it is cut. */
+export function fitType(label: string, width: number): string {
+  let text = label;
+  while (text.length > width && text.includes(".")) text = text.slice(text.indexOf(".") + 1);
+  return text.length <= width ? text : text.slice(0, Math.max(width - 1, 1)) + "…";
+}
+
+/**
+ * Column widths for a terminal: the summary (the last column) is what the operator reads, so it
+ * keeps at least 40 characters where the terminal has room (half of it otherwise); type and base ref
+ * give way first, down to a few characters, and the summary takes every column left. An OUTCOME
+ * column, when there is one, keeps its width like time and PR.
+ */
+export function eventColumnWidths(natural: readonly number[], columns: number | undefined): number[] {
+  const w = [...natural];
+  if (columns === undefined) return w;
+  const SUMMARY = w.length - 1;
+  const room = columns - GAP * (w.length - 1);
+  if (w.reduce((a, b) => a + b, 0) <= room) return w;
+  const others = () => w.slice(0, SUMMARY).reduce((a, b) => a + b, 0);
+  const want = Math.min(natural[SUMMARY]!, Math.max(Math.floor(room / 2), Math.min(40, room - 24)));
+  const shrink = (i: number, floor: number) => {
+    const excess = others() + want - room;
+    if (excess > 0) w[i] = Math.max(Math.min(floor, w[i]!), w[i]! - excess);
+  };
+  shrink(TYPE, 10);
+  shrink(BASE, 6);
+  shrink(TYPE, 6);
+  shrink(BASE, 4);
+  w[SUMMARY] = Math.max(8, Math.min(natural[SUMMARY]!, room - others()));
+  return w;
 }
 
 export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<LogEvent> {
@@ -50,57 +109,66 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
     queue: c.red,
     scheduled_freeze: c.red,
   };
-  const human = io.isStdoutTerminal();
-  const head = [...(opts.outcome ? HEAD_WITH_OUTCOME : HEAD)];
-  if (opts.repository) head[2] = "REPOSITORY#PR";
+  // a terminal gets ages (or clock times when following) and short labels; elsewhere -o table is a
+  // log: exact instants and full type names
+  const terminal = io.isStdoutTerminal();
+  // with events that carry the real service's derived outcome, an OUTCOME column before the summary
+  const head = [opts.clock ? "TIME" : terminal ? "AGE" : "TIME", "TYPE", opts.repository ? "REPOSITORY#PR" : "PR", "BASE", ...(opts.outcome ? ["OUTCOME"] : []), "SUMMARY"];
   const outcomeColor: Record<string, (s: string) => string> = { success: c.green, failure: c.red, pending: c.yellow };
   // a server's string: shown only when it is one of the plain words an outcome is
   const outcomeCell = (v: unknown): string => (typeof v === "string" && /^[a-z_]{1,20}$/.test(v) ? (outcomeColor[v] ?? ((s: string) => s))(v) : "-");
-  const toRow = (ev: LogEvent): string[] => {
+  const toCells = (ev: LogEvent): string[] => {
     const at = new Date(ev.received_at);
     // whole seconds keep the column aligned; the exact instant is in json/ndjson/csv
     const time = Number.isNaN(at.getTime())
       ? terminalText(String(ev.received_at))
-      : human
-        ? formatRelativeTime(at, opts.now())
-        : formatInstant(new Date(Math.floor(at.getTime() / 1000) * 1000));
-    const paint = familyColor[eventFamily(ev.type)] ?? ((s: string) => s);
+      : opts.clock
+        ? formatClock(at, opts.now())
+        : terminal
+          ? formatAge(at, opts.now())
+          : formatInstant(new Date(Math.floor(at.getTime() / 1000) * 1000));
     const pr = ev.pull_request !== null ? `#${ev.pull_request}` : "";
-    // the repository as sent, through the door
+    // the repository as sent, quoted-escaped: no control character reaches the terminal
+    // server text through the door (terminalText) before mq's colour goes around it
     const where = opts.repository ? `${terminalText(String(ev.repository))}${pr}` : pr || "-";
-    // server text through the door before mq's colour goes around it; a summary is mq's sentence
-    // around the server's words, and mq's own words hold no control character
-    const row = [time, paint(terminalText(ev.type)), where, ev.base_ref !== null ? terminalText(ev.base_ref) : "-"];
+    const type = terminalText(ev.type);
+    const row = [time, terminal ? typeLabel(type) : type, where, ev.base_ref !== null ? terminalText(ev.base_ref) : "-"];
     // the outcome cell shows only a short lower-case word (anything else is "-")
     if (opts.outcome) row.push(outcomeCell(ev.outcome));
     row.push(terminalText(summarizeEvent(ev, opts.trusted(ev))));
     return row;
   };
+  const columns = io.tableWidth();
+  let widths: number[] | undefined;
+  const pending: Array<{ type: string; cells: string[] }> = [];
   // Columns are sized from the first rows (the first TABLE_SIZING_ROWS, or the first --follow
   // batch); later pages stream through the same widths, so `--all` on a terminal keeps no rows
   // around and every part of the table lines up.
   // Once fixed, rows go through a plain fixed-width writer (the same text cli-table3 would give,
   // at a fraction of its cost a row): a 100k-event table then streams about as fast as ndjson.
-  const columns = io.tableWidth();
-  let widths: number[] | undefined;
   let bodyRows: ((rows: readonly string[][]) => string) | undefined;
-  const pending: string[][] = [];
   const flush = () => {
     if (pending.length === 0) return;
+    const withHead = widths === undefined;
+    widths ??= eventColumnWidths(columnWidths({ head, rows: pending.map((p) => p.cells) }), columns);
+    const w = widths;
+    const rows = pending.map(({ type, cells }) => {
+      const paint = familyColor[eventFamily(type)] ?? ((s: string) => s);
+      return cells.map((cell, i) => (i === TYPE ? paint(columns === undefined ? cell : fitType(cell, w[TYPE]!)) : cell));
+    });
     let text: string;
-    if (widths === undefined) {
-      widths = columnWidths({ head, rows: pending, columns });
-      text = renderTable({ head, rows: pending, columns, colors: c, widths });
-    } else {
-      bodyRows ??= fixedWidthRows(widths);
-      text = bodyRows(pending);
+    if (withHead) text = renderTable({ head, rows, columns, colors: c, widths: w });
+    else {
+      bodyRows ??= fixedWidthRows(w);
+      text = bodyRows(rows);
     }
+    opts.beforeWrite?.();
     io.stdout.write(text);
     pending.length = 0;
   };
   return {
     async write(events) {
-      for (const e of events) pending.push(toRow(e));
+      for (const e of events) pending.push({ type: e.type, cells: toCells(e) });
       if (opts.eager || widths !== undefined || pending.length >= TABLE_SIZING_ROWS) flush();
     },
     async end() {

@@ -28,7 +28,7 @@ export async function startSpinner(ctx: Context, text: string, opts: SpinnerOpti
     text,
     stream: ctx.io.stderr,
     isEnabled: true,
-    // ora colours its frame cyan whatever --color says
+    // ora colours its frames by itself: NO_COLOR and --color never are the I/O object's to decide
     color: ctx.io.colorEnabled("stderr") ? "cyan" : false,
     // raw-mode stdin would swallow Ctrl-C as a signal; mq relies on SIGINT aborting ctx.signal
     discardStdin: false,

@@ -15,6 +15,8 @@ export interface TableSpec {
   align?: ("left" | "right")[];
   /** fixed column widths (from columnWidths over earlier rows): a table printed in parts lines up */
   widths?: number[];
+  /** wrap cells at spaces onto more lines instead of cutting them (a label column that does not fit) */
+  wrap?: boolean;
 }
 
 const GAP = 2;
@@ -90,20 +92,22 @@ export function columnWidths(spec: Pick<TableSpec, "head" | "rows" | "columns">)
 export function renderTable(spec: TableSpec): string {
   const { head, rows } = spec;
   const widths = spec.widths ?? columnWidths(spec);
-  return cliTable((spec.colors ? head.map((h) => spec.colors!.bold(h)) : head).map((h) => safeCell(h, true)), rows, widths, spec.align ?? head.map(() => "left"), head.length);
+  return cliTable((spec.colors ? head.map((h) => spec.colors!.bold(h)) : head).map((h) => safeCell(h, true)), rows, widths, spec.align ?? head.map(() => "left"), head.length, spec.wrap === true);
 }
 
-function cliTable(head: string[], rows: readonly string[][], widths: readonly number[], align: readonly ("left" | "right")[], n: number): string {
+function cliTable(head: string[], rows: readonly string[][], widths: readonly number[], align: readonly ("left" | "right")[], n: number, wrap = false): string {
   const table = new Table({
     head,
     chars: NO_BORDERS,
     style: { head: [], border: [], "padding-left": 0, "padding-right": 0, compact: true },
     colWidths: widths.map((w) => Math.max(w, 1)),
     colAligns: [...align],
-    wordWrap: false,
+    wordWrap: wrap,
     truncate: "…",
   });
-  for (const row of rows) table.push(Array.from({ length: n }, (_, i) => fitCell(safeCell(row[i] ?? ""), Math.max(widths[i] ?? 1, 1))));
+  // a table that wraps lets cli-table3 break long cells at spaces; the others are cut here
+  const fit = (cell: string, width: number) => (wrap ? cell : fitCell(cell, width));
+  for (const row of rows) table.push(Array.from({ length: n }, (_, i) => fit(safeCell(row[i] ?? ""), Math.max(widths[i] ?? 1, 1))));
   return table
     .toString()
     .split("\n")

@@ -280,11 +280,15 @@ class Simulation {
     this.rng = new Rng(hash32(`${seed}\u0000${repo}\u0000${day}`));
     this.startMs = day * DAY;
     this.limitMs = this.startMs + (1 + reachOf(day)) * DAY - 1;
-    // pull request numbers grow with the days: 2,000 a day for pull requests, then 2,000 for the
-    // draft pull requests of batches, backports and copies (a day uses well under each)
+    // Pull request numbers a repository of a few years has (the documentation's #4821), and the
+    // same ones every week: each day of the week has its block of 1,000, numbered one by one from
+    // 821 + 1,000 × weekday (a day uses well under 1,000), the drafts of batches, backports and
+    // copies from 10,000 + 1,000 × weekday. So #4821 is the first pull request of one day in seven
+    // and any 7-day window holds it: the documented examples find it whenever they run.
     const slot = ((day % 20_000) + 20_000) % 20_000;
-    this.prCounter = 1000 + (h % 1000) + slot * 4000;
-    this.draftCounter = this.prCounter + 2000;
+    const weekday = ((day % 7) + 7) % 7;
+    this.prCounter = 820 + weekday * 1000;
+    this.draftCounter = 10_000 + weekday * 1000;
     this.commentCounter = 1_000_000_000 + slot * 50_000;
     this.baseRefs = ["main", "release/v2"];
     if (shape.chance(0.5)) this.baseRefs.push("develop");
@@ -478,7 +482,10 @@ class Simulation {
 
   private newPullRequest(t: number, lowriskOpen: boolean): void {
     const rng = this.rng;
-    const pr = (this.prCounter += rng.int(1, 3));
+    // one by one, so that the first numbers of a day's block always exist; the draw is kept so the
+    // rest of the day is what it was
+    rng.int(1, 3);
+    const pr = ++this.prCounter;
     const base = rng.weighted<string>(this.baseWeights);
     // a few pull requests are merged by a rule, outside the queue
     if (rng.chance(0.02)) {

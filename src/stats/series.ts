@@ -2,6 +2,7 @@
 // --fail-if and the summary read responses through this one module, so a figure is computed the
 // same way wherever it is shown. Pure and light: no zod, no output modules.
 import type { StatsEndpoint } from "./endpoints.js";
+import { STATS_FLAGS } from "./flags.js";
 
 export type KeyValue = string | number | boolean | null | readonly string[];
 
@@ -159,4 +160,24 @@ export function formatKeyValue(v: KeyValue | undefined): string {
 
 export function isIntervalField(name: string): boolean {
   return INTERVAL_FIELDS.has(name);
+}
+
+/**
+ * The fields of the flat records (what --fields can select), in the order `flatten` writes them:
+ * the bisection section, the group keys (the filters the endpoint accepts name them), the interval,
+ * the category and the figures.
+ */
+export function recordFieldNames(endpoint: StatsEndpoint): string[] {
+  if (endpoint.shape === "list") return [listItemKey(endpoint)];
+  if (endpoint.shape === "time-to-merge") return ["partition_name", "queue_name", ...endpoint.fields];
+  const keys = STATS_FLAGS.filter((f) => f.filterParam && endpoint.accepts.includes(f.flag)).map((f) =>
+    f.filterParam === "partition_name" && endpoint.partitionNames ? "partition_names" : f.filterParam!,
+  );
+  return [
+    ...(endpoint.sections ? ["section"] : []),
+    ...keys,
+    ...(endpoint.shape === "checks-outcome" ? [] : ["start", "end"]),
+    ...(endpoint.category ? [endpoint.category] : []),
+    ...endpoint.fields,
+  ];
 }

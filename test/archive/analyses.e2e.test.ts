@@ -144,7 +144,7 @@ describe("by itself, the archive is read only when it covers the window, synced 
     const r = await mq(["prs", "--since", "2026-10-10T00:00:00Z", "--until", "2026-10-25T00:00:00Z", "-o", "ndjson", "--archive"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.requests).toBe(0);
-    expect(r.stderr).toBe(`warning: the archive does not cover 2026-10-10T00:00:00Z to 2026-10-20T00:00:00Z for ${REPO}: queue stays there are missing below (mq archive sync fetches them).\n`);
+    expect(r.stderr).toBe(`mq: warning: the archive does not cover 2026-10-10T00:00:00Z to 2026-10-20T00:00:00Z for ${REPO}: queue stays there are missing below (mq archive sync fetches them).\n`);
     expect(r.stdout.split("\n").length).toBeGreaterThan(10);
   });
 

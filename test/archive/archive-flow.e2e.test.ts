@@ -171,7 +171,7 @@ describe("mq archive sync", () => {
   it("logs --archive warns about the parts of the window the archive lacks", async () => {
     const r = await mq(["logs", "--archive", "--repo", "acme/web", "--since", "2026-11-18T00:00:00Z", "--until", "2026-11-19T19:00:00Z", "--all", "-o", "ndjson"], { dataDir: dir });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe("warning: the archive does not cover 2026-11-18T00:00:00Z to 2026-11-19T18:00:00Z for acme/web: events there are missing below (mq archive sync fetches them).\n");
+    expect(r.stderr).toBe("mq: warning: the archive does not cover 2026-11-18T00:00:00Z to 2026-11-19T18:00:00Z for acme/web: events there are missing below (mq archive sync fetches them).\n");
   });
 
   it("export --parquet writes Hive partitions that DuckDB reads back equal to the archive", async () => {

@@ -101,7 +101,7 @@ describe("an archive not synced for longer than the service keeps events", () =>
       const r = await mq(["archive", "sync", ...flags, "-o", "json"], { dataDir: dir });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toContain(
-        "warning: acme/web: the events from 2026-08-12T11:55:00.000Z to 2026-08-22T12:00:00.000Z are older than the service keeps (90 days) and were not archived in time; recorded as a gap (mq archive status lists it).\n",
+        "mq: warning: acme/web: the events from 2026-08-12T11:55:00.000Z to 2026-08-22T12:00:00.000Z are older than the service keeps (90 days) and were not archived in time; recorded as a gap (mq archive status lists it).\n",
       );
       const [summary] = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
       expect(summary!.from).toBe("2026-08-22T12:00:00.000Z");

@@ -58,7 +58,7 @@ describe("mq logs against mq serve", () => {
     const rows = lines.length - 1;
     expect(rows).toBeGreaterThan(TABLE_SIZING_ROWS + 100);
     expect(writes).toBe(1 + Math.ceil((rows - TABLE_SIZING_ROWS) / 100));
-    expect(lines.filter((l) => l.startsWith("TIME ")).length).toBe(1);
+    expect(lines.filter((l) => l.startsWith("AGE ")).length).toBe(1);
     // every row's PR column starts where the header's does
     const prAt = lines[0]!.indexOf("PR");
     for (const line of lines.slice(1)) expect(line.slice(prAt - 2, prAt)).toBe("  ");

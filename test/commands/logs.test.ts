@@ -194,12 +194,12 @@ describe("mq logs against a loopback server", () => {
     expect(await run([], { stdoutIsTTY: true, env: { NO_COLOR: "1" } })).toBe(0);
     expect(server.requests).toEqual(["/v1/repos/acme/web/logs?per_page=30"]);
     expect(ctx.stderrText()).toBe(
-      "acme/web: 30 events in the last 24 hours; showing the newest 30, more are available (--limit N or --all)\n",
+      "acme/web: the newest 30 events in the last 24 hours; more with --all\n",
     );
     const lines = ctx.stdoutText().trimEnd().split("\n");
     expect(lines).toHaveLength(31);
-    expect(lines[0]).toMatch(/^TIME +TYPE +PR +BASE +SUMMARY$/);
-    expect(lines[1]).toBe("1m ago   action.assign                       #4821  main  assignees +jdoe");
+    expect(lines[0]).toMatch(/^AGE +TYPE +PR +BASE +SUMMARY$/);
+    expect(lines[1]).toBe("1m   assign                       #4821  main  assignees +jdoe");
   });
 
   it("a table off a terminal uses RFC 3339 times and says when --limit cut it", async () => {
@@ -210,7 +210,7 @@ describe("mq logs against a loopback server", () => {
         "2026-11-20T11:55:53Z  action.backport  #4821  main  backported to release/4.1 as #4833\n",
     );
     expect(ctx.stderrText()).toBe(
-      "acme/web: 2 events in the last 24 hours; stopped at --limit 2, more are available (--all for every event)\n",
+      "acme/web: the newest 2 events in the last 24 hours; more with --all\n",
     );
   });
 
@@ -252,7 +252,7 @@ describe("mq logs against a loopback server", () => {
 
   it("no spinner when ndjson streams to the terminal", async () => {
     expect(await run(["-o", "ndjson", "--limit", "3"], { tty: true })).toBe(0);
-    expect(ctx.stderrText()).toBe("acme/web: 3 events in the last 24 hours; stopped at --limit 3, more are available (--all for every event)\n");
+    expect(ctx.stderrText()).toBe("acme/web: the newest 3 events in the last 24 hours; more with --all\n");
     expect(ctx.stdoutText().trimEnd().split("\n")).toHaveLength(3);
   });
 
@@ -326,7 +326,7 @@ describe("mq logs against a loopback server", () => {
     expect(await run(["-o", "ndjson"])).toBe(0);
     expect(ctx.stdoutText().trimEnd().split("\n").map((l) => JSON.parse(l))).toEqual(bad);
     expect(ctx.stderrText()).toBe(
-      "warning: action.queue.leave event 1 does not match the contract (metadata.merged: Invalid input: expected boolean, received string); shown as sent. --strict makes this an error.\n",
+      "mq: warning: action.queue.leave event 1 does not match the contract (metadata.merged: Invalid input: expected boolean, received string); shown as sent. --strict makes this an error.\n",
     );
     await ctx.cleanup();
     expect(await run(["-o", "table"], { env: { NO_COLOR: "1" } })).toBe(0);

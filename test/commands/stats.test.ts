@@ -256,7 +256,7 @@ describe("--chart", () => {
   it("prints exact charts for failure-rate, durations and rates humanised", async () => {
     const { out } = await mq(["stats", "failure-rate", "--chart", "--color", "never"], { tty: true });
     expect(out).toBe(
-      "base_ref main, partition_name __default__, queue_name default, priority_rule_name none\n" +
+      "main · __default__ · default · (none)\n" +
         "  failure_rate  ▅█▁█  min 0.0%  max 16.7%\n" +
         "  2026-11-19 12:00Z → 2026-11-20 12:00Z · 4 intervals\n",
     );
@@ -264,7 +264,7 @@ describe("--chart", () => {
     expect(ci.out).toContain("  runtime  ▂▅▁█  min 9m 50s  max 11m 42s\n");
   });
 
-  it("charts even when piped (raw min and max)", async () => {
+  it("charts even when piped (a chart is for people: values humanised)", async () => {
     const { code, out } = await mq(["stats", "queues-entered-count", "--chart"]);
     expect(code).toBe(0);
     expect(out).toContain("  entered  ▅▁▁█  min 0  max 2\n");

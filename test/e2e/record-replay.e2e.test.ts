@@ -56,7 +56,7 @@ describe("record with mq logs, replay with mq serve --events", () => {
   });
 
   // time-to-merge looks back 7 days from --at, past the start of the recording
-  it.each(STATS_ENDPOINTS.filter((e) => e.params !== "time-to-merge").map((e) => e.name))(
+  it.each(STATS_ENDPOINTS.filter((e) => e.params !== "time-to-merge" && e.dialects.includes("spec")).map((e) => e.name))(
     "mq stats %s gives the same figures from the replayed log",
     async (name) => {
       const args = ["stats", name, "--token", "t", "--repo", "acme/web", "-o", "json", ...WINDOW];

@@ -10,11 +10,13 @@ function events(): LogEvent[] {
   const shapes = fixtures as unknown as LogEvent[];
   return Array.from({ length: 1300 }, (_, i) => {
     const shape = shapes[i % shapes.length]!;
-    return { ...shape, id: 5000 - i, received_at: new Date(Date.parse("2026-11-20T11:00:00Z") - i * 37_000).toISOString() };
+    // the real service's derived outcome on most events (the OUTCOME column, coloured), none on some
+    const outcome = ["success", "failure", "pending", undefined][i % 4];
+    return { ...shape, id: 5000 - i, received_at: new Date(Date.parse("2026-11-20T11:00:00Z") - i * 37_000).toISOString(), ...(outcome ? { outcome } : {}) };
   });
 }
 
-async function tableText(columns: number, viaCliTable: boolean): Promise<string> {
+async function tableText(columns: number, viaCliTable: boolean, outcome = false): Promise<string> {
   vi.resetModules();
   if (viaCliTable) {
     // the streaming writer replaced by cli-table3 itself, at the same widths
@@ -31,7 +33,7 @@ async function tableText(columns: number, viaCliTable: boolean): Promise<string>
   }
   const { createEventTable } = await import("../../src/output/logs-table.js");
   const ctx = testContext({ tty: true, columns, env: { FORCE_COLOR: "1" } });
-  const table = createEventTable(ctx.io, { now: () => new Date("2026-11-20T12:00:00Z"), trusted: (ev) => ev.id % 7 !== 0, eager: false });
+  const table = createEventTable(ctx.io, { now: () => new Date("2026-11-20T12:00:00Z"), trusted: (ev) => ev.id % 7 !== 0, eager: false, outcome });
   const all = events();
   for (let i = 0; i < all.length; i += 100) await table.write(all.slice(i, i + 100));
   await table.end();
@@ -47,6 +49,13 @@ describe("the streamed logs table", () => {
     const reference = await tableText(columns, true);
     expect(streamed.split("\n").length).toBe(1302);
     expect(streamed).toContain("\u001b[");
+    expect(streamed).toBe(reference);
+  });
+
+  it.each([60, 80, 120])("with the OUTCOME column (the real service's events) too, at %i columns", async (columns) => {
+    const streamed = await tableText(columns, false, true);
+    const reference = await tableText(columns, true, true);
+    expect(streamed.split("\n")[0]).toMatch(/OUTCOME/);
     expect(streamed).toBe(reference);
   });
 });

@@ -63,7 +63,8 @@ describe.skipIf(!python)("-o openmetrics through the OpenMetrics parser", () => 
     expect(families).toHaveLength(12);
   });
 
-  for (const endpoint of STATS_ENDPOINTS.filter((e) => e.fields.length)) {
+  // the bundled server speaks the contract: the real service's own endpoints are tested with --dialect mergify elsewhere
+  for (const endpoint of STATS_ENDPOINTS.filter((e) => e.fields.length && e.dialects.includes("spec"))) {
     it(`mq stats ${endpoint.name}`, async () => {
       const { code, out } = await openmetrics(["stats", endpoint.name]);
       expect(code).toBe(0);

@@ -168,7 +168,7 @@ describe("metadata that differs from the contract", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(ndjson([...PAGE1, odd, { ...odd, id: 89 }]));
     expect(lines(r.stderr)).toEqual([
-      expect.stringMatching(/^warning: action\.queue\.change event 90 does not match the contract \(metadata\.size: .*\); shown as sent\. --strict makes this an error\.$/),
+      expect.stringMatching(/^mq: warning: action\.queue\.change event 90 does not match the contract \(metadata\.size: .*\); shown as sent\. --strict makes this an error\.$/),
     ]);
   });
 
@@ -199,7 +199,7 @@ describe("a stalled server", () => {
 });
 
 describe("pagination links that would never end or leave the API", () => {
-  const LOOP_WARNING = /^warning: the server's next-page link repeats a page already fetched \(cursor .*\); stopping there, the result may be incomplete\.$/;
+  const LOOP_WARNING = /^mq: warning: the server's next-page link repeats a page already fetched \(cursor .*\); stopping there, the result may be incomplete\.$/;
 
   it("a Link loop (page 2 points back to page 1) stops after each page once, with a warning", async () => {
     server.expect(pageReply(PAGE1, NEXT), pageReply(PAGE2, "/v1/repos/acme/web/logs?per_page=10"));

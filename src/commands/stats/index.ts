@@ -5,7 +5,7 @@
 import { Command, Option } from "commander";
 import { accessSync, constants } from "node:fs";
 import { dirname, resolve } from "node:path";
-import type { Context } from "../../context.js";
+import type { Context, OutputFormat } from "../../context.js";
 import { CheckFailedError, UsageError } from "../../errors.js";
 import { STATS_ENDPOINTS, type StatsEndpoint } from "../../stats/endpoints.js";
 import { acceptedFlags, STATS_FLAGS, type StatsFlag } from "../../stats/flags.js";
@@ -18,6 +18,7 @@ import { checkWindow } from "../shared/logs-filters.js";
 import { collectList, closestMatches, parseIntFlag, requireNonEmptyItems } from "../shared/lists.js";
 import { checkWindowOrder, formatInstant, parseTimeFlag, parseTimeWindow, TIME_VALUE_HELP } from "../shared/time.js";
 import { resolveOutputFormat } from "../shared/output.js";
+import { recordFieldNames } from "../../stats/series.js";
 import { messageText } from "../../output/terminal-text.js";
 
 export type StatsQuery = Record<string, string | string[]>;
@@ -39,6 +40,14 @@ export interface StatsOptions {
   /** the query parameters to send, in a stable order */
   query: StatsQuery;
   chart: boolean;
+  /** on a table: a row per interval of each group instead of one row per group */
+  intervals: boolean;
+  /** the fields of the flat records to keep (json, ndjson, csv) */
+  fields?: string[];
+  /** the format: -o, else ndjson with --fields, else what suits stdout */
+  format: OutputFormat;
+  /** the filter flags as typed, repeated when the result is empty */
+  filterWords: string[];
   gate: GateFlags;
 }
 
@@ -56,6 +65,8 @@ export interface StatsSummaryOptions {
 
 type RawFlags = { [K in StatsFlag["key"]]?: K extends "since" | "until" | "at" | "branch" ? string : string[] } & {
   chart?: boolean;
+  intervals?: boolean;
+  fields?: string[];
   failIf?: string[];
   failIfScope?: string;
   minCount?: string;
@@ -169,8 +180,38 @@ function filterQuery(flags: RawFlags, accepted: readonly string[]): StatsQuery {
     const values = flags[f.key];
     if (!f.filterParam || values === undefined || !accepted.includes(f.flag)) continue;
     query[f.filterParam] = requireNonEmptyItems(f.flag, values as string[]);
+    // the tables write a group without a priority rule as "(none)"; the API filters by name only
+    if (f.filterParam === "priority_rule_name" && (query[f.filterParam] as string[]).some((v) => /^\(?none\)?$/i.test(v))) {
+      throw new UsageError(
+        `--priority-rule selects rules by name, and the API has no filter for groups without one; leave --priority-rule out: those groups are the rows labelled (none).`,
+      );
+    }
   }
   return query;
+}
+
+/** The filter and window flags as typed, for the message of an empty result. */
+function filterWords(flags: RawFlags, accepted: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const f of STATS_FLAGS) {
+    const v = flags[f.key];
+    if (v === undefined || !accepted.includes(f.flag)) continue;
+    out.push(`${f.flag} ${Array.isArray(v) ? v.join(",") : v}`);
+  }
+  return out;
+}
+
+/** --fields: known names of the endpoint's flat records; implies ndjson when no -o is given. */
+export function parseStatsFields(endpoint: StatsEndpoint, raw: string[] | undefined, ctx: Context, subject: string): { fields?: string[]; format: OutputFormat } {
+  if (raw === undefined) return { format: resolveOutputFormat(ctx, { figures: endpoint.fields.length > 0, command: subject }) };
+  const fields = requireNonEmptyItems("--fields", raw);
+  const known = recordFieldNames(endpoint);
+  for (const f of fields) {
+    if (!known.includes(f)) throw new UsageError(`--fields: unknown field "${f}" for ${subject}; available fields: ${known.join(", ")}.`);
+  }
+  const format = ctx.globals.output ?? "ndjson";
+  if (!["json", "ndjson", "csv"].includes(format)) throw new UsageError(`--fields applies to -o json, ndjson or csv, not to ${format === "table" ? "the table" : `-o ${format}`}.`);
+  return { fields, format };
 }
 
 /** A subcommand or flag the dialect in effect lacks: one line, before anything is sent. */
@@ -215,8 +256,14 @@ export function parseStatsFlags(cmd: Command, endpoint: StatsEndpoint, flags: Ra
   const kinds = Object.fromEntries(endpoint.fields.map((f) => [f, endpoint.figures[f]!.kind]));
   const failIf = (flags.failIf ?? []).map((e) => parseFailIf(e, subject, kinds));
   const gate = parseGateFlags(flags, failIf, endpointSampled(endpoint));
-  resolveOutputFormat(ctx, { figures: endpoint.fields.length > 0, command: subject });
-  return { endpoint, dialect, query, chart, gate };
+  const intervals = Boolean(flags.intervals);
+  const { fields, format } = parseStatsFields(endpoint, flags.fields, ctx, subject);
+  if (chart && intervals) throw new UsageError("--chart and --intervals cannot be used together: the chart already shows every interval.");
+  if (intervals && (endpoint.shape === "list" || endpoint.shape === "time-to-merge" || endpoint.shape === "checks-outcome")) {
+    throw new UsageError(`--intervals is not available for ${subject}: its response has no intervals.`);
+  }
+  if (chart && fields) throw new UsageError("--chart draws on the terminal and cannot be combined with --fields: drop one of them.");
+  return { endpoint, dialect, query, chart, intervals, fields, format: chart ? "table" : format, filterWords: filterWords(flags, endpoint.accepts), gate };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -245,7 +292,11 @@ export function NewCmdStats(
     // known everywhere (a misplaced one gets mq's own message), shown only where they apply
     const chart = new Option("--chart", "draw the main figure over time for each group instead of tables");
     if (!endpoint.mainField) chart.hideHelp();
+    const intervals = new Option("--intervals", "a table row per interval of each group, instead of one row per group over the window");
+    if (!endpoint.mainField) intervals.hideHelp();
     cmd.addOption(chart);
+    cmd.addOption(intervals);
+    cmd.addOption(new Option("--fields <fields>", "fields for json, ndjson and csv (implies -o ndjson): " + recordFieldNames(endpoint).join(",")).argParser(collectList));
     addGateFlags(cmd, endpoint.fields.length === 0);
     if (endpoint.fields.length) {
       cmd.addHelpText("after", `\nNumeric fields (for --fail-if): ${endpoint.fields.join(", ")}`);
@@ -357,10 +408,11 @@ function warnDeprecated(ctx: Context, endpoint: StatsEndpoint): void {
 
 export async function runStats(opts: StatsOptions, ctx: Context): Promise<void> {
   const { endpoint } = opts;
-  const format = opts.chart ? "table" : resolveOutputFormat(ctx, { figures: endpoint.fields.length > 0 });
+  const { format } = opts;
   warnDeprecated(ctx, endpoint);
+  const repository = await repositoryName(ctx);
   const { startSpinner } = await import("../../output/spinner.js");
-  const spinner = await startSpinner(ctx, `Fetching ${endpoint.name}…`);
+  const spinner = await startSpinner(ctx, `fetching ${endpoint.name} of ${repository}…`);
   let body: unknown;
   try {
     body = await fetchStats(ctx, endpoint, opts.query, opts.dialect);
@@ -372,9 +424,15 @@ export async function runStats(opts: StatsOptions, ctx: Context): Promise<void> 
     import("../../output/stats-render.js"),
     import("../../output/stats-figures.js"),
   ]);
-  const repository = await repositoryName(ctx);
   const out = {
-    ...statsExport(ctx.io, endpoint, body, opts.chart),
+    ...statsExport(ctx.io, endpoint, body, {
+      chart: opts.chart,
+      intervals: opts.intervals,
+      fields: opts.fields,
+      repo: repository,
+      filters: opts.filterWords,
+      window: endpoint.params === "time-to-merge" ? undefined : windowWords(opts.query),
+    }),
     headline: () => figures.statsHeadline(endpoint, body),
     metrics: () => figures.statsMetrics(endpoint, body, repository),
   };
@@ -394,6 +452,14 @@ export async function runStats(opts: StatsOptions, ctx: Context): Promise<void> 
       ? () => ({ headline: figures.statsHeadline(endpoint, body), chart: figures.statsChart(endpoint, body), window: figures.statsWindow(endpoint, body) })
       : undefined,
   });
+}
+
+/** The window asked for, in words: the API's default is the day before now. */
+function windowWords(query: StatsQuery): string | undefined {
+  const short = (v: string | string[] | undefined) => String(v).slice(0, 16).replace("T", " ") + "Z";
+  if (query.start_at === undefined && query.end_at === undefined) return "the last 24 hours";
+  if (query.start_at === undefined) return `the 24 hours before ${short(query.end_at)}`;
+  return `${short(query.start_at)} → ${query.end_at === undefined ? "now" : short(query.end_at)}`;
 }
 
 async function repositoryName(ctx: Context): Promise<string> {
@@ -465,7 +531,7 @@ export async function runStatsSummary(opts: StatsSummaryOptions, ctx: Context): 
   const { summaryEndpoints, summaryFigures, judgeSummary } = await import("../../stats/summary.js");
   const endpoints = summaryEndpoints();
   const { startSpinner } = await import("../../output/spinner.js");
-  const spinner = await startSpinner(ctx, `Fetching ${endpoints.length} statistics…`);
+  const spinner = await startSpinner(ctx, `fetching ${endpoints.length} statistics of ${await repositoryName(ctx)}…`);
   let bodies: Map<string, unknown>;
   try {
     // all at once: the summary takes as long as the slowest request, not the sum
