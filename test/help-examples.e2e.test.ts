@@ -189,6 +189,8 @@ const README_REFUSALS: ReadonlyArray<[RegExp, RegExp]> = [
 /** What must exist before a README line can run: the README's own earlier lines (each case runs in a fresh folder). */
 const README_SETUP: ReadonlyArray<[RegExp, string]> = [
   [/^mq (archive (status|query|export)|logs --archive)/, "mq --offline archive sync --repo acme/web --since 7d"],
+  // insights compare with the window before, so the archive holds twice the window
+  [/^mq (insights|prs|pr) .*--archive/, "mq --offline archive sync --repo acme/web --since 14d"],
 ];
 
 const readme = readFileSync(join(root, "README.md"), "utf8");
