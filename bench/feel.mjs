@@ -50,7 +50,7 @@ async function eventServer(h, max) {
   const startMs = Date.parse("2026-01-01T00:00:00Z");
   h.log(`feel: writing ${fmtInt(max)} events`);
   await writeEventsFile(file, { count: max, repo, startMs });
-  const server = await startChild("node", ["--max-old-space-size=6144", h.BIN, "serve", "--events", file, "--port", "0", "--token", h.TOKEN]);
+  const server = await startChild("node", ["--max-old-space-size=6144", h.BIN, "serve", "--events", file, "--memory-budget", "4096", "--port", "0", "--token", h.TOKEN]);
   h.cleanups.push(server.stop);
   const since = iso(startMs);
   const untilFor = (n) => iso(startMs + (n - 1) * 1000);
