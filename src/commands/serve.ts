@@ -117,30 +117,31 @@ export function NewCmdServe(ctx: Context, runF?: (opts: ServeOptions) => Promise
 }
 
 export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> {
-  const { startServer, EventsFileError } = await import("../server/index.js");
   if (opts.token) ctx.secrets.add(opts.token);
   // --dialect (a global option); the bundled server's default is the contract, whatever the config
   // says of the API mq usually talks to
   const dialect: DialectName = ctx.globals.dialect ?? "spec";
-  let server: Awaited<ReturnType<typeof startServer>>;
+  const serverOptions = {
+    host: opts.host,
+    port: opts.port,
+    token: opts.token,
+    seed: opts.seed,
+    days: opts.days,
+    now: opts.now,
+    repos: opts.repos,
+    eventsFile: opts.eventsFile,
+    delayMs: opts.latencyMs,
+    memoryBudgetMb: opts.memoryBudgetMb,
+    recordRequests: false,
+    dialect,
+  };
+  let server: { url: string; close(): Promise<void> };
   try {
-    server = await startServer({
-      host: opts.host,
-      port: opts.port,
-      token: opts.token,
-      seed: opts.seed,
-      days: opts.days,
-      now: opts.now,
-      repos: opts.repos,
-      eventsFile: opts.eventsFile,
-      delayMs: opts.latencyMs,
-      memoryBudgetMb: opts.memoryBudgetMb,
-      recordRequests: false,
-      dialect,
-    });
+    server = await startBudgeted(serverOptions, (reason) => ctx.io.stderr.write(`mq serve: the server stopped (${reason}); started again on the same port\n`));
   } catch (err) {
     // bad input is one line on stderr (exit 2); the file's expected form is in `mq serve --help`
-    if (err instanceof EventsFileError) throw new UsageError(`--events: ${err.message}`);
+    const name = (err as { errorName?: string }).errorName ?? (err as Error).name;
+    if (name === "EventsFileError") throw new UsageError(`--events: ${(err as Error).message}`);
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE") throw new UsageError(`--port ${opts.port}: the address ${opts.host}:${opts.port} is already in use (use --port 0 for a free port).`);
     if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EACCES") {
@@ -164,4 +165,20 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
   });
   await server.close();
   ctx.io.stderr.write("mq serve: stopped\n");
+}
+
+/**
+ * The server, in a worker thread whose heap the memory budget caps (src/server/worker.ts); in the
+ * same thread when mq runs from its TypeScript sources (tests), which a worker cannot load.
+ */
+async function startBudgeted(
+  options: Parameters<typeof import("../server/index.js").startServer>[0] & { memoryBudgetMb: number },
+  onRestart: (reason: string) => void,
+): Promise<{ url: string; close(): Promise<void> }> {
+  if (import.meta.url.endsWith(".ts")) {
+    const { startServer } = await import("../server/index.js");
+    return startServer(options);
+  }
+  const { startIsolatedServer } = await import("../server/worker.js");
+  return startIsolatedServer(options, onRestart);
 }
