@@ -5,6 +5,7 @@ import type { Context } from "../context.js";
 import { UsageError } from "../errors.js";
 import { checkRepo, parseIsoDateTime } from "../validators.js";
 import type { DialectName } from "../api/dialects/types.js";
+import { MEMORY_BUDGET_MB } from "../server/budget.js";
 
 export interface ServeOptions {
   host: string;
@@ -33,8 +34,6 @@ interface RawServeFlags {
   memoryBudget?: string;
 }
 
-/** the bounds of --memory-budget, MB: below 128 a two-week statistics window no longer fits */
-export const MEMORY_BUDGET_MB = { min: 128, max: 65_536, default: 1024 } as const;
 const MAX_LATENCY_MS = 60_000;
 
 export function parseServeFlags(flags: RawServeFlags, token: string | undefined): ServeOptions {
