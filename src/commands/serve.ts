@@ -142,6 +142,8 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
     const name = (err as { errorName?: string }).errorName ?? (err as Error).name;
     if (name === "EventsFileError") throw new UsageError(`--events: ${(err as Error).message}`);
     const code = (err as NodeJS.ErrnoException).code;
+    // the worker's heap cap reached while loading --events: the budget is the flag to change
+    if (code === "ERR_WORKER_OUT_OF_MEMORY") throw new UsageError(`--memory-budget ${opts.memoryBudgetMb}: ${(err as Error).message}`);
     if (code === "EADDRINUSE") throw new UsageError(`--port ${opts.port}: the address ${opts.host}:${opts.port} is already in use (use --port 0 for a free port).`);
     if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EACCES") {
       throw new UsageError(`--host ${opts.host} / --port ${opts.port}: cannot listen there (${code}).`);
