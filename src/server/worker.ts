@@ -10,19 +10,22 @@
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import type { ServerOptions } from "./index.js";
 
-/** what the main thread's isolate, the young generation and the code take besides the worker's old generation */
-const OUTSIDE_OLD_MB = 128;
-
 /**
- * The young generation, as large as the main thread's by default: a worker's smaller default made
- * the collector promote much more of a simulated day's short-lived objects (45% more CPU for a
- * cold year-long query).
+ * The worker's young generation: a quarter of the budget, at most 128 MB. A simulated day's
+ * objects are short-lived; with a young generation of 48 MB (the main thread's default) too many
+ * survived into the old one, and a cold year-long query cost 15-17 s of CPU under a 512 MB budget,
+ * against 6.6-11 s with 128 MB (paired runs, load average 10-12).
  */
-const YOUNG_MB = 48;
+export function youngMb(budgetMb: number): number {
+  return Math.min(128, Math.max(16, Math.floor(budgetMb / 4)));
+}
+
+/** what the main thread's isolate and the code take besides the worker's heap */
+const OUTSIDE_HEAP_MB = 64;
 
 /** The worker's old-generation cap for a budget (MB). */
 export function heapLimitMb(budgetMb: number): number {
-  return Math.max(96, budgetMb - OUTSIDE_OLD_MB);
+  return Math.max(64, budgetMb - youngMb(budgetMb) - OUTSIDE_HEAP_MB);
 }
 
 type FromWorker =
@@ -58,7 +61,7 @@ export async function startIsolatedServer(options: ServerOptions & { memoryBudge
     new Promise((resolve, reject) => {
       worker = new Worker(new URL(import.meta.url), {
         workerData: { mqServeWorker: true, options: { ...options, port: port ?? options.port } },
-        resourceLimits: { maxOldGenerationSizeMb: heapLimitMb(options.memoryBudgetMb), maxYoungGenerationSizeMb: YOUNG_MB },
+        resourceLimits: { maxOldGenerationSizeMb: heapLimitMb(options.memoryBudgetMb), maxYoungGenerationSizeMb: youngMb(options.memoryBudgetMb) },
         stdout: false,
         stderr: false,
       });
