@@ -18,7 +18,7 @@ export interface ServeOptions {
   eventsFile?: string;
   /** ms added before every answer */
   latencyMs: number;
-  /** MB of simulated or replayed data held at once */
+  /** MB the server may use: its heap cap, and 30% of it for the data it holds */
   memoryBudgetMb: number;
 }
 
@@ -101,7 +101,7 @@ export function NewCmdServe(ctx: Context, runF?: (opts: ServeOptions) => Promise
     .addOption(
       new Option(
         "--memory-budget <mb>",
-        `the most simulated or replayed data held at once, ${MEMORY_BUDGET_MB.min} to ${MEMORY_BUDGET_MB.max} MB (default: ${MEMORY_BUDGET_MB.default})`,
+        `the memory the server may use (its heap is capped by it), ${MEMORY_BUDGET_MB.min} to ${MEMORY_BUDGET_MB.max} MB (default: ${MEMORY_BUDGET_MB.default})`,
       ),
     )
     .addHelpText(
