@@ -273,6 +273,8 @@ export function NewCmdStats(
   ctx: Context,
   runF?: (opts: StatsOptions) => Promise<void>,
   runSummaryF?: (opts: StatsSummaryOptions) => Promise<void>,
+  /** false: `stats` alone, for `mq --help`, which lists it by its name, arguments and description */
+  withSubcommands = true,
 ): Command {
   const stats = new Command("stats")
     .description("queue and CI statistics: one subcommand per endpoint, charts, CI thresholds")
@@ -285,6 +287,7 @@ export function NewCmdStats(
       }
       ctx.io.stdout.write(statsListing());
     });
+  if (!withSubcommands) return stats;
 
   for (const endpoint of STATS_ENDPOINTS) {
     const cmd = new Command(endpoint.name).description(endpoint.summary);
