@@ -46,6 +46,12 @@ function skipString(text: string, i: number): number {
   }
 }
 
+/** The string that opens at `start` and ends before `end`: its text, unless it has escapes to decode. */
+function keyText(text: string, start: number, end: number): string {
+  for (let j = start + 1; j < end - 1; j++) if (text.charCodeAt(j) === BACKSLASH) return JSON.parse(text.slice(start, end)) as string;
+  return text.slice(start + 1, end - 1);
+}
+
 /**
  * The one walk both scans below make over valid JSON text in [start, end): it tracks nesting, reads
  * the keys of the object at depth 1, and reports every value whose container sits at `collect`
@@ -76,13 +82,6 @@ function walkValues(
   let valueSpaced = false;
   let lastEnd = start;
 
-  const endValue = () => {
-    if (collecting && valueStart >= 0) value(key, { start: valueStart, end: lastEnd, spaced: valueSpaced });
-    valueStart = -1;
-    valueSpaced = false;
-    afterColon = false;
-  };
-
   let i = start;
   while (i < end) {
     const c = text.charCodeAt(i);
@@ -98,7 +97,7 @@ function walkValues(
     if (c === QUOTE) {
       const next = skipString(text, i);
       if (depth === 1 && expectKey) {
-        key = JSON.parse(text.slice(i, next)) as string;
+        key = keyText(text, i, next);
         expectKey = false;
       }
       i = next;
@@ -123,7 +122,10 @@ function walkValues(
     }
     if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
       if (depth === collect) {
-        endValue();
+        // the container's last value ends (no closure here: the loop's state stays in registers)
+        if (collecting && valueStart >= 0) value(key, { start: valueStart, end: lastEnd, spaced: valueSpaced });
+        valueStart = -1;
+        valueSpaced = false;
         collecting = false;
       }
       depth--;
@@ -132,7 +134,12 @@ function walkValues(
       continue;
     }
     if (c === COMMA) {
-      if (depth === collect) endValue();
+      if (depth === collect) {
+        if (collecting && valueStart >= 0) value(key, { start: valueStart, end: lastEnd, spaced: valueSpaced });
+        valueStart = -1;
+        valueSpaced = false;
+        afterColon = false;
+      }
       if (depth === 1) {
         expectKey = true;
         if (collect === 2) key = undefined;
