@@ -80,7 +80,7 @@ export const TYPED_EVENT_TYPES = EVENT_TYPES.filter(
 const dateTime = (name: string): ParamSpec => ({ name, array: false, type: "string", format: "date-time" });
 const names = (name: string): ParamSpec => ({ name, array: true, type: "string", minLength: 1, maxLength: 255, maxItems: 255 });
 
-/** spec 4.2: the standard filter set F and its variants */
+/** docs/api.md §4.2: the standard filter set F and its variants */
 const STATS_PARAMS: Record<StatsParamKind, ParamSpec[]> = {
   filters: [names("base_ref"), names("partition_name"), names("queue_name"), names("priority_rule_name"), dateTime("start_at"), dateTime("end_at")],
   "filters-no-priority": [names("base_ref"), names("partition_name"), names("queue_name"), dateTime("start_at"), dateTime("end_at")],
@@ -88,7 +88,7 @@ const STATS_PARAMS: Record<StatsParamKind, ParamSpec[]> = {
   "time-to-merge": [dateTime("at"), { name: "branch", array: false, type: "string" }],
 };
 
-/** spec 4.1 */
+/** docs/api.md §4.1 */
 const LOGS_PARAMS: ParamSpec[] = [
   { name: "pull_request", array: false, type: "integer", minimum: 1, exclusiveMaximum: 2147483647 },
   { name: "base_ref", array: false, type: "string", minLength: 1, maxLength: 255 },
