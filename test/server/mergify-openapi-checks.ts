@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { startServer, type RunningServer } from "../../src/server/index.js";
 import { get, NOW, type Got } from "./helpers.js";
 import { openapi, schemaErrors } from "../helpers/openapi.js";
+import { spread } from "../helpers/sweep.js";
 
 export const WEEK_AGO = new Date(NOW.getTime() - 7 * 86_400_000).toISOString();
 export const MONTH_AGO = new Date(NOW.getTime() - 29 * 86_400_000).toISOString();
@@ -42,9 +43,10 @@ export function mergifyServer(): MergifyServer {
   };
 }
 
-/** the month's events of `type`: some served, each valid, of that type, with an outcome */
-export async function expectTypeServed(served: MergifyServer, type: string): Promise<void> {
-  const r = await served.valid("logs", `event_type=${type}&received_from=${MONTH_AGO}&per_page=25`);
+/** the events of `type` since `from`: some served, each valid, of that type, with an outcome. The
+ * whole sweep reads the month (rare types); the sample's types all occur within a week. */
+export async function expectTypeServed(served: MergifyServer, type: string, from: string): Promise<void> {
+  const r = await served.valid("logs", `event_type=${type}&received_from=${from}&per_page=25`);
   expect(r.json.events.length, type).toBeGreaterThan(0);
   for (const e of r.json.events) {
     expect(e.type).toBe(type);
@@ -74,3 +76,18 @@ export function statsQueries(): Array<{ path: string; query: string }> {
 
 /** what mergify-openapi.test.ts checks of its sweeps: how many event types, how many filtered statistics queries */
 export const OPENAPI_SAMPLE = { types: 6, filteredStats: 12 };
+
+/** the filtered statistics queries mergify-openapi.test.ts checks: a spread of those within the week
+ * (a month's window would have the fast half simulate the month) */
+export function sampledStatsQueries(): Array<{ path: string; query: string }> {
+  return spread(
+    statsQueries().filter((q) => q.query && !q.query.includes(MONTH_AGO)),
+    OPENAPI_SAMPLE.filteredStats,
+  );
+}
+
+/** the filtered statistics queries mergify-openapi.e2e.test.ts checks: all the others */
+export function otherStatsQueries(): Array<{ path: string; query: string }> {
+  const sampled = new Set(sampledStatsQueries().map((q) => `${q.path}?${q.query}`));
+  return statsQueries().filter((q) => q.query && !sampled.has(`${q.path}?${q.query}`));
+}
