@@ -60,7 +60,7 @@ describe("mq archive sync", () => {
   it("shows progress (day, counts) on a terminal's stderr, and only there", async () => {
     const ctx = testContext({ now: () => NOW, tty: true, env: { MQ_DATA_DIR: tempDir() } });
     expect(await main(["archive", "sync", ...api(), "--repo", "acme/web", "--since", "2026-11-20T00:00:00Z", "-o", "ndjson"], ctx)).toBe(0);
-    expect(ctx.stderrText()).toMatch(/acme\/web: 2026-11-20 \(day 1 of 1\), [\d,]+ events read, [\d,]+ new/);
+    expect(ctx.stderrText()).toMatch(/acme\/web: [01] of 1 day done, [\d,]+ events read, [\d,]+ new/);
     expect(ctx.stdoutText()).not.toMatch(/events read/);
   });
 

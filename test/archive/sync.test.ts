@@ -93,6 +93,7 @@ describe("mq archive: input checked before anything runs", () => {
     [["archive", "sync", "acme/web", "--repo", "acme/api"], "mq: give the repositories either as arguments or with --repo, not both.\n"],
     [["archive", "sync", "acme/web", "--since", "yesterday"], /^mq: --since "yesterday" is not an ISO 8601 date-time/],
     [["archive", "sync", "acme/web", "--data-dir", ""], "mq: --data-dir is empty: give a folder, or leave it out for the default.\n"],
+    [["archive", "sync", "acme/web", "--parallel", "0"], 'mq: --parallel must be an integer from 1 to 16, not "0".\n'],
     [["archive", "export"], "mq: --parquet <dir> is required: the folder to write the Parquet files into.\n"],
     [["logs", "--archive", "--follow", "--repo", "acme/web"], /^mq: --archive and --follow cannot be used together/],
     [["logs", "--archive", "--repo", "acme/web,acme/api"], "mq: --archive reads the log of one repository: give one --repo (mq insights and mq prs read several from the archive).\n"],
