@@ -20,6 +20,10 @@ if (!argv.includes("serve")) setFlagsFromString("--optimize-for-size");
 // command tree, so it costs no more than starting Node.
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+  // `mq --version | true`: a reader that left is no crash (run() handles this for every other command)
+  process.stdout.on("error", (err) => {
+    if (err.code !== "EPIPE") throw err;
+  });
   process.stdout.write(`${version}\n`);
 } else {
   const { run } = await import("../dist/main.js");
