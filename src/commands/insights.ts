@@ -116,7 +116,7 @@ export async function parseInsightsFlags(flags: RawFlags, ctx: Context): Promise
 
 export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<void> {
   const [{ resolveRepos, pool, REPO_CONCURRENCY }, { WindowAccumulator }, { walkStays }, { openEventSource }, { buildReport }, { startSpinner }, { formatCount }, { MqError }] = await Promise.all([
-    import("../insights/repos.js"),
+    import("./shared/repos.js"),
     import("../insights/figures.js"),
     import("../insights/walk.js"),
     import("../insights/source.js"),

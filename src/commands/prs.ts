@@ -116,7 +116,7 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
     import("../insights/records.js"),
     import("../output/spinner.js"),
     import("../output/format.js"),
-    import("../insights/repos.js"),
+    import("./shared/repos.js"),
     import("../errors.js"),
   ]);
   type Row = import("../insights/records.js").StayRecord;

@@ -160,6 +160,10 @@ export interface Target {
    * five queues counts more than a quiet hour of one (the combined intervals would weigh both alike).
    */
   flat?: readonly Rec[];
+  /** what "all" covers when it is not all groups of one response ("all repositories") */
+  over?: string;
+  /** the target has no exact value (a total the API's figures cannot give), and why */
+  unavailable?: string;
 }
 
 /** A target's value of `field` over the window (no aggregation). */
@@ -251,6 +255,8 @@ export interface Verdict {
   sample?: Sample;
   /** why a check was skipped or found nothing */
   reason?: string;
+  /** what an "all" verdict covers when it is not all groups ("all repositories") */
+  over?: string;
 }
 
 export interface GateOptions {
@@ -288,7 +294,14 @@ export function judge(expr: FailIfExpr, targets: readonly Target[], opts: GateOp
   for (const t of targets) {
     const sample = aggregatedSample(expr, field, t, opts.sample);
     const value = evaluateTarget(expr, t, field);
-    const base = { expr, scope: t.scope, keys: t.keys, sample };
+    const base = { expr, scope: t.scope, keys: t.keys, sample, ...(t.over ? { over: t.over } : {}) };
+    if (t.unavailable !== undefined) {
+      // a figure that cannot be computed exactly is not judged on a guess: it counts as no data
+      skippedSmall++;
+      const allowed = opts.allowEmpty === true;
+      verdicts.push({ ...base, value: null, status: "empty", pass: allowed, reason: `not available: ${t.unavailable}${allowed ? " (--allow-empty)" : ""}` });
+      continue;
+    }
     if (opts.minCount !== undefined && sample && sample.count < opts.minCount) {
       skippedSmall++;
       verdicts.push({ ...base, value: value ?? null, status: "skip", pass: true, reason: `fewer than ${opts.minCount} ${sample.noun} (--min-count ${opts.minCount})` });

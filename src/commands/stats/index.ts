@@ -20,6 +20,7 @@ import { checkWindowOrder, formatInstant, parseTimeFlag, parseTimeWindow, TIME_V
 import { resolveOutputFormat } from "../shared/output.js";
 import { recordFieldNames } from "../../stats/series.js";
 import { messageText } from "../../output/terminal-text.js";
+import { manyRepoList, type RepoName } from "../shared/repos.js";
 
 export type StatsQuery = Record<string, string | string[]>;
 
@@ -49,6 +50,8 @@ export interface StatsOptions {
   /** the filter flags as typed, repeated when the result is empty */
   filterWords: string[];
   gate: GateFlags;
+  /** several repositories (--repo a/b,c/d, repeated, @FILE): a row each and a total */
+  repos?: RepoName[];
 }
 
 export interface StatsSummaryOptions {
@@ -257,13 +260,44 @@ export function parseStatsFlags(cmd: Command, endpoint: StatsEndpoint, flags: Ra
   const failIf = (flags.failIf ?? []).map((e) => parseFailIf(e, subject, kinds));
   const gate = parseGateFlags(flags, failIf, endpointSampled(endpoint));
   const intervals = Boolean(flags.intervals);
-  const { fields, format } = parseStatsFields(endpoint, flags.fields, ctx, subject);
+  const repos = manyRepoList(ctx);
+  const { fields, format } = repos ? parseManyFields(endpoint, flags.fields, ctx, subject) : parseStatsFields(endpoint, flags.fields, ctx, subject);
   if (chart && intervals) throw new UsageError("--chart and --intervals cannot be used together: the chart already shows every interval.");
   if (intervals && (endpoint.shape === "list" || endpoint.shape === "time-to-merge" || endpoint.shape === "checks-outcome")) {
     throw new UsageError(`--intervals is not available for ${subject}: its response has no intervals.`);
   }
   if (chart && fields) throw new UsageError("--chart draws on the terminal and cannot be combined with --fields: drop one of them.");
+  if (repos) {
+    checkManyRepos(endpoint, { chart, intervals });
+    return { endpoint, dialect, query, chart, intervals, fields, format, filterWords: filterWords(flags, endpoint.accepts), gate, repos };
+  }
   return { endpoint, dialect, query, chart, intervals, fields, format: chart ? "table" : format, filterWords: filterWords(flags, endpoint.accepts), gate };
+}
+
+/** What several repositories cannot do, said before anything is sent. */
+function checkManyRepos(endpoint: StatsEndpoint, view: { chart: boolean; intervals: boolean }): void {
+  const subject = `mq stats ${endpoint.name}`;
+  if (endpoint.shape === "list") {
+    throw new UsageError(`${subject} lists the names of one repository: give one --repo (mq stats queues-entered-count --repo a/b,c/d compares the activity of several).`);
+  }
+  if (endpoint.shape === "time-to-merge") {
+    throw new UsageError(`${subject} reads one repository: its means and medians per queue carry no counts to combine; mq insights --repo a/b,c/d gives time to merge across repositories.`);
+  }
+  if (view.chart) throw new UsageError("--chart draws the groups of one repository: give one --repo, or drop --chart for a row per repository and a total.");
+  if (view.intervals) throw new UsageError("--intervals shows the groups of one repository: give one --repo, or drop --intervals for a row per repository and a total.");
+}
+
+/** --fields over several repositories: the repository, the part keys and the figures. */
+function parseManyFields(endpoint: StatsEndpoint, raw: string[] | undefined, ctx: Context, subject: string): { fields?: string[]; format: OutputFormat } {
+  if (raw === undefined) return { format: resolveOutputFormat(ctx, { figures: true, command: subject }) };
+  const fields = requireNonEmptyItems("--fields", raw);
+  const known = ["repository", ...(endpoint.sections ? ["section"] : []), ...(endpoint.category ? [endpoint.category] : []), ...endpoint.fields];
+  for (const f of fields) {
+    if (!known.includes(f)) throw new UsageError(`--fields: unknown field "${f}" for ${subject} over several repositories; available fields: ${known.join(", ")}.`);
+  }
+  const format = ctx.globals.output ?? "ndjson";
+  if (!["json", "ndjson", "csv"].includes(format)) throw new UsageError(`--fields applies to -o json, ndjson or csv, not to ${format === "table" ? "the table" : `-o ${format}`}.`);
+  return { fields, format };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -361,15 +395,15 @@ function statsPath(owner: string, name: string, endpoint: StatsEndpoint): string
   return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/stats/${endpoint.path}`;
 }
 
-async function fetchStats(ctx: Context, endpoint: StatsEndpoint, query: StatsQuery, dialect: Dialect = DIALECTS.spec): Promise<unknown> {
-  const repo = await ctx.resolveRepo();
+async function fetchStats(ctx: Context, endpoint: StatsEndpoint, query: StatsQuery, dialect: Dialect = DIALECTS.spec, repo?: RepoName): Promise<unknown> {
+  repo ??= await ctx.resolveRepo();
   const client = await ctx.apiClient();
   const derived = derivationOf(endpoint.name, dialect.name);
   if (derived && !endpoint.dialects.includes(dialect.name)) {
     // the dialect has no such endpoint: the same figures from the ones it has, same query
     const { findStatsEndpoint } = await import("../../stats/endpoints.js");
     const sources = derived.from.map((n) => findStatsEndpoint(n)!);
-    const bodies = await Promise.all(sources.map((e) => fetchStats(ctx, e, query, dialect)));
+    const bodies = await Promise.all(sources.map((e) => fetchStats(ctx, e, query, dialect, repo)));
     return derived.combine(new Map(sources.map((e, i) => [e.name, bodies[i]])));
   }
   const res = await client.get(statsPath(repo.owner, repo.name, endpoint), query);
@@ -407,6 +441,7 @@ function warnDeprecated(ctx: Context, endpoint: StatsEndpoint): void {
 }
 
 export async function runStats(opts: StatsOptions, ctx: Context): Promise<void> {
+  if (opts.repos) return runStatsMany(opts, opts.repos, ctx);
   const { endpoint } = opts;
   const { format } = opts;
   warnDeprecated(ctx, endpoint);
@@ -452,6 +487,62 @@ export async function runStats(opts: StatsOptions, ctx: Context): Promise<void> 
       ? () => ({ headline: figures.statsHeadline(endpoint, body), chart: figures.statsChart(endpoint, body), window: figures.statsWindow(endpoint, body) })
       : undefined,
   });
+}
+
+/**
+ * Several repositories: fetched at most REPO_CONCURRENCY at once, a row each and a total. A
+ * repository that fails is reported on stderr with its exit code and left out; the others are
+ * written, and the exit code is the first failure's.
+ */
+async function runStatsMany(opts: StatsOptions, repos: RepoName[], ctx: Context): Promise<void> {
+  const { endpoint } = opts;
+  warnDeprecated(ctx, endpoint);
+  const [{ pool, REPO_CONCURRENCY }, { startSpinner }, { MqError }, { combineRepos, judgeMany }] = await Promise.all([
+    import("../shared/repos.js"),
+    import("../../output/spinner.js"),
+    import("../../errors.js"),
+    import("../../stats/many.js"),
+  ]);
+  const spinner = await startSpinner(ctx, `fetching ${endpoint.name} of ${repos.length} repositories…`);
+  const failed: Array<{ repository: string; message: string; exit_code: number }> = [];
+  let firstError: InstanceType<typeof MqError> | undefined;
+  const bodies = await pool(repos, REPO_CONCURRENCY, async (repo) => {
+    const repository = `${repo.owner}/${repo.name}`;
+    try {
+      return { repository, body: await fetchStats(ctx, endpoint, opts.query, opts.dialect, repo) };
+    } catch (err) {
+      // one repository failing must not lose the others: reported, and the exit code says so
+      if (ctx.signal.aborted || !(err instanceof MqError)) throw err;
+      firstError ??= err;
+      failed.push({ repository, message: err.message, exit_code: err.exitCode });
+      spinner.log(`mq: ${repository}: ${messageText(err.message)} (exit ${err.exitCode})`);
+      return undefined;
+    }
+  }).finally(() => spinner.stop());
+  const done = bodies.filter((b): b is NonNullable<typeof b> => b !== undefined);
+  const many = combineRepos(endpoint, done);
+  const [{ exportAll }, { statsManyExport, manyHeadline }, { unavailableTotals }] = await Promise.all([
+    import("../../output/exporter.js"),
+    import("../../output/stats-many.js"),
+    import("../../stats/many.js"),
+  ]);
+  const out = statsManyExport(ctx.io, endpoint, many, done, { fields: opts.fields, window: windowWords(opts.query), failed });
+  await exportAll(opts.format, ctx.io, out, out.records);
+  if (opts.format !== "table" && opts.format !== "none") {
+    // the table says it under itself; elsewhere stdout is data, so the reasons go to stderr
+    for (const [field, why] of unavailableTotals(many)) ctx.io.stderr.write(`mq: total ${field} not available: ${messageText(why)}\n`);
+  }
+  const verdicts = opts.gate.failIf.length ? judgeMany(opts.gate.failIf, endpoint, done, opts.gate.scope, gateOptions(opts.gate, opts.query)) : [];
+  const gate = reportGate(ctx, opts.gate, verdicts, {
+    command: `mq stats ${endpoint.name}`,
+    repository: repos.map((r) => `${r.owner}/${r.name}`).join(","),
+    start_at: typeof opts.query.start_at === "string" ? opts.query.start_at : undefined,
+    end_at: typeof opts.query.end_at === "string" ? opts.query.end_at : undefined,
+    summary: () => ({ headline: manyHeadline(endpoint, many, failed) }),
+  });
+  if (!firstError) return gate;
+  await gate.catch(() => undefined);
+  throw new MqError(`${failed.length} of ${repos.length} repositories could not be read (${failed.map((f) => f.repository).join(", ")}); the output covers the others.`, firstError.exitCode);
 }
 
 /** The window asked for, in words: the API's default is the day before now. */

@@ -1,11 +1,11 @@
-// Several repositories for `mq insights` and `mq prs`: --repo repeated or comma-separated, and
-// @FILE for a file of names (one a line; blank lines and # comments ignored). Without --repo, the
-// one repository mq would use anyway.
+// Several repositories for `mq logs`, `mq stats`, `mq insights` and `mq prs`: --repo repeated or
+// comma-separated, and @FILE for a file of names (one a line; blank lines and # comments ignored).
+// Without --repo, the one repository mq would use anyway.
 import { readFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
-import type { Context } from "../context.js";
-import { UsageError } from "../errors.js";
-import { checkRepo } from "../validators.js";
+import type { Context } from "../../context.js";
+import { UsageError } from "../../errors.js";
+import { checkRepo } from "../../validators.js";
 
 export interface RepoName {
   owner: string;
@@ -49,9 +49,15 @@ export function parseRepoList(value: string, cwd: string): RepoName[] {
   return out;
 }
 
-export async function resolveRepos(ctx: Context): Promise<RepoName[]> {
+/** The repositories of --repo when it names a list or a file (checked, no request), else undefined. */
+export function manyRepoList(ctx: Pick<Context, "globals" | "cwd">): RepoName[] | undefined {
   const raw = ctx.globals.repo;
-  if (raw !== undefined && raw.trim() !== "" && /[,@]/.test(raw)) return parseRepoList(raw, ctx.cwd);
+  return raw !== undefined && raw.trim() !== "" && /[,@]/.test(raw) ? parseRepoList(raw, ctx.cwd) : undefined;
+}
+
+export async function resolveRepos(ctx: Context): Promise<RepoName[]> {
+  const many = manyRepoList(ctx);
+  if (many) return many;
   const one = await ctx.resolveRepo();
   return [{ owner: one.owner, name: one.name }];
 }
