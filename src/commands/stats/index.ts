@@ -3,10 +3,8 @@
 // parse and validate flags into options (nothing is sent on bad input); runStats and runStatsSummary
 // fetch, hand the domain's results to the exporter and apply --fail-if, loading all that on demand.
 import { Command, Option } from "commander";
-import { accessSync, constants } from "node:fs";
-import { dirname, resolve } from "node:path";
 import type { Context, OutputFormat } from "../../context.js";
-import { CheckFailedError, UsageError } from "../../errors.js";
+import { UsageError } from "../../errors.js";
 import { STATS_ENDPOINTS, type StatsEndpoint } from "../../stats/endpoints.js";
 import { acceptedFlags, STATS_FLAGS, type StatsFlag } from "../../stats/flags.js";
 import { GATE_SCOPES, parseFailIf, type FailIfExpr, type GateScope, type Verdict } from "../../stats/fail-if.js";
@@ -21,18 +19,11 @@ import { resolveOutputFormat } from "../shared/output.js";
 import { recordFieldNames } from "../../stats/series.js";
 import { messageText } from "../../output/terminal-text.js";
 import { manyRepoList, type RepoName } from "../shared/repos.js";
+import { addGateFlags, parseGateFlags, reportGate, type GateFlags } from "../shared/gate.js";
+
+export type { GateFlags } from "../shared/gate.js";
 
 export type StatsQuery = Record<string, string | string[]>;
-
-/** --fail-if and the flags that shape it: which figure, how small a sample counts, where verdicts go. */
-export interface GateFlags {
-  failIf: FailIfExpr[];
-  scope: GateScope;
-  minCount?: number;
-  allowEmpty: boolean;
-  /** --report FILE: the verdicts as JSON */
-  report?: string;
-}
 
 export interface StatsOptions {
   endpoint: StatsEndpoint;
@@ -80,10 +71,6 @@ type RawFlags = { [K in StatsFlag["key"]]?: K extends "since" | "until" | "at" |
 /** What `mq stats summary` accepts: the figures it combines all take the filter set F. */
 const SUMMARY_ACCEPTS = acceptedFlags("filters");
 
-function collectRepeat(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
 function listWords(items: readonly string[]): string {
   return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }
@@ -111,64 +98,6 @@ function rejectForeignFlags(cmd: Command, name: string, accepted: readonly strin
     else if (accepted.length === 2 && accepted[0] === "--since") why = `it takes only ${listWords(accepted)}`;
     else if (accepted[0] === "--at") why = `it takes only ${listWords(accepted)}`;
     throw new UsageError(`${flag} is not accepted by mq stats ${name}: ${why}.`);
-  }
-}
-
-/** --fail-if and its companions, shown where --fail-if is. */
-function addGateFlags(cmd: Command, hidden: boolean): void {
-  const options = [
-    new Option("--fail-if <expr>", "exit 1 when FIELD OP VALUE or AGG(FIELD) OP VALUE holds (repeatable); one verdict line per check on stderr").argParser(collectRepeat),
-    new Option("--fail-if-scope <scope>", "judge the figure over all groups (default), each group, or both: all, each, both"),
-    new Option("--min-count <n>", "skip (and report) figures with fewer than n items behind them (checks, sessions)"),
-    new Option("--allow-empty", "pass when a check finds no data (no group matches the filters, an empty window); default: fail"),
-    new Option("--report <file>", "write the verdicts as JSON to this file"),
-  ];
-  for (const o of options) {
-    if (hidden) o.hideHelp();
-    cmd.addOption(o);
-  }
-}
-
-/** Checks the gate flags; `sampled(expr)` says whether an expression's figure counts its items. */
-function parseGateFlags(flags: RawFlags, failIf: FailIfExpr[], sampled: (expr: FailIfExpr) => boolean): GateFlags {
-  if (!failIf.length) {
-    const stray = (["failIfScope", "minCount", "allowEmpty", "report"] as const).find((k) => flags[k] !== undefined);
-    if (stray) {
-      const flag = { failIfScope: "--fail-if-scope", minCount: "--min-count", allowEmpty: "--allow-empty", report: "--report" }[stray];
-      throw new UsageError(`${flag} only applies to --fail-if checks: add --fail-if EXPR or drop ${flag}.`);
-    }
-  }
-  let scope: GateScope = "all";
-  if (flags.failIfScope !== undefined) {
-    if (!(GATE_SCOPES as readonly string[]).includes(flags.failIfScope)) {
-      throw new UsageError(`--fail-if-scope must be one of ${GATE_SCOPES.join(", ")}, not "${flags.failIfScope}".`);
-    }
-    scope = flags.failIfScope as GateScope;
-  }
-  const minCount = flags.minCount !== undefined ? parseIntFlag("--min-count", flags.minCount, 1, 1_000_000_000) : undefined;
-  if (minCount !== undefined) {
-    const unsampled = failIf.find((e) => !sampled(e));
-    if (unsampled) {
-      throw new UsageError(
-        `--min-count: ${unsampled.field} has no count of the items behind it; --min-count applies to rates and to the figures of failure-rate and checks-retries (drop it, or gate ${unsampled.field} without it in another step).`,
-      );
-    }
-  }
-  let report: string | undefined;
-  if (flags.report !== undefined) {
-    report = requireNonEmptyItems("--report", [flags.report], 4096)[0]!;
-    checkWritableFile("--report", report);
-  }
-  return { failIf, scope, minCount, allowEmpty: flags.allowEmpty === true, report };
-}
-
-/** The file's folder must exist and be writable: found out before any request, not after. */
-function checkWritableFile(flag: string, path: string): void {
-  const dir = dirname(resolve(path));
-  try {
-    accessSync(dir, constants.W_OK);
-  } catch {
-    throw new UsageError(`${flag} ${path}: cannot write to the folder ${dir} (missing or not writable).`);
   }
 }
 
@@ -570,47 +499,6 @@ function emptyReason(query: StatsQuery): string {
 
 function gateOptions(gate: GateFlags, query: StatsQuery): { minCount?: number; allowEmpty: boolean; emptyReason: string } {
   return { minCount: gate.minCount, allowEmpty: gate.allowEmpty, emptyReason: emptyReason(query) };
-}
-
-interface GateRun {
-  command: string;
-  repository: string;
-  start_at?: string;
-  end_at?: string;
-  /** what the step summary shows besides the verdicts (absent: no summary) */
-  summary?: () => { headline: import("../../output/markdown.js").MarkdownTable; chart?: import("../../output/github.js").StepSummary["chart"]; window?: { start: string; end: string } };
-}
-
-/**
- * The verdicts' reporters: a line per check on stderr, the JSON report, and inside GitHub Actions an
- * annotation per failed check and the step summary. Exit 1 (CheckFailedError) when a check failed.
- */
-async function reportGate(ctx: Context, gate: GateFlags, verdicts: readonly Verdict[], run: GateRun): Promise<void> {
-  const [{ verdictLines, writeGateReport }, { colors }] = await Promise.all([import("../../output/gate.js"), import("../../output/color.js")]);
-  if (verdicts.length) ctx.io.stderr.write(verdictLines(verdicts, colors(ctx.io, "stderr")));
-  const github = await import("../../output/github.js");
-  if (github.inActions(ctx.env)) {
-    ctx.io.stderr.write(github.annotations(verdicts, run.command));
-    const path = ctx.env.GITHUB_STEP_SUMMARY;
-    if (path && run.summary) {
-      const extra = run.summary();
-      const window = extra.window ?? (run.start_at && run.end_at ? { start: run.start_at, end: run.end_at } : undefined);
-      try {
-        await github.appendStepSummary(path, github.renderStepSummary({ command: run.command, repository: run.repository, window, headline: extra.headline, chart: extra.chart, verdicts }));
-      } catch (err) {
-        // the gate's verdict stands; a summary that cannot be written is worth a warning, not a failure
-        ctx.io.stderr.write(`mq: warning: cannot append the step summary to ${path}: ${(err as Error).message}\n`);
-      }
-    }
-  }
-  if (gate.report) {
-    const meta = { command: run.command, repository: run.repository, start_at: run.start_at, end_at: run.end_at };
-    await writeGateReport(gate.report, verdicts, meta);
-  }
-  const failedCount = verdicts.filter((v) => !v.pass).length;
-  if (failedCount) {
-    throw new CheckFailedError(`${failedCount} of ${verdicts.length} --fail-if check${verdicts.length === 1 ? "" : "s"} failed.`);
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
