@@ -5,10 +5,10 @@
 import { Command, Option } from "commander";
 import type { Context, OutputFormat } from "../context.js";
 import { UsageError } from "../errors.js";
-import { collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
-import { checkWindowOrder, parseTimeFlag, TIME_VALUE_HELP } from "./shared/time.js";
+import { parseIntFlag } from "./shared/lists.js";
+import { checkWindowOrder, parseTimeFlag } from "./shared/time.js";
 import { resolveOutputFormat } from "./shared/output.js";
-import { archiveOption, noArchiveOption, resolveArchiveMode } from "./shared/archive.js";
+import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, type StaysRawFlags } from "./shared/stays-flags.js";
 import type { ArchiveMode } from "../archive/choose.js";
 import { addGateFlags, parseGateFlags, type GateFlags, type GateRawFlags } from "./shared/gate.js";
 
@@ -30,34 +30,30 @@ export interface InsightsOptions {
   archive: ArchiveMode;
 }
 
-interface RawFlags extends GateRawFlags {
-  since?: string;
-  until?: string;
+interface RawFlags extends GateRawFlags, StaysRawFlags {
   compare?: string;
-  baseRef?: string;
-  queue?: string[];
   slowest?: string;
-  archive?: boolean;
 }
 
 const INSIGHTS_GATE_HELP = {
   failIf: "exit 1 when FIGURE OP VALUE or change(FIGURE) OP VALUE holds, e.g. 'p95(queue_time) > 2h' (repeatable); one verdict line per check on stderr",
   scope: "with several --repo: judge the total (all, default), each repository (each), or both",
+  minCount: "skip (and report) figures with fewer than n stays behind them (distributions, failure_rate)",
+  allowEmpty: "pass when a check's figure has no value (no stays in the window, no base to change from); default: fail",
+  sampled: "the distributions (STAT(DISTRIBUTION)) and failure_rate, and their change()",
 };
 
 export function NewCmdInsights(ctx: Context, runF?: (opts: InsightsOptions) => Promise<void>): Command {
-  const cmd = new Command("insights");
+  const cmd = new Command("insights").description(
+    "percentiles of time to merge, queue, CI and waiting time, failure rate, throughput, exit reasons and slowest PRs, against a previous window",
+  );
+  addWindowFlags(cmd, "7 days");
+  cmd.addOption(new Option("--compare <window>", "previous (the window of the same length just before, default), none, or SINCE..UNTIL"));
+  addStayFilterFlags(cmd);
+  cmd.addOption(new Option("--slowest <n>", `how many of the slowest pull requests to list, 0 to 100 (default ${DEFAULT_SLOWEST})`));
   addGateFlags(cmd, false, INSIGHTS_GATE_HELP);
+  addArchiveFlags(cmd);
   return cmd
-    .description("percentiles of time to merge, queue, CI and waiting time, failure rate, throughput, exit reasons and slowest PRs, against a previous window")
-    .addOption(new Option("--since <time>", `start of the window: ${TIME_VALUE_HELP} (default: 7 days before --until)`))
-    .addOption(new Option("--until <time>", "end of the window (default: now)"))
-    .addOption(new Option("--compare <window>", "previous (the window of the same length just before, default), none, or SINCE..UNTIL"))
-    .addOption(new Option("--base-ref <ref>", "only pull requests targeting this base ref"))
-    .addOption(new Option("--queue <name>", "only stays in this queue (repeatable, comma-separated)").argParser(collectList))
-    .addOption(new Option("--slowest <n>", `how many of the slowest pull requests to list, 0 to 100 (default ${DEFAULT_SLOWEST})`))
-    .addOption(archiveOption())
-    .addOption(noArchiveOption())
     .addHelpText(
       "after",
       `\nFigures (for --fail-if): entered, merged, left, failed, failure_rate, throughput, retries, and STAT(DISTRIBUTION)
@@ -86,33 +82,23 @@ export function parseRange(flag: string, value: string, now: Date): { since: Dat
   return { since, until };
 }
 
-/** The window of a command that reads stays: --since/--until with a default length. */
-export function parseStaysWindow(flags: { since?: string; until?: string }, now: Date, defaultMs: number): { since: Date; until: Date } {
-  const until = flags.until !== undefined ? parseTimeFlag("--until", flags.until, now) : now;
-  const since = flags.since !== undefined ? parseTimeFlag("--since", flags.since, now) : new Date(until.getTime() - defaultMs);
-  checkWindowOrder(since, until, flags.until !== undefined ? undefined : { since: "--since", until: "now" });
-  return { since, until };
-}
-
 export async function parseInsightsFlags(flags: RawFlags, ctx: Context): Promise<InsightsOptions> {
   const format = resolveOutputFormat(ctx);
   const now = ctx.now();
-  const { since, until } = parseStaysWindow(flags, now, DEFAULT_INSIGHTS_WINDOW_MS);
+  const { since, until, baseRef, queues, archive } = parseStaysFlags(flags, ctx, DEFAULT_INSIGHTS_WINDOW_MS);
   let compare: InsightsOptions["compare"];
   const c = (flags.compare ?? "previous").trim();
   if (c === "previous") compare = { since: new Date(2 * since.getTime() - until.getTime()), until: since };
   else if (c !== "none") compare = parseRange("--compare", c, now);
   if (compare && compare.since.getTime() < 0) throw new UsageError("--compare reaches back before 1970: give a shorter window.");
-  const baseRef = flags.baseRef !== undefined ? requireNonEmptyItems("--base-ref", [flags.baseRef])[0] : undefined;
-  const queues = flags.queue !== undefined ? requireNonEmptyItems("--queue", flags.queue) : undefined;
   const slowest = flags.slowest !== undefined ? parseIntFlag("--slowest", flags.slowest, 0, 100) : DEFAULT_SLOWEST;
   let gate: GateFlags = { failIf: [], scope: "all", allowEmpty: false };
   if (flags.failIf?.length || flags.failIfScope !== undefined || flags.minCount !== undefined || flags.allowEmpty || flags.report !== undefined) {
     const { parseInsightsFailIf, insightsSampled } = await import("../insights/gate.js");
     const failIf = (flags.failIf ?? []).map((e) => parseInsightsFailIf(e, { compare: compare !== undefined }));
-    gate = parseGateFlags(flags, failIf, insightsSampled);
+    gate = parseGateFlags(flags, failIf, insightsSampled, INSIGHTS_GATE_HELP);
   }
-  return { since, until, compare, baseRef, queues, slowest, gate, format, archive: resolveArchiveMode(flags.archive, ctx.env) };
+  return { since, until, compare, baseRef, queues, slowest, gate, format, archive };
 }
 
 export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<void> {

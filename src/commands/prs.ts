@@ -5,11 +5,9 @@ import { Command, Option } from "commander";
 import type { Context, OutputFormat } from "../context.js";
 import { UsageError } from "../errors.js";
 import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
-import { TIME_VALUE_HELP } from "./shared/time.js";
 import { resolveOutputFormat } from "./shared/output.js";
-import { archiveOption, noArchiveOption, resolveArchiveMode } from "./shared/archive.js";
+import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, type StaysRawFlags } from "./shared/stays-flags.js";
 import type { ArchiveMode } from "../archive/choose.js";
-import { parseStaysWindow } from "./insights.js";
 import { OUTCOMES, SORT_FIELDS, STAY_FIELDS, type SortField } from "../insights/records.js";
 import { MAX_PULL_REQUEST } from "./logs.js";
 
@@ -31,12 +29,8 @@ export interface PrsOptions {
   archive: ArchiveMode;
 }
 
-interface RawFlags {
-  since?: string;
-  until?: string;
-  baseRef?: string;
+interface RawFlags extends StaysRawFlags {
   pr?: string;
-  queue?: string[];
   outcome?: string[];
   reason?: string[];
   failed?: boolean;
@@ -44,26 +38,23 @@ interface RawFlags {
   slowest?: string;
   limit?: string;
   fields?: string[];
-  archive?: boolean;
 }
 
 export function NewCmdPrs(ctx: Context, runF?: (opts: PrsOptions) => Promise<void>): Command {
-  return new Command("prs")
-    .description("one row per queue stay in the window: pull request, queue, time in queue, waiting, CI, retries, outcome")
-    .addOption(new Option("--since <time>", `start of the window: ${TIME_VALUE_HELP} (default: 7 days before --until)`))
-    .addOption(new Option("--until <time>", "end of the window (default: now)"))
-    .addOption(new Option("--base-ref <ref>", "only pull requests targeting this base ref"))
-    .addOption(new Option("--pr <number>", "only this pull request's stays"))
-    .addOption(new Option("--queue <name>", "only stays in this queue (repeatable, comma-separated)").argParser(collectList))
-    .addOption(new Option("--outcome <outcome>", `only stays that ended so: ${OUTCOMES.join(", ")} (repeatable, comma-separated)`).argParser(collectList))
-    .addOption(new Option("--reason <code>", "only stays that left for this exit reason, e.g. CHECKS_FAILED (repeatable, comma-separated)").argParser(collectList))
-    .addOption(new Option("--failed", "only stays that failed (same as --outcome failed)"))
-    .addOption(new Option("--sort <field>", `sort by this field, largest (or newest) first: ${SORT_FIELDS.join(", ")}`))
-    .addOption(new Option("--slowest <n>", "the n stays with the longest time in queue (--sort queue_time --limit n)"))
-    .addOption(new Option("--limit <n>", "at most n rows"))
-    .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv: ${STAY_FIELDS.join(", ")}`).argParser(collectList))
-    .addOption(archiveOption())
-    .addOption(noArchiveOption())
+  const cmd = new Command("prs").description("one row per queue stay in the window: pull request, queue, time in queue, waiting, CI, retries, outcome");
+  addWindowFlags(cmd, "7 days");
+  addStayFilterFlags(cmd);
+  return addArchiveFlags(
+    cmd
+      .addOption(new Option("--pr <number>", "only this pull request's stays"))
+      .addOption(new Option("--outcome <outcome>", `only stays that ended so: ${OUTCOMES.join(", ")} (repeatable, comma-separated)`).argParser(collectList))
+      .addOption(new Option("--reason <code>", "only stays that left for this exit reason, e.g. CHECKS_FAILED (repeatable, comma-separated)").argParser(collectList))
+      .addOption(new Option("--failed", "only stays that failed (same as --outcome failed)"))
+      .addOption(new Option("--sort <field>", `sort by this field, largest (or newest) first: ${SORT_FIELDS.join(", ")}`))
+      .addOption(new Option("--slowest <n>", "the n stays with the longest time in queue (--sort queue_time --limit n)"))
+      .addOption(new Option("--limit <n>", "at most n rows"))
+      .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv: ${STAY_FIELDS.join(", ")}`).argParser(collectList)),
+  )
     .action(async (flags: RawFlags) => {
       const opts = parsePrsFlags(flags, ctx);
       await (runF ?? ((o) => runPrs(o, ctx)))(opts);
@@ -83,10 +74,8 @@ function oneOf(flag: string, items: readonly string[], allowed: readonly string[
 
 export function parsePrsFlags(flags: RawFlags, ctx: Context): PrsOptions {
   const format = resolveOutputFormat(ctx);
-  const { since, until } = parseStaysWindow(flags, ctx.now(), DEFAULT_PRS_WINDOW_MS);
-  const baseRef = flags.baseRef !== undefined ? requireNonEmptyItems("--base-ref", [flags.baseRef])[0] : undefined;
+  const { since, until, baseRef, queues, archive } = parseStaysFlags(flags, ctx, DEFAULT_PRS_WINDOW_MS);
   const pullRequest = flags.pr !== undefined ? parseIntFlag("--pr", flags.pr, 1, MAX_PULL_REQUEST) : undefined;
-  const queues = flags.queue !== undefined ? requireNonEmptyItems("--queue", flags.queue) : undefined;
   let outcomes = flags.outcome !== undefined ? oneOf("--outcome", flags.outcome, OUTCOMES) : undefined;
   if (flags.failed) {
     if (outcomes && !outcomes.includes("failed")) throw new UsageError("--failed and --outcome cannot be combined: --failed is --outcome failed.");
@@ -106,7 +95,7 @@ export function parsePrsFlags(flags: RawFlags, ctx: Context): PrsOptions {
     if (format === "table") throw new UsageError("--fields applies to -o json, ndjson or csv, not to the table.");
     fields = oneOf("--fields", flags.fields, STAY_FIELDS);
   }
-  return { since, until, baseRef, pullRequest, queues, outcomes, reasons, sort, limit, fields, format, archive: resolveArchiveMode(flags.archive, ctx.env) };
+  return { since, until, baseRef, pullRequest, queues, outcomes, reasons, sort, limit, fields, format, archive };
 }
 
 export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {

@@ -163,7 +163,7 @@ describe("mq insights on the bundled data", () => {
     expect(small.err).toMatch(/^skip {2}p95\(queue_time\) \d+[dhms]( \d+[dhms])? \(\d+ stays, acme\/web\): fewer than 100000 stays \(--min-count 100000\)\n$/);
     const counted = await mq(["insights", ...window, "--fail-if", "merged < 1", "--min-count", "5"]);
     expect(counted.code).toBe(2);
-    expect(counted.err).toBe("mq: --min-count: merged has no count of the items behind it; --min-count applies to rates and to the figures of failure-rate and checks-retries (drop it, or gate merged without it in another step).\n");
+    expect(counted.err).toBe("mq: --min-count: merged has no count of the items behind it; --min-count applies to the distributions (STAT(DISTRIBUTION)) and failure_rate, and their change() (drop it, or gate merged without it in another step).\n");
     expect(counted.requests).toEqual([]);
 
     // a window without stays: the check fails unless --allow-empty
@@ -254,7 +254,7 @@ describe("mq prs on the bundled data", () => {
     expect(small.err).toMatch(/^skip {2}p95\(queue_time\) \d+[dhms]( \d+[dhms])? \(\d+ stays, acme\/web\): fewer than 100000 stays \(--min-count 100000\)\n$/);
     const counted = await mq(["insights", ...window, "--fail-if", "merged < 1", "--min-count", "5"]);
     expect(counted.code).toBe(2);
-    expect(counted.err).toBe("mq: --min-count: merged has no count of the items behind it; --min-count applies to rates and to the figures of failure-rate and checks-retries (drop it, or gate merged without it in another step).\n");
+    expect(counted.err).toBe("mq: --min-count: merged has no count of the items behind it; --min-count applies to the distributions (STAT(DISTRIBUTION)) and failure_rate, and their change() (drop it, or gate merged without it in another step).\n");
     expect(counted.requests).toEqual([]);
 
     // a window without stays: the check fails unless --allow-empty

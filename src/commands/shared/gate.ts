@@ -23,11 +23,18 @@ export interface GateRawFlags {
 export interface GateHelp {
   failIf: string;
   scope: string;
+  minCount: string;
+  allowEmpty: string;
+  /** what --min-count applies to, for the message refusing it */
+  sampled: string;
 }
 
 export const STATS_GATE_HELP: GateHelp = {
   failIf: "exit 1 when FIELD OP VALUE or AGG(FIELD) OP VALUE holds (repeatable); one verdict line per check on stderr",
   scope: "judge the figure over all groups (default), each group, or both: all, each, both; with several --repo: the total (all), each repository (each), or both",
+  minCount: "skip (and report) figures with fewer than n items behind them (checks, sessions)",
+  allowEmpty: "pass when a check finds no data (no group matches the filters, an empty window); default: fail",
+  sampled: "rates and to the figures of failure-rate and checks-retries",
 };
 
 /** --fail-if and the flags that shape it: which figure, how small a sample counts, where verdicts go. */
@@ -51,8 +58,8 @@ export function addGateFlags(cmd: Command, hidden: boolean, help: GateHelp = STA
   const options = [
     new Option("--fail-if <expr>", help.failIf).argParser(collectRepeat),
     new Option("--fail-if-scope <scope>", help.scope),
-    new Option("--min-count <n>", "skip (and report) figures with fewer than n items behind them (checks, sessions)"),
-    new Option("--allow-empty", "pass when a check finds no data (no group matches the filters, an empty window); default: fail"),
+    new Option("--min-count <n>", help.minCount),
+    new Option("--allow-empty", help.allowEmpty),
     new Option("--report <file>", "write the verdicts as JSON to this file"),
   ];
   for (const o of options) {
@@ -62,7 +69,7 @@ export function addGateFlags(cmd: Command, hidden: boolean, help: GateHelp = STA
 }
 
 /** Checks the gate flags; `sampled(expr)` says whether an expression's figure counts its items. */
-export function parseGateFlags(flags: GateRawFlags, failIf: FailIfExpr[], sampled: (expr: FailIfExpr) => boolean): GateFlags {
+export function parseGateFlags(flags: GateRawFlags, failIf: FailIfExpr[], sampled: (expr: FailIfExpr) => boolean, help: GateHelp = STATS_GATE_HELP): GateFlags {
   if (!failIf.length) {
     const stray = (["failIfScope", "minCount", "allowEmpty", "report"] as const).find((k) => flags[k] !== undefined);
     if (stray) {
@@ -82,7 +89,7 @@ export function parseGateFlags(flags: GateRawFlags, failIf: FailIfExpr[], sample
     const unsampled = failIf.find((e) => !sampled(e));
     if (unsampled) {
       throw new UsageError(
-        `--min-count: ${unsampled.field} has no count of the items behind it; --min-count applies to rates and to the figures of failure-rate and checks-retries (drop it, or gate ${unsampled.field} without it in another step).`,
+        `--min-count: ${unsampled.field} has no count of the items behind it; --min-count applies to ${help.sampled} (drop it, or gate ${unsampled.field} without it in another step).`,
       );
     }
   }
