@@ -146,7 +146,7 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
       // one repository failing must not lose the others: reported, and the exit code says so
       if (repos.length === 1 || ctx.signal.aborted || !(err instanceof MqError)) throw err;
       failures.push({ repository, error: err });
-      spinner.log(`mq: ${repository}: ${err.message}`);
+      spinner.log(`mq: ${repository}: ${err.message} (exit ${err.exitCode})`);
       return undefined;
     }
     return { repository, current, previous };

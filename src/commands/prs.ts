@@ -167,7 +167,7 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
       } catch (err) {
         if (!multi || ctx.signal.aborted || !(err instanceof MqError)) throw err;
         failures.push({ repository: `${repo.owner}/${repo.name}`, error: err });
-        spinner.log(`mq: ${repo.owner}/${repo.name}: ${err.message}`);
+        spinner.log(`mq: ${repo.owner}/${repo.name}: ${err.message} (exit ${err.exitCode})`);
         return;
       }
       // a repository's rows join the others only once all of them are read

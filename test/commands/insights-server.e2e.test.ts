@@ -332,8 +332,25 @@ describe("several repositories", () => {
     expect([...new Set(recs.map((x) => x.repository))]).toEqual(["acme/web", "acme/api", "total"]);
     const entered = (repo: string) => recs.find((x) => x.repository === repo && x.figure === "entered")!.value as number;
     expect(entered("total")).toBe(entered("acme/web") + entered("acme/api"));
-    expect(r.err).toMatch(/^mq: acme\/nope: .*404/m);
+    expect(r.err).toMatch(/^mq: acme\/nope: .*404.* \(exit 3\)$/m);
     expect(r.err).toMatch(/^mq: 1 of 3 repositories could not be read \(acme\/nope\); the output covers the others\.$/m);
+  });
+
+  it("the total's percentiles are those of the pooled stays (mq prs --repo a,b), its counts those of mq stats --repo a,b", async () => {
+    const r = await run(["insights", "--repo", "acme/web,acme/api", ...window, "--compare", "none", "-o", "json"]);
+    expect(r.code).toBe(0);
+    const total = JSON.parse(r.out).total.figures;
+    const rows = records((await run(["prs", "--repo", "acme/web,acme/api", ...window, "-o", "ndjson"])).out);
+    const [since, until] = [Date.parse(window[1]!), Date.parse(window[3]!)];
+    const left = rows
+      .filter((x) => x.left_at !== null && Date.parse(x.left_at as string) >= since && Date.parse(x.left_at as string) < until)
+      .map((x) => x.queue_time as number)
+      .sort((a, b) => a - b);
+    const rank = (p: number) => left[Math.max(1, Math.ceil((p / 100) * left.length)) - 1];
+    expect(total["count(queue_time)"].value).toBe(left.length);
+    for (const p of [50, 90, 95, 99]) expect(total[`p${p}(queue_time)`].value, `p${p}`).toBe(rank(p));
+    const stats = records((await run(["stats", "queues-entered-count", "--repo", "acme/web,acme/api", ...window, "-o", "ndjson"])).out);
+    expect(stats.find((x) => x.repository === "total")!.entered).toBe(total.entered.value);
   });
 
   it("prs --repo a,b: rows of both, the repository in every row, newest entry first", async () => {
