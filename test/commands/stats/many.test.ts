@@ -222,6 +222,20 @@ describe("mq stats --repo a,b --fail-if", () => {
     expect(allowed.err).toMatch(/^skip {2}avg_queue_time > 1h \(all repositories\): not available: .*\(--allow-empty\)\n$/);
   });
 
+  it("in GitHub Actions: an annotation per failed check and the rows of every repository in the step summary", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mq-summary-"));
+    const summary = join(dir, "summary.md");
+    const r = await mq(["stats", "failure-rate", "--repo", "acme/web,acme/api", ...WINDOW, "-o", "none", "--fail-if", "failure_rate > 20%"], { env: { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary } });
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(
+      "FAIL  failure_rate 25.0% > 20% (10/40 checks, all repositories)\n" +
+        "::error title=mq stats failure-rate%3A --fail-if 'failure_rate > 20%25'::failure_rate 25.0%25 > 20%25 (10/40 checks, all repositories)\n" +
+        "mq: 1 of 1 --fail-if check failed.\n",
+    );
+    const md = readFileSync(summary, "utf8");
+    expect(md).toContain("| acme/web | 10 | 1 | 10.0% |\n| acme/api | 30 | 9 | 30.0% |\n| total | 40 | 10 | 25.0% |\n");
+  });
+
   it("--report writes the verdicts with the repository of each", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mq-report-"));
     const file = join(dir, "report.json");
@@ -240,6 +254,8 @@ describe("mq stats --repo a,b: refused before any request", () => {
   const cases: Array<[string[], string]> = [
     [["stats", "failure-rate", "--chart"], "mq: --chart draws the groups of one repository: give one --repo, or drop --chart for a row per repository and a total.\n"],
     [["stats", "failure-rate", "--intervals"], "mq: --intervals shows the groups of one repository: give one --repo, or drop --intervals for a row per repository and a total.\n"],
+    [["stats", "time-to-merge"], "mq: mq stats time-to-merge reads one repository: its means and medians per queue carry no counts to combine; mq insights --repo a/b,c/d gives time to merge across repositories.\n"],
+    [["stats", "summary"], 'mq: --repo "acme/web,acme/api": this command reads one repository; several (a list or @FILE) are for mq stats <endpoint>, mq insights, mq prs and mq logs.\n'],
     [["stats", "branches"], "mq: mq stats branches lists the names of one repository: give one --repo (mq stats queues-entered-count --repo a/b,c/d compares the activity of several).\n"],
     [["stats", "failure-rate", "--fields", "start"], "mq: --fields: unknown field \"start\" for mq stats failure-rate over several repositories; available fields: repository, total, failures, failure_rate.\n"],
   ];
