@@ -27,6 +27,8 @@ export interface StatsManyView {
   fields?: string[];
   /** the window in words, for the line above the table */
   window?: string;
+  /** the filters in effect, as typed (`--queue default`), for the message of an empty result */
+  filters?: string[];
   failed: RepoFailure[];
 }
 
@@ -128,6 +130,12 @@ export function statsManyExport(io: IOStreams, endpoint: StatsEndpoint, m: ManyS
           out.push(renderTable({ head: g.head, rows: g.rows, columns, colors: c, align: g.right.map((r) => (r ? "right" : "left")) }) + "\n");
         }
         io.stderr.write(fitLine(`${repos.length + view.failed.length} repositories ${endpoint.name}${view.window ? `, ${view.window}` : ""}`, columns) + "\n");
+        if (!m.rows.length && !view.failed.length) {
+          // nothing in any repository: say what was asked, as one repository's empty table does
+          const filters = view.filters?.length ? ` with ${view.filters.join(" ")}` : "";
+          io.stderr.write(`mq: no ${endpoint.name} data in any of the ${repos.length} repositories${view.window ? ` in ${view.window}` : ""}${filters}; try fewer filters or a longer --since (e.g. --since 7d).\n`);
+          return;
+        }
         await writeChunk(io.stdout, out.join("") + unavailableLines(m, columns));
       },
     }),

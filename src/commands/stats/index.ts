@@ -455,7 +455,7 @@ async function runStatsMany(opts: StatsOptions, repos: RepoName[], ctx: Context)
     import("../../output/stats-many.js"),
     import("../../stats/many.js"),
   ]);
-  const out = statsManyExport(ctx.io, endpoint, many, done, { fields: opts.fields, window: windowWords(opts.query), failed });
+  const out = statsManyExport(ctx.io, endpoint, many, done, { fields: opts.fields, window: windowWords(opts.query), filters: opts.filterWords, failed });
   await exportAll(opts.format, ctx.io, out, out.records);
   if (opts.format !== "table" && opts.format !== "none") {
     // the table says it under itself; elsewhere stdout is data, so the reasons go to stderr

@@ -29,6 +29,8 @@ const BODIES: Record<string, Record<string, unknown>> = {
     total_queue_time: { groups: [{ ...G, stats: [{ ...I2, avg_queue_time: 1200, max_queue_time: 3600, min_queue_time: 60 }] }] },
     queues_pr_exit_reasons: { groups: [{ ...G, stats: [{ ...I2, exit_reason: "SUCCESS", count: 5 }] }] },
   },
+  "acme/empty1": { failure_rate: { groups: [] } },
+  "acme/empty2": { failure_rate: { groups: [] } },
   // the real service's shape: sum_X and count_X behind the average
   "acme/sums1": {
     total_queue_time: { groups: [{ ...G, stats: [{ ...I1, avg_queue_time: 100, max_queue_time: 200, min_queue_time: 50, sum_queue_time: 300, count_queue_time: 3 }] }] },
@@ -137,6 +139,16 @@ describe("mq stats --repo a,b: a row per repository and an exact total", () => {
         "n/a: total avg_queue_time: the API sends avg_queue_time without the count behin…\n",
     );
     expect(r.err).toBe("2 repositories total-queue-time, 2026-11-20 10:00Z → 2026-11-20 12:00Z\n");
+  });
+
+  it("no data in any repository: a line on stderr saying what was asked, nothing on stdout", async () => {
+    const r = await mq(["stats", "failure-rate", "--repo", "acme/empty1,acme/empty2", ...WINDOW, "--queue", "hotfix", "-o", "table"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toBe("");
+    expect(r.err).toBe(
+      "2 repositories failure-rate, 2026-11-20 10:00Z → 2026-11-20 12:00Z\n" +
+        "mq: no failure-rate data in any of the 2 repositories in 2026-11-20 10:00Z → 2026-11-20 12:00Z with --queue hotfix --since 2026-11-20T10:00:00Z --until 2026-11-20T12:00:00Z; try fewer filters or a longer --since (e.g. --since 7d).\n",
+    );
   });
 
   it("exit reasons: a row per repository and reason, the total per reason", async () => {
