@@ -3,15 +3,16 @@
 // A total the API's figures cannot give exactly is "n/a" on the table (null elsewhere), with its
 // reason under the table (on stderr for the machine formats). -o json is one document.
 import type { IOStreams } from "../context.js";
-import type { StatsEndpoint } from "../stats/endpoints.js";
-import { unavailableTotals, type ManyRow, type ManyStats, type RepoBody } from "../stats/many.js";
+import { findStatsEndpoint, type StatsEndpoint } from "../stats/endpoints.js";
+import { unavailableTotals, type ManyRow, type ManyStats, type RepoBodies, type RepoBody, type SummaryMany } from "../stats/many.js";
+import { SUMMARY_SOURCES, type SummaryFigureName, type SummaryFigures } from "../stats/summary.js";
 import { fieldsOfSection, formatKeyValue, type KeyValue } from "../stats/series.js";
 import { colors } from "./color.js";
 import type { Export } from "./exporter.js";
 import type { MarkdownTable } from "./markdown.js";
 import type { MetricFamily } from "./openmetrics.js";
 import { writeChunk } from "./records.js";
-import { statsMetrics } from "./stats-figures.js";
+import { statsMetrics, summaryMetrics } from "./stats-figures.js";
 import { fitLine, formatCell } from "./stats-render.js";
 import { renderTable } from "./table.js";
 import { terminalText } from "./terminal-text.js";
@@ -169,4 +170,77 @@ export function manyMetrics(endpoint: StatsEndpoint, repos: readonly RepoBody[])
     }
   }
   return [...families.values()];
+}
+
+// ---------------------------------------------------------------------------------------------
+// mq stats summary --repo a/b,c/d
+
+function summaryCells(figures: Record<SummaryFigureName, number | null>, unavailable: SummaryMany["unavailable"], human: boolean): string[] {
+  return SUMMARY_NAMES.map((name) => {
+    if (unavailable[name]) return "n/a";
+    const [endpointName, field] = SUMMARY_SOURCES[name];
+    return formatCell(findStatsEndpoint(endpointName)!, field, figures[name], human);
+  });
+}
+
+const SUMMARY_NAMES = Object.keys(SUMMARY_SOURCES) as SummaryFigureName[];
+
+function summaryGrid(m: SummaryMany, failed: readonly RepoFailure[], bold: (s: string) => string): Grid {
+  const head = ["repository", ...SUMMARY_NAMES];
+  const rows = [
+    ...m.rows.map((r) => [terminalText(r.repository), ...summaryCells(r.figures, {}, true)]),
+    ...failed.map((f) => [terminalText(f.repository), `failed (exit ${f.exit_code})`, ...Array(head.length - 2).fill("")]),
+    [bold("total"), ...summaryCells(m.total, m.unavailable, true)],
+  ];
+  return { head, rows, right: head.map((_, i) => i > 0) };
+}
+
+function summaryUnavailableLines(m: SummaryMany, columns: number | undefined): string {
+  return Object.entries(m.unavailable)
+    .map(([name, why]) => fitLine(`n/a: total ${name}: ${why}`, columns) + "\n")
+    .join("");
+}
+
+/**
+ * The summary of several repositories: a row per repository and the total (the table, csv and
+ * ndjson), one document for json, each repository's gauges for openmetrics.
+ */
+export function summaryManyExport(
+  io: IOStreams,
+  m: SummaryMany,
+  repos: readonly RepoBodies[],
+  view: { start_at: string; end_at: string; failed: RepoFailure[] },
+): Export<Record<string, unknown>> & { records(): Array<Record<string, unknown>> } {
+  const records = () => [...m.rows.map((r) => ({ repository: r.repository, ...r.figures })), { repository: "total", ...m.total }];
+  return {
+    records,
+    document: () => ({ start_at: view.start_at, end_at: view.end_at, repositories: records().slice(0, -1), total: m.total, unavailable: m.unavailable, failed: view.failed }),
+    csvColumns: () => ["repository", ...SUMMARY_NAMES],
+    table: () => ({
+      async write() {},
+      async end() {
+        const c = colors(io);
+        const columns = io.tableWidth();
+        const g = summaryGrid(m, view.failed, (s) => c.bold(s));
+        io.stderr.write(fitLine(`${repos.length + view.failed.length} repositories summary, ${view.start_at.slice(0, 16).replace("T", " ")}Z → ${view.end_at.slice(0, 16).replace("T", " ")}Z`, columns) + "\n");
+        const table = renderTable({ head: g.head, rows: g.rows, columns, colors: c, align: g.right.map((r) => (r ? "right" : "left")) });
+        await writeChunk(io.stdout, table + "\n" + summaryUnavailableLines(m, columns));
+      },
+    }),
+    headline: () => {
+      const g = summaryGrid(m, view.failed, (s) => s);
+      return { head: g.head, rows: g.rows, right: g.right };
+    },
+    metrics: () => {
+      const families = new Map<string, MetricFamily>();
+      for (const r of m.rows) {
+        for (const f of summaryMetrics(r.figures as SummaryFigures, r.repository)) {
+          const known = families.get(f.name);
+          if (known) known.samples = [...known.samples, ...f.samples];
+          else families.set(f.name, { ...f, samples: [...f.samples] });
+        }
+      }
+      return [...families.values()];
+    },
+  };
 }

@@ -5,9 +5,10 @@
 // what it takes to combine it (an average without its count, a percentile) has no total: it is
 // null with the reason, never an average of averages. Pure: the command fetches, this combines.
 import { mergeIntervals, totalUnavailable, windowValue } from "./aggregate.js";
-import type { StatsEndpoint } from "./endpoints.js";
+import { findStatsEndpoint, type StatsEndpoint } from "./endpoints.js";
 import { judge, statsTargets, type FailIfExpr, type GateOptions, type GateScope, type Target, type Verdict } from "./fail-if.js";
 import type { KeyValue } from "./series.js";
+import { SUMMARY_SOURCES, summaryFigures, type SummaryFigureName } from "./summary.js";
 
 type Rec = Readonly<Record<string, unknown>>;
 
@@ -125,4 +126,50 @@ export function manyTargets(endpoint: StatsEndpoint, repos: readonly RepoBody[],
 
 export function judgeMany(exprs: readonly FailIfExpr[], endpoint: StatsEndpoint, repos: readonly RepoBody[], scope: GateScope, opts: GateOptions = {}): Verdict[] {
   return exprs.flatMap((expr) => judge(expr, manyTargets(endpoint, repos, expr.field, scope), { sample: endpoint.sample, ...opts }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// mq stats summary --repo a/b,c/d: each headline figure per repository, and its total from the
+// records of the endpoint it comes from, pooled as above
+
+/** One repository's responses to the summary's endpoints (keyed by endpoint name). */
+export interface RepoBodies {
+  repository: string;
+  bodies: ReadonlyMap<string, unknown>;
+}
+
+export interface SummaryMany {
+  rows: Array<{ repository: string; figures: Record<SummaryFigureName, number | null> }>;
+  total: Record<SummaryFigureName, number | null>;
+  /** the figures without an exact total, and why */
+  unavailable: Partial<Record<SummaryFigureName, string>>;
+}
+
+function sourceOf(name: SummaryFigureName): [StatsEndpoint, string] {
+  const [endpointName, field] = SUMMARY_SOURCES[name];
+  return [findStatsEndpoint(endpointName)!, field];
+}
+
+function bodiesOf(repos: readonly RepoBodies[], endpoint: StatsEndpoint): RepoBody[] {
+  return repos.map((r) => ({ repository: r.repository, body: r.bodies.get(endpoint.name) }));
+}
+
+export function combineSummaries(repos: readonly RepoBodies[]): SummaryMany {
+  const total = {} as Record<SummaryFigureName, number | null>;
+  const unavailable: SummaryMany["unavailable"] = {};
+  for (const name of Object.keys(SUMMARY_SOURCES) as SummaryFigureName[]) {
+    const [endpoint, field] = sourceOf(name);
+    const [part] = combineRepos(endpoint, bodiesOf(repos, endpoint)).total;
+    total[name] = part?.values[field] ?? null;
+    const why = part?.unavailable[field];
+    if (why) unavailable[name] = why;
+  }
+  return { rows: repos.map((r) => ({ repository: r.repository, figures: summaryFigures(r.bodies) })), total, unavailable };
+}
+
+export function judgeSummaryMany(exprs: readonly FailIfExpr[], repos: readonly RepoBodies[], scope: GateScope, opts: GateOptions = {}): Verdict[] {
+  return exprs.flatMap((expr) => {
+    const [endpoint, field] = sourceOf(expr.field as SummaryFigureName);
+    return judge(expr, manyTargets(endpoint, bodiesOf(repos, endpoint), field, scope), { sample: endpoint.sample, ...opts, sourceField: field });
+  });
 }

@@ -326,9 +326,9 @@ describe("several repositories", () => {
     const r = await run(["insights", "--repo", `@${file}`, "--since", "1d", "-o", "json"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out).repositories.map((x: { repository: string }) => x.repository)).toEqual(["acme/web", "acme/api"]);
-    const stats = await run(["stats", "summary", "--repo", "acme/web,acme/api"]);
-    expect(stats.code).toBe(2);
-    expect(stats.err).toBe('mq: --repo "acme/web,acme/api": this command reads one repository; several (a list or @FILE) are for mq stats <endpoint>, mq insights, mq prs and mq logs.\n');
+    const pr = await run(["pr", "7", "--repo", "acme/web,acme/api"]);
+    expect(pr.code).toBe(2);
+    expect(pr.err).toBe('mq: --repo "acme/web,acme/api": this command reads one repository; several (a list or @FILE) are for mq stats, mq insights, mq prs and mq logs.\n');
   });
 
   it("logs --repo a,b: one log, newest first, the repository in every event; a failing one reported", async () => {

@@ -52,6 +52,8 @@ export interface StatsSummaryOptions {
   since: Date;
   until: Date;
   gate: GateFlags;
+  /** several repositories: a row each and the total */
+  repos?: RepoName[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -306,7 +308,8 @@ export function NewCmdStatsSummary(ctx: Context, runF?: (opts: StatsSummaryOptio
     const since = window.since ?? new Date(until.getTime() - 86_400_000);
     checkWindowOrder(since, until);
     checkWindow(dialect, since, until, now);
-    await (runF ?? ((o) => runStatsSummary(o, ctx)))({ dialect, filters, since, until, gate });
+    const repos = manyRepoList(ctx);
+    await (runF ?? ((o) => runStatsSummary(o, ctx)))({ dialect, filters, since, until, gate, ...(repos ? { repos } : {}) });
   });
   return cmd;
 }
@@ -505,6 +508,7 @@ function gateOptions(gate: GateFlags, query: StatsQuery): { minCount?: number; a
 // summary
 
 export async function runStatsSummary(opts: StatsSummaryOptions, ctx: Context): Promise<void> {
+  if (opts.repos) return runStatsSummaryMany(opts, opts.repos, ctx);
   const format = resolveOutputFormat(ctx, { figures: true });
   const query: StatsQuery = { ...opts.filters, start_at: formatInstant(opts.since), end_at: formatInstant(opts.until) };
   const { summaryEndpoints, summaryFigures, judgeSummary } = await import("../../stats/summary.js");
@@ -541,4 +545,53 @@ export async function runStatsSummary(opts: StatsSummaryOptions, ctx: Context): 
     end_at: figures.end_at,
     summary: () => ({ headline: statsFigures.summaryHeadline(figures) }),
   });
+}
+
+/** The summary of several repositories: each one's endpoints fetched together, four repositories at once. */
+async function runStatsSummaryMany(opts: StatsSummaryOptions, repos: RepoName[], ctx: Context): Promise<void> {
+  const format = resolveOutputFormat(ctx, { figures: true });
+  const query: StatsQuery = { ...opts.filters, start_at: formatInstant(opts.since), end_at: formatInstant(opts.until) };
+  const [{ summaryEndpoints }, { pool, REPO_CONCURRENCY }, { startSpinner }, { MqError }, { combineSummaries, judgeSummaryMany }] = await Promise.all([
+    import("../../stats/summary.js"),
+    import("../shared/repos.js"),
+    import("../../output/spinner.js"),
+    import("../../errors.js"),
+    import("../../stats/many.js"),
+  ]);
+  const endpoints = summaryEndpoints();
+  const spinner = await startSpinner(ctx, `fetching ${endpoints.length} statistics of ${repos.length} repositories…`);
+  const failed: Array<{ repository: string; message: string; exit_code: number }> = [];
+  let firstError: InstanceType<typeof MqError> | undefined;
+  const fetched = await pool(repos, REPO_CONCURRENCY, async (repo) => {
+    const repository = `${repo.owner}/${repo.name}`;
+    try {
+      const results = await Promise.all(endpoints.map((e) => fetchStats(ctx, e, query, opts.dialect, repo)));
+      return { repository, bodies: new Map(endpoints.map((e, i) => [e.name, results[i]])) as ReadonlyMap<string, unknown> };
+    } catch (err) {
+      if (ctx.signal.aborted || !(err instanceof MqError)) throw err;
+      firstError ??= err;
+      failed.push({ repository, message: err.message, exit_code: err.exitCode });
+      spinner.log(`mq: ${repository}: ${messageText(err.message)} (exit ${err.exitCode})`);
+      return undefined;
+    }
+  }).finally(() => spinner.stop());
+  const done = fetched.filter((r): r is NonNullable<typeof r> => r !== undefined);
+  const many = combineSummaries(done);
+  const [{ exportAll }, { summaryManyExport }] = await Promise.all([import("../../output/exporter.js"), import("../../output/stats-many.js")]);
+  const out = summaryManyExport(ctx.io, many, done, { start_at: query.start_at as string, end_at: query.end_at as string, failed });
+  await exportAll(format, ctx.io, out, out.records);
+  if (format !== "table" && format !== "none") {
+    for (const [name, why] of Object.entries(many.unavailable)) ctx.io.stderr.write(`mq: total ${name} not available: ${messageText(why)}\n`);
+  }
+  const verdicts = opts.gate.failIf.length ? judgeSummaryMany(opts.gate.failIf, done, opts.gate.scope, gateOptions(opts.gate, query)) : [];
+  const gate = reportGate(ctx, opts.gate, verdicts, {
+    command: "mq stats summary",
+    repository: repos.map((r) => `${r.owner}/${r.name}`).join(","),
+    start_at: query.start_at as string,
+    end_at: query.end_at as string,
+    summary: () => ({ headline: out.headline!() }),
+  });
+  if (!firstError) return gate;
+  await gate.catch(() => undefined);
+  throw new MqError(`${failed.length} of ${repos.length} repositories could not be read (${failed.map((f) => f.repository).join(", ")}); the output covers the others.`, firstError.exitCode);
 }

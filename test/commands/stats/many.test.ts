@@ -22,12 +22,22 @@ const BODIES: Record<string, Record<string, unknown>> = {
     failure_rate: { groups: [{ ...G, stats: [{ ...I1, total: 4, failures: 1, failure_rate: 0.25 }, { ...I2, total: 6, failures: 0, failure_rate: 0 }] }] },
     total_queue_time: { groups: [{ ...G, stats: [{ ...I1, avg_queue_time: 600, max_queue_time: 900, min_queue_time: 300 }] }] },
     queues_pr_exit_reasons: { groups: [{ ...G, stats: [{ ...I1, exit_reason: "SUCCESS", count: 3 }, { ...I1, exit_reason: "CHECKS_FAILED", count: 1 }] }] },
+    queues_entered_count: { groups: [{ ...G, stats: [{ ...I1, entered: 4 }, { ...I2, entered: 2 }] }] },
+    queues_merged_count: { groups: [{ base_ref: "main", partition_names: [], queue_name: "default", priority_rule_name: null, stats: [{ ...I2, merged: 3 }] }] },
+    average_ci_runtime: { groups: [{ ...G, stats: [{ ...I1, runtime: 300 }] }] },
+    queue_size: { groups: [{ ...G, stats: [{ ...I1, avg_size: 2, max_size: 3, min_size: 1 }, { ...I2, avg_size: 1, max_size: 2, min_size: 0 }] }] },
+    checks_retries: { groups: [{ ...G, stats: [{ ...I1, total_retries: 2, sessions_with_retries: 2, recovered: 1, not_recovered: 1, recovery_rate: 0.5, avg_retry_depth: 1, max_retry_depth: 1 }] }] },
   },
   "acme/api": {
     // 9 of 30 checks failed (30%): the total is 10/40 = 25%, not the mean of 10% and 30%
     failure_rate: { groups: [{ ...G, stats: [{ ...I1, total: 30, failures: 9, failure_rate: 0.3 }] }] },
     total_queue_time: { groups: [{ ...G, stats: [{ ...I2, avg_queue_time: 1200, max_queue_time: 3600, min_queue_time: 60 }] }] },
     queues_pr_exit_reasons: { groups: [{ ...G, stats: [{ ...I2, exit_reason: "SUCCESS", count: 5 }] }] },
+    queues_entered_count: { groups: [{ ...G, stats: [{ ...I2, entered: 10 }] }] },
+    queues_merged_count: { groups: [{ base_ref: "main", partition_names: [], queue_name: "default", priority_rule_name: null, stats: [{ ...I2, merged: 7 }] }] },
+    average_ci_runtime: { groups: [{ ...G, stats: [{ ...I2, runtime: 900 }] }] },
+    queue_size: { groups: [{ ...G, stats: [{ ...I1, avg_size: 4, max_size: 6, min_size: 2 }, { ...I2, avg_size: 3, max_size: 5, min_size: 1 }] }] },
+    checks_retries: { groups: [{ ...G, stats: [{ ...I2, total_retries: 6, sessions_with_retries: 3, recovered: 3, not_recovered: 0, recovery_rate: 1, avg_retry_depth: 2, max_retry_depth: 3 }] }] },
   },
   "acme/empty1": { failure_rate: { groups: [] } },
   "acme/empty2": { failure_rate: { groups: [] } },
@@ -182,6 +192,38 @@ describe("mq stats --repo a,b: a row per repository and an exact total", () => {
   });
 });
 
+describe("mq stats summary --repo a,b", () => {
+  it("a row per repository and the total, each figure from its endpoint's pooled records; averages without counts n/a", async () => {
+    const r = await mq(["stats", "summary", "--repo", "acme/web,acme/api", ...WINDOW, "-o", "ndjson"]);
+    expect(r.code).toBe(0);
+    const rows = r.out.trim().split("\n").map((l) => JSON.parse(l));
+    expect(rows).toEqual([
+      { repository: "acme/web", entered: 6, merged: 3, checks: 10, failures: 1, failure_rate: 0.1, avg_queue_time: 600, max_queue_time: 900, avg_ci_runtime: 300, avg_queue_size: 1.5, max_queue_size: 3, retries: 2, recovery_rate: 0.5 },
+      { repository: "acme/api", entered: 10, merged: 7, checks: 30, failures: 9, failure_rate: 0.3, avg_queue_time: 1200, max_queue_time: 3600, avg_ci_runtime: 900, avg_queue_size: 3.5, max_queue_size: 6, retries: 6, recovery_rate: 1 },
+      // recovery_rate: 4 recovered of 5; queue size: the time average over every queue and hour
+      { repository: "total", entered: 16, merged: 10, checks: 40, failures: 10, failure_rate: 0.25, avg_queue_time: null, max_queue_time: 3600, avg_ci_runtime: null, avg_queue_size: 2.5, max_queue_size: 6, retries: 8, recovery_rate: 0.8 },
+    ]);
+    expect(r.err).toBe(
+      "mq: total avg_queue_time not available: the API sends avg_queue_time without the count behind it (no sum_queue_time and count_queue_time), and an average of averages would be wrong\n" +
+        "mq: total avg_ci_runtime not available: the API sends runtime without the count behind it (no sum_runtime and count_runtime), and an average of averages would be wrong\n",
+    );
+    // the seven endpoints of each repository, same window
+    expect(requests.filter((u) => u.includes("/acme/web/")).length).toBe(7);
+    expect(requests.every((u) => u.endsWith(QUERY))).toBe(true);
+  });
+
+  it("--fail-if on the total and each repository", async () => {
+    const r = await mq(["stats", "summary", "--repo", "acme/web,acme/api", ...WINDOW, "-o", "none", "--fail-if", "retries > 5", "--fail-if-scope", "both"]);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(
+      "ok    retries 2 <= 5 (2 sessions with retries, repository acme/web)\n" +
+        "FAIL  retries 6 > 5 (3 sessions with retries, repository acme/api)\n" +
+        "FAIL  retries 8 > 5 (5 sessions with retries, all repositories)\n" +
+        "mq: 2 of 3 --fail-if checks failed.\n",
+    );
+  });
+});
+
 describe("mq stats --repo a,b: one repository failing", () => {
   it("reports its error and exit code on stderr, writes the others and the total over them, exits with its code", async () => {
     const r = await mq(["stats", "failure-rate", "--repo", "acme/web,acme/nope,acme/api", ...WINDOW, "-o", "ndjson"]);
@@ -267,7 +309,6 @@ describe("mq stats --repo a,b: refused before any request", () => {
     [["stats", "failure-rate", "--chart"], "mq: --chart draws the groups of one repository: give one --repo, or drop --chart for a row per repository and a total.\n"],
     [["stats", "failure-rate", "--intervals"], "mq: --intervals shows the groups of one repository: give one --repo, or drop --intervals for a row per repository and a total.\n"],
     [["stats", "time-to-merge"], "mq: mq stats time-to-merge reads one repository: its means and medians per queue carry no counts to combine; mq insights --repo a/b,c/d gives time to merge across repositories.\n"],
-    [["stats", "summary"], 'mq: --repo "acme/web,acme/api": this command reads one repository; several (a list or @FILE) are for mq stats <endpoint>, mq insights, mq prs and mq logs.\n'],
     [["stats", "branches"], "mq: mq stats branches lists the names of one repository: give one --repo (mq stats queues-entered-count --repo a/b,c/d compares the activity of several).\n"],
     [["stats", "failure-rate", "--fields", "start"], "mq: --fields: unknown field \"start\" for mq stats failure-rate over several repositories; available fields: repository, total, failures, failure_rate.\n"],
   ];
