@@ -102,7 +102,7 @@ export async function parseInsightsFlags(flags: RawFlags, ctx: Context): Promise
 }
 
 export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<void> {
-  const [{ resolveRepos, pool, REPO_CONCURRENCY }, { WindowAccumulator }, { walkStays }, { openEventSource }, { buildReport }, { startSpinner }, { formatCount }, { MqError }] = await Promise.all([
+  const [{ resolveRepos, eachRepo, someReposFailed }, { WindowAccumulator }, { walkStays }, { openEventSource }, { buildReport }, { startSpinner }, { formatCount }] = await Promise.all([
     import("./shared/repos.js"),
     import("../insights/figures.js"),
     import("../insights/walk.js"),
@@ -110,7 +110,6 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
     import("../insights/report.js"),
     import("../output/spinner.js"),
     import("../output/format.js"),
-    import("../errors.js"),
   ]);
   const repos = await resolveRepos(ctx);
   const spans = [{ since: opts.since, until: opts.until }, ...(opts.compare ? [opts.compare] : [])];
@@ -119,13 +118,13 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
   const spinner = await startSpinner(ctx, `reading the queue events of ${label}`);
   const queues = opts.queues ? new Set(opts.queues) : undefined;
   let events = 0;
-  const failures: Array<{ repository: string; error: InstanceType<typeof MqError> }> = [];
-  const results = await pool(repos, REPO_CONCURRENCY, async (repo) => {
-    const repository = `${repo.owner}/${repo.name}`;
-    const current = new WindowAccumulator({ since: opts.since, until: opts.until }, opts.slowest);
-    const previous = opts.compare ? new WindowAccumulator(opts.compare, opts.slowest) : undefined;
-    let seen = 0;
-    try {
+  const { results, failed, error } = await eachRepo(
+    ctx,
+    repos,
+    async (repo, repository) => {
+      const current = new WindowAccumulator({ since: opts.since, until: opts.until }, opts.slowest);
+      const previous = opts.compare ? new WindowAccumulator(opts.compare, opts.slowest) : undefined;
+      let seen = 0;
       await walkStays(source, {
         owner: repo.owner,
         name: repo.name,
@@ -142,17 +141,12 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
           previous?.add(s);
         },
       });
-    } catch (err) {
-      // one repository failing must not lose the others: reported, and the exit code says so
-      if (repos.length === 1 || ctx.signal.aborted || !(err instanceof MqError)) throw err;
-      failures.push({ repository, error: err });
-      spinner.log(`mq: ${repository}: ${err.message} (exit ${err.exitCode})`);
-      return undefined;
-    }
-    return { repository, current, previous };
-  }).finally(() => spinner.stop());
+      return { repository, current, previous };
+    },
+    (line) => spinner.log(line),
+  ).finally(() => spinner.stop());
 
-  const done = results.filter((r): r is NonNullable<typeof r> => r !== undefined);
+  const done = results.map((r) => r.value);
   const reports = done.map((r) => buildReport(r.repository, r.current.result(), r.previous?.result()));
   let total = reports[0];
   if (repos.length > 1) {
@@ -166,7 +160,7 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
     total = buildReport("total", cur.result(), prev?.result());
   }
   const { writeInsights, insightsHeadline } = await import("../output/insights-render.js");
-  await writeInsights(ctx, repos.length > 1 ? { reports, total: total!, failed: failures.map((f) => ({ repository: f.repository, message: f.error.message, exit_code: f.error.exitCode })) } : total!, opts.format);
+  await writeInsights(ctx, repos.length > 1 ? { reports, total: total!, failed } : total!, opts.format);
 
   const verdicts = opts.gate.failIf.length
     ? (await import("../insights/gate.js")).judgeInsights(opts.gate.failIf, { total: total!, repositories: repos.length > 1 ? reports : undefined }, opts.gate.scope, {
@@ -184,10 +178,7 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
     summary: () => ({ headline: insightsHeadline(total!) }),
   });
   // a repository that could not be read says more than a gate over the others: its exit code wins
-  if (!failures.length) return gate;
+  if (!error) return gate;
   await gate.catch(() => undefined);
-  if (failures.length) {
-    const first = failures[0]!.error;
-    throw new MqError(`${failures.length} of ${repos.length} repositories could not be read (${failures.map((f) => f.repository).join(", ")}); the output covers the others.`, first.exitCode);
-  }
+  throw someReposFailed(failed, repos.length, error);
 }

@@ -4,7 +4,8 @@
 import { readFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import type { Context } from "../../context.js";
-import { UsageError } from "../../errors.js";
+import { MqError, UsageError } from "../../errors.js";
+import { messageText } from "../../output/terminal-text.js";
 import { checkRepo } from "../../validators.js";
 
 export interface RepoName {
@@ -74,4 +75,45 @@ export async function pool<T, R>(items: readonly T[], limit: number, fn: (item: 
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
+}
+
+/** A repository that could not be read: its message and the exit code it would have had alone. */
+export interface RepoFailure {
+  repository: string;
+  message: string;
+  exit_code: number;
+}
+
+/**
+ * `fn` over every repository, REPO_CONCURRENCY at once. A repository whose `fn` fails with an
+ * MqError is reported through `log` with its exit code and left out; the others' results come back
+ * in order. Anything else (an interrupt, a bug), or the failure of the only repository, stops them all.
+ */
+export async function eachRepo<R>(
+  ctx: Pick<Context, "signal">,
+  repos: readonly RepoName[],
+  fn: (repo: RepoName, repository: string) => Promise<R>,
+  log: (line: string) => void,
+): Promise<{ results: Array<{ repository: string; value: Awaited<R> }>; failed: RepoFailure[]; error?: MqError }> {
+  const failed: RepoFailure[] = [];
+  let error: MqError | undefined;
+  const out = await pool(repos, REPO_CONCURRENCY, async (repo) => {
+    const repository = `${repo.owner}/${repo.name}`;
+    try {
+      return { repository, value: await fn(repo, repository) };
+    } catch (err) {
+      // one repository alone: its failure is the command's, as it would be without --repo lists
+      if (repos.length === 1 || ctx.signal.aborted || !(err instanceof MqError)) throw err;
+      error ??= err;
+      failed.push({ repository, message: err.message, exit_code: err.exitCode });
+      log(`mq: ${repository}: ${messageText(err.message)} (exit ${err.exitCode})`);
+      return undefined;
+    }
+  });
+  return { results: out.filter((r) => r !== undefined), failed, error };
+}
+
+/** The error a command ends with when some repositories failed: the first one's exit code. */
+export function someReposFailed(failed: readonly RepoFailure[], total: number, first: MqError): MqError {
+  return new MqError(`${failed.length} of ${total} repositories could not be read (${failed.map((f) => f.repository).join(", ")}); the output covers the others.`, first.exitCode);
 }

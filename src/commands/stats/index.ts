@@ -429,29 +429,14 @@ export async function runStats(opts: StatsOptions, ctx: Context): Promise<void> 
 async function runStatsMany(opts: StatsOptions, repos: RepoName[], ctx: Context): Promise<void> {
   const { endpoint } = opts;
   warnDeprecated(ctx, endpoint);
-  const [{ pool, REPO_CONCURRENCY }, { startSpinner }, { MqError }, { combineRepos, judgeMany }] = await Promise.all([
+  const [{ eachRepo, someReposFailed }, { startSpinner }, { combineRepos, judgeMany }] = await Promise.all([
     import("../shared/repos.js"),
     import("../../output/spinner.js"),
-    import("../../errors.js"),
     import("../../stats/many.js"),
   ]);
   const spinner = await startSpinner(ctx, `fetching ${endpoint.name} of ${repos.length} repositories…`);
-  const failed: Array<{ repository: string; message: string; exit_code: number }> = [];
-  let firstError: InstanceType<typeof MqError> | undefined;
-  const bodies = await pool(repos, REPO_CONCURRENCY, async (repo) => {
-    const repository = `${repo.owner}/${repo.name}`;
-    try {
-      return { repository, body: await fetchStats(ctx, endpoint, opts.query, opts.dialect, repo) };
-    } catch (err) {
-      // one repository failing must not lose the others: reported, and the exit code says so
-      if (ctx.signal.aborted || !(err instanceof MqError)) throw err;
-      firstError ??= err;
-      failed.push({ repository, message: err.message, exit_code: err.exitCode });
-      spinner.log(`mq: ${repository}: ${messageText(err.message)} (exit ${err.exitCode})`);
-      return undefined;
-    }
-  }).finally(() => spinner.stop());
-  const done = bodies.filter((b): b is NonNullable<typeof b> => b !== undefined);
+  const { results, failed, error } = await eachRepo(ctx, repos, (repo) => fetchStats(ctx, endpoint, opts.query, opts.dialect, repo), (line) => spinner.log(line)).finally(() => spinner.stop());
+  const done = results.map((r) => ({ repository: r.repository, body: r.value }));
   const many = combineRepos(endpoint, done);
   const [{ exportAll }, { statsManyExport, manyHeadline }, { unavailableTotals }] = await Promise.all([
     import("../../output/exporter.js"),
@@ -472,9 +457,10 @@ async function runStatsMany(opts: StatsOptions, repos: RepoName[], ctx: Context)
     end_at: typeof opts.query.end_at === "string" ? opts.query.end_at : undefined,
     summary: () => ({ headline: manyHeadline(endpoint, many, failed) }),
   });
-  if (!firstError) return gate;
+  if (!error) return gate;
+  // a repository that could not be read says more than a gate over the others: its exit code wins
   await gate.catch(() => undefined);
-  throw new MqError(`${failed.length} of ${repos.length} repositories could not be read (${failed.map((f) => f.repository).join(", ")}); the output covers the others.`, firstError.exitCode);
+  throw someReposFailed(failed, repos.length, error);
 }
 
 /** The window asked for, in words: the API's default is the day before now. */
@@ -551,31 +537,24 @@ export async function runStatsSummary(opts: StatsSummaryOptions, ctx: Context): 
 async function runStatsSummaryMany(opts: StatsSummaryOptions, repos: RepoName[], ctx: Context): Promise<void> {
   const format = resolveOutputFormat(ctx, { figures: true });
   const query: StatsQuery = { ...opts.filters, start_at: formatInstant(opts.since), end_at: formatInstant(opts.until) };
-  const [{ summaryEndpoints }, { pool, REPO_CONCURRENCY }, { startSpinner }, { MqError }, { combineSummaries, judgeSummaryMany }] = await Promise.all([
+  const [{ summaryEndpoints }, { eachRepo, someReposFailed }, { startSpinner }, { combineSummaries, judgeSummaryMany }] = await Promise.all([
     import("../../stats/summary.js"),
     import("../shared/repos.js"),
     import("../../output/spinner.js"),
-    import("../../errors.js"),
     import("../../stats/many.js"),
   ]);
   const endpoints = summaryEndpoints();
   const spinner = await startSpinner(ctx, `fetching ${endpoints.length} statistics of ${repos.length} repositories…`);
-  const failed: Array<{ repository: string; message: string; exit_code: number }> = [];
-  let firstError: InstanceType<typeof MqError> | undefined;
-  const fetched = await pool(repos, REPO_CONCURRENCY, async (repo) => {
-    const repository = `${repo.owner}/${repo.name}`;
-    try {
-      const results = await Promise.all(endpoints.map((e) => fetchStats(ctx, e, query, opts.dialect, repo)));
-      return { repository, bodies: new Map(endpoints.map((e, i) => [e.name, results[i]])) as ReadonlyMap<string, unknown> };
-    } catch (err) {
-      if (ctx.signal.aborted || !(err instanceof MqError)) throw err;
-      firstError ??= err;
-      failed.push({ repository, message: err.message, exit_code: err.exitCode });
-      spinner.log(`mq: ${repository}: ${messageText(err.message)} (exit ${err.exitCode})`);
-      return undefined;
-    }
-  }).finally(() => spinner.stop());
-  const done = fetched.filter((r): r is NonNullable<typeof r> => r !== undefined);
+  const { results, failed, error } = await eachRepo(
+    ctx,
+    repos,
+    async (repo) => {
+      const bodies = await Promise.all(endpoints.map((e) => fetchStats(ctx, e, query, opts.dialect, repo)));
+      return new Map(endpoints.map((e, i) => [e.name, bodies[i]])) as ReadonlyMap<string, unknown>;
+    },
+    (line) => spinner.log(line),
+  ).finally(() => spinner.stop());
+  const done = results.map((r) => ({ repository: r.repository, bodies: r.value }));
   const many = combineSummaries(done);
   const [{ exportAll }, { summaryManyExport }] = await Promise.all([import("../../output/exporter.js"), import("../../output/stats-many.js")]);
   const out = summaryManyExport(ctx.io, many, done, { start_at: query.start_at as string, end_at: query.end_at as string, failed });
@@ -591,7 +570,7 @@ async function runStatsSummaryMany(opts: StatsSummaryOptions, repos: RepoName[],
     end_at: query.end_at as string,
     summary: () => ({ headline: out.headline!() }),
   });
-  if (!firstError) return gate;
+  if (!error) return gate;
   await gate.catch(() => undefined);
-  throw new MqError(`${failed.length} of ${repos.length} repositories could not be read (${failed.map((f) => f.repository).join(", ")}); the output covers the others.`, firstError.exitCode);
+  throw someReposFailed(failed, repos.length, error);
 }
