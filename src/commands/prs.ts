@@ -99,7 +99,7 @@ export function parsePrsFlags(flags: RawFlags, ctx: Context): PrsOptions {
 }
 
 export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
-  const [{ walkStays }, { openEventSource }, { stayRecord, sortValue }, { startSpinner }, { formatCount }, { resolveRepos, pool, REPO_CONCURRENCY }, { MqError }] = await Promise.all([
+  const [{ walkStays }, { openEventSource }, { stayRecord, sortValue }, { startSpinner }, { formatCount }, { resolveRepos, eachRepo, someReposFailed }, { MqError }] = await Promise.all([
     import("../insights/walk.js"),
     import("../insights/source.js"),
     import("../insights/records.js"),
@@ -132,47 +132,41 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
   const late: Row[] = [];
   let written = 0;
   let events = 0;
-  const failures: Array<{ repository: string; error: InstanceType<typeof MqError> }> = [];
   // rows stream to stdout while it spins (one repository, unsorted)
   const spinner = await startSpinner(ctx, `reading the queue events of ${label}`, { stdoutStreams: opts.format !== "table" });
+  let failed: import("./shared/repos.js").RepoFailure[] = [];
+  let error: InstanceType<typeof MqError> | undefined;
   try {
-    await pool(repos, REPO_CONCURRENCY, async (repo) => {
+    ({ failed, error } = await eachRepo(ctx, repos, async (repo) => {
       const rows: Row[] = [];
       let seen = 0;
-      try {
-        await walkStays(source, {
-          owner: repo.owner,
-          name: repo.name,
-          baseRef: opts.baseRef,
-          pullRequest: opts.pullRequest,
-          spans: [{ since: opts.since, until: opts.until }],
-          onPage: (n) => {
-            events += n - seen;
-            seen = n;
-            spinner.update(`${formatCount(events)} queue events of ${label}`);
-          },
-          onStay: async (s) => {
-            const r = stayRecord(s, untilMs);
-            if (!keep(r)) return;
-            if (multi) rows.push(r);
-            else if (opts.sort) buffered.push(r);
-            // stays begun before the window come out last, in no particular order: sorted at the end
-            else if (r.began_before_window) late.push(r);
-            else if (opts.limit === undefined || written < opts.limit) {
-              written++;
-              await sink.write([r]);
-            }
-          },
-        });
-      } catch (err) {
-        if (!multi || ctx.signal.aborted || !(err instanceof MqError)) throw err;
-        failures.push({ repository: `${repo.owner}/${repo.name}`, error: err });
-        spinner.log(`mq: ${repo.owner}/${repo.name}: ${err.message} (exit ${err.exitCode})`);
-        return;
-      }
+      await walkStays(source, {
+        owner: repo.owner,
+        name: repo.name,
+        baseRef: opts.baseRef,
+        pullRequest: opts.pullRequest,
+        spans: [{ since: opts.since, until: opts.until }],
+        onPage: (n) => {
+          events += n - seen;
+          seen = n;
+          spinner.update(`${formatCount(events)} queue events of ${label}`);
+        },
+        onStay: async (s) => {
+          const r = stayRecord(s, untilMs);
+          if (!keep(r)) return;
+          if (multi) rows.push(r);
+          else if (opts.sort) buffered.push(r);
+          // stays begun before the window come out last, in no particular order: sorted at the end
+          else if (r.began_before_window) late.push(r);
+          else if (opts.limit === undefined || written < opts.limit) {
+            written++;
+            await sink.write([r]);
+          }
+        },
+      });
       // a repository's rows join the others only once all of them are read
       buffered.push(...rows);
-    });
+    }, (line) => spinner.log(line)));
   } catch (err) {
     spinner.stop();
     await sink.end().catch(() => undefined);
@@ -192,12 +186,7 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
   if (ctx.io.isStderrTerminal() || opts.format === "table") {
     ctx.io.stderr.write(`${label}: ${formatCount(written)} queue stay${written === 1 ? "" : "s"} from ${iso(opts.since)} to ${iso(opts.until)}${source.fromArchive ? " (from the archive)" : ""}\n`);
   }
-  if (failures.length) {
-    throw new MqError(
-      `${failures.length} of ${repos.length} repositories could not be read (${failures.map((f) => f.repository).join(", ")}); the output covers the others.`,
-      failures[0]!.error.exitCode,
-    );
-  }
+  if (error) throw someReposFailed(failed, repos.length, error);
 }
 
 const iso = (d: Date) => d.toISOString().replace(".000Z", "Z");

@@ -308,6 +308,16 @@ describe("several repositories", () => {
     expect(stats.find((x) => x.repository === "total")!.entered).toBe(total.entered.value);
   });
 
+  it("prs --repo a,b with one unreachable: the other's rows, its error with its exit code, exit 3", async () => {
+    const r = await run(["prs", "--repo", "acme/web,acme/nope", "--since", "6h", "-o", "ndjson"]);
+    expect(r.code).toBe(3);
+    const rows = records(r.out);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows.map((x) => x.repository))).toEqual(new Set(["acme/web"]));
+    expect(r.err).toMatch(/^mq: acme\/nope: .*404.* \(exit 3\)$/m);
+    expect(r.err).toMatch(/^mq: 1 of 2 repositories could not be read \(acme\/nope\); the output covers the others\.$/m);
+  });
+
   it("prs --repo a,b: rows of both, the repository in every row, newest entry first", async () => {
     const r = await run(["prs", "--repo", "acme/web,acme/api", "--since", "6h", "-o", "ndjson"]);
     expect(r.code).toBe(0);
