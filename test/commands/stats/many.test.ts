@@ -39,6 +39,8 @@ const BODIES: Record<string, Record<string, unknown>> = {
     queue_size: { groups: [{ ...G, stats: [{ ...I1, avg_size: 4, max_size: 6, min_size: 2 }, { ...I2, avg_size: 3, max_size: 5, min_size: 1 }] }] },
     checks_retries: { groups: [{ ...G, stats: [{ ...I2, total_retries: 6, sessions_with_retries: 3, recovered: 3, not_recovered: 0, recovery_rate: 1, avg_retry_depth: 2, max_retry_depth: 3 }] }] },
   },
+  // a hostile server: terminal escapes and a spreadsheet formula in a category it names
+  "acme/evil": { queues_pr_exit_reasons: { groups: [{ ...G, stats: [{ ...I1, exit_reason: "X\u001b[2J\nRED", count: 1 }, { ...I1, exit_reason: "=HYPERLINK(1)", count: 2 }] }] } },
   "acme/empty1": { failure_rate: { groups: [] } },
   "acme/empty2": { failure_rate: { groups: [] } },
   // the real service's shape: sum_X and count_X behind the average
@@ -166,6 +168,16 @@ describe("mq stats --repo a,b: a row per repository and an exact total", () => {
     expect(r.out).toBe(
       "repository,exit_reason,count\r\nacme/web,SUCCESS,3\r\nacme/web,CHECKS_FAILED,1\r\nacme/api,SUCCESS,5\r\ntotal,SUCCESS,8\r\ntotal,CHECKS_FAILED,1\r\n",
     );
+  });
+
+  it("server text is escaped on the table and guarded in csv", async () => {
+    const table = await mq(["stats", "queues-pr-exit-reasons", "--repo", "acme/evil,acme/api", ...WINDOW, "--color", "never"], { stdoutIsTTY: true, columns: 80 });
+    expect(table.code).toBe(0);
+    expect(table.out).not.toContain("\u001b");
+    expect(table.out).toContain("acme/evil   X\\x1b[2J\\nRED      1\n");
+    const csv = await mq(["stats", "queues-pr-exit-reasons", "--repo", "acme/evil,acme/api", ...WINDOW, "-o", "csv"]);
+    expect(csv.out).toContain("acme/evil,'=HYPERLINK(1),2\r\n");
+    expect(csv.out).toContain("total,'=HYPERLINK(1),2\r\n");
   });
 
   it("openmetrics: each repository's gauges with a repository label", async () => {
