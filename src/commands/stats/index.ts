@@ -200,6 +200,12 @@ export function parseStatsFlags(cmd: Command, endpoint: StatsEndpoint, flags: Ra
   if (chart && fields) throw new UsageError("--chart draws on the terminal and cannot be combined with --fields: drop one of them.");
   if (repos) {
     checkManyRepos(endpoint, { chart, intervals });
+    // one explicit window for every repository: fetched at different moments, each would otherwise
+    // take its own "now" on the server and the rows would not describe the same window
+    const end = typeof query.end_at === "string" ? new Date(query.end_at) : ctx.now();
+    const start = typeof query.start_at === "string" ? new Date(query.start_at) : new Date(end.getTime() - 86_400_000);
+    const { start_at: _s, end_at: _e, ...filters } = query;
+    query = { ...filters, start_at: formatInstant(start), end_at: formatInstant(end) };
     return { endpoint, dialect, query, chart, intervals, fields, format, filterWords: filterWords(flags, endpoint.accepts), gate, repos };
   }
   return { endpoint, dialect, query, chart, intervals, fields, format: chart ? "table" : format, filterWords: filterWords(flags, endpoint.accepts), gate };

@@ -106,6 +106,13 @@ describe("mq stats --repo a,b: a row per repository and an exact total", () => {
     expect(requests.sort()).toEqual([`/v1/repos/acme/api/stats/failure_rate?${QUERY}`, `/v1/repos/acme/web/stats/failure_rate?${QUERY}`]);
   });
 
+  it("without --since/--until, one explicit window for every repository: the day before now", async () => {
+    const r = await mq(["stats", "failure-rate", "--repo", "acme/web,acme/api", "-o", "none"]);
+    expect(r.code).toBe(0);
+    const window = "start_at=2026-11-19T12%3A00%3A00Z&end_at=2026-11-20T12%3A00%3A00Z";
+    expect(requests.sort()).toEqual([`/v1/repos/acme/api/stats/failure_rate?${window}`, `/v1/repos/acme/web/stats/failure_rate?${window}`]);
+  });
+
   it("repeated --repo and a file of repositories name the same set", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mq-repos-"));
     writeFileSync(join(dir, "repos.txt"), "# the team's repositories\nacme/web\n\nacme/api  # and its API\n");
