@@ -213,8 +213,8 @@ __mq_flags() {
       --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'archive sync') __mq_r=(
-      --since --until --data-dir -R --repo --api-url --offline -o --output --color --debug --token
-      --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
+      --since --until --parallel --data-dir -R --repo --api-url --offline -o --output --color
+      --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'archive status') __mq_r=(
       --data-dir -R --repo --api-url --offline -o --output --color --debug --token --timeout
