@@ -21,6 +21,13 @@ module.exports = {
       to: { path: "^src/commands/" },
     },
     {
+      name: "analyses-not-on-the-server",
+      severity: "error",
+      comment: "insights/, stats/, output/, api/ and archive/ read any server's answers: the bundled server is one of them, not a dependency.",
+      from: { path: "^src/(insights|stats|output|api|archive)/" },
+      to: { path: "^src/server/" },
+    },
+    {
       name: "not-to-unresolvable",
       severity: "error",
       comment: "An import that resolves to nothing.",

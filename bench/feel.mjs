@@ -146,7 +146,7 @@ export async function formatsAndRss(h) {
   h.target(`peak RSS ≤ 130 MB from ${fmtInt(sizes[0])} to ${fmtInt(sizes[sizes.length - 1])} events in every format`, peak <= 130 * 1024, formats.map((f) => `${f} ${fmtMB(worst[f])}`).join(", "));
   h.notes.push(
     `Formats: the same ${fmtInt(n)}-event window of \`mq serve --events\` (synthetic events, one a second), every contender once a round, the order rotated each round; ` +
-      `-o table off a terminal (RFC 3339 times, no colour). Peak RSS: windows of ${sizes.map(fmtInt).join(", ")} events of one ${fmtInt(max)}-event server, one run each.`,
+      `-o table off a terminal (RFC 3339 times, no colour); mq runs with its defaults (parallel time slices, 6 requests in flight), the loop page after page. Peak RSS: windows of ${sizes.map(fmtInt).join(", ")} events of one ${fmtInt(max)}-event server, one run each.`,
   );
   await s.server.stop();
 }

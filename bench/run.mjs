@@ -355,6 +355,18 @@ async function insights() {
 
 // ---------------------------------------------------------------------------------------------
 // 7. insights read from the archive
+//
+// The baseline that matters is the API as users meet it: a hosted service, a round trip away. (d)
+// models that with `mq serve --latency 100`: every answer 100 ms after its request, about a
+// transatlantic round trip (80-90 ms) plus the service's time for a page; a laptop or a CI runner
+// far from the service sees more, never less. (e), the same API on loopback with no latency at all,
+// is the floor of floors: there the API path costs only CPU, and the archive can at best match it
+// (both parse every event and rebuild every stay). The target applies to (d); both are reported.
+// (f), one `mq archive query "SELECT 1"`, is the archive's fixed cost (start-up, loading DuckDB,
+// opening the file): the rest of an archive run is the cost per event.
+
+/** the event types a queue stay is built from (src/insights/dialects.ts QUEUE_EVENT_TYPES): what insights reads */
+const QUEUE_TYPES = ["enter", "checks_not_started", "checks_start", "checks_end", "batch_bisection_start", "batch_bisection_end", "merged", "leave"].map((t) => `action.queue.${t}`);
 
 async function archiveInsights() {
   const days = CFG.archiveDays;
@@ -390,28 +402,35 @@ async function archiveInsights() {
   const far = [];
   const near = [];
   const archived = [];
+  const fixed = [];
   // interleaved, so that a change in the machine's load falls on all three alike
   for (let i = 0; i < CFG.archiveRuns; i++) {
     log(`archive: round ${i + 1}/${CFG.archiveRuns}`);
     far.push(check(await timed("node", apiArgs(remote), { env }), "mq insights over the API", lines).ms);
     archived.push(check(await timed("node", archiveArgs, { env }), "mq insights --archive", lines).ms);
     near.push(check(await timed("node", apiArgs(local), { env }), "mq insights over the loopback API", lines).ms);
+    fixed.push(check(await timed("node", [BIN, "archive", "query", "SELECT 1 AS one", "-o", "ndjson"], { env }), "mq archive query SELECT 1").ms);
   }
+  const events = Number(JSON.parse(once([BIN, "archive", "query", `SELECT count(*) AS n FROM events WHERE type IN (${QUEUE_TYPES.map((t) => `'${t}'`).join(", ")}) AND received_at >= '${since}'::TIMESTAMPTZ AND received_at <= '${NOW}'::TIMESTAMPTZ`, "-o", "json"]).stdout)[0].n);
+  const perEventUs = ((median(archived) - median(fixed)) * 1000) / Math.max(1, events);
   const vsFar = median(far) / median(archived);
   const vsNear = median(near) / median(archived);
-  row("archive", `mq archive sync, ${span}, ${fmtInt(synced.added)} events (once)`, [sync.ms], { baseline: "—", ratio: "–" });
+  row("archive", `mq archive sync --parallel 6 (the default), ${span}, ${fmtInt(synced.added)} events, loopback (once)`, [sync.ms], { baseline: "—", ratio: "–" });
   row("archive", `(d) mq insights over the API, ${span}, ${fmtInt(pages)} pages, +${latency} ms per page`, far, { baseline: "—", ratio: "baseline (d)" });
   row("archive", `(e) mq insights over the API, ${span}, loopback (no latency)`, near, { baseline: "—", ratio: "baseline (e)" });
-  row("archive", `insights --archive vs over the API, ${span}`, archived, { baseline: "(d), (e)", ratio: `${fmtRatio(vsFar)} faster than (d); ${fmtRatio(vsNear)} faster than (e)` });
+  row("archive", `(f) mq archive query "SELECT 1": start-up, DuckDB loaded, archive opened`, fixed, { baseline: "—", ratio: "baseline (f)" });
+  row("archive", `insights --archive vs over the API, ${span}`, archived, { baseline: "(d), (e), (f)", ratio: `${fmtRatio(vsFar)} faster than (d); ${fmtRatio(vsNear)} faster than (e); (f) + ${perEventUs.toFixed(1)} µs per queue event` });
   target(
     `archive: insights --archive over ${span} ≥ 10× faster than over the API (+${latency} ms per page)`,
     vsFar >= 10,
-    `${fmtRatio(vsFar)} (${fmtMs(median(archived))} vs ${fmtMs(median(far))}); ${fmtRatio(vsNear)} against the loopback API (${fmtMs(median(near))})`,
+    `${fmtRatio(vsFar)} (${fmtMs(median(archived))} vs ${fmtMs(median(far))}); for reference ${fmtRatio(vsNear)} against the loopback API with no latency (${fmtMs(median(near))}), and the archive's fixed cost ${fmtMs(median(fixed))} + ${perEventUs.toFixed(1)} µs for each of the ${fmtInt(events)} queue events`,
   );
   notes.push(
     `Archive: \`mq archive sync\` copied ${span} of acme/web (${fmtInt(synced.added)} events) from \`mq serve --now ${NOW}\` once; then \`mq insights --compare none\` ` +
       `over that window from the archive (\`--archive\`), over the API of \`mq serve --latency ${latency}\` (d: each of the ${fmtInt(pages)} pages answered after ${latency} ms, ` +
-      `a round trip to a hosted API) and over the same API on loopback without latency (e), interleaved, ${CFG.archiveRuns} rounds. The outputs were checked identical first.`,
+      `a round trip to a hosted API: about a transatlantic round trip plus the service's time for a page, the baseline the target applies to) and over the same API on loopback ` +
+      `without latency (e: the floor of floors, where the API path costs only CPU), interleaved, ${CFG.archiveRuns} rounds, with (f) \`mq archive query "SELECT 1"\` (start-up, DuckDB, ` +
+      `opening the archive: the fixed cost of any archive run). The outputs were checked identical first.`,
   );
   await remote.stop();
   await local.stop();

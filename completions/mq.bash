@@ -189,12 +189,13 @@ __mq_flags() {
       --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     insights) __mq_r=(
-      --since --until --compare --base-ref --queue --slowest --fail-if --archive --no-archive -R
-      --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
-      --strict --no-csv-guard --dialect -h --help
+      --since --until --compare --base-ref --queue --slowest --fail-if --fail-if-scope --min-count
+      --allow-empty --report --archive --no-archive -R --repo --api-url --offline -o --output
+      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
+      --help
     ) ;;
     prs) __mq_r=(
-      --since --until --base-ref --pr --queue --outcome --reason --failed --sort --slowest --limit
+      --since --until --base-ref --queue --pr --outcome --reason --failed --sort --slowest --limit
       --fields --archive --no-archive -R --repo --api-url --offline -o --output --color --debug
       --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
@@ -212,8 +213,8 @@ __mq_flags() {
       --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'archive sync') __mq_r=(
-      --since --until --data-dir -R --repo --api-url --offline -o --output --color --debug --token
-      --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
+      --since --until --parallel --data-dir -R --repo --api-url --offline -o --output --color
+      --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'archive status') __mq_r=(
       --data-dir -R --repo --api-url --offline -o --output --color --debug --token --timeout

@@ -35,6 +35,14 @@ const COMMANDS: ReadonlyArray<readonly [string, (ctx: Context) => Command]> = [
   ["completion", NewCmdCompletion],
 ];
 
+/**
+ * What `mq --help` needs of a command is what it lists: its name, arguments, options and
+ * description. The stats endpoints' 19 subcommands and their options were a third of its own work.
+ */
+const LISTED: Readonly<Record<string, (ctx: Context) => Command>> = {
+  stats: (ctx) => NewCmdStats(ctx, undefined, undefined, false),
+};
+
 /** Commands that run on their own subtree; completion describes the whole tree. */
 const SELF_CONTAINED = new Set(["logs", "stats", "insights", "prs", "pr", "serve", "archive", "auth", "config"]);
 
@@ -62,6 +70,11 @@ export function commandToBuild(program: Command, argv: readonly string[]): strin
 
 const selfContained = (name: string | undefined) => (name !== undefined && SELF_CONTAINED.has(name) ? name : undefined);
 
+/** `mq --help`, `mq -h`: options only, help among them; mq's own help lists the commands, no more. */
+export function isRootHelp(argv: readonly string[]): boolean {
+  return argv.some((a) => a === "-h" || a === "--help") && argv.every((a) => a.startsWith("-") && a !== "--");
+}
+
 /** The command tree; with ARGV, only the part that command line runs (see commandToBuild). */
 export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
   const program = new Command("mq")
@@ -76,8 +89,9 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
     .enablePositionalOptions();
   ensureGlobalOptions(program);
   const only = argv !== undefined ? commandToBuild(program, argv) : undefined;
+  const listed = argv !== undefined && isRootHelp(argv);
 
-  for (const [name, build] of COMMANDS) if (only === undefined || only === name) program.addCommand(build(ctx));
+  for (const [name, build] of COMMANDS) if (only === undefined || only === name) program.addCommand(((listed && LISTED[name]) || build)(ctx));
   if (only === undefined) program.addCommand(newHelpCommand(program, ctx));
 
   for (const cmd of walk(program)) {

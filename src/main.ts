@@ -48,6 +48,20 @@ export function reportError(err: unknown, ctx: Context): number {
   return ExitCode.INTERNAL;
 }
 
+let lateClosedPipeIgnored = false;
+/**
+ * A write made just before run() returns fails later, when its callback runs (`mq --help | true`:
+ * the reader left before the help text went out); by then the run's own handler is gone, and an
+ * 'error' with no listener would crash the process with a stack trace.
+ */
+function ignoreLateClosedPipe(): void {
+  if (lateClosedPipeIgnored) return;
+  lateClosedPipeIgnored = true;
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EPIPE") throw err;
+  });
+}
+
 /** A second signal sooner than this after the first is a library re-raising it, not a person. */
 const SIGNAL_ECHO_MS = 250;
 
@@ -99,6 +113,7 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   for (const s of signals) process.off(s, onSignal);
   process.stdout.off("error", onStdoutError);
   process.stderr.off("error", onStderrError);
+  ignoreLateClosedPipe();
   if (pipeClosed) return ExitCode.OK;
   if (hangup && code === ExitCode.INTERRUPTED) return ExitCode.HANGUP;
   return code;

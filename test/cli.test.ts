@@ -161,4 +161,19 @@ describe("building only the command a run needs", () => {
       expect(buildProgram(testContext(), argv).commands.map((c) => c.name())).toEqual(["logs", "stats", "insights", "prs", "pr", "serve", "archive", "auth", "config", "completion", "help"]);
     },
   );
+
+  it("mq --help builds the top-level commands as listed: the same help, without the stats endpoints' subcommands", async () => {
+    const { buildProgram } = await import("../src/cli.js");
+    const whole = buildProgram(testContext());
+    for (const argv of [["--help"], ["-h"], ["--offline", "-h"]]) {
+      const listed = buildProgram(testContext(), argv);
+      expect(listed.helpInformation()).toBe(whole.helpInformation());
+      expect(listed.commands.find((c) => c.name() === "stats")!.commands).toEqual([]);
+    }
+    expect(whole.commands.find((c) => c.name() === "stats")!.commands.length).toBeGreaterThan(15);
+    // what runs a stats subcommand, or shows its help, builds them all
+    for (const argv of [["stats", "--help"], ["help", "stats"], ["--help", "stats"]]) {
+      expect(buildProgram(testContext(), argv).commands.find((c) => c.name() === "stats")!.commands.length).toBeGreaterThan(15);
+    }
+  });
 });

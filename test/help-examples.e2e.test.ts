@@ -191,6 +191,8 @@ const README_SETUP: ReadonlyArray<[RegExp, string]> = [
   [/^mq (archive (status|query|export)|logs --archive)/, "mq --offline archive sync --repo acme/web --since 7d"],
   // insights compare with the window before, so the archive holds twice the window
   [/^mq (insights|prs|pr) .*--archive/, "mq --offline archive sync --repo acme/web --since 14d"],
+  // the file of repositories the README's --repo @FILE example names
+  [/--repo @repositories\.txt/, "printf '# the team\\nacme/web\\nacme/api\\n' | tee repositories.txt"],
 ];
 
 const readme = readFileSync(join(root, "README.md"), "utf8");

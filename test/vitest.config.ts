@@ -7,6 +7,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     globalSetup: ["test/helpers/global-setup.ts"],
+    // Test files run in forks, one at a time per worker, each in a fresh module graph. vitest's
+    // default is one worker fewer than the cores, which on a 2-core machine is a single worker
+    // and one idle core: `npm test` passes --maxWorkers=100% (the fast half is CPU work in-process;
+    // its main process only transforms and reports). `npm run test:e2e` keeps the default, as its
+    // files spawn processes of their own.
     // CI also writes a JSON report, from which .ci/run prints a plain "N passed, N failed" line
     reporters: process.env.MQ_TEST_REPORT ? ["default", "json"] : ["default"],
     outputFile: process.env.MQ_TEST_REPORT ? { json: process.env.MQ_TEST_REPORT } : undefined,

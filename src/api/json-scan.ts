@@ -46,71 +46,87 @@ function skipString(text: string, i: number): number {
   }
 }
 
+/** The string that opens at `start` and ends before `end`: its text, unless it has escapes to decode. */
+function keyText(text: string, start: number, end: number): string {
+  for (let j = start + 1; j < end - 1; j++) if (text.charCodeAt(j) === BACKSLASH) return JSON.parse(text.slice(start, end)) as string;
+  return text.slice(start + 1, end - 1);
+}
+
 /**
- * One pass over valid JSON text. Stops counting, and says so with `depth > maxDepth`, as soon as
- * the nesting passes `maxDepth`.
+ * The one walk both scans below make over valid JSON text in [start, end): it tracks nesting, reads
+ * the keys of the object at depth 1, and reports every value whose container sits at `collect`
+ * depth (1: the members of the outer object; 2: the elements of an array, or the members of an
+ * object, that is a member of it), with the key of the depth-1 member it belongs to. `open` is
+ * called when such a container opens. Returns the deepest nesting, or as soon as it passes
+ * `maxDepth`, that depth.
  */
-export function scanJson(text: string, maxDepth = Infinity): JsonScan {
-  const rootArrays = new Map<string, Span[]>();
-  const n = text.length;
+function walkValues(
+  text: string,
+  start: number,
+  end: number,
+  collect: 1 | 2,
+  maxDepth: number,
+  open: (key: string | undefined, isArray: boolean) => boolean,
+  value: (key: string | undefined, span: Span) => void,
+): number {
   let depth = 0;
   let deepest = 0;
-  // the key being read at depth 1, and whether the next string at depth 1 is a key
+  // whether the next string at depth 1 is a key, and the key of the depth-1 member being read
   let expectKey = false;
   let key: string | undefined;
-  // the root array being collected (depth 2), and the element being read in it
-  let elements: Span[] | undefined;
-  let elementStart = -1;
-  let elementSpaced = false;
-  let lastEnd = 0;
+  // the container being collected (at depth `collect`): reported to, an array, its value being read
+  let collecting = false;
+  let inArray = false;
+  let afterColon = false;
+  let valueStart = -1;
+  let valueSpaced = false;
+  let lastEnd = start;
 
-  const endElement = () => {
-    if (elements !== undefined && elementStart >= 0) elements.push({ start: elementStart, end: lastEnd, spaced: elementSpaced });
-    elementStart = -1;
-    elementSpaced = false;
-  };
-
-  let i = 0;
-  while (i < n) {
+  let i = start;
+  while (i < end) {
     const c = text.charCodeAt(i);
     if (isSpace(c)) {
-      if (elementStart >= 0) elementSpaced = true;
+      if (valueStart >= 0) valueSpaced = true;
       i++;
       continue;
     }
-    // a value starting at depth 2 inside a collected array opens an element
-    if (elements !== undefined && depth === 2 && elementStart < 0 && c !== COMMA && c !== CLOSE_ARRAY) {
-      elementStart = i;
+    // a value starting in the collected container (an array element, or an object member's value)
+    if (collecting && depth === collect && valueStart < 0 && c !== COMMA && c !== CLOSE_ARRAY && c !== CLOSE_OBJECT && c !== COLON && (inArray || afterColon)) {
+      valueStart = i;
     }
     if (c === QUOTE) {
-      const end = skipString(text, i);
+      const next = skipString(text, i);
       if (depth === 1 && expectKey) {
-        key = JSON.parse(text.slice(i, end)) as string;
+        key = keyText(text, i, next);
         expectKey = false;
       }
-      i = end;
-      lastEnd = end;
+      i = next;
+      lastEnd = next;
       continue;
     }
     if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       depth++;
       if (depth > deepest) {
         deepest = depth;
-        if (deepest > maxDepth) return { depth: deepest, rootArrays };
+        if (deepest > maxDepth) return deepest;
       }
       if (depth === 1 && c === OPEN_OBJECT) expectKey = true;
-      if (depth === 2 && c === OPEN_ARRAY && key !== undefined) {
-        elements = [];
-        rootArrays.set(key, elements);
+      if (depth === collect && (depth === 1 ? c === OPEN_OBJECT : true)) {
+        collecting = open(key, c === OPEN_ARRAY);
+        inArray = c === OPEN_ARRAY;
+        afterColon = false;
       }
       i++;
       lastEnd = i;
       continue;
     }
     if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
-      if (depth === 2 && elements !== undefined) {
-        endElement();
-        elements = undefined;
+      if (depth === collect) {
+        // the container's last value ends (no closure here: the loop's state stays in registers)
+        if (collecting && valueStart >= 0) value(key, { start: valueStart, end: lastEnd, spaced: valueSpaced });
+        valueStart = -1;
+        valueSpaced = false;
+        collecting = false;
       }
       depth--;
       i++;
@@ -118,27 +134,58 @@ export function scanJson(text: string, maxDepth = Infinity): JsonScan {
       continue;
     }
     if (c === COMMA) {
+      if (depth === collect) {
+        if (collecting && valueStart >= 0) value(key, { start: valueStart, end: lastEnd, spaced: valueSpaced });
+        valueStart = -1;
+        valueSpaced = false;
+        afterColon = false;
+      }
       if (depth === 1) {
         expectKey = true;
-        key = undefined;
-      } else if (depth === 2 && elements !== undefined) endElement();
+        if (collect === 2) key = undefined;
+      }
       i++;
       continue;
     }
     if (c === COLON) {
+      if (depth === collect) afterColon = true;
       i++;
       continue;
     }
     // a number or a literal: up to the next delimiter
     i++;
-    while (i < n) {
+    while (i < end) {
       const d = text.charCodeAt(i);
       if (isSpace(d) || d === COMMA || d === CLOSE_OBJECT || d === CLOSE_ARRAY || d === COLON) break;
       i++;
     }
     lastEnd = i;
   }
-  return { depth: deepest, rootArrays };
+  return deepest;
+}
+
+/**
+ * One pass over valid JSON text. Stops counting, and says so with `depth > maxDepth`, as soon as
+ * the nesting passes `maxDepth`.
+ */
+export function scanJson(text: string, maxDepth = Infinity): JsonScan {
+  const rootArrays = new Map<string, Span[]>();
+  let elements: Span[] = [];
+  const depth = walkValues(
+    text,
+    0,
+    text.length,
+    2,
+    maxDepth,
+    (key, isArray) => {
+      if (!isArray || key === undefined) return false;
+      elements = [];
+      rootArrays.set(key, elements);
+      return true;
+    },
+    (_key, span) => elements.push(span),
+  );
+  return { depth, rootArrays };
 }
 
 /** The JSON text of a span without white space outside strings: one line, tokens as sent. */
@@ -171,69 +218,8 @@ export function compactJson(text: string, span: Span): string {
 export function memberSpans(text: string, span: Span): Map<string, Span> {
   const members = new Map<string, Span>();
   if (text.charCodeAt(span.start) !== OPEN_OBJECT) return members;
-  let depth = 0;
-  let expectKey = true;
-  let key: string | undefined;
-  let valueStart = -1;
-  let valueSpaced = false;
-  let lastEnd = span.start;
-  const endValue = () => {
-    if (key !== undefined && valueStart >= 0) members.set(key, { start: valueStart, end: lastEnd, spaced: valueSpaced });
-    valueStart = -1;
-    valueSpaced = false;
-    key = undefined;
-  };
-  let i = span.start;
-  while (i < span.end) {
-    const c = text.charCodeAt(i);
-    if (isSpace(c)) {
-      if (valueStart >= 0) valueSpaced = true;
-      i++;
-      continue;
-    }
-    if (depth === 1 && !expectKey && valueStart < 0 && c !== COLON && c !== COMMA && c !== CLOSE_OBJECT) valueStart = i;
-    if (c === QUOTE) {
-      const end = skipString(text, i);
-      if (depth === 1 && expectKey) {
-        key = JSON.parse(text.slice(i, end)) as string;
-        expectKey = false;
-      }
-      i = end;
-      lastEnd = end;
-      continue;
-    }
-    if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      depth++;
-      i++;
-      lastEnd = i;
-      continue;
-    }
-    if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
-      if (depth === 1) endValue();
-      depth--;
-      i++;
-      lastEnd = i;
-      continue;
-    }
-    if (c === COMMA) {
-      if (depth === 1) {
-        endValue();
-        expectKey = true;
-      }
-      i++;
-      continue;
-    }
-    if (c === COLON) {
-      i++;
-      continue;
-    }
-    i++;
-    while (i < span.end) {
-      const d = text.charCodeAt(i);
-      if (isSpace(d) || d === COMMA || d === CLOSE_OBJECT || d === CLOSE_ARRAY || d === COLON) break;
-      i++;
-    }
-    lastEnd = i;
-  }
+  walkValues(text, span.start, span.end, 1, Infinity, () => true, (key, value) => {
+    if (key !== undefined) members.set(key, value);
+  });
   return members;
 }

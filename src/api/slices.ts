@@ -12,10 +12,17 @@
 // one already gave. Within a slice, pages come in the server's order; between slices, time orders
 // them. The output is therefore the sequential walk's, byte for byte.
 //
+// A merge queue's log is not evenly dense (working hours hold ten times the events of a night), so
+// a plan from an average is often wrong, and a slice planned for 4 pages that holds 12 is walked
+// page after page while the pool waits for it. So a worker with nothing to plan splits a slice still
+// being walked: the rest of its range (from the oldest instant its pages reached down to its start)
+// is cut in two, the older half becomes a slice of its own fetched at once, and the walk of the
+// first stops at the cut (the events below it that its last page brings are the new slice's). And
+// the last slices are not cut finer than a page: the walk's end is not a tail of empty requests.
+//
 // Memory stays bounded without spilling: at most WINDOW slices ahead of the one being written are
-// in flight, and each holds at most BUFFERED_PAGES pages before its fetching waits for the writer
-// (back-pressure). Because slices are small, the slices in flight are the next ones to be written,
-// so the pool's speed-up is not lost to waiting.
+// planned, splits stop at twice that, and each slice holds at most BUFFERED_PAGES pages before its
+// fetching waits for the writer (back-pressure).
 //
 // Throttling: the transport makes every request of the client wait out a Retry-After seen by any of
 // them; here each throttled answer also halves the number of requests in flight (at least one).
@@ -27,6 +34,8 @@ import { MAX_PARALLEL } from "./slice-limits.js";
 const TARGET_PAGES = 4;
 /** pages a slice keeps before its fetching waits for the writer */
 const BUFFERED_PAGES = 8;
+/** a slice is split only when the rest of its range is expected to hold at least this many pages */
+const SPLIT_PAGES = 2;
 
 export interface SliceWalkOptions<T> {
   client: ApiClient;
@@ -68,6 +77,8 @@ interface Slice<T> {
   /** pages fetched and not yet handed out */
   pages: Array<{ events: T[]; next: URL | undefined }>;
   done: boolean;
+  /** its walk has begun (its pages are being fetched) */
+  fetching: boolean;
   error?: unknown;
   /** events seen and the oldest instant reached: the density estimate */
   seen: number;
@@ -140,29 +151,66 @@ export async function* walkSlices<T>(o: SliceWalkOptions<T>): AsyncGenerator<Sli
     return seen > 0 && span > 0 ? seen / span : density;
   };
 
+  const newSlice = (fromMs: number, toMs: number): Slice<T> => ({
+    from: iso(fromMs),
+    to: iso(toMs),
+    fromMs,
+    toMs,
+    pages: [],
+    done: false,
+    fetching: false,
+    seen: 0,
+    oldestMs: toMs,
+    wake: () => undefined,
+    space: () => undefined,
+  });
+
   const plan = (): Slice<T> | undefined => {
-    if (plannedTo <= sinceMs || failed || stopped) return undefined;
+    if (plannedTo <= sinceMs || failed || stopped || slices.length - headIndex >= window) return undefined;
+    const density = Math.max(estimate(), 1e-12);
     // an estimate from few pages can be far off: no slice takes more than its share of what is left
-    // for the pool, so a sparse start never leaves one long slice walked page after page
+    // for the pool, so a sparse start never leaves one long slice walked page after page; but none
+    // is cut finer than a page, and what a page would hold is not left for a slice of its own
+    const onePage = Math.ceil(perPage / density);
     const share = Math.ceil((plannedTo - sinceMs) / limit);
-    const span = Math.max(1, Math.min(share, Math.round((TARGET_PAGES * perPage) / Math.max(estimate(), 1e-12))));
-    const fromMs = Math.max(sinceMs, plannedTo - span);
-    const slice: Slice<T> = {
-      from: iso(fromMs),
-      to: iso(plannedTo),
-      fromMs,
-      toMs: plannedTo,
-      pages: [],
-      done: false,
-      seen: 0,
-      oldestMs: plannedTo,
-      wake: () => undefined,
-      space: () => undefined,
-    };
-    plannedTo = fromMs;
+    let span = Math.max(1, onePage, Math.min(share, Math.round((TARGET_PAGES * perPage) / density)));
+    if (plannedTo - span - sinceMs < onePage) span = plannedTo - sinceMs;
+    const slice = newSlice(Math.max(sinceMs, plannedTo - span), plannedTo);
+    plannedTo = slice.fromMs;
     slices.push(slice);
     progressed();
     return slice;
+  };
+
+  /**
+   * The older half of the rest of the slice being walked with the most left to fetch, as a slice of
+   * its own (inserted right after it); that slice's walk now ends at the cut.
+   */
+  const split = (): Slice<T> | undefined => {
+    if (failed || stopped || slices.length - headIndex >= 2 * window) return undefined;
+    const fallback = estimate();
+    let best: Slice<T> | undefined;
+    let bestPages = SPLIT_PAGES;
+    for (let i = headIndex; i < slices.length; i++) {
+      const s = slices[i]!;
+      // a slice not yet started, or whose first page is not back, gives no density to judge by
+      if (s.done || !s.fetching || s.seen === 0) continue;
+      const density = s.toMs > s.oldestMs ? s.seen / (s.toMs - s.oldestMs) : fallback;
+      const pages = ((s.oldestMs - s.fromMs) * density) / perPage;
+      if (pages >= bestPages) {
+        best = s;
+        bestPages = pages;
+      }
+    }
+    if (!best) return undefined;
+    const cut = best.fromMs + Math.floor((best.oldestMs - best.fromMs) / 2);
+    if (cut <= best.fromMs || cut >= best.oldestMs) return undefined;
+    const older = newSlice(best.fromMs, cut);
+    best.fromMs = cut;
+    best.from = iso(cut);
+    slices.splice(slices.indexOf(best) + 1, 0, older);
+    progressed();
+    return older;
   };
 
   const acquire = async () => {
@@ -182,11 +230,12 @@ export async function* walkSlices<T>(o: SliceWalkOptions<T>): AsyncGenerator<Sli
     permitWaiters.shift()?.();
   };
 
-  const fetchSlice = async (slice: Slice<T>, index: number) => {
+  const fetchSlice = async (slice: Slice<T>) => {
+    slice.fetching = true;
     const pages = paginate(o.client, o.path, sliceQuery(slice.from, slice.to), paginateOpts);
     try {
       for (;;) {
-        while (slice.pages.length >= BUFFERED_PAGES && index !== headIndex && !stopped) await new Promise<void>((r) => (slice.space = r));
+        while (slice.pages.length >= BUFFERED_PAGES && slice !== slices[headIndex] && !stopped) await new Promise<void>((r) => (slice.space = r));
         if (stopped) break;
         await acquire();
         let r: IteratorResult<Awaited<ReturnType<typeof pages.next>>["value"]>;
@@ -196,11 +245,18 @@ export async function* walkSlices<T>(o: SliceWalkOptions<T>): AsyncGenerator<Sli
           release();
         }
         if (r.done) break;
-        const { events, nextUrl } = r.value;
+        let { events, nextUrl } = r.value;
         slice.seen += events.length;
+        // split meanwhile: the events below the cut are the older slice's, and this walk is over
+        const below = events.length > 0 && o.timeOf(events[events.length - 1]!) < slice.fromMs;
+        if (below) {
+          events = events.filter((e: T) => o.timeOf(e) >= slice.fromMs);
+          nextUrl = undefined;
+        }
         slice.oldestMs = nextUrl === undefined ? slice.fromMs : events.length > 0 ? o.timeOf(events[events.length - 1]!) : slice.oldestMs;
         slice.pages.push({ events, next: nextUrl });
         slice.wake();
+        progressed();
         if (nextUrl === undefined) break;
       }
     } catch (err) {
@@ -209,17 +265,24 @@ export async function* walkSlices<T>(o: SliceWalkOptions<T>): AsyncGenerator<Sli
     } finally {
       slice.done = true;
       slice.wake();
+      progressed();
       await pages.return(undefined).catch(() => undefined);
     }
   };
 
-  // a worker takes the next slice in time order, never more than `window` ahead of the one written
+  // a worker takes the next slice in time order, never more than `window` ahead of the one written,
+  // or else splits the one with the most left to fetch; it ends when the window is planned and no
+  // slice is left being walked
   const worker = async () => {
     for (;;) {
-      while (slices.length - headIndex >= window && !stopped) await waitProgress();
-      const slice = plan();
-      if (!slice) return;
-      await fetchSlice(slice, slices.length - 1);
+      if (stopped || failed) return;
+      const slice = plan() ?? split();
+      if (slice) {
+        await fetchSlice(slice);
+        continue;
+      }
+      if (plannedTo <= sinceMs && slices.every((s) => s.done)) return;
+      await waitProgress();
     }
   };
   const workers = Promise.all(Array.from({ length: limit }, () => worker()));

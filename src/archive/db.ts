@@ -3,6 +3,7 @@
 // translation of DuckDB's failures into ArchiveErrors that say what happened and what to do.
 import { copyFile, mkdir, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from "@duckdb/node-api";
 import { ArchiveError, MqError } from "../errors.js";
@@ -15,21 +16,28 @@ export const DUCKDB_VERSION = "1.5.6-r.1";
 type DuckDb = typeof import("@duckdb/node-api");
 let loaded: Promise<DuckDb> | undefined;
 
-/** The engine, imported on first use; a clear error when the optional package was not installed. */
+/**
+ * The engine, loaded on first use; a clear error when the optional package was not installed.
+ * Loaded with require, not import(): the package is CommonJS, and an import() of it has Node's
+ * CommonJS lexer scan every file the package re-exports for named exports, half a second on this
+ * machine (require: a quarter of a second, most of it the native library).
+ */
 export function loadDuckDb(): Promise<DuckDb> {
-  loaded ??= import("@duckdb/node-api").catch((err: unknown) => {
-    loaded = undefined;
-    // the loader's error, or (through a test double or a wrapper) its cause
-    const e = err as { code?: string; cause?: { code?: string } };
-    const code = e.code ?? e.cause?.code;
-    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND" || /Cannot find (module|package)/.test(`${String(err)} ${String(e.cause)}`)) {
-      throw new ArchiveError(
-        `mq archive needs the optional package ${DUCKDB_PACKAGE}, which is not installed`,
-        `install it next to mq (npm install ${DUCKDB_PACKAGE}@${DUCKDB_VERSION}), or reinstall mq without --omit=optional`,
-      );
-    }
-    throw new ArchiveError(`the database engine ${DUCKDB_PACKAGE} could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
-  });
+  loaded ??= Promise.resolve()
+    .then(() => createRequire(import.meta.url)(DUCKDB_PACKAGE) as DuckDb)
+    .catch((err: unknown) => {
+      loaded = undefined;
+      // the loader's error, or (through a test double or a wrapper) its cause
+      const e = err as { code?: string; cause?: { code?: string } };
+      const code = e.code ?? e.cause?.code;
+      if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND" || /Cannot find (module|package)/.test(`${String(err)} ${String(e.cause)}`)) {
+        throw new ArchiveError(
+          `mq archive needs the optional package ${DUCKDB_PACKAGE}, which is not installed`,
+          `install it next to mq (npm install ${DUCKDB_PACKAGE}@${DUCKDB_VERSION}), or reinstall mq without --omit=optional`,
+        );
+      }
+      throw new ArchiveError(`the database engine ${DUCKDB_PACKAGE} could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
+    });
   return loaded;
 }
 

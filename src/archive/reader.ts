@@ -23,7 +23,7 @@ export interface ArchivedEventsQuery {
   baseRef?: string;
   /** stop after this many events */
   limit?: number;
-  /** events per yielded batch (default 500) */
+  /** events per yielded batch (default 2,048, DuckDB's chunk) */
   batchSize?: number;
 }
 
@@ -49,51 +49,87 @@ export async function openArchiveForReading(ctx: Context, dataDir?: string): Pro
   return archive;
 }
 
+/** Days read by one query: DuckDB sorts one day's events at a time, not the window's. */
+const SLICE_MS = 86_400_000;
+
 /**
  * The archived events of a repository in a window, newest first (received_at, then id, both
- * descending: the API's order), in batches.
+ * descending: the API's order), in batches. A window with both ends is read a day at a time,
+ * newest day first: each query sorts one day's events, so memory is bounded by the busiest day,
+ * not the window (a year read at once had DuckDB sort a year of JSON text), at no cost in time.
  */
 export async function* readArchivedEvents(archive: Archive, q: ArchivedEventsQuery): AsyncGenerator<ArchivedEvent[]> {
-  const where = ["repository = ?"];
-  const values: (string | number)[] = [repositoryKey(q.repository)];
-  if (q.since) {
-    where.push("received_at >= ?::TIMESTAMPTZ");
-    values.push(q.since.toISOString());
-  }
-  if (q.until) {
-    where.push("received_at <= ?::TIMESTAMPTZ");
-    values.push(q.until.toISOString());
-  }
+  const filters = ["repository = ?"];
+  const filterValues: (string | number)[] = [repositoryKey(q.repository)];
   if (q.types && q.types.length > 0) {
-    where.push(`type IN (${q.types.map(() => "?").join(", ")})`);
-    values.push(...q.types);
+    filters.push(`type IN (${q.types.map(() => "?").join(", ")})`);
+    filterValues.push(...q.types);
   }
   if (q.pullRequest !== undefined) {
-    where.push("pull_request = ?");
-    values.push(q.pullRequest);
+    filters.push("pull_request = ?");
+    filterValues.push(q.pullRequest);
   }
   if (q.baseRef !== undefined) {
-    where.push("base_ref = ?");
-    values.push(q.baseRef);
+    filters.push("base_ref = ?");
+    filterValues.push(q.baseRef);
   }
-  const limit = q.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(q.limit))}` : "";
-  const sql = `SELECT raw FROM events WHERE ${where.join(" AND ")} ORDER BY received_at DESC, id DESC${limit}`;
-  const batchSize = q.batchSize ?? 500;
-  let result;
-  try {
-    result = await archive.conn.stream(sql, values);
-  } catch (err) {
-    const { archiveFailure } = await import("./db.js");
-    throw archiveFailure(err, archive.path, "read the archive");
+  // [from, to] of each query, newest first: both ends inclusive as the API's, the days between
+  // half-open so that an instant on a boundary is read once
+  const slices: Array<{ from?: string; to?: string; toInclusive: boolean }> = [];
+  if (q.since && q.until) {
+    const since = q.since.getTime();
+    for (let to = q.until.getTime(), first = true; to >= since; to -= SLICE_MS, first = false) {
+      const from = Math.max(since, to - SLICE_MS);
+      slices.push({ from: new Date(from).toISOString(), to: new Date(to).toISOString(), toInclusive: first });
+      if (from === since) break;
+    }
+  } else {
+    slices.push({ from: q.since?.toISOString(), to: q.until?.toISOString(), toInclusive: true });
   }
+  const batchSize = q.batchSize ?? 2048;
+  let remaining = q.limit !== undefined ? Math.max(0, Math.floor(q.limit)) : Infinity;
   let batch: ArchivedEvent[] = [];
-  for await (const rows of result.yieldRowsJs()) {
-    for (const row of rows) {
-      const raw = row[0] as string;
-      batch.push({ raw, event: JSON.parse(raw) as ArchivedEvent["event"] });
-      if (batch.length >= batchSize) {
-        yield batch;
-        batch = [];
+  for (const slice of slices) {
+    if (remaining <= 0) break;
+    const where = [...filters];
+    const values = [...filterValues];
+    if (slice.from !== undefined) {
+      where.push("received_at >= ?::TIMESTAMPTZ");
+      values.push(slice.from);
+    }
+    if (slice.to !== undefined) {
+      where.push(`received_at ${slice.toInclusive ? "<=" : "<"} ?::TIMESTAMPTZ`);
+      values.push(slice.to);
+    }
+    const limit = Number.isFinite(remaining) ? ` LIMIT ${remaining}` : "";
+    const sql = `SELECT raw FROM events WHERE ${where.join(" AND ")} ORDER BY received_at DESC, id DESC${limit}`;
+    let result;
+    try {
+      result = await archive.conn.stream(sql, values);
+    } catch (err) {
+      const { archiveFailure } = await import("./db.js");
+      throw archiveFailure(err, archive.path, "read the archive");
+    }
+    // a chunk (up to 2,048 rows) at a time, its one column read as a vector: no row objects, no
+    // per-row array, the JSON text decoded once and parsed once
+    for (;;) {
+      let chunk;
+      try {
+        chunk = await result.fetchChunk();
+      } catch (err) {
+        const { archiveFailure } = await import("./db.js");
+        throw archiveFailure(err, archive.path, "read the archive");
+      }
+      if (!chunk || chunk.rowCount === 0) break;
+      const column = chunk.getColumnVector(0);
+      for (let i = 0, n = chunk.rowCount; i < n; i++) {
+        const raw = column.getItem(i) as string;
+        batch.push({ raw, event: JSON.parse(raw) as ArchivedEvent["event"] });
+        remaining--;
+        if (batch.length >= batchSize) {
+          yield batch;
+          batch = [];
+        }
       }
     }
   }

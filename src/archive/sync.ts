@@ -1,15 +1,20 @@
 // `mq archive sync`: copies a repository's event log into the archive, resumable at any moment.
 //
-// The window [start, until] is cut into one-day chunks, oldest first. A chunk is read page by page
-// (the API's order, newest first); each page is written in one transaction, its events keyed by
-// (repository, id) so a page read twice adds nothing. Only when a chunk's last page is in is the
-// chunk recorded as covered. Killed at any moment, the archive holds whole pages and the coverage
-// of whole chunks; the next run asks again for what is not covered and the key drops what it
-// already has: every event exactly once, and no gap.
+// The window [start, until] is cut into one-day chunks, oldest first. Each chunk is walked with
+// parallel time slices (api/slices.ts: several pages in flight, handed over newest first), and up to
+// --parallel chunks are walked at once; one pool of --parallel requests in flight serves them all.
+// Each page is written in one transaction, its events keyed by (repository, id), so a page read
+// twice adds nothing. A chunk is recorded as covered only once its last page is in AND every older
+// chunk of the run is recorded: chunks finish out of order, coverage is committed in order, so an
+// interrupted run leaves covered exactly a prefix of its window, as a sequential run would (the
+// next run starts where the coverage starts: a hole at the front would be skipped for good).
+// Killed at any moment, the archive holds whole pages and the coverage of whole chunks; the next
+// run asks again for what is not covered and the key drops what it already has: every event exactly
+// once, and no gap.
 import type { ApiClient } from "../api/client.js";
 import type { DuckDBAppender } from "@duckdb/node-api";
 import { ContractError, InterruptedError, MqError } from "../errors.js";
-import { findLink, parseLinkHeader, cursorOf } from "../api/pagination.js";
+import { cursorOf } from "../api/pagination.js";
 import type { Archive } from "./db.js";
 import { rawEventTexts } from "./raw-events.js";
 
@@ -35,7 +40,7 @@ export interface SyncProgress {
   fetched: number;
   added: number;
   pages: number;
-  /** the chunk being read */
+  /** the oldest chunk not finished yet */
   chunkFrom: number;
   chunksDone: number;
   chunks: number;
@@ -53,6 +58,8 @@ export interface SyncOptions {
   /** end of the window; default now */
   until?: Date;
   strict: boolean;
+  /** requests in flight at most (parallel time slices); 1 reads page after page, day after day */
+  parallel?: number;
   signal: AbortSignal;
   onProgress?: (p: SyncProgress) => void;
   /** a line for stderr (warnings) */
@@ -120,24 +127,56 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
 
   const progress: SyncProgress = { repository: opts.repository, fetched: 0, added: 0, pages: 0, chunkFrom: chunks[0]?.from ?? start, chunksDone: 0, chunks: chunks.length };
   const warnedTypes = new Set<string>();
-  const { parseEventsPage } = await import("../api/schema/events.js");
+  const [{ parseEventsPage }, { walkSlices }] = await Promise.all([import("../api/schema/events.js"), import("../api/slices.js")]);
   await archive.run(
     `CREATE TEMP TABLE IF NOT EXISTS staging (repository VARCHAR, id BIGINT, received_at VARCHAR, type VARCHAR, pull_request BIGINT, base_ref VARCHAR, "trigger" VARCHAR, outcome VARCHAR, raw VARCHAR, archived_at VARCHAR)`,
   );
+  const parallel = Math.max(1, Math.floor(opts.parallel ?? 1));
+  // one pool of requests for every chunk in flight, whatever each chunk's walker allows itself
+  const client = limitedClient(opts.client, parallel);
+  // the archive has one connection: its transactions are taken one at a time
+  const serial = serialiser();
+  // a failure in one chunk stops the others
+  const stop = new AbortController();
+  const stopAll = () => stop.abort();
+  opts.signal.addEventListener("abort", stopAll, { once: true });
+  if (opts.signal.aborted) stopAll();
 
-  try {
-    for (const chunk of chunks) {
-      progress.chunkFrom = chunk.from;
-      opts.onProgress?.(progress);
-      const query = { received_from: iso(chunk.from), received_to: iso(chunk.to), per_page: PER_PAGE };
-      let target: string | URL = path;
-      let targetQuery: typeof query | undefined = query;
-      const seen = new Set<string>();
-      for (;;) {
-        if (opts.signal.aborted) throw new InterruptedError();
-        const res = await opts.client.get(target, targetQuery);
-        seen.add(res.url.href);
-        const parsed = parseEventsPage(res.body, {
+  const finished: boolean[] = chunks.map(() => false);
+  let committed = 0;
+  /** records the coverage of every finished chunk whose older chunks are all recorded */
+  const commitInOrder = () =>
+    serial(async () => {
+      while (committed < chunks.length && finished[committed]) {
+        const chunk = chunks[committed]!;
+        // the last minutes before now stay uncovered: the next sync asks for them again
+        const coveredTo = Math.min(chunk.to, nowMs - SETTLE_MS);
+        if (coveredTo > chunk.from) {
+          await archive.transaction(async () => {
+            await archive.run("INSERT INTO coverage VALUES (?, ?::TIMESTAMPTZ, ?::TIMESTAMPTZ)", [repo, iso(chunk.from), iso(coveredTo)]);
+            await archive.run("UPDATE syncs SET added = ? WHERE id = ?", [progress.added, syncId]);
+          });
+        }
+        committed++;
+        progress.chunksDone = committed;
+        progress.chunkFrom = chunks[committed]?.from ?? chunk.to;
+        opts.onProgress?.(progress);
+      }
+    });
+
+  const walkChunk = async (chunk: Range) => {
+    const pages = walkSlices<PageItem>({
+      client,
+      path,
+      query: { received_from: iso(chunk.from), received_to: iso(chunk.to), per_page: PER_PAGE },
+      since: new Date(chunk.from),
+      until: new Date(chunk.to),
+      parallel,
+      signal: stop.signal,
+      timeOf: (item) => Date.parse(item.row.received_at),
+      idOf: (item) => item.row.id,
+      parse(body, _url, res) {
+        const parsed = parseEventsPage(body, {
           strict: opts.strict,
           checkMetadataOf: (type) => !warnedTypes.has(type),
           onMetadataMismatch(type, id, message) {
@@ -149,44 +188,71 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
         if (res.text === undefined) throw new ContractError("the API client did not keep the response text");
         const raws = rawEventTexts(res.text);
         if (raws.length !== parsed.events.length) throw new ContractError(`the page's events array has ${raws.length} items once cut out, not ${parsed.events.length}`);
-        if (opts.signal.aborted) throw new InterruptedError();
-        const added = await writePage(archive, repo, parsed.events as unknown as EventRow[], raws, opts.now);
-        progress.pages++;
-        progress.fetched += raws.length;
-        progress.added += added;
-        opts.onProgress?.(progress);
-
-        const link = res.headers.link;
-        const next = link ? findLink(parseLinkHeader(link, res.url), "next") : undefined;
-        if (next === undefined || parsed.events.length === 0) break;
-        const nextUrl = new URL(next);
-        if (seen.has(nextUrl.href)) {
-          // a server bug that would loop forever; the chunk is not marked covered, so nothing is
-          // claimed that was not read
-          throw new ContractError(`the server's next-page link repeats a page already read (cursor ${cursorOf(nextUrl) ?? nextUrl.href}); the archive keeps what it read, and this day will be asked for again`);
-        }
-        target = nextUrl;
-        targetQuery = undefined;
-      }
-      // the last minutes before now stay uncovered: the next sync asks for them again
-      const coveredTo = Math.min(chunk.to, nowMs - SETTLE_MS);
-      if (coveredTo > chunk.from) {
-        await archive.transaction(async () => {
-          await archive.run("INSERT INTO coverage VALUES (?, ?::TIMESTAMPTZ, ?::TIMESTAMPTZ)", [repo, iso(chunk.from), iso(coveredTo)]);
-          await archive.run("UPDATE syncs SET added = ? WHERE id = ?", [progress.added, syncId]);
-        });
-      }
-      progress.chunksDone++;
+        return (parsed.events as unknown as EventRow[]).map((row, i) => ({ row, raw: raws[i]! }));
+      },
+      onRepeat(url) {
+        // a server bug that would loop forever; the chunk is not marked covered, so nothing is
+        // claimed that was not read
+        throw new ContractError(`the server's next-page link repeats a page already read (cursor ${cursorOf(url) ?? url.href}); the archive keeps what it read, and this day will be asked for again`);
+      },
+    });
+    for await (const page of pages) {
+      if (stop.signal.aborted) break;
+      const added = await serial(() => writePage(archive, repo, page.events, opts.now));
+      progress.pages++;
+      progress.fetched += page.events.length;
+      progress.added += added;
+      opts.onProgress?.(progress);
     }
+  };
+
+  // chunks are taken oldest first; none more than 2 × --parallel past the oldest one not recorded, so
+  // that an interruption never leaves much finished but not yet recorded
+  const windowChunks = 2 * parallel;
+  let nextChunk = 0;
+  let failure: unknown;
+  let waiters: Array<() => void> = [];
+  const wakeAll = () => {
+    const ws = waiters;
+    waiters = [];
+    for (const w of ws) w();
+  };
+  const worker = async () => {
+    for (;;) {
+      while (nextChunk - committed >= windowChunks && !stop.signal.aborted) await new Promise<void>((r) => waiters.push(r));
+      if (stop.signal.aborted || nextChunk >= chunks.length) return;
+      const index = nextChunk++;
+      try {
+        await walkChunk(chunks[index]!);
+        if (stop.signal.aborted) return;
+        finished[index] = true;
+        await commitInOrder();
+      } catch (err) {
+        failure ??= err;
+        stopAll();
+        return;
+      } finally {
+        wakeAll();
+      }
+    }
+  };
+
+  opts.onProgress?.(progress);
+  try {
+    await Promise.all(Array.from({ length: Math.min(parallel, Math.max(1, chunks.length)) }, () => worker()));
+    if (failure === undefined && opts.signal.aborted) failure = new InterruptedError();
+    if (failure !== undefined) throw failure instanceof MqError || !opts.signal.aborted ? failure : new InterruptedError();
     await finishSync(archive, repo, syncId, progress.added);
   } catch (err) {
     // the count survives an interruption: `mq archive status` shows what the run added
-    await archive.run("UPDATE syncs SET added = ? WHERE id = ?", [progress.added, syncId]).catch(() => undefined);
+    await serial(() => archive.run("UPDATE syncs SET added = ? WHERE id = ?", [progress.added, syncId])).catch(() => undefined);
     if (err instanceof MqError && progress.added + progress.fetched > 0) {
       const note = `${progress.added.toLocaleString("en-US")} new events were archived before this; run mq archive sync again to continue where it stopped.`;
       err.addHint(note);
     }
     throw err;
+  } finally {
+    opts.signal.removeEventListener("abort", stopAll);
   }
   const total = Number((await archive.all("SELECT count(*) AS n FROM events WHERE repository = ?", [repo]))[0]?.n ?? 0);
   return {
@@ -211,9 +277,15 @@ interface EventRow {
   outcome?: unknown;
 }
 
+/** An event of a page: its fields, and its text as the server sent it. */
+interface PageItem {
+  row: EventRow;
+  raw: string;
+}
+
 /** One page in one transaction; returns how many events were new. */
-async function writePage(archive: Archive, repo: string, events: readonly EventRow[], raws: readonly string[], now: Date): Promise<number> {
-  if (events.length === 0) return 0;
+async function writePage(archive: Archive, repo: string, items: readonly PageItem[], now: Date): Promise<number> {
+  if (items.length === 0) return 0;
   return archive.transaction(async () => {
     await archive.run("DELETE FROM staging");
     let appender: DuckDBAppender | undefined;
@@ -221,8 +293,7 @@ async function writePage(archive: Archive, repo: string, events: readonly EventR
       appender = await archive.conn.createAppender("staging", null, "temp");
       const seen = new Set<number>();
       const archivedAt = now.toISOString();
-      for (let i = 0; i < events.length; i++) {
-        const ev = events[i]!;
+      for (const { row: ev, raw } of items) {
         if (seen.has(ev.id)) continue;
         seen.add(ev.id);
         appender.appendVarchar(repo);
@@ -234,7 +305,7 @@ async function writePage(archive: Archive, repo: string, events: readonly EventR
         appendText(appender, ev.base_ref);
         appendText(appender, ev.trigger);
         appendText(appender, ev.outcome);
-        appender.appendVarchar(raws[i]!);
+        appender.appendVarchar(raw);
         appender.appendVarchar(archivedAt);
         appender.endRow();
       }
@@ -326,4 +397,35 @@ export function splitDays(range: Range): Range[] {
 
 function iso(ms: number): string {
   return new Date(ms).toISOString();
+}
+
+/** Runs the functions given one after the other, in the order given. */
+function serialiser(): <T>(fn: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(fn: () => Promise<T>) => {
+    const run = tail.then(fn, fn);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}
+
+/** The client, with at most `limit` requests in flight through it, in the order they were asked. */
+function limitedClient(client: ApiClient, limit: number): ApiClient {
+  let inFlight = 0;
+  const queue: Array<() => void> = [];
+  return {
+    baseUrl: client.baseUrl,
+    throttles: client.throttles ? () => client.throttles!() : undefined,
+    async get(target, query) {
+      if (inFlight >= limit) await new Promise<void>((r) => queue.push(r));
+      else inFlight++;
+      try {
+        return await client.get(target, query);
+      } finally {
+        const next = queue.shift();
+        if (next) next();
+        else inFlight--;
+      }
+    },
+  };
 }

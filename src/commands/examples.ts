@@ -25,10 +25,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "mq stats",
     "mq --offline stats summary --repo acme/web --since 7d",
     "mq --offline stats failure-rate --repo acme/web --since 7d --chart",
+    "mq --offline stats queues-entered-count --repo acme/web,acme/api --since 7d",
   ],
   "stats summary": [
     "mq --offline stats summary --repo acme/web",
-    "mq --offline stats summary --repo acme/web --since 7d --base-ref main",
+    "mq --offline stats summary --repo acme/web,acme/api --since 7d --base-ref main",
     "mq --offline stats summary --repo acme/web --since 1d -o none --fail-if 'failure_rate > 50%' --fail-if 'avg_queue_time > 2h'",
     "mq --offline stats summary --repo acme/web --since 1h -o openmetrics",
   ],
@@ -71,6 +72,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   "stats total-queue-time": [
     "mq --offline stats total-queue-time --repo acme/web --since 7d",
     "mq --offline stats total-queue-time --repo acme/web --since 1d --fail-if 'max(max_queue_time) >= 2592000'",
+    "mq --offline --dialect mergify stats total-queue-time --repo acme/web,acme/api --since 7d",
   ],
   "stats queue-size": [
     "mq --offline stats queue-size --repo acme/web --since 1d",
@@ -99,7 +101,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   "stats failure-rate": [
     "mq --offline stats failure-rate --repo acme/web --since 7d",
     "mq --offline stats failure-rate --repo acme/web --since 30d --chart",
-    "mq --offline stats failure-rate --repo acme/web --since 1d --fail-if 'failure_rate > 0.9'",
+    "mq --offline stats failure-rate --repo acme/web,acme/api --since 1d --fail-if 'failure_rate > 90%' --fail-if-scope both",
     "mq --offline stats failure-rate --repo acme/web --since 1d -o none --fail-if 'failure_rate > 90%' --fail-if-scope both --min-count 5",
   ],
   "stats queues-pr-exit-reasons": [
@@ -114,7 +116,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   insights: [
     "mq --offline insights --repo acme/web --since 7d --compare previous",
     "mq --offline insights --repo acme/web --since 7d --compare 30d..23d -o ndjson",
-    "mq --offline insights --repo acme/web --since 1d -o json --fail-if 'p95(queue_time) > 30d' --fail-if 'change(p50(time_to_merge)) > 1000%'",
+    "mq --offline insights --repo acme/web,acme/api --since 1d -o none --fail-if 'p95(queue_time) > 30d' --fail-if 'change(p50(time_to_merge)) > 1000%' --fail-if-scope both",
     "mq --offline archive sync --repo acme/web --since 2d && mq insights --archive --repo acme/web --since 1d --until 1h -o json",
   ],
   prs: [

@@ -30,7 +30,7 @@ export function addGlobalOptions(cmd: Command): Command {
     .addOption(
       new Option(
         "-R, --repo <owner/name>",
-        "repository to query (default: $MQ_REPO, $GITHUB_REPOSITORY, the git remote, config); insights, prs and logs take several: repeatable, comma-separated, @FILE",
+        "repository to query (default: $MQ_REPO, $GITHUB_REPOSITORY, the git remote, config); stats, insights, prs and logs take several: repeatable, comma-separated, @FILE",
       ).argParser(collectRepos),
     )
     .addOption(new Option("--api-url <url>", "API base URL without /v1 (default: $MQ_API_URL, config, https://api.mergify.com)"))

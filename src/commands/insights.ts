@@ -4,13 +4,13 @@
 // for CI. The log is read once, stays are rebuilt as it streams (src/insights/).
 import { Command, Option } from "commander";
 import type { Context, OutputFormat } from "../context.js";
-import { CheckFailedError, UsageError } from "../errors.js";
-import { collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
-import { checkWindowOrder, parseTimeFlag, TIME_VALUE_HELP } from "./shared/time.js";
+import { UsageError } from "../errors.js";
+import { parseIntFlag } from "./shared/lists.js";
+import { checkWindowOrder, parseTimeFlag } from "./shared/time.js";
 import { resolveOutputFormat } from "./shared/output.js";
-import { archiveOption, noArchiveOption, resolveArchiveMode } from "./shared/archive.js";
+import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, type StaysRawFlags } from "./shared/stays-flags.js";
 import type { ArchiveMode } from "../archive/choose.js";
-import type { Gate } from "../insights/gate.js";
+import { addGateFlags, parseGateFlags, type GateFlags, type GateRawFlags } from "./shared/gate.js";
 
 export const DEFAULT_INSIGHTS_WINDOW_MS = 7 * 86_400_000;
 export const DEFAULT_SLOWEST = 5;
@@ -23,37 +23,37 @@ export interface InsightsOptions {
   baseRef?: string;
   queues?: string[];
   slowest: number;
-  gates: Gate[];
+  /** --fail-if and its companions: the gate engine of mq stats over the report's figures */
+  gate: GateFlags;
   format: OutputFormat;
   /** read the archive instead of the API: always, never, or when it covers both windows */
   archive: ArchiveMode;
 }
 
-interface RawFlags {
-  since?: string;
-  until?: string;
+interface RawFlags extends GateRawFlags, StaysRawFlags {
   compare?: string;
-  baseRef?: string;
-  queue?: string[];
   slowest?: string;
-  failIf?: string[];
-  archive?: boolean;
 }
 
-const collectRepeat = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+const INSIGHTS_GATE_HELP = {
+  failIf: "exit 1 when FIGURE OP VALUE or change(FIGURE) OP VALUE holds, e.g. 'p95(queue_time) > 2h' (repeatable); one verdict line per check on stderr",
+  scope: "with several --repo: judge the total (all, default), each repository (each), or both",
+  minCount: "skip (and report) figures with fewer than n stays behind them (distributions, failure_rate)",
+  allowEmpty: "pass when a check's figure has no value (no stays in the window, no base to change from); default: fail",
+  sampled: "the distributions (STAT(DISTRIBUTION)) and failure_rate, and their change()",
+};
 
 export function NewCmdInsights(ctx: Context, runF?: (opts: InsightsOptions) => Promise<void>): Command {
-  return new Command("insights")
-    .description("percentiles of time to merge, queue, CI and waiting time, failure rate, throughput, exit reasons and slowest PRs, against a previous window")
-    .addOption(new Option("--since <time>", `start of the window: ${TIME_VALUE_HELP} (default: 7 days before --until)`))
-    .addOption(new Option("--until <time>", "end of the window (default: now)"))
-    .addOption(new Option("--compare <window>", "previous (the window of the same length just before, default), none, or SINCE..UNTIL"))
-    .addOption(new Option("--base-ref <ref>", "only pull requests targeting this base ref"))
-    .addOption(new Option("--queue <name>", "only stays in this queue (repeatable, comma-separated)").argParser(collectList))
-    .addOption(new Option("--slowest <n>", `how many of the slowest pull requests to list, 0 to 100 (default ${DEFAULT_SLOWEST})`))
-    .addOption(new Option("--fail-if <expr>", "exit 1 when FIGURE OP VALUE or change(FIGURE) OP VALUE holds, e.g. 'p95(queue_time) > 2h' (repeatable)").argParser(collectRepeat))
-    .addOption(archiveOption())
-    .addOption(noArchiveOption())
+  const cmd = new Command("insights").description(
+    "percentiles of time to merge, queue, CI and waiting time, failure rate, throughput, exit reasons and slowest PRs, against a previous window",
+  );
+  addWindowFlags(cmd, "7 days");
+  cmd.addOption(new Option("--compare <window>", "previous (the window of the same length just before, default), none, or SINCE..UNTIL"));
+  addStayFilterFlags(cmd);
+  cmd.addOption(new Option("--slowest <n>", `how many of the slowest pull requests to list, 0 to 100 (default ${DEFAULT_SLOWEST})`));
+  addGateFlags(cmd, false, INSIGHTS_GATE_HELP);
+  addArchiveFlags(cmd);
+  return cmd
     .addHelpText(
       "after",
       `\nFigures (for --fail-if): entered, merged, left, failed, failure_rate, throughput, retries, and STAT(DISTRIBUTION)
@@ -82,48 +82,34 @@ export function parseRange(flag: string, value: string, now: Date): { since: Dat
   return { since, until };
 }
 
-/** The window of a command that reads stays: --since/--until with a default length. */
-export function parseStaysWindow(flags: { since?: string; until?: string }, now: Date, defaultMs: number): { since: Date; until: Date } {
-  const until = flags.until !== undefined ? parseTimeFlag("--until", flags.until, now) : now;
-  const since = flags.since !== undefined ? parseTimeFlag("--since", flags.since, now) : new Date(until.getTime() - defaultMs);
-  checkWindowOrder(since, until, flags.until !== undefined ? undefined : { since: "--since", until: "now" });
-  return { since, until };
-}
-
 export async function parseInsightsFlags(flags: RawFlags, ctx: Context): Promise<InsightsOptions> {
   const format = resolveOutputFormat(ctx);
   const now = ctx.now();
-  const { since, until } = parseStaysWindow(flags, now, DEFAULT_INSIGHTS_WINDOW_MS);
+  const { since, until, baseRef, queues, archive } = parseStaysFlags(flags, ctx, DEFAULT_INSIGHTS_WINDOW_MS);
   let compare: InsightsOptions["compare"];
   const c = (flags.compare ?? "previous").trim();
   if (c === "previous") compare = { since: new Date(2 * since.getTime() - until.getTime()), until: since };
   else if (c !== "none") compare = parseRange("--compare", c, now);
   if (compare && compare.since.getTime() < 0) throw new UsageError("--compare reaches back before 1970: give a shorter window.");
-  const baseRef = flags.baseRef !== undefined ? requireNonEmptyItems("--base-ref", [flags.baseRef])[0] : undefined;
-  const queues = flags.queue !== undefined ? requireNonEmptyItems("--queue", flags.queue) : undefined;
   const slowest = flags.slowest !== undefined ? parseIntFlag("--slowest", flags.slowest, 0, 100) : DEFAULT_SLOWEST;
-  const gates: Gate[] = [];
-  if (flags.failIf?.length) {
-    const { parseGate } = await import("../insights/gate.js");
-    for (const e of flags.failIf) {
-      const gate = parseGate(e);
-      if (gate.change && !compare) throw new UsageError(`--fail-if "${e}": change() needs a comparison window; drop --compare none.`);
-      gates.push(gate);
-    }
+  let gate: GateFlags = { failIf: [], scope: "all", allowEmpty: false };
+  if (flags.failIf?.length || flags.failIfScope !== undefined || flags.minCount !== undefined || flags.allowEmpty || flags.report !== undefined) {
+    const { parseInsightsFailIf, insightsSampled } = await import("../insights/gate.js");
+    const failIf = (flags.failIf ?? []).map((e) => parseInsightsFailIf(e, { compare: compare !== undefined }));
+    gate = parseGateFlags(flags, failIf, insightsSampled, INSIGHTS_GATE_HELP);
   }
-  return { since, until, compare, baseRef, queues, slowest, gates, format, archive: resolveArchiveMode(flags.archive, ctx.env) };
+  return { since, until, compare, baseRef, queues, slowest, gate, format, archive };
 }
 
 export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<void> {
-  const [{ resolveRepos, pool, REPO_CONCURRENCY }, { WindowAccumulator }, { walkStays }, { openEventSource }, { buildReport }, { startSpinner }, { formatCount }, { MqError }] = await Promise.all([
-    import("../insights/repos.js"),
+  const [{ resolveRepos, eachRepo, someReposFailed }, { WindowAccumulator }, { walkStays }, { openEventSource }, { buildReport }, { startSpinner }, { formatCount }] = await Promise.all([
+    import("./shared/repos.js"),
     import("../insights/figures.js"),
     import("../insights/walk.js"),
     import("../insights/source.js"),
     import("../insights/report.js"),
     import("../output/spinner.js"),
     import("../output/format.js"),
-    import("../errors.js"),
   ]);
   const repos = await resolveRepos(ctx);
   const spans = [{ since: opts.since, until: opts.until }, ...(opts.compare ? [opts.compare] : [])];
@@ -132,13 +118,13 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
   const spinner = await startSpinner(ctx, `reading the queue events of ${label}`);
   const queues = opts.queues ? new Set(opts.queues) : undefined;
   let events = 0;
-  const failures: Array<{ repository: string; error: InstanceType<typeof MqError> }> = [];
-  const results = await pool(repos, REPO_CONCURRENCY, async (repo) => {
-    const repository = `${repo.owner}/${repo.name}`;
-    const current = new WindowAccumulator({ since: opts.since, until: opts.until }, opts.slowest);
-    const previous = opts.compare ? new WindowAccumulator(opts.compare, opts.slowest) : undefined;
-    let seen = 0;
-    try {
+  const { results, failed, error } = await eachRepo(
+    ctx,
+    repos,
+    async (repo, repository) => {
+      const current = new WindowAccumulator({ since: opts.since, until: opts.until }, opts.slowest);
+      const previous = opts.compare ? new WindowAccumulator(opts.compare, opts.slowest) : undefined;
+      let seen = 0;
       await walkStays(source, {
         owner: repo.owner,
         name: repo.name,
@@ -155,17 +141,12 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
           previous?.add(s);
         },
       });
-    } catch (err) {
-      // one repository failing must not lose the others: reported, and the exit code says so
-      if (repos.length === 1 || ctx.signal.aborted || !(err instanceof MqError)) throw err;
-      failures.push({ repository, error: err });
-      spinner.log(`mq: ${repository}: ${err.message}`);
-      return undefined;
-    }
-    return { repository, current, previous };
-  }).finally(() => spinner.stop());
+      return { repository, current, previous };
+    },
+    (line) => spinner.log(line),
+  ).finally(() => spinner.stop());
 
-  const done = results.filter((r): r is NonNullable<typeof r> => r !== undefined);
+  const done = results.map((r) => r.value);
   const reports = done.map((r) => buildReport(r.repository, r.current.result(), r.previous?.result()));
   let total = reports[0];
   if (repos.length > 1) {
@@ -178,32 +159,26 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
     }
     total = buildReport("total", cur.result(), prev?.result());
   }
-  const { writeInsights } = await import("../output/insights-render.js");
-  await writeInsights(ctx, repos.length > 1 ? { reports, total: total!, failed: failures.map((f) => ({ repository: f.repository, message: f.error.message, exit_code: f.error.exitCode })) } : total!, opts.format);
+  const { writeInsights, insightsHeadline } = await import("../output/insights-render.js");
+  await writeInsights(ctx, repos.length > 1 ? { reports, total: total!, failed } : total!, opts.format);
 
-  if (opts.gates.length) {
-    const { evaluateGates, describeGateBreach } = await import("../insights/gate.js");
-    const targets = repos.length > 1 ? [...reports, total!] : [total!];
-    let breaches = 0;
-    for (const report of targets) {
-      const byName = new Map(report.figures.map((f) => [f.figure, f]));
-      const result = evaluateGates(opts.gates, (name, change) => {
-        const f = byName.get(name);
-        return (change ? f?.change : f?.value) ?? null;
-      });
-      const where = repos.length > 1 ? (report.repository === "total" ? " for all repositories" : ` for ${report.repository}`) : "";
-      if (report === total) {
-        for (const g of result.unevaluated) {
-          ctx.io.stderr.write(`mq: warning: --fail-if '${g.source}' not evaluated: no ${g.change ? `change of ${g.figure}` : g.figure} in the window${where}.\n`);
-        }
-      }
-      for (const b of result.breaches) ctx.io.stderr.write(`mq: ${describeGateBreach(b)}${where}\n`);
-      breaches += result.breaches.length;
-    }
-    if (breaches && failures.length === 0) throw new CheckFailedError(`${breaches} --fail-if threshold${breaches === 1 ? "" : "s"} breached.`);
-  }
-  if (failures.length) {
-    const first = failures[0]!.error;
-    throw new MqError(`${failures.length} of ${repos.length} repositories could not be read (${failures.map((f) => f.repository).join(", ")}); the output covers the others.`, first.exitCode);
-  }
+  const verdicts = opts.gate.failIf.length
+    ? (await import("../insights/gate.js")).judgeInsights(opts.gate.failIf, { total: total!, repositories: repos.length > 1 ? reports : undefined }, opts.gate.scope, {
+        minCount: opts.gate.minCount,
+        allowEmpty: opts.gate.allowEmpty,
+        emptyReason: "no stays in the window",
+      })
+    : [];
+  const { reportGate } = await import("./shared/gate.js");
+  const gate = reportGate(ctx, opts.gate, verdicts, {
+    command: "mq insights",
+    repository: repos.map((r) => `${r.owner}/${r.name}`).join(","),
+    start_at: total!.since,
+    end_at: total!.until,
+    summary: () => ({ headline: insightsHeadline(total!) }),
+  });
+  // a repository that could not be read says more than a gate over the others: its exit code wins
+  if (!error) return gate;
+  await gate.catch(() => undefined);
+  throw someReposFailed(failed, repos.length, error);
 }

@@ -36,7 +36,7 @@ export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void>
   if (opts.follow) throw new UsageError("--follow reads one repository: give one --repo.");
   if (opts.cursor !== undefined) throw new UsageError("--cursor belongs to one repository's log: give one --repo.");
   const [{ resolveRepos, REPO_CONCURRENCY, pool }, { parseEventsPage }, { paginate }, { startSpinner }, { formatCount }] = await Promise.all([
-    import("../insights/repos.js"),
+    import("./shared/repos.js"),
     import("../api/schema/events.js"),
     import("../api/pagination.js"),
     import("../output/spinner.js"),

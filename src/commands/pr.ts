@@ -1,13 +1,12 @@
 // `mq pr N`: why did #N take so long? Its stays in the queue, step by step with the wait before
 // each step, its check runs (batches, bisections, retries) and how each stay ended.
-import { Command, Option } from "commander";
+import { Command } from "commander";
 import type { Context, OutputFormat } from "../context.js";
 import { UsageError } from "../errors.js";
-import { TIME_VALUE_HELP } from "./shared/time.js";
 import { resolveOutputFormat } from "./shared/output.js";
-import { archiveOption, noArchiveOption, resolveArchiveMode } from "./shared/archive.js";
+import { addArchiveFlags, addWindowFlags, parseStaysWindow } from "./shared/stays-flags.js";
+import { resolveArchiveMode } from "./shared/archive.js";
 import type { ArchiveMode } from "../archive/choose.js";
-import { parseStaysWindow } from "./insights.js";
 import { MAX_PULL_REQUEST } from "./logs.js";
 
 export const DEFAULT_PR_WINDOW_MS = 30 * 86_400_000;
@@ -28,13 +27,11 @@ interface RawFlags {
 }
 
 export function NewCmdPr(ctx: Context, runF?: (opts: PrOptions) => Promise<void>): Command {
-  return new Command("pr")
+  const cmd = new Command("pr")
     .description("one pull request's way through the queue: each stay step by step, the wait before each step, its checks")
-    .argument("<number>", "the pull request number")
-    .addOption(new Option("--since <time>", `start of the window: ${TIME_VALUE_HELP} (default: 30 days before --until)`))
-    .addOption(new Option("--until <time>", "end of the window (default: now)"))
-    .addOption(archiveOption())
-    .addOption(noArchiveOption())
+    .argument("<number>", "the pull request number");
+  addWindowFlags(cmd, "30 days");
+  return addArchiveFlags(cmd)
     .action(async (number: string, flags: RawFlags) => {
       const opts = parsePrFlags(number, flags, ctx);
       await (runF ?? ((o) => runPr(o, ctx)))(opts);

@@ -5,11 +5,9 @@ import { Command, Option } from "commander";
 import type { Context, OutputFormat } from "../context.js";
 import { UsageError } from "../errors.js";
 import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
-import { TIME_VALUE_HELP } from "./shared/time.js";
 import { resolveOutputFormat } from "./shared/output.js";
-import { archiveOption, noArchiveOption, resolveArchiveMode } from "./shared/archive.js";
+import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, type StaysRawFlags } from "./shared/stays-flags.js";
 import type { ArchiveMode } from "../archive/choose.js";
-import { parseStaysWindow } from "./insights.js";
 import { OUTCOMES, SORT_FIELDS, STAY_FIELDS, type SortField } from "../insights/records.js";
 import { MAX_PULL_REQUEST } from "./logs.js";
 
@@ -31,12 +29,8 @@ export interface PrsOptions {
   archive: ArchiveMode;
 }
 
-interface RawFlags {
-  since?: string;
-  until?: string;
-  baseRef?: string;
+interface RawFlags extends StaysRawFlags {
   pr?: string;
-  queue?: string[];
   outcome?: string[];
   reason?: string[];
   failed?: boolean;
@@ -44,26 +38,23 @@ interface RawFlags {
   slowest?: string;
   limit?: string;
   fields?: string[];
-  archive?: boolean;
 }
 
 export function NewCmdPrs(ctx: Context, runF?: (opts: PrsOptions) => Promise<void>): Command {
-  return new Command("prs")
-    .description("one row per queue stay in the window: pull request, queue, time in queue, waiting, CI, retries, outcome")
-    .addOption(new Option("--since <time>", `start of the window: ${TIME_VALUE_HELP} (default: 7 days before --until)`))
-    .addOption(new Option("--until <time>", "end of the window (default: now)"))
-    .addOption(new Option("--base-ref <ref>", "only pull requests targeting this base ref"))
-    .addOption(new Option("--pr <number>", "only this pull request's stays"))
-    .addOption(new Option("--queue <name>", "only stays in this queue (repeatable, comma-separated)").argParser(collectList))
-    .addOption(new Option("--outcome <outcome>", `only stays that ended so: ${OUTCOMES.join(", ")} (repeatable, comma-separated)`).argParser(collectList))
-    .addOption(new Option("--reason <code>", "only stays that left for this exit reason, e.g. CHECKS_FAILED (repeatable, comma-separated)").argParser(collectList))
-    .addOption(new Option("--failed", "only stays that failed (same as --outcome failed)"))
-    .addOption(new Option("--sort <field>", `sort by this field, largest (or newest) first: ${SORT_FIELDS.join(", ")}`))
-    .addOption(new Option("--slowest <n>", "the n stays with the longest time in queue (--sort queue_time --limit n)"))
-    .addOption(new Option("--limit <n>", "at most n rows"))
-    .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv: ${STAY_FIELDS.join(", ")}`).argParser(collectList))
-    .addOption(archiveOption())
-    .addOption(noArchiveOption())
+  const cmd = new Command("prs").description("one row per queue stay in the window: pull request, queue, time in queue, waiting, CI, retries, outcome");
+  addWindowFlags(cmd, "7 days");
+  addStayFilterFlags(cmd);
+  return addArchiveFlags(
+    cmd
+      .addOption(new Option("--pr <number>", "only this pull request's stays"))
+      .addOption(new Option("--outcome <outcome>", `only stays that ended so: ${OUTCOMES.join(", ")} (repeatable, comma-separated)`).argParser(collectList))
+      .addOption(new Option("--reason <code>", "only stays that left for this exit reason, e.g. CHECKS_FAILED (repeatable, comma-separated)").argParser(collectList))
+      .addOption(new Option("--failed", "only stays that failed (same as --outcome failed)"))
+      .addOption(new Option("--sort <field>", `sort by this field, largest (or newest) first: ${SORT_FIELDS.join(", ")}`))
+      .addOption(new Option("--slowest <n>", "the n stays with the longest time in queue (--sort queue_time --limit n)"))
+      .addOption(new Option("--limit <n>", "at most n rows"))
+      .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv: ${STAY_FIELDS.join(", ")}`).argParser(collectList)),
+  )
     .action(async (flags: RawFlags) => {
       const opts = parsePrsFlags(flags, ctx);
       await (runF ?? ((o) => runPrs(o, ctx)))(opts);
@@ -83,10 +74,8 @@ function oneOf(flag: string, items: readonly string[], allowed: readonly string[
 
 export function parsePrsFlags(flags: RawFlags, ctx: Context): PrsOptions {
   const format = resolveOutputFormat(ctx);
-  const { since, until } = parseStaysWindow(flags, ctx.now(), DEFAULT_PRS_WINDOW_MS);
-  const baseRef = flags.baseRef !== undefined ? requireNonEmptyItems("--base-ref", [flags.baseRef])[0] : undefined;
+  const { since, until, baseRef, queues, archive } = parseStaysFlags(flags, ctx, DEFAULT_PRS_WINDOW_MS);
   const pullRequest = flags.pr !== undefined ? parseIntFlag("--pr", flags.pr, 1, MAX_PULL_REQUEST) : undefined;
-  const queues = flags.queue !== undefined ? requireNonEmptyItems("--queue", flags.queue) : undefined;
   let outcomes = flags.outcome !== undefined ? oneOf("--outcome", flags.outcome, OUTCOMES) : undefined;
   if (flags.failed) {
     if (outcomes && !outcomes.includes("failed")) throw new UsageError("--failed and --outcome cannot be combined: --failed is --outcome failed.");
@@ -106,17 +95,17 @@ export function parsePrsFlags(flags: RawFlags, ctx: Context): PrsOptions {
     if (format === "table") throw new UsageError("--fields applies to -o json, ndjson or csv, not to the table.");
     fields = oneOf("--fields", flags.fields, STAY_FIELDS);
   }
-  return { since, until, baseRef, pullRequest, queues, outcomes, reasons, sort, limit, fields, format, archive: resolveArchiveMode(flags.archive, ctx.env) };
+  return { since, until, baseRef, pullRequest, queues, outcomes, reasons, sort, limit, fields, format, archive };
 }
 
 export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
-  const [{ walkStays }, { openEventSource }, { stayRecord, sortValue }, { startSpinner }, { formatCount }, { resolveRepos, pool, REPO_CONCURRENCY }, { MqError }] = await Promise.all([
+  const [{ walkStays }, { openEventSource }, { stayRecord, sortValue }, { startSpinner }, { formatCount }, { resolveRepos, eachRepo, someReposFailed }, { MqError }] = await Promise.all([
     import("../insights/walk.js"),
     import("../insights/source.js"),
     import("../insights/records.js"),
     import("../output/spinner.js"),
     import("../output/format.js"),
-    import("../insights/repos.js"),
+    import("./shared/repos.js"),
     import("../errors.js"),
   ]);
   type Row = import("../insights/records.js").StayRecord;
@@ -143,47 +132,41 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
   const late: Row[] = [];
   let written = 0;
   let events = 0;
-  const failures: Array<{ repository: string; error: InstanceType<typeof MqError> }> = [];
   // rows stream to stdout while it spins (one repository, unsorted)
   const spinner = await startSpinner(ctx, `reading the queue events of ${label}`, { stdoutStreams: opts.format !== "table" });
+  let failed: import("./shared/repos.js").RepoFailure[] = [];
+  let error: InstanceType<typeof MqError> | undefined;
   try {
-    await pool(repos, REPO_CONCURRENCY, async (repo) => {
+    ({ failed, error } = await eachRepo(ctx, repos, async (repo) => {
       const rows: Row[] = [];
       let seen = 0;
-      try {
-        await walkStays(source, {
-          owner: repo.owner,
-          name: repo.name,
-          baseRef: opts.baseRef,
-          pullRequest: opts.pullRequest,
-          spans: [{ since: opts.since, until: opts.until }],
-          onPage: (n) => {
-            events += n - seen;
-            seen = n;
-            spinner.update(`${formatCount(events)} queue events of ${label}`);
-          },
-          onStay: async (s) => {
-            const r = stayRecord(s, untilMs);
-            if (!keep(r)) return;
-            if (multi) rows.push(r);
-            else if (opts.sort) buffered.push(r);
-            // stays begun before the window come out last, in no particular order: sorted at the end
-            else if (r.began_before_window) late.push(r);
-            else if (opts.limit === undefined || written < opts.limit) {
-              written++;
-              await sink.write([r]);
-            }
-          },
-        });
-      } catch (err) {
-        if (!multi || ctx.signal.aborted || !(err instanceof MqError)) throw err;
-        failures.push({ repository: `${repo.owner}/${repo.name}`, error: err });
-        spinner.log(`mq: ${repo.owner}/${repo.name}: ${err.message}`);
-        return;
-      }
+      await walkStays(source, {
+        owner: repo.owner,
+        name: repo.name,
+        baseRef: opts.baseRef,
+        pullRequest: opts.pullRequest,
+        spans: [{ since: opts.since, until: opts.until }],
+        onPage: (n) => {
+          events += n - seen;
+          seen = n;
+          spinner.update(`${formatCount(events)} queue events of ${label}`);
+        },
+        onStay: async (s) => {
+          const r = stayRecord(s, untilMs);
+          if (!keep(r)) return;
+          if (multi) rows.push(r);
+          else if (opts.sort) buffered.push(r);
+          // stays begun before the window come out last, in no particular order: sorted at the end
+          else if (r.began_before_window) late.push(r);
+          else if (opts.limit === undefined || written < opts.limit) {
+            written++;
+            await sink.write([r]);
+          }
+        },
+      });
       // a repository's rows join the others only once all of them are read
       buffered.push(...rows);
-    });
+    }, (line) => spinner.log(line)));
   } catch (err) {
     spinner.stop();
     await sink.end().catch(() => undefined);
@@ -203,12 +186,7 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
   if (ctx.io.isStderrTerminal() || opts.format === "table") {
     ctx.io.stderr.write(`${label}: ${formatCount(written)} queue stay${written === 1 ? "" : "s"} from ${iso(opts.since)} to ${iso(opts.until)}${source.fromArchive ? " (from the archive)" : ""}\n`);
   }
-  if (failures.length) {
-    throw new MqError(
-      `${failures.length} of ${repos.length} repositories could not be read (${failures.map((f) => f.repository).join(", ")}); the output covers the others.`,
-      failures[0]!.error.exitCode,
-    );
-  }
+  if (error) throw someReposFailed(failed, repos.length, error);
 }
 
 const iso = (d: Date) => d.toISOString().replace(".000Z", "Z");

@@ -1,65 +1,98 @@
-// --fail-if for `mq insights`: a CI threshold on one of its figures, or on a figure's change against
-// the comparison window.
+// --fail-if for `mq insights`: the gate engine of `mq stats` (src/stats/fail-if.ts: thresholds,
+// judge(), verdicts) over the figures of the report, or over a figure's change against the
+// comparison window.
 //   EXPR   := [change "("] FIGURE [")"] OP VALUE
 //   FIGURE := entered | merged | failure_rate | ... | STAT "(" DIST ")"   (see FIGURE_NAMES)
 //   OP     := > | >= | < | <= | == | !=
 //   VALUE  := a number, a percentage (20% = 0.2) or a duration (90s, 30m, 2h, 1d)
 // e.g. `p95(queue_time) > 2h`, `change(p50(time_to_merge)) > 20%`. Parsed with the flags (a bad
-// expression is a usage error before any request).
+// expression is a usage error before any request). What differs from `mq stats` is only what an
+// expression names; the verdicts and their reporters are the same.
 import { UsageError } from "../errors.js";
-import { FIGURE_NAMES } from "./figures.js";
-import { compare, formatValue, parseThreshold, type Operator } from "../stats/fail-if.js";
-
-// The operators, threshold values and comparison are those of `mq stats --fail-if` (src/stats/fail-if.ts):
-// one engine; what differs is what an expression names (a figure of the report, or its change).
-export type { Operator } from "../stats/fail-if.js";
-
-export interface Gate {
-  source: string;
-  figure: string;
-  /** true: the expression tests change(figure), the relative change against the comparison window */
-  change: boolean;
-  op: Operator;
-  threshold: number;
-}
+import { FIGURE_BY_NAME, FIGURE_NAMES, type Unit } from "./figures.js";
+import { judge, thresholdFor, type FailIfExpr, type GateOptions, type GateScope, type GateUnit, type Operator, type Sample, type Target, type Verdict } from "../stats/fail-if.js";
+import type { InsightsReport } from "./report.js";
 
 const EXPR = /^\s*(.+?)\s*(>=|<=|==|!=|>|<)\s*(\S+)\s*$/;
 
-export function parseGate(source: string): Gate {
+function gateUnit(unit: Unit): GateUnit {
+  return unit === "seconds" ? "seconds" : unit === "ratio" ? "ratio" : "number";
+}
+
+/** `change(p50(time_to_merge))` → the figure inside and true; a plain figure → itself and false. */
+export function figureOf(field: string): { figure: string; change: boolean } {
+  const m = /^change\((.+)\)$/.exec(field);
+  return m ? { figure: m[1]!, change: true } : { figure: field, change: false };
+}
+
+/** One --fail-if of mq insights, as the gate engine takes it (`field` is the figure as written, change() included). */
+export function parseInsightsFailIf(source: string, opts: { compare: boolean }): FailIfExpr {
   const m = EXPR.exec(source);
   const help = `write FIGURE OP VALUE or change(FIGURE) OP VALUE, e.g. 'p95(queue_time) > 2h'; figures: ${FIGURE_NAMES.join(", ")}`;
   if (!m) throw new UsageError(`--fail-if "${source}" is not an expression: ${help}.`);
-  let subject = m[1]!.replace(/\s+/g, "");
-  const change = /^change\((.+)\)$/.exec(subject);
-  if (change) subject = change[1]!;
-  if (!FIGURE_NAMES.includes(subject)) {
-    throw new UsageError(`--fail-if "${source}": unknown figure "${subject}"; figures: ${FIGURE_NAMES.join(", ")}.`);
-  }
-  const threshold = parseThreshold(m[3]!);
-  if (threshold === undefined || !Number.isFinite(threshold)) {
-    throw new UsageError(`--fail-if "${source}": "${m[3]}" is not a number, a percentage (20%) or a duration (30m).`);
-  }
-  return { source: source.trim(), figure: subject, change: change !== null, op: m[2] as Operator, threshold };
+  const field = m[1]!.replace(/\s+/g, "");
+  const { figure, change } = figureOf(field);
+  const spec = FIGURE_BY_NAME.get(figure);
+  if (!spec) throw new UsageError(`--fail-if "${source}": unknown figure "${figure}"; figures: ${FIGURE_NAMES.join(", ")}.`);
+  if (change && !opts.compare) throw new UsageError(`--fail-if "${source}": change() needs a comparison window; drop --compare none.`);
+  // a change is relative (0.2 = 20% more) whatever the figure measures
+  const unit = change ? "ratio" : gateUnit(spec.unit);
+  const threshold = thresholdFor(source, field, unit, m[3]!, { change });
+  return { source: source.trim(), field, op: m[2] as Operator, threshold, unit };
 }
 
-export interface GateResult {
-  breaches: Array<{ gate: Gate; value: number }>;
-  /** gates whose figure has no value (an empty window, no comparison) */
-  unevaluated: Gate[];
+/**
+ * The items behind a figure, for --min-count and the verdict lines: the stays a distribution is
+ * over, failed of left for the failure rate. Counts and throughput have none.
+ */
+function sampleOf(report: InsightsReport, figure: string, previous: boolean): Sample | undefined {
+  const value = (name: string) => {
+    const row = report.figures.find((f) => f.figure === name);
+    return (previous ? row?.previous : row?.value) ?? 0;
+  };
+  const dist = /^\w+\((\w+)\)$/.exec(figure);
+  if (dist) return { count: value(`count(${dist[1]})`), noun: "stays" };
+  if (figure === "failure_rate") return { count: value("left"), part: value("failed"), noun: "stays that left" };
+  return undefined;
 }
 
-/** `value(figure, change)` gives the figure or its change, null when there is none. */
-export function evaluateGates(gates: readonly Gate[], value: (figure: string, change: boolean) => number | null): GateResult {
-  const result: GateResult = { breaches: [], unevaluated: [] };
-  for (const gate of gates) {
-    const v = value(gate.figure, gate.change);
-    if (v === null) result.unevaluated.push(gate);
-    else if (compare(v, gate.op, gate.threshold)) result.breaches.push({ gate, value: v });
+/** Whether --min-count applies to an expression: its figure counts the items behind it. */
+export function insightsSampled(expr: FailIfExpr): boolean {
+  const { figure } = figureOf(expr.field);
+  return /^\w+\(\w+\)$/.test(figure) || figure === "failure_rate";
+}
+
+function target(report: InsightsReport, field: string, scope: "all" | "each", keys: Target["keys"], over?: string): Target {
+  const { figure, change } = figureOf(field);
+  const row = report.figures.find((f) => f.figure === figure);
+  const value = row ? (change ? row.change : row.value) : null;
+  // a change stands on both windows: the smaller sample is what it rests on
+  let sample = sampleOf(report, figure, false);
+  if (change && sample) {
+    const before = sampleOf(report, figure, true)!;
+    if (before.count < sample.count) sample = before;
   }
-  return result;
+  return { scope, keys, records: [], value, sample, ...(over ? { over } : {}) };
 }
 
-export function describeGateBreach(b: { gate: Gate; value: number }): string {
-  const label = b.gate.change ? `change(${b.gate.figure})` : b.gate.figure;
-  return `--fail-if '${b.gate.source}' breached: ${label} = ${formatValue(b.value)} (threshold ${b.gate.op} ${formatValue(b.gate.threshold)})`;
+/**
+ * The checks over one report, or over several repositories' reports and their total: `all` judges
+ * the total (pooled stays), `each` every repository, `both` both.
+ */
+export function judgeInsights(
+  exprs: readonly FailIfExpr[],
+  reports: { total: InsightsReport; repositories?: readonly InsightsReport[] },
+  scope: GateScope,
+  opts: GateOptions = {},
+): Verdict[] {
+  return exprs.flatMap((expr) => {
+    const targets: Target[] = [];
+    if (reports.repositories && scope !== "all") {
+      for (const r of reports.repositories) targets.push(target(r, expr.field, "each", [["repository", r.repository]]));
+    }
+    if (!reports.repositories || scope !== "each") {
+      targets.push(target(reports.total, expr.field, "all", [], reports.repositories ? "all repositories" : reports.total.repository));
+    }
+    return judge(expr, targets, opts);
+  });
 }

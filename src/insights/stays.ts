@@ -3,7 +3,7 @@
 // requeue is a new stay. The builder takes events one at a time in the order the log gives them
 // (newest first) or oldest first, and hands each stay over as soon as no later event can change it,
 // so memory holds the stays open at the current point of the stream, not the events.
-import { exitReasonOf } from "../server/texts.js";
+import { exitReasonOf } from "../api/exit-reasons.js";
 import { isQueueEventType, readField, dialectOf, type Dialect } from "./dialects.js";
 
 /** The envelope fields the builder reads; everything else is ignored. */

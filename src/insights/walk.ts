@@ -1,8 +1,10 @@
 // The event log of a window, one event at a time, through the same client and Link pagination as
-// `mq logs` (pages are fetched one after the other and dropped once read).
+// `mq logs`: a long window in parallel time slices (api/slices.ts), which give exactly the events,
+// in the order, of one walk page after page; pages are dropped once read.
 import type { Context } from "../context.js";
 import type { QueryInput } from "../api/client.js";
 import type { LogEvent } from "./stays.js";
+import { DEFAULT_PARALLEL } from "../api/slice-limits.js";
 
 export interface WalkOptions {
   owner: string;
@@ -15,6 +17,8 @@ export interface WalkOptions {
   baseRef?: string;
   /** called after each page with the running count */
   onPage?: (events: number, pages: number) => void;
+  /** requests in flight at most over the API (--parallel; 1: page after page); default as mq logs */
+  parallel?: number;
 }
 
 export const PAGE_SIZE = 100;
@@ -40,7 +44,12 @@ const formatInstant = (d: Date) => d.toISOString().replace(".000Z", "Z");
 
 export async function* walkLog(ctx: Context, opts: WalkOptions): AsyncGenerator<LogEvent> {
   const client = await ctx.apiClient();
-  const [{ parseEventsPage }, { paginate }] = await Promise.all([import("../api/schema/events.js"), import("../api/pagination.js")]);
+  const parallel = opts.parallel ?? DEFAULT_PARALLEL;
+  const [{ parseEventsPage }, { paginate }, { walkSlices }] = await Promise.all([
+    import("../api/schema/events.js"),
+    import("../api/pagination.js"),
+    parallel > 1 ? import("../api/slices.js") : { walkSlices: undefined },
+  ]);
   const path = `/repos/${encodeURIComponent(opts.owner)}/${encodeURIComponent(opts.name)}/logs`;
   const query: QueryInput = {
     pull_request: opts.pullRequest,
@@ -56,7 +65,21 @@ export async function* walkLog(ctx: Context, opts: WalkOptions): AsyncGenerator<
     parseEventsPage(body, { strict: ctx.globals.strict, checkMetadataOf: () => false }).events as unknown as LogEvent[];
   let count = 0;
   let pages = 0;
-  for await (const page of paginate(client, path, query, { signal: ctx.signal, parse })) {
+  const walk = walkSlices
+    ? walkSlices<LogEvent>({
+        client,
+        path,
+        query,
+        since: opts.since,
+        until: opts.until,
+        parallel,
+        parse,
+        signal: ctx.signal,
+        timeOf: (e) => Date.parse(e.received_at),
+        idOf: (e) => e.id,
+      })
+    : paginate(client, path, query, { signal: ctx.signal, parse });
+  for await (const page of walk) {
     pages++;
     count += page.events.length;
     for (const e of page.events) yield e;

@@ -64,8 +64,8 @@ export function formatGateValue(value: number, threshold: number, unit: GateUnit
   return unit === "ratio" ? `${plain(value * 100)}%` : plain(value);
 }
 
-function keysText(keys: ReadonlyArray<[string, KeyValue]>, scope: Verdict["scope"]): string {
-  if (scope === "all") return keys.length ? `all groups, ${oneLine(describeKeys({ keys: [...keys] }))}` : "all groups";
+function keysText(keys: ReadonlyArray<[string, KeyValue]>, scope: Verdict["scope"], over = "all groups"): string {
+  if (scope === "all") return keys.length ? `${over}, ${oneLine(describeKeys({ keys: [...keys] }))}` : over;
   return oneLine(describeKeys({ keys: [...keys] }));
 }
 
@@ -73,7 +73,7 @@ function keysText(keys: ReadonlyArray<[string, KeyValue]>, scope: Verdict["scope
 export function verdictWhere(v: Verdict): string {
   const parts: string[] = [];
   if (v.sample) parts.push(v.sample.part !== undefined ? `${plain(v.sample.part)}/${plain(v.sample.count)} ${v.sample.noun}` : `${plain(v.sample.count)} ${v.sample.noun}`);
-  parts.push(keysText(v.keys, v.scope));
+  parts.push(keysText(v.keys, v.scope, v.over));
   return parts.join(", ");
 }
 
@@ -90,7 +90,7 @@ export function formatVerdict(v: Verdict): string {
   const word = (v.status === "empty" && v.pass ? "skip" : STATUS_WORD[v.status]).padEnd(6);
   const label = labelOf(v.expr);
   const threshold = formatThreshold(v.expr.threshold, v.expr.unit);
-  if (v.status === "empty") return `${word}${label} ${v.expr.op} ${threshold}: ${oneLine(v.reason ?? "no data")}`;
+  if (v.status === "empty") return `${word}${label} ${v.expr.op} ${threshold}${v.over ? ` (${keysText(v.keys, v.scope, v.over)})` : ""}: ${oneLine(v.reason ?? "no data")}`;
   const value = v.value === null ? "" : ` ${formatGateValue(v.value, v.expr.threshold, v.expr.unit)}`;
   if (v.status === "skip") return `${word}${label}${value} (${verdictWhere(v)}): ${v.reason}`;
   const op = v.status === "ok" ? negate(v.expr.op) : v.expr.op;

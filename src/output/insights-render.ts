@@ -10,6 +10,7 @@ import { formatCount, formatDuration, formatPercent } from "./format.js";
 import { renderTable } from "./table.js";
 import { colors } from "./color.js";
 import { printable } from "./stays-render.js";
+import type { MarkdownTable } from "./markdown.js";
 
 /** Several repositories: each one's report, the total over all of them, those that failed. */
 export interface InsightsMulti {
@@ -54,6 +55,16 @@ export function renderRepositories(m: InsightsMulti, o: InsightsRenderOptions): 
     columns: o.columns,
     colors: o.colors,
   });
+}
+
+/** The report's figures as a table (the GitHub Actions step summary of --fail-if): humanised, with the change. */
+export function insightsHeadline(r: InsightsReport): MarkdownTable {
+  const pct = (d: number | null) => (d === null ? "-" : `${d > 0 ? "+" : ""}${(d * 100).toFixed(Math.abs(d) < 0.1 && d !== 0 ? 1 : 0)}%`);
+  return {
+    head: ["figure", "value", ...(r.compare ? ["previous", "change"] : [])],
+    rows: r.figures.map((f) => [f.figure, formatValue(f.value, f.unit, true), ...(r.compare ? [formatValue(f.previous, f.unit, true), pct(f.change)] : [])]),
+    right: [false, true, ...(r.compare ? [true, true] : [])],
+  };
 }
 
 /** The JSON document: figures keyed by name (`.figures["p95(queue_time)"].value`). */

@@ -83,7 +83,10 @@ export function createRecordWriter(
           columns ??= Object.keys(record);
           header = csvRow(columns.map(csvText));
         }
-        return header + csvRow(columns!.map((c) => cell(record, c)));
+        // one string a row, no array of cells: this runs once per event of a long walk
+        let row = "";
+        for (let i = 0; i < columns!.length; i++) row += (i === 0 ? "" : ",") + quoteCsv(cell(record, columns![i]!));
+        return header + row + "\r\n";
       }
     }
   };
@@ -144,6 +147,12 @@ export function csvRow(values: readonly unknown[]): string {
 
 function csvCell(value: unknown): string {
   if (value === null || value === undefined) return "";
-  const text = typeof value === "object" ? JSON.stringify(value) : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return quoteCsv(typeof value === "object" ? JSON.stringify(value) : String(value));
+}
+
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** A cell's text as RFC 4180 writes it: quoted when it holds a quote, a comma or a line break. */
+function quoteCsv(text: string): string {
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -15,6 +15,7 @@ import { formatCount, formatDuration, formatPercent } from "./format.js";
 import { writeChunk } from "./records.js";
 import { columnWidths, renderTable } from "./table.js";
 import { terminalText } from "./terminal-text.js";
+import { displayWidth, truncateToWidth } from "./terminal-width.js";
 
 export interface RenderOptions {
   /** the width tables are fitted to; none off a terminal (-o table in a pipe) */
@@ -345,7 +346,7 @@ function perInterval(endpoint: StatsEndpoint, groups: readonly StatsGroup[], fie
  * The API's own figures over the window for a group (the real service's idle time: means, p95,
  * maxima), one line per group that has them, under the table.
  */
-function groupSummaries(endpoint: StatsEndpoint, groups: readonly StatsGroup[]): string {
+function groupSummaries(endpoint: StatsEndpoint, groups: readonly StatsGroup[], columns: number | undefined): string {
   if (!groups.some((g) => g.summary)) return "";
   const { labels } = groupLabels(groups);
   return groups
@@ -353,7 +354,8 @@ function groupSummaries(endpoint: StatsEndpoint, groups: readonly StatsGroup[]):
       if (!g.summary) return "";
       const parts = Object.entries(g.summary).map(([k, v]) => `${terminalText(k)} ${formatCell(endpoint, k.replace(/^(avg|p95|max)_/, ""), v, true)}`);
       const label = groups.length > 1 && labels[i] ? ` ${labels[i]}` : "";
-      return `summary${label}: ${parts.join(", ")}\n`;
+      // a dozen figures make a line of 300 columns: cut to the terminal like every other line (all are in -o json)
+      return `${fitLine(`summary${label}: ${parts.join(", ")}`, columns)}\n`;
     })
     .join("");
 }
@@ -382,7 +384,7 @@ export function renderStatsTables(endpoint: StatsEndpoint, body: unknown, opts: 
     const shown = endpoint.tableFields;
     const fields = fieldsOfSection(endpoint, section).filter((f) => (!shown || shown.includes(f)) && inSection.some((g) => g.records.some((r) => f in r)));
     const intervals = opts.intervals && endpoint.shape !== "checks-outcome";
-    const text = (intervals ? perInterval : overview)(endpoint, inSection, fields, opts) + groupSummaries(endpoint, inSection);
+    const text = (intervals ? perInterval : overview)(endpoint, inSection, fields, opts) + groupSummaries(endpoint, inSection, opts.columns);
     // one blank line between tables, none after the last
     out.push(section && !text.endsWith("\n\n") ? text + "\n" : text);
   }
@@ -415,8 +417,8 @@ export function renderStatsCharts(endpoint: StatsEndpoint, body: unknown, opts: 
 
 /** A line cut to the width with an ellipsis (a heading on a narrow terminal). */
 export function fitLine(text: string, columns: number | undefined): string {
-  if (columns === undefined || text.length <= columns) return text;
-  return text.slice(0, Math.max(columns - 1, 0)) + "…";
+  if (columns === undefined || displayWidth(text) <= columns) return text;
+  return truncateToWidth(text, Math.max(columns, 1));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ const NO_BORDERS = {
 
 /** Columns a cell takes once printed (see displayWidth); a multi-line header is as wide as its longest line. */
 export function visibleWidth(text: string): number {
-  return Math.max(...text.split("\n").map(displayWidth));
+  return text.includes("\n") ? Math.max(...text.split("\n").map(displayWidth)) : displayWidth(text);
 }
 
 // mq's own colour codes, which a cell may carry around text that went through the door

@@ -10,8 +10,12 @@ import { stripSgr } from "./terminal-text.js";
  * table's columns line up. Call it on what is printed (after terminalText), not on the raw value.
  */
 export function displayWidth(text: string): number {
+  // most cells: one column a character, as string-width would count them, without its regexes
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   return stringWidth(stripSgr(text));
 }
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 

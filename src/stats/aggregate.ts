@@ -119,8 +119,8 @@ function applyRule(rule: AggregationRule, field: string, records: readonly Rec[]
       if (!xs.length) return undefined;
       // the real service's sum_X and count_X give the exact mean, whatever else weighs the field
       const base = field.replace(/^avg_/, "");
-      const sumKey = `sum_${base}`;
-      const countKey = `count_${base}`;
+      const sumKey = (rule.by === "mean" && rule.sum) || `sum_${base}`;
+      const countKey = (rule.by === "mean" && rule.count) || `count_${base}`;
       if (records.every((r) => num(r[sumKey]) !== undefined && num(r[countKey]) !== undefined)) {
         const count = sum(values(records, countKey));
         if (count > 0) return sum(values(records, sumKey)) / count;
@@ -176,3 +176,40 @@ export function mergeIntervals(records: readonly Rec[]): Rec[] {
   return merged.sort((a, b) => Date.parse(String(a.start)) - Date.parse(String(b.start)));
 }
 
+
+/**
+ * Why `field` has no exact value over `records` pooled from several repositories (undefined: it
+ * has one, windowValue's). Counts and sums add, extremes combine, a rate is Σnum / Σden and a
+ * weighted mean Σ(value × weight) / Σweight; an average over items needs the count behind it (the
+ * real service's sum_X / count_X), and a percentile never combines. An average of averages would
+ * be a number nobody measured: the total says it is not available and why.
+ */
+export function totalUnavailable(field: string, records: readonly Rec[]): string | undefined {
+  const spec = FIGURES.get(field);
+  if (spec?.percentile !== undefined) {
+    return `the ${spec.percentile === 50 ? "median" : `p${spec.percentile}`} of each repository does not give the one of all (mq insights --repo computes exact percentiles from the events)`;
+  }
+  const rule = ruleOf(field);
+  const valued = records.filter((r) => num(r[field]) !== undefined);
+  switch (rule.by) {
+    case "sum":
+    case "max":
+    case "min":
+      return undefined;
+    case "ratio":
+      return valued.length > 0 && !records.some((r) => num(r[rule.num]) !== undefined)
+        ? `the API sends ${field} without ${rule.num} and ${rule.den.join(" + ")}, the counts it is a ratio of`
+        : undefined;
+    case "weighted":
+      return valued.every((r) => num(r[rule.weight]) !== undefined) ? undefined : `the API sends ${field} without ${rule.weight}, the count it averages over`;
+    case "mean": {
+      if (rule.over === "time") return undefined;
+      const base = field.replace(/^avg_/, "");
+      const sumKey = rule.sum ?? `sum_${base}`;
+      const countKey = rule.count ?? `count_${base}`;
+      // windowValue uses them only when every record carries them
+      if (records.every((r) => num(r[sumKey]) !== undefined && num(r[countKey]) !== undefined)) return undefined;
+      return `the API sends ${field} without the count behind it (no ${sumKey} and ${countKey}), and an average of averages would be wrong`;
+    }
+  }
+}

@@ -27,13 +27,16 @@ export type FieldKind = "count" | "rate" | "duration" | "size";
  * How interval values combine into one value (over a window, or across groups for one interval):
  * - sum: counts add up;
  * - max / min: the extreme of the interval values;
- * - mean: Σsum_X / Σcount_X when every record carries them (the real service sends them), else
- *   the mean weighted by interval length (a plain mean for records without an interval);
+ * - mean: Σsum / Σcount when every record carries them (the real service sends them: sum_X and
+ *   count_X, or the fields the rule names), else the mean weighted by interval length (a plain mean
+ *   for records without an interval); `over: "time"` marks a level averaged over time (queue size,
+ *   running checks), whose interval-weighted mean is exact, unlike an average over items;
  * - weighted: the mean weighted by another field (the events the average is over);
  * - ratio: Σnum / Σ(den...), never the mean of the interval rates.
  */
 export type AggregationRule =
-  | { readonly by: "sum" | "max" | "min" | "mean" }
+  | { readonly by: "sum" | "max" | "min" }
+  | { readonly by: "mean"; readonly sum?: string; readonly count?: string; readonly over?: "time" }
   | { readonly by: "weighted"; readonly weight: string }
   | { readonly by: "ratio"; readonly num: string; readonly den: readonly string[] };
 
@@ -47,6 +50,11 @@ export interface FieldSpec {
   readonly window: AggregationRule;
   /** across groups for one interval; the window rule when absent */
   readonly groups?: AggregationRule;
+  /**
+   * a percentile the API computed (95 for p95_X, 50 for a median): it does not combine, so over a
+   * window the rule gives a bound at best, and across repositories there is no total
+   */
+  readonly percentile?: number;
 }
 
 /** A record as written below; STATS_ENDPOINTS adds what is derived from it. */
@@ -105,6 +113,7 @@ const SUM: AggregationRule = { by: "sum" };
 const MAX: AggregationRule = { by: "max" };
 const MIN: AggregationRule = { by: "min" };
 const MEAN: AggregationRule = { by: "mean" };
+const TIME_MEAN: AggregationRule = { by: "mean", over: "time" };
 
 const count: FieldSpec = { kind: "count", type: "int", window: SUM };
 const duration = (window: AggregationRule = MEAN): FieldSpec => ({ kind: "duration", type: "number", window });
@@ -112,10 +121,14 @@ const size = (type: "int" | "number", window: AggregationRule): FieldSpec => ({ 
 const weighted = (weight: string): FieldSpec => size("number", { by: "weighted", weight });
 const rate = (num: string, den: readonly string[]): FieldSpec => ({ kind: "rate", type: "number", window: { by: "ratio", num, den } });
 /** avg_X, max_X and min_X of a level sampled over time (queue size, running checks, batch size) */
-const levels = (base: string, kind: "size" | "duration" = "size") =>
+const levels = (base: string, kind: "size" | "duration" | "level" = "size") =>
   kind === "duration"
     ? { [`avg_${base}`]: duration(), [`max_${base}`]: duration(MAX), [`min_${base}`]: duration(MIN) }
-    : { [`avg_${base}`]: size("number", MEAN), [`max_${base}`]: size("int", MAX), [`min_${base}`]: size("int", MIN) };
+    : { [`avg_${base}`]: size("number", kind === "level" ? TIME_MEAN : MEAN), [`max_${base}`]: size("int", MAX), [`min_${base}`]: size("int", MIN) };
+/** an idle part of the time in queue: the real service sends sum_X and one count_idle for all parts */
+const idlePart = (part: string): FieldSpec => duration({ by: "mean", sum: `sum_${part}`, count: "count_idle" });
+/** a percentile the API computed: over a window the highest interval value is shown (an upper bound) */
+const p95 = (): FieldSpec => ({ ...duration(MAX), percentile: 95 });
 
 const BOTH: readonly StatsDialect[] = ["spec", "mergify"];
 
@@ -127,7 +140,7 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     dialects: BOTH,
     params: "time-to-merge",
     shape: "time-to-merge",
-    figures: { mean: { ...duration(), nullable: true }, median: { ...duration(), nullable: true } },
+    figures: { mean: { ...duration(), nullable: true }, median: { ...duration(), nullable: true, percentile: 50 } },
     metricNames: { mean: "time_to_merge_mean", median: "time_to_merge_median" },
     deprecatedUse: "mq stats average-queue-time or mq stats total-queue-time",
   },
@@ -194,7 +207,7 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     dialects: ["spec"],
     params: "filters",
     shape: "groups",
-    figures: { queue_time: duration(), idle_capacity: duration(), idle_schedule: duration(), idle_freeze: duration() },
+    figures: { queue_time: duration(), idle_capacity: idlePart("idle_capacity"), idle_schedule: idlePart("idle_schedule"), idle_freeze: idlePart("idle_freeze") },
     mainField: "queue_time",
   },
   {
@@ -205,15 +218,14 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     params: "filters",
     shape: "groups",
     figures: {
-      idle_capacity: duration(),
-      idle_schedule: duration(),
-      idle_freeze: duration(),
-      ci_runtime: duration(),
-      // a percentile does not combine: over a window the highest interval p95 is shown (an upper bound)
-      p95_idle_capacity: duration(MAX),
-      p95_idle_schedule: duration(MAX),
-      p95_idle_freeze: duration(MAX),
-      p95_ci_runtime: duration(MAX),
+      idle_capacity: idlePart("idle_capacity"),
+      idle_schedule: idlePart("idle_schedule"),
+      idle_freeze: idlePart("idle_freeze"),
+      ci_runtime: idlePart("ci_runtime"),
+      p95_idle_capacity: p95(),
+      p95_idle_schedule: p95(),
+      p95_idle_freeze: p95(),
+      p95_ci_runtime: p95(),
       max_idle_capacity: duration(MAX),
       max_idle_schedule: duration(MAX),
       max_idle_freeze: duration(MAX),
@@ -254,7 +266,7 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     dialects: BOTH,
     params: "filters",
     shape: "groups",
-    figures: levels("size"),
+    figures: levels("size", "level"),
     mainField: "avg_size",
   },
   {
@@ -264,7 +276,7 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     dialects: BOTH,
     params: "filters-no-priority",
     shape: "groups",
-    figures: levels("running_checks"),
+    figures: levels("running_checks", "level"),
     mainField: "avg_running_checks",
   },
   {

@@ -80,21 +80,32 @@ export function parseFailIf(source: string, subject: string, kinds: Readonly<Rec
   if (!fields.includes(field)) {
     throw new UsageError(`--fail-if "${source}": unknown field "${field}" for ${subject}; fields: ${fields.join(", ")}.`);
   }
-  const parsed = readThreshold(text!);
+  const unit = unitOf(kinds[field]);
+  const threshold = thresholdFor(source, field, unit, text!);
+  return { source: source.trim(), aggregation: agg as Aggregation | undefined, field, op: op as Operator, threshold, unit };
+}
+
+/**
+ * The threshold of an expression on `field`, checked against what the field is: a rate takes 0..1
+ * or a percentage, a duration seconds or a duration, a count a plain number. `change` (a relative
+ * change: any sign, any size) takes a percentage or a ratio without the 0..1 bound.
+ */
+export function thresholdFor(source: string, field: string, unit: GateUnit, text: string, opts: { change?: boolean } = {}): number {
+  const parsed = readThreshold(text);
   if (parsed === undefined || !Number.isFinite(parsed.value)) {
     throw new UsageError(`--fail-if "${source}": "${text}" is not a number, a percentage (20%) or a duration (30m).`);
   }
-  const unit = unitOf(kinds[field]);
   const fits =
     unit === "ratio" ? parsed.written !== "duration" : unit === "seconds" ? parsed.written !== "percent" : parsed.written === "number";
   if (!fits) {
     const takes = unit === "ratio" ? "a ratio (0.2) or a percentage (20%)" : unit === "seconds" ? "seconds (600) or a duration (10m)" : "a plain number";
-    throw new UsageError(`--fail-if "${source}": ${field} is ${describeUnit(unit)}; give ${takes}, not "${text}".`);
+    const what = opts.change ? "a relative change" : describeUnit(unit);
+    throw new UsageError(`--fail-if "${source}": ${field} is ${what}; give ${takes}, not "${text}".`);
   }
-  if (unit === "ratio" && (parsed.value < 0 || parsed.value > 1)) {
+  if (unit === "ratio" && !opts.change && (parsed.value < 0 || parsed.value > 1)) {
     throw new UsageError(`--fail-if "${source}": ${field} is a ratio from 0 to 1; write ${parsed.value / 100} or ${parsed.value}% for ${parsed.value} percent.`);
   }
-  return { source: source.trim(), aggregation: agg as Aggregation | undefined, field, op: op as Operator, threshold: parsed.value, unit };
+  return parsed.value;
 }
 
 function describeUnit(unit: GateUnit): string {
@@ -139,6 +150,7 @@ export function evaluateValue(expr: FailIfExpr, records: readonly Readonly<Recor
 }
 
 function evaluateTarget(expr: FailIfExpr, t: Target, field: string): number | undefined {
+  if (t.value !== undefined) return t.value ?? undefined;
   return expr.aggregation ? aggregate(expr.aggregation, field, t.records) : targetValue(t, field);
 }
 
@@ -160,6 +172,14 @@ export interface Target {
    * five queues counts more than a quiet hour of one (the combined intervals would weigh both alike).
    */
   flat?: readonly Rec[];
+  /** what "all" covers when it is not all groups of one response ("all repositories") */
+  over?: string;
+  /** the target has no exact value (a total the API's figures cannot give), and why */
+  unavailable?: string;
+  /** a figure computed elsewhere (mq insights): judged as it is, not from records (null: none) */
+  value?: number | null;
+  /** the items behind `value` */
+  sample?: Sample;
 }
 
 /** A target's value of `field` over the window (no aggregation). */
@@ -251,6 +271,8 @@ export interface Verdict {
   sample?: Sample;
   /** why a check was skipped or found nothing */
   reason?: string;
+  /** what an "all" verdict covers when it is not all groups ("all repositories") */
+  over?: string;
 }
 
 export interface GateOptions {
@@ -270,6 +292,7 @@ export interface GateOptions {
  * other aggregations test interval values, so the window's count without a ratio's numerator.
  */
 function aggregatedSample(expr: FailIfExpr, field: string, t: Target, spec: SampleSpec | undefined): Sample | undefined {
+  if (t.sample) return t.sample;
   if (!expr.aggregation) return sampleOf(field, t.flat ?? t.records, spec);
   if (expr.aggregation === "last") {
     const last = [...t.records].reverse().find((r) => typeof r[field] === "number");
@@ -288,7 +311,14 @@ export function judge(expr: FailIfExpr, targets: readonly Target[], opts: GateOp
   for (const t of targets) {
     const sample = aggregatedSample(expr, field, t, opts.sample);
     const value = evaluateTarget(expr, t, field);
-    const base = { expr, scope: t.scope, keys: t.keys, sample };
+    const base = { expr, scope: t.scope, keys: t.keys, sample, ...(t.over ? { over: t.over } : {}) };
+    if (t.unavailable !== undefined) {
+      // a figure that cannot be computed exactly is not judged on a guess: it counts as no data
+      skippedSmall++;
+      const allowed = opts.allowEmpty === true;
+      verdicts.push({ ...base, value: null, status: "empty", pass: allowed, reason: `not available: ${t.unavailable}${allowed ? " (--allow-empty)" : ""}` });
+      continue;
+    }
     if (opts.minCount !== undefined && sample && sample.count < opts.minCount) {
       skippedSmall++;
       verdicts.push({ ...base, value: value ?? null, status: "skip", pass: true, reason: `fewer than ${opts.minCount} ${sample.noun} (--min-count ${opts.minCount})` });
@@ -308,9 +338,10 @@ export function judge(expr: FailIfExpr, targets: readonly Target[], opts: GateOp
     const reason = targets.length === 0 ? (opts.emptyReason ?? "no group in the response") : "no value in the window";
     const allowed = opts.allowEmpty === true;
     const scope = targets.every((t) => t.scope === "each") && targets.length ? "each" : "all";
+    const over = scope === "all" && targets.length && targets.every((t) => t.over === targets[0]!.over) ? targets[0]!.over : undefined;
     return [
       ...verdicts.filter((v) => v.status !== "skip" || v.reason !== "no value in the window"),
-      { expr, scope, keys: [], value: null, status: "empty", pass: allowed, reason: allowed ? `${reason} (--allow-empty)` : reason },
+      { expr, scope, keys: [], value: null, status: "empty", pass: allowed, reason: allowed ? `${reason} (--allow-empty)` : reason, ...(over ? { over } : {}) },
     ];
   }
   return verdicts;

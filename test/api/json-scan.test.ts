@@ -49,6 +49,12 @@ describe("scanJson", () => {
 });
 
 describe("memberSpans", () => {
+  it("reads keys with escapes as JSON.parse does, and keys without as their text", () => {
+    const text = '{"a\\"b":1,"\\u0069d":2,"plain":3}';
+    expect([...memberSpans(text, { start: 0, end: text.length, spaced: false }).keys()]).toEqual(['a"b', "id", "plain"]);
+    expect([...scanJson('{"e\\u0076ents":[1]}').rootArrays.keys()]).toEqual(["events"]);
+  });
+
   it("gives each member's value text, in any layout", () => {
     const text = '{ "id" : 9007199254740993, "m" : { "k" : [ 1 ] }, "s": "a,b}" , "id": 2 }';
     const members = memberSpans(text, { start: 0, end: text.length, spaced: true });

@@ -9,7 +9,7 @@ function encodeQuery(query: QueryInput): string {
   return params.toString();
 }
 import { decodeQuery, LogsQuerySchema, StatsFilterSchema } from "../../src/api/schema/params.js";
-import { EVENT_TYPES } from "../../src/api/event-types.js";
+import { EVENT_TYPES } from "../../src/api/dialects/spec.js";
 
 describe("query parameters (appendQuery)", () => {
   it("is empty for no parameters", () => {

@@ -25,9 +25,12 @@ const EVENTS: Ev[] = Array.from({ length: 1600 }, (_, i) => {
 interface Seen {
   url: string;
   inFlight: number;
+  /** events in the answer */
+  size?: number;
 }
 
-function startLogServer(opts: { fail429At?: number[]; fail500At?: number }) {
+function startLogServer(opts: { fail429At?: number[]; fail500At?: number; events?: Ev[] }) {
+  const events = opts.events ?? EVENTS;
   const seen: Seen[] = [];
   let inFlight = 0;
   let n = 0;
@@ -50,12 +53,13 @@ function startLogServer(opts: { fail429At?: number[]; fail500At?: number }) {
       const to = url.searchParams.has("received_to") ? Date.parse(url.searchParams.get("received_to")!) : Infinity;
       const perPage = Number(url.searchParams.get("per_page") ?? 10);
       const cursor = url.searchParams.get("cursor");
-      let inWindow = EVENTS.filter((e) => e.ms >= from && e.ms <= to);
+      let inWindow = events.filter((e) => e.ms >= from && e.ms <= to);
       if (cursor) {
         const [cms, cid] = cursor.split("_").map(Number) as [number, number];
         inWindow = inWindow.filter((e) => e.ms < cms || (e.ms === cms && e.id < cid));
       }
       const page = inWindow.slice(0, perPage);
+      seen[k - 1]!.size = page.length;
       const headers: Record<string, string> = { "content-type": "application/json" };
       if (inWindow.length > perPage) {
         const last = page[page.length - 1]!;
@@ -158,6 +162,54 @@ describe("parallel slices and a server that asks to slow down", () => {
       const code = await main(["--token", "t", ...argv], ctx);
       expect(code).toBe(0);
       expect(r.out + ctx.stdoutText()).toBe(expected);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("parallel slices over a log of uneven density", () => {
+  // the newest half of the window sparse (an event every 40 ms), the older half dense (one every
+  // ms): slices planned from the first page's density hold far more pages than planned
+  const start = Date.parse("2026-11-19T00:00:00Z");
+  const uneven: Ev[] = [];
+  for (let ms = 0; ms <= 3000; ms += ms < 1500 ? 1 : 40) {
+    const id = 50_000 + ms;
+    const ev = { id, received_at: new Date(start + ms).toISOString().replace("Z", "000+00:00"), trigger: "t", repository: "o/r", pull_request: 1, base_ref: "main", type: "action.queue.enter", metadata: {} };
+    uneven.push({ id, ms: start + ms, json: JSON.stringify(ev) });
+  }
+  uneven.sort((a, b) => b.ms - a.ms || b.id - a.id);
+  const until = new Date(start + 3000).toISOString();
+  const run = async (url: string, parallel: string) => {
+    const ctx = testContext();
+    const code = await main(["--api-url", url, "--token", "t", "logs", "--repo", "o/r", "--since", SINCE, "--until", until, "-o", "ndjson", "--per-page", "20", "--all", "--parallel", parallel], ctx);
+    return { code, out: ctx.stdoutText(), err: ctx.stderrText() };
+  };
+  const windows = (seen: Seen[]) =>
+    seen.map((r) => {
+      const q = new URL(r.url, "http://x").searchParams;
+      return { from: Date.parse(q.get("received_from")!), to: Date.parse(q.get("received_to")!), cursor: q.has("cursor"), size: r.size };
+    });
+
+  it("splits a slice that turns out dense, ends without a tail of empty requests, and writes the sequential walk", async () => {
+    const s = await startLogServer({ events: uneven });
+    try {
+      const sequential = await run(s.url, "1");
+      expect(sequential.code).toBe(0);
+      expect(sequential.out).toBe(uneven.map((e) => e.json + "\n").join(""));
+      const seqRequests = s.seen.length;
+      const parallel = await run(s.url, "6");
+      expect(parallel.code, parallel.err).toBe(0);
+      expect(parallel.out).toBe(sequential.out);
+      const requests = windows(s.seen.slice(seqRequests));
+      // a split: a slice whose window ends strictly inside a window already being walked
+      const firsts = requests.filter((r) => !r.cursor).slice(1);
+      expect(firsts.some((b) => firsts.some((a) => a !== b && a.from < b.to && b.to < a.to))).toBe(true);
+      // every request but the last pages of slices is a full page; the sequential walk's count plus
+      // one partial page a slice at most, and no slice narrower than a page left for the end
+      const partial = requests.filter((r) => r.size !== undefined && r.size < 20).length;
+      expect(requests.length).toBeLessThanOrEqual(seqRequests + partial);
+      expect(requests.filter((r) => r.size === 0).length).toBeLessThanOrEqual(1);
     } finally {
       await s.close();
     }

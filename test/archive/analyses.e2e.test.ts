@@ -82,7 +82,7 @@ describe("read from the archive, the analyses print what they print from the API
       // the table's count line says where the rows came from
       expect(archived.stderr).toBe(api.stderr.replace(/\n$/, api.stderr ? " (from the archive)\n" : ""));
     }
-  });
+  }, 180_000);
 
   it("pr N: the same stays, steps and runs, batch bisections included", async () => {
     const rows = JSON.parse((await mq(["prs", "--since", SINCE_30D, "--until", UNTIL, "--sort", "retries", "--limit", "5", "-o", "json", "--archive"])).stdout) as Array<{ pull_request: number }>;

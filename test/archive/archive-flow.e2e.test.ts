@@ -1,7 +1,6 @@
 // `mq archive sync/status/query/export` and `mq logs --archive`, in-process against the bundled
 // server on loopback (fixed clock and seed): whole syncs of thousands of events, so e2e-sized.
-import { mkdtempSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/main.js";
@@ -10,8 +9,9 @@ import { openArchive } from "../../src/archive/db.js";
 import { readArchivedEvents } from "../../src/archive/reader.js";
 import { startFaultServer } from "../helpers/fault-server.js";
 import { testContext } from "../helpers/context.js";
+import { apiFlags, archivedEvents, ARCHIVE_NOW, eventsFromApi, runMq, tempDataDir } from "../helpers/archive.js";
 
-const NOW = new Date("2026-11-20T12:00:00Z");
+const NOW = ARCHIVE_NOW;
 const SINCE = "2026-11-19T18:00:00Z";
 let server: RunningServer;
 
@@ -22,35 +22,11 @@ afterAll(async () => {
   await server.close();
 });
 
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "mq-archive-"));
-}
-
-async function mq(args: string[], opts: { dataDir?: string; now?: Date; env?: Record<string, string> } = {}) {
-  const ctx = testContext({ now: () => opts.now ?? NOW, env: { ...(opts.dataDir ? { MQ_DATA_DIR: opts.dataDir } : {}), ...opts.env } });
-  const code = await main(args, ctx);
-  return { code, stdout: ctx.stdoutText(), stderr: ctx.stderrText() };
-}
-
-const api = () => ["--api-url", server.url, "--token", "mqk_test_token_1234"];
-
-/** Every event of the repository in the archive, oldest first: [id, raw]. */
-async function archived(dir: string, repo = "acme/web"): Promise<Array<[number, string]>> {
-  const archive = await openArchive(join(dir, "archive.duckdb"), { readOnly: true });
-  try {
-    const rows = await archive.all("SELECT id, raw FROM events WHERE repository = ? ORDER BY received_at, id", [repo]);
-    return rows.map((r) => [Number(r.id), String(r.raw)]);
-  } finally {
-    archive.close();
-  }
-}
-
-/** Every event of the window through the API, as `mq logs --all -o ndjson` prints them. */
-async function fromApi(since: string, until: string): Promise<Record<string, unknown>[]> {
-  const r = await mq(["logs", ...api(), "--repo", "acme/web", "--since", since, "--until", until, "--all", "-o", "ndjson"]);
-  expect(r.code, r.stderr).toBe(0);
-  return r.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
-}
+const tempDir = () => tempDataDir();
+const mq = runMq;
+const api = () => apiFlags(server.url);
+const archived = archivedEvents;
+const fromApi = (since: string, until: string) => eventsFromApi(server.url, since, until);
 
 describe("mq archive sync", () => {
   let dir: string;
@@ -84,7 +60,7 @@ describe("mq archive sync", () => {
   it("shows progress (day, counts) on a terminal's stderr, and only there", async () => {
     const ctx = testContext({ now: () => NOW, tty: true, env: { MQ_DATA_DIR: tempDir() } });
     expect(await main(["archive", "sync", ...api(), "--repo", "acme/web", "--since", "2026-11-20T00:00:00Z", "-o", "ndjson"], ctx)).toBe(0);
-    expect(ctx.stderrText()).toMatch(/acme\/web: 2026-11-20 \(day 1 of 1\), [\d,]+ events read, [\d,]+ new/);
+    expect(ctx.stderrText()).toMatch(/acme\/web: [01] of 1 day done, [\d,]+ events read, [\d,]+ new/);
     expect(ctx.stdoutText()).not.toMatch(/events read/);
   });
 

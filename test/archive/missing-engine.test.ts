@@ -7,8 +7,18 @@ import { describe, expect, it, vi } from "vitest";
 import { main } from "../../src/main.js";
 import { testContext } from "../helpers/context.js";
 
-vi.mock("@duckdb/node-api", () => {
-  throw Object.assign(new Error("Cannot find package '@duckdb/node-api' imported from dist/chunks/db.js"), { code: "ERR_MODULE_NOT_FOUND" });
+// the archive loads the engine with require (archive/db.ts): a require that cannot find it, as
+// Node's says so when the package was left out
+vi.mock("node:module", async (importOriginal) => {
+  const real = await importOriginal<typeof import("node:module")>();
+  const createRequire = (from: string | URL) => {
+    const req = real.createRequire(from);
+    return Object.assign((id: string) => {
+      if (id === "@duckdb/node-api") throw Object.assign(new Error("Cannot find module '@duckdb/node-api'\nRequire stack:\n- dist/chunks/db.js"), { code: "MODULE_NOT_FOUND" });
+      return req(id);
+    }, req);
+  };
+  return { ...real, default: { ...real, createRequire }, createRequire };
 });
 
 describe("without the optional @duckdb/node-api", () => {

@@ -1,16 +1,12 @@
 // `mq archive` against small servers mq did not write, and its input checks: fast, in-process.
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../src/main.js";
 import { startServer, type RunningServer } from "../../src/server/index.js";
-import { openArchive } from "../../src/archive/db.js";
-import { readArchivedEvents } from "../../src/archive/reader.js";
 import { startFaultServer } from "../helpers/fault-server.js";
-import { testContext } from "../helpers/context.js";
+import { apiFlags, archivedEvents, ARCHIVE_NOW, eventsFromApi, runMq, tempDataDir } from "../helpers/archive.js";
 
-const NOW = new Date("2026-11-20T12:00:00Z");
+const NOW = ARCHIVE_NOW;
 const SINCE = "2026-11-19T00:00:00Z";
 let server: RunningServer;
 
@@ -21,35 +17,11 @@ afterAll(async () => {
   await server.close();
 });
 
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "mq-archive-"));
-}
-
-async function mq(args: string[], opts: { dataDir?: string; now?: Date; env?: Record<string, string> } = {}) {
-  const ctx = testContext({ now: () => opts.now ?? NOW, env: { ...(opts.dataDir ? { MQ_DATA_DIR: opts.dataDir } : {}), ...opts.env } });
-  const code = await main(args, ctx);
-  return { code, stdout: ctx.stdoutText(), stderr: ctx.stderrText() };
-}
-
-const api = () => ["--api-url", server.url, "--token", "mqk_test_token_1234"];
-
-/** Every event of the repository in the archive, oldest first: [id, raw]. */
-async function archived(dir: string, repo = "acme/web"): Promise<Array<[number, string]>> {
-  const archive = await openArchive(join(dir, "archive.duckdb"), { readOnly: true });
-  try {
-    const rows = await archive.all("SELECT id, raw FROM events WHERE repository = ? ORDER BY received_at, id", [repo]);
-    return rows.map((r) => [Number(r.id), String(r.raw)]);
-  } finally {
-    archive.close();
-  }
-}
-
-/** Every event of the window through the API, as `mq logs --all -o ndjson` prints them. */
-async function fromApi(since: string, until: string): Promise<Record<string, unknown>[]> {
-  const r = await mq(["logs", ...api(), "--repo", "acme/web", "--since", since, "--until", until, "--all", "-o", "ndjson"]);
-  expect(r.code, r.stderr).toBe(0);
-  return r.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
-}
+const tempDir = () => tempDataDir();
+const mq = runMq;
+const api = () => apiFlags(server.url);
+const archived = archivedEvents;
+const fromApi = (since: string, until: string) => eventsFromApi(server.url, since, until);
 
 describe("mq archive sync against servers mq did not write", () => {
   it("keeps each event's bytes as the server sent them", async () => {
@@ -121,6 +93,7 @@ describe("mq archive: input checked before anything runs", () => {
     [["archive", "sync", "acme/web", "--repo", "acme/api"], "mq: give the repositories either as arguments or with --repo, not both.\n"],
     [["archive", "sync", "acme/web", "--since", "yesterday"], /^mq: --since "yesterday" is not an ISO 8601 date-time/],
     [["archive", "sync", "acme/web", "--data-dir", ""], "mq: --data-dir is empty: give a folder, or leave it out for the default.\n"],
+    [["archive", "sync", "acme/web", "--parallel", "0"], 'mq: --parallel must be an integer from 1 to 16, not "0".\n'],
     [["archive", "export"], "mq: --parquet <dir> is required: the folder to write the Parquet files into.\n"],
     [["logs", "--archive", "--follow", "--repo", "acme/web"], /^mq: --archive and --follow cannot be used together/],
     [["logs", "--archive", "--repo", "acme/web,acme/api"], "mq: --archive reads the log of one repository: give one --repo (mq insights and mq prs read several from the archive).\n"],

@@ -1,25 +1,10 @@
 // The built binary never prints the token, even with --debug and a server that echoes it back.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { loopbackServers } from "../helpers/loopback.js";
 import { testContext } from "../helpers/context.js";
 
 const TOKEN = "mqk_0123456789secretabcd";
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
-});
-
-async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void) {
-  const seen: IncomingMessage[] = [];
-  const server = createServer((req, res) => {
-    seen.push(req);
-    handler(req, res);
-  });
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
-}
+const serve = loopbackServers();
 
 describe("the built binary", () => {
   it("never prints the token: --debug, a failing check with the token echoed back, exit 6", async () => {

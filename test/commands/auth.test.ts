@@ -1,30 +1,15 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { PassThrough } from "node:stream";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { main } from "../../src/main.js";
 import { NewCmdAuthLogin, runAuthLogin, type AuthLoginOptions } from "../../src/commands/auth/login.js";
 import { createContext } from "../../src/context.js";
+import { loopbackServers } from "../helpers/loopback.js";
 import { testContext, type TestContext } from "../helpers/context.js";
 
 const TOKEN = "mqk_0123456789secretabcd";
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
-});
-
-async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void) {
-  const seen: IncomingMessage[] = [];
-  const server = createServer((req, res) => {
-    seen.push(req);
-    handler(req, res);
-  });
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
-}
+const serve = loopbackServers();
 
 const stored = (ctx: TestContext) => JSON.parse(readFileSync(join(ctx.configDir(), "config.json"), "utf8"));
 

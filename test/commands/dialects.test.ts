@@ -1,32 +1,19 @@
 // Every `mq logs` path against both sides of the API: the bundled server speaking the contract and
 // speaking the real service's shape (`mq serve --dialect mergify`), in-process, with --strict: exit
 // 0 and no warning on well-formed events of either dialect; filters that exist on one side only are
-// refused in one line, before any request.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startServer, type RunningServer } from "../../src/server/index.js";
-import { DIALECTS, type DialectName } from "../../src/api/dialects/index.js";
-import { runMq } from "../reliability/harness.js";
-
-const NOW = new Date("2026-11-20T12:00:00Z");
-const DIALECT_NAMES: DialectName[] = ["spec", "mergify"];
+// refused in one line, before any request. The sweeps (every format, every event type) run here on
+// a sample; dialects.e2e.test.ts runs the rest of them.
+import { describe, expect, test } from "vitest";
+import { DIALECTS } from "../../src/api/dialects/index.js";
+import { spread } from "../helpers/sweep.js";
+import { DIALECT_NAMES, dialectRuns, expectTwoDaysOfLogs, expectTypeServedAsSentences, LOGS_SAMPLE } from "./dialect-runs.js";
 
 describe.each(DIALECT_NAMES)("mq logs against mq serve --dialect %s", (dialect) => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    // a budget that holds the month of the --since 29d queries (the default one refuses it: 422)
-    server = await startServer({ now: NOW, dialect, memoryBudgetMb: 1024 });
-  });
-  afterAll(() => server.close());
+  // a budget that holds the month of a --since 29d query (the default one refuses it: 422)
+  const runs = dialectRuns(dialect, { memoryBudgetMb: 1024 });
+  const { run, lastQuery } = runs;
 
-  const run = (args: string[]) => runMq(["--dialect", dialect, "--strict", ...args], { apiUrl: server.url, now: () => NOW });
-  const lastQuery = () => new URL(server.requests[server.requests.length - 1]!.url, "http://x").searchParams;
-
-  test.each(["table", "json", "ndjson", "csv"])("-o %s over two days: exit 0, no warning", async (format) => {
-    const r = await run(["logs", "--since", "2d", "--all", "-o", format]);
-    expect(r.stderr).not.toMatch(/warning|error/i);
-    expect(r.code).toBe(0);
-    expect(r.stdout.length).toBeGreaterThan(1000);
-  });
+  test.each(LOGS_SAMPLE.formats[dialect])("-o %s over two days: exit 0, no warning", (format) => expectTwoDaysOfLogs(runs, format));
 
   test("the table shows the outcome where the events carry one", async () => {
     const r = await run(["logs", "--limit", "3", "-o", "table"]);
@@ -56,18 +43,8 @@ describe.each(DIALECT_NAMES)("mq logs against mq serve --dialect %s", (dialect) 
     else expect(types.length).toBeGreaterThan(0);
   });
 
-  test("every event type of the dialect is served, and the table gives each a sentence, never key=value", async () => {
-    // the contract lists types whose metadata it leaves open (ci_issue.*, the requeues): no sentence for them
-    const untyped = /^ci_issue\.|requeue$/;
-    for (const type of DIALECTS[dialect].eventTypes) {
-      const r = await run(["logs", "--type", type, "--since", "29d", "--limit", "3", "-o", "table"]);
-      expect(r.code, type).toBe(0);
-      expect(r.stderr, type).not.toMatch(/warning/);
-      const rows = r.stdout.split("\n").slice(1).filter(Boolean);
-      expect(rows.length, type).toBeGreaterThan(0);
-      // a workflow's inputs are key=value in its own sentence ("ran workflow deploy with env=prod")
-      if (!untyped.test(type)) for (const row of rows) expect(row.replace(/ran workflow .*/, ""), type).not.toMatch(/\w+=\S+ \w+=\S+/);
-    }
+  test(`event types of the dialect (${LOGS_SAMPLE.types} spread over the list) are served, and the table gives each a sentence, never key=value`, async () => {
+    for (const type of spread(DIALECTS[dialect].eventTypes, LOGS_SAMPLE.types)) await expectTypeServedAsSentences(runs, type, LOGS_SAMPLE.since[dialect]);
   }, 120_000);
 
   if (dialect === "mergify") {
@@ -97,25 +74,25 @@ describe.each(DIALECT_NAMES)("mq logs against mq serve --dialect %s", (dialect) 
 
     test("pairs the service refuses are refused here first: exit 2, one line, nothing sent", async () => {
       for (const [a, b] of [["--pr", "--not-pr"], ["--outcome", "--not-outcome"], ["--trigger", "--not-trigger"], ["--batch-pr", "--not-batch-pr"], ["--type", "--not-type"]]) {
-        const before = server.requests.length;
+        const before = runs.server.requests.length;
         const value = (f: string) => (f.includes("pr") ? "5" : f.includes("outcome") ? "success" : f.includes("type") ? "action.merge" : "x");
         const r = await run(["logs", a!, value(a!), b!, value(b!)]);
         expect(r.code, `${a} ${b}`).toBe(2);
         expect(r.stderr.trim().split("\n")).toHaveLength(1);
         expect(r.stderr).toContain(`${a} and ${b} cannot be used together`);
-        expect(server.requests.length).toBe(before);
+        expect(runs.server.requests.length).toBe(before);
       }
     });
 
     test("a window over 93 days is refused before it becomes a 422; a contract type is refused by name", async () => {
-      const before = server.requests.length;
+      const before = runs.server.requests.length;
       const r = await run(["logs", "--since", "100d"]);
       expect(r.code).toBe(2);
       expect(r.stderr).toBe("mq: --since/--until spans 100 days: with the mergify dialect, the real service's OpenAPI answers at most 93 days at once.\n");
       const t = await run(["logs", "--type", "ci_issue.created"]);
       expect(t.code).toBe(2);
       expect(t.stderr).toMatch(/"ci_issue.created" is a type of the spec dialect only/);
-      expect(server.requests.length).toBe(before);
+      expect(runs.server.requests.length).toBe(before);
     });
 
     test.each(["table", "json", "ndjson", "csv"])("mq logs aggregate -o %s: facet counts, filters sent, exit 0", async (format) => {
@@ -123,7 +100,7 @@ describe.each(DIALECT_NAMES)("mq logs against mq serve --dialect %s", (dialect) 
       expect(r.stderr).not.toMatch(/warning|error/i);
       expect(r.code).toBe(0);
       const q = lastQuery();
-      expect(new URL(server.requests[server.requests.length - 1]!.url, "http://x").pathname).toBe("/v1/repos/acme/web/logs/aggregate");
+      expect(new URL(runs.server.requests[runs.server.requests.length - 1]!.url, "http://x").pathname).toBe("/v1/repos/acme/web/logs/aggregate");
       expect(q.getAll("not_event_type")).toEqual(["action.queue.change"]);
       expect(q.getAll("outcome")).toEqual(["failure"]);
       if (format === "csv") expect(r.stdout.split(/\r?\n/)[0]).toBe("facet,value,count");
@@ -150,19 +127,19 @@ describe.each(DIALECT_NAMES)("mq logs against mq serve --dialect %s", (dialect) 
       ["--batch-pr", "3"],
       ["--not-type", "action.merge"],
     ])("%s does not exist in the contract: exit 2, one line, nothing sent", async (flag, value) => {
-      const before = server.requests.length;
+      const before = runs.server.requests.length;
       const r = await run(["logs", flag, value]);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(new RegExp(`^mq: ${flag} is not available with the spec dialect: the contract of docs/api.md has no \\w+ filter .*\\n$`));
-      expect(server.requests.length).toBe(before);
+      expect(runs.server.requests.length).toBe(before);
     });
 
     test("mq logs aggregate does not exist in the contract: exit 2, one line, nothing sent", async () => {
-      const before = server.requests.length;
+      const before = runs.server.requests.length;
       const r = await run(["logs", "aggregate"]);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/^mq: mq logs aggregate needs the mergify dialect: .*\n$/);
-      expect(server.requests.length).toBe(before);
+      expect(runs.server.requests.length).toBe(before);
     });
 
     test("--pr takes one value in the contract", async () => {

@@ -104,8 +104,10 @@ describe("mq insights on the bundled data", () => {
     const r = await mq(["insights", "--since", "7d", "--compare", "2026-10-01..2026-10-08", "-o", "json"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out).compare).toEqual({ since: "2026-10-01T00:00:00Z", until: "2026-10-08T00:00:00Z" });
-    // two windows apart: two walks
-    expect(r.requests.filter((u) => !u.includes("cursor="))).toHaveLength(2);
+    // two windows apart: two walks, each starting with its whole window (then cut into parallel
+    // time slices); the comparison window's is exactly the one given
+    const windows = r.requests.filter((u) => !u.includes("cursor=")).map((u) => new URL(u, "http://x").searchParams);
+    expect(windows.filter((q) => q.get("received_from") === "2026-10-01T00:00:00Z" && q.get("received_to") === "2026-10-08T00:00:00Z")).toHaveLength(1);
     const none = await mq(["insights", "--since", "1d", "--compare", "none", "-o", "ndjson"]);
     const first = records(none.out)[0];
     expect(first).toMatchObject({ repository: "acme/web", figure: "entered", previous: null, change: null, unit: "count" });
@@ -122,9 +124,59 @@ describe("mq insights on the bundled data", () => {
     const r = await mq(["insights", "--since", "7d", "-o", "json", "--fail-if", "p95(queue_time) > 1s", "--fail-if", "change(p50(time_to_merge)) > 1000%"]);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.out).figures["p95(queue_time)"].value).toBeGreaterThan(1);
+    // the verdict lines of mq stats: one per check, ok ones too
     const lines = r.err.trim().split("\n");
-    expect(lines[0]).toMatch(/^mq: --fail-if 'p95\(queue_time\) > 1s' breached: p95\(queue_time\) = [\d.]+ \(threshold > 1\)$/);
-    expect(lines[1]).toBe("mq: 1 --fail-if threshold breached.");
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^FAIL {2}p95\(queue_time\) \d+[dhms]( \d+[dhms])? > 1s \(\d+ stays, acme\/web\)$/);
+    expect(lines[1]).toMatch(/^ok {4}change\(p50\(time_to_merge\)\) -?[\d.]+% <= 1000% \(\d+ stays, acme\/web\)$/);
+    expect(lines[2]).toBe("mq: 1 of 2 --fail-if checks failed.");
+  });
+
+  it("--fail-if through the gate machinery of mq stats: --report, Actions annotations and step summary, -o none, --min-count, --allow-empty", async () => {
+    const { mkdtempSync, readFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    const dir = mkdtempSync(join(tmpdir(), "mq-insights-gate-"));
+    const summary = join(dir, "summary.md");
+    const report = join(dir, "report.json");
+    const window = ["--since", "2026-11-19T12:00:00Z", "--until", "2026-11-20T12:00:00Z"];
+    const ctx = testContext({ env: { MQ_TOKEN: "test-token-1234", GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary } });
+    const code = await main(["insights", ...window, "-o", "none", "--fail-if", "p95(queue_time) > 1s", "--fail-if", "merged < 1", "--report", report, "--api-url", server.url, "--repo", "acme/web"], ctx);
+    expect(code).toBe(1);
+    expect(ctx.stdoutText()).toBe("");
+    const err = ctx.stderrText().split("\n");
+    expect(err[0]).toMatch(/^FAIL {2}p95\(queue_time\) \d+[dhms]( \d+[dhms])? > 1s \(\d+ stays, acme\/web\)$/);
+    expect(err[1]).toMatch(/^ok {4}merged \d+ >= 1 \(acme\/web\)$/);
+    expect(err[2]).toMatch(/^::error title=mq insights%3A --fail-if 'p95\(queue_time\) > 1s'::p95\(queue_time\) \d+[dhms]( \d+[dhms])? > 1s \(\d+ stays, acme\/web\)$/);
+    expect(err[3]).toBe("mq: 1 of 2 --fail-if checks failed.");
+    const json = JSON.parse(readFileSync(report, "utf8"));
+    expect(json).toMatchObject({ command: "mq insights", repository: "acme/web", start_at: "2026-11-19T12:00:00Z", end_at: "2026-11-20T12:00:00Z", pass: false });
+    expect(json.checks.map((c: { expression: string; status: string }) => [c.expression, c.status])).toEqual([
+      ["p95(queue_time) > 1s", "fail"],
+      ["merged < 1", "ok"],
+    ]);
+    const md = readFileSync(summary, "utf8");
+    expect(md).toContain("mq insights");
+    // the figures with their change, escaped for Markdown
+    expect(md).toMatch(/^\| p95\\\(queue\\_time\\\) \| \d+[dhms]( \d+[dhms])? \| \d+[dhms]( \d+[dhms])? \| [+-]?[\d.]+% \|$/m);
+
+    // --min-count sets aside small samples (and says so); counts have none: refused before any request
+    const small = await mq(["insights", ...window, "-o", "none", "--fail-if", "p95(queue_time) > 1s", "--min-count", "100000"]);
+    expect(small.code).toBe(0);
+    expect(small.err).toMatch(/^skip {2}p95\(queue_time\) \d+[dhms]( \d+[dhms])? \(\d+ stays, acme\/web\): fewer than 100000 stays \(--min-count 100000\)\n$/);
+    const counted = await mq(["insights", ...window, "--fail-if", "merged < 1", "--min-count", "5"]);
+    expect(counted.code).toBe(2);
+    expect(counted.err).toBe("mq: --min-count: merged has no count of the items behind it; --min-count applies to the distributions (STAT(DISTRIBUTION)) and failure_rate, and their change() (drop it, or gate merged without it in another step).\n");
+    expect(counted.requests).toEqual([]);
+
+    // a window without stays: the check fails unless --allow-empty
+    const empty = ["insights", "--since", "2020-01-01T00:00:00Z", "--until", "2020-01-01T01:00:00Z", "--compare", "none", "-o", "none", "--fail-if", "p95(queue_time) > 1h"];
+    const strict = await mq(empty);
+    expect(strict.code).toBe(1);
+    expect(strict.err).toBe("FAIL  p95(queue_time) > 1h (acme/web): no value in the window\nmq: 1 of 1 --fail-if check failed.\n");
+    const allowed = await mq([...empty, "--allow-empty"]);
+    expect(allowed.code).toBe(0);
+    expect(allowed.err).toBe("skip  p95(queue_time) > 1h (acme/web): no value in the window (--allow-empty)\n");
   });
 
   it("bad flags are usage errors before any request", async () => {
@@ -237,8 +289,35 @@ describe("several repositories", () => {
     expect([...new Set(recs.map((x) => x.repository))]).toEqual(["acme/web", "acme/api", "total"]);
     const entered = (repo: string) => recs.find((x) => x.repository === repo && x.figure === "entered")!.value as number;
     expect(entered("total")).toBe(entered("acme/web") + entered("acme/api"));
-    expect(r.err).toMatch(/^mq: acme\/nope: .*404/m);
+    expect(r.err).toMatch(/^mq: acme\/nope: .*404.* \(exit 3\)$/m);
     expect(r.err).toMatch(/^mq: 1 of 3 repositories could not be read \(acme\/nope\); the output covers the others\.$/m);
+  });
+
+  it("the total's percentiles are those of the pooled stays (mq prs --repo a,b), its counts those of mq stats --repo a,b", async () => {
+    const r = await run(["insights", "--repo", "acme/web,acme/api", ...window, "--compare", "none", "-o", "json"]);
+    expect(r.code).toBe(0);
+    const total = JSON.parse(r.out).total.figures;
+    const rows = records((await run(["prs", "--repo", "acme/web,acme/api", ...window, "-o", "ndjson"])).out);
+    const [since, until] = [Date.parse(window[1]!), Date.parse(window[3]!)];
+    const left = rows
+      .filter((x) => x.left_at !== null && Date.parse(x.left_at as string) >= since && Date.parse(x.left_at as string) < until)
+      .map((x) => x.queue_time as number)
+      .sort((a, b) => a - b);
+    const rank = (p: number) => left[Math.max(1, Math.ceil((p / 100) * left.length)) - 1];
+    expect(total["count(queue_time)"].value).toBe(left.length);
+    for (const p of [50, 90, 95, 99]) expect(total[`p${p}(queue_time)`].value, `p${p}`).toBe(rank(p));
+    const stats = records((await run(["stats", "queues-entered-count", "--repo", "acme/web,acme/api", ...window, "-o", "ndjson"])).out);
+    expect(stats.find((x) => x.repository === "total")!.entered).toBe(total.entered.value);
+  });
+
+  it("prs --repo a,b with one unreachable: the other's rows, its error with its exit code, exit 3", async () => {
+    const r = await run(["prs", "--repo", "acme/web,acme/nope", "--since", "6h", "-o", "ndjson"]);
+    expect(r.code).toBe(3);
+    const rows = records(r.out);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows.map((x) => x.repository))).toEqual(new Set(["acme/web"]));
+    expect(r.err).toMatch(/^mq: acme\/nope: .*404.* \(exit 3\)$/m);
+    expect(r.err).toMatch(/^mq: 1 of 2 repositories could not be read \(acme\/nope\); the output covers the others\.$/m);
   });
 
   it("prs --repo a,b: rows of both, the repository in every row, newest entry first", async () => {
@@ -259,9 +338,9 @@ describe("several repositories", () => {
     const r = await run(["insights", "--repo", `@${file}`, "--since", "1d", "-o", "json"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out).repositories.map((x: { repository: string }) => x.repository)).toEqual(["acme/web", "acme/api"]);
-    const stats = await run(["stats", "queues-entered-count", "--repo", "acme/web,acme/api"]);
-    expect(stats.code).toBe(2);
-    expect(stats.err).toBe('mq: --repo "acme/web,acme/api": this command reads one repository; several (a list or @FILE) are for mq insights, mq prs and mq logs.\n');
+    const pr = await run(["pr", "7", "--repo", "acme/web,acme/api"]);
+    expect(pr.code).toBe(2);
+    expect(pr.err).toBe('mq: --repo "acme/web,acme/api": this command reads one repository; several (a list or @FILE) are for mq stats, mq insights, mq prs and mq logs.\n');
   });
 
   it("logs --repo a,b: one log, newest first, the repository in every event; a failing one reported", async () => {

@@ -2,59 +2,30 @@
 // server speaking the contract and speaking the real service's shape (`mq serve --dialect mergify`).
 // Every format, --chart, --fail-if; exit 0 and no warning but the deprecation notice of the two
 // deprecated endpoints. Subcommands and flags one side lacks: one line, exit 2, nothing sent.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startServer, type RunningServer } from "../../src/server/index.js";
-import type { DialectName } from "../../src/api/dialects/index.js";
-import { STATS_ENDPOINTS } from "../../src/stats/endpoints.js";
-import { derivationOf } from "../../src/stats/derived.js";
+// The sweeps (every subcommand × every format, --chart and --fail-if on every subcommand) run here
+// on a sample; stats-dialects.e2e.test.ts runs the rest of them.
+import { describe, expect, test } from "vitest";
+import { spread } from "../helpers/sweep.js";
 import { runMq } from "../reliability/harness.js";
-
-const NOW = new Date("2026-11-20T12:00:00Z");
-const DIALECT_NAMES: DialectName[] = ["spec", "mergify"];
+import { DIALECT_NAMES, dialectRuns, expectChartAndFailIf, expectStatsFormat, NOW, STATS_SAMPLE } from "./dialect-runs.js";
 
 describe.each(DIALECT_NAMES)("mq stats against mq serve --dialect %s", (dialect) => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer({ now: NOW, dialect });
-  });
-  afterAll(() => server.close());
-  const run = (args: string[]) => runMq(["--dialect", dialect, "--strict", ...args], { apiUrl: server.url, now: () => NOW });
-  const available = STATS_ENDPOINTS.filter((e) => e.dialects.includes(dialect) || derivationOf(e.name, dialect));
-  const window = (e: (typeof STATS_ENDPOINTS)[number]) => (e.params === "time-to-merge" ? [] : ["--since", "7d"]);
-  // the table and the chart have a line on stderr naming the repository and the window (issue 17)
-  const allowedStderr = (e: (typeof STATS_ENDPOINTS)[number], human = false) =>
-    new RegExp(`^${e.deprecatedUse ? "mq: warning: the \\S+ endpoint is deprecated; use .*\\n" : ""}${human ? `(acme/web ${e.name}.*\\n)?` : ""}$`);
+  const runs = dialectRuns(dialect);
+  const { run } = runs;
 
-  test("every subcommand of the dialect, every format: exit 0, no warning", async () => {
-    for (const e of available) {
-      for (const format of ["table", "json", "ndjson", "csv"]) {
-        const r = await run(["stats", e.name, ...window(e), "-o", format]);
-        expect(r.stderr, `${e.name} -o ${format}`).toMatch(allowedStderr(e, format === "table"));
-        expect(r.code, `${e.name} -o ${format}: ${r.stderr}`).toBe(0);
-        expect(r.stdout.length, `${e.name} -o ${format}`).toBeGreaterThan(0);
-        if (format === "table") expect(r.stdout, e.name).not.toMatch(/partition_name none/);
-      }
-    }
+  test("every subcommand of the dialect in one format, every format on some: exit 0, no warning", async () => {
+    for (const [e, format] of STATS_SAMPLE.formats(dialect)) await expectStatsFormat(runs, e, format);
   }, 120_000);
 
-  test("--chart and --fail-if on every subcommand that has them", async () => {
-    for (const e of available.filter((x) => x.mainField)) {
-      const chart = await run(["stats", e.name, ...window(e), "--chart"]);
-      expect(chart.stderr, e.name).toMatch(allowedStderr(e, true));
-      expect(chart.code, e.name).toBe(0);
-      const field = e.mainField!;
-      const ok = await run(["stats", e.name, ...window(e), "-o", "ndjson", "--fail-if", `max(${field}) < 0`]);
-      expect(ok.code, `${e.name}: ${ok.stderr}`).toBe(0);
-      const breach = await run(["stats", e.name, ...window(e), "-o", "ndjson", "--fail-if", `max(${field}) >= 0`]);
-      expect(breach.code, `${e.name}: ${breach.stderr}`).toBe(1);
-    }
+  test(`--chart and --fail-if on ${STATS_SAMPLE.charts} of the subcommands that have them`, async () => {
+    for (const e of spread(STATS_SAMPLE.charted(dialect), STATS_SAMPLE.charts)) await expectChartAndFailIf(runs, e);
   }, 120_000);
 
   if (dialect === "mergify") {
     test("average-queue-time is computed from total-queue-time and idle-queue-time: the same figures, no 404", async () => {
       const avg = await run(["stats", "average-queue-time", "--since", "2d", "-o", "json"]);
       expect(avg.code, avg.stderr).toBe(0);
-      const paths = server.requests.slice(-2).map((q) => new URL(q.url, "http://x").pathname.split("/").pop());
+      const paths = runs.server.requests.slice(-2).map((q) => new URL(q.url, "http://x").pathname.split("/").pop());
       expect(paths.sort()).toEqual(["idle_queue_time", "total_queue_time"]);
       const total = JSON.parse((await run(["stats", "total-queue-time", "--since", "2d", "-o", "json"])).stdout);
       const body = JSON.parse(avg.stdout);
@@ -69,20 +40,58 @@ describe.each(DIALECT_NAMES)("mq stats against mq serve --dialect %s", (dialect)
       expect(r.stdout).toMatch(/^summary( [^:]+)?: avg_idle_capacity .*p95_idle_capacity .*p95_ci_runtime /m);
     });
 
+    test("idle-queue-time's summary lines fit an 80-column terminal (cut with an ellipsis, all of it in -o json)", async () => {
+      const r = await runMq(["--dialect", dialect, "--strict", "stats", "idle-queue-time", "--since", "7d", "--color", "never"], { apiUrl: runs.server.url, now: () => NOW, stdoutIsTTY: true, columns: 80 });
+      expect(r.code).toBe(0);
+      const summaries = r.stdout.split("\n").filter((l) => l.startsWith("summary"));
+      expect(summaries.length).toBeGreaterThan(0);
+      for (const line of summaries) {
+        expect(line.length).toBeLessThanOrEqual(80);
+        expect(line.endsWith("…")).toBe(true);
+      }
+      for (const line of r.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(80);
+    });
+
+    test("--repo a,b: idle means total exactly from sum_X / count_idle, p95 has no total, counts add", async () => {
+      const r = await run(["stats", "idle-queue-time", "--since", "2d", "-o", "json", "--repo", "acme/web,acme/api"]);
+      expect(r.code, r.stderr).toBe(0);
+      const doc = JSON.parse(r.stdout);
+      const per = await Promise.all(["acme/web", "acme/api"].map(async (repo) => JSON.parse((await run(["stats", "idle-queue-time", "--since", "2d", "-o", "json", "--repo", repo])).stdout)));
+      const records = per.flatMap((b) => b.groups.flatMap((g: { stats: Array<Record<string, number>> }) => g.stats));
+      const sum = (k: string) => records.reduce((a: number, x: Record<string, number>) => a + x[k]!, 0);
+      const [total] = doc.total;
+      expect(total.count_idle).toBe(sum("count_idle"));
+      expect(total.idle_capacity).toBeCloseTo(sum("sum_idle_capacity") / sum("count_idle"), 6);
+      expect(total.ci_runtime).toBeCloseTo(sum("sum_ci_runtime") / sum("count_idle"), 6);
+      expect(total.p95_idle_capacity).toBeNull();
+      expect(Object.keys(doc.unavailable).sort()).toEqual(["p95_ci_runtime", "p95_idle_capacity", "p95_idle_freeze", "p95_idle_schedule"]);
+      expect(r.stderr.split("\n").filter(Boolean)).toEqual(Object.entries(doc.unavailable).map(([f, why]) => `mq: total ${f} not available: ${why}`));
+    });
+
+    test("--repo a,b: total-queue-time's average totals exactly from sum_queue_time / count_queue_time", async () => {
+      const r = await run(["stats", "total-queue-time", "--since", "2d", "-o", "ndjson", "--repo", "acme/web,acme/api"]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe("");
+      const rows = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+      expect(rows.map((x) => x.repository)).toEqual(["acme/web", "acme/api", "total"]);
+      expect(rows[2].avg_queue_time).not.toBeNull();
+      expect(rows[2].max_queue_time).toBe(Math.max(rows[0].max_queue_time, rows[1].max_queue_time));
+    });
+
     test("--partition is refused: the service has no partitions and would ignore it", async () => {
-      const before = server.requests.length;
+      const before = runs.server.requests.length;
       const r = await run(["stats", "queue-size", "--partition", "api"]);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/^mq: --partition is not available with the mergify dialect: .*\n$/);
-      expect(server.requests.length).toBe(before);
+      expect(runs.server.requests.length).toBe(before);
     });
   } else {
     test.each(["idle-queue-time", "skip-intermediate-results"])("%s exists only on the real service: exit 2, one line, nothing sent", async (name) => {
-      const before = server.requests.length;
+      const before = runs.server.requests.length;
       const r = await run(["stats", name]);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(new RegExp(`^mq: mq stats ${name} is not available with the spec dialect: .*--dialect mergify\\)\\.\\n$`));
-      expect(server.requests.length).toBe(before);
+      expect(runs.server.requests.length).toBe(before);
     });
   }
 });

@@ -4,10 +4,13 @@
 // the tests: a hot WebAssembly function ends in TurboFan in a plain process, and stays in Liftoff
 // once bin/mq.js has been loaded. And the command tree loads without child_process (and the net,
 // dgram and stream modules it pulls in), which commander requires but mq never uses.
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { MQ_BIN } from "../helpers/spawn.js";
 
@@ -74,6 +77,60 @@ process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /chil
       });
       expect(r.status, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/\nmodules: ; Intl formats: 0\n$/);
+    }
+  });
+});
+
+describe("the bundle's start-up path (scripts/build.mjs)", () => {
+  const dist = join(dirname(MQ_BIN), "..", "dist");
+
+  it("dist/main.js is one module: it statically imports Node's modules and packages only, no chunk", () => {
+    const text = readFileSync(join(dist, "main.js"), "utf8");
+    const statics = [...text.matchAll(/(?:^|[;}\s])(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']+)["']/g)].map((m) => m[1]!);
+    expect(statics.filter((s) => s.startsWith("."))).toEqual([]);
+    expect(text).toMatch(/import\("\.\/chunks\//);
+  });
+
+  it("a chunk start-up inlined re-exports main's own bindings: a lazy chunk shares main's instance of every module", async () => {
+    const main = (await import(pathToFileURL(join(dist, "main.js")).href)) as Record<string, unknown>;
+    const stubs = readdirSync(join(dist, "chunks")).filter((f) => /^export \{[^}]*\} from "\.\.\/main\.js";\n$/.test(readFileSync(join(dist, "chunks", f), "utf8")));
+    expect(stubs.length).toBeGreaterThan(5);
+    for (const f of stubs) {
+      const text = readFileSync(join(dist, "chunks", f), "utf8");
+      const chunk = (await import(pathToFileURL(join(dist, "chunks", f)).href)) as Record<string, unknown>;
+      for (const [, inMain, name] of text.matchAll(/(\w+) as (\w+)/g)) expect(chunk[name!], `${f}: ${name}`).toBe(main[inMain!]);
+    }
+  });
+
+  it("a one-page mq logs over http:// loads neither node:http2 nor tls nor crypto", async () => {
+    const server = createServer((req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ events: [{ id: 1, received_at: "2026-11-20T11:59:00.000000+00:00", trigger: "Rule: automatic merge", repository: "a/b", pull_request: 1, base_ref: "main", type: "action.assign", metadata: { added: ["jdoe"], removed: [] } }], per_page: 1, size: 1 }));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const probe = join(mkdtempSync(join(tmpdir(), "mq-http2-")), "probe.mjs");
+      writeFileSync(
+        probe,
+        `process.argv.splice(2, 0, ...JSON.parse(process.env.MQ_ARGS));
+await import(${JSON.stringify(MQ_BIN)});
+process.on("exit", () => process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /^NativeModule (http2|tls|crypto)$/.test(m)).join(",") + "\\n"));`,
+      );
+      const args = ["logs", "--repo", "a/b", "--api-url", url, "--limit", "1", "-o", "ndjson"];
+      const child = spawn(process.execPath, [probe], {
+        env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-http2-config-")) },
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (c) => (stdout += c));
+      child.stderr.on("data", (c) => (stderr += c));
+      const code = await new Promise((r) => child.on("close", r));
+      expect(code, stderr).toBe(0);
+      expect(stdout).toMatch(/^\{"id":1,/);
+      expect(stderr).toMatch(/\nmodules: \n$/);
+    } finally {
+      server.close();
     }
   });
 });

@@ -3,7 +3,8 @@ import { StayBuilder, staysOf, stayTimes, type LogEvent } from "../../src/insigh
 import { readField } from "../../src/insights/dialects.js";
 import { distribution, nearestRank, WindowAccumulator } from "../../src/insights/figures.js";
 import { stayRecord } from "../../src/insights/records.js";
-import { evaluateGates, parseGate } from "../../src/insights/gate.js";
+import { judgeInsights, parseInsightsFailIf } from "../../src/insights/gate.js";
+import { formatVerdict } from "../../src/output/gate.js";
 import { newestFirst, prSevenEvents } from "./fixture.js";
 
 const UNTIL = Date.parse("2026-11-20T12:00:00Z");
@@ -127,15 +128,33 @@ describe("figures", () => {
     expect(r.distributions.time_to_merge).toMatchObject({ count: 1, p50: 1335 });
   });
 
-  it("--fail-if: figures, changes, percentages and durations", () => {
-    const g = parseGate("change( p50(time_to_merge) ) > 20%");
-    expect(g).toMatchObject({ figure: "p50(time_to_merge)", change: true, op: ">", threshold: 0.2 });
-    expect(parseGate("p95(queue_time) > 2h").threshold).toBe(7200);
-    expect(() => parseGate("p97(queue_time) > 2h")).toThrow(/unknown figure "p97\(queue_time\)"/);
-    expect(() => parseGate("merged > two")).toThrow(/"two" is not a number/);
-    const values: Record<string, number | null> = { "p95(queue_time)": 9000, merged: null };
-    const res = evaluateGates([parseGate("p95(queue_time) > 2h"), parseGate("merged < 1")], (f) => values[f] ?? null);
-    expect(res.breaches.map((b) => b.value)).toEqual([9000]);
-    expect(res.unevaluated.map((u) => u.figure)).toEqual(["merged"]);
+  it("--fail-if: figures, changes, percentages and durations, judged by the gate engine of mq stats", () => {
+    const g = parseInsightsFailIf("change( p50(time_to_merge) ) > 20%", { compare: true });
+    expect(g).toEqual({ source: "change( p50(time_to_merge) ) > 20%", field: "change(p50(time_to_merge))", op: ">", threshold: 0.2, unit: "ratio" });
+    expect(parseInsightsFailIf("change(merged) < -50%", { compare: true }).threshold).toBe(-0.5);
+    expect(parseInsightsFailIf("p95(queue_time) > 2h", { compare: false })).toMatchObject({ threshold: 7200, unit: "seconds" });
+    expect(() => parseInsightsFailIf("p97(queue_time) > 2h", { compare: false })).toThrow(/unknown figure "p97\(queue_time\)"/);
+    expect(() => parseInsightsFailIf("merged > two", { compare: false })).toThrow(/"two" is not a number/);
+    expect(() => parseInsightsFailIf("failure_rate > 20", { compare: false })).toThrow(/failure_rate is a ratio from 0 to 1/);
+    expect(() => parseInsightsFailIf("p50(queue_time) > 20%", { compare: false })).toThrow(/p50\(queue_time\) is a duration; give seconds/);
+    expect(() => parseInsightsFailIf("change(merged) < 0", { compare: false })).toThrow(/change\(\) needs a comparison window/);
+    const row = (figure: string, value: number | null, previous: number | null = null) => ({ figure, value, previous, change: previous ? value! / previous - 1 : null, unit: "seconds" as const, verdict: 0 as const });
+    const report = {
+      repository: "acme/web", since: "", until: "", compare: null, exitReasons: [], slowest: [],
+      figures: [row("p95(queue_time)", 9000, 6000), row("count(queue_time)", 12, 10), row("merged", null)],
+    };
+    const verdicts = judgeInsights(
+      [parseInsightsFailIf("p95(queue_time) > 2h", { compare: true }), parseInsightsFailIf("change(p95(queue_time)) > 40%", { compare: true }), parseInsightsFailIf("merged < 1", { compare: true })],
+      { total: report },
+      "all",
+    );
+    expect(verdicts.map(formatVerdict)).toEqual([
+      "FAIL  p95(queue_time) 2h 30m > 2h (12 stays, acme/web)",
+      "FAIL  change(p95(queue_time)) 50.0% > 40% (10 stays, acme/web)",
+      "FAIL  merged < 1 (acme/web): no value in the window",
+    ]);
+    expect(judgeInsights([parseInsightsFailIf("p95(queue_time) > 2h", { compare: true })], { total: report }, "all", { minCount: 20 }).map(formatVerdict)).toEqual([
+      "skip  p95(queue_time) 2h 30m (12 stays, acme/web): fewer than 20 stays (--min-count 20)",
+    ]);
   });
 });

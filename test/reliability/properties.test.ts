@@ -18,7 +18,7 @@ function encodeQuery(query: QueryInput): string {
 import { decodeQuery, LogsQuerySchema, StatsFilterSchema } from "../../src/api/schema/params.js";
 import { parseEventsPage } from "../../src/api/schema/events.js";
 import { ContractError, UsageError } from "../../src/errors.js";
-import { EVENT_TYPES } from "../../src/api/event-types.js";
+import { EVENT_TYPES } from "../../src/api/dialects/spec.js";
 
 const RUNS = { numRuns: 300 };
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { aggregate, windowValue } from "../../src/stats/aggregate.js";
+import { aggregate, totalUnavailable, windowValue } from "../../src/stats/aggregate.js";
+import { STATS_ENDPOINTS } from "../../src/stats/endpoints.js";
 
 const h = (i: number) => `2026-11-20T${String(i).padStart(2, "0")}:00:00Z`;
 
@@ -64,5 +65,40 @@ describe("aggregate", () => {
   it("avg, max, min, sum, last", () => {
     expect(["avg", "max", "min", "sum", "last"].map((a) => aggregate(a as never, "x", rs))).toEqual([2, 3, 1, 6, 2]);
     expect(aggregate("max", "y", rs)).toBeUndefined();
+  });
+});
+
+describe("totalUnavailable: which figures total exactly over several repositories", () => {
+  // records as the contract sends them: every figure present, no sum_X / count_X
+  const contract = (fields: readonly string[]) => [Object.fromEntries([["start", "2026-11-20T10:00:00Z"], ["end", "2026-11-20T11:00:00Z"], ...fields.map((f) => [f, 1])])];
+  it("counts, extremes, rates with their counts, weighted means and time averages are exact; averages without counts and percentiles are not", () => {
+    const verdicts: Record<string, boolean> = {};
+    // each endpoint's records carry its own fields: idle-queue-time's its sums and count_idle
+    for (const e of STATS_ENDPOINTS) for (const f of e.fields) verdicts[`${e.name} ${f}`] = totalUnavailable(f, contract(e.fields)) === undefined;
+    expect(Object.entries(verdicts).filter(([, exact]) => !exact).map(([f]) => f).sort()).toEqual([
+      "average-ci-runtime runtime",
+      "average-queue-time idle_capacity",
+      "average-queue-time idle_freeze",
+      "average-queue-time idle_schedule",
+      "average-queue-time queue_time",
+      "batch-size avg_batch_size",
+      "idle-queue-time p95_ci_runtime",
+      "idle-queue-time p95_idle_capacity",
+      "idle-queue-time p95_idle_freeze",
+      "idle-queue-time p95_idle_schedule",
+      "time-to-merge mean",
+      "time-to-merge median",
+      "total-queue-time avg_queue_time",
+    ]);
+  });
+
+  it("an average becomes exact when every record carries its sum and count (the real service)", () => {
+    const r = (sum: number, count: number) => ({ runtime: sum / count, sum_runtime: sum, count_runtime: count });
+    expect(totalUnavailable("runtime", [r(300, 3), r(400, 1)])).toBeUndefined();
+    expect(windowValue("runtime", [r(300, 3), r(400, 1)])).toBe(175);
+    expect(totalUnavailable("runtime", [r(300, 3), { runtime: 400 }])).toMatch(/without the count behind it/);
+    const idle = (sum: number, count: number) => ({ idle_capacity: sum / count, sum_idle_capacity: sum, count_idle: count });
+    expect(totalUnavailable("idle_capacity", [idle(60, 2), idle(30, 1)])).toBeUndefined();
+    expect(windowValue("idle_capacity", [idle(60, 2), idle(30, 1)])).toBe(30);
   });
 });

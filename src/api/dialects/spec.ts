@@ -1,13 +1,86 @@
 // The contract of /work/shared/spec/api.md (the bundled server's default) as a dialect record.
 import { ABORT_CODES } from "../abort-codes.js";
-import { EVENT_TYPES } from "../event-types.js";
 import { STATS_ENDPOINTS, type StatsParamKind } from "../../stats/endpoints.js";
 import { familiesOf, type Dialect, type ParamSpec } from "./types.js";
+
+// The contract's event types (docs/api.md §4.1.1) are plain data: the CLI tree, --type validation
+// and shell completion need them at start-up, before zod is loaded.
+
+/** The 47 values the log endpoint accepts in `event_type`. */
+export const EVENT_TYPES = [
+  "action.assign",
+  "action.backport",
+  "action.close",
+  "action.comment",
+  "action.copy",
+  "action.delete_head_branch",
+  "action.dismiss_reviews",
+  "action.edit",
+  "action.platform_actions",
+  "action.label",
+  "action.merge",
+  "action.post_check",
+  "action.queue.batch_bisection_end",
+  "action.queue.batch_bisection_start",
+  "action.queue.change",
+  "action.queue.checks.change",
+  "action.queue.checks_end",
+  "action.queue.checks_not_started",
+  "action.queue.checks_start",
+  "action.queue.enter",
+  "action.queue.leave",
+  "action.queue.merged",
+  "action.rebase",
+  "action.refresh",
+  "action.request_reviews",
+  "action.requeue",
+  "action.review",
+  "action.squash",
+  "action.unqueue",
+  "action.update",
+  "ci_insights.job_retried",
+  "ci_issue.created",
+  "ci_issue.linked",
+  "ci_issue.merged",
+  "ci_issue.renamed",
+  "ci_issue.reopened",
+  "ci_issue.resolved",
+  "ci_issue.unresolved",
+  "command.dequeue",
+  "command.queue",
+  "command.requeue",
+  "queue.pause.create",
+  "queue.pause.delete",
+  "queue.pause.update",
+  "scheduled_freeze.create",
+  "scheduled_freeze.delete",
+  "scheduled_freeze.update",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The nine filterable types whose metadata shape the contract does not give (docs/api.md §6, rule 1). */
+export const UNTYPED_EVENT_TYPES = [
+  "action.requeue",
+  "ci_issue.created",
+  "ci_issue.linked",
+  "ci_issue.merged",
+  "ci_issue.renamed",
+  "ci_issue.reopened",
+  "ci_issue.resolved",
+  "ci_issue.unresolved",
+  "command.requeue",
+] as const satisfies readonly EventType[];
+
+/** The 38 types with a documented metadata shape (docs/api.md §6). */
+export const TYPED_EVENT_TYPES = EVENT_TYPES.filter(
+  (t): t is Exclude<EventType, (typeof UNTYPED_EVENT_TYPES)[number]> =>
+    !(UNTYPED_EVENT_TYPES as readonly string[]).includes(t),
+);
 
 const dateTime = (name: string): ParamSpec => ({ name, array: false, type: "string", format: "date-time" });
 const names = (name: string): ParamSpec => ({ name, array: true, type: "string", minLength: 1, maxLength: 255, maxItems: 255 });
 
-/** spec 4.2: the standard filter set F and its variants */
+/** docs/api.md §4.2: the standard filter set F and its variants */
 const STATS_PARAMS: Record<StatsParamKind, ParamSpec[]> = {
   filters: [names("base_ref"), names("partition_name"), names("queue_name"), names("priority_rule_name"), dateTime("start_at"), dateTime("end_at")],
   "filters-no-priority": [names("base_ref"), names("partition_name"), names("queue_name"), dateTime("start_at"), dateTime("end_at")],
@@ -15,7 +88,7 @@ const STATS_PARAMS: Record<StatsParamKind, ParamSpec[]> = {
   "time-to-merge": [dateTime("at"), { name: "branch", array: false, type: "string" }],
 };
 
-/** spec 4.1 */
+/** docs/api.md §4.1 */
 const LOGS_PARAMS: ParamSpec[] = [
   { name: "pull_request", array: false, type: "integer", minimum: 1, exclusiveMaximum: 2147483647 },
   { name: "base_ref", array: false, type: "string", minLength: 1, maxLength: 255 },

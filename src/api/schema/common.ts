@@ -1,6 +1,6 @@
 // Scalars and enumerations shared by every schema of the contract (docs/api.md §2.1, §2.4, §3).
 import * as z from "zod";
-import { EVENT_TYPES } from "../event-types.js";
+import { EVENT_TYPES } from "../dialects/spec.js";
 import { ABORT_CODES } from "../abort-codes.js";
 import { NAME_MAX_LENGTH, NAME_PATTERN, OWNER_MAX_LENGTH, OWNER_PATTERN } from "../../validators.js";
 

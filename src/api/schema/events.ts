@@ -3,7 +3,7 @@
 // (`outcome` on every event, batch_id, scopes, ...) and those must reach the user untouched.
 import * as z from "zod";
 import { ContractError } from "../../errors.js";
-import { TYPED_EVENT_TYPES, type EventType } from "../event-types.js";
+import { TYPED_EVENT_TYPES, type EventType } from "../dialects/spec.js";
 import { compileCheck, type Check } from "./check.js";
 import {
   AbortCodeSchema,

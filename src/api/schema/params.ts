@@ -4,7 +4,7 @@
 import * as z from "zod";
 import type { StatsParamKind } from "../../stats/flags.js";
 import type { ParamSpec } from "../dialects/types.js";
-import { EVENT_TYPES } from "../event-types.js";
+import { EVENT_TYPES } from "../dialects/spec.js";
 import { DateTimeSchema, OwnerSchema, RepositorySchema, isDateTime } from "./common.js";
 
 const FilterName = z.string().min(1).max(255);

@@ -5,6 +5,8 @@ import type { Context, OutputFormat } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { parseTimeWindow, TIME_VALUE_HELP } from "../shared/time.js";
 import { resolveOutputFormat } from "../shared/output.js";
+import { parseIntFlag } from "../shared/lists.js";
+import { DEFAULT_PARALLEL, MAX_PARALLEL } from "../../api/slice-limits.js";
 import { checkDataDir, checkRepositories, dataDirOption } from "./shared.js";
 
 export interface ArchiveSyncOptions {
@@ -13,6 +15,8 @@ export interface ArchiveSyncOptions {
   since?: Date;
   until?: Date;
   dataDir?: string;
+  /** requests in flight (parallel time slices, several days at once) */
+  parallel: number;
   format: OutputFormat;
 }
 
@@ -20,6 +24,7 @@ interface RawFlags {
   since?: string;
   until?: string;
   dataDir?: string;
+  parallel?: string;
 }
 
 export const SYNC_COLUMNS = ["repository", "added", "already_archived", "pages", "from", "to", "total"];
@@ -30,6 +35,7 @@ export function NewCmdArchiveSync(ctx: Context, runF?: (opts: ArchiveSyncOptions
     .argument("[repos...]", "owner/name of each repository (default: --repo, $MQ_REPO, the git remote or the config)")
     .addOption(new Option("--since <time>", `start of the first sync: ${TIME_VALUE_HELP} (default: 90d, as far back as the service keeps)`))
     .addOption(new Option("--until <time>", "end of the window (default: now)"))
+    .addOption(new Option("--parallel <n>", `requests in flight: several days at once, and parallel time slices within a day: 1 to ${MAX_PARALLEL}, 1 for one page after another (default ${DEFAULT_PARALLEL})`))
     .addOption(dataDirOption())
     .action(async (repos: string[], flags: RawFlags) => {
       const opts = await parseArchiveSyncFlags(repos, flags, ctx);
@@ -44,7 +50,8 @@ export async function parseArchiveSyncFlags(repos: string[], flags: RawFlags, ct
   }
   const { since, until } = parseTimeWindow({ since: flags.since, until: flags.until }, ctx.now());
   if (until && until.getTime() > ctx.now().getTime()) throw new UsageError("--until is in the future: the archive holds what has happened.");
-  return { repositories, since, until, dataDir: checkDataDir(flags.dataDir), format: resolveOutputFormat(ctx) };
+  const parallel = flags.parallel === undefined ? DEFAULT_PARALLEL : parseIntFlag("--parallel", flags.parallel, 1, MAX_PARALLEL);
+  return { repositories, since, until, dataDir: checkDataDir(flags.dataDir), parallel, format: resolveOutputFormat(ctx) };
 }
 
 export async function runArchiveSync(opts: ArchiveSyncOptions, ctx: Context): Promise<void> {
@@ -76,13 +83,13 @@ export async function runArchiveSync(opts: ArchiveSyncOptions, ctx: Context): Pr
         since: opts.since,
         until: opts.until,
         strict: ctx.globals.strict,
+        parallel: opts.parallel,
         signal: ctx.signal,
         warn: (line) => spinner.log(line),
         onProgress(p) {
           const seconds = (performance.now() - started) / 1000;
           const rate = seconds > 0.5 ? `, ${formatCount(Math.round(p.fetched / seconds))} events/s` : "";
-          const day = new Date(p.chunkFrom).toISOString().slice(0, 10);
-          spinner.update(`${repository}: ${day} (day ${Math.min(p.chunksDone + 1, p.chunks)} of ${p.chunks}), ${formatCount(p.fetched)} events read, ${formatCount(p.added)} new${rate}`);
+          spinner.update(`${repository}: ${p.chunksDone} of ${p.chunks} day${p.chunks === 1 ? "" : "s"} done, ${formatCount(p.fetched)} events read, ${formatCount(p.added)} new${rate}`);
         },
       });
       spinner.stop();

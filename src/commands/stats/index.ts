@@ -3,35 +3,27 @@
 // parse and validate flags into options (nothing is sent on bad input); runStats and runStatsSummary
 // fetch, hand the domain's results to the exporter and apply --fail-if, loading all that on demand.
 import { Command, Option } from "commander";
-import { accessSync, constants } from "node:fs";
-import { dirname, resolve } from "node:path";
 import type { Context, OutputFormat } from "../../context.js";
-import { CheckFailedError, UsageError } from "../../errors.js";
+import { UsageError } from "../../errors.js";
 import { STATS_ENDPOINTS, type StatsEndpoint } from "../../stats/endpoints.js";
 import { acceptedFlags, STATS_FLAGS, type StatsFlag } from "../../stats/flags.js";
-import { GATE_SCOPES, parseFailIf, type FailIfExpr, type GateScope, type Verdict } from "../../stats/fail-if.js";
+import { parseFailIf, type FailIfExpr, type Verdict } from "../../stats/fail-if.js";
 import { ruleOf } from "../../stats/aggregate.js";
 import { SUMMARY_DESCRIPTION, SUMMARY_SOURCES, summaryKinds, type SummaryFigureName } from "../../stats/summary.js";
 import { derivationOf } from "../../stats/derived.js";
 import { DIALECTS, type Dialect } from "../../api/dialects/index.js";
 import { checkWindow } from "../shared/logs-filters.js";
-import { collectList, closestMatches, parseIntFlag, requireNonEmptyItems } from "../shared/lists.js";
+import { collectList, closestMatches, requireNonEmptyItems } from "../shared/lists.js";
 import { checkWindowOrder, formatInstant, parseTimeFlag, parseTimeWindow, TIME_VALUE_HELP } from "../shared/time.js";
 import { resolveOutputFormat } from "../shared/output.js";
 import { recordFieldNames } from "../../stats/series.js";
 import { messageText } from "../../output/terminal-text.js";
+import { manyRepoList, type RepoName } from "../shared/repos.js";
+import { addGateFlags, parseGateFlags, reportGate, type GateFlags } from "../shared/gate.js";
+
+export type { GateFlags } from "../shared/gate.js";
 
 export type StatsQuery = Record<string, string | string[]>;
-
-/** --fail-if and the flags that shape it: which figure, how small a sample counts, where verdicts go. */
-export interface GateFlags {
-  failIf: FailIfExpr[];
-  scope: GateScope;
-  minCount?: number;
-  allowEmpty: boolean;
-  /** --report FILE: the verdicts as JSON */
-  report?: string;
-}
 
 export interface StatsOptions {
   endpoint: StatsEndpoint;
@@ -49,6 +41,8 @@ export interface StatsOptions {
   /** the filter flags as typed, repeated when the result is empty */
   filterWords: string[];
   gate: GateFlags;
+  /** several repositories (--repo a/b,c/d, repeated, @FILE): a row each and a total */
+  repos?: RepoName[];
 }
 
 export interface StatsSummaryOptions {
@@ -58,6 +52,8 @@ export interface StatsSummaryOptions {
   since: Date;
   until: Date;
   gate: GateFlags;
+  /** several repositories: a row each and the total */
+  repos?: RepoName[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -76,10 +72,6 @@ type RawFlags = { [K in StatsFlag["key"]]?: K extends "since" | "until" | "at" |
 
 /** What `mq stats summary` accepts: the figures it combines all take the filter set F. */
 const SUMMARY_ACCEPTS = acceptedFlags("filters");
-
-function collectRepeat(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
 
 function listWords(items: readonly string[]): string {
   return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
@@ -108,64 +100,6 @@ function rejectForeignFlags(cmd: Command, name: string, accepted: readonly strin
     else if (accepted.length === 2 && accepted[0] === "--since") why = `it takes only ${listWords(accepted)}`;
     else if (accepted[0] === "--at") why = `it takes only ${listWords(accepted)}`;
     throw new UsageError(`${flag} is not accepted by mq stats ${name}: ${why}.`);
-  }
-}
-
-/** --fail-if and its companions, shown where --fail-if is. */
-function addGateFlags(cmd: Command, hidden: boolean): void {
-  const options = [
-    new Option("--fail-if <expr>", "exit 1 when FIELD OP VALUE or AGG(FIELD) OP VALUE holds (repeatable); one verdict line per check on stderr").argParser(collectRepeat),
-    new Option("--fail-if-scope <scope>", "judge the figure over all groups (default), each group, or both: all, each, both"),
-    new Option("--min-count <n>", "skip (and report) figures with fewer than n items behind them (checks, sessions)"),
-    new Option("--allow-empty", "pass when a check finds no data (no group matches the filters, an empty window); default: fail"),
-    new Option("--report <file>", "write the verdicts as JSON to this file"),
-  ];
-  for (const o of options) {
-    if (hidden) o.hideHelp();
-    cmd.addOption(o);
-  }
-}
-
-/** Checks the gate flags; `sampled(expr)` says whether an expression's figure counts its items. */
-function parseGateFlags(flags: RawFlags, failIf: FailIfExpr[], sampled: (expr: FailIfExpr) => boolean): GateFlags {
-  if (!failIf.length) {
-    const stray = (["failIfScope", "minCount", "allowEmpty", "report"] as const).find((k) => flags[k] !== undefined);
-    if (stray) {
-      const flag = { failIfScope: "--fail-if-scope", minCount: "--min-count", allowEmpty: "--allow-empty", report: "--report" }[stray];
-      throw new UsageError(`${flag} only applies to --fail-if checks: add --fail-if EXPR or drop ${flag}.`);
-    }
-  }
-  let scope: GateScope = "all";
-  if (flags.failIfScope !== undefined) {
-    if (!(GATE_SCOPES as readonly string[]).includes(flags.failIfScope)) {
-      throw new UsageError(`--fail-if-scope must be one of ${GATE_SCOPES.join(", ")}, not "${flags.failIfScope}".`);
-    }
-    scope = flags.failIfScope as GateScope;
-  }
-  const minCount = flags.minCount !== undefined ? parseIntFlag("--min-count", flags.minCount, 1, 1_000_000_000) : undefined;
-  if (minCount !== undefined) {
-    const unsampled = failIf.find((e) => !sampled(e));
-    if (unsampled) {
-      throw new UsageError(
-        `--min-count: ${unsampled.field} has no count of the items behind it; --min-count applies to rates and to the figures of failure-rate and checks-retries (drop it, or gate ${unsampled.field} without it in another step).`,
-      );
-    }
-  }
-  let report: string | undefined;
-  if (flags.report !== undefined) {
-    report = requireNonEmptyItems("--report", [flags.report], 4096)[0]!;
-    checkWritableFile("--report", report);
-  }
-  return { failIf, scope, minCount, allowEmpty: flags.allowEmpty === true, report };
-}
-
-/** The file's folder must exist and be writable: found out before any request, not after. */
-function checkWritableFile(flag: string, path: string): void {
-  const dir = dirname(resolve(path));
-  try {
-    accessSync(dir, constants.W_OK);
-  } catch {
-    throw new UsageError(`${flag} ${path}: cannot write to the folder ${dir} (missing or not writable).`);
   }
 }
 
@@ -257,13 +191,50 @@ export function parseStatsFlags(cmd: Command, endpoint: StatsEndpoint, flags: Ra
   const failIf = (flags.failIf ?? []).map((e) => parseFailIf(e, subject, kinds));
   const gate = parseGateFlags(flags, failIf, endpointSampled(endpoint));
   const intervals = Boolean(flags.intervals);
-  const { fields, format } = parseStatsFields(endpoint, flags.fields, ctx, subject);
+  const repos = manyRepoList(ctx);
+  const { fields, format } = repos ? parseManyFields(endpoint, flags.fields, ctx, subject) : parseStatsFields(endpoint, flags.fields, ctx, subject);
   if (chart && intervals) throw new UsageError("--chart and --intervals cannot be used together: the chart already shows every interval.");
   if (intervals && (endpoint.shape === "list" || endpoint.shape === "time-to-merge" || endpoint.shape === "checks-outcome")) {
     throw new UsageError(`--intervals is not available for ${subject}: its response has no intervals.`);
   }
   if (chart && fields) throw new UsageError("--chart draws on the terminal and cannot be combined with --fields: drop one of them.");
+  if (repos) {
+    checkManyRepos(endpoint, { chart, intervals });
+    // one explicit window for every repository: fetched at different moments, each would otherwise
+    // take its own "now" on the server and the rows would not describe the same window
+    const end = typeof query.end_at === "string" ? new Date(query.end_at) : ctx.now();
+    const start = typeof query.start_at === "string" ? new Date(query.start_at) : new Date(end.getTime() - 86_400_000);
+    const { start_at: _s, end_at: _e, ...filters } = query;
+    query = { ...filters, start_at: formatInstant(start), end_at: formatInstant(end) };
+    return { endpoint, dialect, query, chart, intervals, fields, format, filterWords: filterWords(flags, endpoint.accepts), gate, repos };
+  }
   return { endpoint, dialect, query, chart, intervals, fields, format: chart ? "table" : format, filterWords: filterWords(flags, endpoint.accepts), gate };
+}
+
+/** What several repositories cannot do, said before anything is sent. */
+function checkManyRepos(endpoint: StatsEndpoint, view: { chart: boolean; intervals: boolean }): void {
+  const subject = `mq stats ${endpoint.name}`;
+  if (endpoint.shape === "list") {
+    throw new UsageError(`${subject} lists the names of one repository: give one --repo (mq stats queues-entered-count --repo a/b,c/d compares the activity of several).`);
+  }
+  if (endpoint.shape === "time-to-merge") {
+    throw new UsageError(`${subject} reads one repository: its means and medians per queue carry no counts to combine; mq insights --repo a/b,c/d gives time to merge across repositories.`);
+  }
+  if (view.chart) throw new UsageError("--chart draws the groups of one repository: give one --repo, or drop --chart for a row per repository and a total.");
+  if (view.intervals) throw new UsageError("--intervals shows the groups of one repository: give one --repo, or drop --intervals for a row per repository and a total.");
+}
+
+/** --fields over several repositories: the repository, the part keys and the figures. */
+function parseManyFields(endpoint: StatsEndpoint, raw: string[] | undefined, ctx: Context, subject: string): { fields?: string[]; format: OutputFormat } {
+  if (raw === undefined) return { format: resolveOutputFormat(ctx, { figures: true, command: subject }) };
+  const fields = requireNonEmptyItems("--fields", raw);
+  const known = ["repository", ...(endpoint.sections ? ["section"] : []), ...(endpoint.category ? [endpoint.category] : []), ...endpoint.fields];
+  for (const f of fields) {
+    if (!known.includes(f)) throw new UsageError(`--fields: unknown field "${f}" for ${subject} over several repositories; available fields: ${known.join(", ")}.`);
+  }
+  const format = ctx.globals.output ?? "ndjson";
+  if (!["json", "ndjson", "csv"].includes(format)) throw new UsageError(`--fields applies to -o json, ndjson or csv, not to ${format === "table" ? "the table" : `-o ${format}`}.`);
+  return { fields, format };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -273,6 +244,8 @@ export function NewCmdStats(
   ctx: Context,
   runF?: (opts: StatsOptions) => Promise<void>,
   runSummaryF?: (opts: StatsSummaryOptions) => Promise<void>,
+  /** false: `stats` alone, for `mq --help`, which lists it by its name, arguments and description */
+  withSubcommands = true,
 ): Command {
   const stats = new Command("stats")
     .description("queue and CI statistics: one subcommand per endpoint, charts, CI thresholds")
@@ -285,6 +258,7 @@ export function NewCmdStats(
       }
       ctx.io.stdout.write(statsListing());
     });
+  if (!withSubcommands) return stats;
 
   for (const endpoint of STATS_ENDPOINTS) {
     const cmd = new Command(endpoint.name).description(endpoint.summary);
@@ -343,7 +317,8 @@ export function NewCmdStatsSummary(ctx: Context, runF?: (opts: StatsSummaryOptio
     const since = window.since ?? new Date(until.getTime() - 86_400_000);
     checkWindowOrder(since, until);
     checkWindow(dialect, since, until, now);
-    await (runF ?? ((o) => runStatsSummary(o, ctx)))({ dialect, filters, since, until, gate });
+    const repos = manyRepoList(ctx);
+    await (runF ?? ((o) => runStatsSummary(o, ctx)))({ dialect, filters, since, until, gate, ...(repos ? { repos } : {}) });
   });
   return cmd;
 }
@@ -361,15 +336,15 @@ function statsPath(owner: string, name: string, endpoint: StatsEndpoint): string
   return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/stats/${endpoint.path}`;
 }
 
-async function fetchStats(ctx: Context, endpoint: StatsEndpoint, query: StatsQuery, dialect: Dialect = DIALECTS.spec): Promise<unknown> {
-  const repo = await ctx.resolveRepo();
+async function fetchStats(ctx: Context, endpoint: StatsEndpoint, query: StatsQuery, dialect: Dialect = DIALECTS.spec, repo?: RepoName): Promise<unknown> {
+  repo ??= await ctx.resolveRepo();
   const client = await ctx.apiClient();
   const derived = derivationOf(endpoint.name, dialect.name);
   if (derived && !endpoint.dialects.includes(dialect.name)) {
     // the dialect has no such endpoint: the same figures from the ones it has, same query
     const { findStatsEndpoint } = await import("../../stats/endpoints.js");
     const sources = derived.from.map((n) => findStatsEndpoint(n)!);
-    const bodies = await Promise.all(sources.map((e) => fetchStats(ctx, e, query, dialect)));
+    const bodies = await Promise.all(sources.map((e) => fetchStats(ctx, e, query, dialect, repo)));
     return derived.combine(new Map(sources.map((e, i) => [e.name, bodies[i]])));
   }
   const res = await client.get(statsPath(repo.owner, repo.name, endpoint), query);
@@ -407,6 +382,7 @@ function warnDeprecated(ctx: Context, endpoint: StatsEndpoint): void {
 }
 
 export async function runStats(opts: StatsOptions, ctx: Context): Promise<void> {
+  if (opts.repos) return runStatsMany(opts, opts.repos, ctx);
   const { endpoint } = opts;
   const { format } = opts;
   warnDeprecated(ctx, endpoint);
@@ -454,6 +430,48 @@ export async function runStats(opts: StatsOptions, ctx: Context): Promise<void> 
   });
 }
 
+/**
+ * Several repositories: fetched at most REPO_CONCURRENCY at once, a row each and a total. A
+ * repository that fails is reported on stderr with its exit code and left out; the others are
+ * written, and the exit code is the first failure's.
+ */
+async function runStatsMany(opts: StatsOptions, repos: RepoName[], ctx: Context): Promise<void> {
+  const { endpoint } = opts;
+  warnDeprecated(ctx, endpoint);
+  const [{ eachRepo, someReposFailed }, { startSpinner }, { combineRepos, judgeMany }] = await Promise.all([
+    import("../shared/repos.js"),
+    import("../../output/spinner.js"),
+    import("../../stats/many.js"),
+  ]);
+  const spinner = await startSpinner(ctx, `fetching ${endpoint.name} of ${repos.length} repositories…`);
+  const { results, failed, error } = await eachRepo(ctx, repos, (repo) => fetchStats(ctx, endpoint, opts.query, opts.dialect, repo), (line) => spinner.log(line)).finally(() => spinner.stop());
+  const done = results.map((r) => ({ repository: r.repository, body: r.value }));
+  const many = combineRepos(endpoint, done);
+  const [{ exportAll }, { statsManyExport, manyHeadline }, { unavailableTotals }] = await Promise.all([
+    import("../../output/exporter.js"),
+    import("../../output/stats-many.js"),
+    import("../../stats/many.js"),
+  ]);
+  const out = statsManyExport(ctx.io, endpoint, many, done, { fields: opts.fields, window: windowWords(opts.query), filters: opts.filterWords, failed });
+  await exportAll(opts.format, ctx.io, out, out.records);
+  if (opts.format !== "table" && opts.format !== "none") {
+    // the table says it under itself; elsewhere stdout is data, so the reasons go to stderr
+    for (const [field, why] of unavailableTotals(many)) ctx.io.stderr.write(`mq: total ${field} not available: ${messageText(why)}\n`);
+  }
+  const verdicts = opts.gate.failIf.length ? judgeMany(opts.gate.failIf, endpoint, done, opts.gate.scope, gateOptions(opts.gate, opts.query)) : [];
+  const gate = reportGate(ctx, opts.gate, verdicts, {
+    command: `mq stats ${endpoint.name}`,
+    repository: repos.map((r) => `${r.owner}/${r.name}`).join(","),
+    start_at: typeof opts.query.start_at === "string" ? opts.query.start_at : undefined,
+    end_at: typeof opts.query.end_at === "string" ? opts.query.end_at : undefined,
+    summary: () => ({ headline: manyHeadline(endpoint, many, failed) }),
+  });
+  if (!error) return gate;
+  // a repository that could not be read says more than a gate over the others: its exit code wins
+  await gate.catch(() => undefined);
+  throw someReposFailed(failed, repos.length, error);
+}
+
 /** The window asked for, in words: the API's default is the day before now. */
 function windowWords(query: StatsQuery): string | undefined {
   const short = (v: string | string[] | undefined) => String(v).slice(0, 16).replace("T", " ") + "Z";
@@ -481,51 +499,11 @@ function gateOptions(gate: GateFlags, query: StatsQuery): { minCount?: number; a
   return { minCount: gate.minCount, allowEmpty: gate.allowEmpty, emptyReason: emptyReason(query) };
 }
 
-interface GateRun {
-  command: string;
-  repository: string;
-  start_at?: string;
-  end_at?: string;
-  /** what the step summary shows besides the verdicts (absent: no summary) */
-  summary?: () => { headline: import("../../output/markdown.js").MarkdownTable; chart?: import("../../output/github.js").StepSummary["chart"]; window?: { start: string; end: string } };
-}
-
-/**
- * The verdicts' reporters: a line per check on stderr, the JSON report, and inside GitHub Actions an
- * annotation per failed check and the step summary. Exit 1 (CheckFailedError) when a check failed.
- */
-async function reportGate(ctx: Context, gate: GateFlags, verdicts: readonly Verdict[], run: GateRun): Promise<void> {
-  const [{ verdictLines, writeGateReport }, { colors }] = await Promise.all([import("../../output/gate.js"), import("../../output/color.js")]);
-  if (verdicts.length) ctx.io.stderr.write(verdictLines(verdicts, colors(ctx.io, "stderr")));
-  const github = await import("../../output/github.js");
-  if (github.inActions(ctx.env)) {
-    ctx.io.stderr.write(github.annotations(verdicts, run.command));
-    const path = ctx.env.GITHUB_STEP_SUMMARY;
-    if (path && run.summary) {
-      const extra = run.summary();
-      const window = extra.window ?? (run.start_at && run.end_at ? { start: run.start_at, end: run.end_at } : undefined);
-      try {
-        await github.appendStepSummary(path, github.renderStepSummary({ command: run.command, repository: run.repository, window, headline: extra.headline, chart: extra.chart, verdicts }));
-      } catch (err) {
-        // the gate's verdict stands; a summary that cannot be written is worth a warning, not a failure
-        ctx.io.stderr.write(`mq: warning: cannot append the step summary to ${path}: ${(err as Error).message}\n`);
-      }
-    }
-  }
-  if (gate.report) {
-    const meta = { command: run.command, repository: run.repository, start_at: run.start_at, end_at: run.end_at };
-    await writeGateReport(gate.report, verdicts, meta);
-  }
-  const failedCount = verdicts.filter((v) => !v.pass).length;
-  if (failedCount) {
-    throw new CheckFailedError(`${failedCount} of ${verdicts.length} --fail-if check${verdicts.length === 1 ? "" : "s"} failed.`);
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // summary
 
 export async function runStatsSummary(opts: StatsSummaryOptions, ctx: Context): Promise<void> {
+  if (opts.repos) return runStatsSummaryMany(opts, opts.repos, ctx);
   const format = resolveOutputFormat(ctx, { figures: true });
   const query: StatsQuery = { ...opts.filters, start_at: formatInstant(opts.since), end_at: formatInstant(opts.until) };
   const { summaryEndpoints, summaryFigures, judgeSummary } = await import("../../stats/summary.js");
@@ -562,4 +540,46 @@ export async function runStatsSummary(opts: StatsSummaryOptions, ctx: Context): 
     end_at: figures.end_at,
     summary: () => ({ headline: statsFigures.summaryHeadline(figures) }),
   });
+}
+
+/** The summary of several repositories: each one's endpoints fetched together, four repositories at once. */
+async function runStatsSummaryMany(opts: StatsSummaryOptions, repos: RepoName[], ctx: Context): Promise<void> {
+  const format = resolveOutputFormat(ctx, { figures: true });
+  const query: StatsQuery = { ...opts.filters, start_at: formatInstant(opts.since), end_at: formatInstant(opts.until) };
+  const [{ summaryEndpoints }, { eachRepo, someReposFailed }, { startSpinner }, { combineSummaries, judgeSummaryMany }] = await Promise.all([
+    import("../../stats/summary.js"),
+    import("../shared/repos.js"),
+    import("../../output/spinner.js"),
+    import("../../stats/many.js"),
+  ]);
+  const endpoints = summaryEndpoints();
+  const spinner = await startSpinner(ctx, `fetching ${endpoints.length} statistics of ${repos.length} repositories…`);
+  const { results, failed, error } = await eachRepo(
+    ctx,
+    repos,
+    async (repo) => {
+      const bodies = await Promise.all(endpoints.map((e) => fetchStats(ctx, e, query, opts.dialect, repo)));
+      return new Map(endpoints.map((e, i) => [e.name, bodies[i]])) as ReadonlyMap<string, unknown>;
+    },
+    (line) => spinner.log(line),
+  ).finally(() => spinner.stop());
+  const done = results.map((r) => ({ repository: r.repository, bodies: r.value }));
+  const many = combineSummaries(done);
+  const [{ exportAll }, { summaryManyExport }] = await Promise.all([import("../../output/exporter.js"), import("../../output/stats-many.js")]);
+  const out = summaryManyExport(ctx.io, many, done, { start_at: query.start_at as string, end_at: query.end_at as string, failed });
+  await exportAll(format, ctx.io, out, out.records);
+  if (format !== "table" && format !== "none") {
+    for (const [name, why] of Object.entries(many.unavailable)) ctx.io.stderr.write(`mq: total ${name} not available: ${messageText(why)}\n`);
+  }
+  const verdicts = opts.gate.failIf.length ? judgeSummaryMany(opts.gate.failIf, done, opts.gate.scope, gateOptions(opts.gate, query)) : [];
+  const gate = reportGate(ctx, opts.gate, verdicts, {
+    command: "mq stats summary",
+    repository: repos.map((r) => `${r.owner}/${r.name}`).join(","),
+    start_at: query.start_at as string,
+    end_at: query.end_at as string,
+    summary: () => ({ headline: out.headline!() }),
+  });
+  if (!error) return gate;
+  await gate.catch(() => undefined);
+  throw someReposFailed(failed, repos.length, error);
 }

@@ -23,7 +23,7 @@ import {
   PLATFORM_ACCOUNT_TYPES,
   RETRY_MODES,
 } from "../../../src/api/schema/common.js";
-import { EVENT_TYPES } from "../../../src/api/event-types.js";
+import { EVENT_TYPES } from "../../../src/api/dialects/spec.js";
 
 type Obj = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { ContractError, ExitCode } from "../../../src/errors.js";
-import { EVENT_TYPES, TYPED_EVENT_TYPES } from "../../../src/api/event-types.js";
+import { EVENT_TYPES, TYPED_EVENT_TYPES } from "../../../src/api/dialects/spec.js";
 import {
   EVENT_METADATA_SCHEMAS,
   EventSchema,

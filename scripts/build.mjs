@@ -1,0 +1,140 @@
+// `npm run build:bundle`: src/main.ts bundled into dist/ for bin/mq.js, in two passes.
+//
+// 1. esbuild with code splitting: every command's heavy code (undici, zod, the server, DuckDB's
+//    wrapper, cli-table3, ora) in chunks that load only through import().
+// 2. The start-up path as ONE module. Splitting leaves dist/main.js with ~20 small shared chunks it
+//    imports statically (errors, flags, dialects...), and Node 20's ESM loader pays for each module
+//    (resolve, an async read, compile, link): `mq --help` spent a fifth of its CPU there. This pass
+//    re-bundles main.js with those chunks inlined, and turns each of them into a one-line module
+//    that re-exports the same bindings from main.js, so the chunks loaded later share main's one
+//    instance of every module (one MqError class, one config cache): no module is ever duplicated.
+//
+// One patch of a dependency, at bundle time: undici's HTTP/2 client requires node:http2 on load to
+// read ten header-name constants, and node:http2 pulls in tls and crypto: ~25 ms of CPU for every
+// networked command, which never speaks HTTP/2 (undici's allowH2 is off). The constants are inlined
+// from this Node's own node:http2 and the module is required only when a session is opened.
+import * as esbuild from "esbuild";
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, cpSync } from "node:fs";
+import { constants as H2 } from "node:http2";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const OUT = join(ROOT, "dist");
+// esbuild's CommonJS shim under ESM cannot require; child_process stays lazy (its load shows at start-up)
+const BANNER =
+  "import { createRequire as __mqCreateRequire } from 'node:module'; const __mqRequire = __mqCreateRequire(import.meta.url); " +
+  "const require = (id) => id === 'node:child_process' ? new Proxy({}, { get: (_, key) => __mqRequire(id)[key] }) : __mqRequire(id);";
+
+const H2_REQUIRE = "http2 = require('node:http2')";
+const lazyHttp2 = {
+  name: "lazy-http2",
+  setup(build) {
+    build.onLoad({ filter: /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/ }, (args) => {
+      const text = readFileSync(args.path, "utf8");
+      if (!text.includes(H2_REQUIRE)) throw new Error(`${args.path}: "${H2_REQUIRE}" not found: update scripts/build.mjs for this undici`);
+      const names = [...new Set(text.match(/\b(HTTP2_HEADER_[A-Z_]+|NGHTTP2_[A-Z_]+)\b/g))];
+      const constants = Object.fromEntries(names.map((n) => [n, H2[n]]));
+      const stub = `http2 = { constants: ${JSON.stringify(constants)}, connect: (...args) => require('node:http2').connect(...args) }`;
+      return { contents: text.replace(H2_REQUIRE, stub), loader: "js" };
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  minifyWhitespace: true,
+  minifySyntax: true,
+  external: ["@duckdb/node-api"],
+  logLevel: "warning",
+};
+
+const work = mkdtempSync(join(tmpdir(), "mq-build-"));
+try {
+  // pass 1: split
+  const split = join(work, "split");
+  const first = await esbuild.build({
+    ...common,
+    entryPoints: [join(ROOT, "src/main.ts")],
+    splitting: true,
+    outdir: split,
+    chunkNames: "chunks/[name]-[hash]",
+    banner: { js: BANNER },
+    metafile: true,
+    plugins: [lazyHttp2],
+  });
+  const outputs = first.metafile.outputs;
+  const key = (abs) => relative(process.cwd(), abs).split("\\").join("/");
+  const abs = (k) => resolve(process.cwd(), k);
+  const mainKey = Object.keys(outputs).find((k) => abs(k) === join(split, "main.js"));
+  // main's static closure: the chunks start-up loads whatever the command
+  const eager = new Set();
+  const stack = [mainKey];
+  while (stack.length) {
+    const k = stack.pop();
+    for (const imp of outputs[k].imports) {
+      if (imp.kind !== "import-statement" || imp.external) continue;
+      const dep = Object.keys(outputs).find((o) => abs(o) === abs(imp.path)) ?? key(abs(imp.path));
+      if (!eager.has(dep) && dep !== mainKey) {
+        eager.add(dep);
+        stack.push(dep);
+      }
+    }
+  }
+
+  // pass 2: main.js with its static chunks inlined; it also exports their bindings under unique names
+  const eagerFiles = [...eager].map(abs);
+  const alias = new Map(eagerFiles.map((f, i) => [f, `__mqChunk${i}_`]));
+  const exportsOf = (f) => outputs[key(f)]?.exports ?? outputs[[...eager].find((k) => abs(k) === f)].exports;
+  const entry = [
+    `export * from ${JSON.stringify("./main.js")};`,
+    ...eagerFiles.map((f) => {
+      const names = exportsOf(f);
+      const spec = "./" + relative(split, f).split("\\").join("/");
+      return names.length ? `export { ${names.map((n) => `${n} as ${alias.get(f)}${n}`).join(", ")} } from ${JSON.stringify(spec)};` : `import ${JSON.stringify(spec)};`;
+    }),
+  ].join("\n");
+  const one = join(work, "one");
+  await esbuild.build({
+    ...common,
+    stdin: { contents: entry, resolveDir: split, sourcefile: "main-entry.js", loader: "js" },
+    outfile: join(one, "main.js"),
+    // no banner: the inlined chunks bring theirs
+    plugins: [
+      {
+        // the lazy chunks stay files of their own, reached by the same relative path from dist/
+        name: "lazy-chunks",
+        setup(build) {
+          build.onResolve({ filter: /^\./ }, (args) => {
+            if (args.kind !== "dynamic-import") return undefined;
+            const target = resolve(args.resolveDir, args.path);
+            return { path: "./" + relative(split, target).split("\\").join("/"), external: true };
+          });
+        },
+      },
+    ],
+  });
+
+  // every static chunk becomes a module that re-exports main's bindings (live, as ESM exports are)
+  for (const f of eagerFiles) {
+    const names = exportsOf(f);
+    const toMain = relative(dirname(f), join(split, "main.js")).split("\\").join("/");
+    const spec = JSON.stringify(toMain.startsWith(".") ? toMain : `./${toMain}`);
+    writeFileSync(f, names.length ? `export { ${names.map((n) => `${alias.get(f)}${n} as ${n}`).join(", ")} } from ${spec};\n` : `import ${spec};\n`);
+  }
+  renameSync(join(one, "main.js"), join(split, "main.js"));
+
+  // into dist/ without removing what is there (a test run may be spawning mq from it): chunks
+  // first, main.js last
+  mkdirSync(join(OUT, "chunks"), { recursive: true });
+  cpSync(join(split, "chunks"), join(OUT, "chunks"), { recursive: true });
+  const tmpMain = join(OUT, `.main-${process.pid}.js`);
+  cpSync(join(split, "main.js"), tmpMain);
+  renameSync(tmpMain, join(OUT, "main.js"));
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

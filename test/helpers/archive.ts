@@ -1,0 +1,65 @@
+// What the archive tests share: a fresh data folder, mq run in-process with it and a fixed clock,
+// the API flags of a server, and the two sides every sync test compares (what the archive holds,
+// what the API serves for the same window).
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect } from "vitest";
+import { main } from "../../src/main.js";
+import { openArchive } from "../../src/archive/db.js";
+import { testContext } from "./context.js";
+
+/** the clock of the archive tests (the bundled server is started with the same `now`) */
+export const ARCHIVE_NOW = new Date("2026-11-20T12:00:00Z");
+export const TEST_TOKEN = "mqk_test_token_1234";
+
+export function tempDataDir(prefix = "mq-archive-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export interface MqRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** mq in-process, with the archive in `dataDir` (when given) and the clock at `now` (default ARCHIVE_NOW). */
+export async function runMq(args: string[], opts: { dataDir?: string; now?: Date; env?: Record<string, string> } = {}): Promise<MqRun> {
+  const ctx = testContext({ now: () => opts.now ?? ARCHIVE_NOW, env: { ...(opts.dataDir ? { MQ_DATA_DIR: opts.dataDir } : {}), ...opts.env } });
+  const code = await main(args, ctx);
+  return { code, stdout: ctx.stdoutText(), stderr: ctx.stderrText() };
+}
+
+/** --api-url and --token of a server */
+export function apiFlags(url: string): string[] {
+  return ["--api-url", url, "--token", TEST_TOKEN];
+}
+
+/** Every event of the repository in the archive in `dir`, oldest first: [id, raw]. */
+export async function archivedEvents(dir: string, repo = "acme/web"): Promise<Array<[number, string]>> {
+  const archive = await openArchive(join(dir, "archive.duckdb"), { readOnly: true });
+  try {
+    const rows = await archive.all("SELECT id, raw FROM events WHERE repository = ? ORDER BY received_at, id", [repo]);
+    return rows.map((r) => [Number(r.id), String(r.raw)]);
+  } finally {
+    archive.close();
+  }
+}
+
+/** The repository's covered ranges in the archive in `dir`, as stored (not merged), oldest first. */
+export async function coverageRows(dir: string, repo = "acme/web"): Promise<Array<[string, string]>> {
+  const archive = await openArchive(join(dir, "archive.duckdb"), { readOnly: true });
+  try {
+    const rows = await archive.all("SELECT range_from AS f, range_to AS t FROM coverage WHERE repository = ? ORDER BY range_from", [repo]);
+    return rows.map((r) => [String(r.f), String(r.t)]);
+  } finally {
+    archive.close();
+  }
+}
+
+/** Every event of acme/web in the window through the API of the server at `url`, as `mq logs --all -o ndjson` prints them. */
+export async function eventsFromApi(url: string, since: string, until: string): Promise<Record<string, unknown>[]> {
+  const r = await runMq(["logs", ...apiFlags(url), "--repo", "acme/web", "--since", since, "--until", until, "--all", "-o", "ndjson"]);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+}
