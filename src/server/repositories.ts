@@ -4,7 +4,7 @@
 // so a year-long query merges ~365 small records instead of rescanning every event. Everything
 // is accounted in bytes against one budget: the least recently used repositories are dropped
 // (and simulated again, identically, when asked again).
-import { DEFAULT_MEMORY_BUDGET_MB } from "./budget.js";
+import { DEFAULT_MEMORY_BUDGET_MB, heapLimitMb } from "./budget.js";
 import { dayOf, daysFor, historyStart, simulateDaySteps, timeOf, type SimEvent } from "./simulate.js";
 import { EventStore, type PageQuery, type PageResult, type StoredEvent } from "./store.js";
 import {
@@ -49,12 +49,20 @@ export { DEFAULT_MEMORY_BUDGET_MB };
 export const EVENT_BYTES = 1_400;
 
 /**
- * The share of the budget the held data may take. Measured under churn (200 clients over 40
- * repositories, each asking for days the others' pushed out): peak RSS was about three times the
- * data held, the rest Node itself and garbage the collector had not reached yet (simulation
- * allocates much and keeps little).
+ * The share of the budget the held data may take, or of the worker's old-generation cap
+ * (worker.ts) when that is smaller. Measured under churn (200 clients over 40 repositories, each
+ * asking for days the others' pushed out): peak RSS was about three times the data held, the rest
+ * Node itself and garbage the collector had not reached yet (simulation allocates much and keeps
+ * little). Against the cap: with held data at 60% of it (77 of 128 MB, a 256 MB budget, --days 365)
+ * the third cold year took 110 s of CPU instead of 8 and the fourth ran out of memory; at 30% each
+ * takes its 8 s.
  */
 export const DATA_SHARE = 0.3;
+
+/** the bytes of simulated data a budget (bytes) may hold */
+export function dataBytesFor(budgetBytes: number): number {
+  return Math.floor(Math.min(budgetBytes, heapLimitMb(budgetBytes / 1048576) * 1048576) * DATA_SHARE);
+}
 
 /** A request's window needs more than the whole budget. */
 export class BudgetError extends Error {
@@ -171,7 +179,7 @@ export class Repositories {
 
   constructor(private readonly opts: RepositoriesOptions) {
     this.budgetBytes = opts.budgetBytes ?? DEFAULT_MEMORY_BUDGET_MB * 1048576;
-    this.dataBytes = Math.floor(this.budgetBytes * DATA_SHARE);
+    this.dataBytes = dataBytesFor(this.budgetBytes);
     if (opts.fixed) {
       const t = opts.translate;
       for (const [repo, events] of opts.fixed) this.fixed.set(repo.toLowerCase(), new EventStore(t ? events.map(t) : events));
@@ -447,6 +455,18 @@ export class Repositories {
         }
         if (building.size === 0) return out;
         const days = [...building.keys()];
+        // a calendar day is complete once the simulated day of the same date is read: its
+        // partials are kept (and accounted) then, and its accumulation's dedupe sets dropped,
+        // so a cold year holds about one day of work besides its results (not the whole year's
+        // sets, which were three times the results and made the collector thrash near the cap)
+        const complete = (upTo: number) => {
+          for (const [d, acc] of building) {
+            if (d > upTo) break;
+            this.keepPartials(sim, keyOf(d), acc.partials);
+            out.set(d, acc.partials);
+            building.delete(d);
+          }
+        };
         for (let s = Math.max(days[0]! - 3, historyDay); s <= days[days.length - 1]!; s++) {
           // only the simulated days that reach a missing calendar day
           if (!days.some((d) => s <= d && s >= d - 3)) continue;
@@ -465,11 +485,9 @@ export class Repositories {
             const acc = building.get(Math.floor(t / DAY));
             if (acc) acc.add(e as StoredEvent, t);
           }
+          complete(s);
         }
-        for (const [d, acc] of building) {
-          this.keepPartials(sim, keyOf(d), acc.partials);
-          out.set(d, acc.partials);
-        }
+        complete(Infinity);
         return out;
       } finally {
         this.building = undefined;

@@ -9,24 +9,9 @@
 // and the process lives on.
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import type { ServerOptions } from "./index.js";
+import { heapLimitMb, youngMb } from "./budget.js";
 
-/**
- * The worker's young generation: a quarter of the budget, at most 128 MB. A simulated day's
- * objects are short-lived; with a young generation of 48 MB (the main thread's default) too many
- * survived into the old one, and a cold year-long query cost 15-17 s of CPU under a 512 MB budget,
- * against 6.6-11 s with 128 MB (paired runs, load average 10-12).
- */
-export function youngMb(budgetMb: number): number {
-  return Math.min(128, Math.max(16, Math.floor(budgetMb / 4)));
-}
-
-/** what the main thread's isolate and the code take besides the worker's heap */
-const OUTSIDE_HEAP_MB = 64;
-
-/** The worker's old-generation cap for a budget (MB). */
-export function heapLimitMb(budgetMb: number): number {
-  return Math.max(64, budgetMb - youngMb(budgetMb) - OUTSIDE_HEAP_MB);
-}
+export { heapLimitMb, youngMb };
 
 type FromWorker =
   | { kind: "listening"; url: string }

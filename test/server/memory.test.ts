@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BudgetError, Repositories, simulateRepository, startServer } from "../../src/server/index.js";
+import { dataBytesFor } from "../../src/server/repositories.js";
 import type { StoredEvent } from "../../src/server/store.js";
 import { NOW } from "./helpers.js";
 
@@ -51,6 +52,42 @@ describe("simulated repositories kept within a memory budget", () => {
     await expect(repos.page("acme/web", { ...HUGE, perPage: 10, pullRequest: 1 })).rejects.toThrow(/more than the server's memory budget \(40 MB, mq serve --memory-budget\)/);
     expect(repos.heldBytes).toBeLessThanOrEqual(BUDGET);
     expect((await page(repos, "acme/web")).length).toBe(20);
+  });
+});
+
+describe("statistics over long windows within a small budget", () => {
+  // each repository's 19 whole days of partials (about 1.1 MB) fit the data share of a 5 MB
+  // budget (1.5 MB) alone, not two together: asking r1 drops r0's partials, kept day by day as its
+  // cold window is read, and r0 asked again is simulated again. Whole days (daily buckets, no
+  // partial day at either edge): only per-day partials are read, never a day's events.
+  const DAYS = 20;
+  const since = Date.parse("2026-11-01T00:00:00Z");
+  const until = Date.parse("2026-11-20T00:00:00Z");
+  const names = ["failure-rate", "queues-pr-exit-reasons", "average-queue-time"];
+  const ask = async (repos: Repositories, repo: string) => {
+    const out: unknown[] = [];
+    for (const name of names) out.push(await repos.stats(repo, name, since, until, {}));
+    return out;
+  };
+
+  it("evicts and simulates again deterministically: the same figures as a server that kept everything", async () => {
+    const small = new Repositories({ seed: 3, days: DAYS, now: NOW, budgetBytes: 5 * 1048576 });
+    const r0 = await ask(small, "acme/r0");
+    const r1 = await ask(small, "acme/r1");
+    expect(small.cachedRepositories()).toEqual(["acme/r1"]);
+    expect(small.heldBytes).toBeLessThanOrEqual(dataBytesFor(5 * 1048576));
+    expect(await ask(small, "acme/r0")).toEqual(r0);
+    const big = new Repositories({ seed: 3, days: DAYS, now: NOW, budgetBytes: 1024 * 1048576 });
+    expect(await ask(big, "acme/r0")).toEqual(r0);
+    expect(r1).not.toEqual(r0);
+  }, 30_000);
+
+  it("holds data within 30% of the worker's old-generation cap, not only of the budget", () => {
+    // a 256 MB budget: young generation 64 MB, old generation capped at 128 MB
+    expect(dataBytesFor(256 * 1048576)).toBe(Math.floor(128 * 1048576 * 0.3));
+    expect(dataBytesFor(512 * 1048576)).toBe(Math.floor(320 * 1048576 * 0.3));
+    // tiny budgets (tests) below the cap's floor: a share of the budget itself
+    expect(dataBytesFor(40 * 1048576)).toBe(Math.floor(40 * 1048576 * 0.3));
   });
 });
 
