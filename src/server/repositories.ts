@@ -173,13 +173,20 @@ export class Repositories {
   /** the repository being simulated now: never dropped meanwhile */
   private building: SimulatedRepo | undefined;
   readonly budgetBytes: number;
-  /** what the data itself may take of the budget: the rest is the runtime and the garbage collector's headroom */
+  /** what the data held may take of the budget: the rest is the runtime and the garbage collector's headroom */
   private readonly dataBytes: number;
+  /**
+   * the most one request's window may hold while it is answered: the budget's data share, above
+   * what is kept between requests when the worker's heap cap is the tighter bound (a week of
+   * events under a 256 MB budget is served, and then pushed out by the next repository)
+   */
+  private readonly windowBytes: number;
   private usedBytes = 0;
 
   constructor(private readonly opts: RepositoriesOptions) {
     this.budgetBytes = opts.budgetBytes ?? DEFAULT_MEMORY_BUDGET_MB * 1048576;
     this.dataBytes = dataBytesFor(this.budgetBytes);
+    this.windowBytes = Math.max(this.dataBytes, Math.floor(this.budgetBytes * DATA_SHARE));
     if (opts.fixed) {
       const t = opts.translate;
       for (const [repo, events] of opts.fixed) this.fixed.set(repo.toLowerCase(), new EventStore(t ? events.map(t) : events));
@@ -296,8 +303,8 @@ export class Repositories {
         if (missing > 0) {
           // a day of a repository is about 4,000 events: what cannot fit is refused before any work
           const guess = needed.length * 4_000 * EVENT_BYTES;
-          if (guess > this.dataBytes) throw new BudgetError(guess, this.budgetBytes);
-          if (!sim.pinned && sim.eventBytes + missing * 4_000 * EVENT_BYTES > this.dataBytes) this.dropEvents(sim);
+          if (guess > this.windowBytes) throw new BudgetError(guess, this.budgetBytes);
+          if (!sim.pinned && sim.eventBytes + missing * 4_000 * EVENT_BYTES > this.windowBytes) this.dropEvents(sim);
         }
         for (const d of needed) {
           if (sim.days.has(d)) continue;
