@@ -18,7 +18,7 @@ export interface ServeOptions {
   eventsFile?: string;
   /** ms added before every answer */
   latencyMs: number;
-  /** MB the server may use: its heap cap, and 30% of it for the data it holds */
+  /** MB the server may use: its heap cap, and 30% of it (or of the cap) for the data it holds */
   memoryBudgetMb: number;
 }
 
