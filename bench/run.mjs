@@ -551,6 +551,17 @@ function peakRssKb(pid) {
   }
 }
 
+/** CPU time a process has used so far (user + system), ms, from /proc (Linux) */
+function cpuMsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux)
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
 async function getTimed(url) {
   const t = performance.now();
   const res = await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } });
@@ -673,8 +684,10 @@ async function serveYearMany() {
     perRepo.push(performance.now() - t);
   }
   const peak = peakRssKb(server.child.pid);
+  const cpuMs = cpuMsOf(server.child.pid);
   await server.stop();
   row("serve", `--days ${days}: one repository's 4 statistics back to 2000 and its newest and oldest pages (each repository cold)`, perRepo, { baseline: "—", ratio: "–" });
+  row("serve", `--days ${days}: the server's CPU time over the ${count} repositories (wall: ${fmtMs(perRepo.reduce((a, b) => a + b, 0))})`, [cpuMs], { baseline: "—", ratio: "–" });
   row("serve", `--days ${days} --memory-budget ${budget}: peak RSS after ${count} repositories`, [peak], { unit: "KB", baseline: "—", ratio: "–" });
   target(`serve: --days ${days}, ${count} repositories back to 2000 under the ${budget} MB budget`, peak <= budget * 1024, fmtMB(peak));
 }
