@@ -1,7 +1,7 @@
 // Several repositories for `mq logs`, `mq stats`, `mq insights` and `mq prs`: --repo repeated or
 // comma-separated, and @FILE for a file of names (one a line; blank lines and # comments ignored).
 // Without --repo, the one repository mq would use anyway.
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import type { Context } from "../../context.js";
 import { MqError, UsageError } from "../../errors.js";
@@ -16,6 +16,8 @@ export interface RepoName {
 /** At most this many repositories are read at once. */
 export const REPO_CONCURRENCY = 4;
 export const MAX_REPOS = 1000;
+/** MAX_REPOS names with room for comments; a larger file is not a list of repositories. */
+const MAX_REPO_FILE_BYTES = 1024 * 1024;
 
 export function parseRepoList(value: string, cwd: string): RepoName[] {
   const names: string[] = [];
@@ -25,8 +27,14 @@ export function parseRepoList(value: string, cwd: string): RepoName[] {
       const path = resolvePath(cwd, item.slice(1));
       let text: string;
       try {
+        // refused before it is read: a huge file would be held whole, then echoed in the error
+        const { size, isFile } = statOf(path);
+        if (isFile && size > MAX_REPO_FILE_BYTES) {
+          throw new UsageError(`--repo ${item}: ${path} is ${size} bytes; a file of repositories is at most 1 MiB (${MAX_REPOS} repositories).`);
+        }
         text = readFileSync(path, "utf8");
       } catch (err) {
+        if (err instanceof UsageError) throw err;
         throw new UsageError(`--repo ${item}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? String(err)}).`);
       }
       for (const line of text.split(/\r?\n/)) {
@@ -48,6 +56,11 @@ export function parseRepoList(value: string, cwd: string): RepoName[] {
   if (out.length === 0) throw new UsageError("--repo names no repository.");
   if (out.length > MAX_REPOS) throw new UsageError(`--repo names ${out.length} repositories; at most ${MAX_REPOS}.`);
   return out;
+}
+
+function statOf(path: string): { size: number; isFile: boolean } {
+  const st = statSync(path);
+  return { size: st.size, isFile: st.isFile() };
 }
 
 /** The repositories of --repo when it names a list or a file (checked, no request), else undefined. */
