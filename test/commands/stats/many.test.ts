@@ -160,6 +160,20 @@ describe("mq stats --repo a,b: a row per repository and an exact total", () => {
     expect(r.err).toBe("2 repositories total-queue-time, 2026-11-20 10:00Z → 2026-11-20 12:00Z\n");
   });
 
+  it("a table wider than the terminal is split into parts that fit, each with the repository column (checks-retries at 60, summary at 80)", async () => {
+    for (const [args, columns] of [[["stats", "checks-retries"], 60], [["stats", "summary"], 80]] as const) {
+      const r = await mq([...args, "--repo", "acme/web,acme/api", ...WINDOW, "--color", "never"], { stdoutIsTTY: true, columns });
+      expect(r.code, r.err).toBe(0);
+      const lines = r.out.split("\n");
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(columns);
+      // every part names the rows it holds
+      expect(lines.filter((l) => l.startsWith("total")).length).toBeGreaterThan(1);
+      expect(lines.filter((l) => l.startsWith("acme/api")).length).toBe(lines.filter((l) => l.startsWith("total")).length);
+    }
+    const r = await mq(["stats", "checks-retries", "--repo", "acme/web,acme/api", ...WINDOW, "--color", "never"], { stdoutIsTTY: true, columns: 60 });
+    for (const figure of ["total", "sessions", "recovered", "not", "recovery", "avg", "max"]) expect(r.out).toMatch(new RegExp(`(^|\\s)${figure}(\\s|$)`, "m"));
+  });
+
   it("no data in any repository: a line on stderr saying what was asked, nothing on stdout", async () => {
     const r = await mq(["stats", "failure-rate", "--repo", "acme/empty1,acme/empty2", ...WINDOW, "--queue", "hotfix", "-o", "table"]);
     expect(r.code).toBe(0);
