@@ -137,9 +137,9 @@ function naturalWidth(head: string[], rows: string[][]): number {
  * Field names stay the headers (they are what --fail-if and --fields take); when the table is wider
  * than the terminal they break at underscores onto several lines instead of being cut.
  */
-function fitHeads(head: string[], rows: string[][], columns: number | undefined): string[] {
+function fitHeads(head: string[], rows: string[][], columns: number | undefined, breakAt: RegExp = /_/g): string[] {
   if (columns === undefined || naturalWidth(head, rows) <= columns) return head;
-  return head.map((c, i) => (i === 0 ? c : c.replace(/_/g, "\n")));
+  return head.map((c, i) => (i === 0 ? c : c.replace(breakAt, "\n")));
 }
 
 function layOut(layout: Layout, rows: readonly Row[], opts: RenderOptions, footer: Row[] = []): string {
@@ -200,8 +200,17 @@ function splitColumns(head: string[], cells: string[][], columns: number | undef
  * broken at underscores, then, still too wide, split into parts one under the other, each with
  * the `lead` label columns (`mq stats <endpoint> --repo a,b`: the repository and category).
  */
-export function fittedTable(spec: { head: string[]; rows: string[][]; columns: number | undefined; colors?: ChalkInstance; align: Array<"left" | "right">; lead?: number }): string {
-  const head = fitHeads(spec.head, spec.rows, spec.columns);
+export function fittedTable(spec: {
+  head: string[];
+  rows: string[][];
+  columns: number | undefined;
+  colors?: ChalkInstance;
+  align: Array<"left" | "right">;
+  lead?: number;
+  /** where headers break (field names at underscores; words at spaces) */
+  breakHeadsAt?: RegExp;
+}): string {
+  const head = fitHeads(spec.head, spec.rows, spec.columns, spec.breakHeadsAt);
   return splitColumns(head, spec.rows, spec.columns, spec.lead ?? 1)
     .map((keep) => {
       const pick = <T,>(xs: readonly T[]) => keep.map((i) => xs[i]!);
