@@ -33,6 +33,8 @@ export interface StatsManyView {
   failed: RepoFailure[];
 }
 
+const repositories = (n: number) => `${n} ${n === 1 ? "repository" : "repositories"}`;
+
 /** The row as a flat record: repository ("total" for the total), part keys, figures. */
 function flatRow(r: ManyRow): Record<string, unknown> {
   const out: Record<string, unknown> = { repository: r.repository ?? "total" };
@@ -130,7 +132,7 @@ export function statsManyExport(io: IOStreams, endpoint: StatsEndpoint, m: ManyS
           if (section) out.push(c.bold(section) + "\n");
           out.push(fittedTable({ head: g.head, rows: g.rows, columns, colors: c, align: g.right.map((r) => (r ? "right" : "left")), lead: endpoint.category ? 2 : 1 }) + "\n");
         }
-        io.stderr.write(fitLine(`${repos.length + view.failed.length} repositories ${endpoint.name}${view.window ? `, ${view.window}` : ""}`, columns) + "\n");
+        io.stderr.write(fitLine(`${repositories(repos.length + view.failed.length)} ${endpoint.name}${view.window ? `, ${view.window}` : ""}`, columns) + "\n");
         if (!m.rows.length && !view.failed.length) {
           // nothing in any repository: say what was asked, as one repository's empty table does
           const filters = view.filters?.length ? ` with ${view.filters.join(" ")}` : "";
@@ -222,7 +224,7 @@ export function summaryManyExport(
         const c = colors(io);
         const columns = io.tableWidth();
         const g = summaryGrid(m, view.failed, (s) => c.bold(s));
-        io.stderr.write(fitLine(`${repos.length + view.failed.length} repositories summary, ${view.start_at.slice(0, 16).replace("T", " ")}Z → ${view.end_at.slice(0, 16).replace("T", " ")}Z`, columns) + "\n");
+        io.stderr.write(fitLine(`${repositories(repos.length + view.failed.length)} summary, ${view.start_at.slice(0, 16).replace("T", " ")}Z → ${view.end_at.slice(0, 16).replace("T", " ")}Z`, columns) + "\n");
         const table = fittedTable({ head: g.head, rows: g.rows, columns, colors: c, align: g.right.map((r) => (r ? "right" : "left")) });
         await writeChunk(io.stdout, table + "\n" + summaryUnavailableLines(m, columns));
       },

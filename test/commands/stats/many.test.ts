@@ -174,6 +174,15 @@ describe("mq stats --repo a,b: a row per repository and an exact total", () => {
     for (const figure of ["total", "sessions", "recovered", "not", "recovery", "avg", "max"]) expect(r.out).toMatch(new RegExp(`(^|\\s)${figure}(\\s|$)`, "m"));
   });
 
+  it("a list that names one repository twice is one repository, and the line above the table says so in the singular", async () => {
+    const r = await mq(["stats", "failure-rate", "--repo", "acme/web,ACME/web", ...WINDOW, "--color", "never"], { stdoutIsTTY: true, columns: 80 });
+    expect(r.code).toBe(0);
+    expect(r.err).toBe("1 repository failure-rate, 2026-11-20 10:00Z → 2026-11-20 12:00Z\n");
+    expect(requests).toEqual([`/v1/repos/acme/web/stats/failure_rate?${QUERY}`]);
+    const summary = await mq(["stats", "summary", "--repo", "acme/web,acme/web", ...WINDOW, "--color", "never"], { stdoutIsTTY: true, columns: 80 });
+    expect(summary.err.split("\n")[0]).toBe("1 repository summary, 2026-11-20 10:00Z → 2026-11-20 12:00Z");
+  });
+
   it("no data in any repository: a line on stderr saying what was asked, nothing on stdout", async () => {
     const r = await mq(["stats", "failure-rate", "--repo", "acme/empty1,acme/empty2", ...WINDOW, "--queue", "hotfix", "-o", "table"]);
     expect(r.code).toBe(0);
