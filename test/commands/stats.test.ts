@@ -425,6 +425,8 @@ describe("--fail-if flags: exit 2, one line, nothing sent", () => {
     [["queue-size", "--min-count", "5", "--fail-if", "avg_size > 3"], "--min-count: avg_size has no count of the items behind it; --min-count applies to rates and to the figures of failure-rate and checks-retries (drop it, or gate avg_size without it in another step)."],
     [["failure-rate", "--fail-if", "failure_rate > 20"], '--fail-if "failure_rate > 20": failure_rate is a ratio from 0 to 1; write 0.2 or 20% for 20 percent.'],
     [["failure-rate", "--fail-if", "failure_rate > 0.2", "--report", "/nonexistent-dir/x.json"], "--report /nonexistent-dir/x.json: cannot write to the folder /nonexistent-dir (missing or not writable)."],
+    // a folder: it was an internal error (EISDIR, exit 70) after every request
+    [["failure-rate", "--fail-if", "failure_rate > 0.2", "--report", tmpdir()], `--report ${tmpdir()}: is a folder; give a file name (e.g. ${join(tmpdir(), "mq-report.json")}).`],
     [["summary", "--fail-if", "rate > 0.2"], '--fail-if "rate > 0.2": unknown field "rate" for mq stats summary; fields: entered, merged, checks, failures, failure_rate, avg_queue_time, max_queue_time, avg_ci_runtime, avg_queue_size, max_queue_size, retries, recovery_rate.'],
     [["branches", "-o", "openmetrics"], "-o openmetrics is for statistics (mq stats and mq stats summary); mq stats branches takes table, json, ndjson, csv, none."],
   ];
