@@ -20,7 +20,8 @@ export const MAX_REPOS = 1000;
 const MAX_REPO_FILE_BYTES = 1024 * 1024;
 
 export function parseRepoList(value: string, cwd: string): RepoName[] {
-  const names: string[] = [];
+  // each name with where it came from: a bad line of a file is named by its line number
+  const names: Array<{ name: string; from: string }> = [];
   for (const item of value.split(",").map((s) => s.trim())) {
     if (item === "") throw new UsageError("--repo has an empty value: give owner/name, a comma-separated list, or @FILE.");
     if (item.startsWith("@")) {
@@ -37,17 +38,17 @@ export function parseRepoList(value: string, cwd: string): RepoName[] {
         if (err instanceof UsageError) throw err;
         throw new UsageError(`--repo ${item}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? String(err)}).`);
       }
-      for (const line of text.split(/\r?\n/)) {
+      text.split(/\r?\n/).forEach((line, i) => {
         const name = line.replace(/#.*/, "").trim();
-        if (name) names.push(name);
-      }
-    } else names.push(item);
+        if (name) names.push({ name, from: ` ${item}, line ${i + 1}` });
+      });
+    } else names.push({ name: item, from: "" });
   }
   const out: RepoName[] = [];
   const seen = new Set<string>();
-  for (const n of names) {
-    const checked = checkRepo(n);
-    if (!checked.ok) throw new UsageError(`bad repository from --repo: ${checked.message}`);
+  for (const { name, from } of names) {
+    const checked = checkRepo(name);
+    if (!checked.ok) throw new UsageError(`bad repository from --repo${from}: ${checked.message}`);
     const key = `${checked.value.owner}/${checked.value.name}`.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
