@@ -6,7 +6,8 @@
 // on a sample; stats-dialects.e2e.test.ts runs the rest of them.
 import { describe, expect, test } from "vitest";
 import { spread } from "../helpers/sweep.js";
-import { DIALECT_NAMES, dialectRuns, expectChartAndFailIf, expectStatsFormat, STATS_SAMPLE } from "./dialect-runs.js";
+import { runMq } from "../reliability/harness.js";
+import { DIALECT_NAMES, dialectRuns, expectChartAndFailIf, expectStatsFormat, NOW, STATS_SAMPLE } from "./dialect-runs.js";
 
 describe.each(DIALECT_NAMES)("mq stats against mq serve --dialect %s", (dialect) => {
   const runs = dialectRuns(dialect);
@@ -40,7 +41,7 @@ describe.each(DIALECT_NAMES)("mq stats against mq serve --dialect %s", (dialect)
     });
 
     test("idle-queue-time's summary lines fit an 80-column terminal (cut with an ellipsis, all of it in -o json)", async () => {
-      const r = await runMq(["--dialect", dialect, "--strict", "stats", "idle-queue-time", "--since", "7d", "--color", "never"], { apiUrl: server.url, now: () => NOW, stdoutIsTTY: true, columns: 80 });
+      const r = await runMq(["--dialect", dialect, "--strict", "stats", "idle-queue-time", "--since", "7d", "--color", "never"], { apiUrl: runs.server.url, now: () => NOW, stdoutIsTTY: true, columns: 80 });
       expect(r.code).toBe(0);
       const summaries = r.stdout.split("\n").filter((l) => l.startsWith("summary"));
       expect(summaries.length).toBeGreaterThan(0);
