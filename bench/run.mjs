@@ -9,7 +9,7 @@
 // It runs the built CLI (npm run build, then bin/mq.js) and, for what `mq serve` does not expose
 // (a fixed delay per request, a store of exactly one million events), bench/server.mjs over an
 // esbuild bundle of src/server.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
@@ -603,6 +603,82 @@ async function serveYear() {
   );
 }
 
+/** test/reliability/load-client.mjs in its own process: many keep-alive clients, statuses counted */
+function runLoadClient(config) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, "test", "reliability", "load-client.mjs"), JSON.stringify({ ...config, token: TOKEN })], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (c) => (out += c));
+    child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load client exited with ${code}`))));
+  });
+}
+
+// issue 15: many concurrent clients over many cold repositories while one warm repository is probed
+async function serveLoad() {
+  const clients = QUICK ? 20 : 200;
+  const repos = QUICK ? 4 : 40;
+  const requests = QUICK ? 80 : 800;
+  const budget = 512;
+  log(`serve: ${clients} clients over ${repos} repositories (--days 30, --memory-budget ${budget})`);
+  const server = await startChild("node", [BIN, "serve", "--port", "0", "--token", TOKEN, "--now", NOW, "--memory-budget", String(budget)], { timeoutMs: 60_000 });
+  cleanups.push(server.stop);
+  const warm = `${server.url}/v1/repos/acme/warm/logs?per_page=10`;
+  for (let i = 0; i < 20; i++) await getTimed(warm);
+  const idle = [];
+  for (let i = 0; i < 50; i++) idle.push(await getTimed(warm));
+  const since = new Date(Date.parse(NOW) - 30 * 86_400_000).toISOString();
+  const paths = [];
+  for (let r = 0; r < repos; r++) {
+    const repo = `/v1/repos/load/r${r}`;
+    paths.push(`${repo}/logs?per_page=100`, `${repo}/stats/failure_rate?start_at=${since}`, `${repo}/logs?per_page=100&received_from=${since}`, `${repo}/stats/queues`, `${repo}/stats/average_queue_time?start_at=${since}`);
+  }
+  let loading = true;
+  const load = runLoadClient({ url: server.url, clients, requests, paths }).finally(() => (loading = false));
+  const busy = [];
+  while (loading) busy.push(await getTimed(warm));
+  const result = await load;
+  const peak = peakRssKb(server.child.pid);
+  await server.stop();
+  const ratio = median(busy) / median(idle);
+  row("serve", `warm /logs page of 10, idle (baseline)`, idle, { p99: percentile(idle, 99), baseline: "—", ratio: "baseline" });
+  row("serve", `warm /logs page of 10 while ${clients} clients ask ${requests} cold requests over ${repos} repositories`, busy, { p99: percentile(busy, 99), baseline: "idle", ratio: fmtRatio(ratio) });
+  row("serve", `${clients} clients x ${repos} repositories: the whole load (${requests} requests)`, [result.wallMs], { baseline: "—", ratio: "–" });
+  row("serve", `mq serve --memory-budget ${budget}: peak RSS under that load`, [peak], { unit: "KB", baseline: "—", ratio: "–" });
+  target(`serve: ${clients} clients over ${repos} repositories, zero errors`, result.errors === 0, `${result.errors} errors, statuses ${JSON.stringify(result.statuses)}`);
+  target(`serve: a warm repository's median under that load within 10x its idle median`, ratio <= 10, fmtRatio(ratio));
+  target(`serve: peak RSS under the ${budget} MB budget under that load`, peak <= budget * 1024, fmtMB(peak));
+}
+
+// issue 15: --days 365, many repositories with windows back to 2000, within the budget
+async function serveYearMany() {
+  const count = QUICK ? 2 : 20;
+  const days = QUICK ? 30 : 365;
+  const budget = 512;
+  log(`serve: --days ${days}, ${count} repositories back to 2000 (--memory-budget ${budget})`);
+  const server = await startChild("node", [BIN, "serve", "--port", "0", "--token", TOKEN, "--now", NOW, "--days", String(days), "--memory-budget", String(budget)], { timeoutMs: 60_000 });
+  cleanups.push(server.stop);
+  const from = "2000-01-01T00:00:00Z";
+  const perRepo = [];
+  for (let r = 0; r < count; r++) {
+    const base = `${server.url}/v1/repos/year/r${r}`;
+    const t = performance.now();
+    for (const p of [
+      `stats/failure_rate?start_at=${from}`,
+      `stats/queues_pr_exit_reasons?start_at=${from}`,
+      `stats/average_queue_time?start_at=${from}&base_ref=main`,
+      `stats/branches?start_at=${from}`,
+      `logs?per_page=100&received_from=${from}`,
+      `logs?per_page=100&received_from=${from}&cursor=bA`,
+    ]) await getTimed(`${base}/${p}`);
+    perRepo.push(performance.now() - t);
+  }
+  const peak = peakRssKb(server.child.pid);
+  await server.stop();
+  row("serve", `--days ${days}: one repository's 4 statistics back to 2000 and its newest and oldest pages (each repository cold)`, perRepo, { baseline: "—", ratio: "–" });
+  row("serve", `--days ${days} --memory-budget ${budget}: peak RSS after ${count} repositories`, [peak], { unit: "KB", baseline: "—", ratio: "–" });
+  target(`serve: --days ${days}, ${count} repositories back to 2000 under the ${budget} MB budget`, peak <= budget * 1024, fmtMB(peak));
+}
+
 // ---------------------------------------------------------------------------------------------
 // report
 
@@ -654,7 +730,11 @@ try {
   if (want("server")) await serverLatency(bundle, endpoints);
   if (want("insights")) await insights();
   if (want("archive")) await archiveInsights();
-  if (want("serve")) await serveYear();
+  if (want("serve")) {
+    await serveYear();
+    await serveLoad();
+    await serveYearMany();
+  }
   // issue 18's rows (bench/feel.mjs)
   const h = { BIN, ENV, TOKEN, NOW, tmp, CFG, row, target, notes, cleanups, log, bundle };
   if (want("oneshot")) await feel.oneshot(h);

@@ -289,7 +289,7 @@ complete -c mq -n '__mq_at "serve"' -l now -x -d 'the simulated present (default
 complete -c mq -n '__mq_at "serve"' -l repos -x -d 'only these repositories exist; others answer 404 (default: any repository)'
 complete -c mq -n '__mq_at "serve"' -l events -r -F -d 'serve exactly the events of a file written by `mq logs --all -o ndjson`'
 complete -c mq -n '__mq_at "serve"' -l latency -x -d 'wait this long before every answer, 0 to 60000 (for tests and benchmarks; default: 0)'
-complete -c mq -n '__mq_at "serve"' -l memory-budget -x -d 'the most simulated or replayed data held at once, 128 to 65536 MB (default: 1024)'
+complete -c mq -n '__mq_at "serve"' -l memory-budget -x -d 'the memory the server may use (its heap is capped by it), 128 to 65536 MB (default: 1024)'
 complete -c mq -n '__mq_at "archive sync"' -l since -x -d 'start of the first sync: an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z) or a duration ago (30m, 6h, 7d, 2w) (default: 90d, as far back as the service keeps)'
 complete -c mq -n '__mq_at "archive sync"' -l parallel -x -d 'requests in flight: several days at once, and parallel time slices within a day: 1 to 16, 1 for one page after another (default 6)'
 complete -c mq -n '__mq_at "archive sync" "archive status" "archive query" "archive export"' -l data-dir -r -F -d 'the archive\'s folder (default: $MQ_DATA_DIR, else $XDG_DATA_HOME/mq, else ~/.local/share/mq)'

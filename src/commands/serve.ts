@@ -5,6 +5,7 @@ import type { Context } from "../context.js";
 import { UsageError } from "../errors.js";
 import { checkRepo, parseIsoDateTime } from "../validators.js";
 import type { DialectName } from "../api/dialects/types.js";
+import { MEMORY_BUDGET_MB } from "../server/budget.js";
 
 export interface ServeOptions {
   host: string;
@@ -17,7 +18,7 @@ export interface ServeOptions {
   eventsFile?: string;
   /** ms added before every answer */
   latencyMs: number;
-  /** MB of simulated or replayed data held at once */
+  /** MB the server may use: its heap cap, and 30% of it for the data it holds */
   memoryBudgetMb: number;
 }
 
@@ -33,8 +34,6 @@ interface RawServeFlags {
   memoryBudget?: string;
 }
 
-/** the bounds of --memory-budget, MB: below 128 a two-week statistics window no longer fits */
-export const MEMORY_BUDGET_MB = { min: 128, max: 65_536, default: 1024 } as const;
 const MAX_LATENCY_MS = 60_000;
 
 export function parseServeFlags(flags: RawServeFlags, token: string | undefined): ServeOptions {
@@ -102,7 +101,7 @@ export function NewCmdServe(ctx: Context, runF?: (opts: ServeOptions) => Promise
     .addOption(
       new Option(
         "--memory-budget <mb>",
-        `the most simulated or replayed data held at once, ${MEMORY_BUDGET_MB.min} to ${MEMORY_BUDGET_MB.max} MB (default: ${MEMORY_BUDGET_MB.default})`,
+        `the memory the server may use (its heap is capped by it), ${MEMORY_BUDGET_MB.min} to ${MEMORY_BUDGET_MB.max} MB (default: ${MEMORY_BUDGET_MB.default})`,
       ),
     )
     .addHelpText(
@@ -117,31 +116,34 @@ export function NewCmdServe(ctx: Context, runF?: (opts: ServeOptions) => Promise
 }
 
 export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> {
-  const { startServer, EventsFileError } = await import("../server/index.js");
   if (opts.token) ctx.secrets.add(opts.token);
   // --dialect (a global option); the bundled server's default is the contract, whatever the config
   // says of the API mq usually talks to
   const dialect: DialectName = ctx.globals.dialect ?? "spec";
-  let server: Awaited<ReturnType<typeof startServer>>;
+  const serverOptions = {
+    host: opts.host,
+    port: opts.port,
+    token: opts.token,
+    seed: opts.seed,
+    days: opts.days,
+    now: opts.now,
+    repos: opts.repos,
+    eventsFile: opts.eventsFile,
+    delayMs: opts.latencyMs,
+    memoryBudgetMb: opts.memoryBudgetMb,
+    recordRequests: false,
+    dialect,
+  };
+  let server: { url: string; close(): Promise<void> };
   try {
-    server = await startServer({
-      host: opts.host,
-      port: opts.port,
-      token: opts.token,
-      seed: opts.seed,
-      days: opts.days,
-      now: opts.now,
-      repos: opts.repos,
-      eventsFile: opts.eventsFile,
-      delayMs: opts.latencyMs,
-      memoryBudgetMb: opts.memoryBudgetMb,
-      recordRequests: false,
-      dialect,
-    });
+    server = await startBudgeted(serverOptions, (reason) => ctx.io.stderr.write(`mq serve: the server stopped (${reason}); started again on the same port\n`));
   } catch (err) {
     // bad input is one line on stderr (exit 2); the file's expected form is in `mq serve --help`
-    if (err instanceof EventsFileError) throw new UsageError(`--events: ${err.message}`);
+    const name = (err as { errorName?: string }).errorName ?? (err as Error).name;
+    if (name === "EventsFileError") throw new UsageError(`--events: ${(err as Error).message}`);
     const code = (err as NodeJS.ErrnoException).code;
+    // the worker's heap cap reached while loading --events: the budget is the flag to change
+    if (code === "ERR_WORKER_OUT_OF_MEMORY") throw new UsageError(`--memory-budget ${opts.memoryBudgetMb}: ${(err as Error).message}`);
     if (code === "EADDRINUSE") throw new UsageError(`--port ${opts.port}: the address ${opts.host}:${opts.port} is already in use (use --port 0 for a free port).`);
     if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EACCES") {
       throw new UsageError(`--host ${opts.host} / --port ${opts.port}: cannot listen there (${code}).`);
@@ -164,4 +166,20 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
   });
   await server.close();
   ctx.io.stderr.write("mq serve: stopped\n");
+}
+
+/**
+ * The server, in a worker thread whose heap the memory budget caps (src/server/worker.ts); in the
+ * same thread when mq runs from its TypeScript sources (tests), which a worker cannot load.
+ */
+async function startBudgeted(
+  options: Parameters<typeof import("../server/index.js").startServer>[0] & { memoryBudgetMb: number },
+  onRestart: (reason: string) => void,
+): Promise<{ url: string; close(): Promise<void> }> {
+  if (import.meta.url.endsWith(".ts")) {
+    const { startServer } = await import("../server/index.js");
+    return startServer(options);
+  }
+  const { startIsolatedServer } = await import("../server/worker.js");
+  return startIsolatedServer(options, onRestart);
 }

@@ -4,6 +4,7 @@
 // so a year-long query merges ~365 small records instead of rescanning every event. Everything
 // is accounted in bytes against one budget: the least recently used repositories are dropped
 // (and simulated again, identically, when asked again).
+import { DEFAULT_MEMORY_BUDGET_MB } from "./budget.js";
 import { dayOf, daysFor, historyStart, simulateDaySteps, timeOf, type SimEvent } from "./simulate.js";
 import { EventStore, type PageQuery, type PageResult, type StoredEvent } from "./store.js";
 import {
@@ -38,8 +39,7 @@ function bytesOf(partials: Partials): number {
 /** every event type some statistics endpoint reads */
 const STATS_TYPES = [...new Set(Object.values(STATS_SPECS).flatMap((spec) => spec.types))];
 
-/** The default memory budget of `mq serve` (--memory-budget), in MB. */
-export const DEFAULT_MEMORY_BUDGET_MB = 1024;
+export { DEFAULT_MEMORY_BUDGET_MB };
 
 /**
  * What one held event costs, in bytes: the object (its metadata is mostly shared), its place in

@@ -99,6 +99,9 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 
+/** how much earlier a car behind must pass for the queue to skip the rest of a car's checks */
+const SKIP_AHEAD_MS = 5 * MIN;
+
 const CHECK_NAMES = ["ci/build", "ci/test", "ci/lint", "e2e"] as const;
 const LOGINS = [
   "alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory",
@@ -879,7 +882,7 @@ class Simulation {
 
     let mergedUntil = 0;
     const limit = failIdx >= 0 ? failIdx : cars.length;
-    for (let c = 0; c < limit; c++) mergedUntil = this.finishSuccess(lane, cars[c]!, mergedUntil);
+    for (let c = 0; c < limit; c++) mergedUntil = this.finishSuccess(lane, cars[c]!, mergedUntil, this.skippedBy(cars, c, limit));
     if (failIdx < 0) return mergedUntil + 5000;
 
     const failed = cars[failIdx]!;
@@ -918,9 +921,28 @@ class Simulation {
     return this.bisect(lane, failed, failing, code, arrivals, nextArrival);
   }
 
-  /** checks_end success for a car and the merges, in queue order; returns the last merge time */
-  private finishSuccess(lane: Lane, car: Car, after: number): number {
-    this.endCar(lane, car, car.end, "success", null, null);
+  /**
+   * When a successful car's checks were cut short: a car behind it (tested on top of it) passed
+   * at least SKIP_AHEAD_MS before it would have ended, so the queue stopped waiting for it
+   * (skip_intermediate_results). Decided from the cars' times alone, no random draw, so the rest
+   * of the day is the same whether or not it happens.
+   */
+  private skippedBy(cars: readonly Car[], c: number, limit: number): number | undefined {
+    let first: number | undefined;
+    for (let k = c + 1; k < limit; k++) {
+      const end = cars[k]!.end;
+      if (end + SKIP_AHEAD_MS <= cars[c]!.end && (first === undefined || end < first)) first = end;
+    }
+    return first;
+  }
+
+  /**
+   * checks_end for a successful car (cut short at `skippedAt` + 1 s when a car behind it passed
+   * first) and the merges, in queue order; returns the last merge time
+   */
+  private finishSuccess(lane: Lane, car: Car, after: number, skippedAt?: number): number {
+    if (skippedAt === undefined) this.endCar(lane, car, car.end, "success", null, null);
+    else this.endCar(lane, car, skippedAt + 1000, "cancelled", { code: "INTERMEDIATE_RESULTS_SKIPPED", status: "DEFINITIVE" }, null);
     let t = Math.max(car.end, after) + this.rng.int(2, 10) * 1000;
     for (const s of car.sessions) {
       this.merge(s, t);

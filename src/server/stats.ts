@@ -172,13 +172,22 @@ export type Slots<A> = Map<number, Map<object, A>>;
 
 /** What an accumulation needs besides the events: where a time goes, and per-session facts. */
 export class Sink {
-  /** dedupe keys (train cars, sessions) already counted in this pass */
-  readonly seen = new Set<string>();
+  /** dedupe keys (train cars, sessions) already counted in this pass, a set per kind (no key strings built per event) */
+  private readonly seenByKind = new Map<string, Set<string>>();
   constructor(
     readonly slotOf: (t: number) => number,
     /** the time of a queue session's first checks_start (average_queue_time) */
     readonly firstChecksStart: (sessionId: string) => number | undefined,
   ) {}
+
+  /** true the first time `key` of `kind` is seen in this pass */
+  first(kind: string, key: string): boolean {
+    let set = this.seenByKind.get(kind);
+    if (!set) this.seenByKind.set(kind, (set = new Set()));
+    if (set.has(key)) return false;
+    set.add(key);
+    return true;
+  }
 }
 
 interface Spec<A> {
@@ -313,8 +322,7 @@ function distribution(
       if (v === undefined || !Number.isFinite(v)) return;
       const d = options.dedupe?.(e);
       if (d !== undefined) {
-        if (sink.seen.has(d)) return;
-        sink.seen.add(d);
+        if (!sink.first("dedupe", d)) return;
       }
       spreadAdd(acc(keyFn(e), t), v);
     },
@@ -357,6 +365,17 @@ export function isFailedCheck(e: StoredEvent): boolean {
   return typeof spec?.checks_conclusion === "string" && FAILED_CONCLUSIONS.has(spec.checks_conclusion);
 }
 
+// the events of one queue session share their queued_at string: parsed once, not per event and endpoint
+let lastIso: string | undefined;
+let lastIsoMs = NaN;
+function parseIso(s: string): number {
+  if (s !== lastIso) {
+    lastIso = s;
+    lastIsoMs = Date.parse(s);
+  }
+  return lastIsoMs;
+}
+
 /** b - a in whole ms, for two ISO times */
 function millis(a: unknown, b: unknown): number | undefined {
   if (typeof a !== "string" || typeof b !== "string") return undefined;
@@ -368,7 +387,7 @@ function millis(a: unknown, b: unknown): number | undefined {
 function queueMillis(e: StoredEvent, t: number): number | undefined {
   const q = meta(e).queued_at;
   if (typeof q !== "string") return undefined;
-  const d = t - Date.parse(q);
+  const d = t - parseIso(q);
   return Number.isFinite(d) && d >= 0 ? d : undefined;
 }
 
@@ -496,14 +515,13 @@ const IDLE_QUEUE_TIME: Spec<IdleValues> = {
     if (totalMs === undefined) return;
     const sid = sessionKey(e);
     if (sid !== undefined) {
-      if (sink.seen.has(`idle:${sid}`)) return;
-      sink.seen.add(`idle:${sid}`);
+      if (!sink.first("idle", sid)) return;
     }
     const m = meta(e);
     const sched = typeof m.seconds_waiting_for_schedule === "number" ? Math.round(m.seconds_waiting_for_schedule * 1000) : 0;
     const freeze = typeof m.seconds_waiting_for_freeze === "number" ? Math.round(m.seconds_waiting_for_freeze * 1000) : 0;
     const firstStart = sid === undefined ? undefined : sink.firstChecksStart(sid);
-    const queuedAt = Date.parse(m.queued_at as string);
+    const queuedAt = parseIso(m.queued_at as string);
     const waited = firstStart !== undefined && firstStart >= queuedAt ? firstStart - queuedAt : totalMs;
     const capacity = Math.max(0, waited - sched - freeze);
     acc(keyOf(e), t).push(capacity, sched, freeze, Math.max(0, totalMs - capacity - sched - freeze));
@@ -569,8 +587,7 @@ const SKIP_INTERMEDIATE_RESULTS: Spec<number[]> = {
     if (m.abort_code !== "INTERMEDIATE_RESULTS_SKIPPED") return;
     const batch = typeof m.batch_id === "string" ? m.batch_id : typeof m.train_car_id === "string" ? m.train_car_id : undefined;
     if (batch !== undefined) {
-      if (sink.seen.has(`skipped:${batch}`)) return;
-      sink.seen.add(`skipped:${batch}`);
+      if (!sink.first("skipped", batch)) return;
     }
     a[0]!++;
   },
@@ -643,8 +660,7 @@ export const STATS_SPECS: Record<string, Spec_> = {
     add: (acc, e, t, sink) => {
       const sid = sessionKey(e);
       if (sid !== undefined) {
-        if (sink.seen.has(`session:${sid}`)) return;
-        sink.seen.add(`session:${sid}`);
+        if (!sink.first("session", sid)) return;
       }
       const m = meta(e);
       const reason = exitReasonOf(m.merged, m.reason);
@@ -666,8 +682,7 @@ export const STATS_SPECS: Record<string, Spec_> = {
       // one run per train car: the pull requests of a batch share it
       const car = trainCar(e);
       if (car !== undefined) {
-        if (sink.seen.has(`runtime:${car}`)) return;
-        sink.seen.add(`runtime:${car}`);
+        if (!sink.first("runtime", car)) return;
       }
       const a = acc(keyOf(e), t);
       a[0]!++;
@@ -696,7 +711,7 @@ export const STATS_SPECS: Record<string, Spec_> = {
       const freeze = typeof m.seconds_waiting_for_freeze === "number" ? m.seconds_waiting_for_freeze : 0;
       const sid = sessionKey(e);
       const firstStart = sid === undefined ? undefined : sink.firstChecksStart(sid);
-      const queuedAt = Date.parse(m.queued_at as string);
+      const queuedAt = parseIso(m.queued_at as string);
       const waited = firstStart !== undefined && firstStart >= queuedAt ? firstStart - queuedAt : total;
       const a = acc(keyOf(e), t);
       a[0]!++;
@@ -890,7 +905,8 @@ const SPECS_BY_TYPE: ReadonlyMap<string, Array<[string, Spec_]>> = (() => {
  */
 export class Accumulation {
   readonly partials: Partials = new Map();
-  private readonly adders = new Map<string, (key: object, t: number) => unknown>();
+  /** event type -> the endpoints fed by it, with their adders (one lookup per event) */
+  private readonly byType = new Map<string, Array<{ spec: Spec_; adder: (key: object, t: number) => unknown }>>();
 
   constructor(
     readonly sink: Sink,
@@ -900,17 +916,25 @@ export class Accumulation {
     for (const name of names) {
       const slots: Slots<unknown> = target && names.length === 1 ? target : new Map();
       this.partials.set(name, slots);
-      this.adders.set(name, slotFor(STATS_SPECS[name]!, slots, sink));
+      const spec = STATS_SPECS[name]!;
+      const adder = slotFor(spec, slots, sink);
+      for (const type of spec.types) {
+        let list = this.byType.get(type);
+        if (!list) this.byType.set(type, (list = []));
+        list.push({ spec, adder });
+      }
+    }
+    // in the order of SPECS_BY_TYPE, as before: endpoints that share dedupe kinds see events alike
+    for (const [type, list] of this.byType) {
+      const order = (SPECS_BY_TYPE.get(type) ?? []).map(([, spec]) => spec);
+      list.sort((a, b) => order.indexOf(a.spec) - order.indexOf(b.spec));
     }
   }
 
   add(e: StoredEvent, t: number): void {
-    const specs = SPECS_BY_TYPE.get(e.type);
-    if (!specs) return;
-    for (const [name, spec] of specs) {
-      const adder = this.adders.get(name);
-      if (adder) spec.add(adder, e, t, this.sink);
-    }
+    const list = this.byType.get(e.type);
+    if (!list) return;
+    for (let i = 0; i < list.length; i++) list[i]!.spec.add(list[i]!.adder, e, t, this.sink);
   }
 }
 

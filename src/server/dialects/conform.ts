@@ -83,33 +83,73 @@ export function defaultFor(schema: unknown, c: ConformContext): unknown {
   }
 }
 
-/** `value` shaped to `schema` (see the file comment); a value that fits is returned as it is */
-export function conform(value: unknown, schema: unknown, c: ConformContext): unknown {
+type Conformer = (value: unknown, c: ConformContext) => unknown;
+
+// Every event of a translated day goes through the same few schemas: each schema is turned once
+// into a function (references resolved, branches and properties listed), which made translating
+// a simulated day several times cheaper than walking the schema for every value.
+const compiled = new WeakMap<Readonly<Record<string, unknown>>, Map<unknown, Conformer>>();
+
+function conformerFor(schema: unknown, c: ConformContext): Conformer {
+  let byComponents = compiled.get(c.components);
+  if (!byComponents) compiled.set(c.components, (byComponents = new Map()));
+  let f = byComponents.get(schema);
+  if (f) return f;
+  // a placeholder first: a schema may refer to itself
+  let built: Conformer | undefined;
+  byComponents.set(schema, (v, cc) => built!(v, cc));
+  built = compile(schema, c);
+  byComponents.set(schema, built);
+  return built;
+}
+
+function compile(schema: unknown, c: ConformContext): Conformer {
   const s = resolve(schema, c);
+  const fallback = (cc: ConformContext) => defaultFor(s, cc);
   const branches = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
   if (Array.isArray(branches)) {
-    let best: Json | undefined;
-    let bestFit = -1;
-    for (const b of branches) {
-      const r = resolve(b, c);
-      const f = fit(r, value);
-      if (f > bestFit) {
-        bestFit = f;
-        best = r;
+    const resolved = branches.map((b) => resolve(b, c));
+    return (value, cc) => {
+      let best: Json | undefined;
+      let bestFit = -1;
+      for (const r of resolved) {
+        const f = fit(r, value);
+        if (f > bestFit) {
+          bestFit = f;
+          best = r;
+        }
       }
-    }
-    return best === undefined ? defaultFor(s, c) : conform(value, best, c);
+      return best === undefined ? fallback(cc) : conformerFor(best, cc)(value, cc);
+    };
   }
-  if (!typeMatches(s, value)) return defaultFor(s, c);
-  if (s.type === "array" && Array.isArray(value)) return value.map((v) => conform(v, s.items, c));
-  if (s.type === "object" && isObject(value) && isObject(s.properties)) {
+  if (s.type === "array") {
+    let item: Conformer | undefined;
+    return (value, cc) => {
+      if (!typeMatches(s, value)) return fallback(cc);
+      if (!Array.isArray(value)) return value;
+      item ??= conformerFor(s.items, cc);
+      return value.map((v) => item!(v, cc));
+    };
+  }
+  if (s.type === "object" && isObject(s.properties)) {
     const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
-    const out: Json = {};
-    for (const [k, p] of Object.entries(s.properties)) {
-      if (k in value && value[k] !== undefined) out[k] = conform(value[k], p, c);
-      else if (required.has(k)) out[k] = defaultFor(p, c);
-    }
-    return out;
+    const props = Object.entries(s.properties).map(([k, p]) => ({ k, p, required: required.has(k), f: undefined as Conformer | undefined }));
+    return (value, cc) => {
+      if (!typeMatches(s, value)) return fallback(cc);
+      if (!isObject(value)) return value;
+      const out: Json = {};
+      for (const prop of props) {
+        const v = value[prop.k];
+        if (v !== undefined) out[prop.k] = (prop.f ??= conformerFor(prop.p, cc))(v, cc);
+        else if (prop.required) out[prop.k] = defaultFor(prop.p, cc);
+      }
+      return out;
+    };
   }
-  return value;
+  return (value, cc) => (typeMatches(s, value) ? value : fallback(cc));
+}
+
+/** `value` shaped to `schema` (see the file comment); a value that fits is returned as it is */
+export function conform(value: unknown, schema: unknown, c: ConformContext): unknown {
+  return conformerFor(schema, c)(value, c);
 }
