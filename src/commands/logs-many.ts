@@ -133,8 +133,12 @@ export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void>
     ctx.io.stderr.write(`${repos.length} repositories: ${formatCount(count)} event${count === 1 ? "" : "s"}${more}\n`);
   }
   if (failures.length) {
+    const which = failures.map((f) => f.repository).join(", ");
+    const partly = partlyWritten(sources);
     throw new MqError(
-      `${failures.length} of ${repos.length} repositories could not be read (${failures.map((f) => f.repository).join(", ")}); the output covers the others${partlyWritten(sources)}.`,
+      failures.length === repos.length
+        ? `none of the ${repos.length} repositories could be read to the end (${which})${partly ? `; the output holds only${partly.replace(/^, and/, "")}` : ""}.`
+        : `${failures.length} of ${repos.length} repositories could not be read (${which}); the output covers the others${partly}.`,
       failures[0]!.error.exitCode,
     );
   }

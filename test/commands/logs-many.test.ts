@@ -54,4 +54,15 @@ describe("mq logs --repo a,b: a repository that fails part way", () => {
     const last = ctx.stderrText().trimEnd().split("\n").pop();
     expect(last).toBe("mq: 1 of 2 repositories could not be read (acme/api); the output covers the others, and the first 2 events of acme/api (it stopped there).");
   });
+
+  it("every repository failing, one after writing events: the line says only those are there", async () => {
+    const ctx = testContext({ env: { MQ_TOKEN: "test-token-1234" } });
+    const args = ["logs", "--repo", "acme/nope,acme/api", "--since", "2026-11-20T11:00:00Z", "--until", "2026-11-20T12:00:00Z", "--parallel", "1", "--no-retry", "-o", "ndjson", "--api-url", url];
+    const code = await main(args, ctx);
+    expect(code).toBe(3);
+    expect(ctx.stdoutText().trimEnd().split("\n").map((l) => JSON.parse(l).id)).toEqual([21, 20]);
+    expect(ctx.stderrText().trimEnd().split("\n").pop()).toBe(
+      "mq: none of the 2 repositories could be read to the end (acme/nope, acme/api); the output holds only the first 2 events of acme/api (it stopped there).",
+    );
+  });
 });

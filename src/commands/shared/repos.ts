@@ -129,5 +129,8 @@ export async function eachRepo<R>(
 
 /** The error a command ends with when some repositories failed: the first one's exit code. */
 export function someReposFailed(failed: readonly RepoFailure[], total: number, first: MqError): MqError {
-  return new MqError(`${failed.length} of ${total} repositories could not be read (${failed.map((f) => f.repository).join(", ")}); the output covers the others.`, first.exitCode);
+  const which = failed.map((f) => f.repository).join(", ");
+  // "covers the others" when there are none would send a reader looking for output that is not there
+  if (failed.length === total) return new MqError(`none of the ${total} repositories could be read (${which}).`, first.exitCode);
+  return new MqError(`${failed.length} of ${total} repositories could not be read (${which}); the output covers the others.`, first.exitCode);
 }

@@ -279,6 +279,12 @@ describe("mq stats --repo a,b: one repository failing", () => {
     expect(lines[1]).toBe("mq: 1 of 3 repositories could not be read (acme/nope); the output covers the others.");
   });
 
+  it("every repository failing: the closing line does not promise output from others", async () => {
+    const r = await mq(["stats", "failure-rate", "--repo", "acme/nope,acme/gone", ...WINDOW, "-o", "ndjson"]);
+    expect(r.code).toBe(3);
+    expect(r.err.trimEnd().split("\n").pop()).toBe("mq: none of the 2 repositories could be read (acme/nope, acme/gone).");
+  });
+
   it("-o json names it under failed", async () => {
     const r = await mq(["stats", "failure-rate", "--repo", "acme/nope,acme/api", ...WINDOW, "-o", "json"]);
     expect(r.code).toBe(3);
