@@ -63,6 +63,26 @@ describe("mq stats (listing)", () => {
     expect(lines.at(-1)).toMatch(/^summary\s+headline figures/);
   });
 
+  // found by review: `mq stats -o json | jq` got the text listing
+  it("-o json / ndjson / csv: the subcommands as records; -o markdown refused (exit 2, nothing out)", async () => {
+    const json = await mq(["stats", "-o", "json"]);
+    expect(json.code).toBe(0);
+    const records = JSON.parse(json.out) as Array<{ name: string; summary: string; dialects: string[] }>;
+    expect(records).toHaveLength(ALL_STATS_ENDPOINTS.length + 1);
+    expect(records[0]).toEqual({ name: "time-to-merge", summary: expect.stringMatching(/^mean and median time to merge/), dialects: ["spec", "mergify"] });
+    expect(records.find((r) => r.name === "idle-queue-time")!.dialects).toEqual(["mergify"]);
+    const ndjson = await mq(["stats", "-o", "ndjson"]);
+    expect(ndjson.out.trimEnd().split("\n").map((l) => JSON.parse(l))).toEqual(records);
+    const csv = await mq(["stats", "-o", "csv"]);
+    // RFC 4180 line ends
+    expect(csv.out.split("\r\n")[0]).toBe("name,summary,dialects");
+    expect(csv.out).toMatch(/^idle-queue-time,[^\r\n]*,mergify\r$/m);
+    const md = await mq(["stats", "-o", "markdown"]);
+    expect(md.code).toBe(2);
+    expect(md.out).toBe("");
+    expect(md.err).toMatch(/^mq: -o markdown is for statistics .*\n$/);
+  });
+
   it("rejects an unknown subcommand with a suggestion", async () => {
     const { code, err } = await mq(["stats", "failure-rat"]);
     expect(code).toBe(2);
