@@ -2,7 +2,8 @@
 // the same run, contenders interleaved round by round (a burst of load on the shared machine hits
 // them alike):
 //   oneshot   one-page `mq logs` against a bare node:http one-page fetch (bench/http-one-page.mjs)
-//   formats   ndjson, json, csv and table over 100k events against the bare undici loop (floor.mjs)
+//   formats   ndjson, json, csv and table over 100k events against the bare undici loop (floor.mjs),
+//             page after page as the loop (--parallel 1), and ndjson with mq's defaults (slices)
 //   rss       peak RSS of every format from 10k to 1M events
 //   slices    `mq logs --all` over 30 days, the server waiting 100 ms a request: parallel time slices
 //             against the sequential walk (--parallel 1), outputs compared byte for byte (sha256)
@@ -100,12 +101,15 @@ export async function formatsAndRss(h) {
   ok(await timed("node", ["bench/floor.mjs", s.firstUrl(max), h.TOKEN]), "warm-up");
 
   const formats = ["ndjson", "json", "csv", "table"];
-  const times = Object.fromEntries([...formats, "floor"].map((f) => [f, []]));
+  // The floor walks page after page, so the format ratios compare mq page after page too
+  // (--parallel 1: the cost per event); one more contender is mq as users run it (parallel slices).
+  const times = Object.fromEntries([...formats, "floor", "default"].map((f) => [f, []]));
   const run = {
     floor: () => timed("node", ["bench/floor.mjs", s.firstUrl(n), h.TOKEN]),
-    ...Object.fromEntries(formats.map((f) => [f, () => timed("node", s.mqArgs(n, f), { env: h.ENV })])),
+    ...Object.fromEntries(formats.map((f) => [f, () => timed("node", s.mqArgs(n, f, ["--parallel", "1"]), { env: h.ENV })])),
+    default: () => timed("node", s.mqArgs(n, "ndjson"), { env: h.ENV }),
   };
-  const order = ["floor", ...formats];
+  const order = ["floor", ...formats, "default"];
   for (let round = 0; round < h.CFG.streamRuns; round++) {
     h.log(`feel: formats, round ${round + 1}/${h.CFG.streamRuns}`);
     const rotated = order.slice(round % order.length).concat(order.slice(0, round % order.length));
@@ -118,10 +122,11 @@ export async function formatsAndRss(h) {
   const med = Object.fromEntries(Object.entries(times).map(([k, xs]) => [k, median(xs)]));
   const label = `${fmtInt(n)} events`;
   h.row("feel", `(b) bare undici loop, ${label} (floor)`, times.floor, { baseline: "—", ratio: "baseline" });
-  h.row("feel", `mq logs --all -o ndjson, ${label}`, times.ndjson, { baseline: "(b)", ratio: fmtRatio(med.ndjson / med.floor) });
+  h.row("feel", `mq logs --all -o ndjson --parallel 1, ${label}`, times.ndjson, { baseline: "(b)", ratio: fmtRatio(med.ndjson / med.floor) });
   for (const f of ["json", "csv", "table"]) {
-    h.row("feel", `mq logs --all -o ${f}, ${label}`, times[f], { baseline: "ndjson; (b)", ratio: `${fmtRatio(med[f] / med.ndjson)}; ${fmtRatio(med[f] / med.floor)}` });
+    h.row("feel", `mq logs --all -o ${f} --parallel 1, ${label}`, times[f], { baseline: "ndjson; (b)", ratio: `${fmtRatio(med[f] / med.ndjson)}; ${fmtRatio(med[f] / med.floor)}` });
   }
+  h.row("feel", `mq logs --all -o ndjson (default: parallel slices), ${label}`, times.default, { baseline: "(b)", ratio: fmtRatio(med.default / med.floor) });
   h.target(`NDJSON ≤ 1.15× the bare loop over ${label}`, med.ndjson / med.floor <= 1.15, `${fmtRatio(med.ndjson / med.floor)} (${fmtMs(med.ndjson)} vs ${fmtMs(med.floor)})`);
   h.target(`table ≤ 1.5× NDJSON over ${label}`, med.table / med.ndjson <= 1.5, `${fmtRatio(med.table / med.ndjson)} (${fmtMs(med.table)} vs ${fmtMs(med.ndjson)})`);
   h.target(`CSV ≤ 1.3× NDJSON over ${label}`, med.csv / med.ndjson <= 1.3, `${fmtRatio(med.csv / med.ndjson)} (${fmtMs(med.csv)} vs ${fmtMs(med.ndjson)})`);
@@ -146,7 +151,7 @@ export async function formatsAndRss(h) {
   h.target(`peak RSS ≤ 130 MB from ${fmtInt(sizes[0])} to ${fmtInt(sizes[sizes.length - 1])} events in every format`, peak <= 130 * 1024, formats.map((f) => `${f} ${fmtMB(worst[f])}`).join(", "));
   h.notes.push(
     `Formats: the same ${fmtInt(n)}-event window of \`mq serve --events\` (synthetic events, one a second), every contender once a round, the order rotated each round; ` +
-      `-o table off a terminal (RFC 3339 times, no colour); mq runs with its defaults (parallel time slices, 6 requests in flight), the loop page after page. Peak RSS: windows of ${sizes.map(fmtInt).join(", ")} events of one ${fmtInt(max)}-event server, one run each.`,
+      `-o table off a terminal (RFC 3339 times, no colour); the loop walks page after page, and so does mq for the format ratios (\`--parallel 1\`: the cost per event); one row is mq with its defaults (parallel time slices, 6 requests in flight). Peak RSS (mq's defaults): windows of ${sizes.map(fmtInt).join(", ")} events of one ${fmtInt(max)}-event server, one run each.`,
   );
   await s.server.stop();
 }

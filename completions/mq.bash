@@ -190,18 +190,19 @@ __mq_flags() {
     ) ;;
     insights) __mq_r=(
       --since --until --compare --base-ref --queue --slowest --fail-if --fail-if-scope --min-count
-      --allow-empty --report --archive --no-archive -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
-      --help
+      --allow-empty --report --archive --no-archive --parallel -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     prs) __mq_r=(
       --since --until --base-ref --queue --pr --outcome --reason --failed --sort --slowest --limit
-      --fields --archive --no-archive -R --repo --api-url --offline -o --output --color --debug
-      --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
+      --fields --archive --no-archive --parallel -R --repo --api-url --offline -o --output --color
+      --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     pr) __mq_r=(
-      --since --until --archive --no-archive -R --repo --api-url --offline -o --output --color
-      --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
+      --since --until --archive --no-archive --parallel -R --repo --api-url --offline -o --output
+      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
+      --help
     ) ;;
     serve) __mq_r=(
       --host --port --seed --days --now --repos --events --latency --memory-budget -R --repo

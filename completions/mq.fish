@@ -271,6 +271,7 @@ complete -c mq -n '__mq_at "insights"' -l fail-if -x -d 'exit 1 when FIGURE OP V
 complete -c mq -n '__mq_at "insights"' -l fail-if-scope -x -a 'all each both' -d 'with several --repo: judge the total (all, default), each repository (each), or both'
 complete -c mq -n '__mq_at "insights"' -l min-count -x -d 'skip (and report) figures with fewer than n stays behind them (distributions, failure_rate)'
 complete -c mq -n '__mq_at "insights"' -l allow-empty -d 'pass when a check\'s figure has no value (no stays in the window, no base to change from); default: fail'
+complete -c mq -n '__mq_at "insights" "prs" "pr"' -l parallel -x -d 'requests in flight when the log is read from the API (parallel time slices): 1 to 16, 1 for one page after another (default 6)'
 complete -c mq -n '__mq_at "prs"' -l pr -x -d 'only this pull request\'s stays'
 complete -c mq -n '__mq_at "prs"' -l outcome -x -a 'success failure pending neutral merged failed dequeued open' -d 'only stays that ended so: merged, failed, dequeued, open (repeatable, comma-separated)'
 complete -c mq -n '__mq_at "prs"' -l reason -x -d 'only stays that left for this exit reason, e.g. CHECKS_FAILED (repeatable, comma-separated)'

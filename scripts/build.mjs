@@ -8,6 +8,8 @@
 //    re-bundles main.js with those chunks inlined, and turns each of them into a one-line module
 //    that re-exports the same bindings from main.js, so the chunks loaded later share main's one
 //    instance of every module (one MqError class, one config cache): no module is ever duplicated.
+//    The lazy chunks' imports of those bindings are then pointed at main.js itself, so that the
+//    one-line modules are not loaded at all (each costs the ESM loader a resolve, a read, a link).
 //
 // One patch of a dependency, at bundle time: undici's HTTP/2 client requires node:http2 on load to
 // read ten header-name constants, and node:http2 pulls in tls and crypto: ~25 ms of CPU for every
@@ -127,6 +129,31 @@ try {
     writeFileSync(f, names.length ? `export { ${names.map((n) => `${alias.get(f)}${n} as ${n}`).join(", ")} } from ${spec};\n` : `import ${spec};\n`);
   }
   renameSync(join(one, "main.js"), join(split, "main.js"));
+
+  // The lazy chunks import main's bindings from main.js itself, not through those one-line
+  // modules: each module is a resolve, a read and a link for Node's ESM loader, and `mq auth
+  // status` loaded ten of them, a one-page `mq logs` about twenty. The one-line modules stay for
+  // anything that still names them.
+  const eagerSet = new Set(eagerFiles);
+  const fromEager = /\b(import|export)\s*\{([^}]*)\}\s*from\s*"(\.{1,2}\/[^"]+)"|\bimport\s*"(\.{1,2}\/[^"]+)"/g;
+  for (const k of Object.keys(outputs)) {
+    const f = abs(k);
+    if (!f.endsWith(".js") || eagerSet.has(f) || f === join(split, "main.js")) continue;
+    const text = readFileSync(f, "utf8");
+    const toMain = relative(dirname(f), join(split, "main.js")).split("\\").join("/");
+    const mainSpec = JSON.stringify(toMain.startsWith(".") ? toMain : `./${toMain}`);
+    const rewritten = text.replace(fromEager, (all, kw, list, spec, bare) => {
+      const target = resolve(dirname(f), spec ?? bare);
+      if (!eagerSet.has(target)) return all;
+      if (bare !== undefined) return `import ${mainSpec}`;
+      const items = list.split(",").map((item) => item.trim()).filter(Boolean).map((item) => {
+        const [name, as] = item.split(/\s+as\s+/);
+        return `${alias.get(target)}${name} as ${as ?? name}`;
+      });
+      return `${kw}{${items.join(",")}}from${mainSpec}`;
+    });
+    if (rewritten !== text) writeFileSync(f, rewritten);
+  }
 
   // into dist/ without removing what is there (a test run may be spawning mq from it): chunks
   // first, main.js last

@@ -17,16 +17,21 @@ export interface RepoName {
 }
 
 /** "owner/name", each part checked; the message names the part that is wrong and the rule. */
+/** A value quoted in a message: a long one (a whole file on one line) shortened, with its length. */
+function quoted(value: string): string {
+  return value.length > 60 ? `'${value.slice(0, 60)}…' (${value.length} characters)` : `'${value}'`;
+}
+
 export function checkRepo(value: string): Checked<RepoName> {
   const parts = value.split("/");
-  if (parts.length !== 2) return { ok: false, message: `'${value}' is not of the form owner/name` };
+  if (parts.length !== 2) return { ok: false, message: `${quoted(value)} is not of the form owner/name` };
   const [owner, name] = parts as [string, string];
   if (owner.length < 1 || owner.length > OWNER_MAX_LENGTH || !OWNER_PATTERN.test(owner)) {
-    return { ok: false, message: `owner '${owner}' must be 1 to 40 letters, digits or hyphens` };
+    return { ok: false, message: `owner ${quoted(owner)} must be 1 to 40 letters, digits or hyphens` };
   }
   // "." and ".." match the pattern but would be collapsed by URL normalisation into another path
   if (name.length < 1 || name.length > NAME_MAX_LENGTH || !NAME_PATTERN.test(name) || name === "." || name === "..") {
-    return { ok: false, message: `repository name '${name}' must be 1 to 100 letters, digits, '_', '-' or '.'` };
+    return { ok: false, message: `repository name ${quoted(name)} must be 1 to 100 letters, digits, '_', '-' or '.'` };
   }
   return { ok: true, value: { owner, name } };
 }

@@ -28,6 +28,8 @@ export interface InsightsOptions {
   format: OutputFormat;
   /** read the archive instead of the API: always, never, or when it covers both windows */
   archive: ArchiveMode;
+  /** requests in flight over the API (--parallel) */
+  parallel: number;
 }
 
 interface RawFlags extends GateRawFlags, StaysRawFlags {
@@ -85,7 +87,7 @@ export function parseRange(flag: string, value: string, now: Date): { since: Dat
 export async function parseInsightsFlags(flags: RawFlags, ctx: Context): Promise<InsightsOptions> {
   const format = resolveOutputFormat(ctx);
   const now = ctx.now();
-  const { since, until, baseRef, queues, archive } = parseStaysFlags(flags, ctx, DEFAULT_INSIGHTS_WINDOW_MS);
+  const { since, until, baseRef, queues, archive, parallel } = parseStaysFlags(flags, ctx, DEFAULT_INSIGHTS_WINDOW_MS);
   let compare: InsightsOptions["compare"];
   const c = (flags.compare ?? "previous").trim();
   if (c === "previous") compare = { since: new Date(2 * since.getTime() - until.getTime()), until: since };
@@ -98,7 +100,7 @@ export async function parseInsightsFlags(flags: RawFlags, ctx: Context): Promise
     const failIf = (flags.failIf ?? []).map((e) => parseInsightsFailIf(e, { compare: compare !== undefined }));
     gate = parseGateFlags(flags, failIf, insightsSampled, INSIGHTS_GATE_HELP);
   }
-  return { since, until, compare, baseRef, queues, slowest, gate, format, archive };
+  return { since, until, compare, baseRef, queues, slowest, gate, format, archive, parallel };
 }
 
 export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<void> {
@@ -129,6 +131,7 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
         owner: repo.owner,
         name: repo.name,
         baseRef: opts.baseRef,
+        parallel: opts.parallel,
         spans,
         onPage: (n) => {
           events += n - seen;

@@ -27,6 +27,9 @@ interface Source {
   /** the next page, already asked for */
   next?: Promise<IteratorResult<RawEvent[]>>;
   done: boolean;
+  /** events of it written: a merged stream cannot take them back when it fails later */
+  written: number;
+  failed?: boolean;
 }
 
 const newer = (a: RawEvent, b: RawEvent) => Date.parse(a.received_at) - Date.parse(b.received_at) || a.id - b.id;
@@ -66,7 +69,7 @@ export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void>
     const iterator = (async function* () {
       for await (const page of pages) yield page.events;
     })();
-    return { repository, iterator, page: [], index: 0, done: false };
+    return { repository, iterator, page: [], index: 0, done: false, written: 0 };
   };
 
   /** Makes sure `s` has an event to offer (or is done); a failure drops the repository. */
@@ -87,6 +90,7 @@ export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void>
       } catch (err) {
         if (ctx.signal.aborted || !(err instanceof MqError)) throw err;
         s.done = true;
+        s.failed = true;
         failures.push({ repository: s.repository, error: err });
         log(`mq: ${s.repository}: ${err.message}`);
       }
@@ -109,6 +113,7 @@ export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void>
       }
       if (!best) break;
       batch.push(best.page[best.index++]!);
+      best.written++;
       count++;
       if (best.index >= best.page.length) {
         // before waiting for the next page, write what is ready
@@ -128,9 +133,19 @@ export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void>
     ctx.io.stderr.write(`${repos.length} repositories: ${formatCount(count)} event${count === 1 ? "" : "s"}${more}\n`);
   }
   if (failures.length) {
+    const which = failures.map((f) => f.repository).join(", ");
+    const partly = partlyWritten(sources);
     throw new MqError(
-      `${failures.length} of ${repos.length} repositories could not be read (${failures.map((f) => f.repository).join(", ")}); the output covers the others.`,
+      failures.length === repos.length
+        ? `none of the ${repos.length} repositories could be read to the end (${which})${partly ? `; the output holds only${partly.replace(/^, and/, "")}` : ""}.`
+        : `${failures.length} of ${repos.length} repositories could not be read (${which}); the output covers the others${partly}.`,
       failures[0]!.error.exitCode,
     );
   }
+}
+
+/** The failed repositories whose first events were written before they failed, in words. */
+function partlyWritten(sources: readonly Source[]): string {
+  const partly = sources.filter((s) => s.failed && s.written > 0);
+  return partly.map((s) => `, and the first ${s.written} event${s.written === 1 ? "" : "s"} of ${s.repository} (it stopped there)`).join("");
 }

@@ -4,7 +4,7 @@ import { Command } from "commander";
 import type { Context, OutputFormat } from "../context.js";
 import { UsageError } from "../errors.js";
 import { resolveOutputFormat } from "./shared/output.js";
-import { addArchiveFlags, addWindowFlags, parseStaysWindow } from "./shared/stays-flags.js";
+import { addArchiveFlags, addWindowFlags, parseParallelFlag, parseStaysWindow } from "./shared/stays-flags.js";
 import { resolveArchiveMode } from "./shared/archive.js";
 import type { ArchiveMode } from "../archive/choose.js";
 import { MAX_PULL_REQUEST } from "./logs.js";
@@ -18,12 +18,15 @@ export interface PrOptions {
   format: OutputFormat;
   /** read the archive instead of the API: always, never, or when it covers the window */
   archive: ArchiveMode;
+  /** requests in flight over the API (--parallel) */
+  parallel: number;
 }
 
 interface RawFlags {
   since?: string;
   until?: string;
   archive?: boolean;
+  parallel?: string;
 }
 
 export function NewCmdPr(ctx: Context, runF?: (opts: PrOptions) => Promise<void>): Command {
@@ -46,7 +49,7 @@ export function parsePrFlags(number: string, flags: RawFlags, ctx: Context): PrO
     throw new UsageError(`pull request number must be an integer from 1 to ${MAX_PULL_REQUEST}, not "${number}".`);
   }
   const { since, until } = parseStaysWindow(flags, ctx.now(), DEFAULT_PR_WINDOW_MS);
-  return { pullRequest: n, since, until, format, archive: resolveArchiveMode(flags.archive, ctx.env) };
+  return { pullRequest: n, since, until, format, archive: resolveArchiveMode(flags.archive, ctx.env), parallel: parseParallelFlag(flags) };
 }
 
 export async function runPr(opts: PrOptions, ctx: Context): Promise<void> {
@@ -66,7 +69,7 @@ export async function runPr(opts: PrOptions, ctx: Context): Promise<void> {
   const events: import("../insights/stays.js").LogEvent[] = [];
   try {
     // one pull request's events: few, kept to be put in time order with the bisections
-    for await (const e of source.events({ owner: repo.owner, name: repo.name, since: opts.since, until: opts.until, pullRequest: opts.pullRequest })) {
+    for await (const e of source.events({ owner: repo.owner, name: repo.name, since: opts.since, until: opts.until, pullRequest: opts.pullRequest, parallel: opts.parallel })) {
       events.push(e);
     }
     // batch bisections name their pull requests in the metadata, not the envelope: read them over
@@ -81,6 +84,7 @@ export async function runPr(opts: PrOptions, ctx: Context): Promise<void> {
         since: new Date(Math.max(from, opts.since.getTime())),
         until: new Date(Math.min(to, opts.until.getTime())),
         types: ["action.queue.batch_bisection_start", "action.queue.batch_bisection_end"],
+        parallel: opts.parallel,
       })) {
         if (bisectionNames(e, opts.pullRequest)) events.push(e);
       }

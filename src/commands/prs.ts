@@ -27,6 +27,8 @@ export interface PrsOptions {
   format: OutputFormat;
   /** read the archive instead of the API: always, never, or when it covers the window */
   archive: ArchiveMode;
+  /** requests in flight over the API (--parallel) */
+  parallel: number;
 }
 
 interface RawFlags extends StaysRawFlags {
@@ -74,7 +76,7 @@ function oneOf(flag: string, items: readonly string[], allowed: readonly string[
 
 export function parsePrsFlags(flags: RawFlags, ctx: Context): PrsOptions {
   const format = resolveOutputFormat(ctx);
-  const { since, until, baseRef, queues, archive } = parseStaysFlags(flags, ctx, DEFAULT_PRS_WINDOW_MS);
+  const { since, until, baseRef, queues, archive, parallel } = parseStaysFlags(flags, ctx, DEFAULT_PRS_WINDOW_MS);
   const pullRequest = flags.pr !== undefined ? parseIntFlag("--pr", flags.pr, 1, MAX_PULL_REQUEST) : undefined;
   let outcomes = flags.outcome !== undefined ? oneOf("--outcome", flags.outcome, OUTCOMES) : undefined;
   if (flags.failed) {
@@ -95,7 +97,7 @@ export function parsePrsFlags(flags: RawFlags, ctx: Context): PrsOptions {
     if (format === "table") throw new UsageError("--fields applies to -o json, ndjson or csv, not to the table.");
     fields = oneOf("--fields", flags.fields, STAY_FIELDS);
   }
-  return { since, until, baseRef, pullRequest, queues, outcomes, reasons, sort, limit, fields, format, archive };
+  return { since, until, baseRef, pullRequest, queues, outcomes, reasons, sort, limit, fields, format, archive, parallel };
 }
 
 export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
@@ -145,6 +147,7 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
         name: repo.name,
         baseRef: opts.baseRef,
         pullRequest: opts.pullRequest,
+        parallel: opts.parallel,
         spans: [{ since: opts.since, until: opts.until }],
         onPage: (n) => {
           events += n - seen;

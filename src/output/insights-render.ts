@@ -8,6 +8,7 @@ import { writeChunk } from "./records.js";
 import { exportAll } from "./exporter.js";
 import { formatCount, formatDuration, formatPercent } from "./format.js";
 import { renderTable } from "./table.js";
+import { fittedTable } from "./stats-render.js";
 import { colors } from "./color.js";
 import { printable } from "./stays-render.js";
 import type { MarkdownTable } from "./markdown.js";
@@ -49,11 +50,15 @@ export function renderRepositories(m: InsightsMulti, o: InsightsRenderOptions): 
     const by = new Map(r.figures.map((f) => [f.figure, f]));
     return [r.repository === "total" ? o.colors.bold("total") : r.repository, ...cols.map((c) => formatValue(by.get(c)!.value, by.get(c)!.unit, o.human))];
   };
-  return renderTable({
-    head: ["REPOSITORY", "ENTERED", "MERGED", "FAILURE RATE", "P50 TO MERGE", "P95 TO MERGE", "P50 IN QUEUE", "P95 IN QUEUE"],
+  const head = ["REPOSITORY", "ENTERED", "MERGED", "FAILURE RATE", "P50 TO MERGE", "P95 TO MERGE", "P50 IN QUEUE", "P95 IN QUEUE"];
+  // as wide as the terminal: headers broken into words, then parts one under the other
+  return fittedTable({
+    head,
     rows: [...m.reports.map(row), ...m.failed.map((f) => [f.repository, o.colors.red(`failed: ${f.message}`)]), row(m.total)],
     columns: o.columns,
     colors: o.colors,
+    align: head.map(() => "left"),
+    breakHeadsAt: / /g,
   });
 }
 

@@ -13,8 +13,7 @@ import type { MarkdownTable } from "./markdown.js";
 import type { MetricFamily } from "./openmetrics.js";
 import { writeChunk } from "./records.js";
 import { statsMetrics, summaryMetrics } from "./stats-figures.js";
-import { fitLine, formatCell } from "./stats-render.js";
-import { renderTable } from "./table.js";
+import { fitLine, fittedTable, formatCell } from "./stats-render.js";
 import { terminalText } from "./terminal-text.js";
 
 /** A repository that could not be read: its message and the exit code it would have had alone. */
@@ -33,6 +32,8 @@ export interface StatsManyView {
   filters?: string[];
   failed: RepoFailure[];
 }
+
+const repositories = (n: number) => `${n} ${n === 1 ? "repository" : "repositories"}`;
 
 /** The row as a flat record: repository ("total" for the total), part keys, figures. */
 function flatRow(r: ManyRow): Record<string, unknown> {
@@ -129,9 +130,9 @@ export function statsManyExport(io: IOStreams, endpoint: StatsEndpoint, m: ManyS
           const g = grid(endpoint, m, section, section === sections(endpoint)[0] ? view.failed : [], true, (s) => c.bold(s));
           if (!g.rows.length) continue;
           if (section) out.push(c.bold(section) + "\n");
-          out.push(renderTable({ head: g.head, rows: g.rows, columns, colors: c, align: g.right.map((r) => (r ? "right" : "left")) }) + "\n");
+          out.push(fittedTable({ head: g.head, rows: g.rows, columns, colors: c, align: g.right.map((r) => (r ? "right" : "left")), lead: endpoint.category ? 2 : 1 }) + "\n");
         }
-        io.stderr.write(fitLine(`${repos.length + view.failed.length} repositories ${endpoint.name}${view.window ? `, ${view.window}` : ""}`, columns) + "\n");
+        io.stderr.write(fitLine(`${repositories(repos.length + view.failed.length)} ${endpoint.name}${view.window ? `, ${view.window}` : ""}`, columns) + "\n");
         if (!m.rows.length && !view.failed.length) {
           // nothing in any repository: say what was asked, as one repository's empty table does
           const filters = view.filters?.length ? ` with ${view.filters.join(" ")}` : "";
@@ -223,8 +224,8 @@ export function summaryManyExport(
         const c = colors(io);
         const columns = io.tableWidth();
         const g = summaryGrid(m, view.failed, (s) => c.bold(s));
-        io.stderr.write(fitLine(`${repos.length + view.failed.length} repositories summary, ${view.start_at.slice(0, 16).replace("T", " ")}Z → ${view.end_at.slice(0, 16).replace("T", " ")}Z`, columns) + "\n");
-        const table = renderTable({ head: g.head, rows: g.rows, columns, colors: c, align: g.right.map((r) => (r ? "right" : "left")) });
+        io.stderr.write(fitLine(`${repositories(repos.length + view.failed.length)} summary, ${view.start_at.slice(0, 16).replace("T", " ")}Z → ${view.end_at.slice(0, 16).replace("T", " ")}Z`, columns) + "\n");
+        const table = fittedTable({ head: g.head, rows: g.rows, columns, colors: c, align: g.right.map((r) => (r ? "right" : "left")) });
         await writeChunk(io.stdout, table + "\n" + summaryUnavailableLines(m, columns));
       },
     }),

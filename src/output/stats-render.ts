@@ -137,9 +137,9 @@ function naturalWidth(head: string[], rows: string[][]): number {
  * Field names stay the headers (they are what --fail-if and --fields take); when the table is wider
  * than the terminal they break at underscores onto several lines instead of being cut.
  */
-function fitHeads(head: string[], rows: string[][], columns: number | undefined): string[] {
+function fitHeads(head: string[], rows: string[][], columns: number | undefined, breakAt: RegExp = /_/g): string[] {
   if (columns === undefined || naturalWidth(head, rows) <= columns) return head;
-  return head.map((c, i) => (i === 0 ? c : c.replace(/_/g, "\n")));
+  return head.map((c, i) => (i === 0 ? c : c.replace(breakAt, "\n")));
 }
 
 function layOut(layout: Layout, rows: readonly Row[], opts: RenderOptions, footer: Row[] = []): string {
@@ -168,21 +168,24 @@ function layOut(layout: Layout, rows: readonly Row[], opts: RenderOptions, foote
 
 /**
  * The columns of each part of a table too wide for the terminal even with its headers broken:
- * the label, then as many figures as fit, part after part (checks-retries has seven figures).
+ * the label (the first `lead` columns), then as many figures as fit, part after part
+ * (checks-retries has seven figures).
  */
-function splitColumns(head: string[], cells: string[][], columns: number | undefined): number[][] {
+function splitColumns(head: string[], cells: string[][], columns: number | undefined, lead = 1): number[][] {
   const all = head.map((_, i) => i);
   if (columns === undefined) return [all];
   const widths = columnWidths({ head, rows: cells });
-  const label = Math.min(widths[0]!, Math.max(12, Math.floor(columns / 3)));
-  if (label + widths.slice(1).reduce((a, w) => a + 2 + w, 0) <= columns) return [all];
+  const labels = all.slice(0, lead);
+  const labelWidth = widths.slice(0, lead).reduce((a, w) => a + w, 0) + 2 * (lead - 1);
+  const label = Math.min(labelWidth, Math.max(12, Math.floor(columns / 3)));
+  if (label + widths.slice(lead).reduce((a, w) => a + 2 + w, 0) <= columns) return [all];
   const parts: number[][] = [];
-  let part: number[] = [0];
+  let part: number[] = [...labels];
   let used = label;
-  for (let i = 1; i < head.length; i++) {
-    if (part.length > 1 && used + 2 + widths[i]! > columns) {
+  for (let i = lead; i < head.length; i++) {
+    if (part.length > lead && used + 2 + widths[i]! > columns) {
       parts.push(part);
-      part = [0];
+      part = [...labels];
       used = label;
     }
     part.push(i);
@@ -190,6 +193,30 @@ function splitColumns(head: string[], cells: string[][], columns: number | undef
   }
   parts.push(part);
   return parts;
+}
+
+/**
+ * A table of label columns and figures fitted to the terminal as the tables above are: headers
+ * broken at underscores, then, still too wide, split into parts one under the other, each with
+ * the `lead` label columns (`mq stats <endpoint> --repo a,b`: the repository and category).
+ */
+export function fittedTable(spec: {
+  head: string[];
+  rows: string[][];
+  columns: number | undefined;
+  colors?: ChalkInstance;
+  align: Array<"left" | "right">;
+  lead?: number;
+  /** where headers break (field names at underscores; words at spaces) */
+  breakHeadsAt?: RegExp;
+}): string {
+  const head = fitHeads(spec.head, spec.rows, spec.columns, spec.breakHeadsAt);
+  return splitColumns(head, spec.rows, spec.columns, spec.lead ?? 1)
+    .map((keep) => {
+      const pick = <T,>(xs: readonly T[]) => keep.map((i) => xs[i]!);
+      return renderTable({ head: pick(head), rows: spec.rows.map(pick), columns: spec.columns, colors: spec.colors, align: pick(spec.align) });
+    })
+    .join("\n");
 }
 
 /** For outcome and exit-reason endpoints: per group, the figure over the window for each category. */

@@ -42,6 +42,13 @@ function averageQueueTime(bodies: ReadonlyMap<string, unknown>): unknown {
           const i = idle?.get(String(r.start));
           // both come from the same queue sessions; an interval the idle endpoint lacks had no idle time
           const part = (name: string) => (typeof i?.[name] === "number" ? (i[name] as number) : 0);
+          // the sums and counts behind the averages, as sent: with them the figure over a window
+          // and the total of several repositories are Σsum / Σcount (without, n/a)
+          const counts: Json = {};
+          for (const name of ["sum_queue_time", "count_queue_time"]) if (typeof r[name] === "number") counts[name] = r[name];
+          if (typeof i?.count_idle === "number" || !i) {
+            for (const name of ["sum_idle_capacity", "sum_idle_schedule", "sum_idle_freeze", "count_idle"]) counts[name] = part(name);
+          }
           return {
             start: r.start,
             end: r.end,
@@ -49,6 +56,7 @@ function averageQueueTime(bodies: ReadonlyMap<string, unknown>): unknown {
             idle_capacity: part("idle_capacity"),
             idle_schedule: part("idle_schedule"),
             idle_freeze: part("idle_freeze"),
+            ...counts,
           };
         }),
       };

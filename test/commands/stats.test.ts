@@ -63,6 +63,26 @@ describe("mq stats (listing)", () => {
     expect(lines.at(-1)).toMatch(/^summary\s+headline figures/);
   });
 
+  // found by review: `mq stats -o json | jq` got the text listing
+  it("-o json / ndjson / csv: the subcommands as records; -o markdown refused (exit 2, nothing out)", async () => {
+    const json = await mq(["stats", "-o", "json"]);
+    expect(json.code).toBe(0);
+    const records = JSON.parse(json.out) as Array<{ name: string; summary: string; dialects: string[] }>;
+    expect(records).toHaveLength(ALL_STATS_ENDPOINTS.length + 1);
+    expect(records[0]).toEqual({ name: "time-to-merge", summary: expect.stringMatching(/^mean and median time to merge/), dialects: ["spec", "mergify"] });
+    expect(records.find((r) => r.name === "idle-queue-time")!.dialects).toEqual(["mergify"]);
+    const ndjson = await mq(["stats", "-o", "ndjson"]);
+    expect(ndjson.out.trimEnd().split("\n").map((l) => JSON.parse(l))).toEqual(records);
+    const csv = await mq(["stats", "-o", "csv"]);
+    // RFC 4180 line ends
+    expect(csv.out.split("\r\n")[0]).toBe("name,summary,dialects");
+    expect(csv.out).toMatch(/^idle-queue-time,[^\r\n]*,mergify\r$/m);
+    const md = await mq(["stats", "-o", "markdown"]);
+    expect(md.code).toBe(2);
+    expect(md.out).toBe("");
+    expect(md.err).toMatch(/^mq: -o markdown is for statistics .*\n$/);
+  });
+
   it("rejects an unknown subcommand with a suggestion", async () => {
     const { code, err } = await mq(["stats", "failure-rat"]);
     expect(code).toBe(2);
@@ -425,6 +445,8 @@ describe("--fail-if flags: exit 2, one line, nothing sent", () => {
     [["queue-size", "--min-count", "5", "--fail-if", "avg_size > 3"], "--min-count: avg_size has no count of the items behind it; --min-count applies to rates and to the figures of failure-rate and checks-retries (drop it, or gate avg_size without it in another step)."],
     [["failure-rate", "--fail-if", "failure_rate > 20"], '--fail-if "failure_rate > 20": failure_rate is a ratio from 0 to 1; write 0.2 or 20% for 20 percent.'],
     [["failure-rate", "--fail-if", "failure_rate > 0.2", "--report", "/nonexistent-dir/x.json"], "--report /nonexistent-dir/x.json: cannot write to the folder /nonexistent-dir (missing or not writable)."],
+    // a folder: it was an internal error (EISDIR, exit 70) after every request
+    [["failure-rate", "--fail-if", "failure_rate > 0.2", "--report", tmpdir()], `--report ${tmpdir()}: is a folder; give a file name (e.g. ${join(tmpdir(), "mq-report.json")}).`],
     [["summary", "--fail-if", "rate > 0.2"], '--fail-if "rate > 0.2": unknown field "rate" for mq stats summary; fields: entered, merged, checks, failures, failure_rate, avg_queue_time, max_queue_time, avg_ci_runtime, avg_queue_size, max_queue_size, retries, recovery_rate.'],
     [["branches", "-o", "openmetrics"], "-o openmetrics is for statistics (mq stats and mq stats summary); mq stats branches takes table, json, ndjson, csv, none."],
   ];

@@ -102,6 +102,27 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
     }
   });
 
+  it("a lazy chunk imports main's bindings from main.js, never through a one-line re-export module (a module load each)", async () => {
+    const isStub = (f: string) => /^(export \{[^}]*\} from|import) "\.\.\/main\.js";\n$/.test(readFileSync(join(dist, "chunks", f), "utf8"));
+    const files = readdirSync(join(dist, "chunks")).filter((f) => f.endsWith(".js"));
+    const stubs = new Set(files.filter(isStub));
+    expect(stubs.size).toBeGreaterThan(5);
+    let fromMain = 0;
+    for (const f of files.filter((x) => !stubs.has(x))) {
+      const text = readFileSync(join(dist, "chunks", f), "utf8");
+      const statics = [...text.matchAll(/(?:^|[;}\s])(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?"(\.[^"]+)"/g)].map((m) => m[1]!);
+      for (const s of statics) expect(stubs.has(s.replace(/^\.\//, "")), `${f} imports ${s}`).toBe(false);
+      if (statics.includes("../main.js")) fromMain++;
+    }
+    expect(fromMain).toBeGreaterThan(5);
+    // and what they get is main's own: one MqError class whichever chunk threw it
+    const main = (await import(pathToFileURL(join(dist, "main.js")).href)) as Record<string, unknown>;
+    const store = files.find((f) => /^store-/.test(f));
+    expect(store).toBeDefined();
+    const text = readFileSync(join(dist, "chunks", store!), "utf8");
+    for (const [, inMain] of text.matchAll(/(__mqChunk\d+_\w+) as \w+/g)) expect(main[inMain!], inMain).toBeDefined();
+  });
+
   it("a one-page mq logs over http:// loads neither node:http2 nor tls nor crypto", async () => {
     const server = createServer((req, res) => {
       res.writeHead(200, { "content-type": "application/json" });

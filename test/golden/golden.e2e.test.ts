@@ -64,7 +64,8 @@ function capture(args: string[], columns: number): Promise<{ code: number | null
   });
 }
 
-const CAPTURES: ReadonlyArray<[string, string[]]> = [
+/** name, arguments, and the exit code when it is not 0 (a --fail-if check that fails exits 1) */
+const CAPTURES: ReadonlyArray<[string, string[], number?]> = [
   ["logs", ["logs"]],
   ["logs-pr", ["logs", "--pr", "4821", "--since", "7d"]],
   ["stats-failure-rate", ["stats", "failure-rate"]],
@@ -74,16 +75,21 @@ const CAPTURES: ReadonlyArray<[string, string[]]> = [
   ["stats-batch-bisection", ["stats", "batch-bisection", "--since", "7d"]],
   ["stats-summary", ["stats", "summary", "--since", "7d"]],
   ["stats-chart", ["stats", "queues-entered-count", "--since", "7d", "--chart", "--queue", "hotfix"]],
+  // several repositories: a row each and the total; the gate's verdicts per repository and on the total
+  ["stats-many-failure-rate", ["stats", "failure-rate", "--repo", "acme/web,acme/api", "--since", "7d"]],
+  ["stats-many-summary", ["stats", "summary", "--repo", "acme/web,acme/api", "--since", "7d"]],
+  ["stats-many-gate", ["stats", "checks-retries", "--repo", "acme/web,acme/api", "--since", "7d", "--fail-if", "recovery_rate < 95%", "--fail-if-scope", "both"], 1],
+  ["insights-many-gate", ["insights", "--repo", "acme/web,acme/api", "--since", "7d", "-o", "none", "--fail-if", "p95(queue_time) > 1h", "--fail-if", "merged < 10", "--fail-if-scope", "both"], 1],
 ];
 
 const widest = (text: string) => Math.max(...text.split("\n").map((l) => l.length));
 
 describe.skipIf(!hasScript)("golden captures at 80 and 120 columns (skipped: `script` from util-linux is missing)", () => {
-  for (const [name, args] of CAPTURES) {
+  for (const [name, args, code = 0] of CAPTURES) {
     for (const columns of [80, 120]) {
       it(`${name} at ${columns}: mq ${args.join(" ")}`, async () => {
         const r = await capture(args, columns);
-        expect(r.code, r.stderr).toBe(0);
+        expect(r.code, r.stderr).toBe(code);
         const text = `$ mq ${args.join(" ")}    # ${columns} columns\n--- stderr\n${r.stderr}--- stdout\n${r.stdout}`;
         const file = join(here, `${name}.${columns}.txt`);
         if (process.env.MQ_UPDATE_GOLDEN === "1" || !existsSync(file)) writeFileSync(file, text);

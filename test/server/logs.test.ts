@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../src/server/index.js";
 import { dayOf, reachOf, simulateDay, simulateRepository } from "../../src/server/simulate.js";
 import { EVENT_TYPES, TYPED_EVENT_TYPES, UNTYPED_EVENT_TYPES } from "../../src/api/dialects/spec.js";
-import { EventSchema } from "../../src/api/schema/events.js";
+import { eventSchemas } from "../../src/api/schema/events.js";
 import { AUTH, NOW, get, linkOf, qs, walk, type Ev } from "./helpers.js";
+
+const { EventSchema } = eventSchemas();
 
 let server: RunningServer;
 let logs: string;

@@ -351,41 +351,53 @@ type TypedEventSchemas = {
   >;
 };
 
-const typedEventSchemas = Object.fromEntries(
-  TYPED_EVENT_TYPES.map((t) => [
-    t,
-    z.looseObject({ ...envelopeShape, type: z.literal(t), metadata: EVENT_METADATA_SCHEMAS[t] }),
-  ]),
-) as TypedEventSchemas;
+const TYPED_SET: ReadonlySet<string> = new Set(TYPED_EVENT_TYPES);
+
+// The whole event and page as zod schemas: for tests, the OpenAPI checks and anyone who wants a
+// parsed copy. Built on first use: parseEventsPage checks pages without them (envelope by hand,
+// metadata through compiled checks), and building 38 typed event schemas and their union was a
+// third of the events module's load, paid by every `mq logs` for nothing.
+function buildEventSchemas() {
+  const typedEventSchemas = Object.fromEntries(
+    TYPED_EVENT_TYPES.map((t) => [t, z.looseObject({ ...envelopeShape, type: z.literal(t), metadata: EVENT_METADATA_SCHEMAS[t] })]),
+  ) as TypedEventSchemas;
+  /**
+   * An event whose type has no documented metadata: the nine untyped filterable types and any type
+   * the real service adds later. Its metadata is kept as sent.
+   */
+  const GenericEventSchema = z.looseObject({
+    ...envelopeShape,
+    type: z.string().refine((t) => !TYPED_SET.has(t), { message: "a typed event type" }),
+    metadata: z.record(z.string(), z.unknown()),
+  });
+  /** The strict contract: typed events must match their metadata shape exactly (extra fields kept). */
+  const EventSchema = z.union([
+    z.discriminatedUnion(
+      "type",
+      TYPED_EVENT_TYPES.map((t) => typedEventSchemas[t]) as unknown as [TypedEventSchemas[TypedEventType], ...TypedEventSchemas[TypedEventType][]],
+    ),
+    GenericEventSchema,
+  ]);
+  const EventsPageSchema = z.looseObject({
+    size: z.int(),
+    per_page: z.int(),
+    events: z.array(EventSchema),
+  });
+  return { GenericEventSchema, EventSchema, EventsPageSchema };
+}
+
+type EventSchemas = ReturnType<typeof buildEventSchemas>;
+let eventSchemasBuilt: EventSchemas | undefined;
+
+/** GenericEventSchema, EventSchema (any event, the strict contract) and EventsPageSchema, built once on first call. */
+export function eventSchemas(): EventSchemas {
+  return (eventSchemasBuilt ??= buildEventSchemas());
+}
 
 export type TypedEvent<T extends TypedEventType = TypedEventType> = {
   [K in T]: z.infer<TypedEventSchemas[K]>;
 }[T];
-
-const TYPED_SET: ReadonlySet<string> = new Set(TYPED_EVENT_TYPES);
-
-/**
- * An event whose type has no documented metadata: the nine untyped filterable types and any type
- * the real service adds later. Its metadata is kept as sent.
- */
-export const GenericEventSchema = z.looseObject({
-  ...envelopeShape,
-  type: z.string().refine((t) => !TYPED_SET.has(t), { message: "a typed event type" }),
-  metadata: z.record(z.string(), z.unknown()),
-});
-export type GenericEvent = z.infer<typeof GenericEventSchema>;
-
-/** The strict contract: typed events must match their metadata shape exactly (extra fields kept). */
-export const EventSchema = z.union([
-  z.discriminatedUnion(
-    "type",
-    TYPED_EVENT_TYPES.map((t) => typedEventSchemas[t]) as unknown as [
-      TypedEventSchemas[TypedEventType],
-      ...TypedEventSchemas[TypedEventType][],
-    ],
-  ),
-  GenericEventSchema,
-]);
+export type GenericEvent = z.infer<EventSchemas["GenericEventSchema"]>;
 /**
  * Any event. Narrow with `isTypedEvent(ev, "action.queue.enter")`: comparing `ev.type` alone does
  * not narrow because GenericEvent's type is `string`. Outside --strict a typed event's metadata may
@@ -393,11 +405,6 @@ export const EventSchema = z.union([
  */
 export type Event = TypedEvent | GenericEvent;
 
-export const EventsPageSchema = z.looseObject({
-  size: z.int(),
-  per_page: z.int(),
-  events: z.array(EventSchema),
-});
 export interface EventsPage {
   size: number;
   per_page: number;

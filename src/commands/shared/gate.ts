@@ -3,8 +3,8 @@
 // (a line per check on stderr, the JSON report, GitHub annotations and step summary). `mq stats`
 // and `mq insights` hand the verdicts of src/stats/fail-if.ts's judge() here: one home for them.
 import { Command, Option } from "commander";
-import { accessSync, constants } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { accessSync, constants, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { Context } from "../../context.js";
 import { CheckFailedError, UsageError } from "../../errors.js";
 import { GATE_SCOPES, type FailIfExpr, type GateScope, type Verdict } from "../../stats/fail-if.js";
@@ -103,6 +103,13 @@ export function parseGateFlags(flags: GateRawFlags, failIf: FailIfExpr[], sample
 
 /** The file's folder must exist and be writable: found out before any request, not after. */
 export function checkWritableFile(flag: string, path: string): void {
+  let folder = false;
+  try {
+    folder = statSync(path).isDirectory();
+  } catch {
+    // not there yet: it is created in its folder
+  }
+  if (folder) throw new UsageError(`${flag} ${path}: is a folder; give a file name (e.g. ${join(path, "mq-report.json")}).`);
   const dir = dirname(resolve(path));
   try {
     accessSync(dir, constants.W_OK);

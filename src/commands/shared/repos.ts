@@ -1,7 +1,7 @@
 // Several repositories for `mq logs`, `mq stats`, `mq insights` and `mq prs`: --repo repeated or
 // comma-separated, and @FILE for a file of names (one a line; blank lines and # comments ignored).
 // Without --repo, the one repository mq would use anyway.
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import type { Context } from "../../context.js";
 import { MqError, UsageError } from "../../errors.js";
@@ -16,30 +16,39 @@ export interface RepoName {
 /** At most this many repositories are read at once. */
 export const REPO_CONCURRENCY = 4;
 export const MAX_REPOS = 1000;
+/** MAX_REPOS names with room for comments; a larger file is not a list of repositories. */
+const MAX_REPO_FILE_BYTES = 1024 * 1024;
 
 export function parseRepoList(value: string, cwd: string): RepoName[] {
-  const names: string[] = [];
+  // each name with where it came from: a bad line of a file is named by its line number
+  const names: Array<{ name: string; from: string }> = [];
   for (const item of value.split(",").map((s) => s.trim())) {
     if (item === "") throw new UsageError("--repo has an empty value: give owner/name, a comma-separated list, or @FILE.");
     if (item.startsWith("@")) {
       const path = resolvePath(cwd, item.slice(1));
       let text: string;
       try {
+        // refused before it is read: a huge file would be held whole, then echoed in the error
+        const { size, isFile } = statOf(path);
+        if (isFile && size > MAX_REPO_FILE_BYTES) {
+          throw new UsageError(`--repo ${item}: ${path} is ${size} bytes; a file of repositories is at most 1 MiB (${MAX_REPOS} repositories).`);
+        }
         text = readFileSync(path, "utf8");
       } catch (err) {
+        if (err instanceof UsageError) throw err;
         throw new UsageError(`--repo ${item}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? String(err)}).`);
       }
-      for (const line of text.split(/\r?\n/)) {
+      text.split(/\r?\n/).forEach((line, i) => {
         const name = line.replace(/#.*/, "").trim();
-        if (name) names.push(name);
-      }
-    } else names.push(item);
+        if (name) names.push({ name, from: ` ${item}, line ${i + 1}` });
+      });
+    } else names.push({ name: item, from: "" });
   }
   const out: RepoName[] = [];
   const seen = new Set<string>();
-  for (const n of names) {
-    const checked = checkRepo(n);
-    if (!checked.ok) throw new UsageError(`bad repository from --repo: ${checked.message}`);
+  for (const { name, from } of names) {
+    const checked = checkRepo(name);
+    if (!checked.ok) throw new UsageError(`bad repository from --repo${from}: ${checked.message}`);
     const key = `${checked.value.owner}/${checked.value.name}`.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
@@ -48,6 +57,11 @@ export function parseRepoList(value: string, cwd: string): RepoName[] {
   if (out.length === 0) throw new UsageError("--repo names no repository.");
   if (out.length > MAX_REPOS) throw new UsageError(`--repo names ${out.length} repositories; at most ${MAX_REPOS}.`);
   return out;
+}
+
+function statOf(path: string): { size: number; isFile: boolean } {
+  const st = statSync(path);
+  return { size: st.size, isFile: st.isFile() };
 }
 
 /** The repositories of --repo when it names a list or a file (checked, no request), else undefined. */
@@ -115,5 +129,8 @@ export async function eachRepo<R>(
 
 /** The error a command ends with when some repositories failed: the first one's exit code. */
 export function someReposFailed(failed: readonly RepoFailure[], total: number, first: MqError): MqError {
-  return new MqError(`${failed.length} of ${total} repositories could not be read (${failed.map((f) => f.repository).join(", ")}); the output covers the others.`, first.exitCode);
+  const which = failed.map((f) => f.repository).join(", ");
+  // "covers the others" when there are none would send a reader looking for output that is not there
+  if (failed.length === total) return new MqError(`none of the ${total} repositories could be read (${which}).`, first.exitCode);
+  return new MqError(`${failed.length} of ${total} repositories could not be read (${which}); the output covers the others.`, first.exitCode);
 }

@@ -7,6 +7,9 @@ import type { ArchiveMode } from "../../archive/choose.js";
 import { archiveOption, noArchiveOption, resolveArchiveMode } from "./archive.js";
 import { collectList, requireNonEmptyItems } from "./lists.js";
 import { checkWindowOrder, parseTimeFlag, TIME_VALUE_HELP } from "./time.js";
+import { parseIntFlag } from "./lists.js";
+import { UsageError } from "../../errors.js";
+import { DEFAULT_PARALLEL, MAX_PARALLEL } from "../../api/slice-limits.js";
 
 export interface StaysRawFlags {
   since?: string;
@@ -14,6 +17,7 @@ export interface StaysRawFlags {
   baseRef?: string;
   queue?: string[];
   archive?: boolean;
+  parallel?: string;
 }
 
 export interface StaysFlags {
@@ -22,6 +26,8 @@ export interface StaysFlags {
   baseRef?: string;
   queues?: string[];
   archive: ArchiveMode;
+  /** requests in flight over the API (parallel time slices; 1: page after page) */
+  parallel: number;
 }
 
 /** --since and --until; `defaultWords` is the default length in words ("7 days"). */
@@ -38,8 +44,25 @@ export function addStayFilterFlags(cmd: Command): Command {
     .addOption(new Option("--queue <name>", "only stays in this queue (repeatable, comma-separated)").argParser(collectList));
 }
 
+/** --archive, --no-archive and --parallel (how the API's pages are read when the archive does not answer). */
 export function addArchiveFlags(cmd: Command): Command {
-  return cmd.addOption(archiveOption()).addOption(noArchiveOption());
+  return cmd
+    .addOption(archiveOption())
+    .addOption(noArchiveOption())
+    .addOption(
+      new Option(
+        "--parallel <n>",
+        `requests in flight when the log is read from the API (parallel time slices): 1 to ${MAX_PARALLEL}, 1 for one page after another (default ${DEFAULT_PARALLEL})`,
+      ),
+    );
+}
+
+/** --parallel, checked as mq logs checks it; it cannot be combined with --archive, which reads no pages. */
+export function parseParallelFlag(flags: { parallel?: string; archive?: boolean }): number {
+  if (flags.parallel === undefined) return DEFAULT_PARALLEL;
+  const parallel = parseIntFlag("--parallel", flags.parallel, 1, MAX_PARALLEL);
+  if (flags.archive === true) throw new UsageError("--parallel applies to the API's pages, not to --archive.");
+  return parallel;
 }
 
 /** The window of a command that reads stays: --since/--until with a default length. */
@@ -55,5 +78,5 @@ export function parseStaysFlags(flags: StaysRawFlags, ctx: Context, defaultMs: n
   const { since, until } = parseStaysWindow(flags, ctx.now(), defaultMs);
   const baseRef = flags.baseRef !== undefined ? requireNonEmptyItems("--base-ref", [flags.baseRef])[0] : undefined;
   const queues = flags.queue !== undefined ? requireNonEmptyItems("--queue", flags.queue) : undefined;
-  return { since, until, baseRef, queues, archive: resolveArchiveMode(flags.archive, ctx.env) };
+  return { since, until, baseRef, queues, archive: resolveArchiveMode(flags.archive, ctx.env), parallel: parseParallelFlag(flags) };
 }

@@ -256,7 +256,13 @@ export function NewCmdStats(
         const near = closestMatches(sub, names);
         throw new UsageError(`unknown stats subcommand "${sub}"${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}; run mq stats to list them.`);
       }
-      ctx.io.stdout.write(statsListing());
+      // without -o, the text listing a person reads (piped too: `mq stats | grep queue`); with
+      // -o json/ndjson/csv, records a script can read (it got the text and broke `| jq`)
+      if (ctx.globals.output === undefined || ctx.globals.output === "table") return void ctx.io.stdout.write(statsListing());
+      const format = resolveOutputFormat(ctx, { command: "mq stats (the list of subcommands)" });
+      const { exportAll } = await import("../../output/exporter.js");
+      const { writeChunk } = await import("../../output/records.js");
+      await exportAll(format, ctx.io, { table: () => ({ async write() {}, end: () => writeChunk(ctx.io.stdout, statsListing()) }), csvJoinArrays: true }, statsRecords);
     });
   if (!withSubcommands) return stats;
 
@@ -321,6 +327,14 @@ export function NewCmdStatsSummary(ctx: Context, runF?: (opts: StatsSummaryOptio
     await (runF ?? ((o) => runStatsSummary(o, ctx)))({ dialect, filters, since, until, gate, ...(repos ? { repos } : {}) });
   });
   return cmd;
+}
+
+/** The subcommands as records: name, what it answers, the dialects that have it. */
+export function statsRecords(): Array<{ name: string; summary: string; dialects: string[] }> {
+  return [
+    ...STATS_ENDPOINTS.map((e) => ({ name: e.name, summary: e.summary, dialects: [...e.dialects] })),
+    { name: "summary", summary: SUMMARY_DESCRIPTION, dialects: Object.keys(DIALECTS) },
+  ];
 }
 
 export function statsListing(): string {

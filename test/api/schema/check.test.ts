@@ -11,10 +11,10 @@ import { compileCheck } from "../../../src/api/schema/check.js";
 import {
   EVENT_METADATA_SCHEMAS,
   EventEnvelopeSchema,
-  EventSchema,
-  EventsPageSchema,
+  eventSchemas,
   validateEvent,
 } from "../../../src/api/schema/events.js";
+const { EventSchema, EventsPageSchema } = eventSchemas();
 import {
   ABORT_CODES,
   ABORT_STATUSES,

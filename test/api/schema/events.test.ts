@@ -4,12 +4,13 @@ import { ContractError, ExitCode } from "../../../src/errors.js";
 import { EVENT_TYPES, TYPED_EVENT_TYPES } from "../../../src/api/dialects/spec.js";
 import {
   EVENT_METADATA_SCHEMAS,
-  EventSchema,
+  eventSchemas,
   EventEnvelopeSchema,
   parseEventsPage,
   validateEvent,
   isTypedEvent,
 } from "../../../src/api/schema/events.js";
+const { EventSchema } = eventSchemas();
 import { DateTimeSchema, EventTypeSchema, firstIssues } from "../../../src/api/schema/common.js";
 import { contractError } from "../../helpers/contract.js";
 
@@ -199,6 +200,12 @@ describe("date-times and event types", () => {
   it("refuses an unknown event type in the enum", () => {
     expect(EventTypeSchema.safeParse("action.queue.enter").success).toBe(true);
     expect(EventTypeSchema.safeParse("action.dequeue").success).toBe(false);
+  });
+
+  it("the whole-event schemas are built once, on first use, and shared", () => {
+    const first = eventSchemas();
+    expect(eventSchemas()).toBe(first);
+    expect(first.EventsPageSchema.shape.events.element).toBe(first.EventSchema);
   });
 
   it("isTypedEvent narrows by type", () => {

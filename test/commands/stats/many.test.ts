@@ -160,6 +160,29 @@ describe("mq stats --repo a,b: a row per repository and an exact total", () => {
     expect(r.err).toBe("2 repositories total-queue-time, 2026-11-20 10:00Z → 2026-11-20 12:00Z\n");
   });
 
+  it("a table wider than the terminal is split into parts that fit, each with the repository column (checks-retries at 60, summary at 80)", async () => {
+    for (const [args, columns] of [[["stats", "checks-retries"], 60], [["stats", "summary"], 80]] as const) {
+      const r = await mq([...args, "--repo", "acme/web,acme/api", ...WINDOW, "--color", "never"], { stdoutIsTTY: true, columns });
+      expect(r.code, r.err).toBe(0);
+      const lines = r.out.split("\n");
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(columns);
+      // every part names the rows it holds
+      expect(lines.filter((l) => l.startsWith("total")).length).toBeGreaterThan(1);
+      expect(lines.filter((l) => l.startsWith("acme/api")).length).toBe(lines.filter((l) => l.startsWith("total")).length);
+    }
+    const r = await mq(["stats", "checks-retries", "--repo", "acme/web,acme/api", ...WINDOW, "--color", "never"], { stdoutIsTTY: true, columns: 60 });
+    for (const figure of ["total", "sessions", "recovered", "not", "recovery", "avg", "max"]) expect(r.out).toMatch(new RegExp(`(^|\\s)${figure}(\\s|$)`, "m"));
+  });
+
+  it("a list that names one repository twice is one repository, and the line above the table says so in the singular", async () => {
+    const r = await mq(["stats", "failure-rate", "--repo", "acme/web,ACME/web", ...WINDOW, "--color", "never"], { stdoutIsTTY: true, columns: 80 });
+    expect(r.code).toBe(0);
+    expect(r.err).toBe("1 repository failure-rate, 2026-11-20 10:00Z → 2026-11-20 12:00Z\n");
+    expect(requests).toEqual([`/v1/repos/acme/web/stats/failure_rate?${QUERY}`]);
+    const summary = await mq(["stats", "summary", "--repo", "acme/web,acme/web", ...WINDOW, "--color", "never"], { stdoutIsTTY: true, columns: 80 });
+    expect(summary.err.split("\n")[0]).toBe("1 repository summary, 2026-11-20 10:00Z → 2026-11-20 12:00Z");
+  });
+
   it("no data in any repository: a line on stderr saying what was asked, nothing on stdout", async () => {
     const r = await mq(["stats", "failure-rate", "--repo", "acme/empty1,acme/empty2", ...WINDOW, "--queue", "hotfix", "-o", "table"]);
     expect(r.code).toBe(0);
@@ -254,6 +277,12 @@ describe("mq stats --repo a,b: one repository failing", () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^mq: acme\/nope: .*404.* \(exit 3\)$/);
     expect(lines[1]).toBe("mq: 1 of 3 repositories could not be read (acme/nope); the output covers the others.");
+  });
+
+  it("every repository failing: the closing line does not promise output from others", async () => {
+    const r = await mq(["stats", "failure-rate", "--repo", "acme/nope,acme/gone", ...WINDOW, "-o", "ndjson"]);
+    expect(r.code).toBe(3);
+    expect(r.err.trimEnd().split("\n").pop()).toBe("mq: none of the 2 repositories could be read (acme/nope, acme/gone).");
   });
 
   it("-o json names it under failed", async () => {
