@@ -54,6 +54,16 @@ describe("mq archive sync under SIGKILL", () => {
     const expected = await contents(reference);
     expect(expected.length).toBeGreaterThan(5000);
 
+    // how long one uninterrupted parallel sync takes on this machine now: the kills fall within
+    // its first part, so that at least four land before a rerun completes the work (with fixed
+    // moments of up to 2.7 s, a quiet machine finished the sync before the fourth kill)
+    const probeDir = tempDir();
+    const probeStart = performance.now();
+    const probe = await spawnMq(syncArgs(since, 6), { env: { MQ_DATA_DIR: probeDir }, killAfterMs: 120_000 });
+    const probeMs = performance.now() - probeStart;
+    expect(probe.code, probe.stderr).toBe(0);
+    expect(await contents(probeDir)).toEqual(expected);
+
     const dir = tempDir();
     const random = prng(20);
     let kills = 0;
@@ -62,7 +72,7 @@ describe("mq archive sync under SIGKILL", () => {
       const run = startMq(syncArgs(since, [6, 16, 2, 1][attempt % 4]), { env: { MQ_DATA_DIR: dir }, killAfterMs: 120_000 });
       if (attempt < 8) {
         // from before the archive is opened to well into the pages
-        await sleep(200 + Math.floor(random() * 2500));
+        await sleep(100 + Math.floor(random() * 0.4 * probeMs));
         if (run.child.exitCode === null) {
           run.child.kill("SIGKILL");
           kills++;

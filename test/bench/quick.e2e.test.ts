@@ -44,10 +44,11 @@ describe("bench --quick", () => {
       "bare node:http one-page fetch, 100 events (floor)",
       "mq logs, one page of 100 events -o ndjson",
       "(b) bare undici loop, 2,000 events (floor)",
-      "mq logs --all -o ndjson, 2,000 events",
-      "mq logs --all -o json, 2,000 events",
-      "mq logs --all -o csv, 2,000 events",
-      "mq logs --all -o table, 2,000 events",
+      "mq logs --all -o ndjson --parallel 1, 2,000 events",
+      "mq logs --all -o json --parallel 1, 2,000 events",
+      "mq logs --all -o csv --parallel 1, 2,000 events",
+      "mq logs --all -o table --parallel 1, 2,000 events",
+      "mq logs --all -o ndjson (default: parallel slices), 2,000 events",
       "peak RSS -o ndjson: 1,000 → 5,000 events",
       "peak RSS -o json: 1,000 → 5,000 events",
       "peak RSS -o csv: 1,000 → 5,000 events",
@@ -61,9 +62,16 @@ describe("bench --quick", () => {
       "whole-window failure_rate (7 days), cold: first query of a fresh server",
       "whole-window failure_rate (7 days), warm",
       "mq serve --days 7 --memory-budget 512: peak RSS after every endpoint over the window",
+      "warm /logs page of 10, idle (baseline)",
+      "warm /logs page of 10 while 20 clients ask 80 cold requests over 4 repositories",
+      "20 clients x 4 repositories: the whole load (80 requests)",
+      "mq serve --memory-budget 512: peak RSS under that load",
+      "--days 30: one repository's 4 statistics back to 2000 and its newest and oldest pages (each repository cold)",
+      expect.stringMatching(/^--days 30: the server's CPU time over the 2 repositories \(wall: [\d.]+ m?s\)$/),
+      "--days 30 --memory-budget 512: peak RSS after 2 repositories",
     ]);
     const targets = r.stdout.split("\n").filter((l) => /^- \*\*(met|NOT met|not measured)\*\* — /.test(l));
-    // 18 of the other sections, 6 of issue 18's rows (bench/feel.mjs)
-    expect(targets).toHaveLength(24);
+    // 22 of the other sections (7 of them serve), 6 of issue 18's rows (bench/feel.mjs)
+    expect(targets, targets.join("\n")).toHaveLength(28);
   }, 480_000);
 });
