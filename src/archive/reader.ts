@@ -7,6 +7,7 @@
 //   const cover = await windowCoverage(archive, "acme/web", since, until);
 //   if (cover.complete) for await (const batch of readArchivedEvents(archive, { repository: "acme/web", since, until })) ...
 import type { Context } from "../context.js";
+import type { LogEvent } from "../output/logs-table.js";
 import type { Archive } from "./db.js";
 import { archivePath } from "./paths.js";
 import { readCoverage, repositoryKey, subtract, type Range } from "./sync.js";
@@ -30,15 +31,7 @@ export interface ArchivedEventsQuery {
 /** One archived event: its JSON text as the server sent it, and that text parsed. */
 export interface ArchivedEvent {
   raw: string;
-  event: {
-    id: number;
-    received_at: string;
-    type: string;
-    pull_request: number | null;
-    base_ref: string | null;
-    metadata: Record<string, unknown>;
-    [key: string]: unknown;
-  };
+  event: LogEvent;
 }
 
 /** Opens the archive read-only (from --data-dir, $MQ_DATA_DIR or the XDG data folder); closed when the command ends. */

@@ -2,31 +2,20 @@
 // server on loopback (fixed clock and seed): whole syncs of thousands of events, so e2e-sized.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/main.js";
-import { startServer, type RunningServer } from "../../src/server/index.js";
 import { openArchive } from "../../src/archive/db.js";
 import { readArchivedEvents } from "../../src/archive/reader.js";
 import { startFaultServer } from "../helpers/fault-server.js";
 import { testContext } from "../helpers/context.js";
-import { apiFlags, archivedEvents, ARCHIVE_NOW, eventsFromApi, runMq, tempDataDir } from "../helpers/archive.js";
+import { archivedEvents, ARCHIVE_NOW, archiveApiServer, runMq, tempDataDir } from "../helpers/archive.js";
 
 const NOW = ARCHIVE_NOW;
 const SINCE = "2026-11-19T18:00:00Z";
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer({ now: NOW, seed: 3, days: 3, recordRequests: false });
-});
-afterAll(async () => {
-  await server.close();
-});
-
+const { url: apiUrl, api, fromApi } = archiveApiServer();
 const tempDir = () => tempDataDir();
 const mq = runMq;
-const api = () => apiFlags(server.url);
 const archived = archivedEvents;
-const fromApi = (since: string, until: string) => eventsFromApi(server.url, since, until);
 
 describe("mq archive sync", () => {
   let dir: string;
@@ -203,8 +192,8 @@ describe("mq archive sync, interrupted by the server", () => {
     let failAt = 5;
     const proxy = await startFaultServer(async (n, url) => {
       if (n === failAt) return { status: 503, body: { detail: "maintenance" } };
-      const res = await fetch(new URL(url.pathname + url.search, server.url), { headers: { authorization: "Bearer mqk_test_token_1234" } });
-      const link = res.headers.get("link")?.replaceAll(server.url, proxyUrl) ?? "";
+      const res = await fetch(new URL(url.pathname + url.search, apiUrl()), { headers: { authorization: "Bearer mqk_test_token_1234" } });
+      const link = res.headers.get("link")?.replaceAll(apiUrl(), proxyUrl) ?? "";
       return { headers: { "content-type": "application/json", ...(link ? { link } : {}) }, body: await res.text() };
     });
     const proxyUrl = proxy.url;

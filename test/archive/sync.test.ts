@@ -1,27 +1,16 @@
 // `mq archive` against small servers mq did not write, and its input checks: fast, in-process.
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../../src/server/index.js";
+import { describe, expect, it } from "vitest";
 import { startFaultServer } from "../helpers/fault-server.js";
-import { apiFlags, archivedEvents, ARCHIVE_NOW, eventsFromApi, runMq, tempDataDir } from "../helpers/archive.js";
+import { archivedEvents, ARCHIVE_NOW, archiveApiServer, runMq, tempDataDir } from "../helpers/archive.js";
 
 const NOW = ARCHIVE_NOW;
 const SINCE = "2026-11-19T00:00:00Z";
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer({ now: NOW, seed: 3, days: 3, recordRequests: false });
-});
-afterAll(async () => {
-  await server.close();
-});
-
+const { api, fromApi } = archiveApiServer();
 const tempDir = () => tempDataDir();
 const mq = runMq;
-const api = () => apiFlags(server.url);
 const archived = archivedEvents;
-const fromApi = (since: string, until: string) => eventsFromApi(server.url, since, until);
 
 describe("mq archive sync against servers mq did not write", () => {
   it("keeps each event's bytes as the server sent them", async () => {

@@ -4,7 +4,8 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
+import { startServer, type RunningServer } from "../../src/server/index.js";
 import { main } from "../../src/main.js";
 import { openArchive } from "../../src/archive/db.js";
 import { testContext } from "./context.js";
@@ -62,4 +63,19 @@ export async function eventsFromApi(url: string, since: string, until: string): 
   const r = await runMq(["logs", ...apiFlags(url), "--repo", "acme/web", "--since", since, "--until", until, "--all", "-o", "ndjson"]);
   expect(r.code, r.stderr).toBe(0);
   return r.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/**
+ * The bundled server both archive suites sync from (3 simulated days up to ARCHIVE_NOW, seed 3), for
+ * the enclosing file: its API flags and the events it serves over a window.
+ */
+export function archiveApiServer(): { url: () => string; api: () => string[]; fromApi: (since: string, until: string) => ReturnType<typeof eventsFromApi> } {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ now: ARCHIVE_NOW, seed: 3, days: 3, recordRequests: false });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+  return { url: () => server.url, api: () => apiFlags(server.url), fromApi: (since, until) => eventsFromApi(server.url, since, until) };
 }
