@@ -14,6 +14,12 @@ export interface BodyText {
   bytes: number;
   /** the body was not valid UTF-8: the text holds U+FFFD where the bad bytes were */
   invalidUtf8: boolean;
+  /**
+   * The bytes, when they are the text one byte a character (ASCII, no byte order mark): an offset
+   * in the text is then an offset here, and `-o ndjson` copies each event's bytes to stdout
+   * instead of encoding its text again.
+   */
+  ascii?: Buffer;
 }
 
 /** Thrown by readBodyText when the body passes the cap; the connection is already dropped. */
@@ -75,7 +81,8 @@ export async function readBodyText(body: Body, limit = MAX_BODY_BYTES, contentLe
   let text = all.toString("utf8");
   // as undici's text() did: a byte order mark is not part of the JSON
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  return { text, bytes, invalidUtf8 };
+  // valid UTF-8 with as many characters as bytes: every byte is ASCII
+  return { text, bytes, invalidUtf8, ascii: !invalidUtf8 && text.length === all.length ? all : undefined };
 }
 
 function isEmitter(body: Body): body is Body & { on(event: string, fn: (...args: never[]) => void): unknown } {

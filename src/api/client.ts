@@ -34,6 +34,8 @@ export interface ApiResponse {
   rootArrays?: Map<string, Span[]>;
   /** the body was not valid UTF-8: `text` holds U+FFFD where the bad bytes were */
   invalidUtf8?: boolean;
+  /** the body's bytes when `text` is exactly them, one byte a character (api/body.ts) */
+  ascii?: Buffer;
 }
 
 /** The warning for a response that was not valid UTF-8 (the caller writes it where its warnings go). */
@@ -95,7 +97,7 @@ function isLoopbackHost(hostname: string): boolean {
 
 /** What one attempt brought back: a whole answer, or no answer and the error's code. */
 type Exchange =
-  | { kind: "status"; status: number; headers: Dispatcher.ResponseData["headers"]; text: string; invalidUtf8: boolean; retryAfterMs: number | undefined }
+  | { kind: "status"; status: number; headers: Dispatcher.ResponseData["headers"]; text: string; invalidUtf8: boolean; ascii?: Buffer; retryAfterMs: number | undefined }
   | { kind: "error"; err: unknown; code: string | undefined };
 
 /** Everything the message of a failed HTTP answer is made from. */
@@ -164,6 +166,7 @@ export function createTransport(opts: TransportOptions): ApiClient {
           text: result.text,
           rootArrays: scan.rootArrays,
           invalidUtf8: result.invalidUtf8,
+          ascii: result.ascii,
         };
       }
       const decision = decideRetry(outcomeOf(result), attempt, maxAttempts, random());
@@ -208,10 +211,11 @@ export function createTransport(opts: TransportOptions): ApiClient {
       const retrying = decideRetry({ kind: "status", status, retryAfterMs }, attempt, maxAttempts, 0).action === "retry";
       let text = "";
       let invalidUtf8 = false;
+      let ascii: Buffer | undefined;
       if (retrying) await res.body.dump();
       // counted as it arrives and cut at the cap: a 600 MB page is never held
-      else ({ text, invalidUtf8 } = await readBodyText(res.body, MAX_BODY_BYTES, res.headers["content-length"]));
-      return { kind: "status", status, headers: res.headers, text, invalidUtf8, retryAfterMs };
+      else ({ text, invalidUtf8, ascii } = await readBodyText(res.body, MAX_BODY_BYTES, res.headers["content-length"]));
+      return { kind: "status", status, headers: res.headers, text, invalidUtf8, ascii, retryAfterMs };
     } catch (err) {
       if (signal.aborted) throw new InterruptedError();
       if (err instanceof BodyTooLargeError) throw tooLarge(url, err);

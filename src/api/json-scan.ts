@@ -223,3 +223,104 @@ export function memberSpans(text: string, span: Span): Map<string, Span> {
   });
   return members;
 }
+
+/** Numbers per member in a memberTable: key start, key end (quotes included), value start, value end, 1 when the value is spaced. */
+const MEMBER_FIELDS = 5;
+
+/**
+ * The members of the object at `span` as one flat table (MEMBER_FIELDS numbers each), for
+ * memberOf: what memberSpans finds, without a Map, a Span or a key string per member, since csv
+ * asks it of every event of a long walk. Empty when the span is not an object.
+ */
+export function memberTable(text: string, span: Span): number[] {
+  const table: number[] = [];
+  if (text.charCodeAt(span.start) !== OPEN_OBJECT) return table;
+  const end = span.end;
+  let depth = 0;
+  let expectKey = false;
+  let afterColon = false;
+  let keyStart = -1;
+  let keyEnd = -1;
+  let valueStart = -1;
+  let valueSpaced = false;
+  let lastEnd = span.start;
+  let i = span.start;
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c)) {
+      if (valueStart >= 0) valueSpaced = true;
+      i++;
+      continue;
+    }
+    if (depth === 1 && afterColon && valueStart < 0 && c !== COMMA && c !== CLOSE_OBJECT) valueStart = i;
+    if (c === QUOTE) {
+      const next = skipString(text, i);
+      if (depth === 1 && expectKey) {
+        keyStart = i;
+        keyEnd = next;
+        expectKey = false;
+      }
+      i = next;
+      lastEnd = next;
+      continue;
+    }
+    if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      if (++depth === 1) expectKey = true;
+      i++;
+      lastEnd = i;
+      continue;
+    }
+    if (c === CLOSE_OBJECT || c === CLOSE_ARRAY || (c === COMMA && depth === 1)) {
+      if (depth === 1) {
+        if (valueStart >= 0) table.push(keyStart, keyEnd, valueStart, lastEnd, valueSpaced ? 1 : 0);
+        valueStart = -1;
+        valueSpaced = false;
+        afterColon = false;
+        expectKey = c === COMMA;
+      }
+      if (c !== COMMA) depth--;
+      i++;
+      if (c !== COMMA) lastEnd = i;
+      continue;
+    }
+    if (c === COMMA) {
+      i++;
+      continue;
+    }
+    if (c === COLON) {
+      if (depth === 1) afterColon = true;
+      i++;
+      continue;
+    }
+    // a number or a literal: up to the next delimiter
+    i++;
+    while (i < end) {
+      const d = text.charCodeAt(i);
+      if (isSpace(d) || d === COMMA || d === CLOSE_OBJECT || d === CLOSE_ARRAY || d === COLON) break;
+      i++;
+    }
+    lastEnd = i;
+  }
+  return table;
+}
+
+/**
+ * The span of member `key`'s value in a memberTable of `text` (the last of duplicate keys, as
+ * JSON.parse): undefined when the object has no such member, false when a key holds a backslash
+ * that may decode to `key` (memberSpans decodes it).
+ */
+export function memberOf(text: string, table: readonly number[], key: string): Span | undefined | false {
+  if (key.includes("\\")) return false;
+  const n = key.length;
+  for (let i = table.length - MEMBER_FIELDS; i >= 0; i -= MEMBER_FIELDS) {
+    const ks = table[i]!;
+    const length = table[i + 1]! - ks - 2;
+    if (length === n) {
+      if (text.startsWith(key, ks + 1)) return { start: table[i + 2]!, end: table[i + 3]!, spaced: table[i + 4] === 1 };
+    } else if (length > n) {
+      // an escaped key ("\u0069d") may decode to `key`: the walk decodes it
+      for (let j = ks + 1; j < ks + 1 + length; j++) if (text.charCodeAt(j) === BACKSLASH) return false;
+    }
+  }
+  return undefined;
+}

@@ -4,20 +4,25 @@
 // `100`, and JSON.stringify rewrites escapes. The pagination step attaches each event's text to the
 // parsed object; the record writer asks for it and falls back to JSON.stringify for values built by
 // mq itself. A WeakMap: the text lives exactly as long as the event it belongs to.
-import { compactJson, memberSpans, type Span } from "./json-scan.js";
+import { compactJson, memberOf, memberSpans, memberTable, type Span } from "./json-scan.js";
 
 interface RawJson {
   text: string;
   span: Span;
-  compact?: string;
-  members?: Map<string, Span>;
+  /** the response's bytes when they are `text` one byte a character: the span is theirs too */
+  ascii: Buffer | undefined;
+  compact: string | undefined;
+  /** where each member is (json-scan's memberTable), found on the first member asked for */
+  table: number[] | undefined;
+  /** the members by key, when a key with an escape needs decoding */
+  members: Map<string, Span> | undefined;
 }
 
 const RAW = new WeakMap<object, RawJson>();
 
-/** Remembers that `value` was parsed from `text` at `span`. */
-export function attachRawJson(value: object, text: string, span: Span): void {
-  RAW.set(value, { text, span });
+/** Remembers that `value` was parsed from `text` at `span` (and `ascii`, the same text as bytes, when it is ASCII). */
+export function attachRawJson(value: object, text: string, span: Span, ascii?: Buffer): void {
+  RAW.set(value, { text, span, ascii, compact: undefined, table: undefined, members: undefined });
 }
 
 /** The value's JSON text as sent, on one line (white space outside strings removed), or undefined. */
@@ -34,9 +39,39 @@ export function rawMemberOf(value: unknown, key: string): string | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const raw = RAW.get(value);
   if (raw === undefined) return undefined;
-  raw.members ??= memberSpans(raw.text, raw.span);
-  const span = raw.members.get(key);
+  // one walk of the event for all its members (csv asks for several), without a Map or a key string each
+  raw.table ??= memberTable(raw.text, raw.span);
+  let span = raw.members === undefined ? memberOf(raw.text, raw.table, key) : false;
+  if (span === false) {
+    raw.members ??= memberSpans(raw.text, raw.span);
+    span = raw.members.get(key);
+  }
   return span === undefined ? undefined : compactJson(raw.text, span);
+}
+
+/**
+ * NDJSON lines of `values` as bytes: each value's bytes as the API sent them and a newline, copied
+ * from the response without decoding or encoding text. Undefined when a value has no such bytes
+ * (built by mq, a response that was not ASCII, a pretty-printed event): the caller then writes
+ * rawJsonOf's text, which is the same once encoded.
+ */
+export function rawJsonLines(values: readonly unknown[]): Buffer | undefined {
+  const raws: RawJson[] = new Array(values.length);
+  let size = 0;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    const raw = typeof value === "object" && value !== null ? RAW.get(value) : undefined;
+    if (raw === undefined || raw.ascii === undefined || raw.span.spaced) return undefined;
+    raws[i] = raw;
+    size += raw.span.end - raw.span.start + 1;
+  }
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const raw of raws) {
+    at += raw.ascii!.copy(out, at, raw.span.start, raw.span.end);
+    out[at++] = 0x0a;
+  }
+  return out;
 }
 
 /** Whether the value carries its text. */
@@ -48,11 +83,11 @@ export function hasRawJson(value: unknown): boolean {
  * Attaches to each element of `items` (parsed from the response's `key` array) its text in the
  * response. Nothing is attached when the two do not line up (a body the scanner could not map).
  */
-export function attachElementTexts(items: readonly unknown[], res: { text?: string; rootArrays?: Map<string, Span[]> }, key: string): void {
+export function attachElementTexts(items: readonly unknown[], res: { text?: string; rootArrays?: Map<string, Span[]>; ascii?: Buffer }, key: string): void {
   const spans = res.rootArrays?.get(key);
   if (res.text === undefined || spans === undefined || spans.length !== items.length) return;
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    if (typeof item === "object" && item !== null) attachRawJson(item, res.text, spans[i]!);
+    if (typeof item === "object" && item !== null) attachRawJson(item, res.text, spans[i]!, res.ascii);
   }
 }

@@ -380,8 +380,8 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
       checkMetadataOf: opts.format === "table" ? undefined : (type) => mismatches.needsCheck(type),
       onMetadataMismatch: (type, id, message) => mismatches.record(type, id, message),
     });
-    // -o ndjson/json/csv write each event's text as the API sent it
-    attachElementTexts(page.events, res, "events");
+    // -o ndjson/json/csv write each event's text as the API sent it (the table reads values only)
+    if (opts.format !== "table") attachElementTexts(page.events, res, "events");
     return page.events as unknown as LogEvent[];
   };
   return {

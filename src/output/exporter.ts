@@ -53,9 +53,12 @@ function recordSink<T>(format: "json" | "ndjson" | "csv", io: IOStreams, x: Expo
   const prepare =
     format === "csv" && x.csvJoinArrays
       ? (item: T) => Object.fromEntries(Object.entries(toRecord(item)).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : v]))
-      : toRecord;
+      : x.toRecord === undefined
+        ? undefined
+        : toRecord;
   return {
-    write: (items) => writer.writeMany(items.map(prepare)),
+    // the items are the records (events from the API): no copy of a long walk's every page
+    write: (items) => writer.writeMany(prepare === undefined ? (items as unknown as readonly Record<string, unknown>[]) : items.map(prepare)),
     end: () => writer.end(),
   };
 }

@@ -2,7 +2,7 @@
 // produced, one write call each, so memory stays flat with the size of the result, a reader such as
 // `jq` sees data as it arrives, and an interrupted run never leaves half a record on stdout.
 import { once } from "node:events";
-import { rawJsonOf, rawMemberOf } from "../api/raw-json.js";
+import { rawJsonLines, rawJsonOf, rawMemberOf } from "../api/raw-json.js";
 import { guardCsvText } from "./csv-guard.js";
 import { terminalJson, terminalText } from "./terminal-text.js";
 
@@ -44,6 +44,9 @@ export function createRecordWriter(
 
   const guard = opts.csvGuard !== false;
   const terminal = opts.terminal === true;
+  // ndjson of the API's events, to a program: each event's bytes as received, copied to stdout
+  // without decoding and encoding text again (what the text path writes, byte for byte)
+  const copyBytes = format === "ndjson" && !fields && !terminal;
 
   // An event from the API carries the text it was sent as (api/raw-json.ts): that text is written,
   // so integers beyond 2^53, `1.0`, `1e2`, escapes and key order come out as the API sent them.
@@ -103,6 +106,16 @@ export function createRecordWriter(
     },
     async writeMany(records) {
       if (ended) throw new Error("record writer already ended");
+      if (copyBytes) {
+        const list = Array.isArray(records) ? (records as Record<string, unknown>[]) : [...records];
+        const bytes = rawJsonLines(list);
+        if (bytes !== undefined) {
+          count += list.length;
+          if (bytes.length > 0) await writeChunk(stream, bytes);
+          return;
+        }
+        records = list;
+      }
       let text = "";
       for (const r of records) {
         text += encode(r);
@@ -121,7 +134,7 @@ export function createRecordWriter(
 }
 
 /** Writes one chunk and waits for 'drain' when the stream's buffer is full. */
-export async function writeChunk(stream: NodeJS.WritableStream, text: string): Promise<void> {
+export async function writeChunk(stream: NodeJS.WritableStream, text: string | Uint8Array): Promise<void> {
   if (stream.write(text)) return;
   const s = stream as NodeJS.WritableStream & { destroyed?: boolean; writableNeedDrain?: boolean };
   if (s.destroyed || s.writableNeedDrain === false) return;

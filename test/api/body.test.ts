@@ -54,5 +54,8 @@ describe("readBodyText", () => {
     const body = (bytes: number[]) => ({ destroy() {}, async *[Symbol.asyncIterator]() { yield Buffer.from(bytes); } });
     expect(await readBodyText(body([0x7b, 0xff, 0x7d]))).toEqual({ text: "{\uFFFD}", bytes: 3, invalidUtf8: true });
     expect(await readBodyText(body([0xef, 0xbb, 0xbf, 0x31]))).toEqual({ text: "1", bytes: 4, invalidUtf8: false });
+    // ASCII without a byte order mark: the bytes are the text, one a character
+    expect((await readBodyText(body([0x31, 0x32]))).ascii).toEqual(Buffer.from("12"));
+    expect((await readBodyText(body([0x22, 0xc3, 0xa9, 0x22]))).ascii).toBeUndefined();
   });
 });

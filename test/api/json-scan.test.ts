@@ -2,7 +2,7 @@
 // compact and pretty-printed, and on the exact forms JSON.parse loses.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compactJson, memberSpans, scanJson } from "../../src/api/json-scan.js";
+import { compactJson, memberOf, memberSpans, memberTable, scanJson, type Span } from "../../src/api/json-scan.js";
 
 describe("scanJson", () => {
   it("finds the text of each element of the root object's arrays, exactly as sent", () => {
@@ -71,6 +71,54 @@ describe("memberSpans", () => {
         const members = memberSpans(text, { start: 0, end: text.length, spaced: pretty });
         const back = Object.fromEntries([...members].map(([k, s]) => [k, JSON.parse(compactJson(text, s))]));
         expect(back).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("memberTable and memberOf: one walk of an event for all its members", () => {
+  const member = (text: string, span: Span, key: string) => {
+    const found = memberOf(text, memberTable(text, span), key);
+    if (found === false) return "walk";
+    return found === undefined ? undefined : compactJson(text, found);
+  };
+
+  it("reads a member as sent, the last of duplicate keys, in any layout; says when only a walk can tell", () => {
+    const text = '{"events":[{"id":1.0,"m":{"id":3},"id":12345678901234567890} , { "id" : 2 , "m" : [ 1 , {"x":1} ] },[1],"s",{"a\\u0069d":4},{"\\u0069d":5,"id":6},{}]}';
+    const spans = scanJson(text).rootArrays.get("events")!;
+    expect(member(text, spans[0]!, "id")).toBe("12345678901234567890");
+    expect(member(text, spans[0]!, "m")).toBe('{"id":3}');
+    expect(member(text, spans[0]!, "x")).toBeUndefined();
+    expect(member(text, spans[1]!, "id")).toBe("2");
+    expect(member(text, spans[1]!, "m")).toBe('[1,{"x":1}]');
+    // not objects: no members
+    expect(member(text, spans[2]!, "id")).toBeUndefined();
+    expect(member(text, spans[3]!, "id")).toBeUndefined();
+    // a key with an escape that may decode to the one asked for: a walk decodes it
+    expect(member(text, spans[4]!, "id")).toBe("walk");
+    expect(member(text, spans[5]!, "id")).toBe("6");
+    expect(member(text, spans[5]!, "x")).toBe("walk");
+    expect(member(text, spans[6]!, "id")).toBeUndefined();
+  });
+
+  it("agrees with memberSpans (and so with JSON.parse) on generated events, compact and pretty-printed", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 6 }), fc.jsonValue())), fc.boolean(), (events, pretty) => {
+        const doc = { size: events.length, events };
+        const text = pretty ? JSON.stringify(doc, null, 2) : JSON.stringify(doc);
+        const spans = scanJson(text).rootArrays.get("events")!;
+        expect(spans.length).toBe(events.length);
+        for (const span of spans) {
+          const walked = memberSpans(text, span);
+          const table = memberTable(text, span);
+          for (const key of [...walked.keys(), "id", "metadata", "__proto__", ""]) {
+            const found = memberOf(text, table, key);
+            if (found === false) continue;
+            const expected = walked.get(key);
+            expect(found === undefined ? undefined : compactJson(text, found)).toBe(expected === undefined ? undefined : compactJson(text, expected));
+          }
+        }
       }),
       { numRuns: 300 },
     );
