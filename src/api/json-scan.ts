@@ -234,7 +234,17 @@ const MEMBER_FIELDS = 5;
  */
 export function memberTable(text: string, span: Span): number[] {
   const table: number[] = [];
-  if (text.charCodeAt(span.start) !== OPEN_OBJECT) return table;
+  table.length = fillMemberTable(text, span, table);
+  return table;
+}
+
+/**
+ * memberTable written into `table` from its start (a scratch array reused from event to event:
+ * setting its length would drop its storage); returns how many numbers it wrote.
+ */
+export function fillMemberTable(text: string, span: Span, table: number[]): number {
+  let n = 0;
+  if (text.charCodeAt(span.start) !== OPEN_OBJECT) return n;
   const end = span.end;
   let depth = 0;
   let expectKey = false;
@@ -272,7 +282,14 @@ export function memberTable(text: string, span: Span): number[] {
     }
     if (c === CLOSE_OBJECT || c === CLOSE_ARRAY || (c === COMMA && depth === 1)) {
       if (depth === 1) {
-        if (valueStart >= 0) table.push(keyStart, keyEnd, valueStart, lastEnd, valueSpaced ? 1 : 0);
+        if (valueStart >= 0) {
+          table[n] = keyStart;
+          table[n + 1] = keyEnd;
+          table[n + 2] = valueStart;
+          table[n + 3] = lastEnd;
+          table[n + 4] = valueSpaced ? 1 : 0;
+          n += MEMBER_FIELDS;
+        }
         valueStart = -1;
         valueSpaced = false;
         afterColon = false;
@@ -301,26 +318,34 @@ export function memberTable(text: string, span: Span): number[] {
     }
     lastEnd = i;
   }
-  return table;
+  return n;
 }
 
 /**
- * The span of member `key`'s value in a memberTable of `text` (the last of duplicate keys, as
- * JSON.parse): undefined when the object has no such member, false when a key holds a backslash
- * that may decode to `key` (memberSpans decodes it).
+ * Where member `key` is in a memberTable of `text` (the last of duplicate keys, as JSON.parse): the
+ * index of its entry; undefined when the object has no such member; -1 when a key holds a
+ * backslash that may decode to `key` (memberSpans decodes it).
  */
-export function memberOf(text: string, table: readonly number[], key: string): Span | undefined | false {
-  if (key.includes("\\")) return false;
+export function memberAt(text: string, table: readonly number[], key: string, length = table.length): number | undefined {
+  if (key.includes("\\")) return -1;
   const n = key.length;
-  for (let i = table.length - MEMBER_FIELDS; i >= 0; i -= MEMBER_FIELDS) {
+  for (let i = length - MEMBER_FIELDS; i >= 0; i -= MEMBER_FIELDS) {
     const ks = table[i]!;
     const length = table[i + 1]! - ks - 2;
     if (length === n) {
-      if (text.startsWith(key, ks + 1)) return { start: table[i + 2]!, end: table[i + 3]!, spaced: table[i + 4] === 1 };
+      if (text.startsWith(key, ks + 1)) return i;
     } else if (length > n) {
       // an escaped key ("\u0069d") may decode to `key`: the walk decodes it
-      for (let j = ks + 1; j < ks + 1 + length; j++) if (text.charCodeAt(j) === BACKSLASH) return false;
+      for (let j = ks + 1; j < ks + 1 + length; j++) if (text.charCodeAt(j) === BACKSLASH) return -1;
     }
   }
   return undefined;
+}
+
+/** memberAt's member as a span, or what memberAt says otherwise (false for -1). */
+export function memberOf(text: string, table: readonly number[], key: string): Span | undefined | false {
+  const i = memberAt(text, table, key);
+  if (i === undefined) return undefined;
+  if (i < 0) return false;
+  return { start: table[i + 2]!, end: table[i + 3]!, spaced: table[i + 4] === 1 };
 }

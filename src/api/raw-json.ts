@@ -4,7 +4,7 @@
 // `100`, and JSON.stringify rewrites escapes. The pagination step attaches each event's text to the
 // parsed object; the record writer asks for it and falls back to JSON.stringify for values built by
 // mq itself. A WeakMap: the text lives exactly as long as the event it belongs to.
-import { compactJson, memberOf, memberSpans, memberTable, type Span } from "./json-scan.js";
+import { compactJson, fillMemberTable, memberAt, memberSpans, type Span } from "./json-scan.js";
 
 interface RawJson {
   text: string;
@@ -12,8 +12,6 @@ interface RawJson {
   /** the response's bytes when they are `text` one byte a character: the span is theirs too */
   ascii: Buffer | undefined;
   compact: string | undefined;
-  /** where each member is (json-scan's memberTable), found on the first member asked for */
-  table: number[] | undefined;
   /** the members by key, when a key with an escape needs decoding */
   members: Map<string, Span> | undefined;
 }
@@ -22,7 +20,7 @@ const RAW = new WeakMap<object, RawJson>();
 
 /** Remembers that `value` was parsed from `text` at `span` (and `ascii`, the same text as bytes, when it is ASCII). */
 export function attachRawJson(value: object, text: string, span: Span, ascii?: Buffer): void {
-  RAW.set(value, { text, span, ascii, compact: undefined, table: undefined, members: undefined });
+  RAW.set(value, { text, span, ascii, compact: undefined, members: undefined });
 }
 
 /** The value's JSON text as sent, on one line (white space outside strings removed), or undefined. */
@@ -39,15 +37,31 @@ export function rawMemberOf(value: unknown, key: string): string | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const raw = RAW.get(value);
   if (raw === undefined) return undefined;
-  // one walk of the event for all its members (csv asks for several), without a Map or a key string each
-  raw.table ??= memberTable(raw.text, raw.span);
-  let span = raw.members === undefined ? memberOf(raw.text, raw.table, key) : false;
-  if (span === false) {
-    raw.members ??= memberSpans(raw.text, raw.span);
-    span = raw.members.get(key);
+  if (raw.members === undefined) {
+    // one walk of the event for all the members csv asks of it, one after another: the table of
+    // the last event asked about is kept (not one per event, which a long walk would leave to the GC)
+    if (tableOf !== raw) {
+      tableOf = raw;
+      tableLength = fillMemberTable(raw.text, raw.span, table);
+    }
+    const at = memberAt(raw.text, table, key, tableLength);
+    if (at === undefined) return undefined;
+    if (at >= 0) {
+      const start = table[at + 2]!;
+      const end = table[at + 3]!;
+      return table[at + 4] === 1 ? compactJson(raw.text, { start, end, spaced: true }) : raw.text.slice(start, end);
+    }
+    // a key with an escape: decoded by a walk that builds each key
+    raw.members = memberSpans(raw.text, raw.span);
   }
+  const span = raw.members.get(key);
   return span === undefined ? undefined : compactJson(raw.text, span);
 }
+
+/** memberTable's output for `tableOf`, reused from one event to the next. */
+const table: number[] = [];
+let tableLength = 0;
+let tableOf: RawJson | undefined;
 
 /**
  * NDJSON lines of `values` as bytes: each value's bytes as the API sent them and a newline, copied

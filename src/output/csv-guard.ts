@@ -11,5 +11,8 @@ const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /** The cell text a spreadsheet cannot run: `'=1+1` for `=1+1`; `-3` stays `-3`. */
 export function guardCsvText(text: string): string {
+  // most cells start with a letter or a digit: one character code says so without a regex
+  const c = text.charCodeAt(0);
+  if (c !== 0x3d && c !== 0x2b && c !== 0x2d && c !== 0x40 && c !== 0x09 && c !== 0x0d) return text;
   return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
 }

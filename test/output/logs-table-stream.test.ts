@@ -59,3 +59,26 @@ describe("the streamed logs table", () => {
     expect(streamed).toBe(reference);
   });
 });
+
+describe("the TIME column off a terminal", () => {
+  it("is the instant cut to the second in UTC, whatever the spelling (the Date round trip's text)", async () => {
+    const fc = (await import("fast-check")).default;
+    const { createEventTable } = await import("../../src/output/logs-table.js");
+    const shape = (fixtures as unknown as LogEvent[])[0]!;
+    const spell = fc
+      .tuple(fc.date({ min: new Date("0001-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z"), noInvalidDate: true }), fc.constantFrom("", ".5", ".000001", ".999999999"), fc.constantFrom("Z", "z", "+00:00", "-00:00", "+02:00", "-11:30"))
+      .map(([d, frac, zone]) => d.toISOString().slice(0, 19) + frac + zone);
+    await fc.assert(
+      fc.asyncProperty(fc.array(spell, { minLength: 1, maxLength: 20 }), async (instants) => {
+        const ctx = testContext({ tty: false });
+        const table = createEventTable(ctx.io, { now: () => new Date("2026-11-20T12:00:00Z"), trusted: () => true, eager: true });
+        await table.write(instants.map((received_at, i) => ({ ...shape, id: i, received_at })));
+        await table.end();
+        await new Promise((r) => setImmediate(r));
+        const times = ctx.stdoutText().split("\n").slice(1, -1).map((line) => line.split("  ")[0]);
+        expect(times).toEqual(instants.map((s) => new Date(Math.floor(Date.parse(s) / 1000) * 1000).toISOString().replace(".000Z", "Z")));
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
