@@ -14,7 +14,10 @@ export interface Link {
   params: Record<string, string>;
 }
 
-const WS = /[ \t\r\n]/;
+/** space, tab, CR, LF: character codes, not a regex test a character (a Link header is read every page) */
+function isWs(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
+}
 
 /**
  * Parses a Link header: several links separated by commas, parameters with quoted or bare values,
@@ -28,7 +31,7 @@ export function parseLinkHeader(header: string, base?: string | URL, broken?: st
   let i = 0;
   const n = header.length;
   const skipWs = () => {
-    while (i < n && WS.test(header[i]!)) i++;
+    while (i < n && isWs(header.charCodeAt(i))) i++;
   };
   const skipToNextLink = () => {
     // resumes after the next comma that is outside quotes and brackets
@@ -74,9 +77,9 @@ export function parseLinkHeader(header: string, base?: string | URL, broken?: st
       if (header[i] !== ";") break;
       i++;
       skipWs();
-      let name = "";
-      while (i < n && !/[=;,]/.test(header[i]!) && !WS.test(header[i]!)) name += header[i++];
-      name = name.toLowerCase();
+      const nameStart = i;
+      for (let c = header.charCodeAt(i); i < n && c !== 0x3d && c !== 0x3b && c !== 0x2c && !isWs(c); c = header.charCodeAt(++i));
+      const name = header.slice(nameStart, i).toLowerCase();
       skipWs();
       let value = "";
       if (header[i] === "=") {
@@ -84,13 +87,21 @@ export function parseLinkHeader(header: string, base?: string | URL, broken?: st
         skipWs();
         if (header[i] === '"') {
           i++;
-          while (i < n && header[i] !== '"') {
-            if (header[i] === "\\" && i + 1 < n) i++;
-            value += header[i++];
+          let from = i;
+          while (i < n && header.charCodeAt(i) !== 0x22) {
+            if (header.charCodeAt(i) === 0x5c && i + 1 < n) {
+              // a quoted pair: the backslash goes, the character after it stays
+              value += header.slice(from, i);
+              from = ++i;
+            }
+            i++;
           }
+          value += header.slice(from, i);
           i++;
         } else {
-          while (i < n && !/[;,]/.test(header[i]!) && !WS.test(header[i]!)) value += header[i++];
+          const valueStart = i;
+          for (let c = header.charCodeAt(i); i < n && c !== 0x3b && c !== 0x2c && !isWs(c); c = header.charCodeAt(++i));
+          value = header.slice(valueStart, i);
         }
       }
       if (name && !(name in params)) params[name] = value;
