@@ -16,7 +16,9 @@ export function hash32(text: string): number {
   return h >>> 0;
 }
 
-const HEX = "0123456789abcdef";
+const HEX_CODES = Uint16Array.from("0123456789abcdef", (ch) => ch.charCodeAt(0));
+const UUID_CODES = new Uint16Array(36);
+const SHA_CODES = new Uint16Array(40);
 
 /** sfc32: fast, 128 bits of state, good enough statistics for a simulation. */
 export class Rng {
@@ -108,20 +110,27 @@ export class Rng {
 
   /** a version-4 uuid drawn from this stream */
   uuid(): string {
-    let s = "";
-    for (let i = 0; i < 32; i++) {
-      let n = this.int(0, 15);
+    // one hex digit a draw, int(0, 15) being the draw's top four bits; built in one string (a
+    // string grown a character at a time left ~36 pieces of garbage per uuid)
+    const c = UUID_CODES;
+    for (let i = 0, j = 0; i < 32; i++, j++) {
+      let n = this.u32() >>> 28;
       if (i === 12) n = 4;
       if (i === 16) n = 8 + (n & 3);
-      s += HEX[n];
-      if (i === 7 || i === 11 || i === 15 || i === 19) s += "-";
+      c[j] = HEX_CODES[n]!;
+      if (i === 7 || i === 11 || i === 15 || i === 19) c[++j] = 45; // "-"
     }
-    return s;
+    return String.fromCharCode.apply(null, c as unknown as number[]);
   }
 
   hex(length: number): string {
-    let s = "";
-    for (let i = 0; i < length; i++) s += HEX[this.int(0, 15)];
-    return s;
+    const c = length === 40 ? SHA_CODES : new Uint16Array(length);
+    for (let i = 0; i < length; i++) c[i] = HEX_CODES[this.u32() >>> 28]!;
+    return String.fromCharCode.apply(null, c as unknown as number[]);
+  }
+
+  /** advances the stream as `n` draws would (a hex digit each: hex(n) whose text is not needed) */
+  skip(n: number): void {
+    for (let i = 0; i < n; i++) this.u32();
   }
 }

@@ -23,6 +23,62 @@ export interface SimEvent {
   metadata: Record<string, unknown>;
 }
 
+/**
+ * What the statistics endpoints read of one queue event, recorded in place of the event by
+ * simulateDayFacts: the same random draws, the same times, none of the event's text. The
+ * statistics of a day are folded from these (stats-facts.ts) exactly as from the events.
+ */
+export interface QueueFact {
+  /** epoch ms, as the event's id says (its time clamped to the day's reach) */
+  t: number;
+  kind: FactKind;
+  lane: FactLane;
+  /** priority_rule_name (null for checks.change, which has none) */
+  prio: string | null;
+  /** session_id ("" for the derived queue.change and checks.change) */
+  session: string;
+  /** train_car_id of checks_start and checks_end, else "" */
+  car: string;
+  /**
+   * by kind: queue.change its size; checks.change its running checks; checks_start the batch's
+   * size; checks_end the ms of checks_started_at; leave the ms of queued_at; bisection start its depth
+   */
+  a: number;
+  /** checks_end the ms of checks_ended_at; leave seconds_waiting_for_schedule; bisection start batch_size_before_split */
+  b: number;
+  /** checks_end retry_attempt (-1 for null); leave seconds_waiting_for_freeze */
+  c: number;
+  /** checks_end abort_code; leave reason */
+  text: string | null;
+  /** checks_end checks_conclusion */
+  conclusion: string;
+  /** leave merged; bisection end culprit_found */
+  flag: boolean;
+  /** bisection end max_failure_resolution_reached */
+  flag2: boolean;
+}
+
+/** the queue event types a QueueFact stands for */
+export const FACT = {
+  enter: 0,
+  leave: 1,
+  merged: 2,
+  checksStart: 3,
+  checksEnd: 4,
+  change: 5,
+  checksChange: 6,
+  bisectionStart: 7,
+  bisectionEnd: 8,
+} as const;
+export type FactKind = (typeof FACT)[keyof typeof FACT];
+
+/** a lane of the queue, as its events name it */
+export interface FactLane {
+  base: string;
+  partition: string;
+  queue: { name: string };
+}
+
 export interface SimulationOptions {
   /** "owner/name" */
   repo: string;
@@ -241,7 +297,25 @@ export function simulateDay(options: { repo: string; seed: number; day: number }
  * one step per event-loop turn, so a day being simulated never holds up other answers for long.
  */
 export function simulateDaySteps(options: { repo: string; seed: number; day: number }): Generator<void, SimEvent[], void> {
-  return new Simulation(options.repo, options.seed, options.day).steps();
+  return new Simulation(options.repo, options.seed, options.day, false).steps();
+}
+
+/**
+ * The queue events of simulateDay as QueueFacts, in the same order (time, then emission), for
+ * the statistics of whole days: the same simulation and random draws, without building the
+ * events, their metadata or their times' text (several times faster). In steps, as simulateDaySteps.
+ */
+export function simulateDayFactsSteps(options: { repo: string; seed: number; day: number }): Generator<void, QueueFact[], void> {
+  return new Simulation(options.repo, options.seed, options.day, true).factSteps();
+}
+
+/** simulateDayFactsSteps in one go */
+export function simulateDayFacts(options: { repo: string; seed: number; day: number }): QueueFact[] {
+  const steps = simulateDayFactsSteps(options);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
 }
 
 /** the epoch-ms time of a simulated event, recovered from its id (no date parsing) */
@@ -255,6 +329,8 @@ class Simulation {
   /** nothing a day does reaches past this (see reachOf) */
   private readonly limitMs: number;
   private readonly events: SimEvent[] = [];
+  /** facts mode (simulateDayFacts): the queue events' facts, in emission order; no events */
+  private readonly facts: QueueFact[] | null;
   private prCounter: number;
   private draftCounter: number;
   private commentCounter: number;
@@ -276,7 +352,9 @@ class Simulation {
     private readonly repo: string,
     seed: number,
     private readonly day: number,
+    factsOnly: boolean,
   ) {
+    this.facts = factsOnly ? [] : null;
     // the repository's shape comes from (seed, repo); what happens on a day from (seed, repo, day)
     const h = hash32(`${seed}\u0000${repo}`);
     const shape = new Rng(h);
@@ -311,6 +389,19 @@ class Simulation {
   }
 
   *steps(): Generator<void, SimEvent[], void> {
+    yield* this.run();
+    this.makeCiIssues();
+    yield;
+    return this.finish();
+  }
+
+  *factSteps(): Generator<void, QueueFact[], void> {
+    yield* this.run();
+    // CI issues come last and draw only for themselves: no statistic reads them
+    return this.finishFacts();
+  }
+
+  private *run(): Generator<void, void, void> {
     this.makeBlocks();
     this.makeArrivals();
     yield;
@@ -320,18 +411,20 @@ class Simulation {
     }
     this.emitQueueSizes();
     this.emitRunningChecks();
-    this.makeCiIssues();
-    yield;
-    return this.finish();
   }
 
   // ---------------------------------------------------------------------------------------------
 
+  /** a day owns [00:00, limit]: a "few seconds before" the first arrival stays on the day */
+  private clamp(t: number): number {
+    const ms = Math.round(t);
+    return ms < this.startMs ? this.startMs : ms > this.limitMs ? this.limitMs : ms;
+  }
+
   private emit(t: number, type: string, pr: number | null, base: string | null, trigger: string, metadata: Record<string, unknown>): void {
-    // a day owns [00:00, limit]: a "few seconds before" the first arrival stays on the day
-    let ms = Math.round(t);
-    if (ms < this.startMs) ms = this.startMs;
-    else if (ms > this.limitMs) ms = this.limitMs;
+    // facts mode: the queue events are recorded as facts where they are emitted, the others dropped
+    if (this.facts) return;
+    const ms = this.clamp(t);
     // the final event, with its time in `id` until `finish` (one object per event, no record)
     this.events.push({ id: ms, received_at: "", trigger, repository: this.repo, pull_request: pr, base_ref: base, type, metadata });
   }
@@ -342,6 +435,37 @@ class Simulation {
    * whose events can share a millisecond are at most SPILL_DAYS apart, so their slots differ.
    * (Exact integers until the year 2248.)
    */
+  private fact(
+    t: number,
+    kind: FactKind,
+    lane: FactLane,
+    prio: string | null,
+    session: string,
+    car = "",
+    a = 0,
+    b = 0,
+    c = 0,
+    text: string | null = null,
+    conclusion = "",
+    flag = false,
+    flag2 = false,
+  ): void {
+    this.facts!.push({ t: this.clamp(t), kind, lane, prio, session, car, a, b, c, text, conclusion, flag, flag2 });
+  }
+
+  /** the facts in the order `finish` gives the events: by time, then as emitted (a stable sort) */
+  private finishFacts(): QueueFact[] {
+    const facts = this.facts!;
+    // (time since the day's start) x 2^16 + emission rank sorts as numbers: exact below 2^53 (a day reaches 4 days)
+    const keys = new Float64Array(facts.length);
+    for (let i = 0; i < facts.length; i++) keys[i] = (facts[i]!.t - this.startMs) * 65536 + i;
+    if (facts.length >= 65536) throw new Error("simulation: too many queue events in a day");
+    keys.sort();
+    const out: QueueFact[] = new Array(facts.length);
+    for (let i = 0; i < keys.length; i++) out[i] = facts[keys[i]! % 65536]!;
+    return out;
+  }
+
   private finish(): SimEvent[] {
     const out = this.events;
     // stable: events of the same millisecond keep the order they were emitted in
@@ -359,6 +483,13 @@ class Simulation {
       e.received_at = iso(t);
     }
     return out;
+  }
+
+  /** a head commit's sha: its draws in any case, its text only for events */
+  private sha(): string {
+    if (!this.facts) return this.rng.hex(40);
+    this.rng.skip(40);
+    return "";
   }
 
   private actor(): Record<string, unknown> {
@@ -500,7 +631,7 @@ class Simulation {
     const partition = base === "main" ? rng.pick(["api", "web"]) : "__default__";
     const prio = queue.name === "hotfix" ? "urgent" : rng.weighted<string | null>([[null, 0.6], ["dependencies", 0.25], ["urgent", 0.15]]);
     const author = rng.chance(0.1) ? this.authors[LOGINS.length + rng.int(0, BOTS.length - 1)]! : rng.pick(this.humans);
-    const session = this.newSession(pr, this.lane(base, partition, queue), prio, t, author, rng.hex(40), 0);
+    const session = this.newSession(pr, this.lane(base, partition, queue), prio, t, author, this.sha(), 0);
     this.preActions(session);
   }
 
@@ -513,7 +644,7 @@ class Simulation {
       prio,
       prioRank: prio === "urgent" ? 0 : prio === null ? 1 : 2,
       enter,
-      enterIso: iso(enter),
+      enterIso: this.facts ? "" : iso(enter),
       retry: 0,
       exitAt: null,
       exitCode: null,
@@ -539,14 +670,17 @@ class Simulation {
         session_id: s.id,
       });
     }
-    this.emit(enter, "action.queue.enter", pr, lane.base, this.trigger(s), {
-      queue_name: lane.queue.name,
-      branch: lane.base,
-      queued_at: s.enterIso,
-      partition_name: lane.partition,
-      priority_rule_name: prio,
-      session_id: s.id,
-    });
+    if (this.facts) this.fact(enter, FACT.enter, lane, prio, s.id);
+    else {
+      this.emit(enter, "action.queue.enter", pr, lane.base, this.trigger(s), {
+        queue_name: lane.queue.name,
+        branch: lane.base,
+        queued_at: s.enterIso,
+        partition_name: lane.partition,
+        priority_rule_name: prio,
+        session_id: s.id,
+      });
+    }
     this.sizeDeltas.push({ t: enter, key: `${lane.key}\u0000${prio ?? ""}`, lane, prio, d: 1, pr });
     return s;
   }
@@ -719,7 +853,11 @@ class Simulation {
     if (s.left) return;
     s.left = true;
     const lane = s.lane;
-    this.emit(t, "action.queue.leave", s.pr, lane.base, this.trigger(s), {
+    if (this.facts) {
+      const reason = merged ? MERGED_REASON : ABORT_CODE_TEXT[code!] ?? code;
+      // queued_at is the entry time's text, to the ms (truncated, as iso writes it)
+      this.fact(t, FACT.leave, lane, s.prio, s.id, "", Math.trunc(s.enter), Math.round(s.scheduleWait / 1000), Math.round(s.freezeWait / 1000), reason, "", merged);
+    } else this.emit(t, "action.queue.leave", s.pr, lane.base, this.trigger(s), {
       reason: merged ? MERGED_REASON : ABORT_CODE_TEXT[code!] ?? code,
       merged,
       queue_name: lane.queue.name,
@@ -744,14 +882,17 @@ class Simulation {
       this.leave(s, t, "PR_UNEXPECTEDLY_FAILED_TO_MERGE", false);
       return;
     }
-    this.emit(t, "action.queue.merged", s.pr, lane.base, this.trigger(s), {
-      branch: lane.base,
-      partition_names: [lane.partition],
-      queue_name: lane.queue.name,
-      queued_at: s.enterIso,
-      priority_rule_name: s.prio,
-      session_id: s.id,
-    });
+    if (this.facts) this.fact(t, FACT.merged, lane, s.prio, s.id);
+    else {
+      this.emit(t, "action.queue.merged", s.pr, lane.base, this.trigger(s), {
+        branch: lane.base,
+        partition_names: [lane.partition],
+        queue_name: lane.queue.name,
+        queued_at: s.enterIso,
+        priority_rule_name: s.prio,
+        session_id: s.id,
+      });
+    }
     this.leave(s, t + 1000, null, true);
     const trig = "Rule: after merge";
     if (rng.chance(0.6)) this.emit(t + 3000, "action.delete_head_branch", s.pr, lane.base, trig, { branch: `feature/pr-${s.pr}` });
@@ -782,12 +923,17 @@ class Simulation {
     const car: Car = {
       sessions,
       start,
-      startIso: iso(start),
+      startIso: this.facts ? "" : iso(start),
       end: start + dur,
       id: rng.uuid(),
       number: sessions.length === 1 ? sessions[0]!.pr : ++this.draftCounter,
       outcome,
     };
+    this.checkDeltas.push({ t: start, lane, d: 1 });
+    if (this.facts) {
+      for (const s of sessions) this.fact(start, FACT.checksStart, lane, s.prio, s.id, car.id, sessions.length);
+      return car;
+    }
     const numbers = sessions.map((s) => s.pr);
     const pending = this.specPr(car, "pending", null, null);
     for (const s of sessions) {
@@ -804,7 +950,6 @@ class Simulation {
         session_id: s.id,
       });
     }
-    this.checkDeltas.push({ t: start, lane, d: 1 });
     return car;
   }
 
@@ -817,6 +962,15 @@ class Simulation {
     failing: { state: string; check: string } | null,
   ): void {
     const q = lane.queue;
+    this.checkDeltas.push({ t: at, lane, d: -1 });
+    if (this.facts) {
+      // checks_started_at and checks_ended_at are written to the ms (truncated, as iso writes them)
+      const [started, ended, code] = [Math.trunc(car.start), Math.trunc(at), abort?.code ?? null];
+      for (const s of car.sessions) {
+        this.fact(at, FACT.checksEnd, lane, s.prio, s.id, car.id, started, ended, q.maxRetries === null ? -1 : s.retry, code, conclusion);
+      }
+      return;
+    }
     const numbers = car.sessions.map((s) => s.pr);
     const spec = this.specPr(car, conclusion, at, failing);
     for (const s of car.sessions) {
@@ -838,7 +992,6 @@ class Simulation {
         session_id: s.id,
       });
     }
-    this.checkDeltas.push({ t: at, lane, d: -1 });
   }
 
   /** runs one wave of cars starting at t; returns when the lane can start the next one */
@@ -963,7 +1116,7 @@ class Simulation {
       } else {
         this.emit(at - 3000, "action.requeue", s.pr, base, "Rule: requeue", {});
       }
-      const again = this.newSession(s.pr, s.lane, s.prio, at, s.author, rng.hex(40), s.requeue + 1);
+      const again = this.newSession(s.pr, s.lane, s.prio, at, s.author, this.sha(), s.requeue + 1);
       // newSession appended it; keep the not-yet-admitted arrivals in time order
       arrivals.pop();
       let k = arrivals.length;
@@ -988,7 +1141,8 @@ class Simulation {
     let depth = 1;
     let reachedMax = false;
     while (set.length > 1) {
-      this.emit(time, "action.queue.batch_bisection_start", null, lane.base, this.trigger(first), {
+      if (this.facts) this.fact(time, FACT.bisectionStart, lane, first.prio, first.id, "", depth, set.length);
+      else this.emit(time, "action.queue.batch_bisection_start", null, lane.base, this.trigger(first), {
         ...common,
         original_batch_pr_numbers: original,
         batch_size_before_split: set.length,
@@ -1021,7 +1175,8 @@ class Simulation {
         break;
       }
     }
-    this.emit(time, "action.queue.batch_bisection_end", null, lane.base, this.trigger(first), {
+    if (this.facts) this.fact(time, FACT.bisectionEnd, lane, first.prio, first.id, "", 0, 0, 0, null, "", !reachedMax, reachedMax);
+    else this.emit(time, "action.queue.batch_bisection_end", null, lane.base, this.trigger(first), {
       ...common,
       original_batch_pr_numbers: original,
       culprit_found: !reachedMax,
@@ -1058,7 +1213,8 @@ class Simulation {
     for (const d of this.sizeDeltas) {
       const size = Math.max(0, (sizes.get(d.key) ?? 0) + d.d);
       sizes.set(d.key, size);
-      this.emit(d.t, "action.queue.change", d.pr, d.lane.base, "Merge queue", {
+      if (this.facts) this.fact(d.t, FACT.change, d.lane, d.prio, "", "", size);
+      else this.emit(d.t, "action.queue.change", d.pr, d.lane.base, "Merge queue", {
         queue_name: d.lane.queue.name,
         partition_name: d.lane.partition,
         priority_rule_name: d.prio,
@@ -1073,7 +1229,8 @@ class Simulation {
     for (const d of this.checkDeltas) {
       const n = Math.max(0, (running.get(d.lane.key) ?? 0) + d.d);
       running.set(d.lane.key, n);
-      this.emit(d.t, "action.queue.checks.change", null, d.lane.base, "Merge queue", {
+      if (this.facts) this.fact(d.t, FACT.checksChange, d.lane, null, "", "", n);
+      else this.emit(d.t, "action.queue.checks.change", null, d.lane.base, "Merge queue", {
         queue_name: d.lane.queue.name,
         partition_name: d.lane.partition,
         running_checks: n,

@@ -1,0 +1,254 @@
+// The statistics of whole simulated days, folded from the simulation's QueueFacts
+// (simulateDayFacts) instead of its events. A cold year-long query folds about 800,000 queue
+// events; building them as events (metadata, times as text) and reading them back through the
+// endpoints' accumulators cost about 13 ms a day, most of a cold year's 4.7 s. The facts carry
+// what the endpoints read, already parsed, and this fold gives the partials the endpoints'
+// `add` functions (stats.ts) give over the same events, value for value: it is their second
+// reading, kept next to them in meaning (test/server/stats-facts.test.ts compares the two over
+// many days, seeds, repositories and both dialects, every endpoint).
+import { FACT, type FactLane, type QueueFact } from "./simulate.js";
+import {
+  ALL_NAMES,
+  FAILED_CONCLUSIONS,
+  groupKey,
+  mergedKey,
+  noPriorityKey,
+  SESSIONS,
+  spreadAdd,
+  STATS_SPECS,
+  type GroupKey,
+  type Partials,
+  type RetrySession,
+  type Slots,
+} from "./stats.js";
+import { exitReasonOf } from "./texts.js";
+
+/** What the events of a dialect keep of the facts the statistics read. */
+export interface FactView {
+  /**
+   * whether queue events name their partition (partition_name, partition_names); the real
+   * service's shape does not, and every group is then in "__default__"
+   */
+  partitions: boolean;
+}
+
+/** the contract's shape: every field the simulation writes */
+export const CONTRACT_VIEW: FactView = { partitions: true };
+
+/** one endpoint's values in one slot, the slot's map made on first use (as Accumulation does) */
+class Cells<A> {
+  private map: Map<object, A> | undefined;
+  constructor(
+    private readonly slots: Slots<A>,
+    private readonly slot: number,
+    private readonly init: () => A,
+  ) {}
+
+  get(key: object): A {
+    let m = this.map;
+    if (m === undefined) this.slots.set(this.slot, (m = this.map = new Map()));
+    let a = m.get(key);
+    if (a === undefined) m.set(key, (a = this.init()));
+    return a;
+  }
+}
+
+type Counts = Map<string, number>;
+const bump = (m: Counts, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+
+// group keys of a lane and priority, per view: lanes are a simulated day's few objects
+const laneKeys = [new WeakMap<FactLane, Map<string | null, GroupKey>>(), new WeakMap<FactLane, Map<string | null, GroupKey>>()];
+
+/**
+ * Every endpoint's partials of one calendar day (all in slot `day`, or 0 for the endpoints kept
+ * whole), from the facts of the simulated days that reach into it, each day's in time order.
+ */
+export class FactAccumulation {
+  readonly partials: Partials = new Map();
+  // dedupe keys (train cars, sessions) already counted in this day, a set per kind, as Sink.first
+  private readonly seenBatch = new Set<string>();
+  private readonly seenSkipped = new Set<string>();
+  private readonly seenRuntime = new Set<string>();
+  private readonly seenIdle = new Set<string>();
+  private readonly seenSession = new Set<string>();
+  private readonly keys: WeakMap<FactLane, Map<string | null, GroupKey>>;
+  private readonly idle: Cells<number[]>;
+  private readonly skipped: Cells<number[]>;
+  private readonly entered: Cells<number[]>;
+  private readonly merged: Cells<number[]>;
+  private readonly failureRate: Cells<number[]>;
+  private readonly outcomes: Cells<Counts>;
+  private readonly outcomesWhole: Cells<Counts>;
+  private readonly exitReasons: Cells<Counts>;
+  private readonly ciRuntime: Cells<number[]>;
+  private readonly queueTime: Cells<number[]>;
+  private readonly totalQueueTime: Cells<number[]>;
+  private readonly queueSize: Cells<number[]>;
+  private readonly running: Cells<number[]>;
+  private readonly batchSize: Cells<number[]>;
+  private readonly bisection: Cells<number[]>;
+  private readonly retries: Cells<Map<string, RetrySession>>;
+  private readonly branches: Cells<Set<string>>;
+  private readonly queues: Cells<Set<string>>;
+
+  constructor(
+    day: number,
+    private readonly view: FactView,
+    /** the time of a queue session's first checks_start, in the simulated day it started on */
+    private readonly firstChecksStart: (sessionId: string) => number | undefined,
+  ) {
+    this.keys = laneKeys[view.partitions ? 0 : 1]!;
+    const cells = <A>(name: string): Cells<A> => {
+      const spec = STATS_SPECS[name]!;
+      const slots: Slots<A> = new Map();
+      this.partials.set(name, slots as Slots<unknown>);
+      return new Cells<A>(slots, spec.whole ? 0 : day, spec.init as () => A);
+    };
+    this.idle = cells("idle-queue-time");
+    this.skipped = cells("skip-intermediate-results");
+    this.entered = cells("queues-entered-count");
+    this.merged = cells("queues-merged-count");
+    this.failureRate = cells("failure-rate");
+    this.outcomes = cells("queues-checks-outcome-count");
+    this.outcomesWhole = cells("merge-queue-checks-outcome");
+    this.exitReasons = cells("queues-pr-exit-reasons");
+    this.ciRuntime = cells("average-ci-runtime");
+    this.queueTime = cells("average-queue-time");
+    this.totalQueueTime = cells("total-queue-time");
+    this.queueSize = cells("queue-size");
+    this.running = cells("running-speculative-checks");
+    this.batchSize = cells("batch-size");
+    this.bisection = cells("batch-bisection");
+    this.retries = cells("checks-retries");
+    this.branches = cells("branches");
+    this.queues = cells("queues");
+    if (this.partials.size !== Object.keys(STATS_SPECS).length) throw new Error("stats-facts: an endpoint has no fold of facts");
+  }
+
+  /** the group key of a lane's event (keyOf over the event) */
+  private keyOf(lane: FactLane, prio: string | null): GroupKey {
+    let byPrio = this.keys.get(lane);
+    if (byPrio === undefined) this.keys.set(lane, (byPrio = new Map()));
+    let key = byPrio.get(prio);
+    if (key === undefined) byPrio.set(prio, (key = groupKey(lane.base, this.view.partitions ? lane.partition : "__default__", lane.queue.name, prio)));
+    return key;
+  }
+
+  /** branches and queues: the names of every queue event but checks.change and bisections */
+  private names(lane: FactLane): void {
+    this.branches.get(ALL_NAMES).add(lane.base);
+    this.queues.get(ALL_NAMES).add(lane.queue.name);
+  }
+
+  add(f: QueueFact): void {
+    const t = f.t;
+    switch (f.kind) {
+      case FACT.enter:
+        this.entered.get(this.keyOf(f.lane, f.prio))[0]!++;
+        this.names(f.lane);
+        return;
+      case FACT.change:
+        spreadAdd(this.queueSize.get(this.keyOf(f.lane, f.prio)), f.a);
+        this.names(f.lane);
+        return;
+      case FACT.checksChange:
+        spreadAdd(this.running.get(noPriorityKey(this.keyOf(f.lane, null))), f.a);
+        return;
+      case FACT.checksStart:
+        // one batch size per train car
+        if (!has(this.seenBatch, f.car)) spreadAdd(this.batchSize.get(this.keyOf(f.lane, f.prio)), f.a);
+        this.names(f.lane);
+        return;
+      case FACT.checksEnd: {
+        const key = this.keyOf(f.lane, f.prio);
+        const code = f.text;
+        const skipped = this.skipped.get(key);
+        if (code === "INTERMEDIATE_RESULTS_SKIPPED" && !has(this.seenSkipped, f.car)) skipped[0]!++;
+        const rate = this.failureRate.get(key);
+        rate[0]!++;
+        if (FAILED_CONCLUSIONS.has(f.conclusion)) rate[1]!++;
+        // checkOutcome
+        const outcome = code !== null ? code : f.conclusion === "success" ? "SUCCESS" : f.conclusion === "timed_out" ? "CHECKS_TIMEOUT" : "CHECKS_FAILED";
+        bump(this.outcomes.get(key), outcome);
+        bump(this.outcomesWhole.get(key), outcome);
+        const runtime = f.b - f.a;
+        if (runtime >= 0 && !has(this.seenRuntime, f.car)) {
+          const a = this.ciRuntime.get(key);
+          a[0]!++;
+          a[1]! += runtime;
+        }
+        const attempt = f.c;
+        if (attempt >= 1) {
+          const sessions = this.retries.get(SESSIONS);
+          let s = sessions.get(f.session);
+          if (!s) sessions.set(f.session, (s = { key, t, retries: 0, depth: 0, lastOk: false }));
+          s.retries++;
+          if (t >= s.t) {
+            s.t = t;
+            s.lastOk = outcome === "SUCCESS";
+          }
+          s.depth = Math.max(s.depth, attempt);
+        }
+        this.names(f.lane);
+        return;
+      }
+      case FACT.leave: {
+        const key = this.keyOf(f.lane, f.prio);
+        const queuedAt = f.a;
+        const totalMs = t - queuedAt;
+        const [schedS, freezeS] = [f.b, f.c];
+        const sid = f.session;
+        if (totalMs >= 0) {
+          const firstStart = this.firstChecksStart(sid);
+          const waited = firstStart !== undefined && firstStart >= queuedAt ? firstStart - queuedAt : totalMs;
+          if (!has(this.seenIdle, sid)) {
+            const [sched, freeze] = [Math.round(schedS * 1000), Math.round(freezeS * 1000)];
+            const capacity = Math.max(0, waited - sched - freeze);
+            this.idle.get(key).push(capacity, sched, freeze, Math.max(0, totalMs - capacity - sched - freeze));
+          }
+          if (!has(this.seenSession, sid)) bump(this.exitReasons.get(key), exitReasonOf(f.flag, f.text));
+          const a = this.queueTime.get(key);
+          a[0]!++;
+          a[1]! += totalMs;
+          a[2]! += Math.max(0, Math.round(waited - (schedS + freezeS) * 1000));
+          a[3]! += schedS;
+          a[4]! += freezeS;
+          spreadAdd(this.totalQueueTime.get(key), totalMs);
+        } else if (!has(this.seenSession, sid)) {
+          bump(this.exitReasons.get(key), exitReasonOf(f.flag, f.text));
+        }
+        this.names(f.lane);
+        return;
+      }
+      case FACT.merged: {
+        // the merged event names partition_names, not partition_name
+        const key = groupKey(f.lane.base, "__default__", f.lane.queue.name, f.prio);
+        this.merged.get(mergedKey(key, [this.view.partitions ? f.lane.partition : "__default__"]))[0]!++;
+        this.names(f.lane);
+        return;
+      }
+      case FACT.bisectionStart: {
+        const a = this.bisection.get(this.keyOf(f.lane, f.prio));
+        a[0]!++;
+        a[1]! += f.a;
+        a[2] = Math.max(a[2]!, f.a);
+        a[3]! += f.b;
+        return;
+      }
+      case FACT.bisectionEnd: {
+        const a = this.bisection.get(this.keyOf(f.lane, f.prio));
+        a[4]!++;
+        if (f.flag) a[5]!++;
+        if (f.flag2) a[6]!++;
+        return;
+      }
+    }
+  }
+}
+
+/** true when `key` was seen before; remembers it */
+function has(set: Set<string>, key: string): boolean {
+  if (set.has(key)) return true;
+  set.add(key);
+  return false;
+}
