@@ -52,7 +52,10 @@ export interface QueueFact {
   text: string | null;
   /** checks_end checks_conclusion */
   conclusion: string;
-  /** leave merged; bisection end culprit_found */
+  /**
+   * checks_start and checks_end: the first of its train car's (a car starts and ends once, its
+   * facts all at one time); leave merged; bisection end culprit_found
+   */
   flag: boolean;
   /** bisection end max_failure_resolution_reached */
   flag2: boolean;
@@ -74,6 +77,8 @@ export type FactKind = (typeof FACT)[keyof typeof FACT];
 
 /** a lane of the queue, as its events name it */
 export interface FactLane {
+  /** base, partition and queue in one string */
+  key: string;
   base: string;
   partition: string;
   queue: { name: string };
@@ -105,6 +110,8 @@ interface Lane {
   partition: string;
   queue: QueueConfig;
   arrivals: Session[];
+  /** priority -> sizeKey */
+  sizeKeys: Map<string | null, string>;
 }
 
 interface Session {
@@ -220,6 +227,25 @@ const CONDITIONS = [false, true].map((match) => ({
   ],
   evaluations: [],
 }));
+/**
+ * preActions' draws, action by action: its chance, then how many draws its event takes (its time
+ * and each random field of its metadata; every draw of Rng.int, chance and pick is one u32)
+ */
+const PRE_ACTION_DRAWS: ReadonlyArray<readonly [chance: number, draws: number]> = [
+  [0.4, 2], // label: time, removed
+  [0.25, 4], // request_reviews: time, two reviewers, team
+  [0.15, 4], // review: time, type, reviewer, message
+  [0.15, 1], // assign
+  [0.08, 1], // comment
+  [0.2, 2], // post_check: time, conclusion
+  [0.05, 1], // rebase
+  [0.08, 1], // update
+  [0.05, 1], // refresh
+  [0.03, 1], // edit
+  [0.02, 1], // squash
+  [0.02, 1], // platform_actions
+  [0.03, 2], // dismiss_reviews: time, user
+];
 const QUEUE_WEIGHTS = (q: QueueConfig[]): Array<readonly [QueueConfig, number]> => [
   [q[0]!, 0.75],
   [q[1]!, 0.07],
@@ -337,6 +363,8 @@ class Simulation {
   private readonly baseRefs: string[];
   private readonly queues: QueueConfig[];
   private readonly lanes = new Map<string, Lane>();
+  /** base -> partition -> queue -> lane */
+  private readonly laneIndex = new Map<string, Map<string, Map<QueueConfig, Lane>>>();
   private readonly blocks: Block[] = [];
   /** lane key + priority -> +1/-1 at time t, for queue.change */
   private readonly sizeDeltas: Array<{ t: number; key: string; lane: Lane; prio: string | null; d: number; pr: number }> = [];
@@ -453,17 +481,10 @@ class Simulation {
     this.facts!.push({ t: this.clamp(t), kind, lane, prio, session, car, a, b, c, text, conclusion, flag, flag2 });
   }
 
-  /** the facts in the order `finish` gives the events: by time, then as emitted (a stable sort) */
+  /** the facts in the order `finish` gives the events: by time, then as emitted */
   private finishFacts(): QueueFact[] {
-    const facts = this.facts!;
-    // (time since the day's start) x 2^16 + emission rank sorts as numbers: exact below 2^53 (a day reaches 4 days)
-    const keys = new Float64Array(facts.length);
-    for (let i = 0; i < facts.length; i++) keys[i] = (facts[i]!.t - this.startMs) * 65536 + i;
-    if (facts.length >= 65536) throw new Error("simulation: too many queue events in a day");
-    keys.sort();
-    const out: QueueFact[] = new Array(facts.length);
-    for (let i = 0; i < keys.length; i++) out[i] = facts[keys[i]! % 65536]!;
-    return out;
+    // stable, and fast on what is emitted: runs in time order (a lane's, the sizes', the checks')
+    return this.facts!.sort((a, b) => a.t - b.t);
   }
 
   private finish(): SimEvent[] {
@@ -585,11 +606,18 @@ class Simulation {
   // arrivals
 
   private lane(base: string, partition: string, queue: QueueConfig): Lane {
-    const key = `${base}\u0000${partition}\u0000${queue.name}`;
-    let lane = this.lanes.get(key);
+    // looked up by its names' (constant) strings: a key string built per pull request cost more
+    let byPartition = this.laneIndex.get(base);
+    if (!byPartition) this.laneIndex.set(base, (byPartition = new Map()));
+    let byQueue = byPartition.get(partition);
+    if (!byQueue) byPartition.set(partition, (byQueue = new Map()));
+    let lane = byQueue.get(queue);
     if (!lane) {
-      lane = { key, base, partition, queue, arrivals: [] };
+      const key = `${base}\u0000${partition}\u0000${queue.name}`;
+      lane = { key, base, partition, queue, arrivals: [], sizeKeys: new Map() };
+      // lanes run in the order they first had a pull request
       this.lanes.set(key, lane);
+      byQueue.set(queue, lane);
     }
     return lane;
   }
@@ -663,7 +691,11 @@ class Simulation {
     }
     lane.arrivals.push(s);
     const viaCommand = requeue === 0 && rng.chance(0.6);
-    if (viaCommand) {
+    if (viaCommand && this.facts) {
+      // the draws of the event below: its time, its comment id
+      rng.skip(1);
+      this.commentCounter += rng.int(1, 50);
+    } else if (viaCommand) {
       this.emit(enter - rng.int(2, 20) * 1000, "command.queue", pr, lane.base, "Command: queue", {
         author: { ...author },
         comment_id: (this.commentCounter += rng.int(1, 50)),
@@ -681,8 +713,15 @@ class Simulation {
         session_id: s.id,
       });
     }
-    this.sizeDeltas.push({ t: enter, key: `${lane.key}\u0000${prio ?? ""}`, lane, prio, d: 1, pr });
+    this.sizeDeltas.push({ t: enter, key: this.sizeKey(lane, prio), lane, prio, d: 1, pr });
     return s;
+  }
+
+  /** the queue a size counts: lane and priority (one string each, made once) */
+  private sizeKey(lane: Lane, prio: string | null): string {
+    let key = lane.sizeKeys.get(prio);
+    if (key === undefined) lane.sizeKeys.set(prio, (key = `${lane.key}\u0000${prio ?? ""}`));
+    return key;
   }
 
   private trigger(s: Session): string {
@@ -692,6 +731,13 @@ class Simulation {
   /** what happens to a pull request before it is queued */
   private preActions(s: Session): void {
     const rng = this.rng;
+    if (this.facts) {
+      // facts mode: no statistic reads these events, but the rest of the day depends on their
+      // draws: each action's chance, then its time and the draws of its metadata (one each), in
+      // the order below (a change there changes the facts, which stats-facts.test.ts compares)
+      for (const [p, draws] of PRE_ACTION_DRAWS) if (rng.chance(p)) rng.skip(draws);
+      return;
+    }
     const { pr } = s;
     const base = s.lane.base;
     const at = () => s.enter - rng.int(10, 6 * 3600) * 1000;
@@ -872,7 +918,7 @@ class Simulation {
       pull_request_head_sha: s.sha,
       session_id: s.id,
     });
-    this.sizeDeltas.push({ t, key: `${lane.key}\u0000${s.prio ?? ""}`, lane, prio: s.prio, d: -1, pr: s.pr });
+    this.sizeDeltas.push({ t, key: this.sizeKey(lane, s.prio), lane, prio: s.prio, d: -1, pr: s.pr });
   }
 
   private merge(s: Session, t: number): void {
@@ -931,7 +977,8 @@ class Simulation {
     };
     this.checkDeltas.push({ t: start, lane, d: 1 });
     if (this.facts) {
-      for (const s of sessions) this.fact(start, FACT.checksStart, lane, s.prio, s.id, car.id, sessions.length);
+      // flag: the car's first fact (a car starts once: the statistics count a batch once by it)
+      for (const s of sessions) this.fact(start, FACT.checksStart, lane, s.prio, s.id, car.id, sessions.length, 0, 0, null, "", s === sessions[0]);
       return car;
     }
     const numbers = sessions.map((s) => s.pr);
@@ -967,7 +1014,8 @@ class Simulation {
       // checks_started_at and checks_ended_at are written to the ms (truncated, as iso writes them)
       const [started, ended, code] = [Math.trunc(car.start), Math.trunc(at), abort?.code ?? null];
       for (const s of car.sessions) {
-        this.fact(at, FACT.checksEnd, lane, s.prio, s.id, car.id, started, ended, q.maxRetries === null ? -1 : s.retry, code, conclusion);
+        // flag: the car's first fact (a car ends once: the statistics count a run once by it)
+        this.fact(at, FACT.checksEnd, lane, s.prio, s.id, car.id, started, ended, q.maxRetries === null ? -1 : s.retry, code, conclusion, s === car.sessions[0]);
       }
       return;
     }

@@ -56,8 +56,13 @@ class Cells<A> {
 type Counts = Map<string, number>;
 const bump = (m: Counts, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
 
-// group keys of a lane and priority, per view: lanes are a simulated day's few objects
-const laneKeys = [new WeakMap<FactLane, Map<string | null, GroupKey>>(), new WeakMap<FactLane, Map<string | null, GroupKey>>()];
+/** a lane's keys by priority, for one view: its group keys and queues_merged_count's keys */
+interface LaneKeys {
+  group: Map<string | null, GroupKey>;
+  merged: Map<string | null, object>;
+}
+// per view, by lane (its key: every simulated day has its own lane objects)
+const laneKeys = [new Map<string, LaneKeys>(), new Map<string, LaneKeys>()];
 
 /**
  * Every endpoint's partials of one calendar day (all in slot `day`, or 0 for the endpoints kept
@@ -65,13 +70,9 @@ const laneKeys = [new WeakMap<FactLane, Map<string | null, GroupKey>>(), new Wea
  */
 export class FactAccumulation {
   readonly partials: Partials = new Map();
-  // dedupe keys (train cars, sessions) already counted in this day, a set per kind, as Sink.first
-  private readonly seenBatch = new Set<string>();
-  private readonly seenSkipped = new Set<string>();
-  private readonly seenRuntime = new Set<string>();
-  private readonly seenIdle = new Set<string>();
-  private readonly seenSession = new Set<string>();
-  private readonly keys: WeakMap<FactLane, Map<string | null, GroupKey>>;
+  private readonly keys: Map<string, LaneKeys>;
+  /** the lanes whose names are in branches and queues already */
+  private readonly named = new Set<FactLane>();
   private readonly idle: Cells<number[]>;
   private readonly skipped: Cells<number[]>;
   private readonly entered: Cells<number[]>;
@@ -127,15 +128,33 @@ export class FactAccumulation {
 
   /** the group key of a lane's event (keyOf over the event) */
   private keyOf(lane: FactLane, prio: string | null): GroupKey {
-    let byPrio = this.keys.get(lane);
-    if (byPrio === undefined) this.keys.set(lane, (byPrio = new Map()));
-    let key = byPrio.get(prio);
-    if (key === undefined) byPrio.set(prio, (key = groupKey(lane.base, this.view.partitions ? lane.partition : "__default__", lane.queue.name, prio)));
+    const keys = this.laneKeys(lane);
+    let key = keys.group.get(prio);
+    if (key === undefined) keys.group.set(prio, (key = groupKey(lane.base, this.view.partitions ? lane.partition : "__default__", lane.queue.name, prio)));
     return key;
   }
 
-  /** branches and queues: the names of every queue event but checks.change and bisections */
+  /** queues_merged_count's key: the merged event names partition_names, not partition_name */
+  private mergedKeyOf(lane: FactLane, prio: string | null): object {
+    const keys = this.laneKeys(lane);
+    let key = keys.merged.get(prio);
+    if (key === undefined) {
+      const group = groupKey(lane.base, "__default__", lane.queue.name, prio);
+      keys.merged.set(prio, (key = mergedKey(group, [this.view.partitions ? lane.partition : "__default__"])));
+    }
+    return key;
+  }
+
+  private laneKeys(lane: FactLane): LaneKeys {
+    let keys = this.keys.get(lane.key);
+    if (keys === undefined) this.keys.set(lane.key, (keys = { group: new Map(), merged: new Map() }));
+    return keys;
+  }
+
+  /** branches and queues: the names of every queue event but checks.change and bisections (once a lane) */
   private names(lane: FactLane): void {
+    if (this.named.has(lane)) return;
+    this.named.add(lane);
     this.branches.get(ALL_NAMES).add(lane.base);
     this.queues.get(ALL_NAMES).add(lane.queue.name);
   }
@@ -155,15 +174,15 @@ export class FactAccumulation {
         spreadAdd(this.running.get(noPriorityKey(this.keyOf(f.lane, null))), f.a);
         return;
       case FACT.checksStart:
-        // one batch size per train car
-        if (!has(this.seenBatch, f.car)) spreadAdd(this.batchSize.get(this.keyOf(f.lane, f.prio)), f.a);
+        // one batch size per train car (Sink.first over the events: the car's facts are all of one time, so of one day)
+        if (f.flag) spreadAdd(this.batchSize.get(this.keyOf(f.lane, f.prio)), f.a);
         this.names(f.lane);
         return;
       case FACT.checksEnd: {
         const key = this.keyOf(f.lane, f.prio);
         const code = f.text;
         const skipped = this.skipped.get(key);
-        if (code === "INTERMEDIATE_RESULTS_SKIPPED" && !has(this.seenSkipped, f.car)) skipped[0]!++;
+        if (code === "INTERMEDIATE_RESULTS_SKIPPED" && f.flag) skipped[0]!++;
         const rate = this.failureRate.get(key);
         rate[0]!++;
         if (FAILED_CONCLUSIONS.has(f.conclusion)) rate[1]!++;
@@ -172,7 +191,7 @@ export class FactAccumulation {
         bump(this.outcomes.get(key), outcome);
         bump(this.outcomesWhole.get(key), outcome);
         const runtime = f.b - f.a;
-        if (runtime >= 0 && !has(this.seenRuntime, f.car)) {
+        if (runtime >= 0 && f.flag) {
           const a = this.ciRuntime.get(key);
           a[0]!++;
           a[1]! += runtime;
@@ -201,12 +220,11 @@ export class FactAccumulation {
         if (totalMs >= 0) {
           const firstStart = this.firstChecksStart(sid);
           const waited = firstStart !== undefined && firstStart >= queuedAt ? firstStart - queuedAt : totalMs;
-          if (!has(this.seenIdle, sid)) {
-            const [sched, freeze] = [Math.round(schedS * 1000), Math.round(freezeS * 1000)];
-            const capacity = Math.max(0, waited - sched - freeze);
-            this.idle.get(key).push(capacity, sched, freeze, Math.max(0, totalMs - capacity - sched - freeze));
-          }
-          if (!has(this.seenSession, sid)) bump(this.exitReasons.get(key), exitReasonOf(f.flag, f.text));
+          // a session leaves once: its first leave (Sink.first over the events) is this one
+          const [sched, freeze] = [Math.round(schedS * 1000), Math.round(freezeS * 1000)];
+          const capacity = Math.max(0, waited - sched - freeze);
+          this.idle.get(key).push(capacity, sched, freeze, Math.max(0, totalMs - capacity - sched - freeze));
+          bump(this.exitReasons.get(key), exitReasonOf(f.flag, f.text));
           const a = this.queueTime.get(key);
           a[0]!++;
           a[1]! += totalMs;
@@ -214,16 +232,14 @@ export class FactAccumulation {
           a[3]! += schedS;
           a[4]! += freezeS;
           spreadAdd(this.totalQueueTime.get(key), totalMs);
-        } else if (!has(this.seenSession, sid)) {
+        } else {
           bump(this.exitReasons.get(key), exitReasonOf(f.flag, f.text));
         }
         this.names(f.lane);
         return;
       }
       case FACT.merged: {
-        // the merged event names partition_names, not partition_name
-        const key = groupKey(f.lane.base, "__default__", f.lane.queue.name, f.prio);
-        this.merged.get(mergedKey(key, [this.view.partitions ? f.lane.partition : "__default__"]))[0]!++;
+        this.merged.get(this.mergedKeyOf(f.lane, f.prio))[0]!++;
         this.names(f.lane);
         return;
       }
@@ -244,11 +260,4 @@ export class FactAccumulation {
       }
     }
   }
-}
-
-/** true when `key` was seen before; remembers it */
-function has(set: Set<string>, key: string): boolean {
-  if (set.has(key)) return true;
-  set.add(key);
-  return false;
 }
