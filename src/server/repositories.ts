@@ -5,7 +5,7 @@
 // is accounted in bytes against one budget: the least recently used repositories are dropped
 // (and simulated again, identically, when asked again).
 import { DEFAULT_MEMORY_BUDGET_MB, heapLimitMb } from "./budget.js";
-import { dayOf, daysFor, FACT, historyStart, simulateDayFactsSteps, simulateDaySteps, timeOf, type QueueFact, type SimEvent } from "./simulate.js";
+import { dayOf, daysFor, historyStart, simulateDayFacts, simulateDaySteps, timeOf, type QueueFact, type SimEvent } from "./simulate.js";
 import { CONTRACT_VIEW, FactAccumulation, type FactView } from "./stats-facts.js";
 import { EventStore, type PageQuery, type PageResult, type StoredEvent } from "./store.js";
 import {
@@ -95,7 +95,10 @@ class Turns {
 
   /** a day's queue events as facts, a step per turn */
   async simulateFacts(repo: string, seed: number, day: number): Promise<QueueFact[]> {
-    return this.run(simulateDayFactsSteps({ repo, seed, day }));
+    // a whole day in one turn: its facts take a millisecond or two, about one lane of its events,
+    // and a turn per lane (20 a day) cost as much again in scheduling
+    await this.next();
+    return simulateDayFacts({ repo, seed, day });
   }
 
   private async run<T>(steps: Generator<void, T, void>): Promise<T> {
@@ -476,7 +479,7 @@ export class Repositories {
         let currentStarts = new Map<string, number>();
         const starts = (sid: string) => currentStarts.get(sid);
         for (let d = firstDay; d < endDay; d++) {
-          if (!out.has(d)) building.set(d, view ? new FactAccumulation(d, view, starts) : new Accumulation(new Sink(() => d, starts)));
+          if (!out.has(d)) building.set(d, view ? new FactAccumulation(d, view) : new Accumulation(new Sink(() => d, starts)));
         }
         if (building.size === 0) return out;
         const days = [...building.keys()];
@@ -498,8 +501,6 @@ export class Repositories {
           if (view) {
             // the same day's queue events as facts: several times cheaper than building them
             const facts = await this.turns.simulateFacts(sim.name, this.opts.seed, s);
-            currentStarts = new Map();
-            for (const f of facts) if (f.kind === FACT.checksStart && !currentStarts.has(f.session)) currentStarts.set(f.session, f.t);
             for (let i = 0; i < facts.length; i++) {
               const f = facts[i]!;
               (building.get(Math.floor(f.t / DAY)) as FactAccumulation | undefined)?.add(f);

@@ -37,8 +37,8 @@ export interface QueueFact {
   prio: string | null;
   /** session_id ("" for the derived queue.change and checks.change) */
   session: string;
-  /** train_car_id of checks_start and checks_end, else "" */
-  car: string;
+  /** leave: the time of its session's first checks_start (NaN when its checks never started) */
+  d: number;
   /**
    * by kind: queue.change its size; checks.change its running checks; checks_start the batch's
    * size; checks_end the ms of checks_started_at; leave the ms of queued_at; bisection start its depth
@@ -82,6 +82,8 @@ export interface FactLane {
   base: string;
   partition: string;
   queue: { name: string };
+  /** where the statistics fold keeps what it derived from the lane (stats-facts.ts): a day's lanes are few, its facts many */
+  memo?: unknown;
 }
 
 export interface SimulationOptions {
@@ -133,6 +135,8 @@ interface Session {
   sha: string;
   requeue: number;
   left: boolean;
+  /** facts mode: the (clamped) time of its first checks_start, NaN before */
+  firstStart: number;
 }
 
 interface Account {
@@ -469,7 +473,7 @@ class Simulation {
     lane: FactLane,
     prio: string | null,
     session: string,
-    car = "",
+    d = 0,
     a = 0,
     b = 0,
     c = 0,
@@ -478,7 +482,7 @@ class Simulation {
     flag = false,
     flag2 = false,
   ): void {
-    this.facts!.push({ t: this.clamp(t), kind, lane, prio, session, car, a, b, c, text, conclusion, flag, flag2 });
+    this.facts!.push({ t: this.clamp(t), kind, lane, prio, session, d, a, b, c, text, conclusion, flag, flag2 });
   }
 
   /** the facts in the order `finish` gives the events: by time, then as emitted */
@@ -683,6 +687,7 @@ class Simulation {
       sha,
       requeue,
       left: false,
+      firstStart: NaN,
     };
     if (rng.chance(0.07)) {
       s.exitAt = enter + Math.max(30_000, Math.round(rng.exp(6 * MIN)));
@@ -902,7 +907,7 @@ class Simulation {
     if (this.facts) {
       const reason = merged ? MERGED_REASON : ABORT_CODE_TEXT[code!] ?? code;
       // queued_at is the entry time's text, to the ms (truncated, as iso writes it)
-      this.fact(t, FACT.leave, lane, s.prio, s.id, "", Math.trunc(s.enter), Math.round(s.scheduleWait / 1000), Math.round(s.freezeWait / 1000), reason, "", merged);
+      this.fact(t, FACT.leave, lane, s.prio, s.id, s.firstStart, Math.trunc(s.enter), Math.round(s.scheduleWait / 1000), Math.round(s.freezeWait / 1000), reason, "", merged);
     } else this.emit(t, "action.queue.leave", s.pr, lane.base, this.trigger(s), {
       reason: merged ? MERGED_REASON : ABORT_CODE_TEXT[code!] ?? code,
       merged,
@@ -978,7 +983,11 @@ class Simulation {
     this.checkDeltas.push({ t: start, lane, d: 1 });
     if (this.facts) {
       // flag: the car's first fact (a car starts once: the statistics count a batch once by it)
-      for (const s of sessions) this.fact(start, FACT.checksStart, lane, s.prio, s.id, car.id, sessions.length, 0, 0, null, "", s === sessions[0]);
+      const ms = this.clamp(start);
+      for (const s of sessions) {
+        if (!(s.firstStart <= ms)) s.firstStart = ms;
+        this.fact(start, FACT.checksStart, lane, s.prio, s.id, 0, sessions.length, 0, 0, null, "", s === sessions[0]);
+      }
       return car;
     }
     const numbers = sessions.map((s) => s.pr);
@@ -1015,7 +1024,7 @@ class Simulation {
       const [started, ended, code] = [Math.trunc(car.start), Math.trunc(at), abort?.code ?? null];
       for (const s of car.sessions) {
         // flag: the car's first fact (a car ends once: the statistics count a run once by it)
-        this.fact(at, FACT.checksEnd, lane, s.prio, s.id, car.id, started, ended, q.maxRetries === null ? -1 : s.retry, code, conclusion, s === car.sessions[0]);
+        this.fact(at, FACT.checksEnd, lane, s.prio, s.id, 0, started, ended, q.maxRetries === null ? -1 : s.retry, code, conclusion, s === car.sessions[0]);
       }
       return;
     }
@@ -1189,7 +1198,7 @@ class Simulation {
     let depth = 1;
     let reachedMax = false;
     while (set.length > 1) {
-      if (this.facts) this.fact(time, FACT.bisectionStart, lane, first.prio, first.id, "", depth, set.length);
+      if (this.facts) this.fact(time, FACT.bisectionStart, lane, first.prio, first.id, 0, depth, set.length);
       else this.emit(time, "action.queue.batch_bisection_start", null, lane.base, this.trigger(first), {
         ...common,
         original_batch_pr_numbers: original,
@@ -1223,7 +1232,7 @@ class Simulation {
         break;
       }
     }
-    if (this.facts) this.fact(time, FACT.bisectionEnd, lane, first.prio, first.id, "", 0, 0, 0, null, "", !reachedMax, reachedMax);
+    if (this.facts) this.fact(time, FACT.bisectionEnd, lane, first.prio, first.id, 0, 0, 0, 0, null, "", !reachedMax, reachedMax);
     else this.emit(time, "action.queue.batch_bisection_end", null, lane.base, this.trigger(first), {
       ...common,
       original_batch_pr_numbers: original,
@@ -1261,7 +1270,7 @@ class Simulation {
     for (const d of this.sizeDeltas) {
       const size = Math.max(0, (sizes.get(d.key) ?? 0) + d.d);
       sizes.set(d.key, size);
-      if (this.facts) this.fact(d.t, FACT.change, d.lane, d.prio, "", "", size);
+      if (this.facts) this.fact(d.t, FACT.change, d.lane, d.prio, "", 0, size);
       else this.emit(d.t, "action.queue.change", d.pr, d.lane.base, "Merge queue", {
         queue_name: d.lane.queue.name,
         partition_name: d.lane.partition,
@@ -1277,7 +1286,7 @@ class Simulation {
     for (const d of this.checkDeltas) {
       const n = Math.max(0, (running.get(d.lane.key) ?? 0) + d.d);
       running.set(d.lane.key, n);
-      if (this.facts) this.fact(d.t, FACT.checksChange, d.lane, null, "", "", n);
+      if (this.facts) this.fact(d.t, FACT.checksChange, d.lane, null, "", 0, n);
       else this.emit(d.t, "action.queue.checks.change", null, d.lane.base, "Merge queue", {
         queue_name: d.lane.queue.name,
         partition_name: d.lane.partition,

@@ -56,13 +56,14 @@ class Cells<A> {
 type Counts = Map<string, number>;
 const bump = (m: Counts, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
 
-/** a lane's keys by priority, for one view: its group keys and queues_merged_count's keys */
+/** a lane's keys by priority, for one view: its group keys and queues_merged_count's keys (FactLane.memo) */
 interface LaneKeys {
+  view: FactView;
   group: Map<string | null, GroupKey>;
   merged: Map<string | null, object>;
+  /** the accumulation whose branches and queues have its names */
+  named: FactAccumulation | undefined;
 }
-// per view, by lane (its key: every simulated day has its own lane objects)
-const laneKeys = [new Map<string, LaneKeys>(), new Map<string, LaneKeys>()];
 
 /**
  * Every endpoint's partials of one calendar day (all in slot `day`, or 0 for the endpoints kept
@@ -70,9 +71,7 @@ const laneKeys = [new Map<string, LaneKeys>(), new Map<string, LaneKeys>()];
  */
 export class FactAccumulation {
   readonly partials: Partials = new Map();
-  private readonly keys: Map<string, LaneKeys>;
-  /** the lanes whose names are in branches and queues already */
-  private readonly named = new Set<FactLane>();
+
   private readonly idle: Cells<number[]>;
   private readonly skipped: Cells<number[]>;
   private readonly entered: Cells<number[]>;
@@ -95,10 +94,7 @@ export class FactAccumulation {
   constructor(
     day: number,
     private readonly view: FactView,
-    /** the time of a queue session's first checks_start, in the simulated day it started on */
-    private readonly firstChecksStart: (sessionId: string) => number | undefined,
   ) {
-    this.keys = laneKeys[view.partitions ? 0 : 1]!;
     const cells = <A>(name: string): Cells<A> => {
       const spec = STATS_SPECS[name]!;
       const slots: Slots<A> = new Map();
@@ -146,15 +142,16 @@ export class FactAccumulation {
   }
 
   private laneKeys(lane: FactLane): LaneKeys {
-    let keys = this.keys.get(lane.key);
-    if (keys === undefined) this.keys.set(lane.key, (keys = { group: new Map(), merged: new Map() }));
+    let keys = lane.memo as LaneKeys | undefined;
+    if (keys === undefined || keys.view !== this.view) lane.memo = keys = { view: this.view, group: new Map(), merged: new Map(), named: undefined };
     return keys;
   }
 
-  /** branches and queues: the names of every queue event but checks.change and bisections (once a lane) */
+  /** branches and queues: the names of every queue event but checks.change and bisections (adding them again changes nothing) */
   private names(lane: FactLane): void {
-    if (this.named.has(lane)) return;
-    this.named.add(lane);
+    const keys = this.laneKeys(lane);
+    if (keys.named === this) return;
+    keys.named = this;
     this.branches.get(ALL_NAMES).add(lane.base);
     this.queues.get(ALL_NAMES).add(lane.queue.name);
   }
@@ -216,10 +213,10 @@ export class FactAccumulation {
         const queuedAt = f.a;
         const totalMs = t - queuedAt;
         const [schedS, freezeS] = [f.b, f.c];
-        const sid = f.session;
         if (totalMs >= 0) {
-          const firstStart = this.firstChecksStart(sid);
-          const waited = firstStart !== undefined && firstStart >= queuedAt ? firstStart - queuedAt : totalMs;
+          // the session's first checks_start (Sink.firstChecksStart; NaN: none, compares false)
+          const firstStart = f.d;
+          const waited = firstStart >= queuedAt ? firstStart - queuedAt : totalMs;
           // a session leaves once: its first leave (Sink.first over the events) is this one
           const [sched, freeze] = [Math.round(schedS * 1000), Math.round(freezeS * 1000)];
           const capacity = Math.max(0, waited - sched - freeze);

@@ -18,12 +18,11 @@ function partialsOf(repo: string, seed: number, first: number, end: number, how:
   let starts = new Map<string, number>();
   const firstStart = (sid: string) => starts.get(sid);
   const out = new Map<number, Accumulation | FactAccumulation>();
-  for (let d = first; d < end; d++) out.set(d, "view" in how ? new FactAccumulation(d, how.view, firstStart) : new Accumulation(new Sink(() => d, firstStart)));
+  for (let d = first; d < end; d++) out.set(d, "view" in how ? new FactAccumulation(d, how.view) : new Accumulation(new Sink(() => d, firstStart)));
   for (let s = first - 3; s < end; s++) {
     starts = new Map();
     if ("view" in how) {
       const facts = simulateDayFacts({ repo, seed, day: s });
-      for (const f of facts) if (f.kind === FACT.checksStart && !starts.has(f.session)) starts.set(f.session, f.t);
       for (const f of facts) (out.get(Math.floor(f.t / DAY)) as FactAccumulation | undefined)?.add(f);
     } else {
       const events = simulateDay({ repo, seed, day: s }).map((e) => how.translate(e as StoredEvent));
