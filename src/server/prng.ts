@@ -65,12 +65,13 @@ export class Rng {
 
   /** picks by weight: [[value, weight], ...] */
   weighted<T>(items: ReadonlyArray<readonly [T, number]>): T {
+    // index loops: destructuring each pair allocated on every call
     let total = 0;
-    for (const [, w] of items) total += w;
+    for (let i = 0; i < items.length; i++) total += items[i]![1];
     let r = this.next() * total;
-    for (const [v, w] of items) {
-      r -= w;
-      if (r < 0) return v;
+    for (let i = 0; i < items.length; i++) {
+      r -= items[i]![1];
+      if (r < 0) return items[i]![0];
     }
     return items[items.length - 1]![0];
   }

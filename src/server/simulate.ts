@@ -250,6 +250,11 @@ const PRE_ACTION_DRAWS: ReadonlyArray<readonly [chance: number, draws: number]> 
   [0.02, 1], // platform_actions
   [0.03, 2], // dismiss_reviews: time, user
 ];
+const PRIORITY_WEIGHTS: ReadonlyArray<readonly [string | null, number]> = [
+  [null, 0.6],
+  ["dependencies", 0.25],
+  ["urgent", 0.15],
+];
 const QUEUE_WEIGHTS = (q: QueueConfig[]): Array<readonly [QueueConfig, number]> => [
   [q[0]!, 0.75],
   [q[1]!, 0.07],
@@ -661,7 +666,7 @@ class Simulation {
     let queue = rng.weighted<QueueConfig>(this.queueWeights);
     if (queue.officeHours && !lowriskOpen) queue = this.queues[0]!;
     const partition = base === "main" ? rng.pick(["api", "web"]) : "__default__";
-    const prio = queue.name === "hotfix" ? "urgent" : rng.weighted<string | null>([[null, 0.6], ["dependencies", 0.25], ["urgent", 0.15]]);
+    const prio = queue.name === "hotfix" ? "urgent" : rng.weighted<string | null>(PRIORITY_WEIGHTS);
     const author = rng.chance(0.1) ? this.authors[LOGINS.length + rng.int(0, BOTS.length - 1)]! : rng.pick(this.humans);
     const session = this.newSession(pr, this.lane(base, partition, queue), prio, t, author, this.sha(), 0);
     this.preActions(session);
@@ -740,7 +745,7 @@ class Simulation {
       // facts mode: no statistic reads these events, but the rest of the day depends on their
       // draws: each action's chance, then its time and the draws of its metadata (one each), in
       // the order below (a change there changes the facts, which stats-facts.test.ts compares)
-      for (const [p, draws] of PRE_ACTION_DRAWS) if (rng.chance(p)) rng.skip(draws);
+      for (let i = 0; i < PRE_ACTION_DRAWS.length; i++) if (rng.chance(PRE_ACTION_DRAWS[i]![0])) rng.skip(PRE_ACTION_DRAWS[i]![1]);
       return;
     }
     const { pr } = s;
@@ -1021,7 +1026,9 @@ class Simulation {
     this.checkDeltas.push({ t: at, lane, d: -1 });
     if (this.facts) {
       // checks_started_at and checks_ended_at are written to the ms (truncated, as iso writes them)
-      const [started, ended, code] = [Math.trunc(car.start), Math.trunc(at), abort?.code ?? null];
+      const started = Math.trunc(car.start);
+      const ended = Math.trunc(at);
+      const code = abort?.code ?? null;
       for (const s of car.sessions) {
         // flag: the car's first fact (a car ends once: the statistics count a run once by it)
         this.fact(at, FACT.checksEnd, lane, s.prio, s.id, 0, started, ended, q.maxRetries === null ? -1 : s.retry, code, conclusion, s === car.sessions[0]);

@@ -212,13 +212,15 @@ export class FactAccumulation {
         const key = this.keyOf(f.lane, f.prio);
         const queuedAt = f.a;
         const totalMs = t - queuedAt;
-        const [schedS, freezeS] = [f.b, f.c];
+        const schedS = f.b;
+        const freezeS = f.c;
         if (totalMs >= 0) {
           // the session's first checks_start (Sink.firstChecksStart; NaN: none, compares false)
           const firstStart = f.d;
           const waited = firstStart >= queuedAt ? firstStart - queuedAt : totalMs;
           // a session leaves once: its first leave (Sink.first over the events) is this one
-          const [sched, freeze] = [Math.round(schedS * 1000), Math.round(freezeS * 1000)];
+          const sched = Math.round(schedS * 1000);
+          const freeze = Math.round(freezeS * 1000);
           const capacity = Math.max(0, waited - sched - freeze);
           this.idle.get(key).push(capacity, sched, freeze, Math.max(0, totalMs - capacity - sched - freeze));
           bump(this.exitReasons.get(key), exitReasonOf(f.flag, f.text));
