@@ -5,7 +5,7 @@
 // is accounted in bytes against one budget: the least recently used repositories are dropped
 // (and simulated again, identically, when asked again).
 import { DEFAULT_MEMORY_BUDGET_MB, heapLimitMb } from "./budget.js";
-import { dayOf, daysFor, historyStart, simulateDayFacts, simulateDaySteps, timeOf, type QueueFact, type SimEvent } from "./simulate.js";
+import { dayOf, daysFor, historyStart, simulateDayFactsSteps, simulateDaySteps, timeOf, type QueueFact, type SimEvent } from "./simulate.js";
 import { CONTRACT_VIEW, FactAccumulation, type FactView } from "./stats-facts.js";
 import { EventStore, type PageQuery, type PageResult, type StoredEvent } from "./store.js";
 import {
@@ -87,18 +87,31 @@ export class BudgetError extends Error {
 class Turns {
   private readonly waiting: Array<() => void> = [];
   private scheduled = false;
+  /** when the step running now got its turn */
+  private turnStart = 0;
 
   /** a day's simulation, a step per turn */
   async simulate(repo: string, seed: number, day: number): Promise<SimEvent[]> {
     return this.run(simulateDaySteps({ repo, seed, day }));
   }
 
-  /** a day's queue events as facts, a step per turn */
+  /**
+   * a day's queue events as facts, steps (lanes) for about a millisecond per turn: a lane's facts
+   * take a tenth of its events' time, and a turn per lane cost as much again in scheduling
+   */
   async simulateFacts(repo: string, seed: number, day: number): Promise<QueueFact[]> {
-    // a whole day in one turn: its facts take a millisecond or two, about one lane of its events,
-    // and a turn per lane (20 a day) cost as much again in scheduling
+    const steps = simulateDayFactsSteps({ repo, seed, day });
     await this.next();
-    return simulateDayFacts({ repo, seed, day });
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      await this.pace();
+    }
+  }
+
+  /** waits for the next turn when this one has run for SLICE_MS already */
+  async pace(): Promise<void> {
+    if (performance.now() - this.turnStart >= SLICE_MS) await this.next();
   }
 
   private async run<T>(steps: Generator<void, T, void>): Promise<T> {
@@ -126,10 +139,14 @@ class Turns {
       return;
     }
     // the waiter's step runs in this turn's microtasks; the next step waits for the next turn
+    this.turnStart = performance.now();
     resolve();
     setImmediate(this.tick);
   };
 }
+
+/** how long a step of simulation may hold the event loop, in ms, when its steps are smaller (Turns.pace) */
+const SLICE_MS = 1;
 
 /** First come, first served: `run` waits for every earlier `run` to finish. */
 class Mutex {
@@ -502,6 +519,7 @@ export class Repositories {
             // the same day's queue events as facts: several times cheaper than building them
             const facts = await this.turns.simulateFacts(sim.name, this.opts.seed, s);
             for (let i = 0; i < facts.length; i++) {
+              if ((i & 255) === 255) await this.turns.pace();
               const f = facts[i]!;
               (building.get(Math.floor(f.t / DAY)) as FactAccumulation | undefined)?.add(f);
             }
