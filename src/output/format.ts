@@ -45,6 +45,15 @@ export function formatCount(n: number): string {
   return count.format(n);
 }
 
+/**
+ * 2192 → "2,192", 1234.5678 → "1,234.5678": every digit kept (a gate's value next to its threshold
+ * must not look rounded), the thousands grouped as counts are in tables.
+ */
+export function formatExactNumber(n: number): string {
+  const [whole, fraction] = String(n).split(".");
+  return whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ",") + (fraction !== undefined ? `.${fraction}` : "");
+}
+
 /** 0.1234 → "12.3%". */
 export function formatPercent(rate: number): string {
   if (!Number.isFinite(rate)) return "-";
