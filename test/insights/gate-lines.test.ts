@@ -56,4 +56,17 @@ describe("gate lines", () => {
       ].join("\n"),
     );
   });
+
+  it("--fail-if-scope each or both with one repository: refused before any request (it judged the one as all)", async () => {
+    for (const scope of ["each", "both"]) {
+      const before = server.requests.length;
+      const r = await mq(["insights", "--since", "3d", "--fail-if", "merged < 1000", "--fail-if-scope", scope]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe(`mq: --fail-if-scope ${scope} judges each of several repositories, and --repo names one (acme/web): give several --repo, or drop --fail-if-scope.\n`);
+      expect(server.requests.slice(before)).toEqual([]);
+    }
+    const all = await mq(["insights", "--since", "3d", "--fail-if", "merged < 1000", "--fail-if-scope", "all"]);
+    expect(all.stderr).toBe("ok    merged 1,235 >= 1,000 (repository acme/web)\n");
+  });
 });
