@@ -56,10 +56,15 @@ export function renderRepositories(m: InsightsMulti, o: InsightsRenderOptions): 
   // as wide as the terminal: headers broken into words, then parts one under the other
   return fittedTable({
     head,
-    rows: [...m.reports.map(row), ...m.failed.map((f) => [f.repository, o.colors.red(`failed: ${f.message}`)]), row(m.total)],
+    rows: [
+      ...m.reports.map(row),
+      // its message is on stderr already (mq: acme/nope: ... (exit 3)); the row says which, as mq stats --repo a,b's do
+      ...m.failed.map((f) => [printable(f.repository), o.colors.red(`failed (exit ${f.exit_code})`), ...Array<string>(head.length - 2).fill("")]),
+      row(m.total),
+    ],
     columns: o.columns,
     colors: o.colors,
-    align: head.map(() => "left"),
+    align: head.map((_, i) => (i === 0 ? "left" : "right")),
     breakHeadsAt: / /g,
   });
 }
@@ -121,7 +126,7 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
   // every table as wide as the terminal at most, as mq stats' are: headers broken into words, then
   // parts one under the other, each with the row's label; a free-text last column is cut first
   const table = (head: string[], rows: string[][], more: Partial<Parameters<typeof fittedTable>[0]> = {}) =>
-    fittedTable({ head, rows, columns: o.columns, colors: c, align: head.map(() => "left"), breakHeadsAt: / /g, ...more });
+    fittedTable({ head, rows, columns: o.columns, colors: c, align: head.map((_, i) => (i === 0 ? "left" : "right")), breakHeadsAt: / /g, ...more });
   out.push(c.bold(fitLine(`${r.repository}  ${when(r.since)} → ${when(r.until)}`, o.columns)));
   out.push(c.dim(fitLine(r.compare ? `compared with ${when(r.compare.since)} → ${when(r.compare.until)}` : "no comparison (--compare none)", o.columns)));
   out.push("");
@@ -170,7 +175,7 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
           d(s.ci_time),
           s.outcome === "merged" || s.outcome === "open" ? String(s.outcome) : printable(s.reason ?? s.outcome),
         ]),
-        { freeLast: { min: 10 } },
+        { freeLast: { min: 10 }, align: ["right", "left", "left", "left", "right", "right", "right", "left"] },
       ),
     );
   }

@@ -357,7 +357,7 @@ describe("several repositories", () => {
       const [t1, id1] = key(events[i]!);
       expect(t0 > t1 || (t0 === t1 && id0 >= id1)).toBe(true);
     }
-    expect(r.err).toMatch(/^mq: acme\/nope: .*404/m);
+    expect(r.err).toMatch(/^mq: acme\/nope: .*404.* \(exit 3\)$/m);
     expect(r.err).toMatch(/^mq: 1 of 3 repositories could not be read \(acme\/nope\); the output covers the others\.$/m);
     const limited = await run(["logs", "--repo", "acme/web,acme/api", "--since", "1d", "--limit", "7", "-o", "ndjson"]);
     expect(records(limited.out)).toHaveLength(7);

@@ -22,38 +22,38 @@ describe("-o table in a pipe: the table rules of mq stats", () => {
     const r = await mq(["insights", "--since", "2h", "--compare", "none", "--slowest", "2", "-o", "table"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(
-[
+      [
         "acme/web  2026-11-20 10:00Z → 2026-11-20 12:00Z",
         "no comparison (--compare none)",
         "",
         "                VALUE",
-        "entered         54",
-        "merged          54",
-        "left            68",
-        "failed          9",
+        "entered            54",
+        "merged             54",
+        "left               68",
+        "failed              9",
         "failure rate    13.2%",
-        "merged per day  648",
-        "retries         1",
+        "merged per day    648",
+        "retries             1",
         "",
-        "               COUNT  AVG      P50      P90      P95      P99      MAX",
-        "time to merge  54     37m 51s  28m 53s  1h 9m    1h 23m   2h 4m    2h 4m",
-        "time in queue  68     39m 20s  29m      1h 22m   1h 46m   2h 4m    2h 4m",
-        "CI time        62     19m 50s  17m 6s   30m 36s  42m 37s  48m 12s  48m 12s",
-        "waiting time   68     18m 57s  9m 45s   51m 46s  1h 5m    1h 29m   1h 29m",
+        "               COUNT      AVG      P50      P90      P95      P99      MAX",
+        "time to merge     54  37m 51s  28m 53s    1h 9m   1h 23m    2h 4m    2h 4m",
+        "time in queue     68  39m 20s      29m   1h 22m   1h 46m    2h 4m    2h 4m",
+        "CI time           62  19m 50s   17m 6s  30m 36s  42m 37s  48m 12s  48m 12s",
+        "waiting time      68  18m 57s   9m 45s  51m 46s    1h 5m   1h 29m   1h 29m",
         "",
         "EXIT REASON                            COUNT",
-        "SUCCESS                                54",
-        "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS  3",
-        "CHECKS_FAILED                          3",
-        "PR_MANUALLY_DEQUEUED                   2",
-        "PR_UNEXPECTEDLY_FAILED_TO_MERGE        2",
-        "BASE_BRANCH_CHANGED                    1",
-        "CONFLICT_WITH_BASE_BRANCH              1",
-        "PR_AHEAD_DEQUEUED                      1",
+        "SUCCESS                                   54",
+        "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS      3",
+        "CHECKS_FAILED                              3",
+        "PR_MANUALLY_DEQUEUED                       2",
+        "PR_UNEXPECTEDLY_FAILED_TO_MERGE            2",
+        "BASE_BRANCH_CHANGED                        1",
+        "CONFLICT_WITH_BASE_BRANCH                  1",
+        "PR_AHEAD_DEQUEUED                          1",
         "",
-        "SLOWEST  BASE  QUEUE    ENTERED               IN QUEUE  WAITING  CI       OUTCOME",
-        "#1895    main  default  2026-11-20 08:32:33Z  2h 4m     1h 23m   11m 47s  BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS",
-        "#1921    main  default  2026-11-20 09:20:43Z  2h 4m     32m 2s   44m 26s  merged",
+        "SLOWEST  BASE  QUEUE    ENTERED               IN QUEUE  WAITING       CI  OUTCOME",
+        "  #1895  main  default  2026-11-20 08:32:33Z     2h 4m   1h 23m  11m 47s  BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS",
+        "  #1921  main  default  2026-11-20 09:20:43Z     2h 4m   32m 2s  44m 26s  merged",
         "",
       ].join("\n"),
     );
@@ -96,4 +96,27 @@ describe("on a terminal, no line wider than it", () => {
       for (const line of r.stdout.split("\n")) expect(displayWidth(line), line).toBeLessThanOrEqual(columns);
     });
   }
+});
+
+describe("mq insights --repo a,b with one that fails", () => {
+  let two: RunningServer;
+  beforeAll(async () => {
+    two = await startServer({ now: NOW, days: 1, repos: ["acme/web", "acme/api"] });
+  });
+  afterAll(() => two.close());
+
+  it("its row says failed with its exit code (the message is on stderr), as mq stats --repo a,b's does; the table still fits", async () => {
+    const r = await runMq(["insights", "--since", "2h", "--compare", "none", "--repo", "acme/web,acme/nope", "--color", "never"], {
+      apiUrl: two.url,
+      now: () => NOW,
+      stdoutIsTTY: true,
+      columns: 60,
+      repo: false,
+    });
+    expect(r.code).toBe(3);
+    const table = r.stdout.split("\n\n")[0]!.split("\n");
+    expect(table.filter((l) => l.startsWith("acme/nope"))).toEqual(["acme/nope   failed (exit 3)"]);
+    for (const line of r.stdout.split("\n")) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
+    expect(r.stderr).toMatch(/^mq: acme\/nope: .*404.* \(exit 3\)$/m);
+  });
 });
