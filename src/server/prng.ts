@@ -130,6 +130,16 @@ export class Rng {
     return String.fromCharCode.apply(null, c as unknown as number[]);
   }
 
+  /** a copy of the stream where it is now: its next draws, drawn again later (a uuid made only if needed) */
+  snapshot(): Rng {
+    const copy = Object.create(Rng.prototype) as Rng;
+    copy.a = this.a;
+    copy.b = this.b;
+    copy.c = this.c;
+    copy.d = this.d;
+    return copy;
+  }
+
   /** advances the stream as `n` draws would (a hex digit each: hex(n) whose text is not needed) */
   skip(n: number): void {
     // u32's steps on locals (a sha's 40 draws per pull request in simulateDayFacts)

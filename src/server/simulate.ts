@@ -35,7 +35,7 @@ export interface QueueFact {
   lane: FactLane;
   /** priority_rule_name (null for checks.change, which has none) */
   prio: string | null;
-  /** session_id ("" for the derived queue.change and checks.change) */
+  /** checks_end with a retry_attempt of 1 or more: its session_id (checks_retries); else "" */
   session: string;
   /** leave: the time of its session's first checks_start (NaN when its checks never started) */
   d: number;
@@ -118,6 +118,8 @@ interface Lane {
 
 interface Session {
   id: string;
+  /** facts mode: the stream where the id's draws were (sessionId) */
+  idFrom: Rng | null;
   pr: number;
   lane: Lane;
   prio: string | null;
@@ -515,6 +517,22 @@ class Simulation {
     return out;
   }
 
+  /** facts mode: where a uuid's 32 draws start (to make it later), the stream moved past them */
+  private skipUuid(): Rng {
+    const at = this.rng.snapshot();
+    this.rng.skip(32);
+    return at;
+  }
+
+  /** a session's id (facts mode makes it when first needed, from where its draws were) */
+  private sessionId(s: Session): string {
+    if (s.idFrom) {
+      s.id = s.idFrom.uuid();
+      s.idFrom = null;
+    }
+    return s.id;
+  }
+
   /** a head commit's sha: its draws in any case, its text only for events */
   private sha(): string {
     if (!this.facts) return this.rng.hex(40);
@@ -675,7 +693,9 @@ class Simulation {
   private newSession(pr: number, lane: Lane, prio: string | null, enter: number, author: Account, sha: string, requeue: number): Session {
     const rng = this.rng;
     const s: Session = {
-      id: rng.uuid(),
+      // facts mode: the id's draws are made, its text only when a fact needs it (sessionId)
+      id: this.facts ? "" : rng.uuid(),
+      idFrom: this.facts ? this.skipUuid() : null,
       pr,
       lane,
       prio,
@@ -712,7 +732,7 @@ class Simulation {
         session_id: s.id,
       });
     }
-    if (this.facts) this.fact(enter, FACT.enter, lane, prio, s.id);
+    if (this.facts) this.fact(enter, FACT.enter, lane, prio, "");
     else {
       this.emit(enter, "action.queue.enter", pr, lane.base, this.trigger(s), {
         queue_name: lane.queue.name,
@@ -912,7 +932,7 @@ class Simulation {
     if (this.facts) {
       const reason = merged ? MERGED_REASON : ABORT_CODE_TEXT[code!] ?? code;
       // queued_at is the entry time's text, to the ms (truncated, as iso writes it)
-      this.fact(t, FACT.leave, lane, s.prio, s.id, s.firstStart, Math.trunc(s.enter), Math.round(s.scheduleWait / 1000), Math.round(s.freezeWait / 1000), reason, "", merged);
+      this.fact(t, FACT.leave, lane, s.prio, "", s.firstStart, Math.trunc(s.enter), Math.round(s.scheduleWait / 1000), Math.round(s.freezeWait / 1000), reason, "", merged);
     } else this.emit(t, "action.queue.leave", s.pr, lane.base, this.trigger(s), {
       reason: merged ? MERGED_REASON : ABORT_CODE_TEXT[code!] ?? code,
       merged,
@@ -938,7 +958,7 @@ class Simulation {
       this.leave(s, t, "PR_UNEXPECTEDLY_FAILED_TO_MERGE", false);
       return;
     }
-    if (this.facts) this.fact(t, FACT.merged, lane, s.prio, s.id);
+    if (this.facts) this.fact(t, FACT.merged, lane, s.prio, "");
     else {
       this.emit(t, "action.queue.merged", s.pr, lane.base, this.trigger(s), {
         branch: lane.base,
@@ -981,7 +1001,7 @@ class Simulation {
       start,
       startIso: this.facts ? "" : iso(start),
       end: start + dur,
-      id: rng.uuid(),
+      id: this.facts ? (this.skipUuid(), "") : rng.uuid(),
       number: sessions.length === 1 ? sessions[0]!.pr : ++this.draftCounter,
       outcome,
     };
@@ -991,7 +1011,7 @@ class Simulation {
       const ms = this.clamp(start);
       for (const s of sessions) {
         if (!(s.firstStart <= ms)) s.firstStart = ms;
-        this.fact(start, FACT.checksStart, lane, s.prio, s.id, 0, sessions.length, 0, 0, null, "", s === sessions[0]);
+        this.fact(start, FACT.checksStart, lane, s.prio, "", 0, sessions.length, 0, 0, null, "", s === sessions[0]);
       }
       return car;
     }
@@ -1031,7 +1051,9 @@ class Simulation {
       const code = abort?.code ?? null;
       for (const s of car.sessions) {
         // flag: the car's first fact (a car ends once: the statistics count a run once by it)
-        this.fact(at, FACT.checksEnd, lane, s.prio, s.id, 0, started, ended, q.maxRetries === null ? -1 : s.retry, code, conclusion, s === car.sessions[0]);
+        const retry = q.maxRetries === null ? -1 : s.retry;
+        // the session's id is read only by checks_retries, for retried runs
+        this.fact(at, FACT.checksEnd, lane, s.prio, retry >= 1 ? this.sessionId(s) : "", 0, started, ended, retry, code, conclusion, s === car.sessions[0]);
       }
       return;
     }
@@ -1205,7 +1227,7 @@ class Simulation {
     let depth = 1;
     let reachedMax = false;
     while (set.length > 1) {
-      if (this.facts) this.fact(time, FACT.bisectionStart, lane, first.prio, first.id, 0, depth, set.length);
+      if (this.facts) this.fact(time, FACT.bisectionStart, lane, first.prio, "", 0, depth, set.length);
       else this.emit(time, "action.queue.batch_bisection_start", null, lane.base, this.trigger(first), {
         ...common,
         original_batch_pr_numbers: original,
@@ -1239,7 +1261,7 @@ class Simulation {
         break;
       }
     }
-    if (this.facts) this.fact(time, FACT.bisectionEnd, lane, first.prio, first.id, 0, 0, 0, 0, null, "", !reachedMax, reachedMax);
+    if (this.facts) this.fact(time, FACT.bisectionEnd, lane, first.prio, "", 0, 0, 0, 0, null, "", !reachedMax, reachedMax);
     else this.emit(time, "action.queue.batch_bisection_end", null, lane.base, this.trigger(first), {
       ...common,
       original_batch_pr_numbers: original,
