@@ -112,6 +112,27 @@ describe("the node:http wire", () => {
     await wire.close();
   });
 
+  it("the keep-alive timeout closes idle connections only: an answer slower than it still arrives", async () => {
+    const api = await serve((_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write("{");
+        setTimeout(() => res.end('"ok":1}'), 150);
+      }, 150);
+    });
+    const wire = nodeWire({ connectTimeoutMs: CONNECT_TIMEOUT_MS, keepAliveMs: 100 });
+    const t = createTransport({ baseUrl: `${api.url}/v1`, wire, ...opts({ retry: false }) });
+    expect((await t.get("/a")).body).toEqual({ ok: 1 });
+    // idle past the keep-alive timeout: the next request opens a new connection
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await t.get("/b")).body).toEqual({ ok: 1 });
+    expect(api.seen).toEqual([
+      { url: "/v1/a", socket: 1 },
+      { url: "/v1/b", socket: 2 },
+    ]);
+    await wire.close();
+  });
+
   it("a connection not made within the connect timeout is the connect-timeout error (exit 6)", async () => {
     // a resolver that never answers: the connection never starts
     const wire = nodeWire({ connectTimeoutMs: 50, keepAliveMs: 10_000, lookup: () => {} });
