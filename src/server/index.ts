@@ -13,7 +13,7 @@ import { loadEventsFile } from "./ndjson.js";
 import { BudgetError, DEFAULT_MEMORY_BUDGET_MB, Repositories } from "./repositories.js";
 import { DIALECTS, hasEndpoint, type Dialect, type DialectName } from "../api/dialects/index.js";
 import { exclusionDetails, querySchemaFor } from "../api/schema/params.js";
-import { toMergifyEvent } from "./dialects/mergify-events.js";
+import { MERGIFY_FACT_VIEW, toMergifyEvent } from "./dialects/mergify-events.js";
 import { aggregate, needsBatches, pageFilter, type MergifyLogsQuery } from "./dialects/mergify-logs.js";
 import { conform } from "./dialects/conform.js";
 import { MERGIFY_RESPONSES, MERGIFY_SCHEMAS } from "../api/dialects/mergify-schemas.generated.js";
@@ -81,6 +81,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const dialect = DIALECTS[options.dialect ?? "spec"];
   const repos = new Repositories({
     translate: dialect.name === "mergify" ? toMergifyEvent : undefined,
+    factView: dialect.name === "mergify" ? MERGIFY_FACT_VIEW : undefined,
     seed: options.seed ?? 0,
     days: options.days ?? 30,
     now: fileNow !== undefined ? new Date(fileNow) : now,

@@ -23,6 +23,69 @@ export interface SimEvent {
   metadata: Record<string, unknown>;
 }
 
+/**
+ * What the statistics endpoints read of one queue event, recorded in place of the event by
+ * simulateDayFacts: the same random draws, the same times, none of the event's text. The
+ * statistics of a day are folded from these (stats-facts.ts) exactly as from the events.
+ */
+export interface QueueFact {
+  /** epoch ms, as the event's id says (its time clamped to the day's reach) */
+  t: number;
+  kind: FactKind;
+  lane: FactLane;
+  /** priority_rule_name (null for checks.change, which has none) */
+  prio: string | null;
+  /** checks_end with a retry_attempt of 1 or more: its session_id (checks_retries); else "" */
+  session: string;
+  /** leave: the time of its session's first checks_start (NaN when its checks never started) */
+  d: number;
+  /**
+   * by kind: queue.change its size; checks.change its running checks; checks_start the batch's
+   * size; checks_end the ms of checks_started_at; leave the ms of queued_at; bisection start its depth
+   */
+  a: number;
+  /** checks_end the ms of checks_ended_at; leave seconds_waiting_for_schedule; bisection start batch_size_before_split */
+  b: number;
+  /** checks_end retry_attempt (-1 for null); leave seconds_waiting_for_freeze */
+  c: number;
+  /** checks_end abort_code; leave reason */
+  text: string | null;
+  /** checks_end checks_conclusion */
+  conclusion: string;
+  /**
+   * checks_start and checks_end: the first of its train car's (a car starts and ends once, its
+   * facts all at one time); leave merged; bisection end culprit_found
+   */
+  flag: boolean;
+  /** bisection end max_failure_resolution_reached */
+  flag2: boolean;
+}
+
+/** the queue event types a QueueFact stands for */
+export const FACT = {
+  enter: 0,
+  leave: 1,
+  merged: 2,
+  checksStart: 3,
+  checksEnd: 4,
+  change: 5,
+  checksChange: 6,
+  bisectionStart: 7,
+  bisectionEnd: 8,
+} as const;
+export type FactKind = (typeof FACT)[keyof typeof FACT];
+
+/** a lane of the queue, as its events name it */
+export interface FactLane {
+  /** base, partition and queue in one string */
+  key: string;
+  base: string;
+  partition: string;
+  queue: { name: string };
+  /** where the statistics fold keeps what it derived from the lane (stats-facts.ts): a day's lanes are few, its facts many */
+  memo?: unknown;
+}
+
 export interface SimulationOptions {
   /** "owner/name" */
   repo: string;
@@ -49,10 +112,14 @@ interface Lane {
   partition: string;
   queue: QueueConfig;
   arrivals: Session[];
+  /** priority -> sizeKey */
+  sizeKeys: Map<string | null, string>;
 }
 
 interface Session {
   id: string;
+  /** facts mode: the stream where the id's draws were (sessionId) */
+  idFrom: Rng | null;
   pr: number;
   lane: Lane;
   prio: string | null;
@@ -70,6 +137,8 @@ interface Session {
   sha: string;
   requeue: number;
   left: boolean;
+  /** facts mode: the (clamped) time of its first checks_start, NaN before */
+  firstStart: number;
 }
 
 interface Account {
@@ -164,6 +233,30 @@ const CONDITIONS = [false, true].map((match) => ({
   ],
   evaluations: [],
 }));
+/**
+ * preActions' draws, action by action: its chance, then how many draws its event takes (its time
+ * and each random field of its metadata; every draw of Rng.int, chance and pick is one u32)
+ */
+const PRE_ACTION_DRAWS: ReadonlyArray<readonly [chance: number, draws: number]> = [
+  [0.4, 2], // label: time, removed
+  [0.25, 4], // request_reviews: time, two reviewers, team
+  [0.15, 4], // review: time, type, reviewer, message
+  [0.15, 1], // assign
+  [0.08, 1], // comment
+  [0.2, 2], // post_check: time, conclusion
+  [0.05, 1], // rebase
+  [0.08, 1], // update
+  [0.05, 1], // refresh
+  [0.03, 1], // edit
+  [0.02, 1], // squash
+  [0.02, 1], // platform_actions
+  [0.03, 2], // dismiss_reviews: time, user
+];
+const PRIORITY_WEIGHTS: ReadonlyArray<readonly [string | null, number]> = [
+  [null, 0.6],
+  ["dependencies", 0.25],
+  ["urgent", 0.15],
+];
 const QUEUE_WEIGHTS = (q: QueueConfig[]): Array<readonly [QueueConfig, number]> => [
   [q[0]!, 0.75],
   [q[1]!, 0.07],
@@ -241,7 +334,25 @@ export function simulateDay(options: { repo: string; seed: number; day: number }
  * one step per event-loop turn, so a day being simulated never holds up other answers for long.
  */
 export function simulateDaySteps(options: { repo: string; seed: number; day: number }): Generator<void, SimEvent[], void> {
-  return new Simulation(options.repo, options.seed, options.day).steps();
+  return new Simulation(options.repo, options.seed, options.day, false).steps();
+}
+
+/**
+ * The queue events of simulateDay as QueueFacts, in the same order (time, then emission), for
+ * the statistics of whole days: the same simulation and random draws, without building the
+ * events, their metadata or their times' text (several times faster). In steps, as simulateDaySteps.
+ */
+export function simulateDayFactsSteps(options: { repo: string; seed: number; day: number }): Generator<void, QueueFact[], void> {
+  return new Simulation(options.repo, options.seed, options.day, true).factSteps();
+}
+
+/** simulateDayFactsSteps in one go */
+export function simulateDayFacts(options: { repo: string; seed: number; day: number }): QueueFact[] {
+  const steps = simulateDayFactsSteps(options);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
 }
 
 /** the epoch-ms time of a simulated event, recovered from its id (no date parsing) */
@@ -255,12 +366,16 @@ class Simulation {
   /** nothing a day does reaches past this (see reachOf) */
   private readonly limitMs: number;
   private readonly events: SimEvent[] = [];
+  /** facts mode (simulateDayFacts): the queue events' facts, in emission order; no events */
+  private readonly facts: QueueFact[] | null;
   private prCounter: number;
   private draftCounter: number;
   private commentCounter: number;
   private readonly baseRefs: string[];
   private readonly queues: QueueConfig[];
   private readonly lanes = new Map<string, Lane>();
+  /** base -> partition -> queue -> lane */
+  private readonly laneIndex = new Map<string, Map<string, Map<QueueConfig, Lane>>>();
   private readonly blocks: Block[] = [];
   /** lane key + priority -> +1/-1 at time t, for queue.change */
   private readonly sizeDeltas: Array<{ t: number; key: string; lane: Lane; prio: string | null; d: number; pr: number }> = [];
@@ -276,7 +391,9 @@ class Simulation {
     private readonly repo: string,
     seed: number,
     private readonly day: number,
+    factsOnly: boolean,
   ) {
+    this.facts = factsOnly ? [] : null;
     // the repository's shape comes from (seed, repo); what happens on a day from (seed, repo, day)
     const h = hash32(`${seed}\u0000${repo}`);
     const shape = new Rng(h);
@@ -311,6 +428,19 @@ class Simulation {
   }
 
   *steps(): Generator<void, SimEvent[], void> {
+    yield* this.run();
+    this.makeCiIssues();
+    yield;
+    return this.finish();
+  }
+
+  *factSteps(): Generator<void, QueueFact[], void> {
+    yield* this.run();
+    // CI issues come last and draw only for themselves: no statistic reads them
+    return this.finishFacts();
+  }
+
+  private *run(): Generator<void, void, void> {
     this.makeBlocks();
     this.makeArrivals();
     yield;
@@ -320,18 +450,20 @@ class Simulation {
     }
     this.emitQueueSizes();
     this.emitRunningChecks();
-    this.makeCiIssues();
-    yield;
-    return this.finish();
   }
 
   // ---------------------------------------------------------------------------------------------
 
+  /** a day owns [00:00, limit]: a "few seconds before" the first arrival stays on the day */
+  private clamp(t: number): number {
+    const ms = Math.round(t);
+    return ms < this.startMs ? this.startMs : ms > this.limitMs ? this.limitMs : ms;
+  }
+
   private emit(t: number, type: string, pr: number | null, base: string | null, trigger: string, metadata: Record<string, unknown>): void {
-    // a day owns [00:00, limit]: a "few seconds before" the first arrival stays on the day
-    let ms = Math.round(t);
-    if (ms < this.startMs) ms = this.startMs;
-    else if (ms > this.limitMs) ms = this.limitMs;
+    // facts mode: the queue events are recorded as facts where they are emitted, the others dropped
+    if (this.facts) return;
+    const ms = this.clamp(t);
     // the final event, with its time in `id` until `finish` (one object per event, no record)
     this.events.push({ id: ms, received_at: "", trigger, repository: this.repo, pull_request: pr, base_ref: base, type, metadata });
   }
@@ -342,6 +474,30 @@ class Simulation {
    * whose events can share a millisecond are at most SPILL_DAYS apart, so their slots differ.
    * (Exact integers until the year 2248.)
    */
+  private fact(
+    t: number,
+    kind: FactKind,
+    lane: FactLane,
+    prio: string | null,
+    session: string,
+    d = 0,
+    a = 0,
+    b = 0,
+    c = 0,
+    text: string | null = null,
+    conclusion = "",
+    flag = false,
+    flag2 = false,
+  ): void {
+    this.facts!.push({ t: this.clamp(t), kind, lane, prio, session, d, a, b, c, text, conclusion, flag, flag2 });
+  }
+
+  /** the facts in the order `finish` gives the events: by time, then as emitted */
+  private finishFacts(): QueueFact[] {
+    // stable, and fast on what is emitted: runs in time order (a lane's, the sizes', the checks')
+    return this.facts!.sort((a, b) => a.t - b.t);
+  }
+
   private finish(): SimEvent[] {
     const out = this.events;
     // stable: events of the same millisecond keep the order they were emitted in
@@ -359,6 +515,29 @@ class Simulation {
       e.received_at = iso(t);
     }
     return out;
+  }
+
+  /** facts mode: where a uuid's 32 draws start (to make it later), the stream moved past them */
+  private skipUuid(): Rng {
+    const at = this.rng.snapshot();
+    this.rng.skip(32);
+    return at;
+  }
+
+  /** a session's id (facts mode makes it when first needed, from where its draws were) */
+  private sessionId(s: Session): string {
+    if (s.idFrom) {
+      s.id = s.idFrom.uuid();
+      s.idFrom = null;
+    }
+    return s.id;
+  }
+
+  /** a head commit's sha: its draws in any case, its text only for events */
+  private sha(): string {
+    if (!this.facts) return this.rng.hex(40);
+    this.rng.skip(40);
+    return "";
   }
 
   private actor(): Record<string, unknown> {
@@ -454,11 +633,18 @@ class Simulation {
   // arrivals
 
   private lane(base: string, partition: string, queue: QueueConfig): Lane {
-    const key = `${base}\u0000${partition}\u0000${queue.name}`;
-    let lane = this.lanes.get(key);
+    // looked up by its names' (constant) strings: a key string built per pull request cost more
+    let byPartition = this.laneIndex.get(base);
+    if (!byPartition) this.laneIndex.set(base, (byPartition = new Map()));
+    let byQueue = byPartition.get(partition);
+    if (!byQueue) byPartition.set(partition, (byQueue = new Map()));
+    let lane = byQueue.get(queue);
     if (!lane) {
-      lane = { key, base, partition, queue, arrivals: [] };
+      const key = `${base}\u0000${partition}\u0000${queue.name}`;
+      lane = { key, base, partition, queue, arrivals: [], sizeKeys: new Map() };
+      // lanes run in the order they first had a pull request
       this.lanes.set(key, lane);
+      byQueue.set(queue, lane);
     }
     return lane;
   }
@@ -498,22 +684,24 @@ class Simulation {
     let queue = rng.weighted<QueueConfig>(this.queueWeights);
     if (queue.officeHours && !lowriskOpen) queue = this.queues[0]!;
     const partition = base === "main" ? rng.pick(["api", "web"]) : "__default__";
-    const prio = queue.name === "hotfix" ? "urgent" : rng.weighted<string | null>([[null, 0.6], ["dependencies", 0.25], ["urgent", 0.15]]);
+    const prio = queue.name === "hotfix" ? "urgent" : rng.weighted<string | null>(PRIORITY_WEIGHTS);
     const author = rng.chance(0.1) ? this.authors[LOGINS.length + rng.int(0, BOTS.length - 1)]! : rng.pick(this.humans);
-    const session = this.newSession(pr, this.lane(base, partition, queue), prio, t, author, rng.hex(40), 0);
+    const session = this.newSession(pr, this.lane(base, partition, queue), prio, t, author, this.sha(), 0);
     this.preActions(session);
   }
 
   private newSession(pr: number, lane: Lane, prio: string | null, enter: number, author: Account, sha: string, requeue: number): Session {
     const rng = this.rng;
     const s: Session = {
-      id: rng.uuid(),
+      // facts mode: the id's draws are made, its text only when a fact needs it (sessionId)
+      id: this.facts ? "" : rng.uuid(),
+      idFrom: this.facts ? this.skipUuid() : null,
       pr,
       lane,
       prio,
       prioRank: prio === "urgent" ? 0 : prio === null ? 1 : 2,
       enter,
-      enterIso: iso(enter),
+      enterIso: this.facts ? "" : iso(enter),
       retry: 0,
       exitAt: null,
       exitCode: null,
@@ -524,6 +712,7 @@ class Simulation {
       sha,
       requeue,
       left: false,
+      firstStart: NaN,
     };
     if (rng.chance(0.07)) {
       s.exitAt = enter + Math.max(30_000, Math.round(rng.exp(6 * MIN)));
@@ -532,23 +721,37 @@ class Simulation {
     }
     lane.arrivals.push(s);
     const viaCommand = requeue === 0 && rng.chance(0.6);
-    if (viaCommand) {
+    if (viaCommand && this.facts) {
+      // the draws of the event below: its time, its comment id
+      rng.skip(1);
+      this.commentCounter += rng.int(1, 50);
+    } else if (viaCommand) {
       this.emit(enter - rng.int(2, 20) * 1000, "command.queue", pr, lane.base, "Command: queue", {
         author: { ...author },
         comment_id: (this.commentCounter += rng.int(1, 50)),
         session_id: s.id,
       });
     }
-    this.emit(enter, "action.queue.enter", pr, lane.base, this.trigger(s), {
-      queue_name: lane.queue.name,
-      branch: lane.base,
-      queued_at: s.enterIso,
-      partition_name: lane.partition,
-      priority_rule_name: prio,
-      session_id: s.id,
-    });
-    this.sizeDeltas.push({ t: enter, key: `${lane.key}\u0000${prio ?? ""}`, lane, prio, d: 1, pr });
+    if (this.facts) this.fact(enter, FACT.enter, lane, prio, "");
+    else {
+      this.emit(enter, "action.queue.enter", pr, lane.base, this.trigger(s), {
+        queue_name: lane.queue.name,
+        branch: lane.base,
+        queued_at: s.enterIso,
+        partition_name: lane.partition,
+        priority_rule_name: prio,
+        session_id: s.id,
+      });
+    }
+    this.sizeDeltas.push({ t: enter, key: this.sizeKey(lane, prio), lane, prio, d: 1, pr });
     return s;
+  }
+
+  /** the queue a size counts: lane and priority (one string each, made once) */
+  private sizeKey(lane: Lane, prio: string | null): string {
+    let key = lane.sizeKeys.get(prio);
+    if (key === undefined) lane.sizeKeys.set(prio, (key = `${lane.key}\u0000${prio ?? ""}`));
+    return key;
   }
 
   private trigger(s: Session): string {
@@ -558,6 +761,13 @@ class Simulation {
   /** what happens to a pull request before it is queued */
   private preActions(s: Session): void {
     const rng = this.rng;
+    if (this.facts) {
+      // facts mode: no statistic reads these events, but the rest of the day depends on their
+      // draws: each action's chance, then its time and the draws of its metadata (one each), in
+      // the order below (a change there changes the facts, which stats-facts.test.ts compares)
+      for (let i = 0; i < PRE_ACTION_DRAWS.length; i++) if (rng.chance(PRE_ACTION_DRAWS[i]![0])) rng.skip(PRE_ACTION_DRAWS[i]![1]);
+      return;
+    }
     const { pr } = s;
     const base = s.lane.base;
     const at = () => s.enter - rng.int(10, 6 * 3600) * 1000;
@@ -719,7 +929,11 @@ class Simulation {
     if (s.left) return;
     s.left = true;
     const lane = s.lane;
-    this.emit(t, "action.queue.leave", s.pr, lane.base, this.trigger(s), {
+    if (this.facts) {
+      const reason = merged ? MERGED_REASON : ABORT_CODE_TEXT[code!] ?? code;
+      // queued_at is the entry time's text, to the ms (truncated, as iso writes it)
+      this.fact(t, FACT.leave, lane, s.prio, "", s.firstStart, Math.trunc(s.enter), Math.round(s.scheduleWait / 1000), Math.round(s.freezeWait / 1000), reason, "", merged);
+    } else this.emit(t, "action.queue.leave", s.pr, lane.base, this.trigger(s), {
       reason: merged ? MERGED_REASON : ABORT_CODE_TEXT[code!] ?? code,
       merged,
       queue_name: lane.queue.name,
@@ -734,7 +948,7 @@ class Simulation {
       pull_request_head_sha: s.sha,
       session_id: s.id,
     });
-    this.sizeDeltas.push({ t, key: `${lane.key}\u0000${s.prio ?? ""}`, lane, prio: s.prio, d: -1, pr: s.pr });
+    this.sizeDeltas.push({ t, key: this.sizeKey(lane, s.prio), lane, prio: s.prio, d: -1, pr: s.pr });
   }
 
   private merge(s: Session, t: number): void {
@@ -744,14 +958,17 @@ class Simulation {
       this.leave(s, t, "PR_UNEXPECTEDLY_FAILED_TO_MERGE", false);
       return;
     }
-    this.emit(t, "action.queue.merged", s.pr, lane.base, this.trigger(s), {
-      branch: lane.base,
-      partition_names: [lane.partition],
-      queue_name: lane.queue.name,
-      queued_at: s.enterIso,
-      priority_rule_name: s.prio,
-      session_id: s.id,
-    });
+    if (this.facts) this.fact(t, FACT.merged, lane, s.prio, "");
+    else {
+      this.emit(t, "action.queue.merged", s.pr, lane.base, this.trigger(s), {
+        branch: lane.base,
+        partition_names: [lane.partition],
+        queue_name: lane.queue.name,
+        queued_at: s.enterIso,
+        priority_rule_name: s.prio,
+        session_id: s.id,
+      });
+    }
     this.leave(s, t + 1000, null, true);
     const trig = "Rule: after merge";
     if (rng.chance(0.6)) this.emit(t + 3000, "action.delete_head_branch", s.pr, lane.base, trig, { branch: `feature/pr-${s.pr}` });
@@ -782,12 +999,22 @@ class Simulation {
     const car: Car = {
       sessions,
       start,
-      startIso: iso(start),
+      startIso: this.facts ? "" : iso(start),
       end: start + dur,
-      id: rng.uuid(),
+      id: this.facts ? (this.skipUuid(), "") : rng.uuid(),
       number: sessions.length === 1 ? sessions[0]!.pr : ++this.draftCounter,
       outcome,
     };
+    this.checkDeltas.push({ t: start, lane, d: 1 });
+    if (this.facts) {
+      // flag: the car's first fact (a car starts once: the statistics count a batch once by it)
+      const ms = this.clamp(start);
+      for (const s of sessions) {
+        if (!(s.firstStart <= ms)) s.firstStart = ms;
+        this.fact(start, FACT.checksStart, lane, s.prio, "", 0, sessions.length, 0, 0, null, "", s === sessions[0]);
+      }
+      return car;
+    }
     const numbers = sessions.map((s) => s.pr);
     const pending = this.specPr(car, "pending", null, null);
     for (const s of sessions) {
@@ -804,7 +1031,6 @@ class Simulation {
         session_id: s.id,
       });
     }
-    this.checkDeltas.push({ t: start, lane, d: 1 });
     return car;
   }
 
@@ -817,6 +1043,20 @@ class Simulation {
     failing: { state: string; check: string } | null,
   ): void {
     const q = lane.queue;
+    this.checkDeltas.push({ t: at, lane, d: -1 });
+    if (this.facts) {
+      // checks_started_at and checks_ended_at are written to the ms (truncated, as iso writes them)
+      const started = Math.trunc(car.start);
+      const ended = Math.trunc(at);
+      const code = abort?.code ?? null;
+      for (const s of car.sessions) {
+        // flag: the car's first fact (a car ends once: the statistics count a run once by it)
+        const retry = q.maxRetries === null ? -1 : s.retry;
+        // the session's id is read only by checks_retries, for retried runs
+        this.fact(at, FACT.checksEnd, lane, s.prio, retry >= 1 ? this.sessionId(s) : "", 0, started, ended, retry, code, conclusion, s === car.sessions[0]);
+      }
+      return;
+    }
     const numbers = car.sessions.map((s) => s.pr);
     const spec = this.specPr(car, conclusion, at, failing);
     for (const s of car.sessions) {
@@ -838,7 +1078,6 @@ class Simulation {
         session_id: s.id,
       });
     }
-    this.checkDeltas.push({ t: at, lane, d: -1 });
   }
 
   /** runs one wave of cars starting at t; returns when the lane can start the next one */
@@ -963,7 +1202,7 @@ class Simulation {
       } else {
         this.emit(at - 3000, "action.requeue", s.pr, base, "Rule: requeue", {});
       }
-      const again = this.newSession(s.pr, s.lane, s.prio, at, s.author, rng.hex(40), s.requeue + 1);
+      const again = this.newSession(s.pr, s.lane, s.prio, at, s.author, this.sha(), s.requeue + 1);
       // newSession appended it; keep the not-yet-admitted arrivals in time order
       arrivals.pop();
       let k = arrivals.length;
@@ -988,7 +1227,8 @@ class Simulation {
     let depth = 1;
     let reachedMax = false;
     while (set.length > 1) {
-      this.emit(time, "action.queue.batch_bisection_start", null, lane.base, this.trigger(first), {
+      if (this.facts) this.fact(time, FACT.bisectionStart, lane, first.prio, "", 0, depth, set.length);
+      else this.emit(time, "action.queue.batch_bisection_start", null, lane.base, this.trigger(first), {
         ...common,
         original_batch_pr_numbers: original,
         batch_size_before_split: set.length,
@@ -1021,7 +1261,8 @@ class Simulation {
         break;
       }
     }
-    this.emit(time, "action.queue.batch_bisection_end", null, lane.base, this.trigger(first), {
+    if (this.facts) this.fact(time, FACT.bisectionEnd, lane, first.prio, "", 0, 0, 0, 0, null, "", !reachedMax, reachedMax);
+    else this.emit(time, "action.queue.batch_bisection_end", null, lane.base, this.trigger(first), {
       ...common,
       original_batch_pr_numbers: original,
       culprit_found: !reachedMax,
@@ -1058,7 +1299,8 @@ class Simulation {
     for (const d of this.sizeDeltas) {
       const size = Math.max(0, (sizes.get(d.key) ?? 0) + d.d);
       sizes.set(d.key, size);
-      this.emit(d.t, "action.queue.change", d.pr, d.lane.base, "Merge queue", {
+      if (this.facts) this.fact(d.t, FACT.change, d.lane, d.prio, "", 0, size);
+      else this.emit(d.t, "action.queue.change", d.pr, d.lane.base, "Merge queue", {
         queue_name: d.lane.queue.name,
         partition_name: d.lane.partition,
         priority_rule_name: d.prio,
@@ -1073,7 +1315,8 @@ class Simulation {
     for (const d of this.checkDeltas) {
       const n = Math.max(0, (running.get(d.lane.key) ?? 0) + d.d);
       running.set(d.lane.key, n);
-      this.emit(d.t, "action.queue.checks.change", null, d.lane.base, "Merge queue", {
+      if (this.facts) this.fact(d.t, FACT.checksChange, d.lane, null, "", 0, n);
+      else this.emit(d.t, "action.queue.checks.change", null, d.lane.base, "Merge queue", {
         queue_name: d.lane.queue.name,
         partition_name: d.lane.partition,
         running_checks: n,

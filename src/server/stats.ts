@@ -52,7 +52,7 @@ export interface StatsFilter {
   priority_rule_name?: readonly string[];
 }
 
-interface GroupKey {
+export interface GroupKey {
   base_ref: string;
   partition_name: string;
   queue_name: string;
@@ -103,12 +103,18 @@ function keyOf(e: StoredEvent): GroupKey {
   const partition_name = str(m.partition_name, "__default__");
   const queue_name = str(m.queue_name, "default");
   const priority_rule_name = typeof m.priority_rule_name === "string" ? m.priority_rule_name : null;
+  const key = groupKey(base_ref, partition_name, queue_name, priority_rule_name);
+  lastEvent = e;
+  lastKey = key;
+  return key;
+}
+
+/** the interned group key of these names (the same object for the same names) */
+export function groupKey(base_ref: string, partition_name: string, queue_name: string, priority_rule_name: string | null): GroupKey {
   // a plain string to look the key up: JSON-encoding a key per event cost more than the rest
   const s = `${base_ref}\u0000${partition_name}\u0000${queue_name}\u0000${priority_rule_name ?? "\u0001"}`;
   let key = groupKeys.get(s);
   if (!key) groupKeys.set(s, (key = intern<GroupKey>({ base_ref, partition_name, queue_name, priority_rule_name })));
-  lastEvent = e;
-  lastKey = key;
   return key;
 }
 
@@ -116,9 +122,12 @@ const mergedKeys = new Map<GroupKey, Map<string, object>>();
 
 /** queues_merged_count's key: the group key with partition_names in place of partition_name */
 function mergedKeyOf(e: StoredEvent): object {
-  const k = keyOf(e);
   const raw = meta(e).partition_names;
-  const partition_names = Array.isArray(raw) && raw.length > 0 ? raw.map(String) : ["__default__"];
+  return mergedKey(keyOf(e), Array.isArray(raw) && raw.length > 0 ? raw.map(String) : ["__default__"]);
+}
+
+/** the interned key of queues_merged_count for a group key (its partition_name ignored) and partition_names */
+export function mergedKey(k: GroupKey, partition_names: string[]): object {
   let byNames = mergedKeys.get(k);
   if (!byNames) mergedKeys.set(k, (byNames = new Map()));
   const s = partition_names.join("\u0000");
@@ -277,7 +286,7 @@ function sums(width: number): Pick<Spec<number[]>, "init" | "merge"> {
 }
 
 /** [n, sum, min, max] */
-const SPREAD: Pick<Spec<number[]>, "init" | "merge"> = {
+export const SPREAD: Pick<Spec<number[]>, "init" | "merge"> = {
   init: () => [0, 0, Infinity, -Infinity],
   merge: (into, from) => {
     into[0]! += from[0]!;
@@ -286,7 +295,7 @@ const SPREAD: Pick<Spec<number[]>, "init" | "merge"> = {
     if (from[3]! > into[3]!) into[3] = from[3]!;
   },
 };
-function spreadAdd(a: number[], v: number): void {
+export function spreadAdd(a: number[], v: number): void {
   a[0]!++;
   a[1]! += v;
   if (v < a[2]!) a[2] = v;
@@ -357,7 +366,7 @@ export function checkOutcome(e: StoredEvent): string {
   return "CHECKS_FAILED";
 }
 
-const FAILED_CONCLUSIONS = new Set(["failure", "timed_out", "error"]);
+export const FAILED_CONCLUSIONS: ReadonlySet<string> = new Set(["failure", "timed_out", "error"]);
 
 /** a checks_end counts as a failure when its conclusion is failure, timed_out or error */
 export function isFailedCheck(e: StoredEvent): boolean {
@@ -403,14 +412,17 @@ function sessionKey(e: StoredEvent): string | undefined {
 
 const trainCar = (e: StoredEvent) => (typeof meta(e).train_car_id === "string" ? `car:${meta(e).train_car_id as string}` : undefined);
 
-const noPriority = (e: StoredEvent): object => {
-  const k = keyOf(e) as GroupKey & { [NO_PRIORITY]?: object };
+const noPriority = (e: StoredEvent): object => noPriorityKey(keyOf(e));
+
+/** the interned group key without its priority_rule_name (running_speculative_checks) */
+export function noPriorityKey(key: GroupKey): object {
+  const k = key as GroupKey & { [NO_PRIORITY]?: object };
   if (!k[NO_PRIORITY]) {
     const reduced = intern({ base_ref: k.base_ref, partition_name: k.partition_name, queue_name: k.queue_name });
     Object.defineProperty(k, NO_PRIORITY, { value: reduced, enumerable: false });
   }
   return k[NO_PRIORITY]!;
-};
+}
 
 const QUEUE_TYPES = [
   "action.queue.enter",
@@ -439,9 +451,12 @@ function checkOutcomes(whole: boolean, render: Spec<Counts>["render"]): Spec<Cou
   };
 }
 
+/** the one key of branches and queues (the names of the whole window, whatever their group) */
+export const ALL_NAMES = {};
+
 /** queue names or base refs seen in queue events: one set for the window */
 function names(field: "base_ref" | "queue_name", out: string): Spec<Set<string>> {
-  const ALL = {};
+  const ALL = ALL_NAMES;
   return {
     types: QUEUE_TYPES,
     whole: true,
@@ -458,7 +473,7 @@ function names(field: "base_ref" | "queue_name", out: string): Spec<Set<string>>
   };
 }
 
-interface RetrySession {
+export interface RetrySession {
   key: GroupKey;
   t: number;
   retries: number;
@@ -466,7 +481,8 @@ interface RetrySession {
   lastOk: boolean;
 }
 
-const SESSIONS = {};
+/** the one key of checks_retries' sessions (kept whole, bucketed when rendered) */
+export const SESSIONS = {};
 
 type Spec_ = Spec<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -6,6 +6,7 @@ import { MERGIFY_EVENT_COMPONENTS } from "../../api/dialects/mergify.generated.j
 import { MERGIFY_DEQUEUE_CODES } from "../../api/dialects/mergify.generated.js";
 import { MERGIFY_METADATA, MERGIFY_SCHEMAS } from "../../api/dialects/mergify-schemas.generated.js";
 import type { StoredEvent } from "../store.js";
+import type { FactView } from "../stats-facts.js";
 import { exitReasonOf } from "../texts.js";
 import { conform, type ConformContext } from "./conform.js";
 
@@ -172,6 +173,14 @@ function batchFields(m: Meta): Meta {
     all_scopes: false,
   };
 }
+
+/**
+ * What the statistics read of these events, against the simulation's own (stats-facts.ts): the
+ * service's queue events name no partition (its schema has no partition_name or
+ * partition_names), so every group is "__default__"; every other field the statistics read is
+ * kept as is. test/server/stats-facts.test.ts checks this against toMergifyEvent.
+ */
+export const MERGIFY_FACT_VIEW: FactView = { partitions: false };
 
 /** One event in the service's shape (a new object; the contract-shaped one is left alone). */
 export function toMergifyEvent(e: StoredEvent): StoredEvent {
