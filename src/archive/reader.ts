@@ -26,6 +26,8 @@ export interface ArchivedEventsQuery {
   limit?: number;
   /** events per yielded batch (default 2,048, DuckDB's chunk) */
   batchSize?: number;
+  /** events one query sorts at most (tests) */
+  rowsPerQuery?: number;
 }
 
 /** One archived event: its JSON text as the server sent it, and that text parsed. */
@@ -42,16 +44,38 @@ export async function openArchiveForReading(ctx: Context, dataDir?: string): Pro
   return archive;
 }
 
-/** Days read by one query: DuckDB sorts one day's events at a time, not the window's. */
-const SLICE_MS = 86_400_000;
+/**
+ * Events one query sorts at most (unless one hour holds more): bounds DuckDB's memory (a year read
+ * at once had it sort a year of JSON text) while keeping the queries few: each query scans the
+ * table's columns for its slice, so a window read a day at a time cost twice the time of one
+ * query on 30 days.
+ */
+const ROWS_PER_QUERY = 20_000;
+const HOUR_MS = 3_600_000;
 
 /**
  * The archived events of a repository in a window, newest first (received_at, then id, both
- * descending: the API's order), in batches. A window with both ends is read a day at a time,
- * newest day first: each query sorts one day's events, so memory is bounded by the busiest day,
- * not the window (a year read at once had DuckDB sort a year of JSON text), at no cost in time.
+ * descending: the API's order), in batches. The window is read in slices of whole hours, newest
+ * first, each holding at most ROWS_PER_QUERY events by a first count per hour, so memory is
+ * bounded by the slice, not the window.
  */
 export async function* readArchivedEvents(archive: Archive, q: ArchivedEventsQuery): AsyncGenerator<ArchivedEvent[]> {
+  const batchSize = q.batchSize ?? 2048;
+  let batch: ArchivedEvent[] = [];
+  for await (const texts of readColumn(archive, q, "raw")) {
+    for (const raw of texts) {
+      batch.push({ raw, event: JSON.parse(raw) as ArchivedEvent["event"] });
+      if (batch.length >= batchSize) {
+        yield batch;
+        batch = [];
+      }
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** The text of one column of each event of the query, in the API's order (newest first), a chunk at a time. */
+async function* readColumn(archive: Archive, q: ArchivedEventsQuery, column: "raw" | "queue_facts"): AsyncGenerator<string[]> {
   const filters = ["repository = ?"];
   const filterValues: (string | number)[] = [repositoryKey(q.repository)];
   if (q.types && q.types.length > 0) {
@@ -66,67 +90,81 @@ export async function* readArchivedEvents(archive: Archive, q: ArchivedEventsQue
     filters.push("base_ref = ?");
     filterValues.push(q.baseRef);
   }
-  // [from, to] of each query, newest first: both ends inclusive as the API's, the days between
-  // half-open so that an instant on a boundary is read once
-  const slices: Array<{ from?: string; to?: string; toInclusive: boolean }> = [];
-  if (q.since && q.until) {
-    const since = q.since.getTime();
-    for (let to = q.until.getTime(), first = true; to >= since; to -= SLICE_MS, first = false) {
-      const from = Math.max(since, to - SLICE_MS);
-      slices.push({ from: new Date(from).toISOString(), to: new Date(to).toISOString(), toInclusive: first });
-      if (from === since) break;
-    }
-  } else {
-    slices.push({ from: q.since?.toISOString(), to: q.until?.toISOString(), toInclusive: true });
+  if (q.since !== undefined) {
+    filters.push("received_at >= ?::TIMESTAMPTZ");
+    filterValues.push(q.since.toISOString());
   }
-  const batchSize = q.batchSize ?? 2048;
+  if (q.until !== undefined) {
+    filters.push("received_at <= ?::TIMESTAMPTZ");
+    filterValues.push(q.until.toISOString());
+  }
+  const fail = async (err: unknown) => {
+    const { archiveFailure } = await import("./db.js");
+    return archiveFailure(err, archive.path, "read the archive");
+  };
+  // the events per hour (a scan of small columns), newest hour first, cut into slices of whole
+  // hours: each slice from the start of its oldest hour (inclusive) to the start of the newer
+  // slice (exclusive); the window's own ends bound the first and the last
+  let hours: Record<string, unknown>[];
+  try {
+    hours = await archive.all(
+      `SELECT epoch_ms(date_trunc('hour', received_at)) AS hour, count(*) AS n FROM events WHERE ${filters.join(" AND ")} GROUP BY 1 ORDER BY 1 DESC`,
+      filterValues,
+    );
+  } catch (err) {
+    throw await fail(err);
+  }
+  const rowsPerQuery = q.rowsPerQuery ?? ROWS_PER_QUERY;
+  const lowerBounds: number[] = [];
+  let inSlice = 0;
+  for (let i = 0; i < hours.length; i++) {
+    inSlice += Number(hours[i]!.n);
+    const next = hours[i + 1];
+    if (next !== undefined && inSlice + Number(next.n) > rowsPerQuery) {
+      lowerBounds.push(Number(hours[i]!.hour));
+      inSlice = 0;
+    }
+  }
   let remaining = q.limit !== undefined ? Math.max(0, Math.floor(q.limit)) : Infinity;
-  let batch: ArchivedEvent[] = [];
-  for (const slice of slices) {
-    if (remaining <= 0) break;
+  let upper: number | undefined;
+  for (const lower of [...lowerBounds, undefined]) {
+    if (remaining <= 0 || hours.length === 0) break;
     const where = [...filters];
     const values = [...filterValues];
-    if (slice.from !== undefined) {
+    if (lower !== undefined) {
       where.push("received_at >= ?::TIMESTAMPTZ");
-      values.push(slice.from);
+      values.push(new Date(lower).toISOString());
     }
-    if (slice.to !== undefined) {
-      where.push(`received_at ${slice.toInclusive ? "<=" : "<"} ?::TIMESTAMPTZ`);
-      values.push(slice.to);
+    if (upper !== undefined) {
+      where.push("received_at < ?::TIMESTAMPTZ");
+      values.push(new Date(upper).toISOString());
     }
+    upper = lower;
     const limit = Number.isFinite(remaining) ? ` LIMIT ${remaining}` : "";
-    const sql = `SELECT raw FROM events WHERE ${where.join(" AND ")} ORDER BY received_at DESC, id DESC${limit}`;
+    const sql = `SELECT ${column} FROM events WHERE ${where.join(" AND ")} ORDER BY received_at DESC, id DESC${limit}`;
     let result;
     try {
       result = await archive.conn.stream(sql, values);
     } catch (err) {
-      const { archiveFailure } = await import("./db.js");
-      throw archiveFailure(err, archive.path, "read the archive");
+      throw await fail(err);
     }
     // a chunk (up to 2,048 rows) at a time, its one column read as a vector: no row objects, no
-    // per-row array, the JSON text decoded once and parsed once
+    // per-row array, the text decoded once
     for (;;) {
       let chunk;
       try {
         chunk = await result.fetchChunk();
       } catch (err) {
-        const { archiveFailure } = await import("./db.js");
-        throw archiveFailure(err, archive.path, "read the archive");
+        throw await fail(err);
       }
       if (!chunk || chunk.rowCount === 0) break;
-      const column = chunk.getColumnVector(0);
-      for (let i = 0, n = chunk.rowCount; i < n; i++) {
-        const raw = column.getItem(i) as string;
-        batch.push({ raw, event: JSON.parse(raw) as ArchivedEvent["event"] });
-        remaining--;
-        if (batch.length >= batchSize) {
-          yield batch;
-          batch = [];
-        }
-      }
+      const vector = chunk.getColumnVector(0);
+      const texts = new Array<string>(chunk.rowCount);
+      for (let i = 0; i < texts.length; i++) texts[i] = vector.getItem(i) as string;
+      remaining -= texts.length;
+      yield texts;
     }
   }
-  if (batch.length > 0) yield batch;
 }
 
 export interface WindowCoverage {
