@@ -10,6 +10,7 @@ import type { Context } from "../context.js";
 import type { LogEvent } from "../output/logs-table.js";
 import type { Archive } from "./db.js";
 import { archivePath } from "./paths.js";
+import { ArchiveError } from "../errors.js";
 import { readCoverage, repositoryKey, subtract, type Range } from "./sync.js";
 
 export interface ArchivedEventsQuery {
@@ -63,7 +64,8 @@ export async function* readArchivedEvents(archive: Archive, q: ArchivedEventsQue
   const batchSize = q.batchSize ?? 2048;
   let batch: ArchivedEvent[] = [];
   for await (const texts of readColumn(archive, q, "raw")) {
-    for (const raw of texts) {
+    for (let i = 0; i < texts.length; i++) {
+      const raw = texts.at(i)!;
       batch.push({ raw, event: JSON.parse(raw) as ArchivedEvent["event"] });
       if (batch.length >= batchSize) {
         yield batch;
@@ -74,8 +76,34 @@ export async function* readArchivedEvents(archive: Archive, q: ArchivedEventsQue
   if (batch.length > 0) yield batch;
 }
 
+/**
+ * What a queue stay is built from, of each archived event of the query (queue_facts: the envelope
+ * and the metadata keys the stays read, archive/queue-facts.ts), newest first as
+ * readArchivedEvents, one event at a time: each is parsed only when asked for, so it dies young
+ * (a batch of parsed events held while it is used outlived the young generation's collections).
+ * Only queue event types have one: the query must ask for those.
+ */
+export async function* readQueueFacts(archive: Archive, q: ArchivedEventsQuery & { types: readonly string[] }): AsyncGenerator<ColumnChunk<LogEvent>> {
+  for await (const texts of readColumn(archive, q, "queue_facts")) {
+    yield {
+      length: texts.length,
+      at(i) {
+        const text = texts.at(i);
+        if (text === null) throw new ArchiveError("an archived queue event has no queue_facts: the archive was changed outside mq", "move it aside and run mq archive sync again");
+        return JSON.parse(text) as LogEvent;
+      },
+    };
+  }
+}
+
+/** One chunk of a query's rows (up to 2,048), each read when asked for, valid until the next is fetched. */
+export interface ColumnChunk<T> {
+  readonly length: number;
+  at(i: number): T;
+}
+
 /** The text of one column of each event of the query, in the API's order (newest first), a chunk at a time. */
-async function* readColumn(archive: Archive, q: ArchivedEventsQuery, column: "raw" | "queue_facts"): AsyncGenerator<string[]> {
+async function* readColumn(archive: Archive, q: ArchivedEventsQuery, column: "raw" | "queue_facts"): AsyncGenerator<ColumnChunk<string | null>> {
   const filters = ["repository = ?"];
   const filterValues: (string | number)[] = [repositoryKey(q.repository)];
   if (q.types && q.types.length > 0) {
@@ -149,7 +177,7 @@ async function* readColumn(archive: Archive, q: ArchivedEventsQuery, column: "ra
       throw await fail(err);
     }
     // a chunk (up to 2,048 rows) at a time, its one column read as a vector: no row objects, no
-    // per-row array, the text decoded once
+    // per-row array, each text decoded when asked for
     for (;;) {
       let chunk;
       try {
@@ -159,10 +187,8 @@ async function* readColumn(archive: Archive, q: ArchivedEventsQuery, column: "ra
       }
       if (!chunk || chunk.rowCount === 0) break;
       const vector = chunk.getColumnVector(0);
-      const texts = new Array<string>(chunk.rowCount);
-      for (let i = 0; i < texts.length; i++) texts[i] = vector.getItem(i) as string;
-      remaining -= texts.length;
-      yield texts;
+      remaining -= chunk.rowCount;
+      yield { length: chunk.rowCount, at: (i) => vector.getItem(i) as string | null };
     }
   }
 }

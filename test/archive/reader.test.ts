@@ -5,7 +5,9 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openArchive, type Archive } from "../../src/archive/db.js";
-import { readArchivedEvents, type ArchivedEventsQuery } from "../../src/archive/reader.js";
+import { readArchivedEvents, readQueueFacts, type ArchivedEventsQuery } from "../../src/archive/reader.js";
+import { queueFactsOf } from "../../src/archive/queue-facts.js";
+import { stayEvent } from "../../src/insights/dialects.js";
 import { tempDataDir } from "../helpers/archive.js";
 
 const SINCE = new Date("2026-11-17T12:00:00Z");
@@ -28,7 +30,7 @@ beforeAll(async () => {
   archive = await openArchive(join(tempDataDir(), "archive.duckdb"), { create: true });
   for (const [id, at, type] of EVENTS) {
     const raw = JSON.stringify({ id, received_at: at, type, pull_request: 1, base_ref: "main", metadata: {} });
-    await archive.run("INSERT INTO events VALUES ('acme/web', ?, ?::TIMESTAMPTZ, ?, 1, 'main', NULL, NULL, ?, current_timestamp)", [id, at, type, raw]);
+    await archive.run("INSERT INTO events VALUES ('acme/web', ?, ?::TIMESTAMPTZ, ?, 1, 'main', NULL, NULL, ?, current_timestamp, ?)", [id, at, type, raw, queueFactsOf(type, raw)]);
   }
 });
 afterAll(() => archive.close());
@@ -80,5 +82,18 @@ describe("readArchivedEvents", () => {
     expect(await read({ since: SINCE, until: UNTIL, types: queue, limit: 4, batchSize: 3 })).toEqual({ ids: [8, 7, 6, 5], batches: [3, 1] });
     expect(await read({ since: SINCE, until: UNTIL, types: queue, limit: 4, batchSize: 3, rowsPerQuery: 1 })).toEqual({ ids: [8, 7, 6, 5], batches: [3, 1] });
     expect((await read({ since: SINCE, until: UNTIL, limit: 0 })).ids).toEqual([]);
+  });
+
+  it("reads queue_facts in the same order and slices: each queue event cut down to what a stay reads", async () => {
+    const queue = ["action.queue.enter", "action.queue.leave", "action.queue.merged"];
+    for (const rowsPerQuery of [undefined, 1]) {
+      const whole = (await read({ since: SINCE, until: UNTIL, types: queue, rowsPerQuery })).ids;
+      const cut: unknown[] = [];
+      for await (const batch of readQueueFacts(archive, { repository: "acme/web", since: SINCE, until: UNTIL, types: queue, rowsPerQuery })) {
+        for (let i = 0; i < batch.length; i++) cut.push(batch.at(i));
+      }
+      const raws = new Map(EVENTS.map(([id, at, type]) => [id, { id, received_at: at, type, pull_request: 1, base_ref: "main", metadata: {} }]));
+      expect(cut).toEqual(whole.map((id) => JSON.parse(JSON.stringify(stayEvent(raws.get(id)!)))));
+    }
   });
 });
