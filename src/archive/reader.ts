@@ -153,43 +153,59 @@ async function* readColumn(archive: Archive, q: ArchivedEventsQuery, column: "ra
       inSlice = 0;
     }
   }
+  // [lower, upper) of each slice, newest first; undefined: the window's own end
+  const slices = [...lowerBounds, undefined].map((lower, i) => ({ lower, upper: i === 0 ? undefined : lowerBounds[i - 1] }));
   let remaining = q.limit !== undefined ? Math.max(0, Math.floor(q.limit)) : Infinity;
-  let upper: number | undefined;
-  for (const lower of [...lowerBounds, undefined]) {
-    if (remaining <= 0 || hours.length === 0) break;
+  const query = (slice: (typeof slices)[number]) => {
     const where = [...filters];
     const values = [...filterValues];
-    if (lower !== undefined) {
+    if (slice.lower !== undefined) {
       where.push("received_at >= ?::TIMESTAMPTZ");
-      values.push(new Date(lower).toISOString());
+      values.push(new Date(slice.lower).toISOString());
     }
-    if (upper !== undefined) {
+    if (slice.upper !== undefined) {
       where.push("received_at < ?::TIMESTAMPTZ");
-      values.push(new Date(upper).toISOString());
+      values.push(new Date(slice.upper).toISOString());
     }
-    upper = lower;
     const limit = Number.isFinite(remaining) ? ` LIMIT ${remaining}` : "";
-    const sql = `SELECT ${column} FROM events WHERE ${where.join(" AND ")} ORDER BY received_at DESC, id DESC${limit}`;
-    let result;
-    try {
-      result = await archive.conn.stream(sql, values);
-    } catch (err) {
-      throw await fail(err);
-    }
-    // a chunk (up to 2,048 rows) at a time, its one column read as a vector: no row objects, no
-    // per-row array, each text decoded when asked for
-    for (;;) {
-      let chunk;
+    // materialized (the slice's rows held by DuckDB until read): the next slice's query runs on
+    // DuckDB's threads while this one's rows are parsed here
+    const result = archive.conn.run(`SELECT ${column} FROM events WHERE ${where.join(" AND ")} ORDER BY received_at DESC, id DESC${limit}`, values);
+    // its failure is reported when it is awaited; a consumer that stops early never awaits it
+    result.catch(() => undefined);
+    return result;
+  };
+  let next = hours.length > 0 && remaining > 0 ? query(slices[0]!) : undefined;
+  try {
+    for (let s = 0; next !== undefined; s++) {
+      let result;
       try {
-        chunk = await result.fetchChunk();
+        result = await next;
       } catch (err) {
         throw await fail(err);
       }
-      if (!chunk || chunk.rowCount === 0) break;
-      const vector = chunk.getColumnVector(0);
-      remaining -= chunk.rowCount;
-      yield { length: chunk.rowCount, at: (i) => vector.getItem(i) as string | null };
+      // with --limit, the next query's LIMIT depends on this one's count: asked for afterwards
+      next = s + 1 < slices.length && !Number.isFinite(remaining) ? query(slices[s + 1]!) : undefined;
+      // a chunk (up to 2,048 rows) at a time, its one column read as a vector: no row objects, no
+      // per-row array, each text decoded when asked for
+      for (;;) {
+        let chunk;
+        try {
+          chunk = await result.fetchChunk();
+        } catch (err) {
+          throw await fail(err);
+        }
+        if (!chunk || chunk.rowCount === 0) break;
+        const vector = chunk.getColumnVector(0);
+        remaining -= chunk.rowCount;
+        yield { length: chunk.rowCount, at: (i) => vector.getItem(i) as string | null };
+      }
+      if (next === undefined && Number.isFinite(remaining) && remaining > 0 && s + 1 < slices.length) next = query(slices[s + 1]!);
     }
+  } finally {
+    // a query still under way when the consumer stops (an error, Ctrl-C) is waited for: the
+    // connection is closed after the command, and must not be while DuckDB runs on it
+    if (next) await next.catch(() => undefined);
   }
 }
 
