@@ -268,7 +268,7 @@ complete -c mq -n '__mq_at "insights" "prs"' -l base-ref -x -d 'only pull reques
 complete -c mq -n '__mq_at "insights" "prs"' -l queue -x -d 'only stays in this queue (repeatable, comma-separated)'
 complete -c mq -n '__mq_at "insights"' -l slowest -x -d 'how many of the slowest pull requests to list, 0 to 100 (default 5)'
 complete -c mq -n '__mq_at "insights"' -l fail-if -x -d 'exit 1 when FIGURE OP VALUE or change(FIGURE) OP VALUE holds, e.g. \'p95(queue_time) > 2h\' (repeatable); one verdict line per check on stderr'
-complete -c mq -n '__mq_at "insights"' -l fail-if-scope -x -a 'all each both' -d 'with several --repo: judge the total (all, default), each repository (each), or both'
+complete -c mq -n '__mq_at "insights"' -l fail-if-scope -x -a 'all each both' -d 'with several --repo: judge the total (all, default), each repository (each), or both; one repository takes only all'
 complete -c mq -n '__mq_at "insights"' -l min-count -x -d 'skip (and report) figures with fewer than n stays behind them (distributions, failure_rate)'
 complete -c mq -n '__mq_at "insights"' -l allow-empty -d 'pass when a check\'s figure has no value (no stays in the window, no base to change from); default: fail'
 complete -c mq -n '__mq_at "insights" "prs" "pr"' -l parallel -x -d 'requests in flight when the log is read from the API (parallel time slices): 1 to 16, 1 for one page after another (default 6)'

@@ -5,11 +5,11 @@
 // 2. The start-up path as ONE module. Splitting leaves dist/main.js with ~20 small shared chunks it
 //    imports statically (errors, flags, dialects...), and Node 20's ESM loader pays for each module
 //    (resolve, an async read, compile, link): `mq --help` spent a fifth of its CPU there. This pass
-//    re-bundles main.js with those chunks inlined, and turns each of them into a one-line module
-//    that re-exports the same bindings from main.js, so the chunks loaded later share main's one
-//    instance of every module (one MqError class, one config cache): no module is ever duplicated.
-//    The lazy chunks' imports of those bindings are then pointed at main.js itself, so that the
-//    one-line modules are not loaded at all (each costs the ESM loader a resolve, a read, a link).
+//    re-bundles main.js with those chunks inlined and exporting their bindings; the lazy chunks'
+//    imports of those bindings are pointed at main.js itself, so the chunks loaded later share
+//    main's one instance of every module (one MqError class, one config cache): no module is ever
+//    duplicated. The inlined chunks are then not written out (a one-line module re-exporting from
+//    main.js is written only for one a file still names).
 //
 // One patch of a dependency, at bundle time: undici's HTTP/2 client requires node:http2 on load to
 // read ten header-name constants, and node:http2 pulls in tls and crypto: ~25 ms of CPU for every
@@ -23,7 +23,8 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const OUT = join(ROOT, "dist");
+// MQ_BUILD_OUT: another folder (a test builds into a fresh one to see every file a build writes)
+const OUT = process.env.MQ_BUILD_OUT ? resolve(process.env.MQ_BUILD_OUT) : join(ROOT, "dist");
 // esbuild's CommonJS shim under ESM cannot require; child_process stays lazy (its load shows at start-up)
 const BANNER =
   "import { createRequire as __mqCreateRequire } from 'node:module'; const __mqRequire = __mqCreateRequire(import.meta.url); " +
@@ -121,19 +122,11 @@ try {
     ],
   });
 
-  // every static chunk becomes a module that re-exports main's bindings (live, as ESM exports are)
-  for (const f of eagerFiles) {
-    const names = exportsOf(f);
-    const toMain = relative(dirname(f), join(split, "main.js")).split("\\").join("/");
-    const spec = JSON.stringify(toMain.startsWith(".") ? toMain : `./${toMain}`);
-    writeFileSync(f, names.length ? `export { ${names.map((n) => `${alias.get(f)}${n} as ${n}`).join(", ")} } from ${spec};\n` : `import ${spec};\n`);
-  }
   renameSync(join(one, "main.js"), join(split, "main.js"));
 
   // The lazy chunks import main's bindings from main.js itself, not through those one-line
   // modules: each module is a resolve, a read and a link for Node's ESM loader, and `mq auth
-  // status` loaded ten of them, a one-page `mq logs` about twenty. The one-line modules stay for
-  // anything that still names them.
+  // status` loaded ten of them, a one-page `mq logs` about twenty.
   const eagerSet = new Set(eagerFiles);
   const fromEager = /\b(import|export)\s*\{([^}]*)\}\s*from\s*"(\.{1,2}\/[^"]+)"|\bimport\s*"(\.{1,2}\/[^"]+)"/g;
   for (const k of Object.keys(outputs)) {
@@ -153,6 +146,22 @@ try {
       return `${kw}{${items.join(",")}}from${mainSpec}`;
     });
     if (rewritten !== text) writeFileSync(f, rewritten);
+  }
+
+  // A static chunk still named by a file (a dynamic import() of a module start-up already holds)
+  // becomes a module that re-exports main's bindings (live, as ESM exports are); the others, none
+  // today, are not written out at all.
+  const others = [join(split, "main.js"), ...Object.keys(outputs).map(abs).filter((f) => f.endsWith(".js") && !eagerSet.has(f) && f !== join(split, "main.js"))];
+  const named = others.map((f) => readFileSync(f, "utf8")).join("\n");
+  for (const f of eagerFiles) {
+    if (!named.includes(`/${f.slice(f.lastIndexOf("/") + 1)}"`)) {
+      rmSync(f);
+      continue;
+    }
+    const names = exportsOf(f);
+    const toMain = relative(dirname(f), join(split, "main.js")).split("\\").join("/");
+    const spec = JSON.stringify(toMain.startsWith(".") ? toMain : `./${toMain}`);
+    writeFileSync(f, names.length ? `export { ${names.map((n) => `${alias.get(f)}${n} as ${n}`).join(", ")} } from ${spec};\n` : `import ${spec};\n`);
   }
 
   // into dist/ without removing what is there (a test run may be spawning mq from it): chunks

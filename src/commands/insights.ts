@@ -39,7 +39,7 @@ interface RawFlags extends GateRawFlags, StaysRawFlags {
 
 const INSIGHTS_GATE_HELP = {
   failIf: "exit 1 when FIGURE OP VALUE or change(FIGURE) OP VALUE holds, e.g. 'p95(queue_time) > 2h' (repeatable); one verdict line per check on stderr",
-  scope: "with several --repo: judge the total (all, default), each repository (each), or both",
+  scope: "with several --repo: judge the total (all, default), each repository (each), or both; one repository takes only all",
   minCount: "skip (and report) figures with fewer than n stays behind them (distributions, failure_rate)",
   allowEmpty: "pass when a check's figure has no value (no stays in the window, no base to change from); default: fail",
   sampled: "the distributions (STAT(DISTRIBUTION)) and failure_rate, and their change()",
@@ -114,6 +114,14 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
     import("../output/format.js"),
   ]);
   const repos = await resolveRepos(ctx);
+  if (repos.length === 1 && opts.gate.scope !== "all") {
+    // one repository has no parts to judge one by one (mq stats judges its groups; insights has none):
+    // refused rather than quietly judged as `all`, which a reader of the workflow would not expect
+    const repository = `${repos[0]!.owner}/${repos[0]!.name}`;
+    throw new UsageError(
+      `--fail-if-scope ${opts.gate.scope} judges each of several repositories, and --repo names one (${repository}): give several --repo, or drop --fail-if-scope.`,
+    );
+  }
   const spans = [{ since: opts.since, until: opts.until }, ...(opts.compare ? [opts.compare] : [])];
   const source = await openEventSource(ctx, { mode: opts.archive, repositories: repos.map((r) => `${r.owner}/${r.name}`), spans, what: "queue stays" });
   const label = repos.length === 1 ? `${repos[0]!.owner}/${repos[0]!.name}` : `${repos.length} repositories`;

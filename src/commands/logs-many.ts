@@ -38,7 +38,7 @@ export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void>
   const { opts } = run;
   if (opts.follow) throw new UsageError("--follow reads one repository: give one --repo.");
   if (opts.cursor !== undefined) throw new UsageError("--cursor belongs to one repository's log: give one --repo.");
-  const [{ resolveRepos, REPO_CONCURRENCY, pool }, { parseEventsPage }, { paginate }, { startSpinner }, { formatCount }] = await Promise.all([
+  const [{ resolveRepos, REPO_CONCURRENCY, pool, repoFailureLine }, { parseEventsPage }, { paginate }, { startSpinner }, { formatCount }] = await Promise.all([
     import("./shared/repos.js"),
     import("../api/schema/events.js"),
     import("../api/pagination.js"),
@@ -92,7 +92,7 @@ export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void>
         s.done = true;
         s.failed = true;
         failures.push({ repository: s.repository, error: err });
-        log(`mq: ${s.repository}: ${err.message}`);
+        log(repoFailureLine(s.repository, err));
       }
     }
   };

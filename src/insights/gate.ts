@@ -91,7 +91,8 @@ export function judgeInsights(
       for (const r of reports.repositories) targets.push(target(r, expr.field, "each", [["repository", r.repository]]));
     }
     if (!reports.repositories || scope !== "each") {
-      targets.push(target(reports.total, expr.field, "all", [], reports.repositories ? "all repositories" : reports.total.repository));
+      // "repository acme/web" as the verdicts of `each` name theirs (and mq stats --repo a,b its rows)
+      targets.push(target(reports.total, expr.field, "all", [], reports.repositories ? "all repositories" : `repository ${reports.total.repository}`));
     }
     return judge(expr, targets, opts);
   });

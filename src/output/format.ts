@@ -1,5 +1,7 @@
-// Human formatting shared by the renderers: durations, relative times, counts and rates. Off a
-// terminal, renderers print raw values (seconds, RFC 3339, plain numbers) instead of these.
+// Human formatting shared by the renderers: durations, relative times, counts and rates. A table
+// (-o table) is for people wherever it goes, so its figures are written by formatFigure on a
+// terminal and in a pipe alike; json, ndjson and csv keep raw values (seconds, ratios, numbers).
+import type { FieldKind } from "../stats/endpoints.js";
 
 /** 750 → "12m 30s"; 93784 → "1d 2h"; keeps the two largest units. */
 export function formatDuration(seconds: number): string {
@@ -43,10 +45,29 @@ export function formatCount(n: number): string {
   return count.format(n);
 }
 
+/**
+ * 2192 → "2,192", 1234.5678 → "1,234.5678": every digit kept (a gate's value next to its threshold
+ * must not look rounded), the thousands grouped as counts are in tables.
+ */
+export function formatExactNumber(n: number): string {
+  const [whole, fraction] = String(n).split(".");
+  return whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ",") + (fraction !== undefined ? `.${fraction}` : "");
+}
+
 /** 0.1234 → "12.3%". */
 export function formatPercent(rate: number): string {
   if (!Number.isFinite(rate)) return "-";
   return `${(rate * 100).toFixed(1)}%`;
+}
+
+/**
+ * A figure as every table writes it (mq stats, insights, prs): a duration in words, a rate as a
+ * percentage, anything else (counts, sizes) as a number with its thousands grouped.
+ */
+export function formatFigure(value: number, kind: FieldKind | undefined): string {
+  if (kind === "duration") return formatDuration(value);
+  if (kind === "rate") return formatPercent(value);
+  return formatCount(value);
 }
 
 /** An instant in the form the API receives: UTC, seconds precision unless the user gave more. */

@@ -5,7 +5,7 @@ import { writeFile } from "node:fs/promises";
 import type { ChalkInstance } from "chalk";
 import { labelOf, negate, type GateUnit, type Verdict } from "../stats/fail-if.js";
 import { describeKeys, type KeyValue } from "../stats/series.js";
-import { formatDuration } from "./format.js";
+import { formatDuration, formatExactNumber } from "./format.js";
 import { terminalText } from "./terminal-text.js";
 
 /**
@@ -21,6 +21,11 @@ function plain(n: number): string {
   return String(Number(n.toPrecision(10)));
 }
 
+/** A count or plain number as the tables write counts (2,192), every digit kept. */
+function grouped(n: number): string {
+  return formatExactNumber(Number(n.toPrecision(10)));
+}
+
 /** A value in a unit with `digits` of precision (percent decimals, duration parts, number decimals). */
 function inUnit(value: number, unit: GateUnit, digits: number): string {
   switch (unit) {
@@ -30,7 +35,7 @@ function inUnit(value: number, unit: GateUnit, digits: number): string {
       // two units first (21m 45s); seconds with decimals when that hides a difference
       return digits === 1 ? formatDuration(value) : `${Number(value.toFixed(digits - 1))}s`;
     case "number":
-      return String(Number(value.toFixed(digits + 1)));
+      return formatExactNumber(Number(value.toFixed(digits + 1)));
   }
 }
 
@@ -41,7 +46,7 @@ export function formatThreshold(threshold: number, unit: GateUnit): string {
     const human = formatDuration(threshold);
     return parseHumanSeconds(human) === threshold ? human : `${plain(threshold)}s`;
   }
-  return plain(threshold);
+  return grouped(threshold);
 }
 
 function parseHumanSeconds(text: string): number | undefined {
@@ -61,7 +66,7 @@ export function formatGateValue(value: number, threshold: number, unit: GateUnit
     const text = inUnit(value, unit, digits);
     if (value === threshold || text !== shown) return text;
   }
-  return unit === "ratio" ? `${plain(value * 100)}%` : plain(value);
+  return unit === "ratio" ? `${plain(value * 100)}%` : unit === "number" ? grouped(value) : plain(value);
 }
 
 function keysText(keys: ReadonlyArray<[string, KeyValue]>, scope: Verdict["scope"], over = "all groups"): string {
@@ -72,7 +77,7 @@ function keysText(keys: ReadonlyArray<[string, KeyValue]>, scope: Verdict["scope
 /** Where a verdict's figure comes from: "13/119 checks, all groups". */
 export function verdictWhere(v: Verdict): string {
   const parts: string[] = [];
-  if (v.sample) parts.push(v.sample.part !== undefined ? `${plain(v.sample.part)}/${plain(v.sample.count)} ${v.sample.noun}` : `${plain(v.sample.count)} ${v.sample.noun}`);
+  if (v.sample) parts.push(v.sample.part !== undefined ? `${grouped(v.sample.part)}/${grouped(v.sample.count)} ${v.sample.noun}` : `${grouped(v.sample.count)} ${v.sample.noun}`);
   parts.push(keysText(v.keys, v.scope, v.over));
   return parts.join(", ");
 }

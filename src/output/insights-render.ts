@@ -6,9 +6,10 @@ import type { FigureRow, InsightsReport } from "../insights/report.js";
 import { DISTRIBUTIONS, STATISTICS } from "../insights/figures.js";
 import { writeChunk } from "./records.js";
 import { exportAll } from "./exporter.js";
-import { formatCount, formatDuration, formatPercent } from "./format.js";
-import { renderTable } from "./table.js";
-import { fittedTable } from "./stats-render.js";
+import { formatFigure } from "./format.js";
+import type { FieldKind } from "../stats/endpoints.js";
+import type { Unit } from "../insights/figures.js";
+import { fitLine, fittedTable } from "./stats-render.js";
 import { colors } from "./color.js";
 import { printable } from "./stays-render.js";
 import type { MarkdownTable } from "./markdown.js";
@@ -33,7 +34,8 @@ export async function writeInsights(ctx: Context, report: InsightsReport | Insig
       table: () => ({
         async write() {},
         end: () => {
-          const o = { human: ctx.io.isStdoutTerminal(), columns: ctx.io.width(), colors: colors(ctx.io) };
+          // for people wherever it goes, as mq stats' tables: humanised always, fitted to a terminal only
+          const o = { columns: ctx.io.tableWidth(), colors: colors(ctx.io) };
           const text = multi ? renderRepositories(multi, o) + "\n" + renderInsights(multi.total, o) : renderInsights(report as InsightsReport, o);
           return writeChunk(ctx.io.stdout, text);
         },
@@ -48,16 +50,21 @@ export function renderRepositories(m: InsightsMulti, o: InsightsRenderOptions): 
   const cols = ["entered", "merged", "failure_rate", "p50(time_to_merge)", "p95(time_to_merge)", "p50(queue_time)", "p95(queue_time)"];
   const row = (r: InsightsReport) => {
     const by = new Map(r.figures.map((f) => [f.figure, f]));
-    return [r.repository === "total" ? o.colors.bold("total") : r.repository, ...cols.map((c) => formatValue(by.get(c)!.value, by.get(c)!.unit, o.human))];
+    return [r.repository === "total" ? o.colors.bold("total") : r.repository, ...cols.map((c) => formatValue(by.get(c)!.value, by.get(c)!.unit))];
   };
   const head = ["REPOSITORY", "ENTERED", "MERGED", "FAILURE RATE", "P50 TO MERGE", "P95 TO MERGE", "P50 IN QUEUE", "P95 IN QUEUE"];
   // as wide as the terminal: headers broken into words, then parts one under the other
   return fittedTable({
     head,
-    rows: [...m.reports.map(row), ...m.failed.map((f) => [f.repository, o.colors.red(`failed: ${f.message}`)]), row(m.total)],
+    rows: [
+      ...m.reports.map(row),
+      // its message is on stderr already (mq: acme/nope: ... (exit 3)); the row says which, as mq stats --repo a,b's do
+      ...m.failed.map((f) => [printable(f.repository), o.colors.red(`failed (exit ${f.exit_code})`), ...Array<string>(head.length - 2).fill("")]),
+      row(m.total),
+    ],
     columns: o.columns,
     colors: o.colors,
-    align: head.map(() => "left"),
+    align: head.map((_, i) => (i === 0 ? "left" : "right")),
     breakHeadsAt: / /g,
   });
 }
@@ -67,7 +74,7 @@ export function insightsHeadline(r: InsightsReport): MarkdownTable {
   const pct = (d: number | null) => (d === null ? "-" : `${d > 0 ? "+" : ""}${(d * 100).toFixed(Math.abs(d) < 0.1 && d !== 0 ? 1 : 0)}%`);
   return {
     head: ["figure", "value", ...(r.compare ? ["previous", "change"] : [])],
-    rows: r.figures.map((f) => [f.figure, formatValue(f.value, f.unit, true), ...(r.compare ? [formatValue(f.previous, f.unit, true), pct(f.change)] : [])]),
+    rows: r.figures.map((f) => [f.figure, formatValue(f.value, f.unit), ...(r.compare ? [formatValue(f.previous, f.unit), pct(f.change)] : [])]),
     right: [false, true, ...(r.compare ? [true, true] : [])],
   };
 }
@@ -94,9 +101,8 @@ export function insightsRecords(r: InsightsReport): Array<Record<string, unknown
 }
 
 export interface InsightsRenderOptions {
-  /** a person reads it: human durations and counts; else raw seconds and numbers */
-  human: boolean;
-  columns: number;
+  /** the terminal's width; none off a terminal (-o table in a pipe): the tables are not fitted */
+  columns: number | undefined;
   colors: ChalkInstance;
 }
 
@@ -113,22 +119,24 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
   const c = o.colors;
   const byName = new Map(r.figures.map((f) => [f.figure, f]));
   const fig = (name: string) => byName.get(name)!;
-  const value = (f: FigureRow) => formatValue(f.value, f.unit, o.human);
+  const value = (f: FigureRow) => formatValue(f.value, f.unit);
   const arrow = (f: { change: number | null; verdict?: 1 | -1 | 0 }) => changeText(f.change, f.verdict ?? 0, r.compare !== null, c);
   const out: string[] = [];
-  const when = (s: string) => (o.human ? s.replace("T", " ").replace(/:00Z$/, "Z") : s);
-  out.push(c.bold(`${r.repository}  ${when(r.since)} → ${when(r.until)}`));
-  out.push(r.compare ? c.dim(`compared with ${when(r.compare.since)} → ${when(r.compare.until)}`) : c.dim("no comparison (--compare none)"));
+  const when = (s: string) => s.replace("T", " ").replace(/:00Z$/, "Z");
+  // every table as wide as the terminal at most, as mq stats' are: headers broken into words, then
+  // parts one under the other, each with the row's label; a free-text last column is cut first
+  const table = (head: string[], rows: string[][], more: Partial<Parameters<typeof fittedTable>[0]> = {}) =>
+    fittedTable({ head, rows, columns: o.columns, colors: c, align: head.map((_, i) => (i === 0 ? "left" : "right")), breakHeadsAt: / /g, ...more });
+  out.push(c.bold(fitLine(`${r.repository}  ${when(r.since)} → ${when(r.until)}`, o.columns)));
+  out.push(c.dim(fitLine(r.compare ? `compared with ${when(r.compare.since)} → ${when(r.compare.until)}` : "no comparison (--compare none)", o.columns)));
   out.push("");
 
   const counts = ["entered", "merged", "left", "failed", "failure_rate", "throughput", "retries"].map((n) => fig(n));
   out.push(
-    renderTable({
-      head: ["", "VALUE", ...(r.compare ? ["PREVIOUS", "CHANGE"] : [])],
-      rows: counts.map((f) => [LABELS[f.figure] ?? f.figure, value(f), ...(r.compare ? [formatValue(f.previous, f.unit, o.human), arrow(f)] : [])]),
-      columns: o.columns,
-      colors: c,
-    }),
+    table(
+      ["", "VALUE", ...(r.compare ? ["PREVIOUS", "CHANGE"] : [])],
+      counts.map((f) => [LABELS[f.figure] ?? f.figure, value(f), ...(r.compare ? [formatValue(f.previous, f.unit), arrow(f)] : [])]),
+    ),
   );
 
   const stats = STATISTICS;
@@ -137,29 +145,27 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
     rows.push([LABELS[d]!, ...stats.map((st) => value(fig(`${st}(${d})`)))]);
     if (r.compare) rows.push(["", ...stats.map((st) => arrow(fig(`${st}(${d})`)))]);
   }
-  out.push(renderTable({ head: ["", ...stats.map((s) => s.toUpperCase())], rows, columns: o.columns, colors: c }));
+  out.push(table(["", ...stats.map((s) => s.toUpperCase())], rows));
 
   const reasons = r.exitReasons.slice(0, 8);
   if (reasons.length) {
     out.push(
-      renderTable({
-        head: ["EXIT REASON", "COUNT", ...(r.compare ? ["PREVIOUS", "CHANGE"] : [])],
-        rows: reasons.map((e) => [
+      table(
+        ["EXIT REASON", "COUNT", ...(r.compare ? ["PREVIOUS", "CHANGE"] : [])],
+        reasons.map((e) => [
           printable(e.reason),
-          formatValue(e.count, "count", o.human),
-          ...(r.compare ? [formatValue(e.previous, "count", o.human), changeText(e.change, e.reason === "SUCCESS" ? 1 : -1, true, c, e.reason === "SUCCESS" ? 1 : -1)] : []),
+          formatValue(e.count, "count"),
+          ...(r.compare ? [formatValue(e.previous, "count"), changeText(e.change, e.reason === "SUCCESS" ? 1 : -1, true, c, e.reason === "SUCCESS" ? 1 : -1)] : []),
         ]),
-        columns: o.columns,
-        colors: c,
-      }),
+      ),
     );
   }
   if (r.slowest.length) {
-    const d = (v: unknown) => (typeof v === "number" ? formatValue(v, "seconds", o.human) : "-");
+    const d = (v: unknown) => (typeof v === "number" ? formatValue(v, "seconds") : "-");
     out.push(
-      renderTable({
-        head: ["SLOWEST", "BASE", "QUEUE", "ENTERED", "IN QUEUE", "WAITING", "CI", "OUTCOME"],
-        rows: r.slowest.map((s) => [
+      table(
+        ["SLOWEST", "BASE", "QUEUE", "ENTERED", "IN QUEUE", "WAITING", "CI", "OUTCOME"],
+        r.slowest.map((s) => [
           r.repository === "total" ? `${printable(s.repository)}#${s.pull_request}` : `#${s.pull_request}`,
           printable(s.base_ref ?? "-"),
           printable(s.queue_name ?? "-"),
@@ -169,25 +175,19 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
           d(s.ci_time),
           s.outcome === "merged" || s.outcome === "open" ? String(s.outcome) : printable(s.reason ?? s.outcome),
         ]),
-        columns: o.columns,
-        colors: c,
-      }),
+        { freeLast: { min: 10 }, align: ["right", "left", "left", "left", "right", "right", "right", "left"] },
+      ),
     );
   }
   return out.join("\n").replace(/\n{3,}/g, "\n\n");
 }
 
-export function formatValue(v: number | null, unit: string, human: boolean): string {
-  if (v === null) return "-";
-  if (!human) return String(v);
-  switch (unit) {
-    case "seconds":
-      return formatDuration(v);
-    case "ratio":
-      return formatPercent(v);
-    default:
-      return formatCount(v);
-  }
+/** What each unit of a figure is to the table rules of format.ts. */
+const KIND: Record<Unit, FieldKind> = { seconds: "duration", ratio: "rate", count: "count", per_day: "count" };
+
+/** A figure as a table cell: the same rules as mq stats' tables (formatFigure), "-" without a value. */
+export function formatValue(v: number | null, unit: Unit): string {
+  return v === null ? "-" : formatFigure(v, KIND[unit]);
 }
 
 /**

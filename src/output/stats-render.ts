@@ -11,7 +11,7 @@ import type { SummaryFigures } from "../stats/summary.js";
 import { renderChart } from "./chart.js";
 import { colors } from "./color.js";
 import { allKeys, type Export } from "./exporter.js";
-import { formatCount, formatDuration, formatPercent } from "./format.js";
+import { formatCount, formatDuration, formatFigure, formatPercent } from "./format.js";
 import { writeChunk } from "./records.js";
 import { columnWidths, renderTable } from "./table.js";
 import { terminalText } from "./terminal-text.js";
@@ -32,12 +32,7 @@ export function formatCell(endpoint: StatsEndpoint, field: string, value: unknow
   if (value === null || value === undefined) return human ? "-" : "";
   if (Array.isArray(value)) return value.join(",");
   if (!human) return String(value);
-  if (typeof value === "number") {
-    const kind = endpoint.figures[field]?.kind;
-    if (kind === "duration") return formatDuration(value);
-    if (kind === "rate") return formatPercent(value);
-    return formatCount(value);
-  }
+  if (typeof value === "number") return formatFigure(value, endpoint.figures[field]?.kind);
   if ((field === "start" || field === "end") && typeof value === "string") return shortTime(value);
   return String(value);
 }
@@ -198,7 +193,9 @@ function splitColumns(head: string[], cells: string[][], columns: number | undef
 /**
  * A table of label columns and figures fitted to the terminal as the tables above are: headers
  * broken at underscores, then, still too wide, split into parts one under the other, each with
- * the `lead` label columns (`mq stats <endpoint> --repo a,b`: the repository and category).
+ * the `lead` label columns (`mq stats <endpoint> --repo a,b`: the repository and category). A
+ * table whose last column is free text (`freeLast`: an outcome, a step) first gives that column
+ * up, down to `freeLast.min` columns, cut with an ellipsis or wrapped onto more lines.
  */
 export function fittedTable(spec: {
   head: string[];
@@ -209,7 +206,17 @@ export function fittedTable(spec: {
   lead?: number;
   /** where headers break (field names at underscores; words at spaces) */
   breakHeadsAt?: RegExp;
+  freeLast?: { min: number; wrap?: boolean };
 }): string {
+  if (spec.freeLast && spec.columns !== undefined) {
+    const widths = columnWidths({ head: spec.head, rows: spec.rows });
+    const last = widths.length - 1;
+    const fixed = widths.slice(0, last).reduce((a, w) => a + w + 2, 0);
+    if (fixed + Math.min(widths[last]!, spec.freeLast.min) <= spec.columns) {
+      widths[last] = Math.min(widths[last]!, spec.columns - fixed);
+      return renderTable({ head: spec.head, rows: spec.rows, colors: spec.colors, align: spec.align, widths, wrap: spec.freeLast.wrap });
+    }
+  }
   const head = fitHeads(spec.head, spec.rows, spec.columns, spec.breakHeadsAt);
   return splitColumns(head, spec.rows, spec.columns, spec.lead ?? 1)
     .map((keep) => {

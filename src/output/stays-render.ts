@@ -2,8 +2,9 @@
 import type { Context, OutputFormat } from "../context.js";
 import type { StayRecord } from "../insights/records.js";
 import { STAY_FIELDS } from "../insights/records.js";
-import { formatCount, formatDuration, formatRelativeTime } from "./format.js";
-import { renderTable } from "./table.js";
+import { formatDuration, formatFigure, formatRelativeTime } from "./format.js";
+import { fittedTable } from "./stats-render.js";
+import { wrapLine } from "./terminal-width.js";
 import { colors } from "./color.js";
 import { writeChunk } from "./records.js";
 import { exportAll, openExport, type Sink } from "./exporter.js";
@@ -31,8 +32,9 @@ export async function openStayRows(ctx: Context, format: OutputFormat, fields?: 
         },
         async end() {
           if (rows.length === 0) return;
-          const human = ctx.io.isStdoutTerminal();
-          await writeChunk(ctx.io.stdout, renderStayTable(rows, { human, columns: ctx.io.tableWidth(), color: colors(ctx.io), now: ctx.now(), repository: o.repository }));
+          // ages ("12m ago") on a terminal only: in a file they would be wrong tomorrow
+          const now = ctx.io.isStdoutTerminal() ? ctx.now() : undefined;
+          await writeChunk(ctx.io.stdout, renderStayTable(rows, { columns: ctx.io.tableWidth(), color: colors(ctx.io), now, repository: o.repository }));
         },
       };
     },
@@ -41,19 +43,22 @@ export async function openStayRows(ctx: Context, format: OutputFormat, fields?: 
 
 export function renderStayTable(
   rows: readonly StayRecord[],
-  o: { human: boolean; columns: number | undefined; color: import("chalk").ChalkInstance; now?: Date; repository?: boolean },
+  o: { columns: number | undefined; color: import("chalk").ChalkInstance; now?: Date; repository?: boolean },
 ): string {
-  const d = (v: unknown) => (typeof v === "number" ? (o.human ? formatDuration(v) : String(v)) : "-");
-  const n = (v: unknown) => (typeof v === "number" ? (o.human ? formatCount(v) : String(v)) : "-");
+  // the table rules of mq stats (formatFigure), in a pipe as on a terminal; -o json/ndjson/csv keep seconds
+  const d = (v: unknown) => (typeof v === "number" ? formatFigure(v, "duration") : "-");
+  const n = (v: unknown) => (typeof v === "number" ? formatFigure(v, "count") : "-");
   const c = o.color;
   const paint = (outcome: unknown, text: string) => (outcome === "merged" ? c.green(text) : outcome === "failed" ? c.red(text) : outcome === "open" ? c.yellow(text) : text);
-  return renderTable({
+  // as wide as the terminal at most: the outcome cut first, then headers broken into words, then
+  // parts one under the other, each with the PR
+  return fittedTable({
     head: ["PR", "BASE", "QUEUE", "ENTERED", "IN QUEUE", "WAITING", "CI", "RUNS", "RETRIES", "OUTCOME"],
     rows: rows.map((r) => [
       o.repository ? `${printable(r.repository)}#${r.pull_request}` : `#${r.pull_request}`,
       printable(r.base_ref ?? "-"),
       printable(r.queue_name ?? "-"),
-      `${o.now && o.human ? relative(r.entered_at, o.now) : seconds(r.entered_at)}${r.began_before_window ? "*" : ""}`,
+      `${o.now ? relative(r.entered_at, o.now) : seconds(r.entered_at)}${r.began_before_window ? "*" : ""}`,
       d(r.queue_time),
       d(r.wait_time),
       d(r.ci_time),
@@ -65,6 +70,8 @@ export function renderStayTable(
     columns: o.columns,
     colors: c,
     align: ["right", "left", "left", "left", "right", "right", "right", "right", "right", "left"],
+    breakHeadsAt: / /g,
+    freeLast: { min: 10 },
   });
 }
 
@@ -118,7 +125,7 @@ export async function writeTimeline(
       csvColumns: () => ["repository", "pull_request", "stay", "at", "wait", "type", "text"],
       table: () => ({
         async write() {},
-        end: () => writeChunk(ctx.io.stdout, renderTimeline(repository, opts, timeline, colors(ctx.io))),
+        end: () => writeChunk(ctx.io.stdout, renderTimeline(repository, opts, timeline, colors(ctx.io), ctx.io.tableWidth())),
       }),
     },
     () => steps,
@@ -152,13 +159,18 @@ export function renderTimeline(
   opts: { pullRequest: number; since: Date; until: Date },
   timeline: readonly TimelineStay[],
   c: import("chalk").ChalkInstance,
+  /** the terminal's width (the tables are indented by two); none in a pipe */
+  columns?: number,
 ): string {
   // a timeline is read by a person whatever the stream: durations in words, times to the second
+  const inner = columns === undefined ? undefined : Math.max(columns - 2, 20);
   const { stayTimes } = STAY_TIMES;
   const untilMs = opts.until.getTime();
   const out: string[] = [];
   const n = timeline.length;
-  out.push(c.bold(`#${opts.pullRequest} in ${repository}: ${n} stay${n === 1 ? "" : "s"} in the queue from ${iso(opts.since.getTime())} to ${iso(untilMs)}`));
+  // its prose too: broken at spaces to the terminal's width
+  const prose = (text: string) => wrapLine(text, columns, "    ");
+  out.push(prose(c.bold(`#${opts.pullRequest} in ${repository}: ${n} stay${n === 1 ? "" : "s"} in the queue from ${iso(opts.since.getTime())} to ${iso(untilMs)}`)));
   timeline.forEach((t, i) => {
     const s = t.stay;
     const times = stayTimes(s, untilMs);
@@ -170,7 +182,9 @@ export function renderTimeline(
           : c.red(printable(`${s.outcome}, ${s.reason}${s.reasonText && s.reasonText !== s.reason ? ` (${s.reasonText})` : ""}, after ${formatDuration(times.queueTime)}`));
     out.push("");
     out.push(
-      c.bold(`Stay ${i + 1} of ${n}: base ${printable(s.base ?? "?")}, queue ${printable(s.queue ?? "?")}, entered ${iso(s.enteredAt)}${s.enterEventAt === null ? " (before the window)" : ""}: `) + ended,
+      prose(
+        c.bold(`Stay ${i + 1} of ${n}: base ${printable(s.base ?? "?")}, queue ${printable(s.queue ?? "?")}, entered ${iso(s.enteredAt)}${s.enterEventAt === null ? " (before the window)" : ""}: `) + ended,
+      ),
     );
     const idle = [
       `capacity ${formatDuration(times.idleCapacity)}`,
@@ -179,22 +193,25 @@ export function renderTimeline(
     ].join(", ");
     const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? "" : word.endsWith("y") ? "" : "s"}`;
     out.push(
-      `  time in queue ${formatDuration(times.queueTime)}: waiting ${formatDuration(times.waitTime)} (${idle}), CI ${formatDuration(times.ciTime)} in ${plural(times.checkRuns, "run")}, ${times.retries === 1 ? "1 retry" : `${times.retries} retries`}, largest batch ${times.batchSize || 1}, ${plural(s.bisections, "bisection")}`,
+      prose(`  time in queue ${formatDuration(times.queueTime)}: waiting ${formatDuration(times.waitTime)} (${idle}), CI ${formatDuration(times.ciTime)} in ${plural(times.checkRuns, "run")}, ${times.retries === 1 ? "1 retry" : `${times.retries} retries`}, largest batch ${times.batchSize || 1}, ${plural(s.bisections, "bisection")}`),
     );
     out.push(
       indent(
-        renderTable({
+        // a step's text wraps rather than being cut: it is what the step says
+        fittedTable({
           head: ["TIME", "WAIT", "STEP"],
           rows: t.steps.map((st) => [iso(st.at)!, st.wait === null ? "-" : formatDuration(st.wait), printable(st.text)]),
+          columns: inner,
           colors: c,
           align: ["left", "right", "left"],
+          freeLast: { min: 16, wrap: true },
         }),
       ).trimEnd(),
     );
     if (s.runs.length) {
       out.push(
         indent(
-          renderTable({
+          fittedTable({
             head: ["RUN", "STARTED", "ENDED", "TIME", "BATCH", "RESULT"],
             rows: s.runs.map((r, k) => [
               String(k + 1),
@@ -204,8 +221,10 @@ export function renderTimeline(
               r.pullRequests.map((p) => `#${p}`).join(" "),
               printable(runResult(r)),
             ]),
+            columns: inner,
             colors: c,
             align: ["right", "left", "left", "right", "left", "left"],
+            freeLast: { min: 16, wrap: true },
           }),
         ).trimEnd(),
       );

@@ -59,3 +59,28 @@ function* printedUnits(text: string): Generator<string> {
   }
 }
 
+
+// mq's own colour codes in a line to wrap: they take no columns
+const SGR_CODES = /\x1b\[[0-9;]*m/g;
+
+/**
+ * A line of prose broken at spaces onto lines of at most `columns`, the lines after the first
+ * indented by `indent` (a word longer than a line stays whole). Colour codes take no width; a
+ * colour open at a break carries on to the next line, as it would in the terminal anyway.
+ */
+export function wrapLine(text: string, columns: number | undefined, indent = ""): string {
+  const width = (s: string) => displayWidth(s.includes("\x1b") ? s.replace(SGR_CODES, "") : s);
+  if (columns === undefined || width(text) <= columns) return text;
+  const lead = /^ */.exec(text)![0];
+  const lines: string[] = [];
+  let line = lead;
+  for (const word of text.slice(lead.length).split(" ")) {
+    const prefix = lines.length ? indent : lead;
+    if (line !== prefix && width(line) + 1 + width(word) > columns) {
+      lines.push(line);
+      line = indent + word;
+    } else line = line === prefix ? line + word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines.join("\n");
+}

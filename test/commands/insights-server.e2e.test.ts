@@ -127,8 +127,8 @@ describe("mq insights on the bundled data", () => {
     // the verdict lines of mq stats: one per check, ok ones too
     const lines = r.err.trim().split("\n");
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^FAIL {2}p95\(queue_time\) \d+[dhms]( \d+[dhms])? > 1s \(\d+ stays, acme\/web\)$/);
-    expect(lines[1]).toMatch(/^ok {4}change\(p50\(time_to_merge\)\) -?[\d.]+% <= 1000% \(\d+ stays, acme\/web\)$/);
+    expect(lines[0]).toMatch(/^FAIL {2}p95\(queue_time\) \d+[dhms]( \d+[dhms])? > 1s \([\d,]+ stays, repository acme\/web\)$/);
+    expect(lines[1]).toMatch(/^ok {4}change\(p50\(time_to_merge\)\) -?[\d.]+% <= 1000% \([\d,]+ stays, repository acme\/web\)$/);
     expect(lines[2]).toBe("mq: 1 of 2 --fail-if checks failed.");
   });
 
@@ -145,9 +145,9 @@ describe("mq insights on the bundled data", () => {
     expect(code).toBe(1);
     expect(ctx.stdoutText()).toBe("");
     const err = ctx.stderrText().split("\n");
-    expect(err[0]).toMatch(/^FAIL {2}p95\(queue_time\) \d+[dhms]( \d+[dhms])? > 1s \(\d+ stays, acme\/web\)$/);
-    expect(err[1]).toMatch(/^ok {4}merged \d+ >= 1 \(acme\/web\)$/);
-    expect(err[2]).toMatch(/^::error title=mq insights%3A --fail-if 'p95\(queue_time\) > 1s'::p95\(queue_time\) \d+[dhms]( \d+[dhms])? > 1s \(\d+ stays, acme\/web\)$/);
+    expect(err[0]).toMatch(/^FAIL {2}p95\(queue_time\) \d+[dhms]( \d+[dhms])? > 1s \([\d,]+ stays, repository acme\/web\)$/);
+    expect(err[1]).toMatch(/^ok {4}merged [\d,]+ >= 1 \(repository acme\/web\)$/);
+    expect(err[2]).toMatch(/^::error title=mq insights%3A --fail-if 'p95\(queue_time\) > 1s'::p95\(queue_time\) \d+[dhms]( \d+[dhms])? > 1s \([\d,]+ stays, repository acme\/web\)$/);
     expect(err[3]).toBe("mq: 1 of 2 --fail-if checks failed.");
     const json = JSON.parse(readFileSync(report, "utf8"));
     expect(json).toMatchObject({ command: "mq insights", repository: "acme/web", start_at: "2026-11-19T12:00:00Z", end_at: "2026-11-20T12:00:00Z", pass: false });
@@ -163,7 +163,7 @@ describe("mq insights on the bundled data", () => {
     // --min-count sets aside small samples (and says so); counts have none: refused before any request
     const small = await mq(["insights", ...window, "-o", "none", "--fail-if", "p95(queue_time) > 1s", "--min-count", "100000"]);
     expect(small.code).toBe(0);
-    expect(small.err).toMatch(/^skip {2}p95\(queue_time\) \d+[dhms]( \d+[dhms])? \(\d+ stays, acme\/web\): fewer than 100000 stays \(--min-count 100000\)\n$/);
+    expect(small.err).toMatch(/^skip {2}p95\(queue_time\) \d+[dhms]( \d+[dhms])? \([\d,]+ stays, repository acme\/web\): fewer than 100000 stays \(--min-count 100000\)\n$/);
     const counted = await mq(["insights", ...window, "--fail-if", "merged < 1", "--min-count", "5"]);
     expect(counted.code).toBe(2);
     expect(counted.err).toBe("mq: --min-count: merged has no count of the items behind it; --min-count applies to the distributions (STAT(DISTRIBUTION)) and failure_rate, and their change() (drop it, or gate merged without it in another step).\n");
@@ -173,10 +173,10 @@ describe("mq insights on the bundled data", () => {
     const empty = ["insights", "--since", "2020-01-01T00:00:00Z", "--until", "2020-01-01T01:00:00Z", "--compare", "none", "-o", "none", "--fail-if", "p95(queue_time) > 1h"];
     const strict = await mq(empty);
     expect(strict.code).toBe(1);
-    expect(strict.err).toBe("FAIL  p95(queue_time) > 1h (acme/web): no value in the window\nmq: 1 of 1 --fail-if check failed.\n");
+    expect(strict.err).toBe("FAIL  p95(queue_time) > 1h (repository acme/web): no value in the window\nmq: 1 of 1 --fail-if check failed.\n");
     const allowed = await mq([...empty, "--allow-empty"]);
     expect(allowed.code).toBe(0);
-    expect(allowed.err).toBe("skip  p95(queue_time) > 1h (acme/web): no value in the window (--allow-empty)\n");
+    expect(allowed.err).toBe("skip  p95(queue_time) > 1h (repository acme/web): no value in the window (--allow-empty)\n");
   });
 
   it("bad flags are usage errors before any request", async () => {
@@ -357,7 +357,7 @@ describe("several repositories", () => {
       const [t1, id1] = key(events[i]!);
       expect(t0 > t1 || (t0 === t1 && id0 >= id1)).toBe(true);
     }
-    expect(r.err).toMatch(/^mq: acme\/nope: .*404/m);
+    expect(r.err).toMatch(/^mq: acme\/nope: .*404.* \(exit 3\)$/m);
     expect(r.err).toMatch(/^mq: 1 of 3 repositories could not be read \(acme\/nope\); the output covers the others\.$/m);
     const limited = await run(["logs", "--repo", "acme/web,acme/api", "--since", "1d", "--limit", "7", "-o", "ndjson"]);
     expect(records(limited.out)).toHaveLength(7);

@@ -51,7 +51,13 @@ describe("mq logs --repo a,b: a repository that fails part way", () => {
     expect(code).toBe(6);
     const written = JSON.parse(ctx.stdoutText()) as Array<{ id: number }>;
     expect(written.map((e) => e.id)).toEqual([21, 20, 10]);
-    const last = ctx.stderrText().trimEnd().split("\n").pop();
+    const lines = ctx.stderrText().trimEnd().split("\n");
+    // the repository's own line ends with its exit code, as mq insights, prs and stats --repo a,b write it
+    expect(lines[0]).toBe(
+      "mq: acme/api: GET /v1/repos/acme/api/logs?received_from=2026-11-20T11%3A00%3A00Z&received_to=2026-11-20T12%3A00%3A00Z&per_page=100&cursor=page2 failed: HTTP 500 Internal Server Error: boom (exit 6)",
+    );
+    expect(lines).toHaveLength(2);
+    const last = lines.pop();
     expect(last).toBe("mq: 1 of 2 repositories could not be read (acme/api); the output covers the others, and the first 2 events of acme/api (it stopped there).");
   });
 
@@ -61,6 +67,7 @@ describe("mq logs --repo a,b: a repository that fails part way", () => {
     const code = await main(args, ctx);
     expect(code).toBe(3);
     expect(ctx.stdoutText().trimEnd().split("\n").map((l) => JSON.parse(l).id)).toEqual([21, 20]);
+    expect(ctx.stderrText().split("\n").filter((l) => l.startsWith("mq: acme/nope: "))).toEqual([expect.stringMatching(/ \(exit 3\)$/)]);
     expect(ctx.stderrText().trimEnd().split("\n").pop()).toBe(
       "mq: none of the 2 repositories could be read to the end (acme/nope, acme/api); the output holds only the first 2 events of acme/api (it stopped there).",
     );

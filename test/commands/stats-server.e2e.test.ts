@@ -85,7 +85,7 @@ describe("against mq serve", () => {
     expect(json.code).toBe(1);
     const ok = await mq(["stats", "failure-rate", "--since", "7d", "-o", "json", "--fail-if", "failure_rate > 1"]);
     expect(ok.code).toBe(0);
-    expect(ok.err).toMatch(/^ok {4}failure_rate \d+\.\d% <= 100% \(\d+\/\d+ checks, all groups\)\n$/);
+    expect(ok.err).toMatch(/^ok {4}failure_rate \d+\.\d% <= 100% \([\d,]+\/[\d,]+ checks, all groups\)\n$/);
   });
 });
 

@@ -64,8 +64,11 @@ function capture(args: string[], columns: number): Promise<{ code: number | null
   });
 }
 
-/** name, arguments, and the exit code when it is not 0 (a --fail-if check that fails exits 1) */
-const CAPTURES: ReadonlyArray<[string, string[], number?]> = [
+/**
+ * name, arguments, the exit code when it is not 0 (a --fail-if check that fails exits 1), and the
+ * widths when not 80 and 120
+ */
+const CAPTURES: ReadonlyArray<[string, string[], number?, number[]?]> = [
   ["logs", ["logs"]],
   ["logs-pr", ["logs", "--pr", "4821", "--since", "7d"]],
   ["stats-failure-rate", ["stats", "failure-rate"]],
@@ -80,13 +83,17 @@ const CAPTURES: ReadonlyArray<[string, string[], number?]> = [
   ["stats-many-summary", ["stats", "summary", "--repo", "acme/web,acme/api", "--since", "7d"]],
   ["stats-many-gate", ["stats", "checks-retries", "--repo", "acme/web,acme/api", "--since", "7d", "--fail-if", "recovery_rate < 95%", "--fail-if-scope", "both"], 1],
   ["insights-many-gate", ["insights", "--repo", "acme/web,acme/api", "--since", "7d", "-o", "none", "--fail-if", "p95(queue_time) > 1h", "--fail-if", "merged < 10", "--fail-if-scope", "both"], 1],
+  // the analyses of the log, at 60 columns too: every table fits (parts one under the other)
+  ["insights", ["insights", "--since", "7d"], 0, [60, 80, 120]],
+  ["prs", ["prs", "--since", "1d", "--limit", "12"], 0, [60, 80, 120]],
+  ["pr", ["pr", "2228", "--since", "10d"], 0, [60, 80, 120]],
 ];
 
 const widest = (text: string) => Math.max(...text.split("\n").map((l) => l.length));
 
-describe.skipIf(!hasScript)("golden captures at 80 and 120 columns (skipped: `script` from util-linux is missing)", () => {
-  for (const [name, args, code = 0] of CAPTURES) {
-    for (const columns of [80, 120]) {
+describe.skipIf(!hasScript)("golden captures at 80 and 120 columns (and 60) (skipped: `script` from util-linux is missing)", () => {
+  for (const [name, args, code = 0, widths = [80, 120]] of CAPTURES) {
+    for (const columns of widths) {
       it(`${name} at ${columns}: mq ${args.join(" ")}`, async () => {
         const r = await capture(args, columns);
         expect(r.code, r.stderr).toBe(code);

@@ -149,12 +149,12 @@ describe("figures", () => {
       "all",
     );
     expect(verdicts.map(formatVerdict)).toEqual([
-      "FAIL  p95(queue_time) 2h 30m > 2h (12 stays, acme/web)",
-      "FAIL  change(p95(queue_time)) 50.0% > 40% (10 stays, acme/web)",
-      "FAIL  merged < 1 (acme/web): no value in the window",
+      "FAIL  p95(queue_time) 2h 30m > 2h (12 stays, repository acme/web)",
+      "FAIL  change(p95(queue_time)) 50.0% > 40% (10 stays, repository acme/web)",
+      "FAIL  merged < 1 (repository acme/web): no value in the window",
     ]);
     expect(judgeInsights([parseInsightsFailIf("p95(queue_time) > 2h", { compare: true })], { total: report }, "all", { minCount: 20 }).map(formatVerdict)).toEqual([
-      "skip  p95(queue_time) 2h 30m (12 stays, acme/web): fewer than 20 stays (--min-count 20)",
+      "skip  p95(queue_time) 2h 30m (12 stays, repository acme/web): fewer than 20 stays (--min-count 20)",
     ]);
   });
 });

@@ -120,11 +120,16 @@ export async function eachRepo<R>(
       if (repos.length === 1 || ctx.signal.aborted || !(err instanceof MqError)) throw err;
       error ??= err;
       failed.push({ repository, message: err.message, exit_code: err.exitCode });
-      log(`mq: ${repository}: ${messageText(err.message)} (exit ${err.exitCode})`);
+      log(repoFailureLine(repository, err));
       return undefined;
     }
   });
   return { results: out.filter((r) => r !== undefined), failed, error };
+}
+
+/** The line on stderr for a repository that failed among several: its message and its exit code alone. */
+export function repoFailureLine(repository: string, err: MqError): string {
+  return `mq: ${repository}: ${messageText(err.message)} (exit ${err.exitCode})`;
 }
 
 /** The error a command ends with when some repositories failed: the first one's exit code. */
