@@ -40,7 +40,7 @@ module.exports = {
     // count `import type` too: a circle of types is still a circle to a reader
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    // undici's deep imports (api/undici.ts) are plain CommonJS files
+    // undici's deep imports (api/undici-wire.ts) are plain CommonJS files
     enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"] },
   },
 };

@@ -67,7 +67,7 @@ export interface Context {
   signal: AbortSignal;
   /** set by the CLI once global options are parsed */
   globals: GlobalOptions;
-  /** tests inject an undici MockAgent or a custom Agent here */
+  /** tests inject an undici MockAgent or a custom Agent here (it makes the client use the undici wire) */
   dispatcher?: Dispatcher;
   /** values that must never be printed (tokens); main() redacts them from every message */
   secrets: Set<string>;

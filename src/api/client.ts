@@ -1,14 +1,12 @@
 // The HTTP transport, and only that: GET a path or a Link URL below one API root with one token,
 // keep the token on the API origin (and on https unless the host is loopback or --insecure), carry
-// out the retry policy of retry.ts, and turn every failure into a typed error. Which URL, token,
-// timeout and dispatcher to use is the factory's business (factory/api-client.ts).
-// undici's `request` is used rather than fetch: `mq logs --all` reads a thousand pages and
-// request skips fetch's WHATWG stream and Headers machinery.
+// out the retry policy of retry.ts, and turn every failure into a typed error. The bytes travel
+// over a Wire (api/wire.ts: node:http, or undici for proxies and injected dispatchers); which URL,
+// token, timeout and wire to use is the factory's business (factory/api-client.ts).
 import { setMaxListeners } from "node:events";
 import { STATUS_CODES } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
-import type { Dispatcher } from "undici";
-import { request } from "./undici.js";
+import { CONNECT_TIMEOUT_CODE, type Wire, type WireHeaders } from "./wire.js";
 import { version } from "../../package.json";
 import { ContractError, HttpError, InterruptedError, NetworkError, UsageError } from "../errors.js";
 import { stripUserinfo } from "../config/keys.js";
@@ -63,7 +61,7 @@ export interface ApiClient {
 
 export const USER_AGENT = `mq/${version}`;
 export const CONNECT_TIMEOUT_MS = 10_000;
-const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT", "ETIMEDOUT"]);
+const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", CONNECT_TIMEOUT_CODE, "ETIMEDOUT"]);
 
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
@@ -71,7 +69,8 @@ export interface TransportOptions {
   /** API root including /v1 */
   baseUrl: string;
   token: string;
-  dispatcher: Dispatcher;
+  /** what carries the requests (api/node-wire.ts or api/undici-wire.ts) */
+  wire: Wire;
   /** request timeout: the whole of one attempt, headers and body */
   timeoutMs: number;
   retry: boolean;
@@ -95,7 +94,7 @@ function isLoopbackHost(hostname: string): boolean {
 
 /** What one attempt brought back: a whole answer, or no answer and the error's code. */
 type Exchange =
-  | { kind: "status"; status: number; headers: Dispatcher.ResponseData["headers"]; text: string; invalidUtf8: boolean; retryAfterMs: number | undefined }
+  | { kind: "status"; status: number; headers: WireHeaders; text: string; invalidUtf8: boolean; retryAfterMs: number | undefined }
   | { kind: "error"; err: unknown; code: string | undefined };
 
 /** Everything the message of a failed HTTP answer is made from. */
@@ -121,15 +120,9 @@ export function createTransport(opts: TransportOptions): ApiClient {
   const sleep = opts.sleep ?? defaultSleep;
   const random = opts.random ?? Math.random;
   const maxAttempts = opts.retry ? MAX_ATTEMPTS : 1;
-  const { debug, signal, timeoutMs } = opts;
-  const requestOptions = {
-    method: "GET" as const,
-    // one headers object for every request
-    headers: { authorization: `Bearer ${opts.token}`, "user-agent": USER_AGENT, accept: "application/json" },
-    dispatcher: opts.dispatcher,
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-  };
+  const { debug, signal, timeoutMs, wire } = opts;
+  // one headers object for every request
+  const headers = { authorization: `Bearer ${opts.token}`, "user-agent": USER_AGENT, accept: "application/json" };
 
   // A Retry-After (or a 429) holds every request of this client, not only the one that got it:
   // parallel slices of a long window must not keep hammering a server that asked for a pause.
@@ -192,8 +185,8 @@ export function createTransport(opts: TransportOptions): ApiClient {
   }
 
   /**
-   * One request and its body, under one deadline: undici's body timeout is the gap between chunks,
-   * and a server dripping a byte a second would hold mq forever. Ctrl-C and the deadline end it.
+   * One request and its body, under one deadline: a timeout between chunks (undici's body timeout)
+   * would let a server dripping a byte a second hold mq forever. Ctrl-C and the deadline end it.
    */
   async function exchange(url: URL, attempt: number): Promise<Exchange> {
     const deadline = new AbortController();
@@ -201,14 +194,14 @@ export function createTransport(opts: TransportOptions): ApiClient {
     const interrupt = () => deadline.abort();
     signal.addEventListener("abort", interrupt, { once: true });
     try {
-      const res = await request(url, { ...requestOptions, signal: deadline.signal });
-      const status = res.statusCode;
+      const res = await wire.request(url, headers, deadline.signal);
+      const status = res.status;
       const retryAfterMs = parseRetryAfter(res.headers["retry-after"], opts.now());
       // a body mq will not read (an answer it is about to retry) is drained, not kept
       const retrying = decideRetry({ kind: "status", status, retryAfterMs }, attempt, maxAttempts, 0).action === "retry";
       let text = "";
       let invalidUtf8 = false;
-      if (retrying) await res.body.dump();
+      if (retrying) await res.discard();
       // counted as it arrives and cut at the cap: a 600 MB page is never held
       else ({ text, invalidUtf8 } = await readBodyText(res.body, MAX_BODY_BYTES, res.headers["content-length"]));
       return { kind: "status", status, headers: res.headers, text, invalidUtf8, retryAfterMs };
@@ -374,7 +367,7 @@ function errorCode(err: unknown): string | undefined {
   return typeof e?.cause?.code === "string" ? e.cause.code : undefined;
 }
 
-function flattenHeaders(h: Dispatcher.ResponseData["headers"]): Record<string, string | undefined> {
+function flattenHeaders(h: WireHeaders): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   for (const key in h) {
     const v = h[key];

@@ -146,8 +146,11 @@ export interface PaginateOptions<T> {
   /** stop after this many items in all */
   limit?: number;
   signal?: AbortSignal;
-  /** turns a response body into the page's items (validation happens here); `res` has the text as sent */
-  parse: (body: unknown, url: URL, res: ApiResponse) => T[];
+  /**
+   * turns a response body into the page's items (validation happens here); `res` has the text as
+   * sent. It may return a promise: a validator loaded only when a page needs it.
+   */
+  parse: (body: unknown, url: URL, res: ApiResponse) => T[] | Promise<T[]>;
   /** a next link that repeats a page already fetched: pagination stops here */
   onRepeat?: (url: URL) => void;
 }
@@ -180,7 +183,8 @@ export async function* paginate<T>(
     seenUrls.add(res.url.href);
     if (cursor !== undefined) seenCursors.add(cursor);
 
-    let events = opts.parse(res.body, res.url, res);
+    const parsed = opts.parse(res.body, res.url, res);
+    let events = parsed instanceof Promise ? await parsed : parsed;
     const linkHeader = res.headers.link;
     const broken: string[][] = [];
     const nextHref = linkHeader ? findLink(parseLinkHeader(linkHeader, res.url, broken), "next") : undefined;

@@ -275,7 +275,7 @@ interface LogsRun {
   path: string;
   repoName: string;
   query: QueryInput;
-  parse: (body: unknown, url: URL, res: ApiResponse) => LogEvent[];
+  parse: (body: unknown, url: URL, res: ApiResponse) => LogEvent[] | Promise<LogEvent[]>;
   mismatches: ContractMismatches;
   sink: Sink<LogEvent>;
   spinner: Spinner;
@@ -351,8 +351,8 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
 async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
   const repo = await ctx.resolveRepo();
   const client = await ctx.apiClient();
-  const [{ parseEventsPage }, { paginate, cursorOf }, { startSpinner }, { formatCount }, { attachElementTexts }, { invalidUtf8Warning }] = await Promise.all([
-    import("../api/schema/events.js"),
+  const [{ surelyValidPage }, { paginate, cursorOf }, { startSpinner }, { formatCount }, { attachElementTexts }, { invalidUtf8Warning }] = await Promise.all([
+    import("../api/schema/envelope.js"),
     import("../api/pagination.js"),
     import("../output/spinner.js"),
     import("../output/format.js"),
@@ -371,18 +371,32 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
     },
     opts.dialect.name === "spec" ? "the contract" : "the service's OpenAPI",
   );
-  const parse = (body: unknown, url: URL, res: ApiResponse): LogEvent[] => {
-    if (res.invalidUtf8) spinner.log(invalidUtf8Warning(url));
-    const page = parseEventsPage(body, {
+  const withEvents = (events: unknown[], res: ApiResponse): LogEvent[] => {
+    // -o ndjson/json/csv write each event's text as the API sent it
+    attachElementTexts(events, res, "events");
+    return events as LogEvent[];
+  };
+  // zod and the contract's schemas load with the first page that the generated checks cannot vouch
+  // for (always for a dialect other than the contract): a valid page of the contract needs neither
+  let parseEventsPage: typeof import("../api/schema/events.js").parseEventsPage | undefined;
+  const check = (body: unknown, res: ApiResponse): LogEvent[] => {
+    const page = parseEventsPage!(body, {
       strict: ctx.globals.strict,
       metadata,
       // a table shows each mismatched event differently; the other formats need only the warning
       checkMetadataOf: opts.format === "table" ? undefined : (type) => mismatches.needsCheck(type),
       onMetadataMismatch: (type, id, message) => mismatches.record(type, id, message),
     });
-    // -o ndjson/json/csv write each event's text as the API sent it
-    attachElementTexts(page.events, res, "events");
-    return page.events as unknown as LogEvent[];
+    return withEvents(page.events, res);
+  };
+  const parse = (body: unknown, url: URL, res: ApiResponse): LogEvent[] | Promise<LogEvent[]> => {
+    if (res.invalidUtf8) spinner.log(invalidUtf8Warning(url));
+    if (metadata === undefined && surelyValidPage(body)) return withEvents((body as { events: unknown[] }).events, res);
+    if (parseEventsPage !== undefined) return check(body, res);
+    return import("../api/schema/events.js").then((m) => {
+      parseEventsPage = m.parseEventsPage;
+      return check(body, res);
+    });
   };
   return {
     opts,

@@ -1,9 +1,9 @@
 // The factory's half of the API client: what the transport is built from. The API URL and the
 // token (or the bundled server, with --offline), the timeout (resolved once, in config/resolve.ts),
-// the keep-alive dispatcher and its proxy, the --debug writer. The Context calls it lazily; the
+// the keep-alive wire and its proxy, the --debug writer. The Context calls it lazily; the
 // transport (api/client.ts) gets plain values and knows nothing of config or servers.
 import type { Dispatcher } from "undici";
-import { Agent, EnvHttpProxyAgent } from "../api/undici.js";
+import type { Wire } from "../api/wire.js";
 import { proxyUrl } from "../api/proxy-env.js";
 import { stderrText } from "../output/terminal-text.js";
 import { CONNECT_TIMEOUT_MS, createTransport, USER_AGENT, type ApiClient, type Sleep } from "../api/client.js";
@@ -35,10 +35,11 @@ export async function createApiClient(ctx: ClientSources, overrides: ClientOverr
   const timeoutS = await resolveTimeoutSeconds(ctx);
   const timeoutMs = Math.round(timeoutS * 1000);
   const debug = g.debug ? debugWriter(ctx) : undefined;
+  const wire = await sharedWire(ctx, timeoutMs);
   const transport = createTransport({
     baseUrl: apiBaseUrl(root),
     token,
-    dispatcher: ctx.dispatcher ?? sharedDispatcher(ctx, timeoutMs),
+    wire,
     timeoutMs,
     retry: g.retry,
     insecure: g.insecure,
@@ -48,7 +49,7 @@ export async function createApiClient(ctx: ClientSources, overrides: ClientOverr
     sleep: overrides.sleep,
     random: overrides.random,
   });
-  debug?.(`API ${transport.baseUrl.href}, ${USER_AGENT}, timeout ${timeoutS} s, retries ${g.retry ? "on" : "off"}`);
+  debug?.(`API ${transport.baseUrl.href}, ${USER_AGENT}, timeout ${timeoutS} s, retries ${g.retry ? "on" : "off"}, ${wire.name}`);
   return transport;
 }
 
@@ -80,36 +81,61 @@ async function offlineEndpoint(ctx: ClientSources, overrides: ClientOverrides): 
   return { url: server.url, token: overrides.token ?? "offline" };
 }
 
-// per Context, which is one per process in the CLI (tests build many, with different proxies)
-const dispatchers = new WeakMap<ClientSources, Dispatcher>();
+/** Which wire carries the requests, and why: decided from the Context alone, before anything loads. */
+export type WireChoice =
+  /** a dispatcher a test injected (an undici MockAgent) */
+  | { kind: "injected"; dispatcher: Dispatcher }
+  /** a proxy variable is set: undici's EnvHttpProxyAgent tunnels through it (and honours NO_PROXY) */
+  | { kind: "proxy"; httpProxy: string; httpsProxy: string; noProxy: string }
+  /** everything else: node:http, whose native parser costs a short command nothing to load */
+  | { kind: "node" };
 
-/** One keep-alive dispatcher per process, through the proxy named in the environment if any. */
-function sharedDispatcher(ctx: ClientSources, timeoutMs: number): Dispatcher {
-  const existing = dispatchers.get(ctx);
-  if (existing) return existing;
-  const env = ctx.env;
-  const options = {
-    connect: { timeout: CONNECT_TIMEOUT_MS },
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-    keepAliveTimeout: 10_000,
-  };
+/**
+ * node:http unless undici is needed: a proxy from the environment (CONNECT tunnels and NO_PROXY
+ * matching, which node:http does not do) or an injected dispatcher. Proxy values are checked here,
+ * before any request (exit 2 naming the variable).
+ */
+export function chooseWire(ctx: Pick<ClientSources, "env" | "globals" | "dispatcher">): WireChoice {
   // --offline talks to its own server on loopback: a proxy could only fail to reach it
-  const httpProxy = ctx.globals.offline ? undefined : checkedProxy(env, "http_proxy", "HTTP_PROXY");
-  const httpsProxy = ctx.globals.offline ? undefined : checkedProxy(env, "https_proxy", "HTTPS_PROXY");
-  const noProxy = env.no_proxy ?? env.NO_PROXY;
-  const made: Dispatcher =
-    httpProxy || httpsProxy
-      ? // explicit values (empty string = none) so ctx.env, not process.env, decides
-        new EnvHttpProxyAgent({ ...options, httpProxy: httpProxy ?? "", httpsProxy: httpsProxy ?? "", noProxy: noProxy ?? "" })
-      : new Agent(options);
-  dispatchers.set(ctx, made);
+  const env = ctx.globals.offline ? {} : ctx.env;
+  const httpProxy = checkedProxy(env, "http_proxy", "HTTP_PROXY");
+  const httpsProxy = checkedProxy(env, "https_proxy", "HTTPS_PROXY");
+  if (ctx.dispatcher) return { kind: "injected", dispatcher: ctx.dispatcher };
+  if (!httpProxy && !httpsProxy) return { kind: "node" };
+  // explicit values (empty string = none) so ctx.env, not process.env, decides
+  return { kind: "proxy", httpProxy: httpProxy ?? "", httpsProxy: httpsProxy ?? "", noProxy: env.no_proxy ?? env.NO_PROXY ?? "" };
+}
+
+// per Context, which is one per process in the CLI (tests build many, with different proxies)
+const wires = new WeakMap<ClientSources, Promise<Wire>>();
+
+/** One keep-alive wire per Context (each client of a Context shares its connections). */
+function sharedWire(ctx: ClientSources, timeoutMs: number): Promise<Wire> {
+  const existing = wires.get(ctx);
+  if (existing) return existing;
+  const made = makeWire(chooseWire(ctx), timeoutMs);
+  wires.set(ctx, made);
   ctx.onCleanup(async () => {
-    dispatchers.delete(ctx);
-    await made.close();
+    wires.delete(ctx);
+    await (await made).close();
   });
   return made;
 }
+
+async function makeWire(choice: WireChoice, timeoutMs: number): Promise<Wire> {
+  if (choice.kind === "node") {
+    const { nodeWire } = await import("../api/node-wire.js");
+    return nodeWire({ connectTimeoutMs: CONNECT_TIMEOUT_MS, keepAliveMs: KEEP_ALIVE_MS });
+  }
+  const { EnvHttpProxyAgent, undiciWire } = await import("../api/undici-wire.js");
+  if (choice.kind === "injected") return undiciWire(choice.dispatcher, timeoutMs);
+  const options = { connect: { timeout: CONNECT_TIMEOUT_MS }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: KEEP_ALIVE_MS };
+  const { httpProxy, httpsProxy, noProxy } = choice;
+  return undiciWire(new EnvHttpProxyAgent({ ...options, httpProxy, httpsProxy, noProxy }), timeoutMs, { owned: true });
+}
+
+/** how long an idle keep-alive connection is kept */
+const KEEP_ALIVE_MS = 10_000;
 
 /** A proxy variable's URL (the lower-case name wins, as curl reads them), checked before any request. */
 function checkedProxy(env: Record<string, string | undefined>, lower: string, upper: string): string | undefined {

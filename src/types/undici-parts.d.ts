@@ -1,4 +1,4 @@
-// Types for the undici modules src/api/undici.ts imports directly (undici types only its index).
+// Types for the undici modules src/api/undici-wire.ts imports directly (undici types only its index).
 declare module "undici/lib/dispatcher/dispatcher.js" {
   import { Dispatcher } from "undici";
   export default Dispatcher;

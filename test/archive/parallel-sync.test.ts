@@ -3,9 +3,9 @@
 // would skip). Fast, in-process, real HTTP on loopback (a sequential and a parallel sync of the
 // bundled server's log compared: parallel-sync.e2e.test.ts).
 import { join } from "node:path";
-import { Agent } from "undici";
 import { describe, expect, it } from "vitest";
 import { createTransport } from "../../src/api/client.js";
+import { testWire } from "../helpers/wires.js";
 import { openArchive } from "../../src/archive/db.js";
 import { syncRepository, type SyncProgress } from "../../src/archive/sync.js";
 import { HttpError } from "../../src/errors.js";
@@ -36,8 +36,8 @@ describe("mq archive sync --parallel", () => {
     });
     const dir = tempDataDir();
     const path = join(dir, "archive.duckdb");
-    const dispatcher = new Agent();
-    const client = createTransport({ baseUrl: `${fault.url}/v1`, token: TEST_TOKEN, dispatcher, timeoutMs: 10_000, retry: false, insecure: false, signal: new AbortController().signal, now: () => ARCHIVE_NOW });
+    const wire = testWire("node:http");
+    const client = createTransport({ baseUrl: `${fault.url}/v1`, token: TEST_TOKEN, wire, timeoutMs: 10_000, retry: false, insecure: false, signal: new AbortController().signal, now: () => ARCHIVE_NOW });
     const sync = async (onProgress?: (p: SyncProgress) => void) => {
       const archive = await openArchive(path, { create: true });
       try {
@@ -84,7 +84,7 @@ describe("mq archive sync --parallel", () => {
       expect((await archivedEvents(dir)).map(([id]) => id)).toEqual([3, 4, 1, 2]);
       expect(await coverageRows(dir)).toEqual([["2026-11-18T12:00:00.000000Z", "2026-11-20T11:55:00.000000Z"]]);
     } finally {
-      await dispatcher.close();
+      await wire.close();
       await fault.close();
     }
   }, 30_000);

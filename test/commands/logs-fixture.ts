@@ -4,8 +4,8 @@
 import { DIALECTS, type DialectName } from "../../src/api/dialects/index.js";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Agent } from "undici";
 import { createTransport } from "../../src/api/client.js";
+import { testWire } from "../helpers/wires.js";
 import type { TestContext } from "../helpers/context.js";
 import type { GenericEvent } from "../../src/api/schema/events.js";
 import fixtureEvents from "../../src/api/fixtures/events.json" with { type: "json" };
@@ -109,12 +109,12 @@ export async function startLogServer(initial: FixtureEvent[]): Promise<LogServer
 
 /** Points a test context at the server, for repository acme/web, with retries off, speaking `dialect`. */
 export function useServer(ctx: TestContext, server: { url: string }, dialect: DialectName = "spec"): TestContext {
-  const dispatcher = new Agent();
-  ctx.onCleanup(() => dispatcher.close());
+  const wire = testWire("node:http");
+  ctx.onCleanup(() => wire.close());
   const client = createTransport({
     baseUrl: `${server.url}/v1`,
     token: "test-token",
-    dispatcher,
+    wire,
     timeoutMs: 10_000,
     retry: false,
     insecure: false,

@@ -4,6 +4,7 @@ import { main } from "../../src/main.js";
 import type { ApiClient } from "../../src/api/client.js";
 import { createApiClient } from "../../src/factory/api-client.js";
 import { testContext, type TestContext, type TestContextInit } from "../helpers/context.js";
+import { dispatcherFor, type WireName } from "../helpers/wires.js";
 
 export const TOKEN = "rel-test-token-1234";
 
@@ -25,8 +26,18 @@ export interface RunOptions extends TestContextInit {
   realSleep?: boolean;
 }
 
+/** The wire runMq's client uses (suites that run once per wire set it in a beforeAll). */
+let wire: WireName = "node:http";
+
+export function useWire(name: WireName): void {
+  wire = name;
+}
+
 export async function runMq(args: string[], opts: RunOptions = {}): Promise<RunResult> {
-  const ctx = testContext(opts);
+  // an injected undici Agent selects the undici wire; none leaves the factory's choice (node:http)
+  const dispatcher = opts.dispatcher ?? dispatcherFor(wire);
+  const ctx = testContext({ ...opts, dispatcher });
+  if (dispatcher && !opts.dispatcher) ctx.onCleanup(() => dispatcher.close());
   const sleeps: number[] = [];
   if (!opts.realSleep) {
     let client: Promise<ApiClient> | undefined;

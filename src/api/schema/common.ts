@@ -4,16 +4,12 @@ import { EVENT_TYPES } from "../dialects/spec.js";
 import { ABORT_CODES } from "../abort-codes.js";
 import { NAME_MAX_LENGTH, NAME_PATTERN, OWNER_MAX_LENGTH, OWNER_PATTERN } from "../../validators.js";
 
-export const DATE_TIME_MESSAGE = "expected an ISO 8601 date-time";
+import { DATE_TIME_MESSAGE } from "./envelope.js";
 
-// zod's own date-time pattern (offset required, any precision): it knows month lengths and leap
-// years, so 2026-02-30 is refused. Kept as a regex so hot paths can test without a schema call.
-const DATE_TIME_RE: RegExp = z.regexes.datetime({ offset: true, local: false, precision: null });
-
-/** True for an ISO 8601 date-time with `Z` or a `±hh:mm` offset and a real calendar date. */
-export function isDateTime(value: unknown): value is string {
-  return typeof value === "string" && DATE_TIME_RE.test(value);
-}
+// isDateTime tests zod's own date-time pattern of DateTimeSchema (offset required, any precision:
+// it knows month lengths and leap years, so 2026-02-30 is refused), generated into a module
+// without zod so that hot paths test it without a schema call (envelope.ts)
+export { DATE_TIME_MESSAGE, isDateTime } from "./envelope.js";
 
 export const DateTimeSchema = z.iso.datetime({ offset: true, error: DATE_TIME_MESSAGE });
 

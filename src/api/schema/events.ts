@@ -11,15 +11,14 @@ import {
   ActorTypeSchema,
   CheckStateSchema,
   ChecksConclusionSchema,
-  DATE_TIME_MESSAGE,
   DateTimeSchema,
   PlatformAccountTypeSchema,
   RetryModeSchema,
   UuidSchema,
   firstIssues,
   formatIssue,
-  isDateTime,
 } from "./common.js";
+import { describe, envelopeError, isObject } from "./envelope.js";
 
 // ---------------------------------------------------------------------------------------------
 // Nested types (docs/api.md §2.4)
@@ -431,40 +430,6 @@ export function metadataSchemaFor(type: string): z.ZodType | undefined {
 export type EventValidation =
   | { ok: true }
   | { ok: false; level: "envelope" | "metadata"; message: string };
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function describe(v: unknown): string {
-  if (v === undefined) return "missing";
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "an array";
-  return `a ${typeof v}`;
-}
-
-// Hand-written because it runs once per event on pages of up to 100,000 events; it says the same
-// as EventEnvelopeSchema, in the words of the error messages.
-function envelopeError(ev: unknown): string | undefined {
-  if (!isObject(ev)) return `expected an event object, got ${describe(ev)}`;
-  // an integer beyond 2^53 is still an integer (the real service's ids are int64): its exact text
-  // goes out with the event (api/raw-json.ts)
-  if (!Number.isInteger(ev.id)) return `id: expected an integer, got ${describe(ev.id)}`;
-  if (!isDateTime(ev.received_at)) return `received_at: ${DATE_TIME_MESSAGE}, got ${show(ev.received_at)}`;
-  if (typeof ev.trigger !== "string") return `trigger: expected a string, got ${describe(ev.trigger)}`;
-  if (typeof ev.repository !== "string") return `repository: expected a string, got ${describe(ev.repository)}`;
-  if (ev.pull_request !== null && !Number.isInteger(ev.pull_request))
-    return `pull_request: expected an integer or null, got ${describe(ev.pull_request)}`;
-  if (ev.base_ref !== null && typeof ev.base_ref !== "string")
-    return `base_ref: expected a string or null, got ${describe(ev.base_ref)}`;
-  if (typeof ev.type !== "string") return `type: expected a string, got ${describe(ev.type)}`;
-  if (!isObject(ev.metadata)) return `metadata: expected an object, got ${describe(ev.metadata)}`;
-  return undefined;
-}
-
-function show(v: unknown): string {
-  return typeof v === "string" ? JSON.stringify(v) : describe(v);
-}
 
 // Compiled on first use of a schema: a page of 100,000 events is checked without zod building an
 // output copy of every metadata object; zod is asked only for the message of a mismatch.

@@ -7,11 +7,17 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import * as z from "zod";
+import { transformSync } from "esbuild";
 import { compileCheck } from "../../../src/api/schema/check.js";
+import { CHECK_HELPERS, emitChecks, INT_RANGES } from "../../../src/api/schema/check-source.js";
+import { contractChecksFile } from "../../../src/api/schema/contract-checks.js";
+import { CONTRACT_METADATA_CHECKS } from "../../../src/api/schema/contract-checks.generated.js";
+import { surelyValidPage } from "../../../src/api/schema/envelope.js";
 import {
   EVENT_METADATA_SCHEMAS,
   EventEnvelopeSchema,
   eventSchemas,
+  parseEventsPage,
   validateEvent,
 } from "../../../src/api/schema/events.js";
 const { EventSchema, EventsPageSchema } = eventSchemas();
@@ -449,5 +455,108 @@ describe("compileCheck on other definition kinds", () => {
     expect(why(ZOO["default (handed back to zod)"]!)).toEqual(["default: default"]);
     expect(why(ZOO["lazy tree"]!)).toEqual([]);
     expect(why(ZOO["discriminated union"]!)).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The same schemas as plain JavaScript (check-source.ts, contract-checks.generated.ts): a one-page
+// `mq logs` tells a valid page of the contract without loading zod. A predicate may say "not
+// sure" (false) where zod accepts, never "valid" where zod refuses.
+
+/** emitChecks' output as live functions (types stripped by esbuild), by schema name. */
+function emitted(schemas: Record<string, z.ZodType>): Record<string, (v: unknown) => boolean> {
+  const { declarations, names } = emitChecks(new Map(Object.entries(schemas)));
+  const table = [...names].filter(([, id]) => id !== undefined).map(([name, id]) => `${JSON.stringify(name)}: ${id}`);
+  const code = transformSync(`function build() {\n${CHECK_HELPERS}\n${declarations.join("\n")}\nreturn { ${table.join(", ")} };\n}`, { loader: "ts" }).code;
+  return new Function(`${code}\nreturn build();`)() as Record<string, (v: unknown) => boolean>;
+}
+
+describe("the contract's metadata shapes without zod (contract-checks.generated.ts)", () => {
+  it("the committed file is what the contract's schemas generate (else: node scripts/gen-contract-checks.mjs)", () => {
+    const committed = readFileSync(new URL("../../../src/api/schema/contract-checks.generated.ts", import.meta.url), "utf8");
+    expect(committed).toBe(contractChecksFile());
+  });
+
+  it("has a predicate for every typed event type, and nothing left to zod", () => {
+    expect(Object.keys(CONTRACT_METADATA_CHECKS).sort()).toEqual(typed.map(([t]) => t).sort());
+    expect(Object.entries(CONTRACT_METADATA_CHECKS).filter(([, f]) => f === undefined)).toEqual([]);
+  });
+
+  it.each(typed)("%s: agrees with zod on the fixtures and on mutations of them", (type, schema) => {
+    const check = CONTRACT_METADATA_CHECKS[type]!;
+    for (const ev of allEvents) agree(schema, check, ev.metadata);
+    const own = allEvents.filter((e) => e.type === type).map((e) => e.metadata);
+    fc.assert(
+      fc.property(mutated([...own, ...own, ...own, ...allEvents.map((e) => e.metadata)]), (m) => agree(schema, check, m)),
+      { numRuns: 150 },
+    );
+  });
+
+  it("surelyValidPage says a page is valid exactly when parseEventsPage --strict accepts it", () => {
+    expect(surelyValidPage({ size: events.length, per_page: 100, events })).toBe(true);
+    const verdict = (page: unknown) => {
+      try {
+        parseEventsPage(page, { strict: true });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    fc.assert(
+      fc.property(mutated(allEvents), fc.nat(events.length - 1), (e, at) => {
+        const page = { size: 3, per_page: 100, events: [events[at], e, events[(at + 7) % events.length]] };
+        const ours = surelyValidPage(page);
+        if (ours !== verdict(page)) throw new Error(`surelyValidPage ${ours} for ${show(e)}`);
+      }),
+      { numRuns: 1500 },
+    );
+    for (const page of [null, [], { size: 1, per_page: 1 }, { size: "1", per_page: 1, events: [] }, { size: 1, per_page: 1, events: [1] }]) {
+      expect(surelyValidPage(page)).toBe(false);
+    }
+  });
+});
+
+describe("emitChecks on other definition kinds", () => {
+  const predicates = emitted(ZOO);
+
+  it.each(Object.entries(ZOO))("%s: never says valid where zod refuses", (name, schema) => {
+    const check = predicates[name];
+    if (check === undefined) return;
+    fc.assert(
+      fc.property(zooValue, (v) => {
+        if (check(v) && !schema.safeParse(v).success) throw new Error(`emitted check says valid, zod refuses ${show(v)}`);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("uses zod's integer ranges", () => {
+    for (const [format, range] of Object.entries(INT_RANGES)) expect(range).toEqual(z.util.NUMBER_FORMAT_RANGES[format as keyof typeof z.util.NUMBER_FORMAT_RANGES]);
+  });
+
+  it("leaves to zod exactly the kinds it does not know", () => {
+    const known = Object.keys(predicates).sort();
+    expect(known).toEqual(
+      [
+        "plain object (extra keys stripped)",
+        "optional, nullable, nullish keys",
+        "optional unknown and required unknown",
+        "exact optional",
+        "string checks",
+        "numbers",
+        "int32",
+        "literals",
+        "enum",
+        "native enum",
+        "array bounds",
+        "nonempty array",
+        "record of ints",
+        "record of unknown",
+        "loose record",
+        "union",
+        "lazy tree",
+        "null, undefined, never, boolean",
+      ].sort(),
+    );
   });
 });
