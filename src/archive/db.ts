@@ -9,7 +9,14 @@ import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from "@duckdb/node
 import { ArchiveError, MqError } from "../errors.js";
 
 /** The schema this mq writes. Bump it with a migration in MIGRATIONS. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
+/**
+ * The first 16 hex digits of the SHA-256 of insights/dialects.ts STAY_KEYS_SPEC (what queue_facts
+ * keep of each event) when the stored queue_facts were last computed. A test compares them: when
+ * the stays come to read another key, queue_facts lack it, so that change needs a new schema
+ * version whose migration recomputes them (fillQueueFacts after `UPDATE events SET queue_facts = NULL`).
+ */
+export const QUEUE_FACTS_SPEC_SHA256 = "32dce63b371ab323";
 export const DUCKDB_PACKAGE = "@duckdb/node-api";
 export const DUCKDB_VERSION = "1.5.6-r.1";
 
@@ -186,7 +193,10 @@ async function backup(path: string, version: number): Promise<void> {
   }
 }
 
-/** The current schema (documented in the README's `mq archive` section). */
+/**
+ * Version 1, from which a new archive is made too: the migrations below take it to the current
+ * version (documented in the README's `mq archive` section).
+ */
 export const SCHEMA_V1 = [
   `CREATE TABLE mq_schema (version INTEGER NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT current_timestamp)`,
   `CREATE TABLE events (
@@ -207,12 +217,16 @@ export const SCHEMA_V1 = [
   `CREATE TABLE syncs (id INTEGER PRIMARY KEY, repository VARCHAR NOT NULL, api_url VARCHAR NOT NULL, started_at TIMESTAMPTZ NOT NULL, finished_at TIMESTAMPTZ, added BIGINT NOT NULL DEFAULT 0, complete BOOLEAN NOT NULL DEFAULT false)`,
 ];
 
+/** A step of a migration: a statement, or work done in JS (on the writer, inside the migration's transaction). */
+type MigrationStep = string | ((archive: Archive) => Promise<void>);
+
 /**
  * Version 0 is the layout before the version table: `events(repository, id, received_at, type,
  * raw)` and `checkpoints(repository, synced_from, synced_to)`. Its events are kept whole; the
  * columns it lacked are read from each event's own JSON, and its checkpoints become coverage.
+ * Version 1 lacks `queue_facts` (archive/queue-facts.ts): computed from each queue event's JSON.
  */
-const MIGRATIONS: Record<number, string[]> = {
+const MIGRATIONS: Record<number, MigrationStep[]> = {
   0: [
     `ALTER TABLE events RENAME TO events_v0`,
     ...SCHEMA_V1.slice(1),
@@ -227,21 +241,72 @@ const MIGRATIONS: Record<number, string[]> = {
     `DROP TABLE checkpoints`,
     `CREATE TABLE mq_schema (version INTEGER NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT current_timestamp)`,
   ],
+  1: [`ALTER TABLE events ADD COLUMN queue_facts VARCHAR`, fillQueueFacts],
 };
 
 async function migrate(archive: Archive, from: number): Promise<void> {
   await archive.transaction(async () => {
-    if (from < 0) {
+    let version = from;
+    if (version < 0) {
       for (const sql of SCHEMA_V1) await archive.run(sql);
-    } else {
-      for (let v = from; v < SCHEMA_VERSION; v++) {
-        const steps = MIGRATIONS[v];
-        if (!steps) throw new ArchiveError(`no migration from archive schema version ${v}`);
-        for (const sql of steps) await archive.run(sql);
+      version = 1;
+    }
+    for (let v = version; v < SCHEMA_VERSION; v++) {
+      const steps = MIGRATIONS[v];
+      if (!steps) throw new ArchiveError(`no migration from archive schema version ${v}`);
+      for (const step of steps) {
+        if (typeof step === "string") await archive.run(step);
+        else await step(archive);
       }
     }
     await archive.run("INSERT INTO mq_schema (version) VALUES (?)", [SCHEMA_VERSION]);
   });
+}
+
+/** Events whose queue_facts one round of fillQueueFacts computes: bounds the memory a migration takes. */
+const FILL_ROWS = 20_000;
+
+/** queue_facts of every archived queue event still without one, a slice of events (by key) at a time. */
+async function fillQueueFacts(archive: Archive): Promise<void> {
+  const { queueFactsOf } = await import("./queue-facts.js");
+  const { QUEUE_EVENT_TYPES } = await import("../insights/dialects.js");
+  const types = QUEUE_EVENT_TYPES.map((t) => `'${t}'`).join(", ");
+  await archive.run(`CREATE TEMP TABLE IF NOT EXISTS queue_facts_fill (repository VARCHAR, id BIGINT, queue_facts VARCHAR)`);
+  let after: { repository: string; id: bigint } | undefined;
+  for (;;) {
+    let rows: unknown[][];
+    try {
+      const reader = await archive.conn.runAndReadAll(
+        `SELECT repository, id, type, raw FROM events WHERE type IN (${types})${after ? " AND (repository > ? OR (repository = ? AND id > ?))" : ""} ORDER BY repository, id LIMIT ${FILL_ROWS}`,
+        after ? [after.repository, after.repository, after.id] : [],
+      );
+      rows = reader.getRows();
+    } catch (err) {
+      throw archiveFailure(err, archive.path, "migrate the archive");
+    }
+    if (rows.length === 0) break;
+    await archive.run("DELETE FROM queue_facts_fill");
+    try {
+      const appender = await archive.conn.createAppender("queue_facts_fill", null, "temp");
+      try {
+        for (const [repository, id, type, raw] of rows) {
+          appender.appendVarchar(repository as string);
+          appender.appendBigInt(id as bigint);
+          appender.appendVarchar(queueFactsOf(type as string, raw as string)!);
+          appender.endRow();
+        }
+        appender.flushSync();
+      } finally {
+        appender.closeSync();
+      }
+    } catch (err) {
+      throw archiveFailure(err, archive.path, "migrate the archive");
+    }
+    await archive.run(`UPDATE events SET queue_facts = f.queue_facts FROM queue_facts_fill f WHERE events.repository = f.repository AND events.id = f.id`);
+    const last = rows[rows.length - 1]!;
+    after = { repository: last[0] as string, id: last[1] as bigint };
+  }
+  await archive.run("DROP TABLE queue_facts_fill");
 }
 
 /** The archive file's size in bytes, its write-ahead log included. */

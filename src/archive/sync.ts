@@ -16,6 +16,7 @@ import type { DuckDBAppender } from "@duckdb/node-api";
 import { ContractError, InterruptedError, MqError } from "../errors.js";
 import { cursorOf } from "../api/pagination.js";
 import type { Archive } from "./db.js";
+import { queueFactsOf } from "./queue-facts.js";
 import { rawEventTexts } from "./raw-events.js";
 
 export const DAY_MS = 86_400_000;
@@ -129,7 +130,7 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
   const warnedTypes = new Set<string>();
   const [{ parseEventsPage }, { walkSlices }] = await Promise.all([import("../api/schema/events.js"), import("../api/slices.js")]);
   await archive.run(
-    `CREATE TEMP TABLE IF NOT EXISTS staging (repository VARCHAR, id BIGINT, received_at VARCHAR, type VARCHAR, pull_request BIGINT, base_ref VARCHAR, "trigger" VARCHAR, outcome VARCHAR, raw VARCHAR, archived_at VARCHAR)`,
+    `CREATE TEMP TABLE IF NOT EXISTS staging (repository VARCHAR, id BIGINT, received_at VARCHAR, type VARCHAR, pull_request BIGINT, base_ref VARCHAR, "trigger" VARCHAR, outcome VARCHAR, raw VARCHAR, archived_at VARCHAR, queue_facts VARCHAR)`,
   );
   const parallel = Math.max(1, Math.floor(opts.parallel ?? 1));
   // one pool of requests for every chunk in flight, whatever each chunk's walker allows itself
@@ -307,6 +308,8 @@ async function writePage(archive: Archive, repo: string, items: readonly PageIte
         appendText(appender, ev.outcome);
         appender.appendVarchar(raw);
         appender.appendVarchar(archivedAt);
+        // what the analyses read of a queue event (db.ts): from the text kept, as a reader parses it
+        appendText(appender, queueFactsOf(ev.type, raw));
         appender.endRow();
       }
       appender.flushSync();
@@ -322,7 +325,7 @@ async function writePage(archive: Archive, repo: string, items: readonly PageIte
     }
     return archive.run(
       `INSERT OR IGNORE INTO events
-         SELECT repository, id, received_at::TIMESTAMPTZ, type, pull_request, base_ref, "trigger", outcome, raw, archived_at::TIMESTAMPTZ FROM staging`,
+         SELECT repository, id, received_at::TIMESTAMPTZ, type, pull_request, base_ref, "trigger", outcome, raw, archived_at::TIMESTAMPTZ, queue_facts FROM staging`,
     );
   });
 }

@@ -144,7 +144,7 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
         onPage: (n) => {
           events += n - seen;
           seen = n;
-          spinner.update(`${formatCount(events)} queue events of ${label}`);
+          if (spinner.active) spinner.update(`${formatCount(events)} queue events of ${label}`);
         },
         onStay: (s) => {
           if (queues && (s.queue === null || !queues.has(s.queue))) return;

@@ -152,7 +152,7 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
         onPage: (n) => {
           events += n - seen;
           seen = n;
-          spinner.update(`${formatCount(events)} queue events of ${label}`);
+          if (spinner.active) spinner.update(`${formatCount(events)} queue events of ${label}`);
         },
         onStay: async (s) => {
           const r = stayRecord(s, untilMs);

@@ -40,7 +40,6 @@ export const READINGS = {
   dequeue_code: { kind: "string", paths: { mergify: [["dequeue_code"]] } },
   seconds_waiting_for_schedule: same("number", "seconds_waiting_for_schedule"),
   seconds_waiting_for_freeze: same("number", "seconds_waiting_for_freeze"),
-  leave_checks: { kind: "objects", paths: { contract: [["checks"]], mergify: [["unsuccessful_checks"], ["checks"]] } },
   // action.queue.checks_start / checks_end
   run_id: { kind: "string", paths: { contract: [["train_car_id"]], mergify: [["batch_id"], ["train_car_id"]] } },
   batch_name: { kind: "string", paths: { mergify: [["batch_name"]] } },
@@ -80,7 +79,7 @@ export const QUEUE_EVENT_FIELDS = {
   "action.queue.merged": ["queue_name", "branch", "queued_at", "session_id", "partition_names"],
   "action.queue.leave": [
     "queue_name", "branch", "queued_at", "session_id", "partition_name", "merged", "reason", "dequeue_code",
-    "seconds_waiting_for_schedule", "seconds_waiting_for_freeze", "leave_checks",
+    "seconds_waiting_for_schedule", "seconds_waiting_for_freeze",
   ],
 } as const satisfies Record<string, readonly Field[]>;
 
@@ -120,29 +119,120 @@ function ofKind(kind: Kind, v: unknown): unknown {
 }
 
 /**
+ * For each dialect an event may be known to be in (or none), the paths of each field in the order
+ * they are tried: that dialect's first, then the others', each path once (the dialects share most).
+ */
+const LOOKUP_PATHS: ReadonlyMap<Dialect | undefined, Readonly<Record<Field, readonly Path[]>>> = new Map(
+  [undefined, ...DIALECTS].map((dialect) => {
+    const order = dialect ? [dialect, ...DIALECTS.filter((d) => d !== dialect)] : DIALECTS;
+    const byField = {} as Record<Field, Path[]>;
+    for (const field of Object.keys(READINGS) as Field[]) {
+      const reading: Reading = READINGS[field];
+      const paths: Path[] = [];
+      for (const d of order) for (const path of reading.paths[d] ?? []) if (!paths.some((p) => p.join(".") === path.join("."))) paths.push(path);
+      byField[field] = paths;
+    }
+    return [dialect, byField];
+  }),
+);
+
+/**
  * Reads a field of an event's metadata: the paths of `dialect` first (when known), then those of
  * the other dialects, the first value of the right type winning. partition_names of the contract
- * is a list of strings: it is read as one string (its first name).
+ * is a list of strings: it is read as one string (its first name). Called for most fields of every
+ * queue event of a window: it allocates nothing on the way.
  */
 export function readField<F extends Field>(metadata: unknown, field: F, dialect?: Dialect): FieldValue<F> | undefined {
-  const reading: Reading = READINGS[field];
-  const order = dialect ? [dialect, ...DIALECTS.filter((d) => d !== dialect)] : DIALECTS;
-  for (const d of order) {
-    for (const path of reading.paths[d] ?? []) {
-      let raw = at(metadata, path);
-      if (field === "partition_names" && Array.isArray(raw)) raw = raw.find((x) => typeof x === "string");
-      const v = ofKind(reading.kind, raw);
-      if (v !== undefined) return v as FieldValue<F>;
-    }
+  if (metadata === null || typeof metadata !== "object") return undefined;
+  const kind = READINGS[field].kind;
+  for (const path of (LOOKUP_PATHS.get(dialect) ?? LOOKUP_PATHS.get(undefined)!)[field]) {
+    let raw = at(metadata, path);
+    if (raw === undefined) continue;
+    if (field === "partition_names" && Array.isArray(raw)) raw = raw.find((x) => typeof x === "string");
+    const v = ofKind(kind, raw);
+    if (v !== undefined) return v as FieldValue<F>;
   }
   return undefined;
 }
+
+/** The metadata keys only one dialect sends: their presence tells which dialect an event is in. */
+const DIALECT_MARKERS = {
+  mergify: ["dequeue_code", "batch_id", "merge_commit_sha"],
+  contract: ["partition_name", "partition_names"],
+  /** the contract's, on checks_start / checks_end only (the real service nests them) */
+  contractChecks: ["pull_request_numbers"],
+} as const;
 
 /** Which dialect an event's metadata is written in, from the fields only one of them sends. */
 export function dialectOf(type: string, metadata: unknown): Dialect | undefined {
   if (metadata === null || typeof metadata !== "object") return undefined;
   const m = metadata as Record<string, unknown>;
-  if ("dequeue_code" in m || "batch_id" in m || "merge_commit_sha" in m) return "mergify";
-  if ("partition_name" in m || "partition_names" in m || (type.startsWith("action.queue.checks_") && "pull_request_numbers" in m)) return "contract";
+  if (DIALECT_MARKERS.mergify.some((k) => k in m)) return "mergify";
+  if (DIALECT_MARKERS.contract.some((k) => k in m) || (type.startsWith("action.queue.checks_") && DIALECT_MARKERS.contractChecks.some((k) => k in m))) return "contract";
   return undefined;
+}
+
+/** A tree of metadata keys: true for a key kept whole, a subtree for an object of which some keys are read. */
+interface KeyTree {
+  [key: string]: true | KeyTree;
+}
+
+/** Every key readField (any field, any dialect) and dialectOf look at. */
+const STAY_KEYS: KeyTree = (() => {
+  const tree: KeyTree = Object.create(null) as KeyTree;
+  const add = (path: readonly string[]) => {
+    let node = tree;
+    path.forEach((key, i) => {
+      if (i === path.length - 1) node[key] = true;
+      else {
+        const next = node[key];
+        if (next === true) return;
+        node = next ?? (node[key] = Object.create(null) as KeyTree);
+      }
+    });
+  };
+  for (const reading of Object.values(READINGS) as Reading[]) for (const paths of Object.values(reading.paths)) for (const path of paths ?? []) add(path);
+  for (const keys of Object.values(DIALECT_MARKERS)) for (const key of keys) add([key]);
+  return tree;
+})();
+
+/**
+ * What `STAY_KEYS` is made of, as text: the archive stores stayEvent() of each queue event
+ * (archive/db.ts), so a change here must come with a new archive schema version whose migration
+ * recomputes them (test/insights/dialects.test.ts holds the two together).
+ */
+export const STAY_KEYS_SPEC: string = JSON.stringify(STAY_KEYS, (_key, value: unknown) =>
+  value !== null && typeof value === "object" ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1))) : value,
+);
+
+function project(value: Record<string, unknown>, keys: KeyTree): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key in keys) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    const sub = keys[key]!;
+    const v = value[key];
+    if (sub === true) out[key] = v;
+    // readField reads nothing under a value that is not an object
+    else if (v !== null && typeof v === "object" && !Array.isArray(v)) out[key] = project(v as Record<string, unknown>, sub);
+  }
+  return out;
+}
+
+/**
+ * The part of an event a queue stay is built from: its envelope (id, received_at, type,
+ * repository, pull_request, base_ref) and the metadata keys of STAY_KEYS. readField and dialectOf give the
+ * same answers on it as on the whole event, so StayBuilder builds the same stays from either; the
+ * archive keeps it next to the event (a third of its size), for the analyses to parse that instead.
+ */
+export function stayEvent(event: { id: unknown; received_at: unknown; type: unknown; repository?: unknown; pull_request?: unknown; base_ref?: unknown; metadata?: unknown }): Record<string, unknown> {
+  const m = event.metadata;
+  return {
+    id: event.id,
+    received_at: event.received_at,
+    type: event.type,
+    repository: event.repository,
+    pull_request: event.pull_request,
+    base_ref: event.base_ref,
+    metadata: m !== null && typeof m === "object" && !Array.isArray(m) ? project(m as Record<string, unknown>, STAY_KEYS) : null,
+  };
 }

@@ -6,10 +6,11 @@ import type { Context } from "../context.js";
 import type { Archive } from "../archive/db.js";
 import type { ArchiveRequest } from "../archive/choose.js";
 import type { LogEvent } from "./stays.js";
-import type { EventSource } from "./walk.js";
+import type { EventSource, WalkOptions } from "./walk.js";
+import type { ArchivedEventsQuery } from "../archive/reader.js";
 
 export function archiveEventSource(ctx: Context, archive: Archive): EventSource {
-  return {
+  const source: EventSource = {
     fromArchive: true,
     async *events(q) {
       const [{ readArchivedEvents }, { InterruptedError }] = await Promise.all([import("../archive/reader.js"), import("../errors.js")]);
@@ -17,14 +18,7 @@ export function archiveEventSource(ctx: Context, archive: Archive): EventSource 
       const check = ctx.globals.strict ? (await import("../api/schema/events.js")).parseEventsPage : undefined;
       let count = 0;
       let batches = 0;
-      for await (const batch of readArchivedEvents(archive, {
-        repository: `${q.owner}/${q.name}`,
-        since: q.since,
-        until: q.until,
-        types: q.types,
-        pullRequest: q.pullRequest,
-        baseRef: q.baseRef,
-      })) {
+      for await (const batch of readArchivedEvents(archive, archiveQuery(q))) {
         if (ctx.signal.aborted) throw new InterruptedError();
         const events = batch.map((b) => b.event as unknown as LogEvent);
         check?.({ size: events.length, per_page: events.length, events }, { strict: true });
@@ -35,6 +29,26 @@ export function archiveEventSource(ctx: Context, archive: Archive): EventSource 
       }
     },
   };
+  // the stays read queue_facts, not the whole events; --strict checks whole events
+  if (!ctx.globals.strict) {
+    source.stayEvents = async function* (q) {
+      const [{ readQueueFacts }, { InterruptedError }] = await Promise.all([import("../archive/reader.js"), import("../errors.js")]);
+      let count = 0;
+      let batches = 0;
+      for await (const batch of readQueueFacts(archive, { ...archiveQuery(q), types: q.types })) {
+        if (ctx.signal.aborted) throw new InterruptedError();
+        yield batch;
+        batches++;
+        count += batch.length;
+        q.onPage?.(count, batches);
+      }
+    };
+  }
+  return source;
+}
+
+function archiveQuery(q: WalkOptions): ArchivedEventsQuery {
+  return { repository: `${q.owner}/${q.name}`, since: q.since, until: q.until, types: q.types, pullRequest: q.pullRequest, baseRef: q.baseRef };
 }
 
 /** The archive when --archive asks for it or it covers every window asked for (archive/choose.ts), else the API. */

@@ -236,23 +236,22 @@ export class StayBuilder {
     s.sessionId ??= readField(m, "session_id", dialect) ?? null;
     s.partition ??= readField(m, "partition_name", dialect) ?? readField(m, "partition_names", dialect) ?? null;
     if (s.priorityRule === null) s.priorityRule = readField(m, "priority_rule_name", dialect) ?? null;
-    const step = (text: string) => {
-      if (this.opts.steps) s.steps.push({ at: t, type: ev.type, text });
-    };
+    // step?.(text): without steps kept, the text (and its batch list) is not even built
+    const step = this.opts.steps ? (text: string) => void s.steps.push({ at: t, type: ev.type, text }) : undefined;
 
     switch (ev.type) {
       case "action.queue.enter":
         s.enterEventAt = t;
-        step(`entered queue ${s.queue ?? "?"}${s.priorityRule ? ` (priority rule ${s.priorityRule})` : ""}`);
+        step?.(`entered queue ${s.queue ?? "?"}${s.priorityRule ? ` (priority rule ${s.priorityRule})` : ""}`);
         break;
       case "action.queue.checks_not_started":
-        step(`checks not started: ${readField(m, "reason", dialect) ?? "no reason given"}`);
+        step?.(`checks not started: ${readField(m, "reason", dialect) ?? "no reason given"}`);
         break;
       case "action.queue.checks_start": {
         const run = this.run(s, m, dialect, t);
         run.startedAt ??= time(readField(m, "checks_started_at", dialect)) ?? t;
         run.startReason ??= readField(m, "start_reason", dialect) ?? null;
-        step(`checks started${run.startReason ? ` (${run.startReason})` : ""}${batchText(run, s.pullRequest)}`);
+        step?.(`checks started${run.startReason ? ` (${run.startReason})` : ""}${batchText(run, s.pullRequest)}`);
         break;
       }
       case "action.queue.checks_end": {
@@ -268,13 +267,13 @@ export class StayBuilder {
           .filter((n): n is string => n !== null);
         const why = run.abortCode ? `, ${run.abortCode}${run.abortStatus === "REEMBARKED" ? ", re-embarked" : ""}` : "";
         const failing = run.failedChecks.length ? ` (${run.failedChecks.join(", ")})` : "";
-        step(`checks ended: ${run.conclusion}${failing}${why}${run.retryAttempt ? `, retry ${run.retryAttempt}` : ""}`);
+        step?.(`checks ended: ${run.conclusion}${failing}${why}${run.retryAttempt ? `, retry ${run.retryAttempt}` : ""}`);
         break;
       }
       case "action.queue.merged":
         s.mergedAt = t;
         s.outcome = "merged";
-        step("merged");
+        step?.("merged");
         break;
       case "action.queue.leave": {
         s.leftAt = t;
@@ -288,7 +287,7 @@ export class StayBuilder {
         }
         s.scheduleWait = readField(m, "seconds_waiting_for_schedule", dialect) ?? 0;
         s.freezeWait = readField(m, "seconds_waiting_for_freeze", dialect) ?? 0;
-        step(s.outcome === "merged" ? "left the queue: merged" : `left the queue: ${s.reason}${s.reasonText && s.reasonText !== s.reason ? ` (${s.reasonText})` : ""}`);
+        step?.(s.outcome === "merged" ? "left the queue: merged" : `left the queue: ${s.reason}${s.reasonText && s.reasonText !== s.reason ? ` (${s.reasonText})` : ""}`);
         break;
       }
     }

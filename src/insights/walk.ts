@@ -33,6 +33,18 @@ export interface EventSource {
   readonly fromArchive: boolean;
   /** the events of one repository in a window, newest first; onPage after each page or batch */
   events(q: WalkOptions): AsyncIterable<LogEvent>;
+  /**
+   * The same events cut down to what a stay is built from (dialects.ts stayEvent), when the source
+   * has them at hand for less than whole events (the archive); the queue event types only. In
+   * batches, each event made when asked for: one await per batch, not per event.
+   */
+  stayEvents?(q: WalkOptions & { types: readonly string[] }): AsyncIterable<EventBatch>;
+}
+
+/** Events read one by one, valid until the next batch is asked for. */
+export interface EventBatch {
+  readonly length: number;
+  at(i: number): LogEvent;
 }
 
 export function apiEventSource(ctx: Context): EventSource {
@@ -102,12 +114,30 @@ export async function walkStays(source: EventSource, opts: StaysWalkOptions): Pr
     const repository = `${opts.owner}/${opts.name}`;
     // the repository asked for names the stay, whatever the events say (several are merged)
     const builder = new StayBuilder({ onStay: (s) => void ready.push({ ...s, repository }) });
-    const drain = async () => {
-      for (const s of ready.splice(0)) await opts.onStay(s);
+    // the stays in order; a promise only when a consumer asks to wait (an await per stay cost
+    // more than the stay)
+    const drain = (): Promise<void> | undefined => {
+      while (ready.length > 0) {
+        const wait = opts.onStay(ready.shift()!);
+        if (wait) return wait.then(drain);
+      }
+      return undefined;
     };
-    for await (const ev of source.events({ ...opts, ...span, types: QUEUE_EVENT_TYPES })) {
-      builder.push(ev);
-      if (ready.length) await drain();
+    const query = { ...opts, ...span, types: QUEUE_EVENT_TYPES };
+    if (source.stayEvents) {
+      for await (const batch of source.stayEvents(query)) {
+        for (let i = 0; i < batch.length; i++) {
+          builder.push(batch.at(i));
+          const wait = ready.length > 0 ? drain() : undefined;
+          if (wait) await wait;
+        }
+      }
+    } else {
+      for await (const ev of source.events(query)) {
+        builder.push(ev);
+        const wait = ready.length > 0 ? drain() : undefined;
+        if (wait) await wait;
+      }
     }
     builder.finish();
     await drain();

@@ -78,7 +78,7 @@ describe("mq archive sync", () => {
       gaps: [],
     });
     expect(String(row!.first_event)).toMatch(/^2026-11-19T\d\d:\d\d:\d\d\.\d{6}Z$/);
-    expect(r.stderr).toMatch(new RegExp(`^Archive ${dir}/archive.duckdb: [\\d.]+ (KiB|MiB), schema version 1, 1 repository\\.\\n$`));
+    expect(r.stderr).toMatch(new RegExp(`^Archive ${dir}/archive.duckdb: [\\d.]+ (KiB|MiB), schema version 2, 1 repository\\.\\n$`));
   });
 
   it("query prints rows in every format", async () => {

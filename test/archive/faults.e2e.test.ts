@@ -95,11 +95,35 @@ describe("schema versions", () => {
       { id: 2, pull_request: null, base_ref: "main", trigger: "Rule: q", outcome: "success", raw: ev(2, "2026-11-19T02:00:00.5+00:00", null) },
     ]);
     const version = await mq(["archive", "query", "SELECT max(version) AS v FROM mq_schema", "-o", "csv"], dir);
-    expect(version.stdout).toBe("v\r\n1\r\n");
+    expect(version.stdout).toBe("v\r\n2\r\n");
     // the next sync continues from the migrated coverage: it starts at its end
     const r = await sync(dir, "2026-11-19T00:00:00Z");
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/ from 2026-11-19T03:00:00\.000Z to 2026-11-20T12:00:00\.000Z /);
+  });
+
+  it("migrates a version-1 archive (no queue_facts): computed from each queue event's JSON, the same a sync writes, and the analyses read it", async () => {
+    const dir = tempDir();
+    expect((await sync(dir, "2026-11-19T00:00:00Z")).code).toBe(0);
+    const file = join(dir, "archive.duckdb");
+    const facts = "SELECT id, queue_facts FROM events ORDER BY id";
+    const synced = await withDb(file, (run) => run(facts));
+    expect(synced.filter((r) => r.queue_facts !== null).length).toBeGreaterThan(100);
+    // back to version 1's layout
+    await withDb(file, async (run) => {
+      await run("ALTER TABLE events DROP COLUMN queue_facts");
+      await run("DELETE FROM mq_schema");
+      await run("INSERT INTO mq_schema (version) VALUES (1)");
+    });
+    const before = readFileSync(file);
+    const window = ["--repo", "acme/web", "--since", "2026-11-19T06:00:00Z", "--until", "2026-11-20T06:00:00Z", "--compare", "none", "-o", "json", "--token", "mqk_test_token_1234", "--api-url", server.url];
+    const fromArchive = await mq(["insights", ...window, "--archive"], dir);
+    expect(fromArchive.code, fromArchive.stderr).toBe(0);
+    const overApi = await mq(["insights", ...window, "--no-archive"], dir);
+    expect(fromArchive.stdout).toBe(overApi.stdout);
+    expect(readFileSync(`${file}.v1.bak`).equals(before)).toBe(true);
+    expect(await withDb(file, (run) => run(facts))).toEqual(synced);
+    expect(await withDb(file, (run) => run("SELECT max(version) AS v FROM mq_schema"))).toEqual([{ v: 2 }]);
   });
 
   it("refuses an archive from a newer mq without touching it", async () => {
@@ -109,7 +133,7 @@ describe("schema versions", () => {
     await withDb(file, (run) => run("INSERT INTO mq_schema (version) VALUES (9)"));
     const r = await mq(["archive", "status"], dir);
     expect(r.code).toBe(8);
-    expect(r.stderr).toBe(`mq: the archive ${file} has schema version 9, made by a newer mq; this mq reads versions up to 1\nupgrade mq, or point --data-dir at another folder\n`);
+    expect(r.stderr).toBe(`mq: the archive ${file} has schema version 9, made by a newer mq; this mq reads versions up to 2\nupgrade mq, or point --data-dir at another folder\n`);
   });
 });
 

@@ -1,10 +1,13 @@
-// The archive's reader: a window read a day at a time, newest day first, gives what one query over
-// the window gives: every event once (instants on a day boundary included), newest first, ids
-// descending within an instant, --limit across days, batches of the size asked. Fast, in-process.
+// The archive's reader: a window read in slices of whole hours, newest first, gives what one query
+// over the window gives: every event once (instants on an hour boundary included), newest first,
+// ids descending within an instant, --limit across slices, batches of the size asked. Fast,
+// in-process.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openArchive, type Archive } from "../../src/archive/db.js";
-import { readArchivedEvents, type ArchivedEventsQuery } from "../../src/archive/reader.js";
+import { readArchivedEvents, readQueueFacts, type ArchivedEventsQuery } from "../../src/archive/reader.js";
+import { queueFactsOf } from "../../src/archive/queue-facts.js";
+import { stayEvent } from "../../src/insights/dialects.js";
 import { tempDataDir } from "../helpers/archive.js";
 
 const SINCE = new Date("2026-11-17T12:00:00Z");
@@ -27,7 +30,7 @@ beforeAll(async () => {
   archive = await openArchive(join(tempDataDir(), "archive.duckdb"), { create: true });
   for (const [id, at, type] of EVENTS) {
     const raw = JSON.stringify({ id, received_at: at, type, pull_request: 1, base_ref: "main", metadata: {} });
-    await archive.run("INSERT INTO events VALUES ('acme/web', ?, ?::TIMESTAMPTZ, ?, 1, 'main', NULL, NULL, ?, current_timestamp)", [id, at, type, raw]);
+    await archive.run("INSERT INTO events VALUES ('acme/web', ?, ?::TIMESTAMPTZ, ?, 1, 'main', NULL, NULL, ?, current_timestamp, ?)", [id, at, type, raw, queueFactsOf(type, raw)]);
   }
 });
 afterAll(() => archive.close());
@@ -46,25 +49,30 @@ async function read(q: Partial<ArchivedEventsQuery>): Promise<{ ids: number[]; b
 }
 
 describe("readArchivedEvents", () => {
-  it("reads a window of three days a day at a time: each event once, newest first, both ends inclusive", async () => {
-    expect((await read({ since: SINCE, until: UNTIL })).ids).toEqual([8, 7, 6, 5, 4, 3, 2]);
+  it("reads a window of three days: each event once, newest first, both ends inclusive, whatever the slices", async () => {
+    for (const rowsPerQuery of [undefined, 1, 2, 3]) {
+      expect((await read({ since: SINCE, until: UNTIL, rowsPerQuery })).ids, `${rowsPerQuery} per query`).toEqual([8, 7, 6, 5, 4, 3, 2]);
+    }
   });
 
-  it("gives what one query over the window gives, whatever the window", async () => {
+  it("gives what one query over the window gives, whatever the window and the slices", async () => {
     const oneQuery = (await read({})).ids;
     expect(oneQuery).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
-    for (const [since, until] of [
-      ["2026-11-18T12:00:00.000Z", "2026-11-19T12:00:00.000Z"],
-      ["2026-11-18T12:00:00.000Z", "2026-11-18T12:00:00.000Z"],
-      ["2026-11-16T00:00:00.000Z", "2026-11-21T00:00:00.000Z"],
-      ["2026-11-17T12:00:00.000Z", "2026-11-19T11:59:59.999Z"],
-    ]) {
-      const s = Date.parse(since!);
-      const u = Date.parse(until!);
-      const expected = EVENTS.filter(([, at]) => Date.parse(at) >= s && Date.parse(at) <= u)
-        .sort((a, b) => Date.parse(b[1]) - Date.parse(a[1]) || b[0] - a[0])
-        .map(([id]) => id);
-      expect((await read({ since: new Date(s), until: new Date(u) })).ids, `${since} to ${until}`).toEqual(expected);
+    expect((await read({ rowsPerQuery: 1 })).ids).toEqual(oneQuery);
+    for (const rowsPerQuery of [undefined, 1, 2]) {
+      for (const [since, until] of [
+        ["2026-11-18T12:00:00.000Z", "2026-11-19T12:00:00.000Z"],
+        ["2026-11-18T12:00:00.000Z", "2026-11-18T12:00:00.000Z"],
+        ["2026-11-16T00:00:00.000Z", "2026-11-21T00:00:00.000Z"],
+        ["2026-11-17T12:00:00.000Z", "2026-11-19T11:59:59.999Z"],
+      ]) {
+        const s = Date.parse(since!);
+        const u = Date.parse(until!);
+        const expected = EVENTS.filter(([, at]) => Date.parse(at) >= s && Date.parse(at) <= u)
+          .sort((a, b) => Date.parse(b[1]) - Date.parse(a[1]) || b[0] - a[0])
+          .map(([id]) => id);
+        expect((await read({ since: new Date(s), until: new Date(u), rowsPerQuery })).ids, `${since} to ${until}, ${rowsPerQuery} per query`).toEqual(expected);
+      }
     }
   });
 
@@ -72,6 +80,20 @@ describe("readArchivedEvents", () => {
     const queue = ["action.queue.enter", "action.queue.leave", "action.queue.merged"];
     expect((await read({ since: SINCE, until: UNTIL, types: queue })).ids).toEqual([8, 7, 6, 5, 4, 2]);
     expect(await read({ since: SINCE, until: UNTIL, types: queue, limit: 4, batchSize: 3 })).toEqual({ ids: [8, 7, 6, 5], batches: [3, 1] });
+    expect(await read({ since: SINCE, until: UNTIL, types: queue, limit: 4, batchSize: 3, rowsPerQuery: 1 })).toEqual({ ids: [8, 7, 6, 5], batches: [3, 1] });
     expect((await read({ since: SINCE, until: UNTIL, limit: 0 })).ids).toEqual([]);
+  });
+
+  it("reads queue_facts in the same order and slices: each queue event cut down to what a stay reads", async () => {
+    const queue = ["action.queue.enter", "action.queue.leave", "action.queue.merged"];
+    for (const rowsPerQuery of [undefined, 1]) {
+      const whole = (await read({ since: SINCE, until: UNTIL, types: queue, rowsPerQuery })).ids;
+      const cut: unknown[] = [];
+      for await (const batch of readQueueFacts(archive, { repository: "acme/web", since: SINCE, until: UNTIL, types: queue, rowsPerQuery })) {
+        for (let i = 0; i < batch.length; i++) cut.push(batch.at(i));
+      }
+      const raws = new Map(EVENTS.map(([id, at, type]) => [id, { id, received_at: at, type, pull_request: 1, base_ref: "main", metadata: {} }]));
+      expect(cut).toEqual(whole.map((id) => JSON.parse(JSON.stringify(stayEvent(raws.get(id)!)))));
+    }
   });
 });
