@@ -164,6 +164,18 @@ export interface PaginateOptions<T> {
   parse: (body: unknown, url: URL, res: ApiResponse) => T[] | Promise<T[]>;
   /** a next link that repeats a page already fetched: pagination stops here */
   onRepeat?: (url: URL) => void;
+  /**
+   * ask for the next page while the caller writes this one (one request ahead, never more: two
+   * pages in memory at most). Off where a pool bounds the requests in flight (api/slices.ts).
+   */
+  prefetch?: boolean;
+}
+
+/** The next page, asked for before the walk reaches it; its failure waits for the walk. */
+interface Ahead {
+  url: URL;
+  response: Promise<ApiResponse>;
+  abort: AbortController;
 }
 
 /**
@@ -187,51 +199,79 @@ export async function* paginate<T>(
   let fetched = 0;
   let pages = 0;
 
-  for (;;) {
-    if (opts.signal?.aborted) throw new InterruptedError();
-    const res = await client.get(target, targetQuery);
-    if (opts.signal?.aborted) throw new InterruptedError();
-    seenUrls.add(res.url.href);
-    if (cursor !== undefined) seenCursors.add(cursor);
+  let ahead: Ahead | undefined;
+  // a finite limit may end the walk on any page: ask ahead only once this page's count is known, so
+  // no request goes beyond what the walk would send. Without one, as soon as the Link header is read.
+  const earlyAhead = opts.limit === undefined;
+  const askAhead = (url: URL) => {
+    if (!opts.prefetch) return;
+    const abort = new AbortController();
+    const response = client.get(url, undefined, { signal: abort.signal });
+    // handled now, thrown when the walk reaches this page: pages before it are written first
+    response.catch(() => undefined);
+    ahead = { url, response, abort };
+  };
+  const unseen = (url: URL) => {
+    const c = cursorOf(url);
+    return !seenUrls.has(url.href) && (c === undefined || !seenCursors.has(c));
+  };
 
-    const parsed = opts.parse(res.body, res.url, res);
-    let events = parsed instanceof Promise ? await parsed : parsed;
-    const linkHeader = res.headers.link;
-    const broken: string[][] = [];
-    const nextHref = linkHeader ? findLink(parseLinkHeader(linkHeader, res.url, broken), "next") : undefined;
-    let nextUrl = nextHref !== undefined ? new URL(nextHref) : undefined;
-    let truncated = false;
-    // a next page the server announced but mq cannot read: after this page, an error (exit 6)
-    // rather than a short result that looks complete
-    const unreadableNext = nextUrl === undefined && broken.some((rel) => rel.includes("next")) ? linkHeader : undefined;
-    fetched += events.length;
-    pages++;
+  try {
+    for (;;) {
+      if (opts.signal?.aborted) throw new InterruptedError();
+      let res: ApiResponse;
+      if (ahead !== undefined && ahead.url.href === String(target)) {
+        const { response } = ahead;
+        ahead = undefined;
+        res = await response;
+      } else res = await client.get(target, targetQuery);
+      if (opts.signal?.aborted) throw new InterruptedError();
+      seenUrls.add(res.url.href);
+      if (cursor !== undefined) seenCursors.add(cursor);
 
-    if (events.length >= remaining) {
-      truncated = events.length > remaining || nextUrl !== undefined;
-      if (events.length > remaining) events = events.slice(0, remaining);
-      nextUrl = undefined;
-    }
-    remaining -= events.length;
+      const linkHeader = res.headers.link;
+      const broken: string[][] = [];
+      const nextHref = linkHeader ? findLink(parseLinkHeader(linkHeader, res.url, broken), "next") : undefined;
+      let nextUrl = nextHref !== undefined ? new URL(nextHref) : undefined;
+      if (earlyAhead && nextUrl !== undefined && unseen(nextUrl)) askAhead(nextUrl);
 
-    if (nextUrl !== undefined) {
-      const nextCursor = cursorOf(nextUrl);
-      if (seenUrls.has(nextUrl.href) || (nextCursor !== undefined && seenCursors.has(nextCursor))) {
+      const parsed = opts.parse(res.body, res.url, res);
+      let events = parsed instanceof Promise ? await parsed : parsed;
+      let truncated = false;
+      // a next page the server announced but mq cannot read: after this page, an error (exit 6)
+      // rather than a short result that looks complete
+      const unreadableNext = nextUrl === undefined && broken.some((rel) => rel.includes("next")) ? linkHeader : undefined;
+      fetched += events.length;
+      pages++;
+
+      if (events.length >= remaining) {
+        truncated = events.length > remaining || nextUrl !== undefined;
+        if (events.length > remaining) events = events.slice(0, remaining);
+        nextUrl = undefined;
+      }
+      remaining -= events.length;
+
+      if (nextUrl !== undefined && !unseen(nextUrl)) {
         opts.onRepeat?.(nextUrl);
         nextUrl = undefined;
       }
+      if (!earlyAhead && nextUrl !== undefined) askAhead(nextUrl);
+      yield { events, url: res.url, cursor, nextUrl, truncated };
+      if (unreadableNext !== undefined && remaining > 0) {
+        const shown = unreadableNext.length > 300 ? `${unreadableNext.slice(0, 299)}…` : unreadableNext;
+        throw new ContractError(
+          `the server's Link header has a next page mq cannot read: ${messageText(shown)}`,
+          `mq stopped after ${fetched} event${fetched === 1 ? "" : "s"} (${pages} page${pages === 1 ? "" : "s"}); the rest cannot be fetched: report the header to the API provider`,
+        );
+      }
+      if (nextUrl === undefined) return;
+      target = nextUrl;
+      targetQuery = undefined;
+      cursor = cursorOf(nextUrl);
     }
-    yield { events, url: res.url, cursor, nextUrl, truncated };
-    if (unreadableNext !== undefined && remaining > 0) {
-      const shown = unreadableNext.length > 300 ? `${unreadableNext.slice(0, 299)}…` : unreadableNext;
-      throw new ContractError(
-        `the server's Link header has a next page mq cannot read: ${messageText(shown)}`,
-        `mq stopped after ${fetched} event${fetched === 1 ? "" : "s"} (${pages} page${pages === 1 ? "" : "s"}); the rest cannot be fetched: report the header to the API provider`,
-      );
-    }
-    if (nextUrl === undefined) return;
-    target = nextUrl;
-    targetQuery = undefined;
-    cursor = cursorOf(nextUrl);
+  } finally {
+    // the caller stopped (a limit, a closed stdout, Ctrl-C) or the walk failed: the page asked
+    // ahead is not wanted
+    ahead?.abort.abort();
   }
 }

@@ -444,7 +444,7 @@ export async function openLogsOutput(
     },
   });
 }
-
+/** Writes pages as they arrive; a sequential walk asks for the next page while this one is written (one ahead). */
 /** Writes pages as they arrive, each before the next is asked for. */
 async function fetchPages(run: LogsRun, progress: Progress): Promise<void> {
   const { opts, ctx, spinner, cursorOf, formatCount } = run;
@@ -481,7 +481,7 @@ async function fetchPages(run: LogsRun, progress: Progress): Promise<void> {
     }
     return;
   }
-  for await (const page of run.paginate(run.client, run.path, run.query, { limit: opts.limit, signal: ctx.signal, parse: run.parse, onRepeat })) {
+  for await (const page of run.paginate(run.client, run.path, run.query, { limit: opts.limit, signal: ctx.signal, parse: run.parse, onRepeat, prefetch: true })) {
     progress.pages++;
     progress.count += page.events.length;
     progress.truncated = page.truncated;
