@@ -211,6 +211,10 @@ export async function* paginate<T>(
     response.catch(() => undefined);
     ahead = { url, response, abort };
   };
+  // The request asked ahead leaves only on the event loop's next turn (node:http assigns its socket in
+  // a nextTick, run once the microtasks are done): without a turn here it would wait for the caller,
+  // whose writes to a pipe resolve without one, to be done with this page — no overlap at all.
+  const letItLeave = () => new Promise<void>((resolve) => setImmediate(resolve));
   const unseen = (url: URL) => {
     const c = cursorOf(url);
     return !seenUrls.has(url.href) && (c === undefined || !seenCursors.has(c));
@@ -233,7 +237,10 @@ export async function* paginate<T>(
       const broken: string[][] = [];
       const nextHref = linkHeader ? findLink(parseLinkHeader(linkHeader, res.url, broken), "next") : undefined;
       let nextUrl = nextHref !== undefined ? new URL(nextHref) : undefined;
-      if (earlyAhead && nextUrl !== undefined && unseen(nextUrl)) askAhead(nextUrl);
+      if (opts.prefetch && earlyAhead && nextUrl !== undefined && unseen(nextUrl)) {
+        askAhead(nextUrl);
+        await letItLeave();
+      }
 
       const parsed = opts.parse(res.body, res.url, res);
       let events = parsed instanceof Promise ? await parsed : parsed;
@@ -255,7 +262,10 @@ export async function* paginate<T>(
         opts.onRepeat?.(nextUrl);
         nextUrl = undefined;
       }
-      if (!earlyAhead && nextUrl !== undefined) askAhead(nextUrl);
+      if (opts.prefetch && !earlyAhead && nextUrl !== undefined) {
+        askAhead(nextUrl);
+        await letItLeave();
+      }
       yield { events, url: res.url, cursor, nextUrl, truncated };
       if (unreadableNext !== undefined && remaining > 0) {
         const shown = unreadableNext.length > 300 ? `${unreadableNext.slice(0, 299)}…` : unreadableNext;
