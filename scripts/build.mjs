@@ -45,6 +45,31 @@ const lazyHttp2 = {
   },
 };
 
+// The archive's engine: @duckdb/node-api's JavaScript (124 CommonJS files, ~30 ms for Node's loader
+// to resolve, read and compile one by one) is bundled into the archive's lazy chunk; its native
+// addon cannot be, and stays where npm installed it. @duckdb/node-bindings' duckdb.js, which picks
+// the addon for this platform, has its require() calls pointed at its installed copy, found as
+// Node finds it from the installed @duckdb/node-api (hoisted or nested, wherever npm put it).
+// archive/db.ts checks first that the installed package is there and of the bundled version.
+// (__mqRequire is BANNER's require of the chunk's own URL: import.meta would make esbuild take
+// this CommonJS file for an ES module.)
+const BINDINGS_REQUIRE =
+  "const __mqBindingsRequire = (() => { const { createRequire } = require('node:module'); " +
+  "const api = createRequire(__mqRequire.resolve('@duckdb/node-api/package.json')); " +
+  "return createRequire(api.resolve('@duckdb/node-bindings/package.json')); })();\n";
+const bundledDuckDb = {
+  name: "bundled-duckdb",
+  setup(build) {
+    build.onLoad({ filter: /@duckdb[\\/]node-bindings[\\/]duckdb\.js$/ }, (args) => {
+      const text = readFileSync(args.path, "utf8");
+      if (!text.includes("require('@duckdb/node-bindings-linux-x64/duckdb.node')")) {
+        throw new Error(`${args.path}: the platform's require of its addon not found: update scripts/build.mjs for this @duckdb/node-bindings`);
+      }
+      return { contents: BINDINGS_REQUIRE + text.replace(/\brequire\(/g, "__mqBindingsRequire("), loader: "js" };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   platform: "node",
@@ -52,7 +77,7 @@ const common = {
   target: "node20",
   minifyWhitespace: true,
   minifySyntax: true,
-  external: ["@duckdb/node-api"],
+  define: { MQ_BUNDLED_DUCKDB: "true" },
   logLevel: "warning",
 };
 
@@ -68,7 +93,7 @@ try {
     chunkNames: "chunks/[name]-[hash]",
     banner: { js: BANNER },
     metafile: true,
-    plugins: [lazyHttp2],
+    plugins: [lazyHttp2, bundledDuckDb],
   });
   const outputs = first.metafile.outputs;
   const key = (abs) => relative(process.cwd(), abs).split("\\").join("/");

@@ -22,6 +22,30 @@ export const DUCKDB_VERSION = "1.5.6-r.1";
 
 type DuckDb = typeof import("@duckdb/node-api");
 let loaded: Promise<DuckDb> | undefined;
+/** true in dist/ (scripts/build.mjs defines it): there the engine's JavaScript is in the bundle */
+declare const MQ_BUNDLED_DUCKDB: boolean | undefined;
+
+/**
+ * The engine's module. From src/ (tests, tsx), the installed package. In the bundle, its JavaScript
+ * is inlined in the archive's chunk by scripts/build.mjs (Node's CommonJS loader spent ~30 ms
+ * resolving, reading and compiling its 124 files one by one), and only its native addon is loaded
+ * from the installed packages, found as the package itself would find it. The installed package
+ * is still resolved first: without it (--omit=optional), the same MODULE_NOT_FOUND as before; and
+ * its version must be the one the bundle inlines, since the addon installed with it is what runs.
+ */
+function requireDuckDb(): DuckDb {
+  const req = createRequire(import.meta.url);
+  if (typeof MQ_BUNDLED_DUCKDB === "undefined") return req(DUCKDB_PACKAGE) as DuckDb;
+  const installed = (req(`${DUCKDB_PACKAGE}/package.json`) as { version?: string }).version;
+  if (installed !== DUCKDB_VERSION) {
+    throw new ArchiveError(
+      `mq archive needs ${DUCKDB_PACKAGE} ${DUCKDB_VERSION}, but ${installed ?? "an unknown version"} is installed`,
+      `install the version mq was built with (npm install ${DUCKDB_PACKAGE}@${DUCKDB_VERSION})`,
+    );
+  }
+  // a literal require, which esbuild bundles; from src/ this line is never reached
+  return require("@duckdb/node-api") as DuckDb;
+}
 
 /**
  * The engine, loaded on first use; a clear error when the optional package was not installed.
@@ -31,9 +55,10 @@ let loaded: Promise<DuckDb> | undefined;
  */
 export function loadDuckDb(): Promise<DuckDb> {
   loaded ??= Promise.resolve()
-    .then(() => createRequire(import.meta.url)(DUCKDB_PACKAGE) as DuckDb)
+    .then(requireDuckDb)
     .catch((err: unknown) => {
       loaded = undefined;
+      if (err instanceof MqError) throw err;
       // the loader's error, or (through a test double or a wrapper) its cause
       const e = err as { code?: string; cause?: { code?: string } };
       const code = e.code ?? e.cause?.code;
