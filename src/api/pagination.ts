@@ -203,18 +203,17 @@ export async function* paginate<T>(
   // a finite limit may end the walk on any page: ask ahead only once this page's count is known, so
   // no request goes beyond what the walk would send. Without one, as soon as the Link header is read.
   const earlyAhead = opts.limit === undefined;
-  const askAhead = (url: URL) => {
-    if (!opts.prefetch) return;
+  const askAhead = (url: URL): Promise<void> => {
     const abort = new AbortController();
     const response = client.get(url, undefined, { signal: abort.signal });
     // handled now, thrown when the walk reaches this page: pages before it are written first
     response.catch(() => undefined);
     ahead = { url, response, abort };
+    // The request leaves only on the event loop's next turn (node:http assigns its socket in a
+    // nextTick, run once the microtasks are done): without a turn here it would wait for the caller,
+    // whose writes to a pipe resolve without one, to be done with this page — no overlap at all.
+    return new Promise<void>((resolve) => setImmediate(resolve));
   };
-  // The request asked ahead leaves only on the event loop's next turn (node:http assigns its socket in
-  // a nextTick, run once the microtasks are done): without a turn here it would wait for the caller,
-  // whose writes to a pipe resolve without one, to be done with this page — no overlap at all.
-  const letItLeave = () => new Promise<void>((resolve) => setImmediate(resolve));
   const unseen = (url: URL) => {
     const c = cursorOf(url);
     return !seenUrls.has(url.href) && (c === undefined || !seenCursors.has(c));
@@ -238,8 +237,7 @@ export async function* paginate<T>(
       const nextHref = linkHeader ? findLink(parseLinkHeader(linkHeader, res.url, broken), "next") : undefined;
       let nextUrl = nextHref !== undefined ? new URL(nextHref) : undefined;
       if (opts.prefetch && earlyAhead && nextUrl !== undefined && unseen(nextUrl)) {
-        askAhead(nextUrl);
-        await letItLeave();
+        await askAhead(nextUrl);
       }
 
       const parsed = opts.parse(res.body, res.url, res);
@@ -263,8 +261,7 @@ export async function* paginate<T>(
         nextUrl = undefined;
       }
       if (opts.prefetch && !earlyAhead && nextUrl !== undefined) {
-        askAhead(nextUrl);
-        await letItLeave();
+        await askAhead(nextUrl);
       }
       yield { events, url: res.url, cursor, nextUrl, truncated };
       if (unreadableNext !== undefined && remaining > 0) {

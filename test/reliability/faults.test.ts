@@ -16,8 +16,7 @@ import {
 } from "../helpers/fault-server.js";
 import { createContext } from "../../src/context.js";
 import { main } from "../../src/main.js";
-import { lines, runMq, useWire } from "./harness.js";
-import { WIRE_NAMES } from "../helpers/wires.js";
+import { lines, onEachWire, runMq } from "./harness.js";
 
 const PAGE1 = eventRange(100, 10);
 const PAGE2 = eventRange(90, 10);
@@ -63,14 +62,7 @@ function expectResumable(r: Awaited<ReturnType<typeof runMq>>, code: number, mes
 }
 
 const json = (body: unknown): Reply => ({ status: 200, body });
-// every scenario runs on both wires the client uses (node:http by default, undici behind a proxy)
-for (const wire of WIRE_NAMES) {
-  describe(`on ${wire}`, () => {
-    beforeAll(() => useWire(wire));
-    afterAll(() => useWire("node:http"));
-    scenarios();
-  });
-}
+onEachWire(scenarios);
 
 function scenarios(): void {
   describe("transient faults are retried and nothing is lost", () => {

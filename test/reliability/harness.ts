@@ -4,7 +4,8 @@ import { main } from "../../src/main.js";
 import type { ApiClient } from "../../src/api/client.js";
 import { createApiClient } from "../../src/factory/api-client.js";
 import { testContext, type TestContext, type TestContextInit } from "../helpers/context.js";
-import { dispatcherFor, type WireName } from "../helpers/wires.js";
+import { afterAll, beforeAll, describe } from "vitest";
+import { dispatcherFor, WIRE_NAMES, type WireName } from "../helpers/wires.js";
 
 export const TOKEN = "rel-test-token-1234";
 
@@ -31,6 +32,17 @@ let wire: WireName = "node:http";
 
 export function useWire(name: WireName): void {
   wire = name;
+}
+
+/** Runs a suite's scenarios once on each wire the client uses (node:http by default, undici behind a proxy). */
+export function onEachWire(scenarios: () => void): void {
+  for (const name of WIRE_NAMES) {
+    describe(`on ${name}`, () => {
+      beforeAll(() => useWire(name));
+      afterAll(() => useWire("node:http"));
+      scenarios();
+    });
+  }
 }
 
 export async function runMq(args: string[], opts: RunOptions = {}): Promise<RunResult> {

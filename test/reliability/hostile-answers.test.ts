@@ -3,8 +3,7 @@
 // the server sent. In-process against a loopback server (see harness.ts).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { pageReply, queueChangeEvent, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
-import { lines, runMq, useWire } from "./harness.js";
-import { WIRE_NAMES } from "../helpers/wires.js";
+import { lines, onEachWire, runMq } from "./harness.js";
 
 let server: FaultServer;
 beforeAll(async () => {
@@ -25,14 +24,7 @@ function pageText(eventTexts: string[]): string {
 const json = (text: string) => ({ status: 200, headers: { "content-type": "application/json" }, body: text });
 
 const ENVELOPE = `"received_at":"2026-11-20T11:00:00Z","trigger":"t","repository":"acme/web","pull_request":1,"base_ref":"main"`;
-// every scenario runs on both wires the client uses (node:http by default, undici behind a proxy)
-for (const wire of WIRE_NAMES) {
-  describe(`on ${wire}`, () => {
-    beforeAll(() => useWire(wire));
-    afterAll(() => useWire("node:http"));
-    scenarios();
-  });
-}
+onEachWire(scenarios);
 
 function scenarios(): void {
   describe("exact passthrough (-o ndjson, json, csv)", () => {
