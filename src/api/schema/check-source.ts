@@ -36,6 +36,11 @@ export function emitChecks(schemas: ReadonlyMap<string, Schema>): EmittedChecks 
   const declarations: string[] = [];
   const names = new Map<string, string | undefined>();
   const fnOf = new Map<Schema, string>();
+  // body -> the function that has it: the OpenAPI's converted schemas are distinct zod objects of
+  // the same shape (a z.string() per property), and one function each made the real service's
+  // statistics checks ~150 KB of source
+  const fnOfBody = new Map<string, string>();
+  let fnCount = 0;
   const patterns = new Map<string, string>();
 
   function pattern(re: RegExp): string {
@@ -52,10 +57,22 @@ export function emitChecks(schemas: ReadonlyMap<string, Schema>): EmittedChecks 
   function fn(s: Schema, pending: string[]): string {
     const done = fnOf.get(s);
     if (done !== undefined) return done;
-    const id = `c${fnOf.size}`;
+    const id = `c${fnCount++}`;
     // named before its body is built: a recursive schema calls itself by name
     fnOf.set(s, id);
-    pending.push(`function ${id}(v: any): boolean {\n  return ${body(s, pending)};\n}`);
+    const from = pending.length;
+    const text = body(s, pending);
+    // an identical function already exists, or this one would only call another (a lazy, an exact
+    // optional): use that one, unless this one was called by name while it was built (recursion),
+    // when the name must be declared
+    const same = fnOfBody.get(text) ?? /^(c\d+)\(v\)$/.exec(text)?.[1];
+    const named = new RegExp(`\\b${id}\\b`);
+    if (same !== undefined && !named.test(text) && !pending.slice(from).some((p) => named.test(p))) {
+      fnOf.set(s, same);
+      return same;
+    }
+    fnOfBody.set(text, id);
+    pending.push(`function ${id}(v: any): boolean {\n  return ${text};\n}`);
     return id;
   }
 
@@ -196,6 +213,7 @@ export function emitChecks(schemas: ReadonlyMap<string, Schema>): EmittedChecks 
   for (const [name, schema] of schemas) {
     const pending: string[] = [];
     const mark = new Map(fnOf);
+    const markBodies = new Map(fnOfBody);
     try {
       names.set(name, fn(schema, pending));
       declarations.push(...pending);
@@ -204,6 +222,8 @@ export function emitChecks(schemas: ReadonlyMap<string, Schema>): EmittedChecks 
       // forget the functions of this attempt: they were never declared
       fnOf.clear();
       for (const [k, v] of mark) fnOf.set(k, v);
+      fnOfBody.clear();
+      for (const [k, v] of markBodies) fnOfBody.set(k, v);
       names.set(name, undefined);
     }
   }
