@@ -351,8 +351,11 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
 async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
   const repo = await ctx.resolveRepo();
   const client = await ctx.apiClient();
-  const [{ surelyValidPage }, { paginate, cursorOf }, { startSpinner }, { formatCount }, { attachElementTexts }, { invalidUtf8Warning }] = await Promise.all([
+  const mergify = opts.dialect.name === "mergify";
+  const [{ surelyValidPage }, metadataChecks, { paginate, cursorOf }, { startSpinner }, { formatCount }, { attachElementTexts }, { invalidUtf8Warning }] = await Promise.all([
     import("../api/schema/envelope.js"),
+    // the generated predicates of the dialect's metadata shapes (the contract's are envelope.js's default)
+    mergify ? import("../api/dialects/mergify-checks.generated.js").then((m) => m.MERGIFY_METADATA_CHECKS) : undefined,
     import("../api/pagination.js"),
     import("../output/spinner.js"),
     import("../output/format.js"),
@@ -362,8 +365,6 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
   const repoName = `${repo.owner}/${repo.name}`;
   const spinner = await startSpinner(ctx, `fetching events of ${repoName}…`, { stdoutStreams: opts.format !== "table" });
   const waiting = new WaitingLine(ctx);
-  // the metadata shapes of the dialect in effect (the contract's are the schema module's default)
-  const metadata = opts.dialect.name === "mergify" ? (await import("../api/dialects/mergify-metadata.js")).MERGIFY_METADATA_SCHEMAS : undefined;
   const mismatches = new ContractMismatches(
     (line) => {
       waiting.clear();
@@ -376,9 +377,11 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
     if (opts.format !== "table") attachElementTexts(events, res, "events");
     return events as LogEvent[];
   };
-  // zod and the contract's schemas load with the first page that the generated checks cannot vouch
-  // for (always for a dialect other than the contract): a valid page of the contract needs neither
+  // zod and the dialect's schemas load with the first page that the generated checks cannot vouch
+  // for: a valid page needs neither
   let parseEventsPage: typeof import("../api/schema/events.js").parseEventsPage | undefined;
+  // the metadata shapes of the dialect in effect (the contract's are the schema module's default)
+  let metadata: import("../api/schema/events.js").MetadataSchemas | undefined;
   const check = (body: unknown, res: ApiResponse): LogEvent[] => {
     const page = parseEventsPage!(body, {
       strict: ctx.globals.strict,
@@ -391,10 +394,11 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
   };
   const parse = (body: unknown, url: URL, res: ApiResponse): LogEvent[] | Promise<LogEvent[]> => {
     if (res.invalidUtf8) spinner.log(invalidUtf8Warning(url));
-    if (metadata === undefined && surelyValidPage(body)) return withEvents((body as { events: unknown[] }).events, res);
+    if (surelyValidPage(body, metadataChecks)) return withEvents((body as { events: unknown[] }).events, res);
     if (parseEventsPage !== undefined) return check(body, res);
-    return import("../api/schema/events.js").then((m) => {
-      parseEventsPage = m.parseEventsPage;
+    return Promise.all([import("../api/schema/events.js"), mergify ? import("../api/dialects/mergify-metadata.js") : undefined]).then(([events, dialect]) => {
+      parseEventsPage = events.parseEventsPage;
+      metadata = dialect?.MERGIFY_METADATA_SCHEMAS;
       return check(body, res);
     });
   };
