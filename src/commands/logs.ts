@@ -351,11 +351,8 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
 async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
   const repo = await ctx.resolveRepo();
   const client = await ctx.apiClient();
-  const mergify = opts.dialect.name === "mergify";
-  const [{ surelyValidPage }, metadataChecks, { paginate, cursorOf }, { startSpinner }, { formatCount }, { attachElementTexts }, { invalidUtf8Warning }] = await Promise.all([
-    import("../api/schema/envelope.js"),
-    // the generated predicates of the dialect's metadata shapes (the contract's are envelope.js's default)
-    mergify ? import("../api/dialects/mergify-checks.generated.js").then((m) => m.MERGIFY_METADATA_CHECKS) : undefined,
+  const [{ pageCheck, METADATA_SHAPES_OF }, { paginate, cursorOf }, { startSpinner }, { formatCount }, { attachElementTexts }, { invalidUtf8Warning }] = await Promise.all([
+    import("../api/schema/page-check.js"),
     import("../api/pagination.js"),
     import("../output/spinner.js"),
     import("../output/format.js"),
@@ -370,37 +367,25 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
       waiting.clear();
       spinner.log(line);
     },
-    opts.dialect.name === "spec" ? "the contract" : "the service's OpenAPI",
+    METADATA_SHAPES_OF[opts.dialect.name],
   );
+  const checkPage = await pageCheck(opts.dialect.name);
   const withEvents = (events: unknown[], res: ApiResponse): LogEvent[] => {
     // -o ndjson/json/csv write each event's text as the API sent it (the table reads values only)
     if (opts.format !== "table") attachElementTexts(events, res, "events");
     return events as LogEvent[];
   };
-  // zod and the dialect's schemas load with the first page that the generated checks cannot vouch
-  // for: a valid page needs neither
-  let parseEventsPage: typeof import("../api/schema/events.js").parseEventsPage | undefined;
-  // the metadata shapes of the dialect in effect (the contract's are the schema module's default)
-  let metadata: import("../api/schema/events.js").MetadataSchemas | undefined;
-  const check = (body: unknown, res: ApiResponse): LogEvent[] => {
-    const page = parseEventsPage!(body, {
-      strict: ctx.globals.strict,
-      metadata,
-      // a table shows each mismatched event differently; the other formats need only the warning
-      checkMetadataOf: opts.format === "table" ? undefined : (type) => mismatches.needsCheck(type),
-      onMetadataMismatch: (type, id, message) => mismatches.record(type, id, message),
-    });
-    return withEvents(page.events, res);
+  // a valid page is known valid without zod; any other is parseEventsPage's (api/schema/page-check.ts)
+  const parseOptions: import("../api/schema/page-check.js").PageCheckOptions = {
+    strict: ctx.globals.strict,
+    // a table shows each mismatched event differently; the other formats need only the warning
+    checkMetadataOf: opts.format === "table" ? undefined : (type) => mismatches.needsCheck(type),
+    onMetadataMismatch: (type, id, message) => mismatches.record(type, id, message),
   };
   const parse = (body: unknown, url: URL, res: ApiResponse): LogEvent[] | Promise<LogEvent[]> => {
     if (res.invalidUtf8) spinner.log(invalidUtf8Warning(url));
-    if (surelyValidPage(body, metadataChecks)) return withEvents((body as { events: unknown[] }).events, res);
-    if (parseEventsPage !== undefined) return check(body, res);
-    return Promise.all([import("../api/schema/events.js"), mergify ? import("../api/dialects/mergify-metadata.js") : undefined]).then(([events, dialect]) => {
-      parseEventsPage = events.parseEventsPage;
-      metadata = dialect?.MERGIFY_METADATA_SCHEMAS;
-      return check(body, res);
-    });
+    const events = checkPage(body, parseOptions);
+    return Array.isArray(events) ? withEvents(events, res) : events.then((e) => withEvents(e, res));
   };
   return {
     opts,

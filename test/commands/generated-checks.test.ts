@@ -3,6 +3,8 @@
 // the contract's statistics: the same output, warnings, errors and exit codes either way.
 import { afterEach, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { testContext, type TestContext } from "../helpers/context.js";
 import { main } from "../../src/main.js";
 import { startLogServer, useServer, type FixtureEvent, type LogServer } from "./logs-fixture.js";
@@ -52,6 +54,58 @@ describe("mq logs --dialect mergify", () => {
     expect(await run(broken, ["--strict", "-o", "ndjson"])).toBe(6);
     expect(ctx!.stdoutText()).toBe("");
     expect(ctx!.stderrText()).toBe("mq: response does not match the contract: events[0] (id 7) action.queue.change: metadata.size: Invalid input: expected number, received string\n");
+  });
+});
+
+describe("mq logs --repo a,b --dialect mergify", () => {
+  // every repository's log checked against the dialect in effect: it was held to the contract's
+  // shapes, so the real service's valid queue events each warned, and --strict failed on them
+  it("valid pages of the real service's shape: every event, no warning, and --strict agrees", async () => {
+    const requests: string[] = [];
+    const server = createServer((req, res) => {
+      requests.push(req.url ?? "");
+      const repository = /^\/v1\/repos\/([^/]+\/[^/]+)\/logs/.exec(req.url ?? "")?.[1] ?? "?";
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ size: MERGIFY_EVENTS.length, per_page: 100, events: MERGIFY_EVENTS.map((e) => ({ ...e, repository })) }));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      for (const strict of [[], ["--strict"]]) {
+        const ctx = testContext({ env: { MQ_TOKEN: "test-token-1234" } });
+        try {
+          const code = await main(["logs", "--repo", "acme/web,acme/api", "--dialect", "mergify", ...strict, "--parallel", "1", "-o", "ndjson", "--api-url", url], ctx);
+          expect(ctx.stderrText()).toBe("");
+          expect(code).toBe(0);
+          expect(ctx.stdoutText().trimEnd().split("\n")).toHaveLength(2 * MERGIFY_EVENTS.length);
+        } finally {
+          await ctx.cleanup();
+        }
+      }
+      expect(requests.map((u) => u.split("?")[0]).sort()).toEqual(["/v1/repos/acme/api/logs", "/v1/repos/acme/api/logs", "/v1/repos/acme/web/logs", "/v1/repos/acme/web/logs"]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("metadata that differs from the OpenAPI: warned once per type in the service's words", async () => {
+    const change = MERGIFY_EVENTS.find((e) => e.type === "action.queue.change")!;
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ size: 1, per_page: 100, events: [{ ...change, id: 7, metadata: { ...change.metadata, size: "2" } }] }));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const ctx = testContext({ env: { MQ_TOKEN: "test-token-1234" } });
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      expect(await main(["logs", "--repo", "acme/web,acme/api", "--dialect", "mergify", "--parallel", "1", "-o", "ndjson", "--api-url", url], ctx)).toBe(0);
+      expect(ctx.stderrText()).toBe(
+        "mq: warning: action.queue.change event 7 does not match the service's OpenAPI (metadata.size: Invalid input: expected number, received string); shown as sent. --strict makes this an error.\n",
+      );
+    } finally {
+      await ctx.cleanup();
+      server.close();
+    }
   });
 });
 
