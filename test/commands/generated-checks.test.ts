@@ -109,6 +109,28 @@ describe("mq logs --repo a,b --dialect mergify", () => {
   });
 });
 
+describe("mq insights --dialect mergify --strict", () => {
+  // the log it reads is held to the dialect in effect: it was held to the contract's shapes, and
+  // failed (exit 6) on the real service's valid queue events
+  it("valid pages of the real service's shape: no word, exit 0", async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ size: MERGIFY_EVENTS.length, per_page: 100, events: MERGIFY_EVENTS }));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const ctx = testContext({ env: { MQ_TOKEN: "test-token-1234" } });
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const code = await main(["insights", "--repo", "acme/web", "--dialect", "mergify", "--strict", "--compare", "none", "--parallel", "1", "--since", "7d", "-o", "json", "--api-url", url], ctx);
+      expect(ctx.stderrText()).toBe("");
+      expect(code).toBe(0);
+    } finally {
+      await ctx.cleanup();
+      server.close();
+    }
+  });
+});
+
 describe("mq stats, answers the generated checks vouch for and answers they do not", () => {
   async function mq(bodies: Record<string, unknown>, args: string[]) {
     const server = await startFixtureServer({ bodies });
