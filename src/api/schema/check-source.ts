@@ -1,11 +1,12 @@
 // A zod schema as the source text of a plain JavaScript predicate, for a check that runs without
-// zod: `scripts/gen-contract-checks.mjs` writes the contract's metadata shapes this way into
-// contract-checks.generated.ts, so that a page whose every event matches is known valid without
-// loading zod (~30 ms of a one-page `mq logs`). The predicate answers "surely valid": true only
-// when zod would accept the value. Where exactness would need zod's internals (string lengths in
-// code points) it is conservative, and any definition this file does not know makes the whole
-// schema's predicate `undefined`: such values take the zod path (api/schema/events.ts), which has
-// the last word and the messages. test/api/schema/check-source.test.ts compares with safeParse.
+// zod: `scripts/gen-checks.mjs` writes the metadata shapes and statistics answers of both dialects
+// this way (api/schema/check-files.ts lists the modules), so that a page whose every event matches,
+// or a statistics answer that matches, is known valid without loading zod (~30 ms of a one-page
+// `mq logs` or `mq stats`). The predicate answers "surely valid": true only when zod would accept
+// the value. Where exactness would need zod's internals (string lengths in code points) it is
+// conservative, and any definition this file does not know makes the whole schema's predicate
+// `undefined`: such values take the zod path (api/schema/page-check.ts), which has the last word
+// and the messages. test/api/schema/{check,generated-checks}.test.ts compare with safeParse.
 import type * as z from "zod";
 
 type Schema = z.core.$ZodType;
