@@ -351,8 +351,9 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
 async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
   const repo = await ctx.resolveRepo();
   const client = await ctx.apiClient();
-  const [{ pageCheck, METADATA_SHAPES_OF }, { paginate, cursorOf }, { startSpinner }, { formatCount }, { attachElementTexts }, { invalidUtf8Warning }] = await Promise.all([
-    import("../api/schema/page-check.js"),
+  const [{ checkPage, METADATA_SHAPES_OF }, { paginate, cursorOf }, { startSpinner }, { formatCount }, { attachElementTexts }, { invalidUtf8Warning }] = await Promise.all([
+    // the dialect's generated checks load with the rest, not after it
+    import("../api/schema/page-check.js").then(async (m) => ({ ...m, checkPage: await m.pageCheck(opts.dialect.name) })),
     import("../api/pagination.js"),
     import("../output/spinner.js"),
     import("../output/format.js"),
@@ -369,7 +370,6 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
     },
     METADATA_SHAPES_OF[opts.dialect.name],
   );
-  const checkPage = await pageCheck(opts.dialect.name);
   const withEvents = (events: unknown[], res: ApiResponse): LogEvent[] => {
     // -o ndjson/json/csv write each event's text as the API sent it (the table reads values only)
     if (opts.format !== "table") attachElementTexts(events, res, "events");
