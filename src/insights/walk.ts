@@ -63,8 +63,9 @@ export async function* walkLog(ctx: Context, opts: WalkOptions): AsyncGenerator<
     parallel > 1 ? import("../api/slices.js") : { walkSlices: undefined },
     ctx.dialect(),
   ]);
-  // against the dialect in effect, as `mq logs` checks (zod only for a page the generated checks cannot vouch for)
-  const checkPage = await pageCheck(dialect.name);
+  // against the dialect in effect, as `mq logs` checks (zod only for a page the generated checks
+  // cannot vouch for); the metadata only under --strict, as below
+  const checkPage = await pageCheck(dialect.name, ctx.globals.strict ? "pages" : "envelopes");
   const path = `/repos/${encodeURIComponent(opts.owner)}/${encodeURIComponent(opts.name)}/logs`;
   const query: QueryInput = {
     pull_request: opts.pullRequest,

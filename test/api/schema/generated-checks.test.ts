@@ -16,6 +16,7 @@ import { MERGIFY_RESPONSES } from "../../../src/api/dialects/mergify-schemas.gen
 import { CONTRACT_STATS_CHECKS } from "../../../src/api/schema/contract-stats-checks.generated.js";
 import { surelyValidPage } from "../../../src/api/schema/envelope.js";
 import { parseEventsPage } from "../../../src/api/schema/events.js";
+import { pageCheck } from "../../../src/api/schema/page-check.js";
 import { parseStatsResponse, STATS_RESPONSE_SCHEMAS } from "../../../src/api/schema/stats.js";
 import { schemaErrors } from "../../helpers/openapi.js";
 import { mutated, show } from "../../helpers/mutations.js";
@@ -97,6 +98,37 @@ describe("the real service's metadata shapes without zod (mergify-checks.generat
     // the mutations reach both verdicts (a loose object keeps an added key: valid)
     expect(valid).toBeGreaterThan(100);
     expect(valid).toBeLessThan(1400);
+  });
+});
+
+describe("pageCheck (api/schema/page-check.ts)", () => {
+  /** "ok" with the events, or the error's message */
+  const outcome = async (f: () => unknown): Promise<string> => {
+    try {
+      return `ok ${show(await f())}`;
+    } catch (err) {
+      return `error ${(err as Error).message}`;
+    }
+  };
+
+  it.each([
+    ["mergify", "pages", { strict: true }],
+    ["mergify", "envelopes", { strict: false, checkMetadataOf: (): boolean => false }],
+    ["spec", "envelopes", { strict: false, checkMetadataOf: (): boolean => false }],
+  ] as const)("%s, %s: the outcome of parseEventsPage with the dialect's shapes on mutated pages, mismatches reported alike", async (dialect, what, opts) => {
+    const check = await pageCheck(dialect, what);
+    const metadata = dialect === "mergify" ? MERGIFY_METADATA_SCHEMAS : undefined;
+    await fc.assert(
+      fc.asyncProperty(mutated(allEvents), fc.nat(mergifyEvents.length - 1), async (e, at) => {
+        const p = { size: 2, per_page: 100, events: [mergifyEvents[at], e] };
+        const ours: string[] = [];
+        const theirs: string[] = [];
+        const got = await outcome(() => check(structuredClone(p), { ...opts, onMetadataMismatch: (t, id, m) => ours.push(`${t} ${id} ${m}`) }));
+        const want = await outcome(() => parseEventsPage(structuredClone(p), { ...opts, metadata, onMetadataMismatch: (t, id, m) => theirs.push(`${t} ${id} ${m}`) }).events);
+        if (got !== want || show(ours) !== show(theirs)) throw new Error(`pageCheck ${got} ${show(ours)}, parseEventsPage ${want} ${show(theirs)}`);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
