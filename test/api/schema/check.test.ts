@@ -354,4 +354,21 @@ describe("emitChecks on other definition kinds", () => {
       ].sort(),
     );
   });
+
+  it("emits one function for schemas of the same shape, and none that only calls another; recursion keeps its names", () => {
+    // as the OpenAPI's converter builds them: a new z.string() per property, a z.lazy per $ref
+    const group = () => z.looseObject({ name: z.string(), size: z.int(), tags: z.array(z.string()) });
+    const Node: z.ZodType = z.lazy(() => z.looseObject({ name: z.string(), children: z.array(Node) }));
+    const schemas = { a: group(), b: z.lazy(() => group()), c: z.array(group()), node: Node, other: z.lazy(() => Node) };
+    const { declarations, names } = emitChecks(new Map(Object.entries(schemas)));
+    expect(names.get("b")).toBe(names.get("a"));
+    expect(names.get("other")).toBe(names.get("node"));
+    // string, int, string[], the group, group[]; the node, its children and the lazy they call by name
+    expect(declarations.filter((d) => d.startsWith("function ")).length).toBe(8);
+    const live = emitted(schemas);
+    expect(live.node!({ name: "x", children: [{ name: "y", children: [] }] })).toBe(true);
+    expect(live.node!({ name: "x", children: [{ name: 1, children: [] }] })).toBe(false);
+    expect(live.c!([{ name: "x", size: 1, tags: ["t"] }])).toBe(true);
+    expect(live.c!([{ name: "x", size: 1.5, tags: [] }])).toBe(false);
+  });
 });
