@@ -141,3 +141,32 @@ export function fmtRatio(r) {
 export function fmtInt(n) {
   return n.toLocaleString("en-US");
 }
+
+/**
+ * The ratio of two contenders' medians, and the spread of the ratios paired round by round (a[i] /
+ * b[i], both timed in round i): what a burst of load or a drift of the machine does to the figure.
+ * Quartiles by nearest rank (with 7 rounds: the 2nd and 6th of the sorted ratios).
+ */
+export function pairedRatio(a, b) {
+  const perRound = a.map((x, i) => x / b[i]);
+  return {
+    ratio: median(a) / median(b),
+    perRound,
+    q1: percentile(perRound, 25),
+    q3: percentile(perRound, 75),
+    min: Math.min(...perRound),
+    max: Math.max(...perRound),
+  };
+}
+
+/** "1.12× (rounds: IQR 1.08–1.15, range 1.05–1.20)"; one round: "1.12×" */
+export function fmtPaired(p) {
+  if (p.perRound.length < 2) return fmtRatio(p.ratio);
+  const f = (x) => x.toFixed(2);
+  return `${fmtRatio(p.ratio)} (rounds: IQR ${f(p.q1)}–${f(p.q3)}, range ${f(p.min)}–${f(p.max)})`;
+}
+
+/** Said beside a target whose bound lies inside the rounds' IQR: the verdict is a coin toss. */
+export function straddles(p, bound) {
+  return p.perRound.length >= 2 && p.q1 <= bound && bound <= p.q3;
+}
