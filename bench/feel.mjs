@@ -109,11 +109,14 @@ export async function formatsAndRss(h) {
   // transport mq uses by default (what is left above it is mq's own work).
   const order = ["floor", "floorHttp", ...formats, "default"];
   const times = Object.fromEntries(order.map((f) => [f, []]));
+  // CPU time beside the wall time: on a machine shared with other work, the steadier figure
+  const cpu = Object.fromEntries(order.map((f) => [f, []]));
+  const cpuFile = () => join(h.tmp, `cpu-${Math.random().toString(36).slice(2)}`);
   const run = {
-    floor: () => timed("node", ["bench/floor.mjs", s.firstUrl(n), h.TOKEN]),
-    floorHttp: () => timed("node", ["bench/floor-http.mjs", s.firstUrl(n), h.TOKEN]),
-    ...Object.fromEntries(formats.map((f) => [f, () => timed("node", s.mqArgs(n, f, ["--parallel", "1"]), { env: h.ENV })])),
-    default: () => timed("node", s.mqArgs(n, "ndjson"), { env: h.ENV }),
+    floor: () => timed("node", ["bench/floor.mjs", s.firstUrl(n), h.TOKEN], { cpuFile: cpuFile() }),
+    floorHttp: () => timed("node", ["bench/floor-http.mjs", s.firstUrl(n), h.TOKEN], { cpuFile: cpuFile() }),
+    ...Object.fromEntries(formats.map((f) => [f, () => timed("node", s.mqArgs(n, f, ["--parallel", "1"]), { env: h.ENV, cpuFile: cpuFile() })])),
+    default: () => timed("node", s.mqArgs(n, "ndjson"), { env: h.ENV, cpuFile: cpuFile() }),
   };
   // every contender once a round, the order rotated a step each round: with as many rounds as
   // contenders (7), each runs once in every position, so a drift of the machine's speed over the
@@ -126,10 +129,12 @@ export async function formatsAndRss(h) {
       const r = ok(await run[f](), f);
       if (r.lines < n) throw new Error(`${f}: ${r.lines} lines for ${n} events`);
       times[f].push(r.ms);
+      cpu[f].push(r.cpuMs);
     }
   }
   const med = Object.fromEntries(Object.entries(times).map(([k, xs]) => [k, median(xs)]));
   const vs = (a, b) => pairedRatio(times[a], times[b]);
+  const cpuVs = (a, b) => pairedRatio(cpu[a], cpu[b]);
   const label = `${fmtInt(n)} events`;
   h.row("feel", `(b) bare undici loop, ${label} (floor)`, times.floor, { baseline: "—", ratio: "baseline" });
   h.row("feel", `(h) bare node:http loop, ${label} (floor on mq's transport)`, times.floorHttp, { baseline: "(b)", ratio: fmtPaired(vs("floorHttp", "floor")) });
@@ -141,7 +146,8 @@ export async function formatsAndRss(h) {
   h.row("feel", `mq logs --all -o ndjson (default: parallel slices), ${label}`, times.default, { baseline: "(b)", ratio: fmtPaired(vs("default", "floor")) });
   const bounded = (name, p, bound, a, b) => {
     const coin = straddles(p, bound) ? `; the bound lies within the rounds' IQR (${p.q1.toFixed(2)}–${p.q3.toFixed(2)}): not decisive` : "";
-    h.target(name, p.ratio <= bound, `${fmtRatio(p.ratio)} (${fmtMs(med[a])} vs ${fmtMs(med[b])}, ${rounds} rounds${coin})`);
+    const c = cpuVs(a, b);
+    h.target(name, p.ratio <= bound, `${fmtRatio(p.ratio)} (${fmtMs(med[a])} vs ${fmtMs(med[b])}, ${rounds} rounds${coin}); CPU time ${fmtPaired(c)} (${fmtMs(median(cpu[a]))} vs ${fmtMs(median(cpu[b]))})`);
   };
   bounded(`NDJSON ≤ 1.15× the bare loop over ${label}`, ndjsonVsB, 1.15, "ndjson", "floor");
   bounded(`table ≤ 1.5× NDJSON over ${label}`, vs("table", "ndjson"), 1.5, "table", "ndjson");

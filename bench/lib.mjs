@@ -26,15 +26,16 @@ export function summarize(xs) {
  * Runs a command to completion and times it (spawn to exit, wall clock). stdout is consumed as it
  * arrives and only its lines are counted (plus the first and last line kept), so the harness holds
  * nothing whatever the size. With `rssFile`, a Node child reports its peak RSS through ./rss-hook.mjs
- * (process.resourceUsage().maxRSS at exit); `node` must then be the command.
+ * (process.resourceUsage().maxRSS at exit); with `cpuFile`, its CPU time (user + system, ms): the
+ * figure other processes on a shared machine disturb least. `node` must then be the command.
  */
-export function timed(cmd, args, { env, rssFile, cwd = ROOT, timeoutMs = 600_000 } = {}) {
+export function timed(cmd, args, { env, rssFile, cpuFile, cwd = ROOT, timeoutMs = 600_000 } = {}) {
   return new Promise((resolve, reject) => {
-    const fullArgs = rssFile ? ["--import", RSS_HOOK, ...args] : args;
+    const fullArgs = rssFile || cpuFile ? ["--import", RSS_HOOK, ...args] : args;
     const start = process.hrtime.bigint();
     const child = spawn(cmd, fullArgs, {
       cwd,
-      env: { ...process.env, ...env, ...(rssFile ? { MQ_BENCH_RSS_FILE: rssFile } : {}) },
+      env: { ...process.env, ...env, ...(rssFile ? { MQ_BENCH_RSS_FILE: rssFile } : {}), ...(cpuFile ? { MQ_BENCH_CPU_FILE: cpuFile } : {}) },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let lines = 0;
@@ -75,7 +76,16 @@ export function timed(cmd, args, { env, rssFile, cwd = ROOT, timeoutMs = 600_000
           rssKB = undefined;
         }
       }
-      resolve({ ms, code, signal, lines, first: head, last, stderr, rssKB });
+      let cpuMs;
+      if (cpuFile) {
+        try {
+          cpuMs = Number(readFileSync(cpuFile, "utf8"));
+          rmSync(cpuFile, { force: true });
+        } catch {
+          cpuMs = undefined;
+        }
+      }
+      resolve({ ms, code, signal, lines, first: head, last, stderr, rssKB, cpuMs });
     });
   });
 }
