@@ -171,7 +171,7 @@ export function pairedRatio(a, b) {
 
 /** "1.12× (rounds: IQR 1.08–1.15, range 1.05–1.20)"; one round: "1.12×" */
 export function fmtPaired(p) {
-  if (p.perRound.length < 2) return fmtRatio(p.ratio);
+  if (p.perRound.length < 2 || !p.perRound.every(Number.isFinite)) return fmtRatio(p.ratio);
   const f = (x) => x.toFixed(2);
   return `${fmtRatio(p.ratio)} (rounds: IQR ${f(p.q1)}–${f(p.q3)}, range ${f(p.min)}–${f(p.max)})`;
 }
