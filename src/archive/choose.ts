@@ -59,12 +59,13 @@ async function autoArchive(ctx: Context, req: ArchiveRequest): Promise<Archive |
   const path = archivePath(ctx.env);
   if (!existsSync(path)) return undefined;
   const source = await apiSourceName(ctx);
+  const { dialect } = await ctx.dialect();
   let archive: Archive | undefined;
   try {
     const { openArchive } = await import("./db.js");
     archive = await openArchive(path, { readOnly: true });
     for (const repository of req.repositories) {
-      if (!(await syncedOnlyFrom(archive, repository, source))) return close(archive);
+      if (!(await syncedOnlyFrom(archive, repository, source, dialect.name))) return close(archive);
       if ((await missingParts(archive, repository, req.spans)).length > 0) return close(archive);
     }
   } catch (err) {
@@ -96,13 +97,14 @@ async function missingParts(archive: Archive, repository: string, spans: readonl
 }
 
 /**
- * Every sync of the repository came from this API: an archive of the real service is not what
- * `--offline` or another --api-url would answer, and is not read in their place unasked.
+ * Every sync of the repository came from this API in this dialect: an archive of the real service
+ * is not what `--offline` or another --api-url would answer, nor one of the bundled server in one
+ * dialect what it answers in the other, and is not read in their place unasked.
  */
-async function syncedOnlyFrom(archive: Archive, repository: string, source: string): Promise<boolean> {
+async function syncedOnlyFrom(archive: Archive, repository: string, source: string, dialect: string): Promise<boolean> {
   const { repositoryKey } = await import("./sync.js");
-  const rows = await archive.all("SELECT DISTINCT api_url FROM syncs WHERE repository = ?", [repositoryKey(repository)]);
-  return rows.length > 0 && rows.every((r) => r.api_url === source);
+  const rows = await archive.all("SELECT DISTINCT api_url, dialect FROM syncs WHERE repository = ?", [repositoryKey(repository)]);
+  return rows.length > 0 && rows.every((r) => r.api_url === source && r.dialect === dialect);
 }
 
 /**

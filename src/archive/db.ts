@@ -9,7 +9,7 @@ import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from "@duckdb/node
 import { ArchiveError, MqError } from "../errors.js";
 
 /** The schema this mq writes. Bump it with a migration in MIGRATIONS. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 /**
  * The first 16 hex digits of the SHA-256 of insights/dialects.ts STAY_KEYS_SPEC (what queue_facts
  * keep of each event) when the stored queue_facts were last computed. A test compares them: when
@@ -250,6 +250,8 @@ type MigrationStep = string | ((archive: Archive) => Promise<void>);
  * raw)` and `checkpoints(repository, synced_from, synced_to)`. Its events are kept whole; the
  * columns it lacked are read from each event's own JSON, and its checkpoints become coverage.
  * Version 1 lacks `queue_facts` (archive/queue-facts.ts): computed from each queue event's JSON.
+ * Version 2 lacks `dialect` (which side of the API sent the event, or a sync spoke to): inferred
+ * by inferDialects.
  */
 const MIGRATIONS: Record<number, MigrationStep[]> = {
   0: [
@@ -267,25 +269,34 @@ const MIGRATIONS: Record<number, MigrationStep[]> = {
     `CREATE TABLE mq_schema (version INTEGER NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT current_timestamp)`,
   ],
   1: [`ALTER TABLE events ADD COLUMN queue_facts VARCHAR`, fillQueueFacts],
+  2: [`ALTER TABLE events ADD COLUMN dialect VARCHAR`, `ALTER TABLE syncs ADD COLUMN dialect VARCHAR`, inferDialects],
 };
 
+/**
+ * One transaction per version, each recording the version it reaches: DuckDB refuses to commit a
+ * transaction that alters a table it has already altered and updated (1 to 2, then 2 to 3). An
+ * interrupted chain leaves a consistent older version, which the next open continues.
+ */
 async function migrate(archive: Archive, from: number): Promise<void> {
-  await archive.transaction(async () => {
-    let version = from;
-    if (version < 0) {
+  let version = from;
+  if (version < 0) {
+    await archive.transaction(async () => {
       for (const sql of SCHEMA_V1) await archive.run(sql);
-      version = 1;
-    }
-    for (let v = version; v < SCHEMA_VERSION; v++) {
-      const steps = MIGRATIONS[v];
-      if (!steps) throw new ArchiveError(`no migration from archive schema version ${v}`);
+      await archive.run("INSERT INTO mq_schema (version) VALUES (1)");
+    });
+    version = 1;
+  }
+  for (let v = version; v < SCHEMA_VERSION; v++) {
+    const steps = MIGRATIONS[v];
+    if (!steps) throw new ArchiveError(`no migration from archive schema version ${v}`);
+    await archive.transaction(async () => {
       for (const step of steps) {
         if (typeof step === "string") await archive.run(step);
         else await step(archive);
       }
-    }
-    await archive.run("INSERT INTO mq_schema (version) VALUES (?)", [SCHEMA_VERSION]);
-  });
+      await archive.run("INSERT INTO mq_schema (version) VALUES (?)", [v + 1]);
+    });
+  }
 }
 
 /** Events whose queue_facts one round of fillQueueFacts computes: bounds the memory a migration takes. */
@@ -332,6 +343,87 @@ async function fillQueueFacts(archive: Archive): Promise<void> {
     after = { repository: last[0] as string, id: last[1] as bigint };
   }
   await archive.run("DROP TABLE queue_facts_fill");
+}
+
+/**
+ * The dialect of each sync and each event of an archive from before version 3, which did not
+ * record it. A sync's: its API URL's (the real service's host: mergify; any other URL and
+ * "offline": the contract), as mq decides when no --dialect is given. An event's: first its
+ * repository's guess (the dialect of its syncs when they agree, else the contract's); then its own
+ * shape, where it gives evidence: an event whose metadata the guess's generated predicates do not
+ * vouch for, and the other dialect's do, is the other dialect's. An event that neither vouches for
+ * keeps the guess, and a --strict read reports it against that side. The predicates, not zod:
+ * cheap over millions of events, and they never vouch for what zod would refuse.
+ */
+async function inferDialects(archive: Archive): Promise<void> {
+  const [{ dialectForUrl }, { CONTRACT_METADATA_CHECKS }, { MERGIFY_METADATA_CHECKS }] = await Promise.all([
+    import("../api/dialects/index.js"),
+    import("../api/schema/contract-checks.generated.js"),
+    import("../api/dialects/mergify-checks.generated.js"),
+  ]);
+  for (const { api_url } of await archive.all("SELECT DISTINCT api_url FROM syncs")) {
+    const url = String(api_url);
+    await archive.run("UPDATE syncs SET dialect = ? WHERE api_url = ?", [url === "offline" ? "spec" : dialectForUrl(url), url]);
+  }
+  await archive.run(
+    `UPDATE events SET dialect = coalesce(g.dialect, 'spec')
+       FROM (SELECT e.repository, CASE WHEN count(DISTINCT s.dialect) = 1 THEN min(s.dialect) END AS dialect
+             FROM (SELECT DISTINCT repository FROM events) e LEFT JOIN syncs s USING (repository) GROUP BY e.repository) g
+       WHERE events.repository = g.repository`,
+  );
+  const checks = { spec: CONTRACT_METADATA_CHECKS, mergify: MERGIFY_METADATA_CHECKS } as const;
+  // only types with a shape on some side carry evidence
+  const typed = [...new Set([...Object.keys(CONTRACT_METADATA_CHECKS), ...Object.keys(MERGIFY_METADATA_CHECKS)])].map((t) => `'${t.replaceAll("'", "''")}'`).join(", ");
+  const vouches = (side: "spec" | "mergify", type: string, metadata: unknown) => {
+    if (!Object.hasOwn(checks[side], type)) return true;
+    const check = checks[side][type];
+    return check !== undefined && check(metadata);
+  };
+  await archive.run(`CREATE TEMP TABLE IF NOT EXISTS dialect_fill (repository VARCHAR, id BIGINT, dialect VARCHAR)`);
+  let after: { repository: string; id: bigint } | undefined;
+  for (;;) {
+    let rows: unknown[][];
+    try {
+      const reader = await archive.conn.runAndReadAll(
+        `SELECT repository, id, type, raw, dialect FROM events WHERE type IN (${typed})${after ? " AND (repository > ? OR (repository = ? AND id > ?))" : ""} ORDER BY repository, id LIMIT ${FILL_ROWS}`,
+        after ? [after.repository, after.repository, after.id] : [],
+      );
+      rows = reader.getRows();
+    } catch (err) {
+      throw archiveFailure(err, archive.path, "migrate the archive");
+    }
+    if (rows.length === 0) break;
+    await archive.run("DELETE FROM dialect_fill");
+    try {
+      const appender = await archive.conn.createAppender("dialect_fill", null, "temp");
+      try {
+        for (const [repository, id, type, raw, guess] of rows) {
+          const side = guess as "spec" | "mergify";
+          const other = side === "spec" ? "mergify" : "spec";
+          let metadata: unknown;
+          try {
+            metadata = (JSON.parse(raw as string) as { metadata?: unknown }).metadata;
+          } catch {
+            continue;
+          }
+          if (vouches(side, type as string, metadata) || !vouches(other, type as string, metadata)) continue;
+          appender.appendVarchar(repository as string);
+          appender.appendBigInt(id as bigint);
+          appender.appendVarchar(other);
+          appender.endRow();
+        }
+        appender.flushSync();
+      } finally {
+        appender.closeSync();
+      }
+    } catch (err) {
+      throw archiveFailure(err, archive.path, "migrate the archive");
+    }
+    await archive.run(`UPDATE events SET dialect = f.dialect FROM dialect_fill f WHERE events.repository = f.repository AND events.id = f.id`);
+    const last = rows[rows.length - 1]!;
+    after = { repository: last[0] as string, id: last[1] as bigint };
+  }
+  await archive.run("DROP TABLE dialect_fill");
 }
 
 /** The archive file's size in bytes, its write-ahead log included. */

@@ -18,7 +18,7 @@ export interface ExportResult {
 }
 
 /** The columns written, in order: every column of `events` plus the partition date. */
-export const EXPORT_SELECT = `SELECT id, received_at, type, pull_request, base_ref, "trigger", outcome, raw, archived_at, repository,
+export const EXPORT_SELECT = `SELECT id, received_at, type, pull_request, base_ref, "trigger", outcome, raw, archived_at, dialect, repository,
   strftime(received_at, '%Y-%m-%d') AS date FROM events`;
 
 export async function exportParquet(archive: Archive, opts: ExportOptions): Promise<ExportResult> {

@@ -9,6 +9,7 @@
 import type { Context } from "../context.js";
 import type { LogEvent } from "../output/logs-table.js";
 import type { Archive } from "./db.js";
+import type { DialectName } from "../api/dialects/types.js";
 import { archivePath } from "./paths.js";
 import { ArchiveError } from "../errors.js";
 import { readCoverage, repositoryKey, subtract, type Range } from "./sync.js";
@@ -31,10 +32,11 @@ export interface ArchivedEventsQuery {
   rowsPerQuery?: number;
 }
 
-/** One archived event: its JSON text as the server sent it, and that text parsed. */
+/** One archived event: its JSON text as the server sent it, that text parsed, and the side of the API that sent it. */
 export interface ArchivedEvent {
   raw: string;
   event: LogEvent;
+  dialect: DialectName;
 }
 
 /** Opens the archive read-only (from --data-dir, $MQ_DATA_DIR or the XDG data folder); closed when the command ends. */
@@ -63,10 +65,12 @@ const HOUR_MS = 3_600_000;
 export async function* readArchivedEvents(archive: Archive, q: ArchivedEventsQuery): AsyncGenerator<ArchivedEvent[]> {
   const batchSize = q.batchSize ?? 2048;
   let batch: ArchivedEvent[] = [];
-  for await (const texts of readColumn(archive, q, "raw")) {
+  for await (const texts of readColumn(archive, q, "raw", "dialect")) {
     for (let i = 0; i < texts.length; i++) {
       const raw = texts.at(i)!;
-      batch.push({ raw, event: JSON.parse(raw) as ArchivedEvent["event"] });
+      const dialect = texts.second!(i);
+      if (dialect !== "spec" && dialect !== "mergify") throw new ArchiveError(`an archived event of ${q.repository} has no known dialect (${String(dialect)}): the archive was changed outside mq`, "move it aside and run mq archive sync again");
+      batch.push({ raw, event: JSON.parse(raw) as ArchivedEvent["event"], dialect });
       if (batch.length >= batchSize) {
         yield batch;
         batch = [];
@@ -102,8 +106,13 @@ export interface ColumnChunk<T> {
   at(i: number): T;
 }
 
-/** The text of one column of each event of the query, in the API's order (newest first), a chunk at a time. */
-async function* readColumn(archive: Archive, q: ArchivedEventsQuery, column: "raw" | "queue_facts"): AsyncGenerator<ColumnChunk<string | null>> {
+/** The text of one column (and of a second, if asked) of each event of the query, in the API's order (newest first), a chunk at a time. */
+async function* readColumn(
+  archive: Archive,
+  q: ArchivedEventsQuery,
+  column: "raw" | "queue_facts",
+  second?: "dialect",
+): AsyncGenerator<ColumnChunk<string | null> & { second?: (i: number) => string | null }> {
   const filters = ["repository = ?"];
   const filterValues: (string | number)[] = [repositoryKey(q.repository)];
   if (q.types && q.types.length > 0) {
@@ -170,7 +179,7 @@ async function* readColumn(archive: Archive, q: ArchivedEventsQuery, column: "ra
     const limit = Number.isFinite(remaining) ? ` LIMIT ${remaining}` : "";
     // materialized (the slice's rows held by DuckDB until read): the next slice's query runs on
     // DuckDB's threads while this one's rows are parsed here
-    const result = archive.conn.run(`SELECT ${column} FROM events WHERE ${where.join(" AND ")} ORDER BY received_at DESC, id DESC${limit}`, values);
+    const result = archive.conn.run(`SELECT ${column}${second ? `, ${second}` : ""} FROM events WHERE ${where.join(" AND ")} ORDER BY received_at DESC, id DESC${limit}`, values);
     // its failure is reported when it is awaited; a consumer that stops early never awaits it
     result.catch(() => undefined);
     return result;
@@ -197,8 +206,9 @@ async function* readColumn(archive: Archive, q: ArchivedEventsQuery, column: "ra
         }
         if (!chunk || chunk.rowCount === 0) break;
         const vector = chunk.getColumnVector(0);
+        const secondVector = second ? chunk.getColumnVector(1) : undefined;
         remaining -= chunk.rowCount;
-        yield { length: chunk.rowCount, at: (i) => vector.getItem(i) as string | null };
+        yield { length: chunk.rowCount, at: (i) => vector.getItem(i) as string | null, second: secondVector && ((i) => secondVector.getItem(i) as string | null) };
       }
       if (next === undefined && Number.isFinite(remaining) && remaining > 0 && s + 1 < slices.length) next = query(slices[s + 1]!);
     }

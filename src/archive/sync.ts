@@ -122,7 +122,8 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
   }
 
   const chunks = missing.flatMap(splitDays);
-  const syncId = await beginSync(archive, repo, opts.apiUrl, opts.now, gaps);
+  const dialect = opts.dialect ?? "spec";
+  const syncId = await beginSync(archive, repo, opts.apiUrl, dialect, opts.now, gaps);
   for (const gap of gaps) {
     opts.warn(
       `mq: warning: ${opts.repository}: the events from ${iso(gap.from)} to ${iso(gap.to)} are older than the service keeps (${RETENTION_DAYS} days) and were not archived in time; recorded as a gap (mq archive status lists it).`,
@@ -132,11 +133,10 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
   const progress: SyncProgress = { repository: opts.repository, fetched: 0, added: 0, pages: 0, chunkFrom: chunks[0]?.from ?? start, chunksDone: 0, chunks: chunks.length };
   const warnedTypes = new Set<string>();
   const [{ pageCheck, METADATA_SHAPES_OF }, { walkSlices }] = await Promise.all([import("../api/schema/page-check.js"), import("../api/slices.js")]);
-  const dialect = opts.dialect ?? "spec";
   // against the dialect in effect, as `mq logs` checks
   const checkPage = await pageCheck(dialect);
   await archive.run(
-    `CREATE TEMP TABLE IF NOT EXISTS staging (repository VARCHAR, id BIGINT, received_at VARCHAR, type VARCHAR, pull_request BIGINT, base_ref VARCHAR, "trigger" VARCHAR, outcome VARCHAR, raw VARCHAR, archived_at VARCHAR, queue_facts VARCHAR)`,
+    `CREATE TEMP TABLE IF NOT EXISTS staging (repository VARCHAR, id BIGINT, received_at VARCHAR, type VARCHAR, pull_request BIGINT, base_ref VARCHAR, "trigger" VARCHAR, outcome VARCHAR, raw VARCHAR, archived_at VARCHAR, queue_facts VARCHAR, dialect VARCHAR)`,
   );
   const parallel = Math.max(1, Math.floor(opts.parallel ?? 1));
   // one pool of requests for every chunk in flight, whatever each chunk's walker allows itself
@@ -208,7 +208,7 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
     });
     for await (const page of pages) {
       if (stop.signal.aborted) break;
-      const added = await serial(() => writePage(archive, repo, page.events, opts.now));
+      const added = await serial(() => writePage(archive, repo, dialect, page.events, opts.now));
       progress.pages++;
       progress.fetched += page.events.length;
       progress.added += added;
@@ -293,8 +293,13 @@ interface PageItem {
   raw: string;
 }
 
-/** One page in one transaction; returns how many events were new. */
-async function writePage(archive: Archive, repo: string, items: readonly PageItem[], now: Date): Promise<number> {
+/**
+ * One page in one transaction; returns how many events were new. Each event row records the
+ * dialect of the sync that wrote it: a repository synced from both sides keeps, for each event, the
+ * text and the side of the response that first brought it (the key drops the later one), which a
+ * dialect per sync could not tell apart.
+ */
+async function writePage(archive: Archive, repo: string, dialect: DialectName, items: readonly PageItem[], now: Date): Promise<number> {
   if (items.length === 0) return 0;
   return archive.transaction(async () => {
     await archive.run("DELETE FROM staging");
@@ -319,6 +324,7 @@ async function writePage(archive: Archive, repo: string, items: readonly PageIte
         appender.appendVarchar(archivedAt);
         // what the analyses read of a queue event (db.ts): from the text kept, as a reader parses it
         appendText(appender, queueFactsOf(ev.type, raw));
+        appender.appendVarchar(dialect);
         appender.endRow();
       }
       appender.flushSync();
@@ -333,8 +339,8 @@ async function writePage(archive: Archive, repo: string, items: readonly PageIte
       }
     }
     return archive.run(
-      `INSERT OR IGNORE INTO events
-         SELECT repository, id, received_at::TIMESTAMPTZ, type, pull_request, base_ref, "trigger", outcome, raw, archived_at::TIMESTAMPTZ, queue_facts FROM staging`,
+      `INSERT OR IGNORE INTO events (repository, id, received_at, type, pull_request, base_ref, "trigger", outcome, raw, archived_at, queue_facts, dialect)
+         SELECT repository, id, received_at::TIMESTAMPTZ, type, pull_request, base_ref, "trigger", outcome, raw, archived_at::TIMESTAMPTZ, queue_facts, dialect FROM staging`,
     );
   });
 }
@@ -344,14 +350,14 @@ function appendText(appender: DuckDBAppender, value: unknown): void {
   else appender.appendVarchar(typeof value === "string" ? value : JSON.stringify(value));
 }
 
-async function beginSync(archive: Archive, repo: string, apiUrl: string, now: Date, gaps: readonly Range[]): Promise<number> {
+async function beginSync(archive: Archive, repo: string, apiUrl: string, dialect: DialectName, now: Date, gaps: readonly Range[]): Promise<number> {
   return archive.transaction(async () => {
     for (const g of gaps) {
       await archive.run("INSERT INTO gaps VALUES (?, ?::TIMESTAMPTZ, ?::TIMESTAMPTZ, ?)", [repo, iso(g.from), iso(g.to), `older than the service's ${RETENTION_DAYS}-day retention when synced`]);
     }
     const rows = await archive.all("SELECT coalesce(max(id), 0) + 1 AS id FROM syncs");
     const id = Number(rows[0]!.id);
-    await archive.run("INSERT INTO syncs (id, repository, api_url, started_at) VALUES (?, ?, ?, ?::TIMESTAMPTZ)", [id, repo, apiUrl, now.toISOString()]);
+    await archive.run("INSERT INTO syncs (id, repository, api_url, dialect, started_at) VALUES (?, ?, ?, ?, ?::TIMESTAMPTZ)", [id, repo, apiUrl, dialect, now.toISOString()]);
     return id;
   });
 }

@@ -250,11 +250,12 @@ class ContractMismatches {
     return !this.warnedTypes.has(type);
   }
 
-  record(type: string, id: number, message: string): void {
+  /** `against`: what this event's shapes come from, when not the run's (an archived event from another side) */
+  record(type: string, id: number, message: string, against = this.reference): void {
     this.unwritten.add(id);
     if (this.warnedTypes.has(type)) return;
     this.warnedTypes.add(type);
-    this.warn(`mq: warning: ${messageText(type)} event ${id} does not match ${this.reference} (${messageText(message)}); shown as sent. --strict makes this an error.`);
+    this.warn(`mq: warning: ${messageText(type)} event ${id} does not match ${against} (${messageText(message)}); shown as sent. --strict makes this an error.`);
   }
 
   trusted(id: number): boolean {
@@ -526,12 +527,15 @@ async function finish(run: LogsRun, progress: Progress): Promise<void> {
  */
 async function runLogsFromArchive(opts: LogsOptions, ctx: Context, from: { archive: Archive; repoName: string; since: Date; until: Date }): Promise<void> {
   const { archive, repoName, since, until } = from;
-  const [{ readArchivedEvents }, { parseEventsPage }, { attachRawJson }] = await Promise.all([
+  const [{ readArchivedEvents }, { archivedEventsCheck }, { attachRawJson }] = await Promise.all([
     import("../archive/reader.js"),
-    import("../api/schema/events.js"),
+    import("../archive/check.js"),
     import("../api/raw-json.js"),
   ]);
   const mismatches = new ContractMismatches((line) => void ctx.io.stderr.write(line + "\n"));
+  // the archive keeps events as sent, each with the side of the API that sent it: each is checked
+  // against that side's shapes, as a page from it is (not the dialect this command is in)
+  const check = await archivedEventsCheck({ strict: ctx.globals.strict, onMetadataMismatch: (type, id, message, against) => mismatches.record(type, id, message, against) });
   const sink = await openLogsOutput(opts, ctx, mismatches);
   let count = 0;
   let truncated = false;
@@ -542,19 +546,16 @@ async function runLogsFromArchive(opts: LogsOptions, ctx: Context, from: { archi
       if (ctx.signal.aborted) throw new InterruptedError();
       // each event's text as the server sent it, as the API's pages carry theirs: json, ndjson
       // and csv write those bytes (integers past 2^53, 1.0, escapes), not a re-serialisation
-      let events = batch.map((b) => {
+      let kept = batch;
+      if (opts.limit !== undefined && count + kept.length > opts.limit) {
+        kept = kept.slice(0, opts.limit - count);
+        truncated = true;
+      }
+      const events = kept.map((b) => {
         attachRawJson(b.event, b.raw, { start: 0, end: b.raw.length, spaced: true });
         return b.event as LogEvent;
       });
-      if (opts.limit !== undefined && count + events.length > opts.limit) {
-        events = events.slice(0, opts.limit - count);
-        truncated = true;
-      }
-      // the archive keeps events as sent: checked against the contract as a page from the API is
-      parseEventsPage(
-        { size: events.length, per_page: events.length, events },
-        { strict: ctx.globals.strict, onMetadataMismatch: (type, id, message) => mismatches.record(type, id, message) },
-      );
+      await check(kept);
       count += events.length;
       await sink.write(events);
       mismatches.written();

@@ -14,14 +14,15 @@ export function archiveEventSource(ctx: Context, archive: Archive): EventSource 
     fromArchive: true,
     async *events(q) {
       const [{ readArchivedEvents }, { InterruptedError }] = await Promise.all([import("../archive/reader.js"), import("../errors.js")]);
-      // --strict holds the archive's events to the contract as it holds the API's pages
-      const check = ctx.globals.strict ? (await import("../api/schema/events.js")).parseEventsPage : undefined;
+      // --strict holds each archived event to the shapes of the side of the API that sent it, as
+      // it holds the API's pages to the dialect in effect
+      const check = ctx.globals.strict ? await (await import("../archive/check.js")).archivedEventsCheck({ strict: true }) : undefined;
       let count = 0;
       let batches = 0;
       for await (const batch of readArchivedEvents(archive, archiveQuery(q))) {
         if (ctx.signal.aborted) throw new InterruptedError();
         const events = batch.map((b) => b.event as unknown as LogEvent);
-        check?.({ size: events.length, per_page: events.length, events }, { strict: true });
+        await check?.(batch);
         batches++;
         count += events.length;
         yield* events;

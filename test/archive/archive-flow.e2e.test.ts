@@ -78,7 +78,7 @@ describe("mq archive sync", () => {
       gaps: [],
     });
     expect(String(row!.first_event)).toMatch(/^2026-11-19T\d\d:\d\d:\d\d\.\d{6}Z$/);
-    expect(r.stderr).toMatch(new RegExp(`^Archive ${dir}/archive.duckdb: [\\d.]+ (KiB|MiB), schema version 2, 1 repository\\.\\n$`));
+    expect(r.stderr).toMatch(new RegExp(`^Archive ${dir}/archive.duckdb: [\\d.]+ (KiB|MiB), schema version 3, 1 repository\\.\\n$`));
   });
 
   it("query prints rows in every format", async () => {
@@ -148,7 +148,7 @@ describe("mq archive sync", () => {
     expect(r.stderr).toMatch(/^Exported [\d,]+ events into 2 partitions under /);
     const archive = await openArchive(join(dir, "archive.duckdb"), { readOnly: true });
     try {
-      const cols = `id, received_at, type, pull_request, base_ref, "trigger", outcome, raw, archived_at, repository`;
+      const cols = `id, received_at, type, pull_request, base_ref, "trigger", outcome, raw, archived_at, dialect, repository`;
       const diff = await archive.all(`
         SELECT count(*) AS n FROM (
           (SELECT ${cols} FROM events EXCEPT ALL SELECT ${cols} FROM read_parquet('${out}/**/*.parquet', hive_partitioning = true))

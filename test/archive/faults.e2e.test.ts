@@ -95,7 +95,7 @@ describe("schema versions", () => {
       { id: 2, pull_request: null, base_ref: "main", trigger: "Rule: q", outcome: "success", raw: ev(2, "2026-11-19T02:00:00.5+00:00", null) },
     ]);
     const version = await mq(["archive", "query", "SELECT max(version) AS v FROM mq_schema", "-o", "csv"], dir);
-    expect(version.stdout).toBe("v\r\n2\r\n");
+    expect(version.stdout).toBe("v\r\n3\r\n");
     // the next sync continues from the migrated coverage: it starts at its end
     const r = await sync(dir, "2026-11-19T00:00:00Z");
     expect(r.code, r.stderr).toBe(0);
@@ -112,6 +112,8 @@ describe("schema versions", () => {
     // back to version 1's layout
     await withDb(file, async (run) => {
       await run("ALTER TABLE events DROP COLUMN queue_facts");
+      await run("ALTER TABLE events DROP COLUMN dialect");
+      await run("ALTER TABLE syncs DROP COLUMN dialect");
       await run("DELETE FROM mq_schema");
       await run("INSERT INTO mq_schema (version) VALUES (1)");
     });
@@ -123,7 +125,7 @@ describe("schema versions", () => {
     expect(fromArchive.stdout).toBe(overApi.stdout);
     expect(readFileSync(`${file}.v1.bak`).equals(before)).toBe(true);
     expect(await withDb(file, (run) => run(facts))).toEqual(synced);
-    expect(await withDb(file, (run) => run("SELECT max(version) AS v FROM mq_schema"))).toEqual([{ v: 2 }]);
+    expect(await withDb(file, (run) => run("SELECT max(version) AS v FROM mq_schema"))).toEqual([{ v: 3 }]);
   });
 
   it("refuses an archive from a newer mq without touching it", async () => {
@@ -133,7 +135,7 @@ describe("schema versions", () => {
     await withDb(file, (run) => run("INSERT INTO mq_schema (version) VALUES (9)"));
     const r = await mq(["archive", "status"], dir);
     expect(r.code).toBe(8);
-    expect(r.stderr).toBe(`mq: the archive ${file} has schema version 9, made by a newer mq; this mq reads versions up to 2\nupgrade mq, or point --data-dir at another folder\n`);
+    expect(r.stderr).toBe(`mq: the archive ${file} has schema version 9, made by a newer mq; this mq reads versions up to 3\nupgrade mq, or point --data-dir at another folder\n`);
   });
 });
 

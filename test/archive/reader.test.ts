@@ -30,7 +30,7 @@ beforeAll(async () => {
   archive = await openArchive(join(tempDataDir(), "archive.duckdb"), { create: true });
   for (const [id, at, type] of EVENTS) {
     const raw = JSON.stringify({ id, received_at: at, type, pull_request: 1, base_ref: "main", metadata: {} });
-    await archive.run("INSERT INTO events VALUES ('acme/web', ?, ?::TIMESTAMPTZ, ?, 1, 'main', NULL, NULL, ?, current_timestamp, ?)", [id, at, type, raw, queueFactsOf(type, raw)]);
+    await archive.run("INSERT INTO events VALUES ('acme/web', ?, ?::TIMESTAMPTZ, ?, 1, 'main', NULL, NULL, ?, current_timestamp, ?, 'spec')", [id, at, type, raw, queueFactsOf(type, raw)]);
   }
 });
 afterAll(() => archive.close());

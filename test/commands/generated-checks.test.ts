@@ -53,7 +53,7 @@ describe("mq logs --dialect mergify", () => {
   it("--strict makes it an error (exit 6), nothing written", async () => {
     expect(await run(broken, ["--strict", "-o", "ndjson"])).toBe(6);
     expect(ctx!.stdoutText()).toBe("");
-    expect(ctx!.stderrText()).toBe("mq: response does not match the contract: events[0] (id 7) action.queue.change: metadata.size: Invalid input: expected number, received string\n");
+    expect(ctx!.stderrText()).toBe("mq: response does not match the service's OpenAPI: events[0] (id 7) action.queue.change: metadata.size: Invalid input: expected number, received string\n");
   });
 });
 

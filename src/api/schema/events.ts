@@ -477,9 +477,9 @@ export interface ParseEventsPageOptions {
   checkMetadataOf?: (type: string) => boolean;
   /** the metadata shapes of the dialect in effect (default: the contract's) */
   metadata?: MetadataSchemas;
+  /** what those shapes come from, in the errors (default "the contract"; page-check.ts METADATA_SHAPES_OF) */
+  against?: string;
 }
-
-const PREFIX = "response does not match the contract";
 
 /**
  * Validates a page of the event log at two levels. The page and each envelope are required: a
@@ -488,27 +488,28 @@ const PREFIX = "response does not match the contract";
  * itself, not a copy, so unknown fields and key order survive to `--json` output.
  */
 export function parseEventsPage(body: unknown, opts: ParseEventsPageOptions = {}): EventsPage {
-  if (!isObject(body)) throw new ContractError(`${PREFIX}: expected a JSON object, got ${describe(body)}`);
+  const prefix = `response does not match ${opts.against ?? "the contract"}`;
+  if (!isObject(body)) throw new ContractError(`${prefix}: expected a JSON object, got ${describe(body)}`);
   if (!Number.isSafeInteger(body.size))
-    throw new ContractError(`${PREFIX}: size: expected an integer, got ${describe(body.size)}`);
+    throw new ContractError(`${prefix}: size: expected an integer, got ${describe(body.size)}`);
   if (!Number.isSafeInteger(body.per_page))
-    throw new ContractError(`${PREFIX}: per_page: expected an integer, got ${describe(body.per_page)}`);
+    throw new ContractError(`${prefix}: per_page: expected an integer, got ${describe(body.per_page)}`);
   const events = body.events;
   if (!Array.isArray(events))
-    throw new ContractError(`${PREFIX}: events: expected an array, got ${describe(events)}`);
+    throw new ContractError(`${prefix}: events: expected an array, got ${describe(events)}`);
   const { strict = false, onMetadataMismatch, checkMetadataOf, metadata } = opts;
   for (let i = 0; i < events.length; i++) {
     const ev: unknown = events[i];
     const env = envelopeError(ev);
     if (env !== undefined) {
       const id = isObject(ev) && ev.id !== undefined ? String(ev.id) : "unknown";
-      throw new ContractError(`${PREFIX}: events[${i}] (id ${id}): ${env}`);
+      throw new ContractError(`${prefix}: events[${i}] (id ${id}): ${env}`);
     }
     const e = ev as EventEnvelope;
     if (!strict && checkMetadataOf !== undefined && !checkMetadataOf(e.type)) continue;
     const meta = metadataError(e.type, e.metadata, metadata);
     if (meta === undefined) continue;
-    if (strict) throw new ContractError(`${PREFIX}: events[${i}] (id ${e.id}) ${e.type}: ${meta}`);
+    if (strict) throw new ContractError(`${prefix}: events[${i}] (id ${e.id}) ${e.type}: ${meta}`);
     onMetadataMismatch?.(e.type, e.id, meta);
   }
   return body as unknown as EventsPage;

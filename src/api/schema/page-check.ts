@@ -10,8 +10,8 @@ import type { ParseEventsPageOptions } from "./events.js";
 /** what a metadata mismatch is said not to match, in the warnings of each dialect */
 export const METADATA_SHAPES_OF: Readonly<Record<DialectName, string>> = { spec: "the contract", mergify: "the service's OpenAPI" };
 
-/** parseEventsPage's options but the metadata shapes, which are the dialect's */
-export type PageCheckOptions = Omit<ParseEventsPageOptions, "metadata">;
+/** parseEventsPage's options but the metadata shapes and their name, which are the dialect's */
+export type PageCheckOptions = Omit<ParseEventsPageOptions, "metadata" | "against">;
 
 /** The page's events, as parseEventsPage returns them (a promise when zod is loaded for it). */
 export type PageCheck = (body: unknown, opts: PageCheckOptions) => unknown[] | Promise<unknown[]>;
@@ -32,7 +32,7 @@ export async function pageCheck(dialect: DialectName, what: "pages" | "envelopes
   const load = () =>
     (loading ??= Promise.all([import("./events.js"), mergify ? import("../dialects/mergify-metadata.js") : undefined]).then(([events, shapes]) => {
       const metadata = shapes?.MERGIFY_METADATA_SCHEMAS;
-      parse = (body, opts) => events.parseEventsPage(body, { ...opts, metadata }).events;
+      parse = (body, opts) => events.parseEventsPage(body, { ...opts, metadata, against: METADATA_SHAPES_OF[dialect] }).events;
     }));
   return (body, opts) => {
     if (surelyValidPage(body, checks)) return (body as { events: unknown[] }).events;

@@ -1,0 +1,51 @@
+// Archived events held to the shapes of the side of the API that sent them (the `dialect` each
+// event row records, db.ts), not to the dialect the reading command is in: an archive may hold a
+// repository synced from the real service next to one from the bundled server, and a repository
+// synced from both. Each run of events of one dialect in a batch goes through that dialect's page
+// check (api/schema/page-check.ts), as a page from the API would.
+import type { DialectName } from "../api/dialects/types.js";
+import type { PageCheck, PageCheckOptions } from "../api/schema/page-check.js";
+
+export interface ArchivedEventsCheckOptions {
+  strict: boolean;
+  /** a metadata mismatch outside strict, with what the event's shapes come from ("the contract", ...) */
+  onMetadataMismatch?: (type: string, id: number, message: string, against: string) => void;
+  checkMetadataOf?: (type: string) => boolean;
+}
+
+/** Checks a batch of archived events (in order), each against its own dialect; throws ContractError as parseEventsPage does. */
+export async function archivedEventsCheck(
+  opts: ArchivedEventsCheckOptions,
+): Promise<(batch: readonly { event: unknown; dialect: DialectName }[]) => Promise<void>> {
+  const { pageCheck, METADATA_SHAPES_OF } = await import("../api/schema/page-check.js");
+  const checks = new Map<DialectName, Promise<PageCheck>>();
+  const optionsOf = new Map<DialectName, PageCheckOptions>();
+  const options = (dialect: DialectName): PageCheckOptions => {
+    let o = optionsOf.get(dialect);
+    if (o === undefined) {
+      const onMismatch = opts.onMetadataMismatch;
+      o = {
+        strict: opts.strict,
+        checkMetadataOf: opts.checkMetadataOf,
+        onMetadataMismatch: onMismatch && ((type, id, message) => onMismatch(type, id, message, METADATA_SHAPES_OF[dialect])),
+      };
+      optionsOf.set(dialect, o);
+    }
+    return o;
+  };
+  return async (batch) => {
+    for (let start = 0; start < batch.length; ) {
+      const dialect = batch[start]!.dialect;
+      let end = start + 1;
+      while (end < batch.length && batch[end]!.dialect === dialect) end++;
+      const events = batch.slice(start, end).map((b) => b.event);
+      let check = checks.get(dialect);
+      if (check === undefined) {
+        check = pageCheck(dialect);
+        checks.set(dialect, check);
+      }
+      await (await check)({ size: events.length, per_page: events.length, events }, options(dialect));
+      start = end;
+    }
+  };
+}

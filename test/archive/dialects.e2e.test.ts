@@ -1,0 +1,152 @@
+// The archive records which side of the API (dialect) each event came from, and reads hold every
+// event to its own side's shapes: an archive synced from the real service (here the bundled
+// server speaking its dialect) reads back under --strict without a word, one archive can hold a
+// repository from each side, and an archive from before the record (schema version 2) is
+// migrated with each event's side inferred.
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../src/main.js";
+import { startServer, type RunningServer } from "../../src/server/index.js";
+import { testContext } from "../helpers/context.js";
+
+const NOW = new Date("2026-11-20T12:00:00Z");
+const TOKEN = "mqk_test_token_1234";
+let spec: RunningServer;
+let mergify: RunningServer;
+beforeAll(async () => {
+  [spec, mergify] = await Promise.all([
+    startServer({ now: NOW, seed: 5, days: 2, recordRequests: false }),
+    startServer({ now: NOW, seed: 5, days: 2, recordRequests: false, dialect: "mergify" }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([spec.close(), mergify.close()]);
+});
+
+const tempDir = () => mkdtempSync(join(tmpdir(), "mq-archive-dialect-"));
+
+async function mq(args: string[], dataDir: string) {
+  const ctx = testContext({ now: () => NOW, env: { MQ_DATA_DIR: dataDir } });
+  const code = await main(args, ctx);
+  return { code, stdout: ctx.stdoutText(), stderr: ctx.stderrText() };
+}
+
+const SINCE = "2026-11-19T12:00:00Z";
+const UNTIL = "2026-11-20T11:00:00Z";
+const syncFrom = (server: RunningServer, dialect: "spec" | "mergify", repo: string, dataDir: string) =>
+  mq(["archive", "sync", "--api-url", server.url, "--dialect", dialect, "--token", TOKEN, "--repo", repo, "--since", SINCE, "--strict"], dataDir);
+
+async function withDb<T>(path: string, fn: (run: (sql: string) => Promise<Record<string, unknown>[]>) => Promise<T>): Promise<T> {
+  const instance = await DuckDBInstance.create(path);
+  const conn = await instance.connect();
+  try {
+    return await fn(async (sql) => (await conn.runAndReadAll(sql)).getRowObjectsJS());
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
+
+/** every read of the archive, under --strict, whatever dialect the command line names */
+async function readsStrict(repo: string, dir: string, dialect: "spec" | "mergify") {
+  const window = ["--repo", repo, "--since", SINCE, "--until", UNTIL, "--archive", "--strict", "--dialect", dialect, "--token", TOKEN];
+  const logs = await mq(["logs", ...window, "--all", "-o", "ndjson"], dir);
+  const insights = await mq(["insights", ...window, "--compare", "none", "-o", "json"], dir);
+  const prs = await mq(["prs", ...window, "-o", "json"], dir);
+  return { logs, insights, prs };
+}
+
+function expectClean(r: { code: number; stdout: string; stderr: string }) {
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stderr).not.toMatch(/warning|does not match/);
+  expect(r.stdout.length).toBeGreaterThan(0);
+}
+
+describe("an archive synced from the real service's dialect", () => {
+  it("reads back under --strict (logs, insights, prs) with exit 0 and no warning, whatever --dialect the reader names", async () => {
+    const dir = tempDir();
+    const s = await syncFrom(mergify, "mergify", "acme/web", dir);
+    expect(s.code, s.stderr).toBe(0);
+    const file = join(dir, "archive.duckdb");
+    expect(await withDb(file, (run) => run("SELECT DISTINCT dialect FROM events"))).toEqual([{ dialect: "mergify" }]);
+    expect(await withDb(file, (run) => run("SELECT dialect FROM syncs"))).toEqual([{ dialect: "mergify" }]);
+    for (const reader of ["spec", "mergify"] as const) {
+      const { logs, insights, prs } = await readsStrict("acme/web", dir, reader);
+      expectClean(logs);
+      expectClean(insights);
+      expectClean(prs);
+    }
+  });
+
+  it("an event that matches neither is named against its own side's description under --strict", async () => {
+    const dir = tempDir();
+    expect((await syncFrom(mergify, "mergify", "acme/web", dir)).code).toBe(0);
+    const file = join(dir, "archive.duckdb");
+    // a queue event whose metadata the service's OpenAPI does not allow
+    await withDb(file, (run) =>
+      run(`UPDATE events SET raw = json_merge_patch(raw, '{"metadata":{"queue_name":42}}')
+           WHERE id = (SELECT max(id) FROM events WHERE type = 'action.queue.enter' AND received_at < '${UNTIL}'::TIMESTAMPTZ)`),
+    );
+    const r = await mq(["logs", "--repo", "acme/web", "--since", SINCE, "--until", UNTIL, "--archive", "--strict", "--all", "-o", "ndjson"], dir);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/^mq: response does not match the service's OpenAPI: events\[\d+\] \(id \d+\) action\.queue\.enter: /);
+  });
+});
+
+describe("one archive, a repository from each side", () => {
+  it("each repository's events keep their own side, and both read under --strict", async () => {
+    const dir = tempDir();
+    expect((await syncFrom(mergify, "mergify", "acme/web", dir)).code).toBe(0);
+    expect((await syncFrom(spec, "spec", "acme/api", dir)).code).toBe(0);
+    const file = join(dir, "archive.duckdb");
+    expect(await withDb(file, (run) => run("SELECT repository, dialect, count(*)::INTEGER AS n FROM events GROUP BY ALL ORDER BY ALL"))).toEqual([
+      { repository: "acme/api", dialect: "spec", n: expect.any(Number) },
+      { repository: "acme/web", dialect: "mergify", n: expect.any(Number) },
+    ]);
+    for (const repo of ["acme/web", "acme/api"]) {
+      const { logs, insights, prs } = await readsStrict(repo, dir, "spec");
+      expectClean(logs);
+      expectClean(insights);
+      expectClean(prs);
+    }
+    const status = await mq(["archive", "status", "-o", "json"], dir);
+    expect(status.code, status.stderr).toBe(0);
+  });
+});
+
+describe("schema version 2 to 3", () => {
+  it("migrates: a backup first, each event's side inferred from its sync's API and its own shape, and --strict reads pass", async () => {
+    const dir = tempDir();
+    expect((await syncFrom(mergify, "mergify", "acme/web", dir)).code).toBe(0);
+    expect((await syncFrom(spec, "spec", "acme/api", dir)).code).toBe(0);
+    const file = join(dir, "archive.duckdb");
+    const sides = "SELECT repository, id, dialect FROM events ORDER BY ALL";
+    const synced = await withDb(file, (run) => run(sides));
+    // back to version 2's layout; the mergify sync's URL is a loopback one, so only the events'
+    // shapes can tell their side
+    await withDb(file, async (run) => {
+      await run("ALTER TABLE events DROP COLUMN dialect");
+      await run("ALTER TABLE syncs DROP COLUMN dialect");
+      await run("DELETE FROM mq_schema");
+      await run("INSERT INTO mq_schema (version) VALUES (2)");
+    });
+    const before = readFileSync(file);
+    const { logs, insights, prs } = await readsStrict("acme/web", dir, "spec");
+    expectClean(logs);
+    expectClean(insights);
+    expectClean(prs);
+    expect(readFileSync(`${file}.v2.bak`).equals(before)).toBe(true);
+    expect(await withDb(file, (run) => run("SELECT max(version) AS v FROM mq_schema"))).toEqual([{ v: 3 }]);
+    const migrated = await withDb(file, (run) => run(sides));
+    // the mergify repository's events that carry evidence are all mergify; none became spec by
+    // mistake where they fail the contract's shapes (the reads above pass under --strict)
+    const web = migrated.filter((r) => r.repository === "acme/web");
+    expect(web.filter((r) => r.dialect === "mergify").length).toBeGreaterThan(0);
+    expect(migrated.filter((r) => r.repository === "acme/api").every((r) => r.dialect === "spec")).toBe(true);
+    expect(migrated.length).toBe(synced.length);
+    expectClean((await readsStrict("acme/api", dir, "mergify")).logs);
+  });
+});
