@@ -114,6 +114,10 @@ describe("one archive, a repository from each side", () => {
     }
     const status = await mq(["archive", "status", "-o", "json"], dir);
     expect(status.code, status.stderr).toBe(0);
+    expect((JSON.parse(status.stdout) as Array<Record<string, unknown>>).map((r) => [r.repository, r.dialects])).toEqual([
+      ["acme/api", ["spec"]],
+      ["acme/web", ["mergify"]],
+    ]);
   });
 });
 

@@ -1,5 +1,6 @@
 // `mq archive status`: what the archive holds, per repository: events, first and last event, the
-// covered window, the last sync and whether it finished, and the known gaps.
+// covered window, the sides of the API its events came from, the last sync and whether it
+// finished, and the known gaps.
 import { Command } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
 import { resolveOutputFormat } from "../shared/output.js";
@@ -10,11 +11,11 @@ export interface ArchiveStatusOptions {
   format: OutputFormat;
 }
 
-export const STATUS_COLUMNS = ["repository", "events", "first_event", "last_event", "covered_from", "covered_to", "last_sync", "last_sync_complete", "raw_bytes", "gaps"];
+export const STATUS_COLUMNS = ["repository", "events", "first_event", "last_event", "covered_from", "covered_to", "dialects", "last_sync", "last_sync_complete", "raw_bytes", "gaps"];
 
 export function NewCmdArchiveStatus(ctx: Context, runF?: (opts: ArchiveStatusOptions) => Promise<void>): Command {
   return new Command("status")
-    .description("show the archive's repositories: events, first and last event, covered window, last sync, size, known gaps")
+    .description("show the archive's repositories: events, first and last event, covered window, dialects, last sync, size, known gaps")
     .addOption(dataDirOption())
     .action(async (flags: { dataDir?: string }) => {
       const opts = { dataDir: checkDataDir(flags.dataDir), format: resolveOutputFormat(ctx) };
@@ -49,9 +50,9 @@ export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context)
   ctx.onCleanup(() => archive.close());
   const repos = await archive.all(`
     WITH repos AS (SELECT repository FROM events UNION SELECT repository FROM coverage UNION SELECT repository FROM syncs),
-    counts AS (SELECT repository, count(*) AS events, min(received_at) AS first_event, max(received_at) AS last_event, sum(strlen(raw)) AS raw_bytes FROM events GROUP BY repository),
+    counts AS (SELECT repository, count(*) AS events, min(received_at) AS first_event, max(received_at) AS last_event, sum(strlen(raw)) AS raw_bytes, list(DISTINCT dialect ORDER BY dialect) AS dialects FROM events GROUP BY repository),
     last AS (SELECT repository, arg_max(coalesce(finished_at, started_at), id) AS last_sync, arg_max(complete, id) AS complete FROM syncs GROUP BY repository)
-    SELECT r.repository, coalesce(c.events, 0) AS events, c.first_event, c.last_event, coalesce(c.raw_bytes, 0) AS raw_bytes, l.last_sync, l.complete
+    SELECT r.repository, coalesce(c.events, 0) AS events, c.first_event, c.last_event, coalesce(c.raw_bytes, 0) AS raw_bytes, c.dialects, l.last_sync, l.complete
     FROM repos r LEFT JOIN counts c USING (repository) LEFT JOIN last l USING (repository)
     ORDER BY r.repository`);
   const records: Record<string, unknown>[] = [];
@@ -78,6 +79,8 @@ export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context)
       last_event: row.last_event ?? null,
       covered_from: coverage.length > 0 ? iso(coverage[0]!.from) : null,
       covered_to: coverage.length > 0 ? iso(coverage[coverage.length - 1]!.to) : null,
+      // the sides of the API its events came from (each event's own, db.ts): spec, mergify or both
+      dialects: opts.format === "table" ? ((row.dialects as string[] | null) ?? []).join(", ") || "none" : (row.dialects ?? []),
       last_sync: row.last_sync ?? null,
       last_sync_complete: row.complete ?? null,
       raw_bytes: row.raw_bytes,
