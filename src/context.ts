@@ -96,13 +96,19 @@ export interface ContextInit {
 export function createContext(init: ContextInit = {}): Context {
   const stdout = init.io?.stdout ?? process.stdout;
   const stderr = init.io?.stderr ?? process.stderr;
-  const stdin = init.io?.stdin ?? process.stdin;
+  // process.stdin only when a command reads it: on a file or /dev/null it is an fs.ReadStream, and
+  // building one loads ten of Node's modules (fs/promises, readline, watchers): ~4 ms of every run
+  let stdin = init.io?.stdin;
   const env = init.env ?? process.env;
   const io: IOStreams = {
-    stdin,
+    get stdin() {
+      return (stdin ??= process.stdin);
+    },
     stdout,
     stderr,
-    stdinIsTTY: init.io?.stdinIsTTY ?? Boolean((stdin as { isTTY?: boolean }).isTTY),
+    get stdinIsTTY() {
+      return init.io?.stdinIsTTY ?? Boolean((io.stdin as { isTTY?: boolean }).isTTY);
+    },
     stdoutIsTTY: init.io?.stdoutIsTTY ?? Boolean((stdout as { isTTY?: boolean }).isTTY),
     stderrIsTTY: init.io?.stderrIsTTY ?? Boolean((stderr as { isTTY?: boolean }).isTTY),
     columns: init.io?.columns ?? ((stdout as { columns?: number }).columns || 100),

@@ -66,8 +66,9 @@ for (const name of ["NumberFormat", "DateTimeFormat", "Collator", "PluralRules",
   Intl[name] = new Proxy(Original, { construct: (target, args) => (formats++, Reflect.construct(target, args)), apply: (target, self, args) => (formats++, Reflect.apply(target, self, args)) });
 }
 process.argv.splice(2, 0, ...JSON.parse(process.env.MQ_ARGS));
-await import(${JSON.stringify(MQ_BIN)});
-process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /child_process|dgram/.test(m)).join(",") + "; Intl formats: " + formats + "\\n");`,
+// at exit: bin/mq.js (CommonJS) returns from import() before the command has run
+process.on("exit", () => process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /child_process|dgram/.test(m)).join(",") + "; Intl formats: " + formats + "\\n"));
+await import(${JSON.stringify(MQ_BIN)});`,
     );
     for (const args of [["--help"], ["auth", "status"]]) {
       const r = spawnSync(process.execPath, [probe], {
@@ -84,11 +85,27 @@ process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /chil
 describe("the bundle's start-up path (scripts/build.mjs)", () => {
   const dist = join(dirname(MQ_BIN), "..", "dist");
 
-  it("dist/main.js is one module: it statically imports Node's modules and packages only, no chunk", () => {
+  it("dist/main.cjs is one module: it requires Node's modules only, and reaches the chunks through import()", () => {
+    const text = readFileSync(join(dist, "main.cjs"), "utf8");
+    const requires = [...text.matchAll(/(?<![\w$.])require\(["']([^"']+)["']\)/g)].map((m) => m[1]!);
+    expect(requires.length).toBeGreaterThan(0);
+    expect(requires.filter((s) => !s.startsWith("node:"))).toEqual([]);
+    // every import() goes through __mqImport: a code-cached script has no import() of its own
+    expect(text).toMatch(/__mqImport\("\.\/chunks\//);
+    expect(text.match(/(?<![\w$.])import\(/g)).toEqual(["import("]);
+  });
+
+  it("dist/main.js, main.cjs's ES module face, imports nothing but node:module", () => {
     const text = readFileSync(join(dist, "main.js"), "utf8");
     const statics = [...text.matchAll(/(?:^|[;}\s])(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']+)["']/g)].map((m) => m[1]!);
-    expect(statics.filter((s) => s.startsWith("."))).toEqual([]);
-    expect(text).toMatch(/import\("\.\/chunks\//);
+    expect(statics).toEqual(["node:module"]);
+  });
+
+  it("no module of src/ exports a binding it reassigns (main.js hands the chunks copies of main.cjs's)", () => {
+    const src = fileURLToPath(new URL("../../src", import.meta.url));
+    const r = spawnSync("grep", ["-rlE", "^\\s*export\\s+(let|var)\\b", src, "--include=*.ts"], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(1); // grep: no match
+    expect(r.stdout).toBe("");
   });
 
   /** The chunks `main` reaches through static and dynamic imports. */
@@ -96,7 +113,7 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
     const chunks = join(dirname(main), "chunks");
     const seen = new Set<string>();
     const visit = (file: string) => {
-      for (const m of readFileSync(file, "utf8").matchAll(/(?:from\s*|import\s*\(?\s*)"(\.{1,2}\/[^"]+)"/g)) {
+      for (const m of readFileSync(file, "utf8").matchAll(/(?:from\s*|import\s*\(?\s*|__mqImport\()"(\.{1,2}\/[^"]+)"/g)) {
         const target = join(dirname(file), m[1]!);
         if (target.startsWith(chunks) && !seen.has(target)) {
           seen.add(target);
@@ -115,14 +132,14 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
       execFileSync(process.execPath, [fileURLToPath(new URL("../../scripts/build.mjs", import.meta.url))], { env: { ...process.env, MQ_BUILD_OUT: out }, stdio: "pipe" });
       const written = readdirSync(join(out, "chunks")).sort();
       expect(written.length).toBeGreaterThan(20);
-      expect(reachable(join(out, "main.js"))).toEqual(written);
+      expect(reachable(join(out, "main.cjs"))).toEqual(written);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
   });
 
   it("a lazy chunk imports main's bindings from main.js itself (one instance of every module, no module load per binding)", async () => {
-    const files = reachable(join(dist, "main.js"));
+    const files = reachable(join(dist, "main.cjs"));
     let fromMain = 0;
     for (const f of files) {
       const text = readFileSync(join(dist, "chunks", f), "utf8");
