@@ -71,6 +71,13 @@ const bundledDuckDb = {
   },
 };
 
+// What every networked command runs (config, the API client, one page through node:http, the
+// exporter), though the source loads it with import(): inlined into main.cjs, whose code is
+// cached, so that a one-page `mq logs` or `mq auth status` loads no ES module at all. Starting
+// Node's ES module loader and loading a dozen small modules through it cost a one-page `mq logs`
+// ~15 ms. Never undici, zod, the server or DuckDB (test/e2e/startup.e2e.test.ts).
+const START_UP_MODULES = ["src/config/resolve.ts", "src/archive/choose.ts", "src/factory/api-client.ts", "src/api/node-wire.ts", "src/api/client.ts", "src/api/schema/envelope.ts", "src/api/pagination.ts", "src/api/raw-json.ts", "src/output/spinner.ts", "src/output/format.ts", "src/output/exporter.ts"];
+
 const common = {
   bundle: true,
   platform: "node",
@@ -100,9 +107,15 @@ try {
   const key = (abs) => relative(process.cwd(), abs).split("\\").join("/");
   const abs = (k) => resolve(process.cwd(), k);
   const mainKey = Object.keys(outputs).find((k) => abs(k) === join(split, "main.js"));
-  // main's static closure: the chunks start-up loads whatever the command
-  const eager = new Set();
-  const stack = [mainKey];
+  // main's static closure: the chunks start-up loads whatever the command; and the modules of
+  // START_UP_MODULES, with theirs
+  const startUp = START_UP_MODULES.map((m) => {
+    const k = Object.keys(outputs).find((o) => outputs[o].entryPoint === m);
+    if (k === undefined) throw new Error(`START_UP_MODULES: ${m} is not loaded by import(): update scripts/build.mjs`);
+    return k;
+  });
+  const eager = new Set(startUp);
+  const stack = [mainKey, ...startUp];
   while (stack.length) {
     const k = stack.pop();
     for (const imp of outputs[k].imports) {
@@ -115,6 +128,7 @@ try {
     }
   }
 
+  if (process.env.MQ_BUILD_LIST_EAGER) for (const k of eager) console.log(outputs[k].bytes, k.replace(/.*\//, ""), Object.keys(outputs[k].inputs).join(" ").slice(0, 150));
   // pass 2: main.js with its static chunks inlined; it also exports their bindings under unique names
   const eagerFiles = [...eager].map(abs);
   const alias = new Map(eagerFiles.map((f, i) => [f, `__mqChunk${i}_`]));
@@ -139,6 +153,9 @@ try {
     footer: { js: `globalThis[Symbol.for("mq.main")]=module.exports;` },
     stdin: { contents: entry, resolveDir: split, sourcefile: "main-entry.js", loader: "js" },
     outfile: join(one, "main.cjs"),
+    // the names esbuild gives the modules it wraps (START_UP_MODULES) are paths from here: no
+    // temporary folder's name in the bundle, the same bundle (and build id) from the same sources
+    absWorkingDir: split,
     plugins: [
       {
         // the lazy chunks stay files of their own, reached by the same relative path from dist/
@@ -147,6 +164,8 @@ try {
           build.onResolve({ filter: /^\./ }, (args) => {
             if (args.kind !== "dynamic-import") return undefined;
             const target = resolve(args.resolveDir, args.path);
+            // a START_UP_MODULES chunk: in main.cjs, its import() a resolved promise
+            if (eagerFiles.includes(target)) return undefined;
             return { path: "./" + relative(split, target).split("\\").join("/"), external: true };
           });
         },
@@ -212,7 +231,8 @@ export const { ${mainNames.join(", ")} } = mqMain;
   const others = [join(split, "main.cjs"), ...Object.keys(outputs).map(abs).filter((f) => f.endsWith(".js") && !eagerSet.has(f) && f !== join(split, "main.js"))];
   const named = others.map((f) => readFileSync(f, "utf8")).join("\n");
   for (const f of eagerFiles) {
-    if (!named.includes(`/${f.slice(f.lastIndexOf("/") + 1)}"`)) {
+    const base = f.slice(f.lastIndexOf("/") + 1);
+    if (!named.includes(`"./chunks/${base}"`) && !named.includes(`"./${base}"`)) {
       rmSync(f);
       continue;
     }

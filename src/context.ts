@@ -6,8 +6,10 @@
 // transport) take what they need as arguments and never import this module: no import circle.
 import type { Dispatcher } from "undici";
 import type { ApiClient } from "./api/client.js";
-import type { ConfigStore } from "./config/store.js";
-import type { RepoRef, DialectChoice } from "./config/resolve.js";
+// config/ statically: every command that reads the config (auth, config, every data command) would
+// otherwise start Node's ES module loader for it (with fs/promises: ~8 ms); main.cjs is code-cached
+import { openConfig, type ConfigStore } from "./config/store.js";
+import { resolveDialect, resolveRepo, type RepoRef, type DialectChoice } from "./config/resolve.js";
 import { DEFAULT_GLOBALS, type GlobalOptions, type OutputFormat } from "./globals.js";
 
 export { COLOR_MODES, DEFAULT_GLOBALS, FIGURE_FORMATS, OUTPUT_FORMATS, type ColorMode, type GlobalOptions, type OutputFormat } from "./globals.js";
@@ -156,7 +158,7 @@ export function createContext(init: ContextInit = {}): Context {
       return `${xdg}/mq`;
     },
     config() {
-      configPromise ??= import("./config/store.js").then((m) => m.openConfig(ctx));
+      configPromise ??= Promise.resolve().then(() => openConfig(ctx));
       return configPromise;
     },
     apiClient() {
@@ -164,11 +166,11 @@ export function createContext(init: ContextInit = {}): Context {
       return clientPromise;
     },
     resolveRepo() {
-      repoPromise ??= import("./config/resolve.js").then((m) => m.resolveRepo(ctx));
+      repoPromise ??= Promise.resolve().then(() => resolveRepo(ctx));
       return repoPromise;
     },
     dialect() {
-      dialectPromise ??= import("./config/resolve.js").then((m) => m.resolveDialect(ctx));
+      dialectPromise ??= Promise.resolve().then(() => resolveDialect(ctx));
       return dialectPromise;
     },
     onCleanup(fn) {

@@ -149,9 +149,10 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
     expect(fromMain).toBeGreaterThan(5);
     // and what they get is main's own: one MqError class whichever chunk threw it
     const main = (await import(pathToFileURL(join(dist, "main.js")).href)) as Record<string, unknown>;
-    const store = files.find((f) => /^store-/.test(f));
-    expect(store).toBeDefined();
-    const text = readFileSync(join(dist, "chunks", store!), "utf8");
+    const table = files.find((f) => /^logs-table-/.test(f));
+    expect(table).toBeDefined();
+    const text = readFileSync(join(dist, "chunks", table!), "utf8");
+    expect(text).toMatch(/__mqChunk\d+_\w+ as \w+/);
     for (const [, inMain] of text.matchAll(/(__mqChunk\d+_\w+) as \w+/g)) expect(main[inMain!], inMain).toBeDefined();
   });
 
