@@ -76,7 +76,10 @@ const bundledDuckDb = {
 // cached, so that a one-page `mq logs` or `mq auth status` loads no ES module at all. Starting
 // Node's ES module loader and loading a dozen small modules through it cost a one-page `mq logs`
 // ~15 ms. Never undici, zod, the server or DuckDB (test/e2e/startup.e2e.test.ts).
-const START_UP_MODULES = ["src/config/resolve.ts", "src/archive/choose.ts", "src/factory/api-client.ts", "src/api/node-wire.ts", "src/api/client.ts", "src/api/schema/envelope.ts", "src/api/pagination.ts", "src/api/raw-json.ts", "src/output/spinner.ts", "src/output/format.ts", "src/output/exporter.ts"];
+// node:http (with net, the HTTP parser, the agent: ~4 ms) for a command that sends a request, not
+// for `mq --help` or `mq auth status`
+const LAZY_BUILTINS = ["node:http"];
+const START_UP_MODULES = ["src/config/resolve.ts", "src/archive/choose.ts", "src/archive/sync.ts", "src/factory/api-client.ts", "src/api/node-wire.ts", "src/api/client.ts", "src/api/schema/envelope.ts", "src/api/pagination.ts", "src/api/raw-json.ts", "src/output/spinner.ts", "src/output/format.ts", "src/output/exporter.ts"];
 
 const common = {
   bundle: true,
@@ -181,11 +184,18 @@ try {
   const dynamic = /(?<![\w$.])import\((?=")/g;
   const imports = bundled.match(/(?<![\w$.])import\(/g)?.length ?? 0;
   if (imports === 0 || imports !== bundled.match(dynamic).length) throw new Error("main.cjs: an import() of something other than a string literal: update scripts/build.mjs");
+  // Node's modules that only some runs use are required on first use (LAZY_BUILTINS); import() of
+  // one of Node's modules is a require(): no ES module loader for it
+  let lazy = bundled;
+  for (const id of LAZY_BUILTINS) lazy = lazy.replaceAll(`require(${JSON.stringify(id)})`, `__mqLazyRequire(${JSON.stringify(id)})`);
+  if (/__toESM\(__mqLazyRequire\(/.test(lazy)) throw new Error("main.cjs: a default or namespace import of a LAZY_BUILTINS module: import its names instead");
   const cjs =
     // strict, as the ES modules it was bundled from
     `"use strict";var __mqMetaUrl=require("node:url").pathToFileURL(__filename).href;` +
-    `var __mqImport=typeof __mqLoaderImport=="function"?__mqLoaderImport:(s)=>import(s);\n` +
-    bundled.replace(dynamic, "__mqImport(");
+    `var __mqChunkImport=typeof __mqLoaderImport=="function"?__mqLoaderImport:(s)=>import(s);` +
+    `var __mqImport=(s)=>s.startsWith("node:")?Promise.resolve().then(()=>{const m=require(s);return{...m,default:m}}):__mqChunkImport(s);` +
+    `var __mqLazyRequire=(id)=>{let m;return new Proxy({},{get:(_,k)=>(m??=require(id))[k]})};\n` +
+    lazy.replace(dynamic, "__mqImport(");
   const buildId = createHash("sha256").update(cjs).digest("hex").slice(0, 16);
   writeFileSync(join(split, "main.cjs"), `//mq-build ${buildId}\n${cjs}`);
   // dist/main.js: main.cjs as an ES module, for the lazy chunks (and tests) to import from. Its

@@ -55,9 +55,11 @@ describe("WebAssembly tier-up", () => {
 });
 
 describe("what start-up loads", () => {
-  it("mq auth status and mq --help load no child_process and build no Intl format (ICU data: 7 MB)", () => {
-    const probe = join(mkdtempSync(join(tmpdir(), "mq-modules-")), "probe.mjs");
+  it("mq auth status and mq --help load no child_process, no node:http, no ES module, and build no Intl format (ICU data: 7 MB)", () => {
+    // CommonJS, as bin/mq.js: an ES module probe would start the ES module loader itself
+    const probe = join(mkdtempSync(join(tmpdir(), "mq-modules-")), "probe.cjs");
     // counts Intl formats built, runs bin/mq.js, then prints which of Node's modules were loaded
+    // (module_job: Node's ES module loader loaded a module; http: node:http, for requests only)
     writeFileSync(
       probe,
       `let formats = 0;
@@ -66,11 +68,10 @@ for (const name of ["NumberFormat", "DateTimeFormat", "Collator", "PluralRules",
   Intl[name] = new Proxy(Original, { construct: (target, args) => (formats++, Reflect.construct(target, args)), apply: (target, self, args) => (formats++, Reflect.apply(target, self, args)) });
 }
 process.argv.splice(2, 0, ...JSON.parse(process.env.MQ_ARGS));
-// at exit: bin/mq.js (CommonJS) returns from import() before the command has run
-process.on("exit", () => process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /child_process|dgram/.test(m)).join(",") + "; Intl formats: " + formats + "\\n"));
-await import(${JSON.stringify(MQ_BIN)});`,
+process.on("exit", () => process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /child_process|dgram|esm\\/module_job|^NativeModule https?$/.test(m)).join(",") + "; Intl formats: " + formats + "\\n"));
+require(${JSON.stringify(MQ_BIN)});`,
     );
-    for (const args of [["--help"], ["auth", "status"]]) {
+    for (const args of [["--help"], ["auth", "status"], ["logs", "--help"]]) {
       const r = spawnSync(process.execPath, [probe], {
         env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-modules-config-")) },
         encoding: "utf8",
@@ -156,7 +157,7 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
     for (const [, inMain] of text.matchAll(/(__mqChunk\d+_\w+) as \w+/g)) expect(main[inMain!], inMain).toBeDefined();
   });
 
-  it("a one-page mq logs over http:// loads neither undici nor zod nor node:http2 nor tls nor crypto, and compiles no WebAssembly", async () => {
+  it("a one-page mq logs over http:// loads neither undici nor zod nor node:http2 nor tls nor crypto nor any ES module, and compiles no WebAssembly", async () => {
     const server = createServer((req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ events: [{ id: 1, received_at: "2026-11-20T11:59:00.000000+00:00", trigger: "Rule: automatic merge", repository: "a/b", pull_request: 1, base_ref: "main", type: "action.assign", metadata: { added: ["jdoe"], removed: [] } }], per_page: 1, size: 1 }));
@@ -164,7 +165,7 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const probe = join(mkdtempSync(join(tmpdir(), "mq-http2-")), "probe.mjs");
+      const probe = join(mkdtempSync(join(tmpdir(), "mq-http2-")), "probe.cjs");
       writeFileSync(
         probe,
         `process.argv.splice(2, 0, ...JSON.parse(process.env.MQ_ARGS));
@@ -175,9 +176,10 @@ for (const key of ["compile", "instantiate", "compileStreaming", "instantiateStr
 }
 const Module = WebAssembly.Module;
 WebAssembly.Module = new Proxy(Module, { construct: (target, args) => (wasm++, new target(...args)) });
-await import(${JSON.stringify(MQ_BIN)});
-// node:assert: undici's modules require it, none of mq's (nor node:http's)
-process.on("exit", () => process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /^NativeModule (http2|tls|crypto|assert)$/.test(m)).join(",") + "\\nwebassembly: " + wasm + "\\nzod: " + ("__zod_globalConfig" in globalThis) + "\\n"));`,
+require(${JSON.stringify(MQ_BIN)});
+// node:assert: undici's modules require it, none of mq's (nor node:http's); module_job: an ES
+// module was loaded (main.cjs holds all a one-page mq logs runs)
+process.on("exit", () => process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /^NativeModule (http2|tls|crypto|assert)$|esm\\/module_job/.test(m)).join(",") + "\\nwebassembly: " + wasm + "\\nzod: " + ("__zod_globalConfig" in globalThis) + "\\n"));`,
       );
       const args = ["logs", "--repo", "a/b", "--api-url", url, "--limit", "1", "-o", "ndjson"];
       const child = spawn(process.execPath, [probe], {
