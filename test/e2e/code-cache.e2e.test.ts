@@ -52,10 +52,17 @@ describe("the code cache", () => {
     expect(second).toEqual(first);
     expect(first.code).toBe(0);
     expect(first.stderr).toBe("");
+    // the same through a cache written by another run of the command: help, completion
+    for (const args of [["help", "stats", "failure-rate"], ["completion", "zsh"]]) {
+      const uncached = mq(args, home);
+      expect(uncached.code).toBe(0);
+      expect(mq(args, home)).toEqual(uncached);
+    }
     // one cache per command: a run of another command has its own
     expect(mq(["auth", "status"], home).code).toBe(4);
     expect(mq(["config", "list"], home).code).toBe(0);
-    expect(caches(dir)).toHaveLength(2);
+    expect(caches(dir).map((f) => f.replace(/^.*-x?\w+-/, "").replace(/^.*-/, ""))).toEqual(expect.arrayContaining(["help.cache", "completion.cache", "config.cache"]));
+    expect(caches(dir)).toHaveLength(4);
   });
 
   it("is used when it matches and rewritten when V8 refuses it (another flag set, a corrupt or truncated file)", () => {
