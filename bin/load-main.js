@@ -29,18 +29,44 @@ function cacheDir(env = process.env, platform = process.platform) {
 }
 
 /**
+ * Compiled code from a file is code run: only from a folder and a file that are this user's and
+ * that nobody else may write (another user's planted cache in a shared $XDG_CACHE_HOME would run
+ * as us). Windows has no such modes: its per-user folder is the guard.
+ */
+function isOwnPrivate(path) {
+  try {
+    const st = statSync(path);
+    if (process.getuid === undefined) return true;
+    return st.uid === process.getuid() && (st.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+function exists(path) {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Runs main.cjs as Node's require would, and returns its exports and `save`, which writes the
  * code cache when there was none to use (call it once the command has run: the cache then holds
- * the functions it compiled, not only the top level). VARIANT names the V8 flag set.
+ * the functions it compiled, not only the top level). VARIANT tells apart the caches of runs that
+ * compile different code or run under other V8 flags (bin/mq.js: one per command).
  */
 function loadMain({ file = MAIN, dir = cacheDir(), variant = "" } = {}) {
   const source = readFileSync(file, "utf8");
   const build = /^\/\/mq-build ([0-9a-f]+)\n/.exec(source)?.[1];
   const name = build && dir ? `main-${build}-${process.versions.v8}-${process.arch}${variant}.cache` : undefined;
   let cachedData;
-  if (name) {
+  const trusted = name !== undefined && isOwnPrivate(dir);
+  if (trusted) {
     try {
-      cachedData = readFileSync(join(dir, name));
+      if (isOwnPrivate(join(dir, name))) cachedData = readFileSync(join(dir, name));
     } catch {
       // none yet, or unreadable: compile as usual
     }
@@ -56,9 +82,9 @@ function loadMain({ file = MAIN, dir = cacheDir(), variant = "" } = {}) {
   const used = cachedData !== undefined && !script.cachedDataRejected;
   return {
     exports: module.exports,
-    cache: name === undefined ? "off" : used ? "used" : cachedData === undefined ? "missing" : "rejected",
+    cache: name === undefined ? "off" : used ? "used" : cachedData !== undefined ? "rejected" : trusted || !exists(dir) ? "missing" : "untrusted",
     save: () => {
-      if (name === undefined || used) return;
+      if (name === undefined || used || (exists(dir) && !trusted)) return;
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         const tmp = join(dir, `${name}.${process.pid}.tmp`);

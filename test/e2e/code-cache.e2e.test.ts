@@ -65,7 +65,7 @@ describe("the code cache", () => {
     expect(caches(dir)).toHaveLength(4);
   });
 
-  it("is used when it matches and rewritten when V8 refuses it (another flag set, a corrupt or truncated file)", () => {
+  it("is used when it matches and rewritten when V8 refuses it (a corrupt or truncated file)", () => {
     const dir = join(mkdtempSync(join(tmpdir(), "mq-code-cache-")), "mq");
     expect(loaderState(dir)).toBe("missing");
     expect(loaderState(dir)).toBe("used");
@@ -90,6 +90,22 @@ describe("the code cache", () => {
     expect(loaderState(null)).toBe("off");
     const r = mq(["--version"], home);
     expect(r).toEqual({ code: 0, stdout: `${JSON.parse(readFileSync(join(MQ_BIN, "..", "..", "package.json"), "utf8")).version}\n`, stderr: "" });
+  });
+
+  it("is neither read nor written in a folder others may write (a planted cache would run as the user)", () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "mq-code-cache-")), "mq");
+    expect(loaderState(dir)).toBe("missing");
+    const [file] = caches(dir);
+    const before = statSync(join(dir, file!));
+    chmodSync(dir, 0o777);
+    expect(loaderState(dir)).toBe("untrusted");
+    expect(statSync(join(dir, file!)).mtimeMs).toBe(before.mtimeMs);
+    chmodSync(dir, 0o700);
+    chmodSync(join(dir, file!), 0o666);
+    // the folder is ours again: the file others could write is not read, and is replaced
+    expect(loaderState(dir)).toBe("missing");
+    expect(statSync(join(dir, file!)).mode & 0o777).toBe(0o600);
+    expect(loaderState(dir)).toBe("used");
   });
 
   it("survives runs that write it at the same time: each succeeds, the file left is whole", async () => {
