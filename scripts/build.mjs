@@ -193,7 +193,9 @@ try {
   if (imports === 0 || imports !== bundled.match(dynamic).length) throw new Error("main.cjs: an import() of something other than a string literal: update scripts/build.mjs");
   // Node's modules that only some runs use are required on first use (LAZY_BUILTINS); import() of
   // one of Node's modules is a require(): no ES module loader for it
-  let lazy = bundled;
+  // each inlined chunk's BANNER made its own require from main's URL: main.cjs has one already
+  // (47 createRequire calls: ~1 ms of every run)
+  let lazy = bundled.replace(/\(0,import_node_module\d*\.createRequire\)\(__mqMetaUrl\)/g, "require");
   for (const id of LAZY_BUILTINS) lazy = lazy.replaceAll(`require(${JSON.stringify(id)})`, `__mqLazyRequire(${JSON.stringify(id)})`);
   if (/__toESM\(__mqLazyRequire\(/.test(lazy)) throw new Error("main.cjs: a default or namespace import of a LAZY_BUILTINS module: import its names instead");
   const cjs =
