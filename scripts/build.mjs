@@ -71,15 +71,15 @@ const bundledDuckDb = {
   },
 };
 
-// What every networked command runs (config, the API client, one page through node:http, the
-// exporter), though the source loads it with import(): inlined into main.cjs, whose code is
+// What every networked command runs (config, the API client, one page through node:http, its
+// checks for either dialect, the exporter), though the source loads it with import(): inlined into main.cjs, whose code is
 // cached, so that a one-page `mq logs` or `mq auth status` loads no ES module at all. Starting
 // Node's ES module loader and loading a dozen small modules through it cost a one-page `mq logs`
 // ~15 ms. Never undici, zod, the server or DuckDB (test/e2e/startup.e2e.test.ts).
 // node:http (with net, the HTTP parser, the agent: ~4 ms) for a command that sends a request, not
 // for `mq --help` or `mq auth status`
 const LAZY_BUILTINS = ["node:http"];
-const START_UP_MODULES = ["src/config/resolve.ts", "src/archive/choose.ts", "src/archive/sync.ts", "src/factory/api-client.ts", "src/api/node-wire.ts", "src/api/client.ts", "src/api/schema/envelope.ts", "src/api/pagination.ts", "src/api/raw-json.ts", "src/output/spinner.ts", "src/output/format.ts", "src/output/exporter.ts"];
+const START_UP_MODULES = ["src/config/resolve.ts", "src/archive/choose.ts", "src/archive/sync.ts", "src/factory/api-client.ts", "src/api/node-wire.ts", "src/api/client.ts", "src/api/schema/page-check.ts", "src/api/dialects/mergify-checks.generated.ts", "src/api/pagination.ts", "src/api/raw-json.ts", "src/output/spinner.ts", "src/output/format.ts", "src/output/exporter.ts"];
 
 const common = {
   bundle: true,
