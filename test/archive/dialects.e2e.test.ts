@@ -79,6 +79,9 @@ describe("an archive synced from the real service's dialect", () => {
       expectClean(insights);
       expectClean(prs);
     }
+    // and without --strict, not a warning either (each queue type warned before)
+    const plain = await mq(["logs", "--repo", "acme/web", "--since", SINCE, "--until", UNTIL, "--archive", "--dialect", "spec", "--all", "-o", "ndjson"], dir);
+    expectClean(plain);
   });
 
   it("an event that matches neither is named against its own side's description under --strict", async () => {
@@ -118,6 +121,21 @@ describe("one archive, a repository from each side", () => {
       ["acme/api", ["spec"]],
       ["acme/web", ["mergify"]],
     ]);
+  });
+});
+
+describe("one repository synced from both sides", () => {
+  it("each event keeps the side of the copy archived first, and --strict reads pass", async () => {
+    const dir = tempDir();
+    expect((await mq(["archive", "sync", "--api-url", spec.url, "--dialect", "spec", "--token", TOKEN, "--repo", "acme/web", "--since", SINCE, "--until", "2026-11-20T00:00:00Z"], dir)).code).toBe(0);
+    expect((await syncFrom(mergify, "mergify", "acme/web", dir)).code).toBe(0);
+    const file = join(dir, "archive.duckdb");
+    const sides = await withDb(file, (run) => run("SELECT dialect, min(received_at)::VARCHAR AS first, max(received_at)::VARCHAR AS last FROM events GROUP BY ALL ORDER BY ALL"));
+    expect(sides.map((r) => r.dialect)).toEqual(["mergify", "spec"]);
+    const { logs, insights, prs } = await readsStrict("acme/web", dir, "mergify");
+    expectClean(logs);
+    expectClean(insights);
+    expectClean(prs);
   });
 });
 
