@@ -22,6 +22,8 @@ export const DUCKDB_VERSION = "1.5.6-r.1";
 
 type DuckDb = typeof import("@duckdb/node-api");
 let loaded: Promise<DuckDb> | undefined;
+/** the engine once loaded: duckValue tells its value classes apart with it */
+let engine: DuckDb | undefined;
 /** true in dist/ (scripts/build.mjs defines it): there the engine's JavaScript is in the bundle */
 declare const MQ_BUNDLED_DUCKDB: boolean | undefined;
 
@@ -56,6 +58,7 @@ function requireDuckDb(): DuckDb {
 export function loadDuckDb(): Promise<DuckDb> {
   loaded ??= Promise.resolve()
     .then(requireDuckDb)
+    .then((duckdb) => (engine = duckdb))
     .catch((err: unknown) => {
       loaded = undefined;
       if (err instanceof MqError) throw err;
@@ -488,7 +491,27 @@ export function duckValue(value: unknown): unknown {
   if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   if (typeof value !== "object") return value;
   const v = value as Record<string, unknown> & { toString(): string };
-  const kind = value.constructor?.name ?? "";
+  // by class, not by constructor name: the bundle (scripts/build.mjs) minifies the engine's
+  // inlined JavaScript, and its class names with it (instants came out as DuckDB's own text)
+  const d = engine;
+  const kind =
+    d === undefined
+      ? (value.constructor?.name ?? "")
+      : value instanceof d.DuckDBTimestampTZValue
+        ? "DuckDBTimestampTZValue"
+        : value instanceof d.DuckDBTimestampValue
+          ? "DuckDBTimestampValue"
+          : value instanceof d.DuckDBDecimalValue
+            ? "DuckDBDecimalValue"
+            : value instanceof d.DuckDBListValue
+              ? "DuckDBListValue"
+              : value instanceof d.DuckDBArrayValue
+                ? "DuckDBArrayValue"
+                : value instanceof d.DuckDBStructValue
+                  ? "DuckDBStructValue"
+                  : value instanceof d.DuckDBMapValue
+                    ? "DuckDBMapValue"
+                    : "";
   if (kind === "DuckDBTimestampTZValue" || kind === "DuckDBTimestampValue") {
     const micros = v.micros as bigint;
     const ms = Number(micros / 1000n);

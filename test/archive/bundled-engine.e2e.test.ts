@@ -77,4 +77,23 @@ describe("the bundle's DuckDB", () => {
     });
     expect({ code: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ code: 0, stdout: '{"answer":42}\n', stderr: "" });
   });
+
+  // the bundle minifies the engine's classes: instants, decimals, lists and structs were told
+  // apart by constructor name, and came out as DuckDB's own text ("2026-11-21 06:06:24.502+00")
+  it("values as from src/: instants in ISO 8601 with microseconds, decimals as numbers, lists and structs as JSON", async () => {
+    const data = mkdtempSync(join(tmpdir(), "mq-bundled-values-"));
+    (await openArchive(join(data, "archive.duckdb"), { create: true })).close();
+    const sql =
+      "SELECT TIMESTAMPTZ '2026-11-21 06:06:24.502+00' AS at, 1.50::DECIMAL(4,2) AS d, [1, 2] AS l, {'k': 'v'} AS s";
+    const r = spawnSync(process.execPath, [join(root, "bin/mq.js"), "archive", "query", sql, "-o", "ndjson"], {
+      env: { PATH: process.env.PATH, HOME: data, MQ_DATA_DIR: data, NO_COLOR: "1" },
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect({ code: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({
+      code: 0,
+      stdout: '{"at":"2026-11-21T06:06:24.502000Z","d":1.5,"l":[1,2],"s":{"k":"v"}}\n',
+      stderr: "",
+    });
+  });
 });
