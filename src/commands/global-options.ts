@@ -42,7 +42,7 @@ export function addGlobalOptions(cmd: Command): Command {
     .addOption(new Option("--timeout <seconds>", "request timeout in seconds (default 30)").argParser(parsePositiveNumber("--timeout")))
     .addOption(new Option("--no-retry", "do not retry on 429, 502, 503, 504 or connection resets"))
     .addOption(new Option("--insecure", "allow sending the token over plain http:// to a non-loopback host"))
-    .addOption(new Option("--strict", "treat event metadata that differs from the contract as an error"))
+    .addOption(new Option("--strict", "treat a response that differs from the dialect's description (the contract, or the service's OpenAPI) as an error"))
     .addOption(new Option("--no-csv-guard", "-o csv: cells starting with = + - @ as sent, for programs (default: a ' in front, so spreadsheets do not run them)"))
     .addOption(
       new Option("--dialect <dialect>", "the API's dialect: spec (the contract, mq serve) or mergify (the real service) (default: from the API URL)").choices(
