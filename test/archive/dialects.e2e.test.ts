@@ -171,4 +171,30 @@ describe("schema version 2 to 3", () => {
     expect(migrated.length).toBe(synced.length);
     expectClean((await readsStrict("acme/api", dir, "mergify")).logs);
   });
+
+  it("a sync from the real service's URL is the service's, and so are its repository's events; offline is the contract", async () => {
+    const dir = tempDir();
+    expect((await syncFrom(mergify, "mergify", "acme/web", dir)).code).toBe(0);
+    expect((await syncFrom(spec, "spec", "acme/api", dir)).code).toBe(0);
+    const file = join(dir, "archive.duckdb");
+    await withDb(file, async (run) => {
+      await run("UPDATE syncs SET api_url = 'https://api.mergify.com/' WHERE repository = 'acme/web'");
+      await run("UPDATE syncs SET api_url = 'offline' WHERE repository = 'acme/api'");
+      await run("ALTER TABLE events DROP COLUMN dialect");
+      await run("ALTER TABLE syncs DROP COLUMN dialect");
+      await run("DELETE FROM mq_schema");
+      await run("INSERT INTO mq_schema (version) VALUES (2)");
+    });
+    const status = await mq(["archive", "status", "-o", "json"], dir);
+    expect(status.code, status.stderr).toBe(0);
+    expect((JSON.parse(status.stdout) as Array<Record<string, unknown>>).map((r) => [r.repository, r.dialects])).toEqual([
+      ["acme/api", ["spec"]],
+      ["acme/web", ["mergify"]],
+    ]);
+    expect(await withDb(file, (run) => run("SELECT repository, api_url, dialect FROM syncs ORDER BY ALL"))).toEqual([
+      { repository: "acme/api", api_url: "offline", dialect: "spec" },
+      { repository: "acme/web", api_url: "https://api.mergify.com/", dialect: "mergify" },
+    ]);
+  });
 });
+
