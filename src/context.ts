@@ -42,6 +42,11 @@ export interface IOStreams extends IOFacts {
   /** the width tables are fitted to: the terminal's on a terminal, none (no fitting) otherwise */
   tableWidth(): number | undefined;
   /**
+   * The width lines of prose on stderr (a summary under a table, a hint) are wrapped to: stderr's
+   * terminal, else stdout's (`2>log`: the line goes with the table it describes), else none.
+   */
+  messageWidth(): number | undefined;
+  /**
    * May a spinner run on stderr? Only on a terminal that reports a size, and not while data streams
    * to stdout on the same terminal (`stdoutStreams`: the command writes data while it spins).
    */
@@ -121,6 +126,7 @@ export function createContext(init: ContextInit = {}): Context {
     width: () => io.columns,
     csvGuarded: () => ctx.globals.csvGuard,
     tableWidth: () => (io.stdoutIsTTY ? io.columns : undefined),
+    messageWidth: () => (io.stderrIsTTY ? (io.stderr as { columns?: number }).columns || io.columns : io.stdoutIsTTY ? io.columns : undefined),
     spinnerAllowed(opts = {}) {
       // A terminal that reports 0 columns (a pty without a size: `script`, some CI runners) sends
       // ora's line count to Infinity and clear() into an endless loop of escape codes.
