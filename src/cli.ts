@@ -17,6 +17,7 @@ import { NewCmdArchive } from "./commands/archive/index.js";
 import { EXIT_CODE_TABLE, redact } from "./errors.js";
 import { examplesHelpText } from "./commands/examples.js";
 import { messageSecrets } from "./secrets.js";
+import { fitHelpText } from "./output/help-text.js";
 import { closestMatches } from "./commands/shared/lists.js";
 
 const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr"]);
@@ -164,7 +165,8 @@ function unknownCommand(parent: Command, name: string, topics: readonly string[]
 function configureCommand(cmd: Command, ctx: Context): void {
   cmd.exitOverride();
   cmd.configureOutput({
-    writeOut: (s) => void ctx.io.stdout.write(s),
+    // commander writes help (and the version) here: fitted to the width it wraps its own part to
+    writeOut: (s) => void ctx.io.stdout.write(fitHelpText(s, Math.min(ctx.io.columns, 100))),
     writeErr: (s) => void ctx.io.stderr.write(s),
     // commander's two-line "error: ...\n(Did you mean ...?)" becomes one line in mq's voice
     outputError: (s, write) =>
@@ -172,4 +174,7 @@ function configureCommand(cmd: Command, ctx: Context): void {
     getOutHelpWidth: () => Math.min(ctx.io.columns, 100),
     getErrHelpWidth: () => Math.min(ctx.io.columns, 100),
   });
+  // commander leaves a description unwrapped when less than 40 columns remain beside the flags:
+  // at 60 columns every option's description ran past the edge and the terminal broke it mid-word
+  cmd.configureHelp({ minWidthToWrap: 20 });
 }

@@ -139,3 +139,17 @@ describe("suggestions after a typo", () => {
     expect(stderr).toBe("mq: unknown option '--sinse' (did you mean --since?)\n");
   });
 });
+
+describe("help on a 60-column terminal", () => {
+  // commander wraps a description only when 40 columns remain beside the flags: at 60 none was
+  // wrapped and the terminal broke them mid-word. Examples are commands, kept whole to be copied.
+  it.each(commands.map((c) => [label(c), c] as const))("%s --help: every line but an example fits", async (_name, cmd) => {
+    const ctx = testContext({ columns: 60 });
+    await main([...commandPath(cmd).split(" ").filter(Boolean), "--help"], ctx);
+    const wide = ctx
+      .stdoutText()
+      .split("\n")
+      .filter((l) => l.length > 60 && !/^\s+\$ /.test(l) && !/^\s{4,}\S+$/.test(l));
+    expect(wide).toEqual([]);
+  });
+});
