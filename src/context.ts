@@ -4,6 +4,7 @@
 // and an undici MockAgent or a loopback server. The factory decides what a service is built from
 // (config file, token, offline server: factory/api-client.ts); the services (config/, the api/
 // transport) take what they need as arguments and never import this module: no import circle.
+import { fstatSync } from "node:fs";
 import type { Dispatcher } from "undici";
 import type { ApiClient } from "./api/client.js";
 import type { ConfigStore } from "./config/store.js";
@@ -20,6 +21,11 @@ export interface IOFacts {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /**
+   * stdout is a pipe or a socket: another program reads it and may be writing to the same terminal
+   * as stderr (`| jq`, `| head`, `| less`). Unknown (false) for streams a test injects.
+   */
+  stdoutIsPipe?: boolean;
   /** terminal width for tables and charts */
   columns: number;
 }
@@ -98,6 +104,16 @@ export interface ContextInit {
   dispatcher?: Dispatcher;
 }
 
+/** Is the file descriptor a pipe or a socket (a program reads it)? */
+function isPipe(fd: number): boolean {
+  try {
+    const st = fstatSync(fd);
+    return st.isFIFO() || st.isSocket();
+  } catch {
+    return false;
+  }
+}
+
 export function createContext(init: ContextInit = {}): Context {
   const stdout = init.io?.stdout ?? process.stdout;
   const stderr = init.io?.stderr ?? process.stderr;
@@ -110,6 +126,7 @@ export function createContext(init: ContextInit = {}): Context {
     stdinIsTTY: init.io?.stdinIsTTY ?? Boolean((stdin as { isTTY?: boolean }).isTTY),
     stdoutIsTTY: init.io?.stdoutIsTTY ?? Boolean((stdout as { isTTY?: boolean }).isTTY),
     stderrIsTTY: init.io?.stderrIsTTY ?? Boolean((stderr as { isTTY?: boolean }).isTTY),
+    stdoutIsPipe: init.io?.stdoutIsPipe ?? (stdout === process.stdout && isPipe(1)),
     columns: init.io?.columns ?? ((stdout as { columns?: number }).columns || 100),
     isStdoutTerminal: () => io.stdoutIsTTY,
     isStderrTerminal: () => io.stderrIsTTY,
@@ -131,6 +148,9 @@ export function createContext(init: ContextInit = {}): Context {
       // A terminal that reports 0 columns (a pty without a size: `script`, some CI runners) sends
       // ora's line count to Infinity and clear() into an endless loop of escape codes.
       if (!io.stderrIsTTY || (io.stderr as { columns?: number }).columns === 0) return false;
+      // `mq logs --all | jq` or `| less`: the reader writes to this terminal too, and frames drawn
+      // between its lines (or over less's screen) garble both; a file (`> out.ndjson`) is fine
+      if (io.stdoutIsPipe) return false;
       // frames between lines of data on the same screen would garble both
       return !(opts.stdoutStreams && io.stdoutIsTTY);
     },
