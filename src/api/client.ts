@@ -318,6 +318,12 @@ function networkError(err: unknown, code: string | undefined, url: URL, attempts
     const got = err.announced !== undefined ? `${count(err.received)} of ${count(err.announced)} bytes` : `${count(err.received)} bytes`;
     return new NetworkError(`the connection to ${host} closed before the whole response arrived (got ${got})${after && `,${after}`}`);
   }
+  // closed (FIN) before the status line: node:http calls it a "socket hang up", undici "other
+  // side closed", and both give it a reset's code; a server that hangs up is not a reset
+  const said = err instanceof Error ? err.message : "";
+  if ((code === "ECONNRESET" && said === "socket hang up") || (code === "UND_ERR_SOCKET" && said === "other side closed")) {
+    return new NetworkError(`${host} closed the connection without answering${after}`);
+  }
   if (code !== undefined && RESET_CODES.has(code)) return new NetworkError(`the connection to ${host} was reset${after}`);
   if (code === "ECONNREFUSED") return new NetworkError(`cannot connect to ${host}: connection refused`, "check --api-url and that the server is running");
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return new NetworkError(`cannot resolve the host ${url.hostname}`, "check --api-url and your network");

@@ -82,6 +82,18 @@ onEachWire(() => {
       expect(received).toEqual([REQUEST]);
     });
 
+    it.each([
+      ["closed", (s: Socket) => s.end(), "closed the connection without answering"],
+      ["reset", (s: Socket) => s.resetAndDestroy(), "was reset"],
+    ] as const)("before any answer, %s: says which, after 4 attempts", async (_name, act, what) => {
+      cut = act;
+      const r = await runMq(["logs", "-o", "ndjson", "--per-page", "5"], { apiUrl: url });
+      expect(r.code).toBe(6);
+      const said = what === "was reset" ? `the connection to ${host()} was reset` : `${host()} ${what}`;
+      expect(lines(r.stderr)).toEqual([`mq: ${said} after 4 attempts`]);
+      expect(received).toEqual([REQUEST, REQUEST, REQUEST, REQUEST]);
+    });
+
     it("no length: the JSON stops before its end (not retried: nothing says it was cut but the JSON)", async () => {
       cut = CUTS["no length (ends where the connection closes)"]!;
       const r = await runMq(["logs", "-o", "ndjson", "--per-page", "5"], { apiUrl: url });
