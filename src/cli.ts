@@ -141,7 +141,8 @@ function newHelpCommand(program: Command, ctx: Context): Command {
     .argument("[command...]", "the command, e.g. logs or stats failure-rate, or exit-codes")
     .action((names: string[]) => {
       if (names.length === 1 && names[0] === EXIT_CODES_TOPIC) {
-        ctx.io.stdout.write(exitCodesText());
+        const width = ctx.io.tableWidth();
+        ctx.io.stdout.write(width === undefined ? exitCodesText() : fitHelpText(exitCodesText(), width));
         return;
       }
       let target = program;

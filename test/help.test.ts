@@ -153,3 +153,14 @@ describe("help on a 60-column terminal", () => {
     expect(wide).toEqual([]);
   });
 });
+
+describe("help-like listings on a 60-column terminal", () => {
+  it.each([[["help", "exit-codes"]], [["stats"]]])("mq %j: no line wider than 60 (they ran to 90 and 95); piped, a line each", async (argv) => {
+    const tty = testContext({ tty: true, columns: 60 });
+    expect(await main(argv, tty)).toBe(0);
+    expect(tty.stdoutText().split("\n").filter((l) => l.length > 60)).toEqual([]);
+    const piped = testContext({ columns: 60 });
+    await main(argv, piped);
+    expect(piped.stdoutText().split("\n").some((l) => l.length > 60)).toBe(true);
+  });
+});
