@@ -13,6 +13,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { MQ_BIN } from "../helpers/spawn.js";
+import { startServer } from "../../src/server/index.js";
 
 // (module (func (export "add") (param i32 i32) (result i32) local.get 0 local.get 1 i32.add))
 const ADD_WASM = [0, 97, 115, 109, 1, 0, 0, 0, 1, 7, 1, 96, 2, 127, 127, 1, 127, 3, 2, 1, 0, 7, 7, 1, 3, 97, 100, 100, 0, 0, 10, 9, 1, 7, 0, 32, 0, 32, 1, 106, 11];
@@ -55,9 +56,11 @@ describe("WebAssembly tier-up", () => {
 });
 
 describe("what start-up loads", () => {
-  it("mq auth status and mq --help load no child_process and build no Intl format (ICU data: 7 MB)", () => {
-    const probe = join(mkdtempSync(join(tmpdir(), "mq-modules-")), "probe.mjs");
+  it("mq auth status and mq --help load no child_process, no node:http, no ES module, and build no Intl format (ICU data: 7 MB)", () => {
+    // CommonJS, as bin/mq.js: an ES module probe would start the ES module loader itself
+    const probe = join(mkdtempSync(join(tmpdir(), "mq-modules-")), "probe.cjs");
     // counts Intl formats built, runs bin/mq.js, then prints which of Node's modules were loaded
+    // (module_job: Node's ES module loader loaded a module; http: node:http, for requests only)
     writeFileSync(
       probe,
       `let formats = 0;
@@ -66,10 +69,10 @@ for (const name of ["NumberFormat", "DateTimeFormat", "Collator", "PluralRules",
   Intl[name] = new Proxy(Original, { construct: (target, args) => (formats++, Reflect.construct(target, args)), apply: (target, self, args) => (formats++, Reflect.apply(target, self, args)) });
 }
 process.argv.splice(2, 0, ...JSON.parse(process.env.MQ_ARGS));
-await import(${JSON.stringify(MQ_BIN)});
-process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /child_process|dgram/.test(m)).join(",") + "; Intl formats: " + formats + "\\n");`,
+process.on("exit", () => process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /child_process|dgram|esm\\/module_job|^NativeModule https?$/.test(m)).join(",") + "; Intl formats: " + formats + "\\n"));
+require(${JSON.stringify(MQ_BIN)});`,
     );
-    for (const args of [["--help"], ["auth", "status"]]) {
+    for (const args of [["--help"], ["auth", "status"], ["logs", "--help"]]) {
       const r = spawnSync(process.execPath, [probe], {
         env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-modules-config-")) },
         encoding: "utf8",
@@ -81,14 +84,92 @@ process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /chil
   });
 });
 
+describe("what a one-page command against the bundled server loads", () => {
+  /** runs bin/mq.js with `args`: its stdout and stderr, and whether zod was loaded */
+  async function zodLoaded(args: string[]): Promise<{ stdout: string; stderr: string; zod: boolean }> {
+    const probe = join(mkdtempSync(join(tmpdir(), "mq-zod-")), "probe.mjs");
+    writeFileSync(
+      probe,
+      `process.argv.splice(2, 0, ...JSON.parse(process.env.MQ_ARGS));
+await import(${JSON.stringify(MQ_BIN)});
+process.on("exit", () => process.stderr.write("\\nzod: " + ("__zod_globalConfig" in globalThis) + "\\n"));`,
+    );
+    const child = spawn(process.execPath, [probe], {
+      env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-zod-config-")) },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout += c));
+    child.stderr.on("data", (c) => (stderr += c));
+    const code = await new Promise((r) => child.on("close", r));
+    expect(code, stderr).toBe(0);
+    const m = /\nzod: (true|false)\n$/.exec(stderr);
+    expect(m, stderr).not.toBeNull();
+    return { stdout, stderr: stderr.slice(0, m!.index), zod: m![1] === "true" };
+  }
+
+  it.each(["mergify", "spec"] as const)("--dialect %s: a valid page of mq logs and a valid answer of mq stats are written without zod", async (dialect) => {
+    const server = await startServer({ dialect, days: 2, now: new Date("2026-11-20T12:00:00Z"), recordRequests: false });
+    try {
+      const common = ["--repo", "acme/web", "--api-url", server.url, "--dialect", dialect, "-o", "ndjson"];
+      const logs = await zodLoaded(["logs", "--limit", "20", "--since", "2026-11-19T12:00:00Z", ...common]);
+      expect(logs.stdout.trimEnd().split("\n")).toHaveLength(20);
+      // no warning: the page was valid as it came, and zod was not needed to say so
+      expect(logs.stderr).toBe("");
+      expect(logs.zod).toBe(false);
+      for (const name of ["failure-rate", "queue-size", "batch-bisection", "queues"]) {
+        const stats = await zodLoaded(["stats", name, "--since", "2026-11-19T12:00:00Z", "--until", "2026-11-20T12:00:00Z", ...common]);
+        expect(stats.stdout.length, name).toBeGreaterThan(0);
+        expect(stats.stderr, name).toBe("");
+        expect(stats.zod, name).toBe(false);
+      }
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it("the control: a page the generated checks cannot vouch for loads zod, and warns as before", async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ events: [{ id: 1, received_at: "2026-11-20T11:59:00Z", trigger: "t", repository: "a/b", pull_request: null, base_ref: null, outcome: "neutral", type: "action.queue.change", metadata: { queue_name: "default", size: "2" } }], per_page: 1, size: 1 }));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const r = await zodLoaded(["logs", "--repo", "a/b", "--api-url", url, "--dialect", "mergify", "--limit", "1", "-o", "ndjson"]);
+      expect(r.stdout).toMatch(/^\{"id":1,/);
+      expect(r.stderr).toMatch(/^mq: warning: action.queue.change event 1 does not match the service's OpenAPI \(metadata.priority_rule_name: .*metadata.size: /);
+      expect(r.zod).toBe(true);
+    } finally {
+      server.close();
+    }
+  });
+});
+
 describe("the bundle's start-up path (scripts/build.mjs)", () => {
   const dist = join(dirname(MQ_BIN), "..", "dist");
 
-  it("dist/main.js is one module: it statically imports Node's modules and packages only, no chunk", () => {
+  it("dist/main.cjs is one module: it requires Node's modules only, and reaches the chunks through import()", () => {
+    const text = readFileSync(join(dist, "main.cjs"), "utf8");
+    const requires = [...text.matchAll(/(?<![\w$.])require\(["']([^"']+)["']\)/g)].map((m) => m[1]!);
+    expect(requires.length).toBeGreaterThan(0);
+    expect(requires.filter((s) => !s.startsWith("node:"))).toEqual([]);
+    // every import() goes through __mqImport: a code-cached script has no import() of its own
+    expect(text).toMatch(/__mqImport\("\.\/chunks\//);
+    expect(text.match(/(?<![\w$.])import\(/g)).toEqual(["import("]);
+  });
+
+  it("dist/main.js, main.cjs's ES module face, imports nothing but node:module", () => {
     const text = readFileSync(join(dist, "main.js"), "utf8");
     const statics = [...text.matchAll(/(?:^|[;}\s])(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']+)["']/g)].map((m) => m[1]!);
-    expect(statics.filter((s) => s.startsWith("."))).toEqual([]);
-    expect(text).toMatch(/import\("\.\/chunks\//);
+    expect(statics).toEqual(["node:module"]);
+  });
+
+  it("no module of src/ exports a binding it reassigns (main.js hands the chunks copies of main.cjs's)", () => {
+    const src = fileURLToPath(new URL("../../src", import.meta.url));
+    const r = spawnSync("grep", ["-rlE", "^\\s*export\\s+(let|var)\\b", src, "--include=*.ts"], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(1); // grep: no match
+    expect(r.stdout).toBe("");
   });
 
   /** The chunks `main` reaches through static and dynamic imports. */
@@ -96,7 +177,7 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
     const chunks = join(dirname(main), "chunks");
     const seen = new Set<string>();
     const visit = (file: string) => {
-      for (const m of readFileSync(file, "utf8").matchAll(/(?:from\s*|import\s*\(?\s*)"(\.{1,2}\/[^"]+)"/g)) {
+      for (const m of readFileSync(file, "utf8").matchAll(/(?:from\s*|import\s*\(?\s*|__mqImport\()"(\.{1,2}\/[^"]+)"/g)) {
         const target = join(dirname(file), m[1]!);
         if (target.startsWith(chunks) && !seen.has(target)) {
           seen.add(target);
@@ -115,14 +196,14 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
       execFileSync(process.execPath, [fileURLToPath(new URL("../../scripts/build.mjs", import.meta.url))], { env: { ...process.env, MQ_BUILD_OUT: out }, stdio: "pipe" });
       const written = readdirSync(join(out, "chunks")).sort();
       expect(written.length).toBeGreaterThan(20);
-      expect(reachable(join(out, "main.js"))).toEqual(written);
+      expect(reachable(join(out, "main.cjs"))).toEqual(written);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
   });
 
   it("a lazy chunk imports main's bindings from main.js itself (one instance of every module, no module load per binding)", async () => {
-    const files = reachable(join(dist, "main.js"));
+    const files = reachable(join(dist, "main.cjs"));
     let fromMain = 0;
     for (const f of files) {
       const text = readFileSync(join(dist, "chunks", f), "utf8");
@@ -132,13 +213,14 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
     expect(fromMain).toBeGreaterThan(5);
     // and what they get is main's own: one MqError class whichever chunk threw it
     const main = (await import(pathToFileURL(join(dist, "main.js")).href)) as Record<string, unknown>;
-    const store = files.find((f) => /^store-/.test(f));
-    expect(store).toBeDefined();
-    const text = readFileSync(join(dist, "chunks", store!), "utf8");
+    const table = files.find((f) => /^logs-table-/.test(f));
+    expect(table).toBeDefined();
+    const text = readFileSync(join(dist, "chunks", table!), "utf8");
+    expect(text).toMatch(/__mqChunk\d+_\w+ as \w+/);
     for (const [, inMain] of text.matchAll(/(__mqChunk\d+_\w+) as \w+/g)) expect(main[inMain!], inMain).toBeDefined();
   });
 
-  it("a one-page mq logs over http:// loads neither undici nor zod nor node:http2 nor tls nor crypto, and compiles no WebAssembly", async () => {
+  it("a one-page mq logs over http:// loads neither undici nor zod nor node:http2 nor tls nor crypto nor any ES module, and compiles no WebAssembly", async () => {
     const server = createServer((req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ events: [{ id: 1, received_at: "2026-11-20T11:59:00.000000+00:00", trigger: "Rule: automatic merge", repository: "a/b", pull_request: 1, base_ref: "main", type: "action.assign", metadata: { added: ["jdoe"], removed: [] } }], per_page: 1, size: 1 }));
@@ -146,7 +228,7 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const probe = join(mkdtempSync(join(tmpdir(), "mq-http2-")), "probe.mjs");
+      const probe = join(mkdtempSync(join(tmpdir(), "mq-http2-")), "probe.cjs");
       writeFileSync(
         probe,
         `process.argv.splice(2, 0, ...JSON.parse(process.env.MQ_ARGS));
@@ -157,9 +239,10 @@ for (const key of ["compile", "instantiate", "compileStreaming", "instantiateStr
 }
 const Module = WebAssembly.Module;
 WebAssembly.Module = new Proxy(Module, { construct: (target, args) => (wasm++, new target(...args)) });
-await import(${JSON.stringify(MQ_BIN)});
-// node:assert: undici's modules require it, none of mq's (nor node:http's)
-process.on("exit", () => process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /^NativeModule (http2|tls|crypto|assert)$/.test(m)).join(",") + "\\nwebassembly: " + wasm + "\\nzod: " + ("__zod_globalConfig" in globalThis) + "\\n"));`,
+require(${JSON.stringify(MQ_BIN)});
+// node:assert: undici's modules require it, none of mq's (nor node:http's); module_job: an ES
+// module was loaded (main.cjs holds all a one-page mq logs runs)
+process.on("exit", () => process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /^NativeModule (http2|tls|crypto|assert)$|esm\\/module_job/.test(m)).join(",") + "\\nwebassembly: " + wasm + "\\nzod: " + ("__zod_globalConfig" in globalThis) + "\\n"));`,
       );
       const args = ["logs", "--repo", "a/b", "--api-url", url, "--limit", "1", "-o", "ndjson"];
       const child = spawn(process.execPath, [probe], {
