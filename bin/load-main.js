@@ -20,8 +20,13 @@ const MAIN = join(__dirname, "..", "dist", "main.cjs");
 /** caches of other builds are removed once this old (two installed copies of mq do not thrash) */
 const STALE_MS = 7 * 24 * 3600 * 1000;
 
-/** The per-user cache folder: $XDG_CACHE_HOME/mq or ~/.cache/mq; ~/Library/Caches/mq; %LOCALAPPDATA%\mq\Cache. */
+/**
+ * The per-user cache folder: $XDG_CACHE_HOME/mq or ~/.cache/mq; ~/Library/Caches/mq; %LOCALAPPDATA%\mq\Cache.
+ * None with MQ_NO_CODE_CACHE set (non-empty): an image or a sandbox that wants no file written
+ * outside the config folder says so.
+ */
 function cacheDir(env = process.env, platform = process.platform) {
+  if (env.MQ_NO_CODE_CACHE) return undefined;
   if (platform === "win32") return env.LOCALAPPDATA ? join(env.LOCALAPPDATA, "mq", "Cache") : undefined;
   if (platform === "darwin") return env.HOME ? join(env.HOME, "Library", "Caches", "mq") : undefined;
   if (env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME)) return join(env.XDG_CACHE_HOME, "mq");

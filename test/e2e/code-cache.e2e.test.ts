@@ -2,7 +2,7 @@
 // What a user must never see from it: a different output, a message, a failure, whatever state the
 // cache is in (missing, refused, corrupt, unwritable, written by several runs at once).
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,9 +12,9 @@ import { MQ_BIN } from "../helpers/spawn.js";
 const LOADER = join(MQ_BIN, "..", "load-main.js");
 const { cacheDir } = createRequire(import.meta.url)(LOADER) as { cacheDir: (env: Record<string, string | undefined>, platform: string) => string | undefined };
 
-function mq(args: string[], cacheHome: string) {
+function mq(args: string[], cacheHome: string, extraEnv: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [MQ_BIN, ...args], {
-    env: { PATH: process.env.PATH ?? "", HOME: cacheHome, XDG_CACHE_HOME: join(cacheHome, "cache"), MQ_CONFIG_DIR: join(cacheHome, "config"), NO_COLOR: "1" },
+    env: { PATH: process.env.PATH ?? "", HOME: cacheHome, XDG_CACHE_HOME: join(cacheHome, "cache"), MQ_CONFIG_DIR: join(cacheHome, "config"), NO_COLOR: "1", ...extraEnv },
     encoding: "utf8",
     timeout: 30_000,
   });
@@ -39,6 +39,17 @@ describe("the code cache", () => {
     expect(cacheDir({ HOME: "/h" }, "darwin")).toBe("/h/Library/Caches/mq");
     expect(cacheDir({ LOCALAPPDATA: "C:\\L" }, "win32")).toMatch(/^C:\\L.mq.Cache$/);
     expect(cacheDir({}, "linux")).toBeUndefined();
+    expect(cacheDir({ MQ_NO_CODE_CACHE: "1", XDG_CACHE_HOME: "/x/cache", HOME: "/h" }, "linux")).toBeUndefined();
+    expect(cacheDir({ MQ_NO_CODE_CACHE: "", HOME: "/h" }, "linux")).toBe("/h/.cache/mq");
+  });
+
+  it("is neither written nor read with MQ_NO_CODE_CACHE set", () => {
+    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const off = mq(["--help"], home, { MQ_NO_CODE_CACHE: "1" });
+    expect(off.code).toBe(0);
+    expect(existsSync(join(home, "cache", "mq"))).toBe(false);
+    expect(mq(["--help"], home)).toEqual(off);
+    expect(caches(join(home, "cache", "mq"))).toHaveLength(1);
   });
 
   it("is written by the first run (private to the user), used by the next, and the output is the same", () => {
