@@ -17,6 +17,7 @@ import { NewCmdArchive } from "./commands/archive/index.js";
 import { EXIT_CODE_TABLE, redact } from "./errors.js";
 import { examplesHelpText } from "./commands/examples.js";
 import { messageSecrets } from "./secrets.js";
+import { fitHelpText } from "./output/help-text.js";
 import { closestMatches } from "./commands/shared/lists.js";
 import { applyConfigDefaults } from "./config/resolve.js";
 
@@ -140,7 +141,8 @@ function newHelpCommand(program: Command, ctx: Context): Command {
     .argument("[command...]", "the command, e.g. logs or stats failure-rate, or exit-codes")
     .action((names: string[]) => {
       if (names.length === 1 && names[0] === EXIT_CODES_TOPIC) {
-        ctx.io.stdout.write(exitCodesText());
+        const width = ctx.io.tableWidth();
+        ctx.io.stdout.write(width === undefined ? exitCodesText() : fitHelpText(exitCodesText(), width));
         return;
       }
       let target = program;
@@ -164,7 +166,8 @@ function unknownCommand(parent: Command, name: string, topics: readonly string[]
 function configureCommand(cmd: Command, ctx: Context): void {
   cmd.exitOverride();
   cmd.configureOutput({
-    writeOut: (s) => void ctx.io.stdout.write(s),
+    // commander writes help (and the version) here: fitted to the width it wraps its own part to
+    writeOut: (s) => void ctx.io.stdout.write(fitHelpText(s, Math.min(ctx.io.columns, 100))),
     writeErr: (s) => void ctx.io.stderr.write(s),
     // commander's two-line "error: ...\n(Did you mean ...?)" becomes one line in mq's voice
     outputError: (s, write) =>
@@ -172,4 +175,7 @@ function configureCommand(cmd: Command, ctx: Context): void {
     getOutHelpWidth: () => Math.min(ctx.io.columns, 100),
     getErrHelpWidth: () => Math.min(ctx.io.columns, 100),
   });
+  // commander leaves a description unwrapped when less than 40 columns remain beside the flags:
+  // at 60 columns every option's description ran past the edge and the terminal broke it mid-word
+  cmd.configureHelp({ minWidthToWrap: 20 });
 }

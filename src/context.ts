@@ -4,6 +4,7 @@
 // and an undici MockAgent or a loopback server. The factory decides what a service is built from
 // (config file, token, offline server: factory/api-client.ts); the services (config/, the api/
 // transport) take what they need as arguments and never import this module: no import circle.
+import { fstatSync } from "node:fs";
 import type { Dispatcher } from "undici";
 import type { ApiClient } from "./api/client.js";
 // config/ statically: every command that reads the config (auth, config, every data command) would
@@ -22,6 +23,11 @@ export interface IOFacts {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /**
+   * stdout is a pipe or a socket: another program reads it and may be writing to the same terminal
+   * as stderr (`| jq`, `| head`, `| less`). Unknown (false) for streams a test injects.
+   */
+  stdoutIsPipe?: boolean;
   /** terminal width for tables and charts */
   columns: number;
 }
@@ -43,6 +49,11 @@ export interface IOStreams extends IOFacts {
   width(): number;
   /** the width tables are fitted to: the terminal's on a terminal, none (no fitting) otherwise */
   tableWidth(): number | undefined;
+  /**
+   * The width lines of prose on stderr (a summary under a table, a hint) are wrapped to: stderr's
+   * terminal, else stdout's (`2>log`: the line goes with the table it describes), else none.
+   */
+  messageWidth(): number | undefined;
   /**
    * May a spinner run on stderr? Only on a terminal that reports a size, and not while data streams
    * to stdout on the same terminal (`stdoutStreams`: the command writes data while it spins).
@@ -95,6 +106,16 @@ export interface ContextInit {
   dispatcher?: Dispatcher;
 }
 
+/** Is the file descriptor a pipe or a socket (a program reads it)? */
+function isPipe(fd: number): boolean {
+  try {
+    const st = fstatSync(fd);
+    return st.isFIFO() || st.isSocket();
+  } catch {
+    return false;
+  }
+}
+
 export function createContext(init: ContextInit = {}): Context {
   const stdout = init.io?.stdout ?? process.stdout;
   const stderr = init.io?.stderr ?? process.stderr;
@@ -113,6 +134,7 @@ export function createContext(init: ContextInit = {}): Context {
     },
     stdoutIsTTY: init.io?.stdoutIsTTY ?? Boolean((stdout as { isTTY?: boolean }).isTTY),
     stderrIsTTY: init.io?.stderrIsTTY ?? Boolean((stderr as { isTTY?: boolean }).isTTY),
+    stdoutIsPipe: init.io?.stdoutIsPipe ?? (stdout === process.stdout && isPipe(1)),
     columns: init.io?.columns ?? ((stdout as { columns?: number }).columns || 100),
     isStdoutTerminal: () => io.stdoutIsTTY,
     isStderrTerminal: () => io.stderrIsTTY,
@@ -129,10 +151,14 @@ export function createContext(init: ContextInit = {}): Context {
     width: () => io.columns,
     csvGuarded: () => ctx.globals.csvGuard,
     tableWidth: () => (io.stdoutIsTTY ? io.columns : undefined),
+    messageWidth: () => (io.stderrIsTTY ? (io.stderr as { columns?: number }).columns || io.columns : io.stdoutIsTTY ? io.columns : undefined),
     spinnerAllowed(opts = {}) {
       // A terminal that reports 0 columns (a pty without a size: `script`, some CI runners) sends
       // ora's line count to Infinity and clear() into an endless loop of escape codes.
       if (!io.stderrIsTTY || (io.stderr as { columns?: number }).columns === 0) return false;
+      // `mq logs --all | jq` or `| less`: the reader writes to this terminal too, and frames drawn
+      // between its lines (or over less's screen) garble both; a file (`> out.ndjson`) is fine
+      if (io.stdoutIsPipe) return false;
       // frames between lines of data on the same screen would garble both
       return !(opts.stdoutStreams && io.stdoutIsTTY);
     },

@@ -139,3 +139,28 @@ describe("suggestions after a typo", () => {
     expect(stderr).toBe("mq: unknown option '--sinse' (did you mean --since?)\n");
   });
 });
+
+describe("help on a 60-column terminal", () => {
+  // commander wraps a description only when 40 columns remain beside the flags: at 60 none was
+  // wrapped and the terminal broke them mid-word. Examples are commands, kept whole to be copied.
+  it.each(commands.map((c) => [label(c), c] as const))("%s --help: every line but an example fits", async (_name, cmd) => {
+    const ctx = testContext({ columns: 60 });
+    await main([...commandPath(cmd).split(" ").filter(Boolean), "--help"], ctx);
+    const wide = ctx
+      .stdoutText()
+      .split("\n")
+      .filter((l) => l.length > 60 && !/^\s+\$ /.test(l) && !/^\s{4,}\S+$/.test(l));
+    expect(wide).toEqual([]);
+  });
+});
+
+describe("help-like listings on a 60-column terminal", () => {
+  it.each([[["help", "exit-codes"]], [["stats"]]])("mq %j: no line wider than 60 (they ran to 90 and 95); piped, a line each", async (argv) => {
+    const tty = testContext({ tty: true, columns: 60 });
+    expect(await main(argv, tty)).toBe(0);
+    expect(tty.stdoutText().split("\n").filter((l) => l.length > 60)).toEqual([]);
+    const piped = testContext({ columns: 60 });
+    await main(argv, piped);
+    expect(piped.stdoutText().split("\n").some((l) => l.length > 60)).toBe(true);
+  });
+});

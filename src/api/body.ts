@@ -33,6 +33,24 @@ export class BodyTooLargeError extends Error {
   }
 }
 
+/**
+ * Thrown by readBodyText when the body stops with an error before its end (the connection closed or
+ * was reset mid-body): how much came, and how much Content-Length announced. `code` is the wire's
+ * own (ECONNRESET, UND_ERR_SOCKET), so the retry policy sees the reset it is.
+ */
+export class BodyCutShortError extends Error {
+  readonly code: string | undefined;
+  constructor(
+    readonly received: number,
+    readonly announced: number | undefined,
+    override readonly cause: unknown,
+  ) {
+    super(`the body stopped after ${received} bytes${announced !== undefined ? ` of ${announced}` : ""}`);
+    const code = (cause as { code?: unknown } | undefined)?.code;
+    this.code = typeof code === "string" ? code : undefined;
+  }
+}
+
 interface Body extends AsyncIterable<Buffer | Uint8Array | string> {
   destroy(error?: Error): unknown;
 }
@@ -49,6 +67,7 @@ export async function readBodyText(body: Body, limit = MAX_BODY_BYTES, contentLe
   }
   const chunks: Buffer[] = [];
   let bytes = 0;
+  const cutShort = (err: unknown) => new BodyCutShortError(bytes, Number.isFinite(announced) ? announced : undefined, err);
   const add = (chunk: Buffer | Uint8Array | string): boolean => {
     const buf = typeof chunk === "string" ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     bytes += buf.length;
@@ -66,14 +85,18 @@ export async function readBodyText(body: Body, limit = MAX_BODY_BYTES, contentLe
         }
       });
       body.on("end", () => resolve());
-      body.on("error", reject);
+      body.on("error", (err: unknown) => reject(cutShort(err)));
     });
   } else {
-    for await (const chunk of body) {
-      if (!add(chunk)) {
-        body.destroy();
-        throw new BodyTooLargeError(limit);
+    try {
+      for await (const chunk of body) {
+        if (!add(chunk)) {
+          body.destroy();
+          throw new BodyTooLargeError(limit);
+        }
       }
+    } catch (err) {
+      throw err instanceof BodyTooLargeError ? err : cutShort(err);
     }
   }
   const all = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bytes);

@@ -11,7 +11,7 @@ import { version } from "../../package.json";
 import { ContractError, HttpError, InterruptedError, NetworkError, UsageError } from "../errors.js";
 import { stripUserinfo } from "../config/keys.js";
 import { messageText } from "../output/terminal-text.js";
-import { BodyTooLargeError, formatBytes, MAX_BODY_BYTES, readBodyText } from "./body.js";
+import { BodyCutShortError, BodyTooLargeError, formatBytes, MAX_BODY_BYTES, readBodyText } from "./body.js";
 import { formatErrorBody, parseErrorBody } from "./error-body.js";
 import { scanJson, type Span } from "./json-scan.js";
 import { decideRetry, MAX_ATTEMPTS, parseRetryAfter, RESET_CODES, type Outcome } from "./retry.js";
@@ -312,6 +312,18 @@ function networkError(err: unknown, code: string | undefined, url: URL, attempts
     return timedOut(url, timeoutMs);
   }
   const after = attempts > 1 ? ` after ${attempts} attempts` : "";
+  // the headers came and then the connection ended (closed or reset) before the body did: a
+  // reset is what the wire calls it, but what the user needs is that the answer came cut
+  if (err instanceof BodyCutShortError) {
+    const got = err.announced !== undefined ? `${count(err.received)} of ${count(err.announced)} bytes` : `${count(err.received)} bytes`;
+    return new NetworkError(`the connection to ${host} closed before the whole response arrived (got ${got})${after && `,${after}`}`);
+  }
+  // closed (FIN) before the status line: node:http calls it a "socket hang up", undici "other
+  // side closed", and both give it a reset's code; a server that hangs up is not a reset
+  const said = err instanceof Error ? err.message : "";
+  if ((code === "ECONNRESET" && said === "socket hang up") || (code === "UND_ERR_SOCKET" && said === "other side closed")) {
+    return new NetworkError(`${host} closed the connection without answering${after}`);
+  }
   if (code !== undefined && RESET_CODES.has(code)) return new NetworkError(`the connection to ${host} was reset${after}`);
   if (code === "ECONNREFUSED") return new NetworkError(`cannot connect to ${host}: connection refused`, "check --api-url and that the server is running");
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return new NetworkError(`cannot resolve the host ${url.hostname}`, "check --api-url and your network");
@@ -391,8 +403,16 @@ function flattenHeaders(h: WireHeaders): Record<string, string | undefined> {
 function parseJson(text: string, contentType: string | string[] | undefined, url: URL, status: number): unknown {
   try {
     return JSON.parse(text);
-  } catch {
+  } catch (err) {
     const ct = String(contentType ?? "").split(";")[0]!.trim();
+    // a body without a length (neither Content-Length nor chunked) ends where the connection
+    // closes, so one cut on the way arrives "whole": only its JSON shows the cut
+    if (endsEarly(text, err)) {
+      throw new ContractError(
+        `GET ${url.pathname} returned HTTP ${status} with JSON that stops before its end (${count(Buffer.byteLength(text))} bytes)`,
+        "the answer was cut short on the way (the connection closed early, or the server sent it so); try again",
+      );
+    }
     const what = text.trim() === "" ? "an empty body" : /^\s*</.test(text) || ct === "text/html" ? "an HTML page" : `a body that is not JSON${ct ? ` (${messageText(ct)})` : ""}`;
     throw new ContractError(
       `GET ${url.pathname} returned HTTP ${status} with ${what} instead of JSON`,
@@ -401,12 +421,29 @@ function parseJson(text: string, contentType: string | string[] | undefined, url
   }
 }
 
+/**
+ * JSON.parse gave up at the very end of the text: everything before was a valid start of JSON, so
+ * the text was cut short, not garbled. (V8 says "Unexpected end of JSON input", or names the
+ * position it stopped at; a message it words otherwise leaves the general one.)
+ */
+function endsEarly(text: string, err: unknown): boolean {
+  const message = err instanceof Error ? err.message : "";
+  if (text.trim() === "") return false;
+  if (/end of JSON input/.test(message)) return true;
+  const at = /at position (\d+)/.exec(message);
+  return at !== null && Number(at[1]) >= text.trimEnd().length;
+}
+
 function reason(status: number): string {
   return STATUS_CODES[status] ?? "";
 }
 
 function elapsed(started: number): string {
   return `${Math.round(performance.now() - started)} ms`;
+}
+
+function count(n: number): string {
+  return n.toLocaleString("en-US");
 }
 
 function formatSeconds(ms: number): string {

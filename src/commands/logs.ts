@@ -512,12 +512,23 @@ async function finish(run: LogsRun, progress: Progress): Promise<void> {
   // would pay for a line nobody sees
   const header = () => headerLine(opts, run.repoName, progress.count, progress.truncated);
   if (opts.format === "table") {
-    ctx.io.stderr.write(header() + "\n");
+    ctx.io.stderr.write((await prose(ctx, header())) + "\n");
     await run.sink.end();
   } else {
     await run.sink.end();
-    if (ctx.io.isStderrTerminal()) ctx.io.stderr.write(header() + "\n");
+    if (ctx.io.isStderrTerminal()) ctx.io.stderr.write((await prose(ctx, header())) + "\n");
   }
+}
+
+/**
+ * A line of prose for stderr (the header, the --follow banner), broken between words to the width
+ * its reader sees. string-width is loaded only for a line that may not fit.
+ */
+async function prose(ctx: Context, text: string): Promise<string> {
+  const width = ctx.io.messageWidth();
+  if (width === undefined || text.length <= width) return text;
+  const { wrapLine } = await import("../output/terminal-width.js");
+  return wrapLine(text, width);
 }
 
 /**
@@ -568,11 +579,11 @@ async function runLogsFromArchive(opts: LogsOptions, ctx: Context, from: { archi
   }
   const header = `${headerLine(opts, repoName, count, truncated)} (from the archive)`;
   if (opts.format === "table") {
-    ctx.io.stderr.write(header + "\n");
+    ctx.io.stderr.write((await prose(ctx, header)) + "\n");
     await sink.end();
   } else {
     await sink.end();
-    if (ctx.io.isStderrTerminal()) ctx.io.stderr.write(header + "\n");
+    if (ctx.io.isStderrTerminal()) ctx.io.stderr.write((await prose(ctx, header)) + "\n");
   }
 }
 
@@ -752,7 +763,7 @@ async function follow(run: LogsRun): Promise<void> {
   try {
     run.spinner.stop();
     // like the header line: for a person at a terminal; a script's stderr stays for errors
-    if (ctx.io.isStderrTerminal()) ctx.io.stderr.write(followBanner(opts, run.repoName) + "\n");
+    if (ctx.io.isStderrTerminal()) ctx.io.stderr.write((await prose(ctx, followBanner(opts, run.repoName))) + "\n");
     await emit(await fetchAll(run.query, opts.limit));
     for (;;) {
       run.waiting.show(watermarkMs);

@@ -101,7 +101,7 @@ export function parsePrsFlags(flags: RawFlags, ctx: Context): PrsOptions {
 }
 
 export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
-  const [{ walkStays }, { openEventSource }, { stayRecord, sortValue }, { startSpinner }, { formatCount }, { resolveRepos, eachRepo, someReposFailed }, { MqError }] = await Promise.all([
+  const [{ walkStays }, { openEventSource }, { stayRecord, sortValue }, { startSpinner }, { formatCount }, { resolveRepos, eachRepo, someReposFailed }, { MqError }, { wrapLine }] = await Promise.all([
     import("../insights/walk.js"),
     import("../insights/source.js"),
     import("../insights/records.js"),
@@ -109,6 +109,7 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
     import("../output/format.js"),
     import("./shared/repos.js"),
     import("../errors.js"),
+    import("../output/terminal-width.js"),
   ]);
   type Row = import("../insights/records.js").StayRecord;
   const repos = await resolveRepos(ctx);
@@ -187,7 +188,9 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
   }
   await sink.end();
   if (ctx.io.isStderrTerminal() || opts.format === "table") {
-    ctx.io.stderr.write(`${label}: ${formatCount(written)} queue stay${written === 1 ? "" : "s"} from ${iso(opts.since)} to ${iso(opts.until)}${source.fromArchive ? " (from the archive)" : ""}\n`);
+    const summary = `${label}: ${formatCount(written)} queue stay${written === 1 ? "" : "s"} from ${iso(opts.since)} to ${iso(opts.until)}${source.fromArchive ? " (from the archive)" : ""}`;
+    // broken between words, as wide as the table above it at most
+    ctx.io.stderr.write(wrapLine(summary, ctx.io.messageWidth()) + "\n");
   }
   if (error) throw someReposFailed(failed, repos.length, error);
 }

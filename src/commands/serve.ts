@@ -2,7 +2,7 @@
 // (scripts read it); hints go to stderr; Ctrl-C or SIGTERM stops it and the command returns.
 import { Command, Option } from "commander";
 import type { Context } from "../context.js";
-import { UsageError } from "../errors.js";
+import { InterruptedError, UsageError } from "../errors.js";
 import { checkRepo, parseIsoDateTime } from "../validators.js";
 import type { DialectName } from "../api/dialects/types.js";
 import { MEMORY_BUDGET_MB } from "../server/budget.js";
@@ -151,6 +151,13 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
     throw err;
   }
   ctx.onCleanup(() => server.close());
+  // Ctrl-C while it started (the start does not listen for it): printing the URL and "Press
+  // Ctrl-C to stop" now would announce a server that stops at once; a script reading the URL
+  // would be handed a dead one
+  if (ctx.signal.aborted) {
+    await server.close();
+    throw new InterruptedError("interrupted while the server was starting; it was not left running");
+  }
   ctx.io.stdout.write(`${server.url}\n`);
   const what = opts.eventsFile
     ? `replaying ${opts.eventsFile}`

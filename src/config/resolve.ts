@@ -17,7 +17,7 @@ export interface ConfigSources {
   globals: GlobalOptions;
   env: Record<string, string | undefined>;
   cwd: string;
-  io: { stderr: NodeJS.WritableStream };
+  io: { stderr: NodeJS.WritableStream; messageWidth(): number | undefined };
   /** values never to print; each token found is added before anyone can print it */
   secrets: Set<string>;
   config(): Promise<ConfigStore>;
@@ -157,7 +157,9 @@ export async function resolveRepo(ctx: ConfigSources): Promise<RepoRef> {
   // The bundled server simulates any repository, so a first `mq --offline logs` in any folder
   // shows data instead of an error; stderr says which repository that is.
   if (ctx.globals.offline) {
-    ctx.io.stderr.write(`mq: no repository given; showing the offline demo repository ${OFFLINE_DEMO_REPO.owner}/${OFFLINE_DEMO_REPO.name} (choose one with --repo)\n`);
+    const { wrapLine } = await import("../output/terminal-width.js");
+    const note = `mq: no repository given; showing the offline demo repository ${OFFLINE_DEMO_REPO.owner}/${OFFLINE_DEMO_REPO.name} (choose one with --repo)`;
+    ctx.io.stderr.write(wrapLine(note, ctx.io.messageWidth()) + "\n");
     return { ...OFFLINE_DEMO_REPO, source: "offline demo" };
   }
   throw new UsageError("no repository given", REPO_HINT);

@@ -107,6 +107,9 @@ export function renderChart(spec: ChartSpec): string {
   const last = spec.points[spec.points.length - 1]!;
   const n = spec.points.length;
   const counted = slots > n ? `${n} of ${slots} intervals with data` : `${n} interval${n === 1 ? "" : "s"}`;
-  lines.push(`  ${shortInstant(first.start)} → ${shortInstant(last.end)} · ${counted}`);
+  const span = `  ${shortInstant(first.start)} → ${shortInstant(last.end)}`;
+  // one character a column (ASCII, the arrow and the dot); on two lines where one would not fit
+  const caption = `${span} · ${counted}`;
+  lines.push(caption.length <= spec.columns ? caption : `${span}\n  ${counted}`);
   return lines.join("\n") + "\n";
 }

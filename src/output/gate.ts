@@ -7,6 +7,7 @@ import { labelOf, negate, type GateUnit, type Verdict } from "../stats/fail-if.j
 import { describeKeys, type KeyValue } from "../stats/series.js";
 import { formatDuration, formatExactNumber } from "./format.js";
 import { terminalText } from "./terminal-text.js";
+import { wrapLine } from "./terminal-width.js";
 
 /**
  * Server text on one line: control and bidirectional characters as \u escapes, so a group name
@@ -103,15 +104,15 @@ export function formatVerdict(v: Verdict): string {
 }
 
 /** The verdict lines; with `paint`, the status word coloured (FAIL red, ok green, skip dim). */
-export function verdictLines(verdicts: readonly Verdict[], paint?: ChalkInstance): string {
+export function verdictLines(verdicts: readonly Verdict[], paint?: ChalkInstance, columns?: number): string {
   return verdicts
     .map((v) => {
       // group keys are the server's: through the door, so a key holding "\n::error::" stays on its line
       const line = terminalText(formatVerdict(v));
-      if (!paint || paint.level === 0) return line + "\n";
       const word = line.slice(0, 6);
-      const colour = !v.pass ? paint.red.bold : v.status === "ok" ? paint.green : paint.dim;
-      return colour(word) + line.slice(6) + "\n";
+      const colour = !paint || paint.level === 0 ? (s: string) => s : !v.pass ? paint.red.bold : v.status === "ok" ? paint.green : paint.dim;
+      // on a terminal, broken between words under the check, past the FAIL/ok column
+      return wrapLine(colour(word) + line.slice(6), columns, " ".repeat(6)) + "\n";
     })
     .join("");
 }

@@ -13,7 +13,7 @@ import { colors } from "./color.js";
 import { allKeys, type Export } from "./exporter.js";
 import { formatCount, formatDuration, formatFigure, formatPercent } from "./format.js";
 import { writeChunk } from "./records.js";
-import { columnWidths, renderTable } from "./table.js";
+import { columnWidths, renderTable, safeCell, wrapWords } from "./table.js";
 import { terminalText } from "./terminal-text.js";
 import { displayWidth, truncateToWidth } from "./terminal-width.js";
 
@@ -194,8 +194,11 @@ function splitColumns(head: string[], cells: string[][], columns: number | undef
  * A table of label columns and figures fitted to the terminal as the tables above are: headers
  * broken at underscores, then, still too wide, split into parts one under the other, each with
  * the `lead` label columns (`mq stats <endpoint> --repo a,b`: the repository and category). A
- * table whose last column is free text (`freeLast`: an outcome, a step) first gives that column
- * up, down to `freeLast.min` columns, cut with an ellipsis or wrapped onto more lines.
+ * table whose last column is free text (`freeLast`: an outcome, a step) stays one table while the
+ * other columns leave that column room: at least `freeLast.min` columns (headers whole, else
+ * broken), where it is cut with an ellipsis or wrapped; else at least its header's width, where its
+ * words go onto more lines (an outcome breaks after its underscores). A part's headers break only
+ * when that part needs it.
  */
 export function fittedTable(spec: {
   head: string[];
@@ -208,20 +211,43 @@ export function fittedTable(spec: {
   breakHeadsAt?: RegExp;
   freeLast?: { min: number; wrap?: boolean };
 }): string {
-  if (spec.freeLast && spec.columns !== undefined) {
-    const widths = columnWidths({ head: spec.head, rows: spec.rows });
-    const last = widths.length - 1;
-    const fixed = widths.slice(0, last).reduce((a, w) => a + w + 2, 0);
-    if (fixed + Math.min(widths[last]!, spec.freeLast.min) <= spec.columns) {
-      widths[last] = Math.min(widths[last]!, spec.columns - fixed);
-      return renderTable({ head: spec.head, rows: spec.rows, colors: spec.colors, align: spec.align, widths, wrap: spec.freeLast.wrap });
+  const { columns, rows } = spec;
+  const broken = (head: string[]) => head.map((c, i) => (i === 0 ? c : c.replace(spec.breakHeadsAt ?? /_/g, "\n")));
+  if (spec.freeLast && columns !== undefined) {
+    const last = spec.head.length - 1;
+    // the room the other columns leave the last, with the headers whole and then broken
+    const room = (head: string[]) => {
+      const widths = columnWidths({ head, rows });
+      return { widths, left: columns - widths.slice(0, last).reduce((a, w) => a + w + 2, 0) };
+    };
+    const one = (head: string[], widths: number[], cells: string[][], wrap: boolean | undefined, lines?: boolean) =>
+      renderTable({ head, rows: cells, colors: spec.colors, align: spec.align, widths, wrap, lines });
+    const whole = room(spec.head);
+    const parted = room(broken(spec.head));
+    for (const [head, { widths, left }] of [[spec.head, whole], [broken(spec.head), parted]] as const) {
+      if (left >= Math.min(widths[last]!, spec.freeLast.min)) {
+        widths[last] = Math.min(widths[last]!, left);
+        return one([...head], widths, rows, spec.freeLast.wrap);
+      }
+    }
+    // narrower than its minimum but as wide as its header: the free text on more lines
+    const { widths, left } = parted;
+    const header = columnWidths({ head: [broken(spec.head)[last]!], rows: [] })[0]!;
+    if (left >= header) {
+      widths[last] = left;
+      // through the net first: the only line breaks are then wrapWords' own
+      const cells = rows.map((r) => r.map((cell, i) => (i === last ? wrapWords(safeCell(cell), left) : cell)));
+      return one(broken(spec.head), widths, cells, false, true);
     }
   }
-  const head = fitHeads(spec.head, spec.rows, spec.columns, spec.breakHeadsAt);
-  return splitColumns(head, spec.rows, spec.columns, spec.lead ?? 1)
+  const head = fitHeads(spec.head, rows, columns, spec.breakHeadsAt);
+  const parts = splitColumns(head, rows, columns, spec.lead ?? 1);
+  return parts
     .map((keep) => {
       const pick = <T,>(xs: readonly T[]) => keep.map((i) => xs[i]!);
-      return renderTable({ head: pick(head), rows: spec.rows.map(pick), columns: spec.columns, colors: spec.colors, align: pick(spec.align) });
+      // a part that fits with its headers whole keeps them whole
+      const partHead = parts.length > 1 && columns !== undefined && naturalWidth(pick(spec.head), rows.map(pick)) <= columns ? pick(spec.head) : pick(head);
+      return renderTable({ head: partHead, rows: rows.map(pick), columns, colors: spec.colors, align: pick(spec.align) });
     })
     .join("\n");
 }

@@ -17,6 +17,12 @@ export interface TableSpec {
   widths?: number[];
   /** wrap cells at spaces onto more lines instead of cutting them (a label column that does not fit) */
   wrap?: boolean;
+  /**
+   * Cells hold line breaks of mq's own (wrapWords over cells already through safeCell): each line
+   * goes through the net and is cut to the width on its own; otherwise a line break in a cell is
+   * escaped, as any control character a server sent.
+   */
+  lines?: boolean;
 }
 
 const GAP = 2;
@@ -61,6 +67,29 @@ function fitCell(cell: string, width: number): string {
   return m ? m[1]! + truncateToWidth(m[2]!, width) + m[3]! : cell;
 }
 
+/**
+ * A cell broken onto lines of at most `width` columns, at spaces and after underscores (an
+ * outcome such as CHECKS_TIMEOUT reads as CHECKS_ / TIMEOUT); a word still too long is left to be
+ * cut with an ellipsis. A cell coloured as a whole keeps its colour on each line.
+ */
+export function wrapWords(cell: string, width: number): string {
+  if (visibleWidth(cell) <= width || cell.includes("\n")) return cell;
+  const m = WRAPPED.exec(cell);
+  if (!m) return cell;
+  const words = m[2]!.split(/(?<=_)|(?<= )/);
+  const lines: string[] = [];
+  let line = "";
+  for (const word of words) {
+    if (line !== "" && displayWidth((line + word).trimEnd()) > width) {
+      lines.push(line.trimEnd());
+      line = "";
+    }
+    line += word;
+  }
+  lines.push(line.trimEnd());
+  return lines.map((l) => m[1]! + l + m[3]!).join("\n");
+}
+
 /** Column widths that fit `columns`: shrink the last column, then the widest, never below a minimum. */
 export function fitColumnWidths(natural: number[], columns: number | undefined): number[] {
   const widths = [...natural];
@@ -92,10 +121,10 @@ export function columnWidths(spec: Pick<TableSpec, "head" | "rows" | "columns">)
 export function renderTable(spec: TableSpec): string {
   const { head, rows } = spec;
   const widths = spec.widths ?? columnWidths(spec);
-  return cliTable((spec.colors ? head.map((h) => spec.colors!.bold(h)) : head).map((h) => safeCell(h, true)), rows, widths, spec.align ?? head.map(() => "left"), head.length, spec.wrap === true);
+  return cliTable((spec.colors ? head.map((h) => spec.colors!.bold(h)) : head).map((h) => safeCell(h, true)), rows, widths, spec.align ?? head.map(() => "left"), head.length, spec.wrap === true, spec.lines === true);
 }
 
-function cliTable(head: string[], rows: readonly string[][], widths: readonly number[], align: readonly ("left" | "right")[], n: number, wrap = false): string {
+function cliTable(head: string[], rows: readonly string[][], widths: readonly number[], align: readonly ("left" | "right")[], n: number, wrap = false, lines = false): string {
   const table = new Table({
     head,
     chars: NO_BORDERS,
@@ -106,8 +135,9 @@ function cliTable(head: string[], rows: readonly string[][], widths: readonly nu
     truncate: "…",
   });
   // a table that wraps lets cli-table3 break long cells at spaces; the others are cut here
-  const fit = (cell: string, width: number) => (wrap ? cell : fitCell(cell, width));
-  for (const row of rows) table.push(Array.from({ length: n }, (_, i) => fit(safeCell(row[i] ?? ""), Math.max(widths[i] ?? 1, 1))));
+  const fit = (cell: string, width: number) =>
+    lines && cell.includes("\n") ? cell.split("\n").map((line) => fitCell(safeCell(line), width)).join("\n") : wrap ? safeCell(cell) : fitCell(safeCell(cell), width);
+  for (const row of rows) table.push(Array.from({ length: n }, (_, i) => fit(row[i] ?? "", Math.max(widths[i] ?? 1, 1))));
   return table
     .toString()
     .split("\n")

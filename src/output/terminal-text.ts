@@ -100,11 +100,13 @@ export function stripSgr(text: string): string {
  * JSON text for a terminal: the same JSON value, with every character terminalText would escape
  * written as a `\uXXXX` escape. Such characters can only sit inside strings (JSON allows no other
  * place), so the result parses to exactly the same data; a pipe gets the bytes as sent instead.
+ * A line feed is the exception: a JSON string cannot hold a raw one, so it is the layout of
+ * pretty-printed JSON (`-o json` documents), and escaping it printed the document as one line.
  */
 export function terminalJson(json: string): string {
   if (!ANY_UNSAFE().test(json)) return json;
   return json.replace(ESCAPE_ALL(), (ch: string, keep: string | undefined) => {
-    if (keep !== undefined) return keep;
+    if (keep !== undefined || ch === "\n") return ch;
     let out = "";
     for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
     return out;

@@ -144,6 +144,12 @@ describe("mq archive: input checked before anything runs", () => {
     expect(r).toEqual({ code: 0, stdout: "[]\n", stderr: `No archive at ${dir}/archive.duckdb yet: create it with mq archive sync --repo owner/name.\n` });
   });
 
+  it("status without an archive, -o table: the message alone, no empty table of ten headers (92 columns wide at 60)", async () => {
+    const dir = tempDir();
+    const r = await mq(["archive", "status", "-o", "table"], { dataDir: dir });
+    expect(r).toEqual({ code: 0, stdout: "", stderr: `No archive at ${dir}/archive.duckdb yet: create it with mq archive sync --repo owner/name.\n` });
+  });
+
   it("query without an archive is exit 8 with the way out", async () => {
     const dir = tempDir();
     const r = await mq(["archive", "query", "SELECT 1"], { dataDir: dir });

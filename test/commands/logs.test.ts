@@ -256,6 +256,11 @@ describe("mq logs against a loopback server", () => {
     expect(ctx.stdoutText().trimEnd().split("\n")).toHaveLength(3);
   });
 
+  it("the header line is broken between words on a narrow terminal (68 columns wide at 40)", async () => {
+    expect(await run(["-o", "ndjson", "--limit", "3"], { tty: true, columns: 40 })).toBe(0);
+    expect(ctx.stderrText()).toBe("acme/web: the newest 3 events in the\nlast 24 hours; more with --all\n");
+  });
+
   it("maps a 404 to exit 3 with the server's detail", async () => {
     server.failRequest(1, 404, { detail: "Repository not found" });
     expect(await run([])).toBe(3);

@@ -118,6 +118,19 @@ describe("runServe", () => {
     expect(ctx.stderrText()).toContain("mq serve: stopped\n");
   });
 
+  it("Ctrl-C while the server starts: it closes without announcing a URL nobody will serve, exit 130", async () => {
+    // the server's start does not look at the signal: an abort before it is one during it
+    const controller = new AbortController();
+    controller.abort();
+    const ctx = testContext({ signal: controller.signal });
+    const { runServe } = await import("../../src/commands/serve.js");
+    const err = await runServe({ host: "127.0.0.1", port: 0, seed: 1, days: 1, now: new Date("2026-11-20T12:00:00Z"), latencyMs: 0, memoryBudgetMb: 512 }, ctx).catch((e: unknown) => e);
+    const { reportError } = await import("../../src/main.js");
+    expect(reportError(err, ctx)).toBe(130);
+    expect(ctx.stdoutText()).toBe("");
+    expect(ctx.stderrText()).toBe("mq: interrupted while the server was starting; it was not left running\n");
+  });
+
   it("through main, an empty --token or one with whitespace exits 2 before listening", async () => {
     for (const token of ["", "a b"]) {
       // an already aborted signal: a server that did start would stop at once (exit 0)

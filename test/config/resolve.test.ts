@@ -116,6 +116,13 @@ describe("repository precedence", () => {
     expect(ctx.stderrText()).toBe("mq: no repository given; showing the offline demo repository acme/web (choose one with --repo)\n");
   });
 
+  it("breaks that note between words on a 60-column terminal (it was 94 columns wide)", async () => {
+    const ctx = testContext({ cwd: mkdtempSync(join(tmpdir(), "mq-nogit-")), stderrIsTTY: true, columns: 60 });
+    ctx.globals.offline = true;
+    await resolveRepo(ctx);
+    expect(ctx.stderrText()).toBe("mq: no repository given; showing the offline demo repository\nacme/web (choose one with --repo)\n");
+  });
+
   it("names the source of a bad value", async () => {
     const ctx = testContext({ env: { MQ_REPO: "bad_owner/web" } });
     const err = await resolveRepo(ctx).catch((e) => e);

@@ -102,6 +102,8 @@ describe.skipIf(!hasScript)("golden captures at 80 and 120 columns (and 60) (ski
         if (process.env.MQ_UPDATE_GOLDEN === "1" || !existsSync(file)) writeFileSync(file, text);
         expect(text).toBe(readFileSync(file, "utf8"));
         expect(widest(r.stdout), r.stdout).toBeLessThanOrEqual(columns);
+        // the lines on stderr too (summaries, notes, --fail-if verdicts): they go to the same screen
+        expect(widest(r.stderr), r.stderr).toBeLessThanOrEqual(columns);
       }, 60_000);
     }
   }

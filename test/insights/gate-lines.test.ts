@@ -70,3 +70,14 @@ describe("gate lines", () => {
     expect(all.stderr).toBe("ok    merged 1,235 >= 1,000 (repository acme/web)\n");
   });
 });
+
+describe("gate lines on a narrow terminal", () => {
+  it("are broken between words under the check, past the FAIL/ok column (they ran 68 columns wide at 40); in a pipe they stay whole", async () => {
+    const args = ["insights", "--since", "3d", "--fail-if", "p95(queue_time) > 1h", "-o", "none", "--color", "never"];
+    const tty = await runMq(args, { apiUrl: server.url, now: () => NOW, stdoutIsTTY: true, columns: 40 });
+    expect(tty.code).toBe(1);
+    expect(tty.stderr.split("\n").slice(0, 2)).toEqual(["FAIL  p95(queue_time) 1h 38m > 1h (1,351", "      stays, repository acme/web)"]);
+    const pipe = await runMq(args, { apiUrl: server.url, now: () => NOW, columns: 40 });
+    expect(pipe.stderr.split("\n")[0]).toBe("FAIL  p95(queue_time) 1h 38m > 1h (1,351 stays, repository acme/web)");
+  });
+});

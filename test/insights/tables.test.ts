@@ -94,8 +94,23 @@ describe("on a terminal, no line wider than it", () => {
       const r = await mq(args, { columns });
       expect(r.code, r.stderr).toBe(0);
       for (const line of r.stdout.split("\n")) expect(displayWidth(line), line).toBeLessThanOrEqual(columns);
+      // the summary under the table too (mq prs': 73 columns wide at 60)
+      for (const line of r.stderr.split("\n")) expect(displayWidth(line), line).toBeLessThanOrEqual(columns);
     });
   }
+
+  it("-o json on a terminal is pretty-printed on many lines (it was one line, its breaks escaped as \\u000a)", async () => {
+    const r = await mq(["insights", "--since", "2h", "--compare", "none", "-o", "json"], { columns: 80 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.startsWith('{\n  "repository": "acme/web",\n')).toBe(true);
+    expect(r.stdout).not.toContain("\\u000a");
+  });
+
+  it("mq prs' summary line is broken between words to the terminal, not cut", async () => {
+    const r = await mq(["prs", "--since", "2026-11-19T12:00:00Z", "--until", "2026-11-20T12:00:00Z", "--limit", "12"], { columns: 60 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe("acme/web: 12 queue stays from 2026-11-19T12:00:00Z to\n2026-11-20T12:00:00Z\n");
+  });
 });
 
 describe("mq insights --repo a,b with one that fails", () => {

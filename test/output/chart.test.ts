@@ -55,6 +55,15 @@ describe("onTimeGrid", () => {
     expect(text).toBe("queue default\n  count  ▁█   ▅  min 1  max 5\n  2026-11-20 10:00Z → 2026-11-20 16:00Z · 3 of 6 intervals with data\n");
   });
 
+  it("puts the count of intervals on a line of its own when the span line would not fit (70 columns at 60)", () => {
+    const points = [
+      { start: at(10), end: at(11), value: 1 },
+      { start: at(15), end: at(16), value: 3 },
+    ];
+    const text = renderChart({ title: "queue default", label: "count", points, columns: 60 });
+    expect(text.split("\n").slice(2)).toEqual(["  2026-11-20 10:00Z → 2026-11-20 16:00Z", "  2 of 6 intervals with data", ""]);
+  });
+
   it("keeps a partial first interval in its place", () => {
     const points = [
       { start: "2026-11-20T09:37:12Z", end: at(10), value: 2 },

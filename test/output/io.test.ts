@@ -40,4 +40,11 @@ describe("I/O object", () => {
     const ctx = createContext({ io: { stderr: sizeless, stderrIsTTY: true, stdout: new PassThrough(), stdoutIsTTY: false } });
     expect(ctx.io.spinnerAllowed()).toBe(false);
   });
+
+  it("no spinner while stdout is a pipe: the reader (jq, head, less) writes to the same terminal; a file keeps it", () => {
+    const io = (stdoutIsPipe: boolean) =>
+      createContext({ io: { stderr: Object.assign(new PassThrough(), { columns: 80 }), stderrIsTTY: true, stdout: new PassThrough(), stdoutIsTTY: false, stdoutIsPipe } }).io;
+    expect(io(true).spinnerAllowed()).toBe(false);
+    expect(io(false).spinnerAllowed()).toBe(true);
+  });
 });

@@ -87,6 +87,11 @@ describe("terminalJson", () => {
     expect(out).toBe('{"a":"x\\u009b2J\\u202e\\u2028y","b":1.0}');
     expect(JSON.parse(out)).toEqual(JSON.parse(json));
   });
+
+  it("keeps the line breaks of pretty-printed JSON (mq logs aggregate -o json on a terminal was one line of \\u000a)", () => {
+    const json = JSON.stringify({ a: "x\u202e", b: [1] }, null, 2);
+    expect(terminalJson(json)).toBe('{\n  "a": "x\\u202e",\n  "b": [\n    1\n  ]\n}');
+  });
 });
 
 describe("shellWord", () => {

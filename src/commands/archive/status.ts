@@ -38,7 +38,8 @@ export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context)
   const path = archivePath(ctx.env, opts.dataDir);
   if (!existsSync(path)) {
     ctx.io.stderr.write(`No archive at ${path} yet: create it with mq archive sync --repo owner/name.\n`);
-    await writeRows(ctx, opts.format, STATUS_COLUMNS, []);
+    // json's [] and csv's header line stay valid empty documents; a table of headers says nothing
+    if (opts.format !== "table") await writeRows(ctx, opts.format, STATUS_COLUMNS, []);
     return;
   }
   const [{ openArchive, archiveSize, SCHEMA_VERSION }, { readCoverage, subtract, mergeRanges }, { formatCount }] = await Promise.all([

@@ -134,7 +134,7 @@ export interface GateRun {
  */
 export async function reportGate(ctx: Context, gate: GateFlags, verdicts: readonly Verdict[], run: GateRun): Promise<void> {
   const [{ verdictLines, writeGateReport }, { colors }] = await Promise.all([import("../../output/gate.js"), import("../../output/color.js")]);
-  if (verdicts.length) ctx.io.stderr.write(verdictLines(verdicts, colors(ctx.io, "stderr")));
+  if (verdicts.length) ctx.io.stderr.write(verdictLines(verdicts, colors(ctx.io, "stderr"), ctx.io.messageWidth()));
   const github = await import("../../output/github.js");
   if (github.inActions(ctx.env)) {
     ctx.io.stderr.write(github.annotations(verdicts, run.command));

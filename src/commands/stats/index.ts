@@ -258,7 +258,12 @@ export function NewCmdStats(
       }
       // without -o, the text listing a person reads (piped too: `mq stats | grep queue`); with
       // -o json/ndjson/csv, records a script can read (it got the text and broke `| jq`)
-      if (ctx.globals.output === undefined || ctx.globals.output === "table") return void ctx.io.stdout.write(statsListing());
+      if (ctx.globals.output === undefined || ctx.globals.output === "table") {
+        // on a terminal, descriptions broken under their column as help is; piped, a line each for grep
+        const { fitHelpText } = await import("../../output/help-text.js");
+        const width = ctx.io.tableWidth();
+        return void ctx.io.stdout.write(width === undefined ? statsListing() : fitHelpText(statsListing(), width));
+      }
       const format = resolveOutputFormat(ctx, { command: "mq stats (the list of subcommands)" });
       const { exportAll } = await import("../../output/exporter.js");
       const { writeChunk } = await import("../../output/records.js");

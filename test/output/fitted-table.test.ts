@@ -1,0 +1,57 @@
+// fittedTable with a free-text last column (the outcome of mq insights' slowest stays, of mq prs):
+// at 80 columns `mq --offline insights --since 1d --slowest 3` printed its slowest table in two
+// parts, OUTCOME alone in the second, with IN QUEUE broken in the first although that part did
+// not need it. A table whose other columns leave the outcome at least its header's width is one
+// table, the outcome broken after its underscores; a part of a split table breaks its headers
+// only when it needs to.
+import { describe, expect, it } from "vitest";
+import { fittedTable } from "../../src/output/stats-render.js";
+import { displayWidth } from "../../src/output/terminal-width.js";
+
+const HEAD = ["SLOWEST", "BASE", "QUEUE", "ENTERED", "IN QUEUE", "WAITING", "CI", "OUTCOME"];
+const ALIGN: Array<"left" | "right"> = ["right", "left", "left", "left", "right", "right", "right", "left"];
+const ROWS = [
+  ["#3842", "main", "default", "2026-11-22 09:53:51Z", "45m 3s", "0s", "45m", "CHECKS_TIMEOUT"],
+  ["#3913", "main", "default", "2026-11-22 18:05:21Z", "44m 56s", "11m 11s", "33m 31s", "merged"],
+  ["#3897", "main", "default", "2026-11-22 16:32:40Z", "41m 48s", "0s", "41m 14s", "merged"],
+];
+const slowest = (columns: number, rows = ROWS) => fittedTable({ head: HEAD, rows, columns, align: ALIGN, breakHeadsAt: / /g, freeLast: { min: 10 } });
+const widest = (text: string) => Math.max(...text.split("\n").map(displayWidth));
+
+describe("a table with a free-text last column", () => {
+  it("at 80 columns: one table, the outcome broken after its underscore (it was split in two)", () => {
+    expect(slowest(80)).toBe(
+      [
+        "SLOWEST  BASE  QUEUE    ENTERED                    IN  WAITING       CI  OUTCOME",
+        "                                                QUEUE",
+        "  #3842  main  default  2026-11-22 09:53:51Z   45m 3s       0s      45m  CHECKS_",
+        "                                                                         TIMEOUT",
+        "  #3913  main  default  2026-11-22 18:05:21Z  44m 56s  11m 11s  33m 31s  merged",
+        "  #3897  main  default  2026-11-22 16:32:40Z  41m 48s       0s  41m 14s  merged",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("with room for the outcome's minimum, headers whole: one table, the outcome cut", () => {
+    const text = slowest(84);
+    expect(text.split("\n")[0]).toBe("SLOWEST  BASE  QUEUE    ENTERED               IN QUEUE  WAITING       CI  OUTCOME");
+    expect(text).toContain("  45m  CHECKS_TI…\n");
+    expect(widest(text)).toBeLessThanOrEqual(84);
+  });
+
+  it("at 60 columns: two parts, each breaking its headers only if it must", () => {
+    const text = slowest(60);
+    expect(text.split("\n").filter((l) => l.startsWith("SLOWEST"))).toEqual(["SLOWEST  BASE  QUEUE    ENTERED               IN QUEUE", "SLOWEST  WAITING       CI  OUTCOME"]);
+    expect(text).not.toContain("\n                                                QUEUE\n");
+    expect(widest(text)).toBeLessThanOrEqual(60);
+  });
+
+  it("a line break a server slipped into the outcome stays escaped when the outcome is broken onto lines", () => {
+    const rows = ROWS.map((r, i) => (i === 0 ? [...r.slice(0, 7), "CHECKS_\nFORGED"] : r));
+    const text = slowest(80, rows);
+    expect(text).not.toMatch(/^FORGED/m);
+    expect(text).toContain("\\n");
+    expect(widest(text)).toBeLessThanOrEqual(80);
+  });
+});
