@@ -16,7 +16,7 @@ import { MERGIFY_RESPONSES } from "../../../src/api/dialects/mergify-schemas.gen
 import { CONTRACT_STATS_CHECKS } from "../../../src/api/schema/contract-stats-checks.generated.js";
 import { surelyValidPage } from "../../../src/api/schema/envelope.js";
 import { parseEventsPage } from "../../../src/api/schema/events.js";
-import { pageCheck } from "../../../src/api/schema/page-check.js";
+import { METADATA_SHAPES_OF, pageCheck } from "../../../src/api/schema/page-check.js";
 import { parseStatsResponse, STATS_RESPONSE_SCHEMAS } from "../../../src/api/schema/stats.js";
 import { schemaErrors } from "../../helpers/openapi.js";
 import { mutated, show } from "../../helpers/mutations.js";
@@ -124,7 +124,7 @@ describe("pageCheck (api/schema/page-check.ts)", () => {
         const ours: string[] = [];
         const theirs: string[] = [];
         const got = await outcome(() => check(structuredClone(p), { ...opts, onMetadataMismatch: (t, id, m) => ours.push(`${t} ${id} ${m}`) }));
-        const want = await outcome(() => parseEventsPage(structuredClone(p), { ...opts, metadata, onMetadataMismatch: (t, id, m) => theirs.push(`${t} ${id} ${m}`) }).events);
+        const want = await outcome(() => parseEventsPage(structuredClone(p), { ...opts, metadata, against: METADATA_SHAPES_OF[dialect], onMetadataMismatch: (t, id, m) => theirs.push(`${t} ${id} ${m}`) }).events);
         if (got !== want || show(ours) !== show(theirs)) throw new Error(`pageCheck ${got} ${show(ours)}, parseEventsPage ${want} ${show(theirs)}`);
       }),
       { numRuns: 300 },
