@@ -2,8 +2,8 @@
 // days, each from the simulation of the days that reach into it (day-fold.ts): CPU work that one
 // thread did alone, between the answers it gives other clients. With the helper, the server's
 // thread folds the window's missing days from the front while the helper folds them from the back,
-// each taking one day at a time from a shared count (Atomics), so they meet wherever their speeds
-// put them and no day is folded twice. The helper sends each day's partials as it finishes it;
+// each taking days from a shared count (Atomics: the server one at a time, the helper a block of
+// BLOCK_DAYS), so they meet wherever their speeds put them and no day is folded twice. The helper sends each day's partials as it finishes it;
 // they are the partials the server's thread would have made (same folder, same order of facts),
 // and the window is merged in day order as before, so the answer is the same byte for byte.
 //
@@ -27,6 +27,12 @@ type FromHelper =
   | { kind: "day"; job: number; day: number; partials: PackedPartials }
   | { kind: "done"; job: number; folded: number }
   | { kind: "failed"; job: number; message: string };
+
+/**
+ * the days the helper takes at a time: each block costs a simulated day or two before it (those
+ * that reach its first day) that the next block's days do not share
+ */
+const BLOCK_DAYS = 12;
 
 /** after this many failures the helper is not started again */
 const MAX_FAILURES = 2;
@@ -162,14 +168,21 @@ if (!isMainThread && (workerData as { mqFoldHelper?: boolean } | null)?.mqFoldHe
   const port = parentPort!;
   port.on("message", ({ job, spec, claims }: ToHelper) => {
     const counter = new Int32Array(claims);
-    const folder = new DayFolder(spec);
     const packer = new PartialsPacker();
     let folded = 0;
     try {
-      for (let i = spec.days.length - 1; i >= 0 && Atomics.sub(counter, 0, 1) > 0; i--) {
-        const day = spec.days[i]!;
-        port.postMessage({ kind: "day", job, day, partials: packer.pack(foldAll(folder.fold(day))) } satisfies FromHelper);
-        folded++;
+      // blocks of days from the back, each folded from its start (a simulated day or two before
+      // it are simulated for it alone), until the server's thread has taken the rest
+      for (let end = spec.days.length; end > 0; ) {
+        const left = Atomics.sub(counter, 0, BLOCK_DAYS);
+        if (left <= 0) break;
+        const block = spec.days.slice(end - Math.min(BLOCK_DAYS, left), end);
+        end -= block.length;
+        const folder = new DayFolder(spec, block);
+        for (const day of block) {
+          port.postMessage({ kind: "day", job, day, partials: packer.pack(foldAll(folder.fold(day))) } satisfies FromHelper);
+          folded++;
+        }
       }
       port.postMessage({ kind: "done", job, folded } satisfies FromHelper);
     } catch (err) {

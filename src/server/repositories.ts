@@ -559,7 +559,7 @@ export class Repositories {
       this.helperDays++;
       folded(d, partials);
     });
-    const folder = new DayFolder(job);
+    const folder = new DayFolder(job, job.days);
     try {
       for (const d of job.days) {
         if (run && !run.claim()) break;
@@ -571,7 +571,9 @@ export class Repositories {
     }
     if (!run || !("error" in (await run.finished))) return;
     // the helper failed: the days it took and did not send are folded here
-    for (const d of job.days) if (!done.has(d)) folded(d, await this.turns.steps(folder.fold(d)));
+    const missing = job.days.filter((d) => !done.has(d));
+    const again = new DayFolder(job, missing);
+    for (const d of missing) folded(d, await this.turns.steps(again.fold(d)));
   }
 
   /** Whole calendar days' partials from the simulated events, through the endpoints' own accumulators (a dialect without a fact view). */

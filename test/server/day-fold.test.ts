@@ -32,33 +32,52 @@ function onePass(repo: string, seed: number, view: FactView, historyDay: number)
 const entries = (p: Partials) => [...p].map(([name, slots]) => [name, [...slots].map(([slot, m]) => [slot, [...m]])]);
 
 describe("a day's partials, whichever thread and direction fold it", () => {
-  it.each(VIEWS)("%s: forward, backward and in one pass alike, every endpoint", (_, view) => {
+  it.each(VIEWS)("%s: every day, some days, blocks from the back and one pass alike, every endpoint", (_, view) => {
     for (const historyDay of [FIRST - 10, FIRST - 1]) {
       const expected = onePass("acme/web", 0, view, historyDay);
-      const forward = new DayFolder({ repo: "acme/web", seed: 0, view, historyDay });
-      const backward = new DayFolder({ repo: "acme/web", seed: 0, view, historyDay });
-      const up = new Map<number, Partials>();
-      const down = new Map<number, Partials>();
-      for (let d = FIRST; d < END; d++) up.set(d, foldAll(forward.fold(d)));
-      for (let d = END - 1; d >= FIRST; d--) down.set(d, foldAll(backward.fold(d)));
-      for (let d = FIRST; d < END; d++) {
-        expect(entries(up.get(d)!), `day ${d}, history from ${historyDay}`).toEqual(entries(expected.get(d)!));
-        expect(entries(down.get(d)!), `day ${d}, history from ${historyDay}`).toEqual(entries(expected.get(d)!));
+      const options = { repo: "acme/web", seed: 0, view, historyDay };
+      const all = [FIRST, FIRST + 1, FIRST + 2, FIRST + 3, FIRST + 4];
+      const got = new Map<string, Map<number, Partials>>();
+      // the server's thread: the days it is given, from the front, some skipped (the helper took them)
+      for (const [name, days, asked] of [
+        ["every day", all, all],
+        ["every other day", all, [FIRST, FIRST + 2, FIRST + 4]],
+        ["listed with gaps", [FIRST + 1, FIRST + 3, FIRST + 4], [FIRST + 1, FIRST + 3, FIRST + 4]],
+      ] as const) {
+        const folder = new DayFolder(options, days);
+        got.set(name, new Map(asked.map((d) => [d, foldAll(folder.fold(d))])));
+      }
+      // the helper: blocks from the back, each block by a folder of its own
+      const blocks = new Map<number, Partials>();
+      for (const block of [all.slice(3), all.slice(1, 3), all.slice(0, 1)]) {
+        const folder = new DayFolder(options, block);
+        for (const d of block) blocks.set(d, foldAll(folder.fold(d)));
+      }
+      got.set("blocks from the back", blocks);
+      for (const [name, days] of got) {
+        for (const [d, partials] of days) expect(entries(partials), `${name}: day ${d}, history from ${historyDay}`).toEqual(entries(expected.get(d)!));
       }
     }
   });
 
+  it("a day is asked for once, in order, and only a listed one", () => {
+    const folder = new DayFolder({ repo: "acme/web", seed: 0, view: CONTRACT_VIEW, historyDay: 0 }, [FIRST, FIRST + 2]);
+    expect(() => foldAll(folder.fold(FIRST + 1))).toThrow(/not listed/);
+    foldAll(folder.fold(FIRST + 2));
+    expect(() => foldAll(folder.fold(FIRST))).toThrow(/not listed after/);
+  });
+
   it("a simulated day's facts fold only into the calendar days it reaches", () => {
-    const folder = new DayFolder({ repo: "acme/web", seed: 0, view: CONTRACT_VIEW, historyDay: 0 });
+    const folder = new DayFolder({ repo: "acme/web", seed: 0, view: CONTRACT_VIEW, historyDay: 0 }, []);
     // Friday 20406 reaches Monday 20409, Saturday and Sunday the next day only
     expect(folder.simulatedDaysOf(20409)).toEqual([20406, 20408, 20409]);
     expect(folder.simulatedDaysOf(20406)).toEqual([20405, 20406]);
     // none before the history
-    expect(new DayFolder({ repo: "acme/web", seed: 0, view: CONTRACT_VIEW, historyDay: 20407 }).simulatedDaysOf(20409)).toEqual([20408, 20409]);
+    expect(new DayFolder({ repo: "acme/web", seed: 0, view: CONTRACT_VIEW, historyDay: 20407 }, []).simulatedDaysOf(20409)).toEqual([20408, 20409]);
   });
 
   it.each(VIEWS)("%s: packed and unpacked, the same values in the same order under this thread's interned keys", (_, view) => {
-    const folder = new DayFolder({ repo: "bench/year0", seed: 42, view, historyDay: 0 });
+    const folder = new DayFolder({ repo: "bench/year0", seed: 42, view, historyDay: 0 }, [FIRST, FIRST + 1, FIRST + 2]);
     const days = [FIRST, FIRST + 1, FIRST + 2].map((d) => foldAll(folder.fold(d)));
     // one stream of messages: the keys a day names are sent the first time only
     const packer = new PartialsPacker();
