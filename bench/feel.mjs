@@ -2,8 +2,10 @@
 // the same run, contenders interleaved round by round (a burst of load on the shared machine hits
 // them alike):
 //   oneshot   one-page `mq logs` against a bare node:http one-page fetch (bench/http-one-page.mjs)
-//   formats   ndjson, json, csv and table over 100k events against the bare undici loop (floor.mjs),
-//             page after page as the loop (--parallel 1), and ndjson with mq's defaults (slices)
+//   formats   ndjson, json, csv and table over 100k events against the bare undici loop (floor.mjs)
+//             and a bare node:http loop (floor-http.mjs), page after page as the loops
+//             (--parallel 1), and ndjson with mq's defaults (slices); 7 rotated rounds, medians,
+//             and the spread of each ratio round by round
 //   rss       peak RSS of every format from 10k to 1M events
 //   slices    `mq logs --all` over 30 days, the server waiting 100 ms a request: parallel time slices
 //             against the sequential walk (--parallel 1), outputs compared byte for byte (sha256)
@@ -11,7 +13,7 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { writeEventsFile } from "./events.mjs";
-import { fmtInt, fmtMB, fmtMs, fmtRatio, median, ROOT, startChild, timed } from "./lib.mjs";
+import { fmtInt, fmtMB, fmtMs, fmtPaired, fmtRatio, median, pairedRatio, ROOT, startChild, straddles, timed } from "./lib.mjs";
 
 const iso = (ms) => new Date(ms).toISOString().replace(".000Z", "Z");
 
@@ -101,35 +103,55 @@ export async function formatsAndRss(h) {
   ok(await timed("node", ["bench/floor.mjs", s.firstUrl(max), h.TOKEN]), "warm-up");
 
   const formats = ["ndjson", "json", "csv", "table"];
-  // The floor walks page after page, so the format ratios compare mq page after page too
+  // The floors walk page after page, so the format ratios compare mq page after page too
   // (--parallel 1: the cost per event); one more contender is mq as users run it (parallel slices).
-  const times = Object.fromEntries([...formats, "floor", "default"].map((f) => [f, []]));
+  // Two floors: (b) the bare undici loop the target names, and (h) the same loop on node:http, the
+  // transport mq uses by default (what is left above it is mq's own work).
+  const order = ["floor", "floorHttp", ...formats, "default"];
+  const times = Object.fromEntries(order.map((f) => [f, []]));
+  // CPU time beside the wall time: on a machine shared with other work, the steadier figure
+  const cpu = Object.fromEntries(order.map((f) => [f, []]));
+  const cpuFile = () => join(h.tmp, `cpu-${Math.random().toString(36).slice(2)}`);
   const run = {
-    floor: () => timed("node", ["bench/floor.mjs", s.firstUrl(n), h.TOKEN]),
-    ...Object.fromEntries(formats.map((f) => [f, () => timed("node", s.mqArgs(n, f, ["--parallel", "1"]), { env: h.ENV })])),
-    default: () => timed("node", s.mqArgs(n, "ndjson"), { env: h.ENV }),
+    floor: () => timed("node", ["bench/floor.mjs", s.firstUrl(n), h.TOKEN], { cpuFile: cpuFile() }),
+    floorHttp: () => timed("node", ["bench/floor-http.mjs", s.firstUrl(n), h.TOKEN], { cpuFile: cpuFile() }),
+    ...Object.fromEntries(formats.map((f) => [f, () => timed("node", s.mqArgs(n, f, ["--parallel", "1"]), { env: h.ENV, cpuFile: cpuFile() })])),
+    default: () => timed("node", s.mqArgs(n, "ndjson"), { env: h.ENV, cpuFile: cpuFile() }),
   };
-  const order = ["floor", ...formats, "default"];
-  for (let round = 0; round < h.CFG.streamRuns; round++) {
-    h.log(`feel: formats, round ${round + 1}/${h.CFG.streamRuns}`);
+  // every contender once a round, the order rotated a step each round: with as many rounds as
+  // contenders (7), each runs once in every position, so a drift of the machine's speed over the
+  // section (the floor moved 1.81 → 1.27 s between two runs) hits all of them alike
+  const rounds = h.CFG.formatRuns;
+  for (let round = 0; round < rounds; round++) {
+    h.log(`feel: formats, round ${round + 1}/${rounds}`);
     const rotated = order.slice(round % order.length).concat(order.slice(0, round % order.length));
     for (const f of rotated) {
       const r = ok(await run[f](), f);
       if (r.lines < n) throw new Error(`${f}: ${r.lines} lines for ${n} events`);
       times[f].push(r.ms);
+      cpu[f].push(r.cpuMs);
     }
   }
   const med = Object.fromEntries(Object.entries(times).map(([k, xs]) => [k, median(xs)]));
+  const vs = (a, b) => pairedRatio(times[a], times[b]);
+  const cpuVs = (a, b) => pairedRatio(cpu[a], cpu[b]);
   const label = `${fmtInt(n)} events`;
   h.row("feel", `(b) bare undici loop, ${label} (floor)`, times.floor, { baseline: "—", ratio: "baseline" });
-  h.row("feel", `mq logs --all -o ndjson --parallel 1, ${label}`, times.ndjson, { baseline: "(b)", ratio: fmtRatio(med.ndjson / med.floor) });
+  h.row("feel", `(h) bare node:http loop, ${label} (floor on mq's transport)`, times.floorHttp, { baseline: "(b)", ratio: fmtPaired(vs("floorHttp", "floor")) });
+  const ndjsonVsB = vs("ndjson", "floor");
+  h.row("feel", `mq logs --all -o ndjson --parallel 1, ${label}`, times.ndjson, { baseline: "(b); (h)", ratio: `${fmtPaired(ndjsonVsB)}; ${fmtPaired(vs("ndjson", "floorHttp"))}` });
   for (const f of ["json", "csv", "table"]) {
-    h.row("feel", `mq logs --all -o ${f} --parallel 1, ${label}`, times[f], { baseline: "ndjson; (b)", ratio: `${fmtRatio(med[f] / med.ndjson)}; ${fmtRatio(med[f] / med.floor)}` });
+    h.row("feel", `mq logs --all -o ${f} --parallel 1, ${label}`, times[f], { baseline: "ndjson; (b)", ratio: `${fmtPaired(vs(f, "ndjson"))}; ${fmtRatio(med[f] / med.floor)}` });
   }
-  h.row("feel", `mq logs --all -o ndjson (default: parallel slices), ${label}`, times.default, { baseline: "(b)", ratio: fmtRatio(med.default / med.floor) });
-  h.target(`NDJSON ≤ 1.15× the bare loop over ${label}`, med.ndjson / med.floor <= 1.15, `${fmtRatio(med.ndjson / med.floor)} (${fmtMs(med.ndjson)} vs ${fmtMs(med.floor)})`);
-  h.target(`table ≤ 1.5× NDJSON over ${label}`, med.table / med.ndjson <= 1.5, `${fmtRatio(med.table / med.ndjson)} (${fmtMs(med.table)} vs ${fmtMs(med.ndjson)})`);
-  h.target(`CSV ≤ 1.3× NDJSON over ${label}`, med.csv / med.ndjson <= 1.3, `${fmtRatio(med.csv / med.ndjson)} (${fmtMs(med.csv)} vs ${fmtMs(med.ndjson)})`);
+  h.row("feel", `mq logs --all -o ndjson (default: parallel slices), ${label}`, times.default, { baseline: "(b)", ratio: fmtPaired(vs("default", "floor")) });
+  const bounded = (name, p, bound, a, b) => {
+    const coin = straddles(p, bound) ? `; the bound lies within the rounds' IQR (${p.q1.toFixed(2)}–${p.q3.toFixed(2)}): not decisive` : "";
+    const c = cpuVs(a, b);
+    h.target(name, p.ratio <= bound, `${fmtRatio(p.ratio)} (${fmtMs(med[a])} vs ${fmtMs(med[b])}, ${rounds} rounds${coin}); CPU time ${fmtPaired(c)} (${fmtMs(median(cpu[a]))} vs ${fmtMs(median(cpu[b]))})`);
+  };
+  bounded(`NDJSON ≤ 1.15× the bare loop over ${label}`, ndjsonVsB, 1.15, "ndjson", "floor");
+  bounded(`table ≤ 1.5× NDJSON over ${label}`, vs("table", "ndjson"), 1.5, "table", "ndjson");
+  bounded(`CSV ≤ 1.3× NDJSON over ${label}`, vs("csv", "ndjson"), 1.3, "csv", "ndjson");
 
   // peak RSS, every format, from the smallest to the largest window (one run each: RSS is steady)
   const worst = {};
@@ -150,8 +172,8 @@ export async function formatsAndRss(h) {
   const peak = Math.max(...Object.values(worst));
   h.target(`peak RSS ≤ 130 MB from ${fmtInt(sizes[0])} to ${fmtInt(sizes[sizes.length - 1])} events in every format`, peak <= 130 * 1024, formats.map((f) => `${f} ${fmtMB(worst[f])}`).join(", "));
   h.notes.push(
-    `Formats: the same ${fmtInt(n)}-event window of \`mq serve --events\` (synthetic events, one a second), every contender once a round, the order rotated each round; ` +
-      `-o table off a terminal (RFC 3339 times, no colour); the loop walks page after page, and so does mq for the format ratios (\`--parallel 1\`: the cost per event); one row is mq with its defaults (parallel time slices, 6 requests in flight). Peak RSS (mq's defaults): windows of ${sizes.map(fmtInt).join(", ")} events of one ${fmtInt(max)}-event server, one run each.`,
+    `Formats: the same ${fmtInt(n)}-event window of \`mq serve --events\` (synthetic events, one a second), ${rounds} rounds, every contender once a round, the order rotated a step each round; medians, and beside each ratio the spread of that ratio taken round by round (the two contenders of a pair timed in the same round); ` +
+      `-o table off a terminal (RFC 3339 times, no colour); the loops walk page after page ((b) on undici, as the target names; (h) on node:http, as mq does by default), and so does mq for the format ratios (\`--parallel 1\`: the cost per event); one row is mq with its defaults (parallel time slices, 6 requests in flight). Peak RSS (mq's defaults): windows of ${sizes.map(fmtInt).join(", ")} events of one ${fmtInt(max)}-event server, one run each.`,
   );
   await s.server.stop();
 }

@@ -26,15 +26,16 @@ export function summarize(xs) {
  * Runs a command to completion and times it (spawn to exit, wall clock). stdout is consumed as it
  * arrives and only its lines are counted (plus the first and last line kept), so the harness holds
  * nothing whatever the size. With `rssFile`, a Node child reports its peak RSS through ./rss-hook.mjs
- * (process.resourceUsage().maxRSS at exit); `node` must then be the command.
+ * (process.resourceUsage().maxRSS at exit); with `cpuFile`, its CPU time (user + system, ms): the
+ * figure other processes on a shared machine disturb least. `node` must then be the command.
  */
-export function timed(cmd, args, { env, rssFile, cwd = ROOT, timeoutMs = 600_000 } = {}) {
+export function timed(cmd, args, { env, rssFile, cpuFile, cwd = ROOT, timeoutMs = 600_000 } = {}) {
   return new Promise((resolve, reject) => {
-    const fullArgs = rssFile ? ["--import", RSS_HOOK, ...args] : args;
+    const fullArgs = rssFile || cpuFile ? ["--import", RSS_HOOK, ...args] : args;
     const start = process.hrtime.bigint();
     const child = spawn(cmd, fullArgs, {
       cwd,
-      env: { ...process.env, ...env, ...(rssFile ? { MQ_BENCH_RSS_FILE: rssFile } : {}) },
+      env: { ...process.env, ...env, ...(rssFile ? { MQ_BENCH_RSS_FILE: rssFile } : {}), ...(cpuFile ? { MQ_BENCH_CPU_FILE: cpuFile } : {}) },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let lines = 0;
@@ -75,7 +76,16 @@ export function timed(cmd, args, { env, rssFile, cwd = ROOT, timeoutMs = 600_000
           rssKB = undefined;
         }
       }
-      resolve({ ms, code, signal, lines, first: head, last, stderr, rssKB });
+      let cpuMs;
+      if (cpuFile) {
+        try {
+          cpuMs = Number(readFileSync(cpuFile, "utf8"));
+          rmSync(cpuFile, { force: true });
+        } catch {
+          cpuMs = undefined;
+        }
+      }
+      resolve({ ms, code, signal, lines, first: head, last, stderr, rssKB, cpuMs });
     });
   });
 }
@@ -140,4 +150,33 @@ export function fmtRatio(r) {
 
 export function fmtInt(n) {
   return n.toLocaleString("en-US");
+}
+
+/**
+ * The ratio of two contenders' medians, and the spread of the ratios paired round by round (a[i] /
+ * b[i], both timed in round i): what a burst of load or a drift of the machine does to the figure.
+ * Quartiles by nearest rank (with 7 rounds: the 2nd and 6th of the sorted ratios).
+ */
+export function pairedRatio(a, b) {
+  const perRound = a.map((x, i) => x / b[i]);
+  return {
+    ratio: median(a) / median(b),
+    perRound,
+    q1: percentile(perRound, 25),
+    q3: percentile(perRound, 75),
+    min: Math.min(...perRound),
+    max: Math.max(...perRound),
+  };
+}
+
+/** "1.12× (rounds: IQR 1.08–1.15, range 1.05–1.20)"; one round: "1.12×" */
+export function fmtPaired(p) {
+  if (p.perRound.length < 2 || !p.perRound.every(Number.isFinite)) return fmtRatio(p.ratio);
+  const f = (x) => x.toFixed(2);
+  return `${fmtRatio(p.ratio)} (rounds: IQR ${f(p.q1)}–${f(p.q3)}, range ${f(p.min)}–${f(p.max)})`;
+}
+
+/** Said beside a target whose bound lies inside the rounds' IQR: the verdict is a coin toss. */
+export function straddles(p, bound) {
+  return p.perRound.length >= 2 && p.q1 <= bound && bound <= p.q3;
 }

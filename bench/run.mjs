@@ -29,11 +29,11 @@ const OUT = value("--out") ?? (QUICK ? undefined : join(ROOT, "bench", "RESULTS.
 const want = (section) => !ONLY || ONLY.includes(section);
 
 const CFG = QUICK
-  ? { startupRuns: 2, startupWarmup: 1, streamEvents: 2_000, smallEvents: 1_000, streamRuns: 1, curlRuns: 1, curlBudgetMs: 0,
+  ? { startupRuns: 2, startupWarmup: 1, streamEvents: 2_000, smallEvents: 1_000, streamRuns: 1, formatRuns: 2, curlRuns: 1, curlBudgetMs: 0,
       delayMs: 50, summaryRuns: 1, simDays: 7, storeEvents: 20_000, storeBaseline: 2_000, latencyRequests: 20,
       rssSizes: [1_000, 5_000], sliceDays: 1, sliceDelayMs: 100, sliceRuns: 1,
       archiveDays: 1, archiveRuns: 1, apiLatencyMs: 20 }
-  : { startupRuns: 20, startupWarmup: 3, streamEvents: 100_000, smallEvents: 1_000, streamRuns: 3, curlRuns: 3, curlBudgetMs: 45_000,
+  : { startupRuns: 20, startupWarmup: 3, streamEvents: 100_000, smallEvents: 1_000, streamRuns: 3, formatRuns: 7, curlRuns: 3, curlBudgetMs: 45_000,
       delayMs: 200, summaryRuns: 3, simDays: 30, storeEvents: 1_000_000, storeBaseline: 100_000, latencyRequests: 200,
       rssSizes: [10_000, 100_000, 1_000_000], sliceDays: 30, sliceDelayMs: 100, sliceRuns: 1,
       archiveDays: 30, archiveRuns: 3, apiLatencyMs: 100 };

@@ -5,6 +5,7 @@
 //   src/api/dialects/mergify.generated.ts          lists and parameters (loaded at start-up: small)
 //   src/api/dialects/mergify-schemas.generated.ts  the component schemas, trimmed of prose (loaded
 //                                                  only to check or shape payloads)
+// After it, `node scripts/gen-checks.mjs` regenerates the zod-free checks made from these schemas.
 // Usage: node scripts/gen-mergify-dialect.mjs [--check]   (--check fails when the files are stale;
 // test/dialects/data.test.ts makes the same comparison in-process through generate())
 import { readFileSync, writeFileSync } from "node:fs";

@@ -80,12 +80,31 @@ export function rawJsonLines(values: readonly unknown[]): Buffer | undefined {
     size += raw.span.end - raw.span.start + 1;
   }
   const out = Buffer.allocUnsafe(size);
+  if (raws.length > 0 && adjacent(raws)) {
+    // a whole page as sent, the events one after another with a comma between: one copy of their
+    // bytes, each comma then made the newline that ends a line (the same bytes as a copy an event)
+    const first = raws[0]!.span.start;
+    raws[0]!.ascii!.copy(out, 0, first, raws[raws.length - 1]!.span.end);
+    for (const raw of raws) out[raw.span.end - first] = 0x0a;
+    return out;
+  }
   let at = 0;
   for (const raw of raws) {
     at += raw.ascii!.copy(out, at, raw.span.start, raw.span.end);
     out[at++] = 0x0a;
   }
   return out;
+}
+
+/** Each value's bytes follow the one before in the same response, a single comma between them. */
+function adjacent(raws: readonly RawJson[]): boolean {
+  const bytes = raws[0]!.ascii!;
+  for (let i = 1; i < raws.length; i++) {
+    const before = raws[i - 1]!;
+    const raw = raws[i]!;
+    if (raw.ascii !== bytes || raw.span.start !== before.span.end + 1 || bytes[before.span.end] !== 0x2c) return false;
+  }
+  return true;
 }
 
 /** Whether the value carries its text. */

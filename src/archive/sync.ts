@@ -16,6 +16,7 @@ import type { DuckDBAppender } from "@duckdb/node-api";
 import { ContractError, InterruptedError, MqError } from "../errors.js";
 import { cursorOf } from "../api/pagination.js";
 import type { Archive } from "./db.js";
+import type { DialectName } from "../api/dialects/types.js";
 import { queueFactsOf } from "./queue-facts.js";
 import { rawEventTexts } from "./raw-events.js";
 
@@ -59,6 +60,8 @@ export interface SyncOptions {
   /** end of the window; default now */
   until?: Date;
   strict: boolean;
+  /** the dialect in effect: the metadata shapes its pages are held to (default: the contract's) */
+  dialect?: DialectName;
   /** requests in flight at most (parallel time slices); 1 reads page after page, day after day */
   parallel?: number;
   signal: AbortSignal;
@@ -128,7 +131,10 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
 
   const progress: SyncProgress = { repository: opts.repository, fetched: 0, added: 0, pages: 0, chunkFrom: chunks[0]?.from ?? start, chunksDone: 0, chunks: chunks.length };
   const warnedTypes = new Set<string>();
-  const [{ parseEventsPage }, { walkSlices }] = await Promise.all([import("../api/schema/events.js"), import("../api/slices.js")]);
+  const [{ pageCheck, METADATA_SHAPES_OF }, { walkSlices }] = await Promise.all([import("../api/schema/page-check.js"), import("../api/slices.js")]);
+  const dialect = opts.dialect ?? "spec";
+  // against the dialect in effect, as `mq logs` checks
+  const checkPage = await pageCheck(dialect);
   await archive.run(
     `CREATE TEMP TABLE IF NOT EXISTS staging (repository VARCHAR, id BIGINT, received_at VARCHAR, type VARCHAR, pull_request BIGINT, base_ref VARCHAR, "trigger" VARCHAR, outcome VARCHAR, raw VARCHAR, archived_at VARCHAR, queue_facts VARCHAR)`,
   );
@@ -177,19 +183,22 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
       timeOf: (item) => Date.parse(item.row.received_at),
       idOf: (item) => item.row.id,
       parse(body, _url, res) {
-        const parsed = parseEventsPage(body, {
+        const events = checkPage(body, {
           strict: opts.strict,
           checkMetadataOf: (type) => !warnedTypes.has(type),
           onMetadataMismatch(type, id, message) {
             if (warnedTypes.has(type)) return;
             warnedTypes.add(type);
-            opts.warn(`mq: warning: ${type} event ${id} does not match the contract (${message}); archived as sent. --strict makes this an error.`);
+            opts.warn(`mq: warning: ${type} event ${id} does not match ${METADATA_SHAPES_OF[dialect]} (${message}); archived as sent. --strict makes this an error.`);
           },
         });
-        if (res.text === undefined) throw new ContractError("the API client did not keep the response text");
-        const raws = rawEventTexts(res.text);
-        if (raws.length !== parsed.events.length) throw new ContractError(`the page's events array has ${raws.length} items once cut out, not ${parsed.events.length}`);
-        return (parsed.events as unknown as EventRow[]).map((row, i) => ({ row, raw: raws[i]! }));
+        const items = (rows: unknown[]): PageItem[] => {
+          if (res.text === undefined) throw new ContractError("the API client did not keep the response text");
+          const raws = rawEventTexts(res.text);
+          if (raws.length !== rows.length) throw new ContractError(`the page's events array has ${raws.length} items once cut out, not ${rows.length}`);
+          return (rows as EventRow[]).map((row, i) => ({ row, raw: raws[i]! }));
+        };
+        return Array.isArray(events) ? items(events) : events.then(items);
       },
       onRepeat(url) {
         // a server bug that would loop forever; the chunk is not marked covered, so nothing is

@@ -351,8 +351,9 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
 async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
   const repo = await ctx.resolveRepo();
   const client = await ctx.apiClient();
-  const [{ surelyValidPage }, { paginate, cursorOf }, { startSpinner }, { formatCount }, { attachElementTexts }, { invalidUtf8Warning }] = await Promise.all([
-    import("../api/schema/envelope.js"),
+  const [{ checkPage, METADATA_SHAPES_OF }, { paginate, cursorOf }, { startSpinner }, { formatCount }, { attachElementTexts }, { invalidUtf8Warning }] = await Promise.all([
+    // the dialect's generated checks load with the rest, not after it
+    import("../api/schema/page-check.js").then(async (m) => ({ ...m, checkPage: await m.pageCheck(opts.dialect.name) })),
     import("../api/pagination.js"),
     import("../output/spinner.js"),
     import("../output/format.js"),
@@ -362,41 +363,29 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
   const repoName = `${repo.owner}/${repo.name}`;
   const spinner = await startSpinner(ctx, `fetching events of ${repoName}…`, { stdoutStreams: opts.format !== "table" });
   const waiting = new WaitingLine(ctx);
-  // the metadata shapes of the dialect in effect (the contract's are the schema module's default)
-  const metadata = opts.dialect.name === "mergify" ? (await import("../api/dialects/mergify-metadata.js")).MERGIFY_METADATA_SCHEMAS : undefined;
   const mismatches = new ContractMismatches(
     (line) => {
       waiting.clear();
       spinner.log(line);
     },
-    opts.dialect.name === "spec" ? "the contract" : "the service's OpenAPI",
+    METADATA_SHAPES_OF[opts.dialect.name],
   );
   const withEvents = (events: unknown[], res: ApiResponse): LogEvent[] => {
     // -o ndjson/json/csv write each event's text as the API sent it (the table reads values only)
     if (opts.format !== "table") attachElementTexts(events, res, "events");
     return events as LogEvent[];
   };
-  // zod and the contract's schemas load with the first page that the generated checks cannot vouch
-  // for (always for a dialect other than the contract): a valid page of the contract needs neither
-  let parseEventsPage: typeof import("../api/schema/events.js").parseEventsPage | undefined;
-  const check = (body: unknown, res: ApiResponse): LogEvent[] => {
-    const page = parseEventsPage!(body, {
-      strict: ctx.globals.strict,
-      metadata,
-      // a table shows each mismatched event differently; the other formats need only the warning
-      checkMetadataOf: opts.format === "table" ? undefined : (type) => mismatches.needsCheck(type),
-      onMetadataMismatch: (type, id, message) => mismatches.record(type, id, message),
-    });
-    return withEvents(page.events, res);
+  // a valid page is known valid without zod; any other is parseEventsPage's (api/schema/page-check.ts)
+  const parseOptions: import("../api/schema/page-check.js").PageCheckOptions = {
+    strict: ctx.globals.strict,
+    // a table shows each mismatched event differently; the other formats need only the warning
+    checkMetadataOf: opts.format === "table" ? undefined : (type) => mismatches.needsCheck(type),
+    onMetadataMismatch: (type, id, message) => mismatches.record(type, id, message),
   };
   const parse = (body: unknown, url: URL, res: ApiResponse): LogEvent[] | Promise<LogEvent[]> => {
     if (res.invalidUtf8) spinner.log(invalidUtf8Warning(url));
-    if (metadata === undefined && surelyValidPage(body)) return withEvents((body as { events: unknown[] }).events, res);
-    if (parseEventsPage !== undefined) return check(body, res);
-    return import("../api/schema/events.js").then((m) => {
-      parseEventsPage = m.parseEventsPage;
-      return check(body, res);
-    });
+    const events = checkPage(body, parseOptions);
+    return Array.isArray(events) ? withEvents(events, res) : events.then((e) => withEvents(e, res));
   };
   return {
     opts,

@@ -57,11 +57,15 @@ const formatInstant = (d: Date) => d.toISOString().replace(".000Z", "Z");
 export async function* walkLog(ctx: Context, opts: WalkOptions): AsyncGenerator<LogEvent> {
   const client = await ctx.apiClient();
   const parallel = opts.parallel ?? DEFAULT_PARALLEL;
-  const [{ parseEventsPage }, { paginate }, { walkSlices }] = await Promise.all([
-    import("../api/schema/events.js"),
+  const [{ pageCheck }, { paginate }, { walkSlices }, { dialect }] = await Promise.all([
+    import("../api/schema/page-check.js"),
     import("../api/pagination.js"),
     parallel > 1 ? import("../api/slices.js") : { walkSlices: undefined },
+    ctx.dialect(),
   ]);
+  // against the dialect in effect, as `mq logs` checks (zod only for a page the generated checks
+  // cannot vouch for); the metadata only under --strict, as below
+  const checkPage = await pageCheck(dialect.name, ctx.globals.strict ? "pages" : "envelopes");
   const path = `/repos/${encodeURIComponent(opts.owner)}/${encodeURIComponent(opts.name)}/logs`;
   const query: QueryInput = {
     pull_request: opts.pullRequest,
@@ -73,8 +77,7 @@ export async function* walkLog(ctx: Context, opts: WalkOptions): AsyncGenerator<
   };
   // envelopes are checked; metadata is read field by field, tolerant of either dialect, so a
   // contract mismatch is no news here (unless --strict asks for it)
-  const parse = (body: unknown) =>
-    parseEventsPage(body, { strict: ctx.globals.strict, checkMetadataOf: () => false }).events as unknown as LogEvent[];
+  const parse = (body: unknown) => checkPage(body, { strict: ctx.globals.strict, checkMetadataOf: () => false }) as LogEvent[] | Promise<LogEvent[]>;
   let count = 0;
   let pages = 0;
   const walk = walkSlices

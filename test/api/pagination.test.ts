@@ -59,6 +59,11 @@ describe("cursorOf", () => {
   it("reads the cursor query parameter", () => {
     expect(cursorOf("https://x.test/logs?per_page=5&cursor=a%2Bb")).toBe("a+b");
     expect(cursorOf("https://x.test/logs")).toBeUndefined();
+    // a URL object is read as it is, not parsed again: the same answers
+    expect(cursorOf(new URL("https://x.test/logs?per_page=5&cursor=a%2Bb"))).toBe("a+b");
+    expect(cursorOf(new URL("https://x.test/logs?cursor="))).toBe("");
+    expect(cursorOf(new URL("https://x.test/logs"))).toBeUndefined();
+    expect(cursorOf("not a url")).toBeUndefined();
   });
 });
 

@@ -49,6 +49,43 @@ describe("mq archive sync against servers mq did not write", () => {
 
 });
 
+describe("mq archive sync --dialect mergify", () => {
+  // the pages are held to the dialect in effect, as `mq logs` holds them: they were held to the
+  // contract's shapes, so the real service's valid queue events warned, and --strict failed
+  const queueEvent = (id: number, metadata: Record<string, unknown>) =>
+    JSON.stringify({ id, received_at: "2026-11-20T10:00:00Z", trigger: "Merge queue", repository: "acme/web", pull_request: 12, base_ref: "main", outcome: "neutral", type: "action.queue.change", metadata });
+  const serve = (metadata: Record<string, unknown>) =>
+    startFaultServer(() => ({ headers: { "content-type": "application/json" }, body: `{"size":1,"per_page":100,"events":[${queueEvent(7, metadata)}]}` }));
+  const sync = (url: string, extra: string[] = []) =>
+    mq(["archive", "sync", "--dialect", "mergify", ...extra, "--api-url", url, "--token", "mqk_test_token_1234", "--repo", "acme/web", "--since", "2026-11-20T00:00:00Z"], { dataDir: tempDir() });
+
+  it("the service's valid events: archived without a word, also with --strict", async () => {
+    const fault = await serve({ queue_name: "default", priority_rule_name: null, size: 2 });
+    try {
+      for (const extra of [[], ["--strict"]]) {
+        const r = await sync(fault.url, extra);
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stderr).not.toMatch(/warning|does not match/);
+      }
+    } finally {
+      await fault.close();
+    }
+  });
+
+  it("metadata that differs from the OpenAPI: warned in the service's words, archived as sent", async () => {
+    const fault = await serve({ queue_name: "default", priority_rule_name: null, size: "2" });
+    try {
+      const r = await sync(fault.url);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(
+        "mq: warning: action.queue.change event 7 does not match the service's OpenAPI (metadata.size: Invalid input: expected number, received string); archived as sent. --strict makes this an error.\n",
+      );
+    } finally {
+      await fault.close();
+    }
+  });
+});
+
 describe("an archive not synced for longer than the service keeps events", () => {
   it("records the lost window as a known gap, says so, and status lists it", async () => {
     const empty = await startFaultServer(() => ({ headers: { "content-type": "application/json" }, body: `{"size":0,"per_page":100,"events":[]}` }));

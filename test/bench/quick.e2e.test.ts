@@ -44,6 +44,7 @@ describe("bench --quick", () => {
       "bare node:http one-page fetch, 100 events (floor)",
       "mq logs, one page of 100 events -o ndjson",
       "(b) bare undici loop, 2,000 events (floor)",
+      "(h) bare node:http loop, 2,000 events (floor on mq's transport)",
       "mq logs --all -o ndjson --parallel 1, 2,000 events",
       "mq logs --all -o json --parallel 1, 2,000 events",
       "mq logs --all -o csv --parallel 1, 2,000 events",

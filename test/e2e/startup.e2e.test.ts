@@ -13,6 +13,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { MQ_BIN } from "../helpers/spawn.js";
+import { startServer } from "../../src/server/index.js";
 
 // (module (func (export "add") (param i32 i32) (result i32) local.get 0 local.get 1 i32.add))
 const ADD_WASM = [0, 97, 115, 109, 1, 0, 0, 0, 1, 7, 1, 96, 2, 127, 127, 1, 127, 3, 2, 1, 0, 7, 7, 1, 3, 97, 100, 100, 0, 0, 10, 9, 1, 7, 0, 32, 0, 32, 1, 106, 11];
@@ -77,6 +78,68 @@ process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /chil
       });
       expect(r.status, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/\nmodules: ; Intl formats: 0\n$/);
+    }
+  });
+});
+
+describe("what a one-page command against the bundled server loads", () => {
+  /** runs bin/mq.js with `args`: its stdout and stderr, and whether zod was loaded */
+  async function zodLoaded(args: string[]): Promise<{ stdout: string; stderr: string; zod: boolean }> {
+    const probe = join(mkdtempSync(join(tmpdir(), "mq-zod-")), "probe.mjs");
+    writeFileSync(
+      probe,
+      `process.argv.splice(2, 0, ...JSON.parse(process.env.MQ_ARGS));
+await import(${JSON.stringify(MQ_BIN)});
+process.on("exit", () => process.stderr.write("\\nzod: " + ("__zod_globalConfig" in globalThis) + "\\n"));`,
+    );
+    const child = spawn(process.execPath, [probe], {
+      env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-zod-config-")) },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout += c));
+    child.stderr.on("data", (c) => (stderr += c));
+    const code = await new Promise((r) => child.on("close", r));
+    expect(code, stderr).toBe(0);
+    const m = /\nzod: (true|false)\n$/.exec(stderr);
+    expect(m, stderr).not.toBeNull();
+    return { stdout, stderr: stderr.slice(0, m!.index), zod: m![1] === "true" };
+  }
+
+  it.each(["mergify", "spec"] as const)("--dialect %s: a valid page of mq logs and a valid answer of mq stats are written without zod", async (dialect) => {
+    const server = await startServer({ dialect, days: 2, now: new Date("2026-11-20T12:00:00Z"), recordRequests: false });
+    try {
+      const common = ["--repo", "acme/web", "--api-url", server.url, "--dialect", dialect, "-o", "ndjson"];
+      const logs = await zodLoaded(["logs", "--limit", "20", "--since", "2026-11-19T12:00:00Z", ...common]);
+      expect(logs.stdout.trimEnd().split("\n")).toHaveLength(20);
+      // no warning: the page was valid as it came, and zod was not needed to say so
+      expect(logs.stderr).toBe("");
+      expect(logs.zod).toBe(false);
+      for (const name of ["failure-rate", "queue-size", "batch-bisection", "queues"]) {
+        const stats = await zodLoaded(["stats", name, "--since", "2026-11-19T12:00:00Z", "--until", "2026-11-20T12:00:00Z", ...common]);
+        expect(stats.stdout.length, name).toBeGreaterThan(0);
+        expect(stats.stderr, name).toBe("");
+        expect(stats.zod, name).toBe(false);
+      }
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it("the control: a page the generated checks cannot vouch for loads zod, and warns as before", async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ events: [{ id: 1, received_at: "2026-11-20T11:59:00Z", trigger: "t", repository: "a/b", pull_request: null, base_ref: null, outcome: "neutral", type: "action.queue.change", metadata: { queue_name: "default", size: "2" } }], per_page: 1, size: 1 }));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const r = await zodLoaded(["logs", "--repo", "a/b", "--api-url", url, "--dialect", "mergify", "--limit", "1", "-o", "ndjson"]);
+      expect(r.stdout).toMatch(/^\{"id":1,/);
+      expect(r.stderr).toMatch(/^mq: warning: action.queue.change event 1 does not match the service's OpenAPI \(metadata.priority_rule_name: .*metadata.size: /);
+      expect(r.zod).toBe(true);
+    } finally {
+      server.close();
     }
   });
 });

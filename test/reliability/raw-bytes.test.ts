@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFaultServer, type FaultServer, type Reply } from "../helpers/fault-server.js";
 import { hostileEvents } from "../helpers/hostile-server.js";
 import { runMq } from "./harness.js";
-import { compactJson, memberOf, memberSpans, memberTable } from "../../src/api/json-scan.js";
+import { compactJson, memberOf, memberSpans, memberTable, scanJson } from "../../src/api/json-scan.js";
+import { attachElementTexts, rawJsonLines } from "../../src/api/raw-json.js";
 
 let server: FaultServer;
 beforeAll(async () => {
@@ -87,6 +88,24 @@ describe("the byte path writes what the text path writes", () => {
       const [fast, text] = await outputs(compact, args);
       expect(fast!.code).toBe(0);
       expect(fast!.stdout).toBe(text!.stdout);
+    }
+  });
+
+  it("a page copied in one piece (events one after another) gives the bytes of a copy an event", () => {
+    // white space after a comma (a server's own layout): not adjacent, copied one by one (before a
+    // comma it marks the event spaced: the text path)
+    for (const sep of [",", ", ", ",\n\t"]) {
+      const body = `{"size":${texts.length},"per_page":100,"events":[${texts.join(sep)}]}`;
+      const events = (JSON.parse(body) as { events: object[] }).events;
+      const ascii = Buffer.from(body, "latin1");
+      attachElementTexts(events, { text: body, rootArrays: scanJson(body).rootArrays, ascii }, "events");
+      const expected = (list: number[]) => list.map((i) => texts[i] + "\n").join("");
+      const all = texts.map((_, i) => i);
+      // the whole page, a run of it, its events reversed or with one left out (slices dedupe by id)
+      for (const picked of [all, all.slice(2, 5), [...all].reverse(), all.filter((i) => i !== 3), [4]]) {
+        expect(rawJsonLines(picked.map((i) => events[i]))?.toString("latin1")).toBe(expected(picked));
+      }
+      expect(rawJsonLines([])?.length).toBe(0);
     }
   });
 

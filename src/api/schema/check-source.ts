@@ -1,11 +1,12 @@
 // A zod schema as the source text of a plain JavaScript predicate, for a check that runs without
-// zod: `scripts/gen-contract-checks.mjs` writes the contract's metadata shapes this way into
-// contract-checks.generated.ts, so that a page whose every event matches is known valid without
-// loading zod (~30 ms of a one-page `mq logs`). The predicate answers "surely valid": true only
-// when zod would accept the value. Where exactness would need zod's internals (string lengths in
-// code points) it is conservative, and any definition this file does not know makes the whole
-// schema's predicate `undefined`: such values take the zod path (api/schema/events.ts), which has
-// the last word and the messages. test/api/schema/check-source.test.ts compares with safeParse.
+// zod: `scripts/gen-checks.mjs` writes the metadata shapes and statistics answers of both dialects
+// this way (api/schema/check-files.ts lists the modules), so that a page whose every event matches,
+// or a statistics answer that matches, is known valid without loading zod (~30 ms of a one-page
+// `mq logs` or `mq stats`). The predicate answers "surely valid": true only when zod would accept
+// the value. Where exactness would need zod's internals (string lengths in code points) it is
+// conservative, and any definition this file does not know makes the whole schema's predicate
+// `undefined`: such values take the zod path (api/schema/page-check.ts), which has the last word
+// and the messages. test/api/schema/{check,generated-checks}.test.ts compare with safeParse.
 import type * as z from "zod";
 
 type Schema = z.core.$ZodType;
@@ -36,6 +37,11 @@ export function emitChecks(schemas: ReadonlyMap<string, Schema>): EmittedChecks 
   const declarations: string[] = [];
   const names = new Map<string, string | undefined>();
   const fnOf = new Map<Schema, string>();
+  // body -> the function that has it: the OpenAPI's converted schemas are distinct zod objects of
+  // the same shape (a z.string() per property), and one function each made the real service's
+  // statistics checks ~150 KB of source
+  const fnOfBody = new Map<string, string>();
+  let fnCount = 0;
   const patterns = new Map<string, string>();
 
   function pattern(re: RegExp): string {
@@ -52,10 +58,22 @@ export function emitChecks(schemas: ReadonlyMap<string, Schema>): EmittedChecks 
   function fn(s: Schema, pending: string[]): string {
     const done = fnOf.get(s);
     if (done !== undefined) return done;
-    const id = `c${fnOf.size}`;
+    const id = `c${fnCount++}`;
     // named before its body is built: a recursive schema calls itself by name
     fnOf.set(s, id);
-    pending.push(`function ${id}(v: any): boolean {\n  return ${body(s, pending)};\n}`);
+    const from = pending.length;
+    const text = body(s, pending);
+    // an identical function already exists, or this one would only call another (a lazy, an exact
+    // optional): use that one, unless this one was called by name while it was built (recursion),
+    // when the name must be declared
+    const same = fnOfBody.get(text) ?? /^(c\d+)\(v\)$/.exec(text)?.[1];
+    const named = new RegExp(`\\b${id}\\b`);
+    if (same !== undefined && !named.test(text) && !pending.slice(from).some((p) => named.test(p))) {
+      fnOf.set(s, same);
+      return same;
+    }
+    fnOfBody.set(text, id);
+    pending.push(`function ${id}(v: any): boolean {\n  return ${text};\n}`);
     return id;
   }
 
@@ -196,6 +214,7 @@ export function emitChecks(schemas: ReadonlyMap<string, Schema>): EmittedChecks 
   for (const [name, schema] of schemas) {
     const pending: string[] = [];
     const mark = new Map(fnOf);
+    const markBodies = new Map(fnOfBody);
     try {
       names.set(name, fn(schema, pending));
       declarations.push(...pending);
@@ -204,6 +223,8 @@ export function emitChecks(schemas: ReadonlyMap<string, Schema>): EmittedChecks 
       // forget the functions of this attempt: they were never declared
       fnOf.clear();
       for (const [k, v] of mark) fnOf.set(k, v);
+      fnOfBody.clear();
+      for (const [k, v] of markBodies) fnOfBody.set(k, v);
       names.set(name, undefined);
     }
   }

@@ -1,8 +1,9 @@
 // The event envelope and a page, checked without zod. A one-page `mq logs` spends ~30 ms loading
-// zod and building the contract's schemas; a page whose every event matches needs none of it:
-// `surelyValidPage` says so from the predicates of contract-checks.generated.ts (generated from
-// the same schemas), and only a page it cannot vouch for goes to parseEventsPage (events.ts),
-// which has the last word and every message.
+// zod and building the dialect's schemas; a page whose every event matches needs none of it:
+// `surelyValidPage` says so from the generated predicates (contract-checks.generated.ts, or the
+// real service's dialects/mergify-checks.generated.ts, generated from the same schemas), and only
+// a page it cannot vouch for goes to parseEventsPage (events.ts), which has the last word and
+// every message.
 import { CONTRACT_METADATA_CHECKS, DATE_TIME_RE } from "./contract-checks.generated.js";
 
 export const DATE_TIME_MESSAGE = "expected an ISO 8601 date-time";
@@ -46,12 +47,16 @@ export function envelopeError(ev: unknown): string | undefined {
   return undefined;
 }
 
+/** event type -> whether its metadata surely matches its shape (a generated table, see check-files.ts) */
+export type MetadataChecks = Readonly<Record<string, ((v: unknown) => boolean) | undefined>>;
+
 /**
- * True only when parseEventsPage would accept the page against the contract without a word (no
- * breach, no metadata mismatch): every envelope valid, every typed event's metadata surely its
- * shape. False means "ask parseEventsPage", not "invalid".
+ * True only when parseEventsPage would accept the page without a word (no breach, no metadata
+ * mismatch): every envelope valid, every typed event's metadata surely its shape. `checks` are the
+ * dialect's (the contract's by default, MERGIFY_METADATA_CHECKS for the real service), generated
+ * from the metadata schemas parseEventsPage is given. False means "ask parseEventsPage", not "invalid".
  */
-export function surelyValidPage(body: unknown): boolean {
+export function surelyValidPage(body: unknown, checks: MetadataChecks = CONTRACT_METADATA_CHECKS): boolean {
   if (!isObject(body) || !Number.isSafeInteger(body.size) || !Number.isSafeInteger(body.per_page)) return false;
   const events = body.events;
   if (!Array.isArray(events)) return false;
@@ -60,8 +65,8 @@ export function surelyValidPage(body: unknown): boolean {
     if (envelopeError(ev) !== undefined) return false;
     const e = ev as { type: string; metadata: unknown };
     // an untyped or unknown type has no metadata shape: nothing to check (as parseEventsPage)
-    if (!Object.prototype.hasOwnProperty.call(CONTRACT_METADATA_CHECKS, e.type)) continue;
-    const check = CONTRACT_METADATA_CHECKS[e.type];
+    if (!Object.prototype.hasOwnProperty.call(checks, e.type)) continue;
+    const check = checks[e.type];
     if (check === undefined || !check(e.metadata)) return false;
   }
   return true;

@@ -69,6 +69,7 @@ export async function runArchiveSync(opts: ArchiveSyncOptions, ctx: Context): Pr
   ctx.onCleanup(() => archive.close());
   // what `mq logs`, `mq insights` and the others compare before reading the archive in the API's place
   const apiUrl = await apiSourceName(ctx);
+  const { dialect } = await ctx.dialect();
   const records: Record<string, unknown>[] = [];
   for (const repository of repositories) {
     // counts and rate on a terminal only: a log file gets the summary line, not frames
@@ -83,6 +84,7 @@ export async function runArchiveSync(opts: ArchiveSyncOptions, ctx: Context): Pr
         since: opts.since,
         until: opts.until,
         strict: ctx.globals.strict,
+        dialect: dialect.name,
         parallel: opts.parallel,
         signal: ctx.signal,
         warn: (line) => spinner.log(line),
