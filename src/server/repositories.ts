@@ -565,9 +565,14 @@ export class Repositories {
         if (run && !run.claim()) break;
         folded(d, await this.turns.steps(folder.fold(d)));
       }
-    } finally {
-      // this thread stopped early (an error): the helper takes no more days
-      run?.cancel();
+    } catch (err) {
+      // this thread stopped early: the helper takes no more days, and is free again once it has
+      // finished the block it is on (the next window's run waits for nothing)
+      if (run) {
+        run.cancel();
+        await run.finished;
+      }
+      throw err;
     }
     if (!run || !("error" in (await run.finished))) return;
     // the helper failed: the days it took and did not send are folded here
