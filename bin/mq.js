@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// Loads the esbuild bundle in dist/ (`npm run build`).
-import { setFlagsFromString } from "node:v8";
-import { readFileSync } from "node:fs";
+"use strict";
+// Loads the esbuild bundle in dist/ (`npm run build`). CommonJS (bin/package.json), as is
+// dist/main.cjs: a process that loads no ES module never starts Node's ES module loader, ~5 ms of
+// CPU that `mq --help` and `mq auth status` would pay for nothing.
+const { setFlagsFromString } = require("node:v8");
+const { readFileSync } = require("node:fs");
+const { join } = require("node:path");
 
 // First, before undici compiles its WebAssembly HTTP parser: keep WebAssembly on V8's baseline
 // compiler. Otherwise V8 re-optimises the parser in the background and a short command waits for
@@ -19,17 +23,24 @@ if (!argv.includes("serve")) setFlagsFromString("--optimize-for-size");
 // `mq --version` is what scripts call to check the tool is there: answer it without loading the
 // command tree, so it costs no more than starting Node.
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
-  const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+  const { version } = JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8"));
   // `mq --version | true`: a reader that left is no crash (run() handles this for every other command)
   process.stdout.on("error", (err) => {
     if (err.code !== "EPIPE") throw err;
   });
   process.stdout.write(`${version}\n`);
 } else {
-  const { run } = await import("../dist/main.js");
-  const code = await run(argv);
-  process.exitCode = code;
-  // Exit when the work is done even if a library left a handle open (a keep-alive socket, a
-  // timer): unref'd, so a clean process exits at once without waiting for it.
-  setTimeout(() => process.exit(code), 500).unref();
+  // One code cache per command (it holds the functions the command ran, not only the top level),
+  // the V8 flags set above being part of what a cache is valid for. Written only by a run that
+  // succeeded: `mq lgos` leaves no cache behind.
+  const command = argv.find((a) => !a.startsWith("-"));
+  const variant = command !== undefined && /^[a-z]{2,16}$/.test(command) ? `-${command}` : "";
+  const main = require("./load-main.js").loadMain({ variant });
+  main.exports.run(argv).then((code) => {
+    process.exitCode = code;
+    if (code === 0) main.save();
+    // Exit when the work is done even if a library left a handle open (a keep-alive socket, a
+    // timer): unref'd, so a clean process exits at once without waiting for it.
+    setTimeout(() => process.exit(code), 500).unref();
+  });
 }

@@ -18,6 +18,7 @@ import { EXIT_CODE_TABLE, redact } from "./errors.js";
 import { examplesHelpText } from "./commands/examples.js";
 import { messageSecrets } from "./secrets.js";
 import { closestMatches } from "./commands/shared/lists.js";
+import { applyConfigDefaults } from "./config/resolve.js";
 
 const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr"]);
 
@@ -108,7 +109,6 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
     // The data commands take output, color and timeout defaults from the config file; they read
     // the config for the token anyway, so this costs them nothing and leaves --help untouched.
     if (DATA_COMMANDS.has(commandPath(actionCommand).split(" ")[0]!)) {
-      const { applyConfigDefaults } = await import("./config/resolve.js");
       await applyConfigDefaults(ctx);
     }
   });

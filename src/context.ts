@@ -6,8 +6,10 @@
 // transport) take what they need as arguments and never import this module: no import circle.
 import type { Dispatcher } from "undici";
 import type { ApiClient } from "./api/client.js";
-import type { ConfigStore } from "./config/store.js";
-import type { RepoRef, DialectChoice } from "./config/resolve.js";
+// config/ statically: every command that reads the config (auth, config, every data command) would
+// otherwise start Node's ES module loader for it (with fs/promises: ~8 ms); main.cjs is code-cached
+import { openConfig, type ConfigStore } from "./config/store.js";
+import { resolveDialect, resolveRepo, type RepoRef, type DialectChoice } from "./config/resolve.js";
 import { DEFAULT_GLOBALS, type GlobalOptions, type OutputFormat } from "./globals.js";
 
 export { COLOR_MODES, DEFAULT_GLOBALS, FIGURE_FORMATS, OUTPUT_FORMATS, type ColorMode, type GlobalOptions, type OutputFormat } from "./globals.js";
@@ -96,13 +98,19 @@ export interface ContextInit {
 export function createContext(init: ContextInit = {}): Context {
   const stdout = init.io?.stdout ?? process.stdout;
   const stderr = init.io?.stderr ?? process.stderr;
-  const stdin = init.io?.stdin ?? process.stdin;
+  // process.stdin only when a command reads it: on a file or /dev/null it is an fs.ReadStream, and
+  // building one loads ten of Node's modules (fs/promises, readline, watchers): ~4 ms of every run
+  let stdin = init.io?.stdin;
   const env = init.env ?? process.env;
   const io: IOStreams = {
-    stdin,
+    get stdin() {
+      return (stdin ??= process.stdin);
+    },
     stdout,
     stderr,
-    stdinIsTTY: init.io?.stdinIsTTY ?? Boolean((stdin as { isTTY?: boolean }).isTTY),
+    get stdinIsTTY() {
+      return init.io?.stdinIsTTY ?? Boolean((io.stdin as { isTTY?: boolean }).isTTY);
+    },
     stdoutIsTTY: init.io?.stdoutIsTTY ?? Boolean((stdout as { isTTY?: boolean }).isTTY),
     stderrIsTTY: init.io?.stderrIsTTY ?? Boolean((stderr as { isTTY?: boolean }).isTTY),
     columns: init.io?.columns ?? ((stdout as { columns?: number }).columns || 100),
@@ -150,7 +158,7 @@ export function createContext(init: ContextInit = {}): Context {
       return `${xdg}/mq`;
     },
     config() {
-      configPromise ??= import("./config/store.js").then((m) => m.openConfig(ctx));
+      configPromise ??= Promise.resolve().then(() => openConfig(ctx));
       return configPromise;
     },
     apiClient() {
@@ -158,11 +166,11 @@ export function createContext(init: ContextInit = {}): Context {
       return clientPromise;
     },
     resolveRepo() {
-      repoPromise ??= import("./config/resolve.js").then((m) => m.resolveRepo(ctx));
+      repoPromise ??= Promise.resolve().then(() => resolveRepo(ctx));
       return repoPromise;
     },
     dialect() {
-      dialectPromise ??= import("./config/resolve.js").then((m) => m.resolveDialect(ctx));
+      dialectPromise ??= Promise.resolve().then(() => resolveDialect(ctx));
       return dialectPromise;
     },
     onCleanup(fn) {

@@ -2,7 +2,7 @@
 // code already in the process. undici carries the same parser as WebAssembly, which a short
 // command compiles and loads with ~0.4 MB of JavaScript: most of what a one-page `mq logs` cost
 // above a bare node:http GET (README, "Performance"). One keep-alive agent per scheme, per wire.
-import http from "node:http";
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import type { Agent as HttpsAgent } from "node:https";
 import type { LookupFunction, Socket } from "node:net";
 import { CONNECT_TIMEOUT_CODE, DISCARD_LIMIT_BYTES, type Wire, type WireHeaders, type WireResponse } from "./wire.js";
@@ -20,7 +20,7 @@ type HttpsModule = typeof import("node:https");
 
 export function nodeWire(opts: NodeWireOptions): Wire {
   // keep-alive: a walk of a thousand pages reuses one connection (or one per parallel slice)
-  const httpAgent = new http.Agent({ keepAlive: true, timeout: opts.keepAliveMs });
+  const httpAgent = new HttpAgent({ keepAlive: true, timeout: opts.keepAliveMs });
   let httpsAgent: HttpsAgent | undefined;
   // node:https loads tls and crypto (~10 ms): only when an https:// URL is asked for
   let https: HttpsModule | undefined;
@@ -34,7 +34,7 @@ export function nodeWire(opts: NodeWireOptions): Wire {
     signal.throwIfAborted();
     return new Promise<WireResponse>((resolve, reject) => {
       const options = { method: "GET", headers, signal, agent: secure ? httpsAgent : httpAgent, lookup: opts.lookup };
-      const req = secure ? https!.request(url, options) : http.request(url, options);
+      const req = secure ? https!.request(url, options) : httpRequest(url, options);
       req.on("socket", (socket: Socket) => {
         // a reused keep-alive connection is already up
         if (!socket.connecting) return;
@@ -61,7 +61,7 @@ export function nodeWire(opts: NodeWireOptions): Wire {
 }
 
 /** As undici gives them: a header sent once is a string, one sent more than once an array. */
-function headersOf(res: http.IncomingMessage): WireHeaders {
+function headersOf(res: IncomingMessage): WireHeaders {
   const out: WireHeaders = {};
   const raw = res.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
@@ -78,7 +78,7 @@ function connectTimeout(url: URL, ms: number): Error {
 }
 
 /** Read a body nobody wants to its end, so the connection is reused; a large one drops it. */
-function discard(res: http.IncomingMessage): Promise<void> {
+function discard(res: IncomingMessage): Promise<void> {
   return new Promise((resolve) => {
     let bytes = 0;
     res.on("data", (chunk: Buffer) => {

@@ -1,6 +1,6 @@
 // DuckDB (a 70 MB native package that takes about a second to load) must cost nothing to the
 // commands that do not use it: nothing mq loads at start-up may import it. The bundle's static
-// import graph from dist/main.js is what `mq --help`, `mq logs --help` and every command's
+// import graph from dist/main.cjs is what `mq --help`, `mq logs --help` and every command's
 // start-up load; DuckDB may only be reached through a dynamic import().
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -19,9 +19,9 @@ function staticGraph(entry: string): { files: Set<string>; packages: Set<string>
     if (files.has(file)) return;
     files.add(file);
     const text = readFileSync(file, "utf8");
-    // `import x from "y"`, `import "y"`, `export ... from "y"`: not `import("y")`
-    for (const m of text.matchAll(/(?:^|[;}\s])(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']+)["']/g)) {
-      const spec = m[1]!;
+    // `import x from "y"`, `import "y"`, `export ... from "y"`, `require("y")`: not `import("y")`
+    for (const m of text.matchAll(/(?:^|[;}\s])(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']+)["']|(?<![\w$.])require\(["']([^"']+)["']\)/g)) {
+      const spec = (m[1] ?? m[2])!;
       if (spec.startsWith(".")) visit(resolve(dirname(file), spec));
       else packages.add(spec);
     }
@@ -33,7 +33,7 @@ function staticGraph(entry: string): { files: Set<string>; packages: Set<string>
 describe("start-up never loads DuckDB", () => {
   // dist/ is built by the suite's global setup (test/helpers/global-setup.ts)
   it("the bundle reaches @duckdb/node-api only from a chunk loaded by dynamic import", () => {
-    const { files, packages } = staticGraph(join(dist, "main.js"));
+    const { files, packages } = staticGraph(join(dist, "main.cjs"));
     expect(files.size).toBeGreaterThan(0);
     expect([...packages].filter((p) => p.includes("duckdb"))).toEqual([]);
     for (const f of files) expect(readFileSync(f, "utf8"), f).not.toMatch(/from\s*["']@duckdb/);
@@ -46,6 +46,6 @@ describe("start-up never loads DuckDB", () => {
   it("bin/mq.js answers --version without loading the bundle", () => {
     const bin = readFileSync(join(root, "bin/mq.js"), "utf8");
     expect(bin).toMatch(/--version/);
-    expect(bin.indexOf('import("../dist/main.js")')).toBeGreaterThan(bin.indexOf("--version"));
+    expect(bin.indexOf('require("./load-main.js")')).toBeGreaterThan(bin.indexOf("--version"));
   });
 });

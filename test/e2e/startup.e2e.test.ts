@@ -56,9 +56,11 @@ describe("WebAssembly tier-up", () => {
 });
 
 describe("what start-up loads", () => {
-  it("mq auth status and mq --help load no child_process and build no Intl format (ICU data: 7 MB)", () => {
-    const probe = join(mkdtempSync(join(tmpdir(), "mq-modules-")), "probe.mjs");
+  it("mq auth status and mq --help load no child_process, no node:http, no ES module, and build no Intl format (ICU data: 7 MB)", () => {
+    // CommonJS, as bin/mq.js: an ES module probe would start the ES module loader itself
+    const probe = join(mkdtempSync(join(tmpdir(), "mq-modules-")), "probe.cjs");
     // counts Intl formats built, runs bin/mq.js, then prints which of Node's modules were loaded
+    // (module_job: Node's ES module loader loaded a module; http: node:http, for requests only)
     writeFileSync(
       probe,
       `let formats = 0;
@@ -67,10 +69,10 @@ for (const name of ["NumberFormat", "DateTimeFormat", "Collator", "PluralRules",
   Intl[name] = new Proxy(Original, { construct: (target, args) => (formats++, Reflect.construct(target, args)), apply: (target, self, args) => (formats++, Reflect.apply(target, self, args)) });
 }
 process.argv.splice(2, 0, ...JSON.parse(process.env.MQ_ARGS));
-await import(${JSON.stringify(MQ_BIN)});
-process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /child_process|dgram/.test(m)).join(",") + "; Intl formats: " + formats + "\\n");`,
+process.on("exit", () => process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /child_process|dgram|esm\\/module_job|^NativeModule https?$/.test(m)).join(",") + "; Intl formats: " + formats + "\\n"));
+require(${JSON.stringify(MQ_BIN)});`,
     );
-    for (const args of [["--help"], ["auth", "status"]]) {
+    for (const args of [["--help"], ["auth", "status"], ["logs", "--help"]]) {
       const r = spawnSync(process.execPath, [probe], {
         env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-modules-config-")) },
         encoding: "utf8",
@@ -147,11 +149,27 @@ process.on("exit", () => process.stderr.write("\\nzod: " + ("__zod_globalConfig"
 describe("the bundle's start-up path (scripts/build.mjs)", () => {
   const dist = join(dirname(MQ_BIN), "..", "dist");
 
-  it("dist/main.js is one module: it statically imports Node's modules and packages only, no chunk", () => {
+  it("dist/main.cjs is one module: it requires Node's modules only, and reaches the chunks through import()", () => {
+    const text = readFileSync(join(dist, "main.cjs"), "utf8");
+    const requires = [...text.matchAll(/(?<![\w$.])require\(["']([^"']+)["']\)/g)].map((m) => m[1]!);
+    expect(requires.length).toBeGreaterThan(0);
+    expect(requires.filter((s) => !s.startsWith("node:"))).toEqual([]);
+    // every import() goes through __mqImport: a code-cached script has no import() of its own
+    expect(text).toMatch(/__mqImport\("\.\/chunks\//);
+    expect(text.match(/(?<![\w$.])import\(/g)).toEqual(["import("]);
+  });
+
+  it("dist/main.js, main.cjs's ES module face, imports nothing but node:module", () => {
     const text = readFileSync(join(dist, "main.js"), "utf8");
     const statics = [...text.matchAll(/(?:^|[;}\s])(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']+)["']/g)].map((m) => m[1]!);
-    expect(statics.filter((s) => s.startsWith("."))).toEqual([]);
-    expect(text).toMatch(/import\("\.\/chunks\//);
+    expect(statics).toEqual(["node:module"]);
+  });
+
+  it("no module of src/ exports a binding it reassigns (main.js hands the chunks copies of main.cjs's)", () => {
+    const src = fileURLToPath(new URL("../../src", import.meta.url));
+    const r = spawnSync("grep", ["-rlE", "^\\s*export\\s+(let|var)\\b", src, "--include=*.ts"], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(1); // grep: no match
+    expect(r.stdout).toBe("");
   });
 
   /** The chunks `main` reaches through static and dynamic imports. */
@@ -159,7 +177,7 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
     const chunks = join(dirname(main), "chunks");
     const seen = new Set<string>();
     const visit = (file: string) => {
-      for (const m of readFileSync(file, "utf8").matchAll(/(?:from\s*|import\s*\(?\s*)"(\.{1,2}\/[^"]+)"/g)) {
+      for (const m of readFileSync(file, "utf8").matchAll(/(?:from\s*|import\s*\(?\s*|__mqImport\()"(\.{1,2}\/[^"]+)"/g)) {
         const target = join(dirname(file), m[1]!);
         if (target.startsWith(chunks) && !seen.has(target)) {
           seen.add(target);
@@ -178,14 +196,14 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
       execFileSync(process.execPath, [fileURLToPath(new URL("../../scripts/build.mjs", import.meta.url))], { env: { ...process.env, MQ_BUILD_OUT: out }, stdio: "pipe" });
       const written = readdirSync(join(out, "chunks")).sort();
       expect(written.length).toBeGreaterThan(20);
-      expect(reachable(join(out, "main.js"))).toEqual(written);
+      expect(reachable(join(out, "main.cjs"))).toEqual(written);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
   });
 
   it("a lazy chunk imports main's bindings from main.js itself (one instance of every module, no module load per binding)", async () => {
-    const files = reachable(join(dist, "main.js"));
+    const files = reachable(join(dist, "main.cjs"));
     let fromMain = 0;
     for (const f of files) {
       const text = readFileSync(join(dist, "chunks", f), "utf8");
@@ -195,13 +213,14 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
     expect(fromMain).toBeGreaterThan(5);
     // and what they get is main's own: one MqError class whichever chunk threw it
     const main = (await import(pathToFileURL(join(dist, "main.js")).href)) as Record<string, unknown>;
-    const store = files.find((f) => /^store-/.test(f));
-    expect(store).toBeDefined();
-    const text = readFileSync(join(dist, "chunks", store!), "utf8");
+    const table = files.find((f) => /^logs-table-/.test(f));
+    expect(table).toBeDefined();
+    const text = readFileSync(join(dist, "chunks", table!), "utf8");
+    expect(text).toMatch(/__mqChunk\d+_\w+ as \w+/);
     for (const [, inMain] of text.matchAll(/(__mqChunk\d+_\w+) as \w+/g)) expect(main[inMain!], inMain).toBeDefined();
   });
 
-  it("a one-page mq logs over http:// loads neither undici nor zod nor node:http2 nor tls nor crypto, and compiles no WebAssembly", async () => {
+  it("a one-page mq logs over http:// loads neither undici nor zod nor node:http2 nor tls nor crypto nor any ES module, and compiles no WebAssembly", async () => {
     const server = createServer((req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ events: [{ id: 1, received_at: "2026-11-20T11:59:00.000000+00:00", trigger: "Rule: automatic merge", repository: "a/b", pull_request: 1, base_ref: "main", type: "action.assign", metadata: { added: ["jdoe"], removed: [] } }], per_page: 1, size: 1 }));
@@ -209,7 +228,7 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const probe = join(mkdtempSync(join(tmpdir(), "mq-http2-")), "probe.mjs");
+      const probe = join(mkdtempSync(join(tmpdir(), "mq-http2-")), "probe.cjs");
       writeFileSync(
         probe,
         `process.argv.splice(2, 0, ...JSON.parse(process.env.MQ_ARGS));
@@ -220,9 +239,10 @@ for (const key of ["compile", "instantiate", "compileStreaming", "instantiateStr
 }
 const Module = WebAssembly.Module;
 WebAssembly.Module = new Proxy(Module, { construct: (target, args) => (wasm++, new target(...args)) });
-await import(${JSON.stringify(MQ_BIN)});
-// node:assert: undici's modules require it, none of mq's (nor node:http's)
-process.on("exit", () => process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /^NativeModule (http2|tls|crypto|assert)$/.test(m)).join(",") + "\\nwebassembly: " + wasm + "\\nzod: " + ("__zod_globalConfig" in globalThis) + "\\n"));`,
+require(${JSON.stringify(MQ_BIN)});
+// node:assert: undici's modules require it, none of mq's (nor node:http's); module_job: an ES
+// module was loaded (main.cjs holds all a one-page mq logs runs)
+process.on("exit", () => process.stderr.write("\\nmodules: " + process.moduleLoadList.filter((m) => /^NativeModule (http2|tls|crypto|assert)$|esm\\/module_job/.test(m)).join(",") + "\\nwebassembly: " + wasm + "\\nzod: " + ("__zod_globalConfig" in globalThis) + "\\n"));`,
       );
       const args = ["logs", "--repo", "a/b", "--api-url", url, "--limit", "1", "-o", "ndjson"];
       const child = spawn(process.execPath, [probe], {

@@ -2,6 +2,7 @@
 // check it against the API, and store it for the API URL in effect.
 import { Command } from "commander";
 import type { Context } from "../../context.js";
+import { resolveApiUrl, checkToken, maskToken } from "../../config/resolve.js";
 import { AuthError, HttpError, InterruptedError, UsageError } from "../../errors.js";
 
 export interface AuthLoginOptions {
@@ -36,7 +37,6 @@ export async function runAuthLogin(opts: AuthLoginOptions, ctx: Context): Promis
   if (ctx.globals.token !== undefined) {
     throw new UsageError("mq auth login does not read --token", "pipe the token in with --with-token, or run it on a terminal to be prompted");
   }
-  const { resolveApiUrl, checkToken, maskToken } = await import("../../config/resolve.js");
   const api = await resolveApiUrl(ctx);
 
   let raw: string;

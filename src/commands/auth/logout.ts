@@ -1,6 +1,7 @@
 // `mq auth logout`: remove the stored token for the API URL in effect.
 import { Command } from "commander";
 import type { Context } from "../../context.js";
+import { resolveApiUrl } from "../../config/resolve.js";
 
 export type AuthLogoutOptions = Record<string, never>;
 
@@ -13,7 +14,6 @@ export function NewCmdAuthLogout(ctx: Context, runF?: (opts: AuthLogoutOptions) 
 }
 
 export async function runAuthLogout(_opts: AuthLogoutOptions, ctx: Context): Promise<void> {
-  const { resolveApiUrl } = await import("../../config/resolve.js");
   const api = await resolveApiUrl(ctx);
   const config = await ctx.config();
   const err = ctx.io.stderr;

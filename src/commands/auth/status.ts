@@ -2,6 +2,7 @@
 // The token is shown masked; exit 4 when there is none.
 import { Command } from "commander";
 import type { Context } from "../../context.js";
+import { resolveApiUrl, resolveToken, maskToken } from "../../config/resolve.js";
 import { AuthError } from "../../errors.js";
 
 export type AuthStatusOptions = Record<string, never>;
@@ -20,7 +21,6 @@ export async function runAuthStatus(_opts: AuthStatusOptions, ctx: Context): Pro
     out.write("API URL: the bundled offline server (--offline)\nToken:   none needed\n");
     return;
   }
-  const { resolveApiUrl, resolveToken, maskToken } = await import("../../config/resolve.js");
   const api = await resolveApiUrl(ctx);
   const found = await resolveToken(ctx, api.url);
   const configPath = found?.source === "config" || api.source === "config" ? (await ctx.config()).path : "";

@@ -1,0 +1,111 @@
+"use strict";
+// Loads dist/main.cjs, the start-up bundle, through V8's code cache: compiling its 270 KB and the
+// functions a command runs was about 15 ms of every command's CPU, more than anything else mq
+// does before its first request (README, "Performance"). Node 20 has no module.enableCompileCache,
+// so this is what it does, by hand, for the one file that matters.
+//
+// The cache lives in the user's cache folder (never the package's, which may be read-only or
+// shared), one file per build of main.cjs, V8 version, CPU architecture and V8 flag set (mq serve
+// runs with other flags, and V8 refuses a cache made under different flags). V8 itself checks its
+// version, its flags and the source's length and rejects what does not match; a missing, refused
+// or unreadable cache only means compiling as usual. A new cache is written to a temporary file
+// and renamed into place: a concurrent mq reads the old one or the new one, never half of one.
+const { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = require("node:fs");
+const { createRequire } = require("node:module");
+const { dirname, isAbsolute, join } = require("node:path");
+const { pathToFileURL } = require("node:url");
+const { Script } = require("node:vm");
+
+const MAIN = join(__dirname, "..", "dist", "main.cjs");
+/** caches of other builds are removed once this old (two installed copies of mq do not thrash) */
+const STALE_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * The per-user cache folder: $XDG_CACHE_HOME/mq or ~/.cache/mq; ~/Library/Caches/mq; %LOCALAPPDATA%\mq\Cache.
+ * None with MQ_NO_CODE_CACHE set (non-empty): an image or a sandbox that wants no file written
+ * outside the config folder says so.
+ */
+function cacheDir(env = process.env, platform = process.platform) {
+  if (env.MQ_NO_CODE_CACHE) return undefined;
+  if (platform === "win32") return env.LOCALAPPDATA ? join(env.LOCALAPPDATA, "mq", "Cache") : undefined;
+  if (platform === "darwin") return env.HOME ? join(env.HOME, "Library", "Caches", "mq") : undefined;
+  if (env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME)) return join(env.XDG_CACHE_HOME, "mq");
+  return env.HOME ? join(env.HOME, ".cache", "mq") : undefined;
+}
+
+/**
+ * Compiled code from a file is code run: only from a folder and a file that are this user's and
+ * that nobody else may write (another user's planted cache in a shared $XDG_CACHE_HOME would run
+ * as us). Windows has no such modes: its per-user folder is the guard.
+ */
+function isOwnPrivate(path) {
+  try {
+    const st = statSync(path);
+    if (process.getuid === undefined) return true;
+    return st.uid === process.getuid() && (st.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+function exists(path) {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs main.cjs as Node's require would, and returns its exports and `save`, which writes the
+ * code cache when there was none to use (call it once the command has run: the cache then holds
+ * the functions it compiled, not only the top level). VARIANT tells apart the caches of runs that
+ * compile different code or run under other V8 flags (bin/mq.js: one per command).
+ */
+function loadMain({ file = MAIN, dir = cacheDir(), variant = "" } = {}) {
+  const source = readFileSync(file, "utf8");
+  const build = /^\/\/mq-build ([0-9a-f]+)\n/.exec(source)?.[1];
+  const name = build && dir ? `main-${build}-${process.versions.v8}-${process.arch}${variant}.cache` : undefined;
+  let cachedData;
+  const trusted = name !== undefined && isOwnPrivate(dir);
+  if (trusted) {
+    try {
+      if (isOwnPrivate(join(dir, name))) cachedData = readFileSync(join(dir, name));
+    } catch {
+      // none yet, or unreadable: compile as usual
+    }
+  }
+  // Node's CommonJS wrapper, and one more argument: code restored from a code cache has no dynamic
+  // import callback (Node 20), so main.cjs loads its lazy chunks through this module's import()
+  const script = new Script(`(function (exports, require, module, __filename, __dirname, __mqLoaderImport) { ${source}\n})`, { filename: file, cachedData });
+  const module = { exports: {}, filename: file, id: file, loaded: false };
+  const base = pathToFileURL(file);
+  const dynamicImport = (specifier) => import(specifier.startsWith(".") ? new URL(specifier, base).href : specifier);
+  script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file), dynamicImport);
+  module.loaded = true;
+  const used = cachedData !== undefined && !script.cachedDataRejected;
+  return {
+    exports: module.exports,
+    cache: name === undefined ? "off" : used ? "used" : cachedData !== undefined ? "rejected" : trusted || !exists(dir) ? "missing" : "untrusted",
+    save: () => {
+      if (name === undefined || used || (exists(dir) && !trusted)) return;
+      try {
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        const tmp = join(dir, `${name}.${process.pid}.tmp`);
+        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        renameSync(tmp, join(dir, name));
+        const now = Date.now();
+        for (const other of readdirSync(dir)) {
+          if (!other.startsWith("main-") || other.startsWith(`main-${build}-`) || other === name) continue;
+          const path = join(dir, other);
+          if (now - statSync(path).mtimeMs > STALE_MS) unlinkSync(path);
+        }
+      } catch {
+        // a read-only or full disk: the next run compiles as usual
+      }
+    },
+  };
+}
+
+module.exports = { loadMain, cacheDir };

@@ -1,0 +1,152 @@
+// bin/load-main.js compiles dist/main.cjs with V8's code cache, kept in the user's cache folder.
+// What a user must never see from it: a different output, a message, a failure, whatever state the
+// cache is in (missing, refused, corrupt, unwritable, written by several runs at once).
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { MQ_BIN } from "../helpers/spawn.js";
+
+const LOADER = join(MQ_BIN, "..", "load-main.js");
+const { cacheDir } = createRequire(import.meta.url)(LOADER) as { cacheDir: (env: Record<string, string | undefined>, platform: string) => string | undefined };
+
+function mq(args: string[], cacheHome: string, extraEnv: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [MQ_BIN, ...args], {
+    env: { PATH: process.env.PATH ?? "", HOME: cacheHome, XDG_CACHE_HOME: join(cacheHome, "cache"), MQ_CONFIG_DIR: join(cacheHome, "config"), NO_COLOR: "1", ...extraEnv },
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** What the loader saw: the cache "used", "missing", "rejected" or "off" (a child process: main.cjs runs once per process). */
+function loaderState(dir: string | null): string {
+  const r = spawnSync(process.execPath, ["-e", `const m = require(${JSON.stringify(LOADER)}).loadMain({ dir: ${JSON.stringify(dir)} }); m.save(); process.stdout.write(m.cache)`], { encoding: "utf8", timeout: 30_000 });
+  expect(r.status, r.stderr).toBe(0);
+  expect(r.stderr).toBe("");
+  return r.stdout;
+}
+
+const caches = (dir: string) => readdirSync(dir).filter((f) => f.endsWith(".cache"));
+
+describe("the code cache", () => {
+  it("lives in $XDG_CACHE_HOME/mq, ~/.cache/mq, ~/Library/Caches/mq or %LOCALAPPDATA%\\mq\\Cache; none without a home", () => {
+    expect(cacheDir({ XDG_CACHE_HOME: "/x/cache", HOME: "/h" }, "linux")).toBe("/x/cache/mq");
+    expect(cacheDir({ XDG_CACHE_HOME: "relative", HOME: "/h" }, "linux")).toBe("/h/.cache/mq");
+    expect(cacheDir({ HOME: "/h" }, "linux")).toBe("/h/.cache/mq");
+    expect(cacheDir({ HOME: "/h" }, "darwin")).toBe("/h/Library/Caches/mq");
+    expect(cacheDir({ LOCALAPPDATA: "C:\\L" }, "win32")).toMatch(/^C:\\L.mq.Cache$/);
+    expect(cacheDir({}, "linux")).toBeUndefined();
+    expect(cacheDir({ MQ_NO_CODE_CACHE: "1", XDG_CACHE_HOME: "/x/cache", HOME: "/h" }, "linux")).toBeUndefined();
+    expect(cacheDir({ MQ_NO_CODE_CACHE: "", HOME: "/h" }, "linux")).toBe("/h/.cache/mq");
+  });
+
+  it("is neither written nor read with MQ_NO_CODE_CACHE set", () => {
+    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const off = mq(["--help"], home, { MQ_NO_CODE_CACHE: "1" });
+    expect(off.code).toBe(0);
+    expect(existsSync(join(home, "cache", "mq"))).toBe(false);
+    expect(mq(["--help"], home)).toEqual(off);
+    expect(caches(join(home, "cache", "mq"))).toHaveLength(1);
+  });
+
+  it("is written by the first run (private to the user), used by the next, and the output is the same", () => {
+    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const first = mq(["--help"], home);
+    const dir = join(home, "cache", "mq");
+    expect(caches(dir)).toHaveLength(1);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, caches(dir)[0]!)).mode & 0o777).toBe(0o600);
+    const second = mq(["--help"], home);
+    expect(second).toEqual(first);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toBe("");
+    // the same through a cache written by another run of the command: help, completion
+    for (const args of [["help", "stats", "failure-rate"], ["completion", "zsh"]]) {
+      const uncached = mq(args, home);
+      expect(uncached.code).toBe(0);
+      expect(mq(args, home)).toEqual(uncached);
+    }
+    // one cache per command: a run of another command has its own
+    expect(mq(["auth", "status"], home).code).toBe(4);
+    expect(mq(["config", "list"], home).code).toBe(0);
+    expect(caches(dir).map((f) => f.replace(/^.*-x?\w+-/, "").replace(/^.*-/, ""))).toEqual(expect.arrayContaining(["help.cache", "completion.cache", "config.cache"]));
+    expect(caches(dir)).toHaveLength(4);
+  });
+
+  it("is used when it matches and rewritten when V8 refuses it (a corrupt or truncated file)", () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "mq-code-cache-")), "mq");
+    expect(loaderState(dir)).toBe("missing");
+    expect(loaderState(dir)).toBe("used");
+    const [file] = caches(dir);
+    const good = readFileSync(join(dir, file!));
+    writeFileSync(join(dir, file!), good.subarray(0, good.length >> 1));
+    expect(loaderState(dir)).toBe("rejected");
+    expect(loaderState(dir)).toBe("used");
+    writeFileSync(join(dir, file!), Buffer.from("not a code cache"));
+    expect(loaderState(dir)).toBe("rejected");
+    expect(loaderState(dir)).toBe("used");
+  });
+
+  it("costs nothing when it cannot be written: a read-only folder, a file where the folder should be, no home", () => {
+    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const readOnly = join(home, "ro");
+    mkdirSync(readOnly, { mode: 0o500 });
+    chmodSync(readOnly, 0o500);
+    expect(loaderState(join(readOnly, "mq"))).toMatch(/^(missing|used)$/); // root may write anyway
+    writeFileSync(join(home, "file"), "");
+    expect(loaderState(join(home, "file", "mq"))).toBe("missing");
+    expect(loaderState(null)).toBe("off");
+    const r = mq(["--version"], home);
+    expect(r).toEqual({ code: 0, stdout: `${JSON.parse(readFileSync(join(MQ_BIN, "..", "..", "package.json"), "utf8")).version}\n`, stderr: "" });
+  });
+
+  it("is neither read nor written in a folder others may write (a planted cache would run as the user)", () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "mq-code-cache-")), "mq");
+    expect(loaderState(dir)).toBe("missing");
+    const [file] = caches(dir);
+    const before = statSync(join(dir, file!));
+    chmodSync(dir, 0o777);
+    expect(loaderState(dir)).toBe("untrusted");
+    expect(statSync(join(dir, file!)).mtimeMs).toBe(before.mtimeMs);
+    chmodSync(dir, 0o700);
+    chmodSync(join(dir, file!), 0o666);
+    // the folder is ours again: the file others could write is not read, and is replaced
+    expect(loaderState(dir)).toBe("missing");
+    expect(statSync(join(dir, file!)).mode & 0o777).toBe(0o600);
+    expect(loaderState(dir)).toBe("used");
+  });
+
+  it("survives runs that write it at the same time: each succeeds, the file left is whole", async () => {
+    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CACHE_HOME: join(home, "cache"), MQ_CONFIG_DIR: join(home, "config"), NO_COLOR: "1" };
+    const runs = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        new Promise<{ code: number | null; stdout: string }>((resolve) => {
+          const child = spawn(process.execPath, [MQ_BIN, "--help"], { env });
+          let stdout = "";
+          child.stdout.on("data", (c) => (stdout += c));
+          child.on("close", (code) => resolve({ code, stdout }));
+        }),
+      ),
+    );
+    for (const r of runs) expect(r).toEqual(runs[0]);
+    const dir = join(home, "cache", "mq");
+    expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    expect(caches(dir)).toHaveLength(1);
+    // and whole: the next run uses it (a refused cache would be written again)
+    const file = join(dir, caches(dir)[0]!);
+    const before = statSync(file);
+    const again = await new Promise<string>((resolve) => {
+      const child = spawn(process.execPath, [MQ_BIN, "--help"], { env });
+      let stdout = "";
+      child.stdout.on("data", (c) => (stdout += c));
+      child.on("close", () => resolve(stdout));
+    });
+    expect(again).toBe(runs[0]!.stdout);
+    expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
+    expect(statSync(file).ino).toBe(before.ino);
+  });
+});
