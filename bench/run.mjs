@@ -610,7 +610,7 @@ async function serveYear() {
   target(`serve: --days ${days} peak RSS ≤ 600 MB`, Math.max(...rss) <= 600 * 1024, `max ${fmtMB(Math.max(...rss))}`);
   notes.push(
     `serve: the real \`mq serve --days ${days} --now ${NOW}\`, one repository per fresh server; the cold query simulates every day of the history ` +
-      `as queue facts (about a millisecond per event-loop turn, no event objects) and folds them into per-day partials; warm queries merge ~${days} of them. Floor: a warm first page of 10 events on the same server.`,
+      `as queue facts (no event objects) and folds them into per-day partials, the server's thread from the front (about a millisecond per event-loop turn) and its helper thread (started idle with the server) from the back; warm queries merge ~${days} of them. Floor: a warm first page of 10 events on the same server.`,
   );
 }
 

@@ -136,7 +136,11 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
   };
   let server: { url: string; close(): Promise<void> };
   try {
-    server = await startBudgeted(serverOptions, (reason) => ctx.io.stderr.write(`mq serve: the server stopped (${reason}); started again on the same port\n`));
+    server = await startBudgeted(
+      serverOptions,
+      (reason) => ctx.io.stderr.write(`mq serve: the server stopped (${reason}); started again on the same port\n`),
+      (message) => ctx.io.stderr.write(`mq serve: ${message}\n`),
+    );
   } catch (err) {
     // bad input is one line on stderr (exit 2); the file's expected form is in `mq serve --help`
     const name = (err as { errorName?: string }).errorName ?? (err as Error).name;
@@ -182,11 +186,12 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
 async function startBudgeted(
   options: Parameters<typeof import("../server/index.js").startServer>[0] & { memoryBudgetMb: number },
   onRestart: (reason: string) => void,
+  onNotice: (message: string) => void,
 ): Promise<{ url: string; close(): Promise<void> }> {
   if (import.meta.url.endsWith(".ts")) {
     const { startServer } = await import("../server/index.js");
     return startServer(options);
   }
   const { startIsolatedServer } = await import("../server/worker.js");
-  return startIsolatedServer(options, onRestart);
+  return startIsolatedServer(options, onRestart, onNotice);
 }

@@ -20,7 +20,23 @@ export function youngMb(budgetMb: number): number {
 /** what the main thread's isolate and the code take besides the worker's heap */
 const OUTSIDE_HEAP_MB = 64;
 
-/** The worker's old-generation cap for a budget (MB). */
+/**
+ * The fold helper's heap (fold-helper.ts), MB: it holds a few simulated days' facts and one day's
+ * partials at a time. Under HELPER_MIN_BUDGET_MB the server folds on one thread.
+ */
+const HELPER = { old: 48, young: 16, min: 512 } as const;
+
+/** what the helper thread takes of a budget (MB): its heap caps and its isolate; 0 without one */
+function helperMb(budgetMb: number): number {
+  return budgetMb >= HELPER.min ? HELPER.old + HELPER.young + 16 : 0;
+}
+
+/** the helper thread's heap caps for a budget, or undefined when the budget has no room for one */
+export function helperLimits(budgetMb: number): { maxOldGenerationSizeMb: number; maxYoungGenerationSizeMb: number } | undefined {
+  return budgetMb >= HELPER.min ? { maxOldGenerationSizeMb: HELPER.old, maxYoungGenerationSizeMb: HELPER.young } : undefined;
+}
+
+/** The worker's old-generation cap for a budget (MB): what the main thread, the code and the helper thread leave. */
 export function heapLimitMb(budgetMb: number): number {
-  return Math.max(64, budgetMb - youngMb(budgetMb) - OUTSIDE_HEAP_MB);
+  return Math.max(64, budgetMb - youngMb(budgetMb) - OUTSIDE_HEAP_MB - helperMb(budgetMb));
 }

@@ -11,6 +11,8 @@ import { EventStore, type Cursor, type StoredEvent } from "./store.js";
 import { STATS_SPECS, type StatsFilter } from "./stats.js";
 import { loadEventsFile } from "./ndjson.js";
 import { BudgetError, DEFAULT_MEMORY_BUDGET_MB, Repositories } from "./repositories.js";
+import { helperLimits } from "./budget.js";
+import type { FoldHelperOptions } from "./fold-helper.js";
 import { DIALECTS, hasEndpoint, type Dialect, type DialectName } from "../api/dialects/index.js";
 import { exclusionDetails, querySchemaFor } from "../api/schema/params.js";
 import { MERGIFY_FACT_VIEW, toMergifyEvent } from "./dialects/mergify-events.js";
@@ -42,6 +44,14 @@ export interface ServerOptions {
   recordRequests?: boolean;
   /** which side of the API to speak: the contract (default) or the real service's shape */
   dialect?: DialectName;
+  /**
+   * fold a long window's statistics on a helper thread too (fold-helper.ts), within the memory
+   * budget (budget.ts: none below 512 MB); `mq serve` turns it on. A string is the URL of the
+   * helper's module in a build (tests: a worker cannot load these TypeScript sources).
+   */
+  foldHelper?: boolean | string;
+  /** hears what the operator should know that is no answer's business (the helper thread failed) */
+  onNotice?: (message: string) => void;
 }
 
 export interface RunningServer {
@@ -88,6 +98,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     repos: options.repos,
     fixed,
     budgetBytes: budgetOf(options),
+    foldHelper: foldHelperOptions(options),
   });
   const host = options.host ?? "127.0.0.1";
   const handler = new Handler(repos, options, host, dialect);
@@ -113,6 +124,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       resolve();
     });
   });
+  // the helper thread starts now, while nobody waits for it (it folds nothing until asked)
+  repos.startHelper();
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
@@ -127,13 +140,26 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       handler.noteAppended(events as unknown as StoredEvent[]);
     },
     close() {
-      closed ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      closed ??= Promise.all([
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+        repos.close(),
+      ]).then(() => undefined);
       return closed;
     },
   };
+}
+
+function foldHelperOptions(options: ServerOptions): FoldHelperOptions | undefined {
+  if (!options.foldHelper) return undefined;
+  const url = typeof options.foldHelper === "string" ? new URL(options.foldHelper) : undefined;
+  // from the TypeScript sources, only a helper from a build can start
+  if (!url && import.meta.url.endsWith(".ts")) return undefined;
+  const resourceLimits = helperLimits(options.memoryBudgetMb ?? DEFAULT_MEMORY_BUDGET_MB);
+  if (!resourceLimits) return undefined;
+  return { url, resourceLimits, onFailure: options.onNotice };
 }
 
 function budgetOf(options: ServerOptions): number {

@@ -5,8 +5,10 @@
 // is accounted in bytes against one budget: the least recently used repositories are dropped
 // (and simulated again, identically, when asked again).
 import { DEFAULT_MEMORY_BUDGET_MB, heapLimitMb } from "./budget.js";
-import { dayOf, daysFor, historyStart, simulateDayFactsSteps, simulateDaySteps, timeOf, type QueueFact, type SimEvent } from "./simulate.js";
-import { CONTRACT_VIEW, FactAccumulation, type FactView } from "./stats-facts.js";
+import { dayOf, daysFor, historyStart, simulateDaySteps, timeOf, type SimEvent } from "./simulate.js";
+import { CONTRACT_VIEW, type FactView } from "./stats-facts.js";
+import { DayFolder } from "./day-fold.js";
+import type { FoldHelper, FoldHelperOptions, FoldJob } from "./fold-helper.js";
 import { EventStore, type PageQuery, type PageResult, type StoredEvent } from "./store.js";
 import {
   Accumulation,
@@ -96,11 +98,10 @@ class Turns {
   }
 
   /**
-   * a day's queue events as facts, steps (lanes) for about a millisecond per turn: a lane's facts
-   * take a tenth of its events' time, and a turn per lane cost as much again in scheduling
+   * small steps (a lane's facts, 256 facts folded) run for about a millisecond per turn: a lane's
+   * facts take a tenth of its events' time, and a turn per lane cost as much again in scheduling
    */
-  async simulateFacts(repo: string, seed: number, day: number): Promise<QueueFact[]> {
-    const steps = simulateDayFactsSteps({ repo, seed, day });
+  async steps<T>(steps: Generator<void, T, void>): Promise<T> {
     await this.next();
     for (;;) {
       const r = steps.next();
@@ -147,6 +148,12 @@ class Turns {
 
 /** how long a step of simulation may hold the event loop, in ms, when its steps are smaller (Turns.pace) */
 const SLICE_MS = 1;
+
+/**
+ * the fewest missing days a window needs for the helper thread to fold some: starting it costs
+ * some tens of ms and its code runs cold at first, a week's days about 20 ms on this thread
+ */
+const PARALLEL_MIN_DAYS = 14;
 
 /** First come, first served: `run` waits for every earlier `run` to finish. */
 class Mutex {
@@ -196,6 +203,11 @@ export interface RepositoriesOptions {
    * from the translated events.
    */
   factView?: FactView;
+  /**
+   * fold long windows' days on a helper thread too (fold-helper.ts), with these limits; without
+   * it, one thread folds every day
+   */
+  foldHelper?: FoldHelperOptions;
 }
 
 export class Repositories {
@@ -218,6 +230,10 @@ export class Repositories {
    */
   private readonly windowBytes: number;
   private usedBytes = 0;
+  /** started by startHelper or on the first long window (opts.foldHelper) */
+  private helper: Promise<FoldHelper> | undefined;
+  /** how many calendar days the helper thread has folded (tests) */
+  helperDays = 0;
 
   constructor(private readonly opts: RepositoriesOptions) {
     this.budgetBytes = opts.budgetBytes ?? DEFAULT_MEMORY_BUDGET_MB * 1048576;
@@ -230,6 +246,25 @@ export class Repositories {
     } else if (opts.repos && opts.repos.length > 0) {
       this.allowed = new Set(opts.repos.map((r) => r.toLowerCase()));
     }
+  }
+
+  /** the helper thread, when the options ask for one and it has not given up */
+  private async foldHelper(): Promise<FoldHelper | undefined> {
+    const options = this.opts.foldHelper;
+    if (!options) return undefined;
+    this.helper ??= import("./fold-helper.js").then(({ FoldHelper }) => new FoldHelper(options));
+    const helper = await this.helper;
+    return helper.available ? helper : undefined;
+  }
+
+  /** starts the helper thread now, idle, when the options ask for one (the first long window then does not wait for it) */
+  startHelper(): void {
+    void this.foldHelper().then((helper) => helper?.start());
+  }
+
+  /** stops the helper thread, if one was started */
+  async close(): Promise<void> {
+    await (await this.helper)?.close();
   }
 
   /** the present of the history: --now, or else the real clock truncated to the second */
@@ -489,61 +524,18 @@ export class Repositories {
     if (first.out.size === endDay - firstDay) return first.out;
     return this.cold.run(async () => {
       const { sim, out } = cached();
+      const days: number[] = [];
+      for (let d = firstDay; d < endDay; d++) if (!out.has(d)) days.push(d);
+      if (days.length === 0) return out;
       this.building = sim;
       try {
-        const view = this.opts.factView ?? (this.opts.translate ? undefined : CONTRACT_VIEW);
-        const building = new Map<number, Accumulation | FactAccumulation>();
-        let currentStarts = new Map<string, number>();
-        const starts = (sid: string) => currentStarts.get(sid);
-        for (let d = firstDay; d < endDay; d++) {
-          if (!out.has(d)) building.set(d, view ? new FactAccumulation(d, view) : new Accumulation(new Sink(() => d, starts)));
-        }
-        if (building.size === 0) return out;
-        const days = [...building.keys()];
-        // a calendar day is complete once the simulated day of the same date is read: its
-        // partials are kept (and accounted) then, and its accumulation's dedupe sets dropped,
-        // so a cold year holds about one day of work besides its results (not the whole year's
-        // sets, which were three times the results and made the collector thrash near the cap)
-        const complete = (upTo: number) => {
-          for (const [d, acc] of building) {
-            if (d > upTo) break;
-            this.keepPartials(sim, keyOf(d), acc.partials);
-            out.set(d, acc.partials);
-            building.delete(d);
-          }
+        const keep = (d: number, partials: Partials) => {
+          this.keepPartials(sim, keyOf(d), partials);
+          out.set(d, partials);
         };
-        for (let s = Math.max(days[0]! - 3, historyDay); s <= days[days.length - 1]!; s++) {
-          // only the simulated days that reach a missing calendar day
-          if (!days.some((d) => s <= d && s >= d - 3)) continue;
-          if (view) {
-            // the same day's queue events as facts: several times cheaper than building them
-            const facts = await this.turns.simulateFacts(sim.name, this.opts.seed, s);
-            for (let i = 0; i < facts.length; i++) {
-              if ((i & 255) === 255) await this.turns.pace();
-              const f = facts[i]!;
-              (building.get(Math.floor(f.t / DAY)) as FactAccumulation | undefined)?.add(f);
-            }
-            complete(s);
-            continue;
-          }
-          const events = sim.days.get(s)?.events ?? (await this.simulateDay(sim.name, s));
-          // a queue session's events all come from the simulated day it started on
-          currentStarts = new Map();
-          for (const e of events) {
-            if (e.type !== "action.queue.checks_start") continue;
-            const sid = (e.metadata as { session_id?: unknown }).session_id;
-            if (typeof sid === "string" && !currentStarts.has(sid)) currentStarts.set(sid, timeOf(e));
-          }
-          for (let i = 0; i < events.length; i++) {
-            if (i > 0 && i % 500 === 0) await this.turns.next();
-            const e = events[i]!;
-            const t = timeOf(e);
-            const acc = building.get(Math.floor(t / DAY)) as Accumulation | undefined;
-            if (acc) acc.add(e as StoredEvent, t);
-          }
-          complete(s);
-        }
-        complete(Infinity);
+        const view = this.opts.factView ?? (this.opts.translate ? undefined : CONTRACT_VIEW);
+        if (view) await this.foldDays({ repo: sim.name, seed: this.opts.seed, view, historyDay, days }, keep);
+        else await this.accumulateDays(sim, days, historyDay, keep);
         return out;
       } finally {
         this.building = undefined;
@@ -551,6 +543,82 @@ export class Repositories {
     });
   }
 
+  /**
+   * Whole calendar days' partials folded from the simulation's facts (stats-facts.ts), each kept
+   * as it is done: on this thread a day at a time from the front, in steps of about a
+   * millisecond; for a long window, a helper thread takes days from the back meanwhile.
+   */
+  private async foldDays(job: FoldJob, keep: (d: number, partials: Partials) => void): Promise<void> {
+    const helper = job.days.length >= PARALLEL_MIN_DAYS ? await this.foldHelper() : undefined;
+    const done = new Set<number>();
+    const folded = (d: number, partials: Partials) => {
+      done.add(d);
+      keep(d, partials);
+    };
+    const run = helper?.run(job, (d, partials) => {
+      this.helperDays++;
+      folded(d, partials);
+    });
+    const folder = new DayFolder(job, job.days);
+    try {
+      for (const d of job.days) {
+        if (run && !run.claim()) break;
+        folded(d, await this.turns.steps(folder.fold(d)));
+      }
+    } catch (err) {
+      // this thread stopped early: the helper takes no more days, and is free again once it has
+      // finished the block it is on (the next window's run waits for nothing)
+      if (run) {
+        run.cancel();
+        await run.finished;
+      }
+      throw err;
+    }
+    if (!run || !("error" in (await run.finished))) return;
+    // the helper failed: the days it took and did not send are folded here
+    const missing = job.days.filter((d) => !done.has(d));
+    const again = new DayFolder(job, missing);
+    for (const d of missing) folded(d, await this.turns.steps(again.fold(d)));
+  }
+
+  /** Whole calendar days' partials from the simulated events, through the endpoints' own accumulators (a dialect without a fact view). */
+  private async accumulateDays(sim: SimulatedRepo, days: number[], historyDay: number, keep: (d: number, partials: Partials) => void): Promise<void> {
+    const building = new Map<number, Accumulation>();
+    let currentStarts = new Map<string, number>();
+    const starts = (sid: string) => currentStarts.get(sid);
+    for (const d of days) building.set(d, new Accumulation(new Sink(() => d, starts)));
+    // a calendar day is complete once the simulated day of the same date is read: its partials
+    // are kept (and accounted) then, and its accumulation's dedupe sets dropped, so a cold year
+    // holds about one day of work besides its results
+    const complete = (upTo: number) => {
+      for (const [d, acc] of building) {
+        if (d > upTo) break;
+        keep(d, acc.partials);
+        building.delete(d);
+      }
+    };
+    for (let s = Math.max(days[0]! - 3, historyDay); s <= days[days.length - 1]!; s++) {
+      // only the simulated days that reach a missing calendar day
+      if (!days.some((d) => s <= d && s >= d - 3)) continue;
+      const events = sim.days.get(s)?.events ?? (await this.simulateDay(sim.name, s));
+      // a queue session's events all come from the simulated day it started on
+      currentStarts = new Map();
+      for (const e of events) {
+        if (e.type !== "action.queue.checks_start") continue;
+        const sid = (e.metadata as { session_id?: unknown }).session_id;
+        if (typeof sid === "string" && !currentStarts.has(sid)) currentStarts.set(sid, timeOf(e));
+      }
+      for (let i = 0; i < events.length; i++) {
+        if (i > 0 && i % 500 === 0) await this.turns.next();
+        const e = events[i]!;
+        const t = timeOf(e);
+        const acc = building.get(Math.floor(t / DAY));
+        if (acc) acc.add(e as StoredEvent, t);
+      }
+      complete(s);
+    }
+    complete(Infinity);
+  }
 
   private keepPartials(sim: SimulatedRepo, key: string, partials: Partials, edge = false): void {
     const bytes = bytesOf(partials);

@@ -85,6 +85,11 @@ function intern<T extends object>(key: T): T {
   return key;
 }
 
+/** the interned key whose text (keyString) this is */
+function keyFromString(s: string): object {
+  return interned.get(s) ?? intern(JSON.parse(s) as object);
+}
+
 function keyString(key: object): string {
   let s = keyStrings.get(key);
   if (s === undefined) keyStrings.set(key, (s = JSON.stringify(key)));
@@ -208,6 +213,9 @@ interface Spec<A> {
   merge(into: A, from: A): void;
   add(acc: (key: object, t: number) => A, e: StoredEvent, t: number, sink: Sink): void;
   render(slots: Slots<A>, buckets: Bucket[], filter: StatsFilter, from: number, to: number, options: RenderOptions): unknown;
+  /** a value as another thread can receive it (PartialsPacker), when it holds group keys (`key` numbers them); and back */
+  pack?(a: A, key: (k: object) => number): unknown;
+  unpack?(packed: unknown, key: (n: number) => object): A;
 }
 
 /** How an answer is shaped beyond its figures. */
@@ -845,6 +853,15 @@ export const STATS_SPECS: Record<string, Spec_> = {
         }
       }
     },
+    // a session's group key goes as its number
+    pack: (a, key) => [...a].map(([sid, s]) => [sid, key(s.key), s.t, s.retries, s.depth, s.lastOk]),
+    unpack: (packed, key) =>
+      new Map(
+        (packed as Array<[string, number, number, number, number, boolean]>).map(([sid, k, t, retries, depth, lastOk]) => [
+          sid,
+          { key: key(k) as GroupKey, t, retries, depth, lastOk },
+        ]),
+      ),
     add: (acc, e, t) => {
       const m = meta(e);
       if (typeof m.retry_attempt !== "number" || m.retry_attempt < 1) return;
@@ -962,6 +979,85 @@ export function mergePartials(name: string, into: Slots<unknown>, from: Slots<un
 /** the answer of an endpoint from its bucketed values */
 export function renderStats(name: string, slots: Slots<unknown>, c: { from: number; to: number; filter: StatsFilter; sums?: boolean }): unknown {
   return STATS_SPECS[name]!.render(slots, bucketsFor(c.from, c.to), c.filter, c.from, c.to, { sums: c.sums });
+}
+
+/**
+ * Partials as another thread receives them (postMessage's structured clone): interned group keys
+ * as numbers into a table that both sides grow as keys first appear (a day's partials name the
+ * same few dozen keys in every endpoint: as text they were nine tenths of what was sent, and the
+ * cost of sending it). A day's partials unpacked are the partials packed, value for value, in the
+ * same order, under the receiving thread's own interned keys; so what another thread folded
+ * merges as what this one would have.
+ */
+export interface PackedPartials {
+  /** the keys first used here, as text, numbered on from the keys of the messages before */
+  keys: string[];
+  endpoints: Array<[name: string, slots: Array<[slot: number, keys: number[], values: unknown[]]>]>;
+}
+
+/** the keys that are not group keys (both `{}` as text) */
+const MARKED_KEYS: ReadonlyArray<readonly [string, object]> = [
+  ["#sessions", SESSIONS],
+  ["#names", ALL_NAMES],
+];
+
+/** The sending side: one per stream of messages (a PartialsUnpacker reads them in order). */
+export class PartialsPacker {
+  private readonly numbers = new Map<object, number>();
+  private fresh: string[] = [];
+
+  private readonly key = (k: object): number => {
+    let n = this.numbers.get(k);
+    if (n === undefined) {
+      this.numbers.set(k, (n = this.numbers.size));
+      this.fresh.push(MARKED_KEYS.find(([, key]) => key === k)?.[0] ?? keyString(k));
+    }
+    return n;
+  };
+
+  pack(partials: Partials): PackedPartials {
+    const endpoints: PackedPartials["endpoints"] = [];
+    for (const [name, slots] of partials) {
+      const spec = STATS_SPECS[name]!;
+      const packed: PackedPartials["endpoints"][number][1] = [];
+      for (const [slot, m] of slots) {
+        const keys: number[] = [];
+        const values: unknown[] = [];
+        for (const [k, a] of m) {
+          keys.push(this.key(k));
+          values.push(spec.pack ? spec.pack(a, this.key) : a);
+        }
+        packed.push([slot, keys, values]);
+      }
+      endpoints.push([name, packed]);
+    }
+    const keys = this.fresh;
+    this.fresh = [];
+    return { keys, endpoints };
+  }
+}
+
+/** The receiving side of a PartialsPacker's messages, in the order they were packed. */
+export class PartialsUnpacker {
+  private readonly keys: object[] = [];
+  private readonly key = (n: number): object => this.keys[n]!;
+
+  unpack(packed: PackedPartials): Partials {
+    for (const text of packed.keys) this.keys.push(MARKED_KEYS.find(([marked]) => marked === text)?.[1] ?? keyFromString(text));
+    const out: Partials = new Map();
+    for (const [name, slots] of packed.endpoints) {
+      const spec = STATS_SPECS[name];
+      if (!spec) throw new Error(`unpackPartials: no endpoint ${name}`);
+      const unpacked: Slots<unknown> = new Map();
+      for (const [slot, keys, values] of slots) {
+        const m = new Map<object, unknown>();
+        for (let i = 0; i < keys.length; i++) m.set(this.keys[keys[i]!]!, spec.unpack ? spec.unpack(values[i], this.key) : values[i]);
+        unpacked.set(slot, m);
+      }
+      out.set(name, unpacked);
+    }
+    return out;
+  }
 }
 
 /** rough bytes of one endpoint's partials, for the server's memory budget */

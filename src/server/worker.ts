@@ -16,7 +16,8 @@ export { heapLimitMb, youngMb };
 type FromWorker =
   | { kind: "listening"; url: string }
   | { kind: "failed"; name: string; message: string; code?: string }
-  | { kind: "closed" };
+  | { kind: "closed" }
+  | { kind: "notice"; message: string };
 
 export interface IsolatedServer {
   url: string;
@@ -35,17 +36,23 @@ export class ServerStartError extends Error {
 }
 
 /**
- * Starts the server in a worker with a heap cap derived from options.memoryBudgetMb. `onRestart`
- * hears when the worker ran out of memory and was started again.
+ * Starts the server in a worker with a heap cap derived from options.memoryBudgetMb, folding long
+ * windows' statistics on a helper thread too (the worker's own, inside the same budget).
+ * `onRestart` hears when the worker ran out of memory and was started again; `onNotice` what the
+ * server reports besides (ServerOptions.onNotice).
  */
-export async function startIsolatedServer(options: ServerOptions & { memoryBudgetMb: number }, onRestart: (reason: string) => void): Promise<IsolatedServer> {
+export async function startIsolatedServer(
+  options: ServerOptions & { memoryBudgetMb: number },
+  onRestart: (reason: string) => void,
+  onNotice: (message: string) => void = () => {},
+): Promise<IsolatedServer> {
   let worker: Worker;
   let closing = false;
   let closedResolve: (() => void) | undefined;
   const spawn = (port: number | undefined): Promise<string> =>
     new Promise((resolve, reject) => {
       worker = new Worker(new URL(import.meta.url), {
-        workerData: { mqServeWorker: true, options: { ...options, port: port ?? options.port } },
+        workerData: { mqServeWorker: true, options: { foldHelper: true, ...options, port: port ?? options.port } },
         resourceLimits: { maxOldGenerationSizeMb: heapLimitMb(options.memoryBudgetMb), maxYoungGenerationSizeMb: youngMb(options.memoryBudgetMb) },
         stdout: false,
         stderr: false,
@@ -59,6 +66,8 @@ export async function startIsolatedServer(options: ServerOptions & { memoryBudge
           reject(new ServerStartError(m.message, m.name, m.code));
         } else if (m.kind === "closed") {
           void worker.terminate();
+        } else if (m.kind === "notice") {
+          onNotice(m.message);
         }
       });
       worker.on("error", (err: Error & { code?: string }) => {
@@ -96,7 +105,8 @@ if (!isMainThread && (workerData as { mqServeWorker?: boolean } | null)?.mqServe
   const port = parentPort!;
   const { startServer } = await import("./index.js");
   try {
-    const server = await startServer((workerData as { options: ServerOptions }).options);
+    const options = (workerData as { options: ServerOptions }).options;
+    const server = await startServer({ ...options, onNotice: (message) => port.postMessage({ kind: "notice", message } satisfies FromWorker) });
     port.on("message", (m) => {
       if (m === "close") void server.close().then(() => port.postMessage({ kind: "closed" } satisfies FromWorker));
     });
