@@ -10,7 +10,7 @@
 // version, its flags and the source's length and rejects what does not match; a missing, refused
 // or unreadable cache only means compiling as usual. A new cache is written to a temporary file
 // and renamed into place: a concurrent mq reads the old one or the new one, never half of one.
-const { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = require("node:fs");
+const { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = require("node:fs");
 const { createRequire } = require("node:module");
 const { dirname, isAbsolute, join } = require("node:path");
 const { pathToFileURL } = require("node:url");
@@ -40,11 +40,37 @@ function cacheDir(env = process.env, platform = process.platform) {
  */
 function isOwnPrivate(path) {
   try {
-    const st = statSync(path);
-    if (process.getuid === undefined) return true;
-    return st.uid === process.getuid() && (st.mode & 0o022) === 0;
+    return isOwnPrivateStat(statSync(path));
   } catch {
     return false;
+  }
+}
+
+function isOwnPrivateStat(st) {
+  if (process.getuid === undefined) return true;
+  return st.uid === process.getuid() && (st.mode & 0o022) === 0;
+}
+
+/**
+ * The cache file's payload, read from the file whose owner and mode were checked (one open: a
+ * folder renamed between a check by name and the read could hand us another file), or undefined.
+ * Its first 4 bytes are the CRC-32 of the rest: V8 checks a cache's version, flags and length but,
+ * outside debug builds, not its bytes, and a cache damaged in place (a bad disk, an unclean
+ * shutdown) aborted every later run in V8's deserializer, or could run altered bytecode.
+ */
+function readCache(path) {
+  let fd;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    if (!isOwnPrivateStat(fstatSync(fd))) return undefined;
+    const data = readFileSync(fd);
+    if (data.length < 4) return null;
+    const payload = data.subarray(4);
+    return data.readUInt32LE(0) === require("node:zlib").crc32(payload) ? payload : null;
+  } catch {
+    return undefined; // none yet, or unreadable: compile as usual
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -67,15 +93,10 @@ function loadMain({ file = MAIN, dir = cacheDir(), variant = "" } = {}) {
   const source = readFileSync(file, "utf8");
   const build = /^\/\/mq-build ([0-9a-f]+)\n/.exec(source)?.[1];
   const name = build && dir ? `main-${build}-${process.versions.v8}-${process.arch}${variant}.cache` : undefined;
-  let cachedData;
   const trusted = name !== undefined && isOwnPrivate(dir);
-  if (trusted) {
-    try {
-      if (isOwnPrivate(join(dir, name))) cachedData = readFileSync(join(dir, name));
-    } catch {
-      // none yet, or unreadable: compile as usual
-    }
-  }
+  // null: a damaged file, refused as V8 refuses a cache it cannot use (and written again)
+  const read = trusted ? readCache(join(dir, name)) : undefined;
+  const cachedData = read ?? undefined;
   // Node's CommonJS wrapper, and one more argument: code restored from a code cache has no dynamic
   // import callback (Node 20), so main.cjs loads its lazy chunks through this module's import()
   const script = new Script(`(function (exports, require, module, __filename, __dirname, __mqLoaderImport) { ${source}\n})`, { filename: file, cachedData });
@@ -85,15 +106,27 @@ function loadMain({ file = MAIN, dir = cacheDir(), variant = "" } = {}) {
   script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file), dynamicImport);
   module.loaded = true;
   const used = cachedData !== undefined && !script.cachedDataRejected;
+  const rejected = read === null || (cachedData !== undefined && !used);
   return {
     exports: module.exports,
-    cache: name === undefined ? "off" : used ? "used" : cachedData !== undefined ? "rejected" : trusted || !exists(dir) ? "missing" : "untrusted",
+    cache: name === undefined ? "off" : used ? "used" : rejected ? "rejected" : trusted || !exists(dir) ? "missing" : "untrusted",
     save: () => {
       if (name === undefined || used || (exists(dir) && !trusted)) return;
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
+        // again: a folder made by someone else since the load is theirs, and "wx" follows no link
+        // planted at the temporary name (it would have us overwrite whatever file it names)
+        if (!isOwnPrivate(dir)) return;
         const tmp = join(dir, `${name}.${process.pid}.tmp`);
-        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        const data = script.createCachedData();
+        const sum = Buffer.alloc(4);
+        sum.writeUInt32LE(require("node:zlib").crc32(data));
+        try {
+          unlinkSync(tmp); // a crashed run's, whose pid this is now
+        } catch {
+          // none
+        }
+        writeFileSync(tmp, Buffer.concat([sum, data]), { mode: 0o600, flag: "wx" });
         renameSync(tmp, join(dir, name));
         const now = Date.now();
         for (const other of readdirSync(dir)) {

@@ -90,6 +90,47 @@ describe("the code cache", () => {
     expect(loaderState(dir)).toBe("used");
   });
 
+  it("is refused, not run, when damaged in place (V8 checks no bytes outside debug builds: it aborted every run)", () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "mq-code-cache-")), "mq");
+    expect(loaderState(dir)).toBe("missing");
+    const [file] = caches(dir);
+    const damaged = readFileSync(join(dir, file!));
+    for (let i = 200; i < damaged.length; i += 97) damaged[i]! ^= 0x5a;
+    writeFileSync(join(dir, file!), damaged);
+    expect(loaderState(dir)).toBe("rejected");
+    expect(loaderState(dir)).toBe("used");
+  });
+
+  it("is not written through a folder someone else made after the load, nor through a link at its temporary name", () => {
+    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const victim = join(home, "victim");
+    writeFileSync(victim, "precious\n");
+    const dir = join(home, "mq");
+    // another user wins the race against the save: just before it makes the folder (none at the
+    // load), they make it, open to all, with a link where this process writes its temporary file
+    const child = `
+      const fs = require("node:fs"), path = require("node:path");
+      const dir = ${JSON.stringify(dir)};
+      const build = /^\\/\\/mq-build ([0-9a-f]+)\\n/.exec(fs.readFileSync(${JSON.stringify(join(MQ_BIN, "..", "..", "dist", "main.cjs"))}, "utf8"))[1];
+      const mkdirSync = fs.mkdirSync;
+      fs.mkdirSync = (p, o) => {
+        if (p === dir && !fs.existsSync(dir)) {
+          mkdirSync(dir, { mode: 0o777 });
+          fs.chmodSync(dir, 0o777);
+          fs.symlinkSync(${JSON.stringify(victim)}, path.join(dir, \`main-\${build}-\${process.versions.v8}-\${process.arch}.cache.\${process.pid}.tmp\`));
+        }
+        return mkdirSync(p, o);
+      };
+      const m = require(${JSON.stringify(LOADER)}).loadMain({ dir });
+      m.save();
+      process.stdout.write(m.cache);`;
+    const r = spawnSync(process.execPath, ["-e", child], { encoding: "utf8", timeout: 30_000 });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("missing");
+    expect(readFileSync(victim, "utf8")).toBe("precious\n");
+    expect(caches(dir)).toEqual([]);
+  });
+
   it("costs nothing when it cannot be written: a read-only folder, a file where the folder should be, no home", () => {
     const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
     const readOnly = join(home, "ro");
