@@ -108,19 +108,15 @@ export async function openArchive(path: string, opts: OpenOptions = {}): Promise
   }
   let archive = await connect(path, readOnly && existsSync(path));
   try {
-    const version = await schemaVersion(archive);
-    if (version > SCHEMA_VERSION) {
-      throw new ArchiveError(
-        `the archive ${path} has schema version ${version}, made by a newer mq; this mq reads versions up to ${SCHEMA_VERSION}`,
-        "upgrade mq, or point --data-dir at another folder",
-      );
-    }
+    const version = await knownSchemaVersion(archive);
     if (version < SCHEMA_VERSION) {
       // a read-only handle cannot migrate: migrate with a writer, then reopen as asked
       archive.close();
       await backup(path, version);
       archive = await connect(path, false);
-      await migrate(archive, version);
+      // read again under the writer's lock: another mq may have migrated the file since the look
+      // above (migrating it twice failed on the columns the first migration added)
+      await migrate(archive, await knownSchemaVersion(archive));
       if (readOnly) {
         archive.close();
         archive = await connect(path, true);
@@ -193,6 +189,18 @@ async function connect(path: string, readOnly: boolean): Promise<Archive> {
     },
   };
   return archive;
+}
+
+/** schemaVersion, refusing a version made by a newer mq */
+async function knownSchemaVersion(archive: Archive): Promise<number> {
+  const version = await schemaVersion(archive);
+  if (version > SCHEMA_VERSION) {
+    throw new ArchiveError(
+      `the archive ${archive.path} has schema version ${version}, made by a newer mq; this mq reads versions up to ${SCHEMA_VERSION}`,
+      "upgrade mq, or point --data-dir at another folder",
+    );
+  }
+  return version;
 }
 
 /** 0 for a database from before the version table (the early layout), else the recorded version. */
