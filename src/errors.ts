@@ -124,7 +124,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [3, "not found (HTTP 404)"],
   [4, "authentication or permission: no token, or HTTP 401/403"],
   [5, "request rejected by the API (HTTP 409, 422)"],
-  [6, "network failure, timeout, server error (5xx), or a response that breaks the contract"],
+  [6, "network failure, timeout, server error (5xx), or a response that does not match the API description"],
   [7, "configuration error (unreadable or corrupt config file, bad config value)"],
   [8, "archive unusable: locked by another mq, corrupt, from a newer mq, or disk full"],
   [70, "internal error (a bug in mq)"],

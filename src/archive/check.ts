@@ -5,6 +5,7 @@
 // check (api/schema/page-check.ts), as a page from the API would.
 import type { DialectName } from "../api/dialects/types.js";
 import type { PageCheck, PageCheckOptions } from "../api/schema/page-check.js";
+import { ContractError } from "../errors.js";
 
 export interface ArchivedEventsCheckOptions {
   strict: boolean;
@@ -44,8 +45,22 @@ export async function archivedEventsCheck(
         check = pageCheck(dialect);
         checks.set(dialect, check);
       }
-      await (await check)({ size: events.length, per_page: events.length, events }, options(dialect));
+      try {
+        await (await check)({ size: events.length, per_page: events.length, events }, options(dialect));
+      } catch (err) {
+        throw err instanceof ContractError ? archivedEventError(err) : err;
+      }
       start = end;
     }
   };
+}
+
+/**
+ * The page check's error said of an archived event: nothing came over the network, and the
+ * position is in a batch the reader made up, so the event is named by its id.
+ */
+function archivedEventError(err: ContractError): ContractError {
+  const named = err.message.replace(/^response does not match (.+?): events\[\d+\] \(id ([^)]*)\):? ?/, "archived event $2 does not match $1: ");
+  if (named === err.message) return err;
+  return new ContractError(named, err.hint);
 }

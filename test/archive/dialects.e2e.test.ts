@@ -95,7 +95,7 @@ describe("an archive synced from the real service's dialect", () => {
     );
     const r = await mq(["logs", "--repo", "acme/web", "--since", SINCE, "--until", UNTIL, "--archive", "--strict", "--all", "-o", "ndjson"], dir);
     expect(r.code).toBe(6);
-    expect(r.stderr).toMatch(/^mq: response does not match the service's OpenAPI: events\[\d+\] \(id \d+\) action\.queue\.enter: /);
+    expect(r.stderr).toMatch(/^mq: archived event \d+ does not match the service's OpenAPI: action\.queue\.enter: metadata/);
   });
 });
 
