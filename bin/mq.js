@@ -33,12 +33,15 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   // One code cache per command (it holds the functions the command ran, not only the top level),
   // the V8 flags set above being part of what a cache is valid for. Written only by a run that
   // succeeded: `mq lgos` leaves no cache behind.
-  const command = argv.find((a) => !a.startsWith("-"));
-  const variant = command !== undefined && /^[a-z]{2,16}$/.test(command) ? `-${command}` : "";
-  const main = require("./load-main.js").loadMain({ variant });
+  const word = argv.find((a) => !a.startsWith("-"));
+  const command = word !== undefined && /^[a-z]{2,16}$/.test(word) ? word : undefined;
+  const main = require("./load-main.js").loadMain({ variant: command === undefined ? "" : `-${command}` });
   main.exports.run(argv).then((code) => {
     process.exitCode = code;
-    if (code === 0) main.save();
+    // that word may have been a flag's value (`mq -o json logs`): a cache is kept under the name of
+    // the command that ran, or of none (help), never under another's
+    const ran = main.exports.lastRun.command;
+    if (code === 0 && (ran === undefined || ran === command)) main.save();
     // Exit when the work is done even if a library left a handle open (a keep-alive socket, a
     // timer): unref'd, so a clean process exits at once without waiting for it.
     setTimeout(() => process.exit(code), 500).unref();

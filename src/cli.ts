@@ -107,6 +107,7 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
   program.addHelpText("after", `\n${exitCodesText().trimEnd()}`);
   program.hook("preAction", async (_root, actionCommand) => {
     ctx.globals = readGlobals(actionCommand);
+    ctx.ranCommand = commandPath(actionCommand).split(" ")[0];
     // The data commands take output, color and timeout defaults from the config file; they read
     // the config for the token anyway, so this costs them nothing and leaves --help untouched.
     if (DATA_COMMANDS.has(commandPath(actionCommand).split(" ")[0]!)) {

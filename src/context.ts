@@ -80,6 +80,8 @@ export interface Context {
   signal: AbortSignal;
   /** set by the CLI once global options are parsed */
   globals: GlobalOptions;
+  /** the top-level command whose action ran ("logs" for `mq -o json logs`); unset for help and errors */
+  ranCommand?: string;
   /** tests inject an undici MockAgent or a custom Agent here (it makes the client use the undici wire) */
   dispatcher?: Dispatcher;
   /** values that must never be printed (tokens); main() redacts them from every message */

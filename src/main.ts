@@ -65,6 +65,13 @@ function ignoreLateClosedPipe(): void {
 /** A second signal sooner than this after the first is a library re-raising it, not a person. */
 const SIGNAL_ECHO_MS = 250;
 
+/**
+ * What the last run() ran, for bin/mq.js: it names a code cache after the first word of the
+ * command line without a dash, which may be a flag's value (`mq -o json logs`), and keeps a cache
+ * only when that word was the command that ran.
+ */
+export const lastRun: { command?: string } = {};
+
 /** Entry point for bin/mq.js: real process streams, signals, a closed pipe ends quietly. */
 export async function run(argv: string[], init: ContextInit = {}): Promise<number> {
   const controller = new AbortController();
@@ -109,6 +116,7 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   const stopWatching = watchStdoutReader(() => readerLeft(Object.assign(new Error("the reader of standard output left"), { code: "EPIPE" })));
   const ctx = createContext({ ...init, signal: controller.signal });
   const code = await main(argv, ctx);
+  lastRun.command = ctx.ranCommand;
   stopWatching();
   for (const s of signals) process.off(s, onSignal);
   process.stdout.off("error", onStdoutError);

@@ -43,6 +43,20 @@ describe("the code cache", () => {
     expect(cacheDir({ MQ_NO_CODE_CACHE: "", HOME: "/h" }, "linux")).toBe("/h/.cache/mq");
   });
 
+  it("is kept under the name of the command that ran, not of a flag's value before it", () => {
+    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const dir = join(home, "cache", "mq");
+    // `json` is the first word without a dash, but `config` ran: a `-json` cache would be compiled for config
+    expect(mq(["-o", "json", "config", "list"], home).code).toBe(0);
+    expect(existsSync(dir) ? caches(dir) : []).toEqual([]);
+    expect(mq(["config", "list"], home).code).toBe(0);
+    expect(caches(dir).map((f) => f.replace(/^.*-/, ""))).toEqual(["config.cache"]);
+    // help runs no action: its cache is kept under the word it was named after
+    expect(mq(["config", "--help"], home).code).toBe(0);
+    expect(mq(["--help"], home).code).toBe(0);
+    expect(caches(dir)).toHaveLength(2);
+  });
+
   it("is neither written nor read with MQ_NO_CODE_CACHE set", () => {
     const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
     const off = mq(["--help"], home, { MQ_NO_CODE_CACHE: "1" });
