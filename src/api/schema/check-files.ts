@@ -4,10 +4,11 @@
 // schemas the zod path uses, so the two cannot say different things; only what they cannot vouch
 // for goes to zod, which has the last word and the messages. `node scripts/gen-checks.mjs` writes
 // them; a test fails when a committed file is not what this returns.
+import { dirname, posix } from "node:path";
 import type * as z from "zod";
 import { MERGIFY_METADATA_SCHEMAS, mergifyResponseSchema } from "../dialects/mergify-metadata.js";
 import { MERGIFY_RESPONSES } from "../dialects/mergify-schemas.generated.js";
-import { CHECK_HELPERS, emitChecks } from "./check-source.js";
+import { emitChecks } from "./check-source.js";
 import { DateTimeSchema } from "./common.js";
 import { EVENT_METADATA_SCHEMAS } from "./events.js";
 import { STATS_RESPONSE_SCHEMAS } from "./stats.js";
@@ -75,6 +76,12 @@ export const CHECK_FILES: readonly ChecksFile[] = [
   },
 ];
 
+/** check-helpers.ts as a module at `path` imports it */
+function helpersImport(path: string): string {
+  const relative = posix.relative(dirname(path), "src/api/schema/check-helpers.js");
+  return relative.startsWith(".") ? relative : `./${relative}`;
+}
+
 /** The text of one generated module. */
 export function checksFileText(file: ChecksFile): string {
   const { declarations, names } = emitChecks(file.schemas());
@@ -85,9 +92,9 @@ export function checksFileText(file: ChecksFile): string {
     "// (api/schema/check-source.ts). undefined: a shape left to zod.",
     "/* eslint-disable */",
     "",
-    ...(file.preamble?.() ?? []),
-    CHECK_HELPERS,
+    `import { everyItem, isObj, isPlainObject, isPlainRecord } from "${helpersImport(file.path)}";`,
     "",
+    ...(file.preamble?.() ?? []),
     ...declarations,
     "",
     `/** ${file.keys} */`,

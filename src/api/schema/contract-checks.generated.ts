@@ -3,31 +3,10 @@
 // (api/schema/check-source.ts). undefined: a shape left to zod.
 /* eslint-disable */
 
+import { everyItem, isObj, isPlainObject, isPlainRecord } from "./check-helpers.js";
+
 /** zod's date-time pattern of DateTimeSchema (offset required, any precision) */
 export const DATE_TIME_RE: RegExp = /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/;
-
-const isObj = (v: any): boolean => typeof v === "object" && v !== null && !Array.isArray(v);
-function isPlainObject(o: any): boolean {
-  if (!isObj(o)) return false;
-  const ctor = o.constructor;
-  if (ctor === undefined || typeof ctor !== "function") return true;
-  const prot = ctor.prototype;
-  return isObj(prot) && Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf");
-}
-function everyItem(v: any[], item: (x: unknown) => boolean): boolean {
-  for (let i = 0; i < v.length; i++) if (!item(v[i])) return false;
-  return true;
-}
-function isPlainRecord(v: any, loose: boolean, value: ((x: unknown) => boolean) | undefined): boolean {
-  if (!isPlainObject(v)) return false;
-  if (!loose) for (const sym of Object.getOwnPropertySymbols(v)) if (Object.prototype.propertyIsEnumerable.call(v, sym)) return false;
-  if (value === undefined) return true;
-  for (const key in v) {
-    if (key === "__proto__" || !Object.prototype.hasOwnProperty.call(v, key)) continue;
-    if (!value(v[key])) return false;
-  }
-  return true;
-}
 
 function c2(v: any): boolean {
   return typeof v === "string";

@@ -3,28 +3,7 @@
 // (api/schema/check-source.ts). undefined: a shape left to zod.
 /* eslint-disable */
 
-const isObj = (v: any): boolean => typeof v === "object" && v !== null && !Array.isArray(v);
-function isPlainObject(o: any): boolean {
-  if (!isObj(o)) return false;
-  const ctor = o.constructor;
-  if (ctor === undefined || typeof ctor !== "function") return true;
-  const prot = ctor.prototype;
-  return isObj(prot) && Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf");
-}
-function everyItem(v: any[], item: (x: unknown) => boolean): boolean {
-  for (let i = 0; i < v.length; i++) if (!item(v[i])) return false;
-  return true;
-}
-function isPlainRecord(v: any, loose: boolean, value: ((x: unknown) => boolean) | undefined): boolean {
-  if (!isPlainObject(v)) return false;
-  if (!loose) for (const sym of Object.getOwnPropertySymbols(v)) if (Object.prototype.propertyIsEnumerable.call(v, sym)) return false;
-  if (value === undefined) return true;
-  for (const key in v) {
-    if (key === "__proto__" || !Object.prototype.hasOwnProperty.call(v, key)) continue;
-    if (!value(v[key])) return false;
-  }
-  return true;
-}
+import { everyItem, isObj, isPlainObject, isPlainRecord } from "./check-helpers.js";
 
 function c2(v: any): boolean {
   return typeof v === "string";

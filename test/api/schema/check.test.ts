@@ -9,7 +9,8 @@ import { readFileSync } from "node:fs";
 import * as z from "zod";
 import { transformSync } from "esbuild";
 import { compileCheck } from "../../../src/api/schema/check.js";
-import { CHECK_HELPERS, emitChecks, INT_RANGES } from "../../../src/api/schema/check-source.js";
+import * as checkHelpers from "../../../src/api/schema/check-helpers.js";
+import { emitChecks, INT_RANGES } from "../../../src/api/schema/check-source.js";
 import { CHECK_FILES, checksFileText } from "../../../src/api/schema/check-files.js";
 import { CONTRACT_METADATA_CHECKS } from "../../../src/api/schema/contract-checks.generated.js";
 import { surelyValidPage } from "../../../src/api/schema/envelope.js";
@@ -262,8 +263,8 @@ describe("compileCheck on other definition kinds", () => {
 function emitted(schemas: Record<string, z.ZodType>): Record<string, (v: unknown) => boolean> {
   const { declarations, names } = emitChecks(new Map(Object.entries(schemas)));
   const table = [...names].filter(([, id]) => id !== undefined).map(([name, id]) => `${JSON.stringify(name)}: ${id}`);
-  const code = transformSync(`function build() {\n${CHECK_HELPERS}\n${declarations.join("\n")}\nreturn { ${table.join(", ")} };\n}`, { loader: "ts" }).code;
-  return new Function(`${code}\nreturn build();`)() as Record<string, (v: unknown) => boolean>;
+  const code = transformSync(`function build() {\n${declarations.join("\n")}\nreturn { ${table.join(", ")} };\n}`, { loader: "ts" }).code;
+  return new Function(...Object.keys(checkHelpers), `${code}\nreturn build();`)(...Object.values(checkHelpers)) as Record<string, (v: unknown) => boolean>;
 }
 
 describe("the contract's metadata shapes without zod (contract-checks.generated.ts)", () => {
