@@ -3,9 +3,17 @@
 // Loads the esbuild bundle in dist/ (`npm run build`). CommonJS (bin/package.json), as is
 // dist/main.cjs: a process that loads no ES module never starts Node's ES module loader, ~5 ms of
 // CPU that `mq --help` and `mq auth status` would pay for nothing.
-const { setFlagsFromString } = require("node:v8");
 const { readFileSync } = require("node:fs");
 const { join } = require("node:path");
+
+const argv = process.argv.slice(2);
+// The first word without a dash names the command (or is a flag's value: main.cjs says which
+// command ran). None: `mq`, `mq --help`, `mq -h` print the top-level help and run nothing.
+const word = argv.find((a) => !a.startsWith("-"));
+// V8's flags below only for a run that may do work: a help page makes no request and keeps no data,
+// and node:v8 loads Node's stream modules (~2 ms of `mq --help`). The help's code cache is made under
+// the same (no) flags as the runs that use it: V8 refuses a cache made under other flags.
+const setFlagsFromString = word === undefined ? () => {} : require("node:v8").setFlagsFromString;
 
 // First, before undici compiles its WebAssembly HTTP parser: keep WebAssembly on V8's baseline
 // compiler. Otherwise V8 re-optimises the parser in the background and a short command waits for
@@ -13,7 +21,6 @@ const { join } = require("node:path");
 // (README, "Performance"). `--no-wasm-tier-up` measured no gain on Node 20 (dynamic tiering ignores it).
 setFlagsFromString("--liftoff-only");
 
-const argv = process.argv.slice(2);
 // A client's live data is a few pages (~10 MB), but V8 sized its heap for throughput: a long
 // `mq logs --all` let garbage pile up to a 74 MB heap, peak RSS growing with the window (74 MB at
 // 10k events, 133 MB at 300k, 159 MB at 1M). Favouring size keeps it near flat (68 → 100 MB at
@@ -33,7 +40,6 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   // One code cache per command (it holds the functions the command ran, not only the top level),
   // the V8 flags set above being part of what a cache is valid for. Written only by a run that
   // succeeded: `mq lgos` leaves no cache behind.
-  const word = argv.find((a) => !a.startsWith("-"));
   const command = word !== undefined && /^[a-z]{2,16}$/.test(word) ? word : undefined;
   const main = require("./load-main.js").loadMain({ variant: command === undefined ? "" : `-${command}` });
   main.exports.run(argv).then((code) => {
