@@ -17,7 +17,7 @@ const { pathToFileURL } = require("node:url");
 const { Script } = require("node:vm");
 
 const MAIN = join(__dirname, "..", "dist", "main.cjs");
-/** caches of other builds are removed once this old (two installed copies of mq do not thrash) */
+/** caches of other builds and copies are removed once this old (two installed copies of mq do not thrash) */
 const STALE_MS = 7 * 24 * 3600 * 1000;
 
 /**
@@ -77,6 +77,13 @@ function readCache(path) {
   }
 }
 
+/** FNV-1a of PATH, 8 hex digits: tells installs apart in a name without loading node:crypto */
+function pathTag(path) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, "0");
+}
+
 function exists(path) {
   try {
     statSync(path);
@@ -95,7 +102,10 @@ function exists(path) {
 function loadMain({ file = MAIN, dir = cacheDir(), variant = "" } = {}) {
   const source = readFileSync(file, "utf8");
   const build = /^\/\/mq-build ([0-9a-f]+)\n/.exec(source)?.[1];
-  const name = build && dir ? `main-${build}-${process.versions.v8}-${process.arch}${variant}.cache` : undefined;
+  // the path too: V8 restores the script's name from the cache, and stack traces (--debug) of one
+  // copy of mq named another copy's main.cjs when two installs of one build shared the folder
+  const mine = `main-${build}-${pathTag(file)}-${process.versions.v8}-${process.arch}`;
+  const name = build && dir ? `${mine}${variant}.cache` : undefined;
   const trusted = name !== undefined && isOwnPrivate(dir);
   // null: a damaged file, refused as V8 refuses a cache it cannot use (and written again)
   const read = trusted ? readCache(join(dir, name)) : undefined;
@@ -131,7 +141,9 @@ function loadMain({ file = MAIN, dir = cacheDir(), variant = "" } = {}) {
         renameSync(tmp, join(dir, name));
         const now = Date.now();
         for (const other of readdirSync(dir)) {
-          if (!other.startsWith("main-") || other.startsWith(`main-${build}-`) || other === name) continue;
+          // another build's, another copy's (the bench's temporary installs), another V8's, or a
+          // crashed run's temporary file; a copy still in use writes its file again when it runs
+          if (!other.startsWith("main-") || (other.startsWith(mine) && other.endsWith(".cache"))) continue;
           const path = join(dir, other);
           if (now - statSync(path).mtimeMs > STALE_MS) unlinkSync(path);
         }
@@ -142,4 +154,4 @@ function loadMain({ file = MAIN, dir = cacheDir(), variant = "" } = {}) {
   };
 }
 
-module.exports = { loadMain, cacheDir };
+module.exports = { loadMain, cacheDir, pathTag };
