@@ -42,8 +42,8 @@ export interface IOStreams extends IOFacts {
   /** stderr is a terminal: progress and summary lines are worth writing there */
   isStderrTerminal(): boolean;
   /**
-   * Writes a short text that is all a run prints to stdout (a help page) without making Node build
-   * the process's stdout stream on a pipe or a file (process-streams.ts).
+   * Writes a short text that is all a run prints to stdout (a help page, `auth status`) without
+   * making Node build the process's stdout stream on a pipe or a file (process-streams.ts).
    */
   writeText(text: string): void;
   /** stdin is a terminal: a person can answer a prompt */

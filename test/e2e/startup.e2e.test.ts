@@ -109,6 +109,21 @@ require(${JSON.stringify(MQ_BIN)});`,
     }
     expect(plain.stdout).toMatch(/^Usage: mq \[options\] \[command\]\n/);
   });
+
+  it("mq auth status (a command: V8 flags set, so node:v8 and streams) builds no stream for its answer: no net, no tty", () => {
+    const probe = join(mkdtempSync(join(tmpdir(), "mq-auth-modules-")), "probe.cjs");
+    writeFileSync(
+      probe,
+      `process.argv.splice(2, 0, "auth", "status");
+process.on("exit", () => { const loaded = process.moduleLoadList.filter((m) => /^NativeModule (net|zlib|tty)$/.test(m)).join(","); require("node:fs").writeSync(2, "\\nmodules: " + loaded + "\\n"); });
+require(${JSON.stringify(MQ_BIN)});`,
+    );
+    const env = { PATH: process.env.PATH ?? "", MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-auth-config-")), XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "mq-auth-cache-")) };
+    const r = spawnSync(process.execPath, [probe], { env, encoding: "utf8", timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe("\nmodules: \n");
+    expect(r.stdout).toBe("API URL: https://api.mergify.com (default)\nToken:   mqk_****1234 (from $MQ_TOKEN)\n");
+  });
 });
 
 describe("what a one-page command against the bundled server loads", () => {

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 
 const BIN = fileURLToPath(new URL("../../bin/mq.js", import.meta.url));
 
-const COMMANDS = ["--help", "--version", "stats --help", "stats", "completion bash", "help exit-codes", "--offline logs --repo acme/web --limit 5"];
+const COMMANDS = ["--help", "--version", "--offline auth status", "stats --help", "stats", "completion bash", "help exit-codes", "--offline logs --repo acme/web --limit 5"];
 
 describe("a reader that leaves before mq writes", () => {
   it.each(COMMANDS)("mq %s | true ends with 0 and nothing on stderr", (command) => {
