@@ -32,7 +32,7 @@ const built: Record<Which, boolean> = { stdout: false, stderr: false };
  * Whoever reads first (mq, a library, Node printing a warning) gets a stream with our listeners.
  */
 function awaitBuild(which: Which): Set<Listener> | undefined {
-  if (waiting[which] || built[which]) return waiting[which];
+  if (waiting[which] || built[which] || mayBeBuilt()) return waiting[which];
   const original = Object.getOwnPropertyDescriptor(process, which);
   if (original?.get === undefined || !original.configurable) return undefined;
   const listeners = new Set<Listener>();
@@ -50,6 +50,19 @@ function awaitBuild(which: Which): Set<Listener> | undefined {
     },
   });
   return listeners;
+}
+
+/**
+ * Has Node perhaps built a process stream already, before mq ran (a NODE_OPTIONS=--require preload
+ * that wrote to stderr)? Its getter does not say, but building one loads the module of its kind:
+ * net (a pipe, a socket), tty (a terminal), SyncWriteStream (a file). A stream built that way may
+ * report a failed write (EPIPE) later, through the reference its writer kept: a listener waiting
+ * for the getter would never be attached, and the 'error' would crash the run (exit 1, no output).
+ */
+function mayBeBuilt(): boolean {
+  const loaded = (process as unknown as { moduleLoadList?: string[] }).moduleLoadList;
+  if (loaded === undefined) return true;
+  return loaded.some((m) => m === "NativeModule net" || m === "NativeModule tty" || m === "NativeModule internal/fs/sync_write_stream");
 }
 
 /** Attaches an 'error' listener to process[WHICH] now if it exists, else when it is built. */

@@ -1,7 +1,11 @@
 // `mq … | true`, `mq --help | head -1`: the reader of standard output may leave before mq has written
 // anything. Found from outside: every short command then died of an unhandled EPIPE with a stack
 // trace and exit 1, because the failed write is reported after run() has removed its handler.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fileURLToPath } from "node:url";
 
@@ -18,4 +22,31 @@ describe("a reader that leaves before mq writes", () => {
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
   });
+});
+
+// Found from outside: mq waits to attach its 'error' listeners until something reads
+// process.stderr (process-streams.ts), but a NODE_OPTIONS=--require preload (a CI agent, a tracer)
+// may have built and written to it already: its failed write then crashed the run with exit 1,
+// and a data command printed nothing at all.
+describe("standard error a closed pipe that a preload wrote to before mq ran", () => {
+  const preload = join(mkdtempSync(join(tmpdir(), "mq-preload-")), "preload.cjs");
+  writeFileSync(preload, `process.stderr.write("from a preload\\n");\n`);
+
+  it.each(["--help", "--offline auth status", "--offline logs --repo acme/web --since 2026-11-01T00:00:00Z --until 2026-11-01T06:00:00Z -o csv"])(
+    "mq %s writes all of its output and ends with 0",
+    async (command) => {
+      const env = { ...process.env, MQ_CONFIG_DIR: "/nonexistent-mq-config", NO_COLOR: "1" };
+      const expected = spawnSync(process.execPath, [BIN, ...command.split(" ")], { encoding: "utf8", env });
+      expect(expected.status).toBe(0);
+      const child = spawn(process.execPath, ["--require", preload, BIN, ...command.split(" ")], { stdio: ["ignore", "pipe", "pipe"], env });
+      // nobody reads standard error from before the preload runs: its write fails (EPIPE)
+      child.stderr.destroy();
+      let stdout = "";
+      child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
+      const [status] = (await once(child, "close")) as [number | null];
+      expect(stdout).toBe(expected.stdout);
+      expect(status).toBe(0);
+    },
+    30_000,
+  );
 });
