@@ -49,7 +49,14 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
     const ran = main.exports.lastRun.command;
     if (code === 0 && (ran === undefined || ran === command)) main.save();
     // Exit when the work is done even if a library left a handle open (a keep-alive socket, a
-    // timer): unref'd, so a clean process exits at once without waiting for it.
-    setTimeout(() => process.exit(code), 500).unref();
+    // timer): unref'd, so a clean process exits at once without waiting for it. Not before what
+    // was written has gone out: a pipe's slow reader (`mq completion zsh | less`) left output in
+    // the stream's buffer, and exiting dropped all but the first 64 KB (the pipe's own buffer).
+    const unwritten = (s) => (s.destroyed ? 0 : s.writableLength);
+    const exitWhenWritten = () => {
+      if (unwritten(process.stdout) + unwritten(process.stderr) === 0) process.exit(code);
+      else setTimeout(exitWhenWritten, 50).unref();
+    };
+    setTimeout(exitWhenWritten, 500).unref();
   });
 }
