@@ -40,8 +40,13 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   // One code cache per command (it holds the functions the command ran, not only the top level),
   // the V8 flags set above being part of what a cache is valid for. Written only by a run that
   // succeeded: `mq lgos` leaves no cache behind.
+  // A first word that is no command name is a flag's value (`mq -R acme/web --help`): that run
+  // has the flags, so not the name of the word-less runs, which have none (V8 refused each one's
+  // cache for the other's flags, and every run compiled and rewrote it); "-flag-value" has a dash,
+  // which no command name has.
   const command = word !== undefined && /^[a-z]{2,16}$/.test(word) ? word : undefined;
-  const main = require("./load-main.js").loadMain({ variant: command === undefined ? "" : `-${command}` });
+  const variant = command !== undefined ? `-${command}` : word === undefined ? "" : "-flag-value";
+  const main = require("./load-main.js").loadMain({ variant });
   main.exports.run(argv).then((code) => {
     process.exitCode = code;
     // that word may have been a flag's value (`mq -o json logs`): a cache is kept under the name of

@@ -58,6 +58,21 @@ describe("the code cache", () => {
     expect(caches(dir)).toHaveLength(2);
   });
 
+  it("of a command line without a word (no V8 flags) is not shared with one whose first word is a flag's value (flags set)", () => {
+    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const dir = join(home, "cache", "mq");
+    expect(mq(["--help"], home).code).toBe(0);
+    const [bare] = caches(dir);
+    const compiled = readFileSync(join(dir, bare!));
+    // `acme/web` is no command name; bin/mq.js sets its V8 flags for this run, and V8 refuses a
+    // cache made under other flags: sharing one file, each run rejected and rewrote the other's
+    expect(mq(["-R", "acme/web", "--help"], home).code).toBe(0);
+    expect(mq(["-R", "acme/web", "--help"], home).code).toBe(0);
+    expect(mq(["--help"], home).code).toBe(0);
+    expect(readFileSync(join(dir, bare!)).equals(compiled)).toBe(true);
+    expect(caches(dir)).toHaveLength(2);
+  });
+
   it("is neither written nor read with MQ_NO_CODE_CACHE set", () => {
     const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
     const off = mq(["--help"], home, { MQ_NO_CODE_CACHE: "1" });
