@@ -85,9 +85,11 @@ function stdoutUnbuilt(): boolean {
 
 /**
  * Writes TEXT (a help page: short, the command's only output) to the process's standard output.
- * On a pipe or a file not yet wrapped in a stream, one blocking write: Node's stdout does blocking
- * writes there too (on Linux), so nothing changes but the modules loaded. A pipe someone made
- * non-blocking may take part of it (EAGAIN): the rest goes through the stream. A reader that left
+ * On a pipe or a file not yet wrapped in a stream, one blocking write. Node's stream on a pipe is
+ * not blocking (libuv sets O_NONBLOCK on the pipe, shared with whoever else holds it, and queues
+ * what the pipe refuses), but a help page is smaller than a pipe's buffer (64 KB): the one write
+ * takes it whole, unless the pipe is already full and non-blocking (an earlier Node process in
+ * the pipeline made it so): what it refuses (EAGAIN) goes through the stream. A reader that left
  * (EPIPE) is no failure, as with the stream (run() ends quietly).
  */
 export function writeStdoutText(text: string, kind: FdKind): void {
