@@ -26,7 +26,8 @@ setFlagsFromString("--liftoff-only");
 // 10k events, 133 MB at 300k, 159 MB at 1M). Favouring size keeps it near flat (68 → 100 MB at
 // 300k in every format) for no measurable CPU (README, "Performance"). Not for `mq serve`, whose
 // heap is its store.
-if (!argv.includes("serve")) setFlagsFromString("--optimize-for-size");
+const optimizeForSize = !argv.includes("serve");
+if (optimizeForSize) setFlagsFromString("--optimize-for-size");
 // `mq --version` is what scripts call to check the tool is there: answer it without loading the
 // command tree, so it costs no more than starting Node.
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
@@ -40,12 +41,14 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   // One code cache per command (it holds the functions the command ran, not only the top level),
   // the V8 flags set above being part of what a cache is valid for. Written only by a run that
   // succeeded: `mq lgos` leaves no cache behind.
-  // A first word that is no command name is a flag's value (`mq -R acme/web --help`): that run
-  // has the flags, so not the name of the word-less runs, which have none (V8 refused each one's
-  // cache for the other's flags, and every run compiled and rewrote it); "-flag-value" has a dash,
-  // which no command name has.
+  // The name also tells the flag sets apart (runs sharing a file under different flags each had
+  // V8 refuse the other's cache, then compiled and rewrote it): a first word that is no command
+  // name is a flag's value (`mq -R acme/web --help`, flags set), named "-flag-value" (a dash: no
+  // command name has one), not as the word-less runs (no flags); a line that names serve without
+  // running it (`mq help serve`) has no --optimize-for-size: "-no-size-flag" more.
   const command = word !== undefined && /^[a-z]{2,16}$/.test(word) ? word : undefined;
-  const variant = command !== undefined ? `-${command}` : word === undefined ? "" : "-flag-value";
+  const sizeFlag = word !== undefined && !optimizeForSize && command !== "serve" ? "-no-size-flag" : "";
+  const variant = (command !== undefined ? `-${command}` : word === undefined ? "" : "-flag-value") + sizeFlag;
   const main = require("./load-main.js").loadMain({ variant });
   main.exports.run(argv).then((code) => {
     process.exitCode = code;

@@ -73,6 +73,19 @@ describe("the code cache", () => {
     expect(caches(dir)).toHaveLength(2);
   });
 
+  it("of a line that names serve without running it (mq help serve: no --optimize-for-size) is not that of the command's other runs", () => {
+    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const dir = join(home, "cache", "mq");
+    expect(mq(["help", "logs"], home).code).toBe(0);
+    const [help] = caches(dir);
+    const compiled = readFileSync(join(dir, help!));
+    expect(mq(["help", "serve"], home).code).toBe(0);
+    expect(mq(["help", "serve"], home).code).toBe(0);
+    expect(mq(["help", "logs"], home).code).toBe(0);
+    expect(readFileSync(join(dir, help!)).equals(compiled)).toBe(true);
+    expect(caches(dir)).toHaveLength(2);
+  });
+
   it("is neither written nor read with MQ_NO_CODE_CACHE set", () => {
     const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
     const off = mq(["--help"], home, { MQ_NO_CODE_CACHE: "1" });
