@@ -46,7 +46,8 @@ const TOKEN = "bench-token";
 const NOW = "2026-11-20T12:00:00Z";
 const tmp = tmpRoot;
 // mq must not read the user's configuration (a token, an API URL, a default repository)
-const ENV = { MQ_CONFIG_DIR: join(tmp, "config"), NO_COLOR: "1" };
+// its own code-cache folder: the warm-up rounds write mq's caches there, not in the user's
+const ENV = { MQ_CONFIG_DIR: join(tmp, "config"), XDG_CACHE_HOME: join(tmp, "cache"), NO_COLOR: "1" };
 for (const k of ["MQ_API_URL", "MQ_TOKEN", "MQ_REPO", "MERGIFY_TOKEN", "GITHUB_REPOSITORY"]) delete process.env[k];
 
 const rows = [];

@@ -17,7 +17,7 @@ const { pathToFileURL } = require("node:url");
 const { Script } = require("node:vm");
 
 const MAIN = join(__dirname, "..", "dist", "main.cjs");
-/** caches of other builds are removed once this old (two installed copies of mq do not thrash) */
+/** caches of other builds and copies are removed once this old (two installed copies of mq do not thrash) */
 const STALE_MS = 7 * 24 * 3600 * 1000;
 
 /**
@@ -54,9 +54,11 @@ function isOwnPrivateStat(st) {
 /**
  * The cache file's payload, read from the file whose owner and mode were checked (one open: a
  * folder renamed between a check by name and the read could hand us another file), or undefined.
- * Its first 4 bytes are the CRC-32 of the rest: V8 checks a cache's version, flags and length but,
- * outside debug builds, not its bytes, and a cache damaged in place (a bad disk, an unclean
- * shutdown) aborted every later run in V8's deserializer, or could run altered bytecode.
+ * The file holds the payload twice: V8 checks a cache's version, flags and length but, outside
+ * debug builds, not its bytes, and a cache damaged in place (a bad disk, an unclean shutdown)
+ * aborted every later run in V8's deserializer, or could run altered bytecode. Two copies that
+ * differ are damage; comparing them is a memcmp, where a CRC-32 needed node:zlib (and the stream
+ * modules it loads): ~1 ms of every `mq --help`, for twice the disk (~0.8 MB a command).
  */
 function readCache(path) {
   let fd;
@@ -64,14 +66,22 @@ function readCache(path) {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
     if (!isOwnPrivateStat(fstatSync(fd))) return undefined;
     const data = readFileSync(fd);
-    if (data.length < 4) return null;
-    const payload = data.subarray(4);
-    return data.readUInt32LE(0) === require("node:zlib").crc32(payload) ? payload : null;
+    const half = data.length / 2;
+    if (data.length === 0 || !Number.isInteger(half)) return null;
+    const payload = data.subarray(0, half);
+    return payload.equals(data.subarray(half)) ? payload : null;
   } catch {
     return undefined; // none yet, or unreadable: compile as usual
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** FNV-1a of PATH, 8 hex digits: tells installs apart in a name without loading node:crypto */
+function pathTag(path) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, "0");
 }
 
 function exists(path) {
@@ -92,7 +102,10 @@ function exists(path) {
 function loadMain({ file = MAIN, dir = cacheDir(), variant = "" } = {}) {
   const source = readFileSync(file, "utf8");
   const build = /^\/\/mq-build ([0-9a-f]+)\n/.exec(source)?.[1];
-  const name = build && dir ? `main-${build}-${process.versions.v8}-${process.arch}${variant}.cache` : undefined;
+  // the path too: V8 restores the script's name from the cache, and stack traces (--debug) of one
+  // copy of mq named another copy's main.cjs when two installs of one build shared the folder
+  const mine = `main-${build}-${pathTag(file)}-${process.versions.v8}-${process.arch}`;
+  const name = build && dir ? `${mine}${variant}.cache` : undefined;
   const trusted = name !== undefined && isOwnPrivate(dir);
   // null: a damaged file, refused as V8 refuses a cache it cannot use (and written again)
   const read = trusted ? readCache(join(dir, name)) : undefined;
@@ -119,18 +132,18 @@ function loadMain({ file = MAIN, dir = cacheDir(), variant = "" } = {}) {
         if (!isOwnPrivate(dir)) return;
         const tmp = join(dir, `${name}.${process.pid}.tmp`);
         const data = script.createCachedData();
-        const sum = Buffer.alloc(4);
-        sum.writeUInt32LE(require("node:zlib").crc32(data));
         try {
           unlinkSync(tmp); // a crashed run's, whose pid this is now
         } catch {
           // none
         }
-        writeFileSync(tmp, Buffer.concat([sum, data]), { mode: 0o600, flag: "wx" });
+        writeFileSync(tmp, Buffer.concat([data, data]), { mode: 0o600, flag: "wx" });
         renameSync(tmp, join(dir, name));
         const now = Date.now();
         for (const other of readdirSync(dir)) {
-          if (!other.startsWith("main-") || other.startsWith(`main-${build}-`) || other === name) continue;
+          // another build's, another copy's (the bench's temporary installs), another V8's, or a
+          // crashed run's temporary file; a copy still in use writes its file again when it runs
+          if (!other.startsWith("main-") || (other.startsWith(mine) && other.endsWith(".cache"))) continue;
           const path = join(dir, other);
           if (now - statSync(path).mtimeMs > STALE_MS) unlinkSync(path);
         }
@@ -141,4 +154,4 @@ function loadMain({ file = MAIN, dir = cacheDir(), variant = "" } = {}) {
   };
 }
 
-module.exports = { loadMain, cacheDir };
+module.exports = { loadMain, cacheDir, pathTag };

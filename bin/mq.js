@@ -3,9 +3,17 @@
 // Loads the esbuild bundle in dist/ (`npm run build`). CommonJS (bin/package.json), as is
 // dist/main.cjs: a process that loads no ES module never starts Node's ES module loader, ~5 ms of
 // CPU that `mq --help` and `mq auth status` would pay for nothing.
-const { setFlagsFromString } = require("node:v8");
 const { readFileSync } = require("node:fs");
 const { join } = require("node:path");
+
+const argv = process.argv.slice(2);
+// The first word without a dash names the command (or is a flag's value: main.cjs says which
+// command ran). None: `mq`, `mq --help`, `mq -h` print the top-level help and run nothing.
+const word = argv.find((a) => !a.startsWith("-"));
+// V8's flags below only for a run that may do work: a help page makes no request and keeps no data,
+// and node:v8 loads Node's stream modules (~2 ms of `mq --help`). The help's code cache is made under
+// the same (no) flags as the runs that use it: V8 refuses a cache made under other flags.
+const setFlagsFromString = word === undefined ? () => {} : require("node:v8").setFlagsFromString;
 
 // First, before undici compiles its WebAssembly HTTP parser: keep WebAssembly on V8's baseline
 // compiler. Otherwise V8 re-optimises the parser in the background and a short command waits for
@@ -13,13 +21,13 @@ const { join } = require("node:path");
 // (README, "Performance"). `--no-wasm-tier-up` measured no gain on Node 20 (dynamic tiering ignores it).
 setFlagsFromString("--liftoff-only");
 
-const argv = process.argv.slice(2);
 // A client's live data is a few pages (~10 MB), but V8 sized its heap for throughput: a long
 // `mq logs --all` let garbage pile up to a 74 MB heap, peak RSS growing with the window (74 MB at
 // 10k events, 133 MB at 300k, 159 MB at 1M). Favouring size keeps it near flat (68 → 100 MB at
 // 300k in every format) for no measurable CPU (README, "Performance"). Not for `mq serve`, whose
 // heap is its store.
-if (!argv.includes("serve")) setFlagsFromString("--optimize-for-size");
+const optimizeForSize = !argv.includes("serve");
+if (optimizeForSize) setFlagsFromString("--optimize-for-size");
 // `mq --version` is what scripts call to check the tool is there: answer it without loading the
 // command tree, so it costs no more than starting Node.
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
@@ -33,9 +41,15 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   // One code cache per command (it holds the functions the command ran, not only the top level),
   // the V8 flags set above being part of what a cache is valid for. Written only by a run that
   // succeeded: `mq lgos` leaves no cache behind.
-  const word = argv.find((a) => !a.startsWith("-"));
+  // The name also tells the flag sets apart (runs sharing a file under different flags each had
+  // V8 refuse the other's cache, then compiled and rewrote it): a first word that is no command
+  // name is a flag's value (`mq -R acme/web --help`, flags set), named "-flag-value" (a dash: no
+  // command name has one), not as the word-less runs (no flags); a line that names serve without
+  // running it (`mq help serve`) has no --optimize-for-size: "-no-size-flag" more.
   const command = word !== undefined && /^[a-z]{2,16}$/.test(word) ? word : undefined;
-  const main = require("./load-main.js").loadMain({ variant: command === undefined ? "" : `-${command}` });
+  const sizeFlag = word !== undefined && !optimizeForSize && command !== "serve" ? "-no-size-flag" : "";
+  const variant = (command !== undefined ? `-${command}` : word === undefined ? "" : "-flag-value") + sizeFlag;
+  const main = require("./load-main.js").loadMain({ variant });
   main.exports.run(argv).then((code) => {
     process.exitCode = code;
     // that word may have been a flag's value (`mq -o json logs`): a cache is kept under the name of
@@ -43,7 +57,14 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
     const ran = main.exports.lastRun.command;
     if (code === 0 && (ran === undefined || ran === command)) main.save();
     // Exit when the work is done even if a library left a handle open (a keep-alive socket, a
-    // timer): unref'd, so a clean process exits at once without waiting for it.
-    setTimeout(() => process.exit(code), 500).unref();
+    // timer): unref'd, so a clean process exits at once without waiting for it. Not before what
+    // was written has gone out: a pipe's slow reader (`mq completion zsh | less`) left output in
+    // the stream's buffer, and exiting dropped all but the first 64 KB (the pipe's own buffer).
+    const unwritten = (s) => (s.destroyed ? 0 : s.writableLength);
+    const exitWhenWritten = () => {
+      if (unwritten(process.stdout) + unwritten(process.stderr) === 0) process.exit(code);
+      else setTimeout(exitWhenWritten, 50).unref();
+    };
+    setTimeout(exitWhenWritten, 500).unref();
   });
 }

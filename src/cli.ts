@@ -143,7 +143,7 @@ function newHelpCommand(program: Command, ctx: Context): Command {
     .action((names: string[]) => {
       if (names.length === 1 && names[0] === EXIT_CODES_TOPIC) {
         const width = ctx.io.tableWidth();
-        ctx.io.stdout.write(width === undefined ? exitCodesText() : fitHelpText(exitCodesText(), width));
+        ctx.io.writeText(width === undefined ? exitCodesText() : fitHelpText(exitCodesText(), width));
         return;
       }
       let target = program;
@@ -168,11 +168,15 @@ function configureCommand(cmd: Command, ctx: Context): void {
   cmd.exitOverride();
   cmd.configureOutput({
     // commander writes help (and the version) here: fitted to the width it wraps its own part to
-    writeOut: (s) => void ctx.io.stdout.write(fitHelpText(s, Math.min(ctx.io.columns, 100))),
+    writeOut: (s) => ctx.io.writeText(fitHelpText(s, Math.min(ctx.io.columns, 100))),
     writeErr: (s) => void ctx.io.stderr.write(s),
     // commander's two-line "error: ...\n(Did you mean ...?)" becomes one line in mq's voice
     outputError: (s, write) =>
       write(redact(`mq: ${s.replace(/^error: /, "").replace(/\n\(Did you mean (.*)\?\)/, " (did you mean $1?)").trimEnd()}`, messageSecrets(ctx)) + "\n"),
+    // mq's colour rules (--color, NO_COLOR, FORCE_COLOR), not commander's own reading of
+    // process.stdout, which would build the stream a help page does not use (process-streams.ts)
+    getOutHasColors: () => ctx.io.colorEnabled("stdout"),
+    getErrHasColors: () => ctx.io.colorEnabled("stderr"),
     getOutHelpWidth: () => Math.min(ctx.io.columns, 100),
     getErrHelpWidth: () => Math.min(ctx.io.columns, 100),
   });

@@ -4,7 +4,6 @@
 // and an undici MockAgent or a loopback server. The factory decides what a service is built from
 // (config file, token, offline server: factory/api-client.ts); the services (config/, the api/
 // transport) take what they need as arguments and never import this module: no import circle.
-import { fstatSync } from "node:fs";
 import type { Dispatcher } from "undici";
 import type { ApiClient } from "./api/client.js";
 // config/ statically: every command that reads the config (auth, config, every data command) would
@@ -12,6 +11,7 @@ import type { ApiClient } from "./api/client.js";
 import { openConfig, type ConfigStore } from "./config/store.js";
 import { resolveDialect, resolveRepo, type RepoRef, type DialectChoice } from "./config/resolve.js";
 import { DEFAULT_GLOBALS, type GlobalOptions, type OutputFormat } from "./globals.js";
+import { fdKind, writeStdoutText } from "./process-streams.js";
 
 export { COLOR_MODES, DEFAULT_GLOBALS, FIGURE_FORMATS, OUTPUT_FORMATS, type ColorMode, type GlobalOptions, type OutputFormat } from "./globals.js";
 
@@ -41,6 +41,11 @@ export interface IOStreams extends IOFacts {
   isStdoutTerminal(): boolean;
   /** stderr is a terminal: progress and summary lines are worth writing there */
   isStderrTerminal(): boolean;
+  /**
+   * Writes a short text that is all a run prints to stdout (a help page, `auth status`) without
+   * making Node build the process's stdout stream on a pipe or a file (process-streams.ts).
+   */
+  writeText(text: string): void;
   /** stdin is a terminal: a person can answer a prompt */
   canPrompt(): boolean;
   /** colour on `stream`: --color, then NO_COLOR / FORCE_COLOR, then whether it is a terminal */
@@ -108,19 +113,13 @@ export interface ContextInit {
   dispatcher?: Dispatcher;
 }
 
-/** Is the file descriptor a pipe or a socket (a program reads it)? */
-function isPipe(fd: number): boolean {
-  try {
-    const st = fstatSync(fd);
-    return st.isFIFO() || st.isSocket();
-  } catch {
-    return false;
-  }
-}
-
 export function createContext(init: ContextInit = {}): Context {
-  const stdout = init.io?.stdout ?? process.stdout;
-  const stderr = init.io?.stderr ?? process.stderr;
+  // the process's own streams are read only when used (process-streams.ts): on a pipe, building
+  // one loads net; what they are (a terminal?) is known from the file descriptor where it can be
+  const stdoutKind = init.io?.stdout === undefined ? fdKind(1) : undefined;
+  const stderrKind = init.io?.stderr === undefined ? fdKind(2) : undefined;
+  let columns: number | undefined;
+  const streamIsTTY = (s: NodeJS.WritableStream) => Boolean((s as { isTTY?: boolean }).isTTY);
   // process.stdin only when a command reads it: on a file or /dev/null it is an fs.ReadStream, and
   // building one loads ten of Node's modules (fs/promises, readline, watchers): ~4 ms of every run
   let stdin = init.io?.stdin;
@@ -129,15 +128,28 @@ export function createContext(init: ContextInit = {}): Context {
     get stdin() {
       return (stdin ??= process.stdin);
     },
-    stdout,
-    stderr,
+    get stdout() {
+      return init.io?.stdout ?? process.stdout;
+    },
+    get stderr() {
+      return init.io?.stderr ?? process.stderr;
+    },
     get stdinIsTTY() {
       return init.io?.stdinIsTTY ?? Boolean((io.stdin as { isTTY?: boolean }).isTTY);
     },
-    stdoutIsTTY: init.io?.stdoutIsTTY ?? Boolean((stdout as { isTTY?: boolean }).isTTY),
-    stderrIsTTY: init.io?.stderrIsTTY ?? Boolean((stderr as { isTTY?: boolean }).isTTY),
-    stdoutIsPipe: init.io?.stdoutIsPipe ?? (stdout === process.stdout && isPipe(1)),
-    columns: init.io?.columns ?? ((stdout as { columns?: number }).columns || 100),
+    // a pipe or a file is no terminal; anything else (a terminal, /dev/null) Node tells
+    stdoutIsTTY: init.io?.stdoutIsTTY ?? (stdoutKind === "pipe" || stdoutKind === "file" ? false : streamIsTTY(init.io?.stdout ?? process.stdout)),
+    stderrIsTTY: init.io?.stderrIsTTY ?? (stderrKind === "pipe" || stderrKind === "file" ? false : streamIsTTY(init.io?.stderr ?? process.stderr)),
+    stdoutIsPipe: init.io?.stdoutIsPipe ?? stdoutKind === "pipe",
+    get columns() {
+      // once per run, as a table's widths are
+      columns ??= init.io?.columns ?? (stdoutKind === "pipe" || stdoutKind === "file" ? 100 : (io.stdout as { columns?: number }).columns || 100);
+      return columns;
+    },
+    writeText(text) {
+      if (stdoutKind === undefined) io.stdout.write(text);
+      else writeStdoutText(text, stdoutKind);
+    },
     isStdoutTerminal: () => io.stdoutIsTTY,
     isStderrTerminal: () => io.stderrIsTTY,
     canPrompt: () => io.stdinIsTTY,

@@ -5,6 +5,7 @@ import { createContext, type Context, type ContextInit } from "./context.js";
 import { ExitCode, MqError, redact } from "./errors.js";
 import { stderrText } from "./output/terminal-text.js";
 import { watchStdoutReader } from "./pipe-reader.js";
+import { offProcessStreamError, onProcessStreamError } from "./process-streams.js";
 import { messageSecrets, registerCommandLineSecrets } from "./secrets.js";
 
 export async function main(argv: string[], ctx: Context = createContext()): Promise<number> {
@@ -57,7 +58,7 @@ let lateClosedPipeIgnored = false;
 function ignoreLateClosedPipe(): void {
   if (lateClosedPipeIgnored) return;
   lateClosedPipeIgnored = true;
-  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  onProcessStreamError("stdout", (err) => {
     if (err.code !== "EPIPE") throw err;
   });
 }
@@ -110,8 +111,8 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   const onStderrError = () => {
     // nowhere left to report a failure to write an error message
   };
-  process.stdout.on("error", onStdoutError);
-  process.stderr.on("error", onStderrError);
+  onProcessStreamError("stdout", onStdoutError);
+  onProcessStreamError("stderr", onStderrError);
   // `mq logs --follow | head -1`: the reader may leave while mq has nothing to write
   const stopWatching = watchStdoutReader(() => readerLeft(Object.assign(new Error("the reader of standard output left"), { code: "EPIPE" })));
   const ctx = createContext({ ...init, signal: controller.signal });
@@ -119,8 +120,8 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   lastRun.command = ctx.ranCommand;
   stopWatching();
   for (const s of signals) process.off(s, onSignal);
-  process.stdout.off("error", onStdoutError);
-  process.stderr.off("error", onStderrError);
+  offProcessStreamError("stdout", onStdoutError);
+  offProcessStreamError("stderr", onStderrError);
   ignoreLateClosedPipe();
   if (pipeClosed) return ExitCode.OK;
   if (hangup && code === ExitCode.INTERRUPTED) return ExitCode.HANGUP;

@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startFaultServer } from "../helpers/fault-server.js";
 import { archivedEvents, ARCHIVE_NOW, archiveApiServer, runMq, tempDataDir } from "../helpers/archive.js";
+import { testContext } from "../helpers/context.js";
+import { main } from "../../src/main.js";
 
 const NOW = ARCHIVE_NOW;
 const SINCE = "2026-11-19T00:00:00Z";
@@ -111,6 +113,40 @@ describe("an archive not synced for longer than the service keeps events", () =>
       await empty.close();
     }
   }, 30_000);
+});
+
+describe("mq archive status on a terminal", () => {
+  it("fits 60 and 80 columns: the table splits into parts, each with the repository (one table ran 110 wide at 60, every cell cut to 7 characters); piped, one table", async () => {
+    const fault = await startFaultServer(() => ({
+      headers: { "content-type": "application/json" },
+      body: `{"size":1,"per_page":100,"events":[{"id":6,"received_at":"2026-11-20T09:00:00Z","trigger":"t","repository":"acme/web","pull_request":12,"base_ref":"main","type":"action.rebase","metadata":{}}]}`,
+    }));
+    try {
+      const dir = tempDir();
+      const sync = await mq(["archive", "sync", "--api-url", fault.url, "--token", "mqk_test_token_1234", "--repo", "acme/web", "--since", "2026-11-20T00:00:00Z"], { dataDir: dir });
+      expect(sync.code, sync.stderr).toBe(0);
+      const status = async (columns: number | undefined) => {
+        const ctx = testContext({ now: () => NOW, env: { MQ_DATA_DIR: dir, NO_COLOR: "1" }, ...(columns ? { tty: true, columns } : {}) });
+        expect(await main(["archive", "status", "-o", "table"], ctx)).toBe(0);
+        return ctx.stdoutText();
+      };
+      for (const columns of [60, 80]) {
+        const lines = (await status(columns)).trimEnd().split("\n");
+        for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(columns);
+        const parts = lines.filter((l) => l.startsWith("REPOSITORY"));
+        expect(parts.length).toBeGreaterThan(1);
+        // every column once, none cut
+        const text = lines.join("\n");
+        for (const value of ["2026-11-20T09:00:00.000000Z", "2026-11-20T00:00:00.000Z", "2026-11-20T11:55:00.000Z", "spec", "none"]) expect(text).toContain(value);
+        expect(text).not.toContain("…");
+      }
+      const piped = (await status(undefined)).trimEnd().split("\n");
+      expect(piped).toHaveLength(2);
+      expect(piped[0]!.split(/ {2,}/)).toEqual(["REPOSITORY", "EVENTS", "FIRST_EVENT", "LAST_EVENT", "COVERED_FROM", "COVERED_TO", "DIALECTS", "LAST_SYNC", "LAST_SYNC_COMPLETE", "RAW_BYTES", "GAPS"]);
+    } finally {
+      await fault.close();
+    }
+  });
 });
 
 describe("mq archive: input checked before anything runs", () => {

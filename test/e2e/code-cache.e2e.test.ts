@@ -2,12 +2,13 @@
 // What a user must never see from it: a different output, a message, a failure, whatever state the
 // cache is in (missing, refused, corrupt, unwritable, written by several runs at once).
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MQ_BIN } from "../helpers/spawn.js";
+import { startServer } from "../../src/server/index.js";
 
 const LOADER = join(MQ_BIN, "..", "load-main.js");
 const { cacheDir } = createRequire(import.meta.url)(LOADER) as { cacheDir: (env: Record<string, string | undefined>, platform: string) => string | undefined };
@@ -54,6 +55,34 @@ describe("the code cache", () => {
     // help runs no action: its cache is kept under the word it was named after
     expect(mq(["config", "--help"], home).code).toBe(0);
     expect(mq(["--help"], home).code).toBe(0);
+    expect(caches(dir)).toHaveLength(2);
+  });
+
+  it("of a command line without a word (no V8 flags) is not shared with one whose first word is a flag's value (flags set)", () => {
+    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const dir = join(home, "cache", "mq");
+    expect(mq(["--help"], home).code).toBe(0);
+    const [bare] = caches(dir);
+    const compiled = readFileSync(join(dir, bare!));
+    // `acme/web` is no command name; bin/mq.js sets its V8 flags for this run, and V8 refuses a
+    // cache made under other flags: sharing one file, each run rejected and rewrote the other's
+    expect(mq(["-R", "acme/web", "--help"], home).code).toBe(0);
+    expect(mq(["-R", "acme/web", "--help"], home).code).toBe(0);
+    expect(mq(["--help"], home).code).toBe(0);
+    expect(readFileSync(join(dir, bare!)).equals(compiled)).toBe(true);
+    expect(caches(dir)).toHaveLength(2);
+  });
+
+  it("of a line that names serve without running it (mq help serve: no --optimize-for-size) is not that of the command's other runs", () => {
+    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const dir = join(home, "cache", "mq");
+    expect(mq(["help", "logs"], home).code).toBe(0);
+    const [help] = caches(dir);
+    const compiled = readFileSync(join(dir, help!));
+    expect(mq(["help", "serve"], home).code).toBe(0);
+    expect(mq(["help", "serve"], home).code).toBe(0);
+    expect(mq(["help", "logs"], home).code).toBe(0);
+    expect(readFileSync(join(dir, help!)).equals(compiled)).toBe(true);
     expect(caches(dir)).toHaveLength(2);
   });
 
@@ -109,7 +138,8 @@ describe("the code cache", () => {
     expect(loaderState(dir)).toBe("missing");
     const [file] = caches(dir);
     const damaged = readFileSync(join(dir, file!));
-    for (let i = 200; i < damaged.length; i += 97) damaged[i]! ^= 0x5a;
+    // in one of the file's two copies of the cache (the same damage in both is not looked for)
+    for (let i = 200; i < damaged.length / 2; i += 97) damaged[i]! ^= 0x5a;
     writeFileSync(join(dir, file!), damaged);
     expect(loaderState(dir)).toBe("rejected");
     expect(loaderState(dir)).toBe("used");
@@ -131,7 +161,8 @@ describe("the code cache", () => {
         if (p === dir && !fs.existsSync(dir)) {
           mkdirSync(dir, { mode: 0o777 });
           fs.chmodSync(dir, 0o777);
-          fs.symlinkSync(${JSON.stringify(victim)}, path.join(dir, \`main-\${build}-\${process.versions.v8}-\${process.arch}.cache.\${process.pid}.tmp\`));
+          const tag = require(${JSON.stringify(LOADER)}).pathTag(${JSON.stringify(join(MQ_BIN, "..", "..", "dist", "main.cjs"))});
+          fs.symlinkSync(${JSON.stringify(victim)}, path.join(dir, \`main-\${build}-\${tag}-\${process.versions.v8}-\${process.arch}.cache.\${process.pid}.tmp\`));
         }
         return mkdirSync(p, o);
       };
@@ -203,5 +234,65 @@ describe("the code cache", () => {
     expect(again).toBe(runs[0]!.stdout);
     expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
     expect(statSync(file).ino).toBe(before.ino);
+  });
+
+  it("is one per copy of mq: a copy's stack traces name its own main.cjs, not that of another copy which wrote its cache first", async () => {
+    // found from outside: a profile of /work's mq named the bench's temporary copy's main.cjs (V8
+    // restores a script's name from its cache, and the cache was named after the build only)
+    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const root = join(MQ_BIN, "..", "..");
+    const copies = ["one", "two"].map((name) => {
+      const copy = join(home, name);
+      for (const part of ["bin", "dist", "package.json"]) cpSync(join(root, part), join(copy, part), { recursive: true });
+      symlinkSync(join(root, "node_modules"), join(copy, "node_modules"));
+      return copy;
+    });
+    // not spawnSync: the server below answers from this process
+    const run = (copy: string, args: string[]) =>
+      new Promise<{ status: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [join(copy, "bin", "mq.js"), ...args], {
+          env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CACHE_HOME: join(home, "cache"), MQ_CONFIG_DIR: join(home, "config"), NO_COLOR: "1" },
+          stdio: ["ignore", "ignore", "pipe"],
+        });
+        let stderr = "";
+        child.stderr.on("data", (c) => (stderr += c));
+        child.on("close", (status) => resolve({ status, stderr }));
+      });
+    const server = await startServer({ days: 2, now: new Date("2026-11-20T12:00:00Z"), recordRequests: false });
+    try {
+      const ok = await run(copies[0]!, ["logs", "--repo", "acme/web", "--limit", "1", "--since", "2026-11-19T12:00:00Z", "--api-url", server.url, "--token", "mqk_copy_token_1234", "-o", "ndjson"]);
+      expect(ok.status, ok.stderr).toBe(0);
+    } finally {
+      await server.close();
+    }
+    expect(caches(join(home, "cache", "mq"))).toHaveLength(1);
+    for (const copy of copies) {
+      // a refused connection, with --debug: the stack goes through main.cjs's client code
+      const failed = await run(copy, ["logs", "--debug", "--repo", "acme/web", "--api-url", "http://127.0.0.1:1", "--token", "mqk_copy_token_1234", "--timeout", "2"]);
+      expect(failed.status).not.toBe(0);
+      const files = [...new Set([...failed.stderr.matchAll(/\((\/[^:()]+main\.cjs):\d+:\d+\)/g)].map((m) => m[1]))];
+      expect(files, failed.stderr).toEqual([join(copy, "dist", "main.cjs")]);
+    }
+  });
+
+  it("removes, a week after their last write, other builds', other copies', other V8s' files and crashed runs' temporary files, never this copy's", () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "mq-code-cache-")), "mq");
+    expect(loaderState(dir)).toBe("missing");
+    const [own] = caches(dir);
+    const mine = own!.replace(/\.cache$/, "");
+    const old = (Date.now() - 8 * 24 * 3600 * 1000) / 1000;
+    const stale = [
+      own!.replace(/^main-[0-9a-f]+-/, "main-0123456789abcdef-"),
+      own!.replace(/^(main-[0-9a-f]+-)[0-9a-f]{8}-/, "$1deadbeef-"),
+      own!.replace(process.versions.v8, "10.2.154.26-node.26"),
+      `${mine}-logs.cache.4242.tmp`,
+    ];
+    const kept = [`${mine}-logs.cache`, own!.replace(/^main-[0-9a-f]+-/, "main-fedcba9876543210-"), "notes.txt"];
+    for (const f of [...stale, ...kept]) writeFileSync(join(dir, f), "x", { mode: 0o600 });
+    // all old but one other build's file, written yesterday
+    for (const f of [...stale, ...kept.filter((k) => !k.startsWith("main-fedcba"))]) utimesSync(join(dir, f), old, old);
+    unlinkSync(join(dir, own!));
+    expect(loaderState(dir)).toBe("missing"); // saved again: the clean-up runs then
+    expect(readdirSync(dir).sort()).toEqual([own!, ...kept].sort());
   });
 });

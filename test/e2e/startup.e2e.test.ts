@@ -19,6 +19,9 @@ import { startServer } from "../../src/server/index.js";
 const ADD_WASM = [0, 97, 115, 109, 1, 0, 0, 0, 1, 7, 1, 96, 2, 127, 127, 1, 127, 3, 2, 1, 0, 7, 7, 1, 3, 97, 100, 100, 0, 0, 10, 9, 1, 7, 0, 32, 0, 32, 1, 106, 11];
 
 const PROBE = `
+// \`mq help\`: a run with a command word, the kind bin/mq.js sets its flags for (a bare --help or
+// --version sets none); its exit timer must not end the probe
+process.exit = () => {};
 if (process.env.MQ_BIN_UNDER_TEST) await import(process.env.MQ_BIN_UNDER_TEST);
 const { instance } = await WebAssembly.instantiate(new Uint8Array(${JSON.stringify(ADD_WASM)}));
 const add = instance.exports.add;
@@ -34,8 +37,7 @@ process.stdout.write(JSON.stringify({ liftoff: %IsLiftoffFunction(add), turbofan
 function probe(withMq: boolean): { liftoff: boolean; turbofan: boolean } {
   const file = join(mkdtempSync(join(tmpdir(), "mq-wasm-tier-")), "probe.mjs");
   writeFileSync(file, PROBE);
-  // `--version`: bin/mq.js sets its flags, prints the version and loads nothing else
-  const r = spawnSync(process.execPath, ["--allow-natives-syntax", file, "--version"], {
+  const r = spawnSync(process.execPath, ["--allow-natives-syntax", file, "help"], {
     env: { PATH: process.env.PATH ?? "", ...(withMq ? { MQ_BIN_UNDER_TEST: MQ_BIN } : {}) },
     encoding: "utf8",
     timeout: 30_000,
@@ -81,6 +83,46 @@ require(${JSON.stringify(MQ_BIN)});`,
       expect(r.status, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/\nmodules: ; Intl formats: 0\n$/);
     }
+  });
+});
+
+describe("mq --help on pipes (a script's, a CI job's)", () => {
+  it("builds neither process.stdout nor process.stderr and sets no V8 flag: no net, no stream modules, no zlib, no v8", () => {
+    const probe = join(mkdtempSync(join(tmpdir(), "mq-help-modules-")), "probe.cjs");
+    // the list is taken before writing it: process.stderr would load net itself
+    writeFileSync(
+      probe,
+      `process.argv.splice(2, 0, ...JSON.parse(process.env.MQ_ARGS));
+process.on("exit", () => { const loaded = process.moduleLoadList.filter((m) => /^NativeModule (net|stream|zlib|v8|tty)$/.test(m)).join(","); require("node:fs").writeSync(2, "\\nmodules: " + loaded + "\\n"); });
+require(${JSON.stringify(MQ_BIN)});`,
+    );
+    const env = { PATH: process.env.PATH ?? "", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-help-config-")), XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "mq-help-cache-")) };
+    const plain = spawnSync(process.execPath, [MQ_BIN, "--help"], { env, encoding: "utf8" });
+    for (const args of [["--help"], ["-h"]]) {
+      // twice: without a code cache, then with the one the first run wrote
+      for (const round of [1, 2]) {
+        const r = spawnSync(process.execPath, [probe], { env: { ...env, MQ_ARGS: JSON.stringify(args) }, encoding: "utf8", timeout: 30_000 });
+        expect(r.status, `${args.join(" ")} round ${round}: ${r.stderr}`).toBe(0);
+        expect(r.stderr).toBe("\nmodules: \n");
+        expect(r.stdout).toBe(plain.stdout);
+      }
+    }
+    expect(plain.stdout).toMatch(/^Usage: mq \[options\] \[command\]\n/);
+  });
+
+  it("mq auth status (a command: V8 flags set, so node:v8 and streams) builds no stream for its answer: no net, no tty", () => {
+    const probe = join(mkdtempSync(join(tmpdir(), "mq-auth-modules-")), "probe.cjs");
+    writeFileSync(
+      probe,
+      `process.argv.splice(2, 0, "auth", "status");
+process.on("exit", () => { const loaded = process.moduleLoadList.filter((m) => /^NativeModule (net|zlib|tty)$/.test(m)).join(","); require("node:fs").writeSync(2, "\\nmodules: " + loaded + "\\n"); });
+require(${JSON.stringify(MQ_BIN)});`,
+    );
+    const env = { PATH: process.env.PATH ?? "", MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-auth-config-")), XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "mq-auth-cache-")) };
+    const r = spawnSync(process.execPath, [probe], { env, encoding: "utf8", timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe("\nmodules: \n");
+    expect(r.stdout).toBe("API URL: https://api.mergify.com (default)\nToken:   mqk_****1234 (from $MQ_TOKEN)\n");
   });
 });
 

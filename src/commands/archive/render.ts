@@ -17,7 +17,8 @@ export function safeCell(text: string): string {
   return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).replace(/\r?\n/g, "\\n").replace(/\t/g, "\\t");
 }
 
-function cellText(value: unknown): string {
+/** A value as a table shows it: "-" for none, JSON for a list or an object, controls escaped. */
+export function cellText(value: unknown): string {
   if (value === null || value === undefined) return "-";
   if (typeof value === "object") return safeCell(JSON.stringify(value));
   return safeCell(String(value));

@@ -30,7 +30,7 @@ export interface Gap {
 }
 
 export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context): Promise<void> {
-  const [{ archivePath }, { existsSync }, { writeRows }] = await Promise.all([
+  const [{ archivePath }, { existsSync }, { writeRows, cellText }] = await Promise.all([
     import("../../archive/paths.js"),
     import("node:fs"),
     import("./render.js"),
@@ -90,6 +90,17 @@ export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context)
   }
   const size = await archiveSize(path);
   ctx.io.stderr.write(`Archive ${path}: ${formatBytes(size)}, schema version ${SCHEMA_VERSION}, ${formatCount(records.length)} repositor${records.length === 1 ? "y" : "ies"}.\n`);
+  if (opts.format === "table") {
+    // a row per repository, a dozen columns of timestamps: one streaming table ran 110 columns wide
+    // at 60 with every cell cut to 7 characters; fitted, it splits into parts, each with the
+    // repository, and the gaps, free text, wrap
+    const [{ fittedTable }, { colors }] = await Promise.all([import("../../output/stats-render.js"), import("../../output/color.js")]);
+    const head = STATUS_COLUMNS.map((c) => c.toUpperCase());
+    const rows = records.map((r) => STATUS_COLUMNS.map((c) => cellText(r[c])));
+    const align = STATUS_COLUMNS.map((c) => (c === "events" || c === "raw_bytes" ? "right" : "left"));
+    ctx.io.stdout.write(fittedTable({ head, rows, columns: ctx.io.tableWidth(), colors: colors(ctx.io, "stdout"), align, lead: 1, freeLast: { min: 30, wrap: true } }) + "\n");
+    return;
+  }
   await writeRows(ctx, opts.format, STATUS_COLUMNS, records);
 }
 

@@ -16,9 +16,9 @@ export function NewCmdAuthStatus(ctx: Context, runF?: (opts: AuthStatusOptions) 
 }
 
 export async function runAuthStatus(_opts: AuthStatusOptions, ctx: Context): Promise<void> {
-  const out = ctx.io.stdout;
+  // writeText: the whole answer in one write, no stream built for it on a pipe (context.ts)
   if (ctx.globals.offline) {
-    out.write("API URL: the bundled offline server (--offline)\nToken:   none needed\n");
+    ctx.io.writeText("API URL: the bundled offline server (--offline)\nToken:   none needed\n");
     return;
   }
   const api = await resolveApiUrl(ctx);
@@ -28,8 +28,7 @@ export async function runAuthStatus(_opts: AuthStatusOptions, ctx: Context): Pro
     throw new AuthError(`not logged in to ${api.url}`, "run mq auth login, set MQ_TOKEN, or use --offline");
   }
   const apiFrom = api.source === "default" ? "default" : `from ${describeSource(api.source, configPath)}`;
-  out.write(`API URL: ${api.url} (${apiFrom})\n`);
-  out.write(`Token:   ${maskToken(found.token)} (from ${describeSource(found.source, configPath)})\n`);
+  ctx.io.writeText(`API URL: ${api.url} (${apiFrom})\nToken:   ${maskToken(found.token)} (from ${describeSource(found.source, configPath)})\n`);
 }
 
 /** How `mq auth status` names a source: the flag, the environment variable, or the config file. */

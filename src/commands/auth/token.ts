@@ -18,5 +18,5 @@ export async function runAuthToken(_opts: AuthTokenOptions, ctx: Context): Promi
   const api = await resolveApiUrl(ctx);
   const found = await resolveToken(ctx, api.url);
   if (found === undefined) throw new AuthError(`not logged in to ${api.url}`, "run mq auth login, or set MQ_TOKEN");
-  ctx.io.stdout.write(`${found.token}\n`);
+  ctx.io.writeText(`${found.token}\n`);
 }
