@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PassThrough, Writable } from "node:stream";
 import { createRecordWriter, csvRow, type RecordWriterOptions } from "../../src/output/records.js";
@@ -71,6 +72,18 @@ describe("createRecordWriter", () => {
 
   it("csvRow leaves plain values bare", () => {
     expect(csvRow(["a", 1, true, undefined])).toBe("a,1,true,\r\n");
+  });
+
+  it("csvRow quotes a cell as RFC 4180 does: quotes doubled, any text", () => {
+    // RFC 4180's rule as a regex replace: what the quoting did before it sliced around each quote
+    const rfc4180 = (t: string) => (/[",\r\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t);
+    expect(csvRow(['"', '""', 'a"b"c', '{"k":"v"}', "a,b", "a\nb", "a\rb", ""])).toBe('"""","""""","a""b""c","{""k"":""v""}","a,b","a\nb","a\rb",\r\n');
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: fc.oneof(fc.constantFrom('"', ",", "\r", "\n", "a", "é"), fc.string({ maxLength: 1 })) }), { maxLength: 4 }), (cells) => {
+        expect(csvRow(cells)).toBe(cells.map(rfc4180).join(",") + "\r\n");
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
