@@ -57,9 +57,20 @@ export interface ApiClient {
    * throw HttpError; network failures and timeouts throw NetworkError. `request.signal` ends this
    * request alone (a page fetched ahead that is no longer wanted), besides the client's own signal.
    */
-  get(pathOrUrl: string | URL, query?: QueryInput, request?: { signal?: AbortSignal }): Promise<ApiResponse>;
+  get(pathOrUrl: string | URL, query?: QueryInput, request?: GetOptions): Promise<ApiResponse>;
   /** answers so far that asked the client to slow down (429, or a Retry-After): a pool shrinks on them */
   throttles?(): number;
+}
+
+export interface GetOptions {
+  signal?: AbortSignal;
+  /**
+   * Resolve once the body is read, before it is parsed: `body` and `rootArrays` parse it when first
+   * read, and throw what `get` would have thrown (JSON that is not, or nested too deep). A walk that
+   * asks for the next page from the Link header gets that request out before the parse, so the
+   * server prepares the next page while this one is parsed (api/pagination.ts).
+   */
+  deferParse?: boolean;
 }
 
 export const USER_AGENT = `mq/${version}`;
@@ -132,7 +143,7 @@ export function createTransport(opts: TransportOptions): ApiClient {
   let throttles = 0;
   let holdUntil = 0;
 
-  async function get(pathOrUrl: string | URL, query?: QueryInput, request?: { signal?: AbortSignal }): Promise<ApiResponse> {
+  async function get(pathOrUrl: string | URL, query?: QueryInput, request?: GetOptions): Promise<ApiResponse> {
     const url = requestUrl(baseUrl, pathOrUrl, query);
     const own = request?.signal;
     // the hold this request has already waited out (its own Retry-After included)
@@ -150,19 +161,11 @@ export function createTransport(opts: TransportOptions): ApiClient {
       const outcome = result.kind === "status" ? String(result.status) : (result.code ?? "error");
       debug?.(`GET ${url.href} -> ${outcome} in ${elapsed(started)}${attemptNote}`);
       if (result.kind === "status" && result.status >= 200 && result.status < 300) {
-        const body = parseJson(result.text, result.headers["content-type"], url, result.status);
-        const scan = scanJson(result.text, MAX_JSON_DEPTH);
-        if (scan.depth > MAX_JSON_DEPTH) throw tooDeep(url);
-        return {
-          url,
-          status: result.status,
-          headers: flattenHeaders(result.headers),
-          body,
-          text: result.text,
-          rootArrays: scan.rootArrays,
-          invalidUtf8: result.invalidUtf8,
-          ascii: result.ascii,
-        };
+        const { text, status } = result;
+        const contentType = result.headers["content-type"];
+        const response = { url, status, headers: flattenHeaders(result.headers), text, invalidUtf8: result.invalidUtf8, ascii: result.ascii };
+        if (request?.deferParse) return new DeferredResponse(response, contentType);
+        return { ...response, ...decodeBody(text, contentType, url, status) };
       }
       const decision = decideRetry(outcomeOf(result), attempt, maxAttempts, random());
       if (decision.action === "retry") {
@@ -398,6 +401,54 @@ function flattenHeaders(h: WireHeaders): Record<string, string | undefined> {
     out[key] = Array.isArray(v) ? v.join(", ") : v;
   }
   return out;
+}
+
+interface DecodedBody {
+  body: unknown;
+  rootArrays: Map<string, Span[]>;
+}
+
+/** A 2xx answer whose body is parsed when first read (GetOptions.deferParse). */
+class DeferredResponse implements ApiResponse {
+  readonly url: URL;
+  readonly status: number;
+  readonly headers: Record<string, string | undefined>;
+  readonly text: string;
+  readonly invalidUtf8: boolean;
+  readonly ascii: Buffer | undefined;
+  private decoded: DecodedBody | undefined;
+
+  constructor(
+    response: Omit<ApiResponse, "body" | "text"> & { text: string; invalidUtf8: boolean },
+    private readonly contentType: string | string[] | undefined,
+  ) {
+    this.url = response.url;
+    this.status = response.status;
+    this.headers = response.headers;
+    this.text = response.text;
+    this.invalidUtf8 = response.invalidUtf8;
+    this.ascii = response.ascii;
+  }
+
+  get body(): unknown {
+    return this.decode().body;
+  }
+
+  get rootArrays(): Map<string, Span[]> {
+    return this.decode().rootArrays;
+  }
+
+  private decode(): DecodedBody {
+    return (this.decoded ??= decodeBody(this.text, this.contentType, this.url, this.status));
+  }
+}
+
+/** A 2xx answer's JSON, parsed, and the spans of its root arrays; a body that is not JSON, or nests too deep, is refused. */
+function decodeBody(text: string, contentType: string | string[] | undefined, url: URL, status: number): DecodedBody {
+  const body = parseJson(text, contentType, url, status);
+  const scan = scanJson(text, MAX_JSON_DEPTH);
+  if (scan.depth > MAX_JSON_DEPTH) throw tooDeep(url);
+  return { body, rootArrays: scan.rootArrays };
 }
 
 function parseJson(text: string, contentType: string | string[] | undefined, url: URL, status: number): unknown {

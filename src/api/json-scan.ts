@@ -167,25 +167,153 @@ function walkValues(
 /**
  * One pass over valid JSON text. Stops counting, and says so with `depth > maxDepth`, as soon as
  * the nesting passes `maxDepth`.
+ *
+ * The same answer as a walkValues(collect 2) of the text, in fewer steps: every page of `mq logs`
+ * is scanned, so the levels it reports on (the root object, its members, the elements of its
+ * arrays) are read token by token, and whatever lies deeper is skipped by skipContainer, which only
+ * counts brackets and white space.
  */
 export function scanJson(text: string, maxDepth = Infinity): JsonScan {
   const rootArrays = new Map<string, Span[]>();
-  let elements: Span[] = [];
-  const depth = walkValues(
-    text,
-    0,
-    text.length,
-    2,
-    maxDepth,
-    (key, isArray) => {
-      if (!isArray || key === undefined) return false;
-      elements = [];
-      rootArrays.set(key, elements);
-      return true;
-    },
-    (_key, span) => elements.push(span),
-  );
-  return { depth, rootArrays };
+  const end = text.length;
+  let i = skipSpace(text, 0, end);
+  const first = text.charCodeAt(i);
+  if (first !== OPEN_OBJECT) {
+    // an array or a scalar at the root: no member arrays, only the depth
+    if (first !== OPEN_ARRAY) return { depth: 0, rootArrays };
+    if (maxDepth < 1) return { depth: 1, rootArrays };
+    skipContainer(text, i, 1, 1, maxDepth);
+    return { depth: skipDeepest, rootArrays };
+  }
+  let deepest = 1;
+  if (deepest > maxDepth) return { depth: deepest, rootArrays };
+  i++;
+  for (;;) {
+    i = skipSpace(text, i, end);
+    if (i >= end) break;
+    const c = text.charCodeAt(i);
+    if (c === CLOSE_OBJECT) break;
+    if (c === COMMA) {
+      i++;
+      continue;
+    }
+    // a member: its key, a colon, its value at depth 2
+    const keyEnd = skipString(text, i);
+    const key = keyText(text, i, keyEnd);
+    i = skipSpace(text, keyEnd, end) + 1;
+    i = skipSpace(text, i, end);
+    const v = text.charCodeAt(i);
+    if (v === QUOTE) {
+      i = skipString(text, i);
+      continue;
+    }
+    if (v !== OPEN_OBJECT && v !== OPEN_ARRAY) {
+      i = skipScalar(text, i, end);
+      continue;
+    }
+    if (deepest < 2) {
+      deepest = 2;
+      if (deepest > maxDepth) return { depth: deepest, rootArrays };
+    }
+    if (v === OPEN_OBJECT) {
+      i = skipContainer(text, i, 2, deepest, maxDepth);
+      deepest = skipDeepest;
+      if (deepest > maxDepth) return { depth: deepest, rootArrays };
+      continue;
+    }
+    // an array member: the span of each element (the last of duplicate keys wins, as JSON.parse)
+    const elements: Span[] = [];
+    rootArrays.set(key, elements);
+    i++;
+    let valueStart = -1;
+    let spaced = false;
+    let lastEnd = i;
+    for (;;) {
+      if (i >= end) break;
+      const e = text.charCodeAt(i);
+      if (e <= 0x20) {
+        // white space (the only characters this low outside strings in valid JSON)
+        if (valueStart >= 0) spaced = true;
+        i++;
+        continue;
+      }
+      if (e === COMMA || e === CLOSE_ARRAY) {
+        if (valueStart >= 0) elements.push({ start: valueStart, end: lastEnd, spaced });
+        valueStart = -1;
+        spaced = false;
+        i++;
+        if (e === CLOSE_ARRAY) break;
+        continue;
+      }
+      valueStart = i;
+      if (e === QUOTE) i = skipString(text, i);
+      else if (e === OPEN_OBJECT || e === OPEN_ARRAY) {
+        i = skipContainer(text, i, 3, deepest, maxDepth);
+        deepest = skipDeepest;
+        if (deepest > maxDepth) return { depth: deepest, rootArrays };
+        if (skipSpaced) spaced = true;
+      } else i = skipScalar(text, i, end);
+      lastEnd = i;
+    }
+  }
+  return { depth: deepest, rootArrays };
+}
+
+/** The first index from `i` that is not white space. */
+function skipSpace(text: string, i: number, end: number): number {
+  while (i < end && isSpace(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** Index just past the number or literal (true, false, null) that starts at `i`. */
+function skipScalar(text: string, i: number, end: number): number {
+  i++;
+  while (i < end) {
+    const d = text.charCodeAt(i);
+    if (isSpace(d) || d === COMMA || d === CLOSE_OBJECT || d === CLOSE_ARRAY || d === COLON) break;
+    i++;
+  }
+  return i;
+}
+
+/** What skipContainer found besides its end: the deepest nesting so far, and white space outside strings. */
+let skipDeepest = 0;
+let skipSpaced = false;
+
+/**
+ * Index just past the object or array that opens at `i`, at nesting `depth`. Sets skipDeepest to
+ * the deeper of `deepest` and the nesting inside (returning as soon as it passes `maxDepth`), and
+ * skipSpaced to whether white space lies between its brackets outside strings.
+ */
+function skipContainer(text: string, i: number, depth: number, deepest: number, maxDepth: number): number {
+  let spaced = false;
+  let d = depth;
+  const end = text.length;
+  i++;
+  if (depth > deepest) deepest = depth;
+  // the container itself is too deep: nothing inside is read
+  if (deepest > maxDepth) i = end;
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      i = skipString(text, i);
+      continue;
+    }
+    i++;
+    // `{` and `[` differ by one bit (0x7b, 0x5b), as do `}` and `]` (0x7d, 0x5d)
+    const bracket = c | 0x20;
+    if (bracket === OPEN_OBJECT) {
+      if (++d > deepest) {
+        deepest = d;
+        if (deepest > maxDepth) break;
+      }
+    } else if (bracket === CLOSE_OBJECT) {
+      if (--d < depth) break;
+    } else if (c <= 0x20) spaced = true;
+  }
+  skipDeepest = deepest;
+  skipSpaced = spaced;
+  return i;
 }
 
 /** The JSON text of a span without white space outside strings: one line, tokens as sent. */

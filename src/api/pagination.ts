@@ -208,7 +208,8 @@ export async function* paginate<T>(
   const earlyAhead = opts.limit === undefined;
   const askAhead = (url: URL): Promise<void> => {
     const abort = new AbortController();
-    const response = client.get(url, undefined, { signal: abort.signal });
+    // parsed when the walk reaches it, after asking for the page beyond (deferParse)
+    const response = client.get(url, undefined, { signal: abort.signal, deferParse: true });
     // handled now, thrown when the walk reaches this page: pages before it are written first
     response.catch(() => undefined);
     ahead = { url, response, abort };

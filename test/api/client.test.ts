@@ -329,6 +329,35 @@ describe(`on ${name}`, () => {
       expect(err.message).toBe("GET /v1/x returned HTTP 200 with a body that is not JSON (application/json) instead of JSON");
     });
 
+    it("deferParse: the answer comes back before its body is parsed; reading the body throws what get would have", async () => {
+      const bodies = ['{"events":[{"id":1.0}],"x":2}', "{not json", "<html>login</html>", `{"events":[${"[".repeat(300)}${"]".repeat(300)}]}`];
+      const api = await serve((req, res) => {
+        const n = Number(new URL(req.url!, "http://x").searchParams.get("n") ?? 1);
+        res.writeHead(200, { "content-type": "application/json", link: `</v1/x?n=${n + 1}>; rel="next"` });
+        res.end(bodies[n - 1]);
+      });
+      const client = await createApiClient(ctxFor(api.url));
+      const ok = await client.get("/x", undefined, { deferParse: true });
+      expect(ok.headers.link).toBe('</v1/x?n=2>; rel="next"');
+      expect(ok.body).toEqual({ events: [{ id: 1 }], x: 2 });
+      expect(ok.rootArrays!.get("events")).toEqual([{ start: 11, end: 21, spaced: false }]);
+      for (let i = 1; i < bodies.length; i++) {
+        const deferred = await client.get(`/x?n=${i + 1}`, undefined, { deferParse: true });
+        expect(deferred.text).toBe(bodies[i]);
+        const late = (() => {
+          try {
+            return deferred.body;
+          } catch (err) {
+            return err;
+          }
+        })();
+        const eager = await client.get(`/x?n=${i + 1}`).catch((e) => e);
+        expect(late).toBeInstanceOf(ContractError);
+        expect((late as Error).message).toBe(eager.message);
+        expect(() => deferred.rootArrays).toThrow(eager.message);
+      }
+    });
+
     it("a timeout names the timeout and --timeout (exit 6)", async () => {
       const api = await serve(() => {
         /* never answers */

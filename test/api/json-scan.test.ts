@@ -3,6 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compactJson, memberOf, memberSpans, memberTable, scanJson, type Span } from "../../src/api/json-scan.js";
+import { referenceScanJson } from "../helpers/json-scan-reference.js";
 
 describe("scanJson", () => {
   it("finds the text of each element of the root object's arrays, exactly as sent", () => {
@@ -122,5 +123,85 @@ describe("memberTable and memberOf: one walk of an event for all its members", (
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+// scanJson was rewritten for speed (one pass per page of `mq logs`): it must say exactly what the
+// walk before it said (test/helpers/json-scan-reference.ts) on any text JSON.parse accepts, in any
+// layout, with the escapes, surrogates, numbers and nesting a hostile server may send.
+describe("scanJson against the scanner it replaced", () => {
+  const space = fc.string({ unit: fc.constantFrom(" ", "\t", "\n", "\r"), maxLength: 3 });
+  // a JSON string literal as a server may write it: raw characters, every escape form, lone and
+  // paired surrogates as \u escapes, quotes, backslashes and brackets inside
+  const stringLiteral = fc
+    .array(
+      fc.oneof(
+        fc.constantFrom('\\"', "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t", "{", "}", "[", "]", ",", ":", " ", "é", "😀", "\u2028", "\\u0022", "\\u005c"),
+        fc.integer({ min: 0, max: 0xffff }).map((n) => `\\u${n.toString(16).padStart(4, "0")}`),
+        fc.constantFrom("\\ud83d\\ude00", "\\ud800", "\\udfff", "\\uD83D"),
+        fc.string({ maxLength: 4 }).map((s) => JSON.stringify(s).slice(1, -1)),
+      ),
+      { maxLength: 6 },
+    )
+    .map((parts) => `"${parts.join("")}"`);
+  const number = fc.oneof(
+    fc.constantFrom("0", "-0", "-0.0", "1.0", "1e2", "1E+2", "1e-7", "1e400", "-1e400", "12345678901234567890", "9007199254740993", "0.1000000000000000055511151231257827"),
+    fc.integer().map(String),
+    fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
+  );
+  const scalar = fc.oneof(stringLiteral, number, fc.constantFrom("true", "false", "null"));
+  const join = (items: string[], gaps: string[]) => items.map((item, k) => `${gaps[2 * k] ?? ""}${item}${gaps[2 * k + 1] ?? ""}`).join(",");
+  const { value } = fc.letrec<{ value: string; array: string; object: string }>((tie) => ({
+    value: fc.oneof({ depthSize: "small", withCrossShrink: true }, scalar, tie("array"), tie("object")),
+    array: fc.tuple(fc.array(tie("value"), { maxLength: 5 }), fc.array(space, { maxLength: 12 }), space).map(([items, gaps, inner]) => `[${items.length ? join(items, gaps) : inner}]`),
+    object: fc
+      .tuple(fc.array(fc.tuple(fc.oneof(stringLiteral, fc.constantFrom('"events"', '"e\\u0076ents"', '"size"')), space, space, tie("value")), { maxLength: 5 }), fc.array(space, { maxLength: 12 }), space)
+      .map(([members, gaps, inner]) => `{${members.length ? join(members.map(([k, a, b, v]) => `${k}${a}:${b}${v}`), gaps) : inner}}`),
+  }));
+  // the root: an object whose members are often arrays (the events), or any value
+  const root = fc.oneof(
+    fc
+      .tuple(fc.array(fc.tuple(fc.constantFrom('"events"', '"e\\u0076ents"', '"size"', '"data"', '""'), space, space, fc.oneof(value, fc.array(value, { maxLength: 6 }).map((v) => `[${v.join(",")}]`))), { maxLength: 4 }), fc.array(space, { maxLength: 10 }), space, space)
+      .map(([members, gaps, before, after]) => `${before}{${join(members.map(([k, a, b, v]) => `${k}${a}:${b}${v}`), gaps)}}${after}`),
+    value,
+  );
+
+  it("finds the same spans, keys and depth on generated JSON text", () => {
+    fc.assert(
+      fc.property(root, fc.option(fc.integer({ min: 0, max: 8 }), { nil: undefined }), (text, maxDepth) => {
+        JSON.parse(text);
+        const expected = referenceScanJson(text, maxDepth);
+        const got = scanJson(text, maxDepth);
+        expect(got.depth).toBe(expected.depth);
+        expect([...got.rootArrays]).toEqual([...expected.rootArrays]);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("agrees on pages as the API sends them, compact and pretty-printed", () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue(), { maxLength: 8 }), fc.constantFrom(undefined, 1, 2, "\t", " \r\n"), (events, indent) => {
+        const text = JSON.stringify({ size: events.length, per_page: 100, events }, null, indent as string | number | undefined);
+        const expected = referenceScanJson(text, 256);
+        const got = scanJson(text, 256);
+        expect(got.depth).toBe(expected.depth);
+        expect([...got.rootArrays]).toEqual([...expected.rootArrays]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("agrees at the depth limit and far past it", () => {
+    for (const n of [0, 1, 2, 3, 10, 255, 256, 257, 5000]) {
+      for (const text of [`{"events":[${"[".repeat(n)}${"]".repeat(n)}]}`, `{"events":[${'{"a":'.repeat(n)}1${"}".repeat(n)}],"x":{"y":[[]]}}`, `${"[".repeat(n)}${"]".repeat(n)}`, `{"a":${"[".repeat(n)}"]"${"]".repeat(n)}}`]) {
+        for (const max of [Infinity, 256, 3, 2, 1, 0]) {
+          const expected = referenceScanJson(text, max);
+          const got = scanJson(text, max);
+          expect(got.depth, `${text.slice(0, 40)} max ${max}`).toBe(expected.depth);
+          expect([...got.rootArrays]).toEqual([...expected.rootArrays]);
+        }
+      }
+    }
   });
 });

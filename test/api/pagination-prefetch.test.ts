@@ -3,7 +3,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTransport } from "../../src/api/client.js";
+import { createTransport, type ApiClient } from "../../src/api/client.js";
 import { paginate } from "../../src/api/pagination.js";
 import { HttpError } from "../../src/errors.js";
 import { testWire } from "../helpers/wires.js";
@@ -108,6 +108,32 @@ describe("paginate with prefetch", () => {
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).message).toContain("503");
     expect(server.requests).toEqual(["/items", "/items?cursor=1", "/items?cursor=2"]);
+  });
+
+  it("asks for the page beyond before parsing the page asked ahead (the server prepares one while mq parses the other)", async () => {
+    const server = await startPageServer(4);
+    const wire = testWire("node:http");
+    const ac = new AbortController();
+    cleanups.push(() => server.close(), () => wire.close());
+    const transport = createTransport({ baseUrl: server.url, token: "t", wire, timeoutMs: 10_000, retry: false, insecure: false, signal: ac.signal, now: () => new Date() });
+    const log: string[] = [];
+    const client: ApiClient = {
+      baseUrl: transport.baseUrl,
+      async get(target, query, request) {
+        const url = new URL(String(target), server.url);
+        const page = url.searchParams.get("cursor") ?? "0";
+        log.push(`get ${page}${request?.deferParse ? " (deferred)" : ""}`);
+        const res = await transport.get(target, query, request);
+        // the body as paginate reads it: the moment it is parsed
+        return Object.defineProperty({ ...res }, "body", { get: () => (log.push(`parse ${page}`), res.body) });
+      },
+    };
+    const got: number[][] = [];
+    for await (const page of paginate<number>(client, "/items", undefined, { parse: (body) => (body as { items: number[] }).items, prefetch: true })) got.push(page.events);
+    expect(got).toEqual([[0, 1], [2, 3], [4, 5], [6, 7]]);
+    // the first page is parsed as it comes (nothing to ask for before it); each page asked ahead after
+    // the request for the one beyond it is out
+    expect(log).toEqual(["get 0", "get 1 (deferred)", "parse 0", "get 2 (deferred)", "parse 1", "get 3 (deferred)", "parse 2", "parse 3"]);
   });
 
   it("a caller that stops aborts the page asked ahead", async () => {
