@@ -33,8 +33,11 @@ if (optimizeForSize) setFlagsFromString("--optimize-for-size");
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   const { version } = JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8"));
   // `mq --version | true`: a reader that left is no crash (run() handles this for every other command)
+  // a full disk is exit 74, as for every other command (OutputError in src/errors.ts)
   process.stdout.on("error", (err) => {
-    if (err.code !== "EPIPE") throw err;
+    if (err.code === "EPIPE") return;
+    process.stderr.write(`mq: could not write the output: ${err.message}\n`);
+    process.exitCode = 74;
   });
   process.stdout.write(`${version}\n`);
 } else {
@@ -62,7 +65,8 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
     // the stream's buffer, and exiting dropped all but the first 64 KB (the pipe's own buffer).
     const unwritten = (s) => (s.destroyed ? 0 : s.writableLength);
     const exitWhenWritten = () => {
-      if (unwritten(process.stdout) + unwritten(process.stderr) === 0) process.exit(code);
+      // process.exitCode: a write that failed after the run (a full disk) changed it
+      if (unwritten(process.stdout) + unwritten(process.stderr) === 0) process.exit();
       else setTimeout(exitWhenWritten, 50).unref();
     };
     setTimeout(exitWhenWritten, 500).unref();

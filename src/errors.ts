@@ -13,6 +13,7 @@ export const ExitCode = {
   CONFIG: 7,
   ARCHIVE: 8,
   INTERNAL: 70,
+  OUTPUT: 74,
   HANGUP: 129,
   INTERRUPTED: 130,
 } as const;
@@ -101,6 +102,19 @@ export class ArchiveError extends MqError {
   }
 }
 
+/**
+ * Standard output could not be written: a full disk or quota, a failing file system (not a reader
+ * that left, which is success). 74 is sysexits' EX_IOERR. The work stops; what was written stays.
+ */
+export class OutputError extends MqError {
+  override readonly cause: NodeJS.ErrnoException;
+  constructor(cause: NodeJS.ErrnoException) {
+    const why: Record<string, string> = { ENOSPC: "no space left on the device", EDQUOT: "disk quota exceeded", EFBIG: "the file is too large", EIO: "an input/output error" };
+    super(`could not write the output: ${why[cause.code ?? ""] ?? cause.message}${cause.code ? ` (${cause.code})` : ""}`, ExitCode.OUTPUT);
+    this.cause = cause;
+  }
+}
+
 export class InterruptedError extends MqError {
   constructor(message = "interrupted") {
     super(message, ExitCode.INTERRUPTED);
@@ -128,6 +142,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [7, "configuration error (unreadable or corrupt config file, bad config value)"],
   [8, "archive unusable: locked by another mq, corrupt, from a newer mq, or disk full"],
   [70, "internal error (a bug in mq)"],
+  [74, "could not write the output: disk full or quota exceeded, or the file system failed"],
   [129, "hung up (SIGHUP: the terminal or SSH session closed); output written so far is complete"],
   [130, "interrupted (Ctrl-C, SIGTERM); output written so far is complete"],
 ];

@@ -2,7 +2,7 @@
 import { CommanderError } from "commander";
 import { buildProgram } from "./cli.js";
 import { createContext, type Context, type ContextInit } from "./context.js";
-import { ExitCode, MqError, redact } from "./errors.js";
+import { ExitCode, MqError, OutputError, redact } from "./errors.js";
 import { stderrText } from "./output/terminal-text.js";
 import { watchStdoutReader } from "./pipe-reader.js";
 import { offProcessStreamError, onProcessStreamError } from "./process-streams.js";
@@ -25,6 +25,13 @@ export function reportError(err: unknown, ctx: Context): number {
   // `mq logs | head -1`: the reader left and run() aborted the work; what fails after that
   // (an "interrupted" with a resume hint) is a consequence, not news: end quietly
   if (ctx.signal.aborted && (ctx.signal.reason as NodeJS.ErrnoException | undefined)?.code === "EPIPE") return ExitCode.OK;
+  // the output could not be written (a full disk): run() aborted the work, and that is the news,
+  // with what the interruption knows (how many events were written, how to resume)
+  if (ctx.signal.aborted && ctx.signal.reason instanceof OutputError && !(err instanceof OutputError)) {
+    const failure = ctx.signal.reason;
+    if (err instanceof MqError && err.hint) failure.addHint(err.hint);
+    return reportError(failure, ctx);
+  }
   // messages quote servers (an error's detail, a header, a field); stderrText is the last net: no
   // raw control reaches the terminal and no line can start a CI workflow command (`::error::`)
   const write = (line: string) => void ctx.io.stderr.write(stderrText(redact(line, messageSecrets(ctx))) + "\n");
@@ -58,8 +65,14 @@ let lateClosedPipeIgnored = false;
 function ignoreLateClosedPipe(): void {
   if (lateClosedPipeIgnored) return;
   lateClosedPipeIgnored = true;
+  let reported = false;
   onProcessStreamError("stdout", (err) => {
-    if (err.code !== "EPIPE") throw err;
+    if (err.code === "EPIPE" || reported) return;
+    // the last bytes failed after the run ended (a full disk: a write's error comes a tick later):
+    // said once, and the exit status says so (bin/mq.js exits with process.exitCode)
+    reported = true;
+    process.stderr.write(stderrText(`mq: ${new OutputError(err).message}`) + "\n");
+    process.exitCode = ExitCode.OUTPUT;
   });
 }
 
@@ -97,6 +110,7 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
   for (const s of signals) process.on(s, onSignal);
   let pipeClosed = false;
+  let outputFailure: OutputError | undefined;
   const readerLeft = (err: NodeJS.ErrnoException) => {
     pipeClosed = true;
     controller.abort(err);
@@ -106,7 +120,12 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
     if (err.code === "EPIPE" || pipeClosed) return readerLeft(err);
     // a terminal that hung up answers EIO: nobody is left to tell
     if (hangup) return;
-    throw err;
+    // a full disk under `> file`: the work stops, and the run ends with the reason (exit 74),
+    // not with a crash (it printed a line of the bundle and a stack, exit 1)
+    if (outputFailure === undefined) {
+      outputFailure = new OutputError(err);
+      controller.abort(outputFailure);
+    }
   };
   const onStderrError = () => {
     // nowhere left to report a failure to write an error message
@@ -124,6 +143,8 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   offProcessStreamError("stderr", onStderrError);
   ignoreLateClosedPipe();
   if (pipeClosed) return ExitCode.OK;
+  // a command that wrote its last bytes and ended before the failure was reported
+  if (outputFailure !== undefined && code !== ExitCode.OUTPUT) return reportError(outputFailure, ctx);
   if (hangup && code === ExitCode.INTERRUPTED) return ExitCode.HANGUP;
   return code;
 }

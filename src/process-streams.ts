@@ -5,6 +5,7 @@
 // read just to attach a listener or to ask whether they are terminals: the listeners wait until
 // the stream exists, and the facts come from what the file descriptor is.
 import { fstatSync, writeSync } from "node:fs";
+import { OutputError } from "./errors.js";
 
 type Which = "stdout" | "stderr";
 type Listener = (err: NodeJS.ErrnoException) => void;
@@ -102,7 +103,8 @@ export function writeStdoutText(text: string, kind: FdKind): void {
 
 /**
  * Writes BYTES to FD in blocking writes. What a non-blocking FD refuses (EAGAIN) goes to REST, to be
- * written when it can; a reader that left (EPIPE) ends it quietly; any other failure is thrown.
+ * written when it can; a reader that left (EPIPE) ends it quietly; any other failure is thrown as an
+ * OutputError (a full disk: exit 74).
  */
 export function writeAllSync(fd: number, bytes: Uint8Array, rest: (bytes: Uint8Array) => void): void {
   let done = 0;
@@ -111,7 +113,7 @@ export function writeAllSync(fd: number, bytes: Uint8Array, rest: (bytes: Uint8A
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EPIPE") return;
-    if (code !== "EAGAIN") throw err;
+    if (code !== "EAGAIN") throw new OutputError(err as NodeJS.ErrnoException);
     rest(bytes.subarray(done));
   }
 }
