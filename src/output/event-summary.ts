@@ -23,7 +23,9 @@ const MAX_TEXT = 60;
 /** First line of free text, quoted, shortened. */
 function quote(text: string | null | undefined): string {
   if (text === null || text === undefined) return '""';
-  const line = text.split(/\r?\n/, 1)[0]!.trim();
+  // the text up to its first line break (a CR before it goes with the trim)
+  const nl = text.indexOf("\n");
+  const line = (nl < 0 ? text : text.slice(0, nl)).trim();
   const short = line.length > MAX_TEXT ? line.slice(0, MAX_TEXT - 1) + "…" : line;
   return JSON.stringify(short);
 }
@@ -196,7 +198,7 @@ export function summarizeEvent(ev: SummaryEvent, trusted = true): string {
     try {
       const text = fn(ev.metadata, ev);
       // a field the shape promised was missing: the sentence would mislead, key=value does not
-      if (!/\bundefined\b/.test(text)) return text;
+      if (!text.includes("undefined") || !/\bundefined\b/.test(text)) return text;
     } catch {
       // a shape the summary did not expect: say what was sent rather than fail the whole table
     }
@@ -207,7 +209,8 @@ export function summarizeEvent(ev: SummaryEvent, trusted = true): string {
 /** The family a type belongs to, for colouring: the first segment, `action.queue` kept apart. */
 export function eventFamily(type: string): string {
   if (type.startsWith("action.queue.")) return "action.queue";
-  return type.split(".", 1)[0]!;
+  const dot = type.indexOf(".");
+  return dot < 0 ? type : type.slice(0, dot);
 }
 
 export const SUMMARIZED_TYPES: readonly string[] = Object.keys(SUMMARIES);

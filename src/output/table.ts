@@ -150,6 +150,8 @@ const SGR = /\u001b\[(?:\d*;){0,5}\d*m/g;
 // characters one column wide for cli-table3's string-width whatever their neighbours: printable
 // ASCII, Latin-1 letters and signs (not the soft hyphen), dashes, ellipsis, middle dot, arrows
 const NARROW = /^[\x20-\x7e\xa1-\xac\xae-\xff\u2013\u2014\u2026\u2190-\u2193]*$/;
+// what String.prototype.trimEnd removes (\s is the same set: WhiteSpace and LineTerminator)
+const TRAILING_SPACE = /\s$/;
 
 /**
  * Body rows of a table whose column widths are already fixed, without cli-table3: the streaming
@@ -165,35 +167,52 @@ export function fixedWidthRows(widths: readonly number[], align?: readonly ("lef
   const w = widths.map((x) => Math.max(x, 1));
   const right = widths.map((_, i) => align?.[i] === "right");
   const aligns = widths.map((_, i) => (right[i] ? "right" : "left") as "left" | "right");
+  // padding strings made once (a width a hostile server made huge is padded afresh each time)
+  const pads: string[] = [];
+  const padOf = (k: number): string => (k <= 256 ? (pads[k] ??= " ".repeat(k)) : " ".repeat(k));
+  const last = n - 1;
+  // the last column, left-aligned, is not padded: the row's trailing spaces are trimmed anyway
+  const padLast = right[last] === true;
   const cell = (raw: string, i: number): string | undefined => {
+    const width = w[i]!;
+    const pad = i !== last || padLast;
+    // most cells: characters one column each and none to escape (NARROW holds no control, no
+    // format character, no ESC), so the net, the measure and the cut below come to this; a cut
+    // through a backslash could split an escape such as `\x1b`, which truncateToWidth keeps whole
+    if (NARROW.test(raw)) {
+      if (raw.length <= width) return !pad ? raw : right[i] ? padOf(width - raw.length) + raw : raw + padOf(width - raw.length);
+      if (!raw.includes("\\")) return raw.slice(0, width - 1) + "…";
+    }
     // the same net and cut as renderTable's cells, before cli-table3 sees them
-    const text = fitCell(safeCell(raw), w[i]!);
+    const text = fitCell(safeCell(raw), width);
     const hasCodes = text.includes("\u001b");
     const plain = hasCodes ? text.replace(SGR, "") : text;
     if (!NARROW.test(plain)) return undefined;
-    const width = w[i]!;
     if (plain.length > width) {
       // cli-table3 cuts a coloured cell while tracking open codes: left to it
       if (hasCodes) return undefined;
       return text.slice(0, width - 1) + "…";
     }
-    const pad = " ".repeat(width - plain.length);
-    return right[i] ? pad + text : text + pad;
+    if (!pad) return text;
+    return right[i] ? padOf(width - plain.length) + text : text + padOf(width - plain.length);
   };
   return (rows) => {
     let out = "";
     for (const row of rows) {
       let line = "";
       let ok = true;
+      let c: string | undefined;
       for (let i = 0; i < n; i++) {
-        const c = cell(row[i] ?? "", i);
+        c = cell(row[i] ?? "", i);
         if (c === undefined) {
           ok = false;
           break;
         }
         line += i === 0 ? c : NO_BORDERS.middle + c;
       }
-      out += ok ? line.trimEnd() + "\n" : cliTable([], [row], widths, aligns, n);
+      if (!ok) out += cliTable([], [row], widths, aligns, n);
+      // trailing white space trimmed: none when the last cell ends with something else
+      else out += (c !== "" && !TRAILING_SPACE.test(c!) ? line : line.trimEnd()) + "\n";
     }
     return out;
   };

@@ -58,7 +58,8 @@ describe("fixedWidthRows (the streaming path of a long table)", () => {
 
   // the plain alphabet exercises the writer's own path; the full one, the rows it leaves to cli-table3
   it.each([
-    ["plain", ["a", "Z", " ", "~", "-", "é", "ÿ", "…", "→", "—"]],
+    // with escapes terminalText wrote (`\x1b`): a cut keeps one whole or drops it
+    ["plain", ["a", "Z", " ", "~", "-", "é", "ÿ", "…", "→", "—", "\\x1b", "\\u202e", "\\"]],
     ["any", ["a", "Z", " ", "~", "-", "é", "ÿ", "\u00ad", "\u00a0", "…", "→", "中", "😀", "e\u0301", "\n", "\t", "\u001b", "\u200b", "\u202e"]],
   ])("gives byte for byte the text of cli-table3 for any cells and widths (%s characters)", (_, pieces) => {
     const plain = fc.array(fc.constantFrom(...pieces), { maxLength: 12 }).map((xs) => xs.join(""));
