@@ -374,79 +374,37 @@ export function fillMemberTable(text: string, span: Span, table: number[]): numb
   let n = 0;
   if (text.charCodeAt(span.start) !== OPEN_OBJECT) return n;
   const end = span.end;
-  let depth = 0;
-  let expectKey = false;
-  let afterColon = false;
-  let keyStart = -1;
-  let keyEnd = -1;
-  let valueStart = -1;
-  let valueSpaced = false;
-  let lastEnd = span.start;
-  let i = span.start;
-  while (i < end) {
+  // the members one after another; a value that is an object or an array is skipped whole by
+  // skipContainer, which only counts brackets (csv asks this of every event: its metadata is most
+  // of the text). The text is JSON that JSON.parse accepted.
+  let i = span.start + 1;
+  for (;;) {
+    i = skipSpace(text, i, end);
     const c = text.charCodeAt(i);
-    if (isSpace(c)) {
-      if (valueStart >= 0) valueSpaced = true;
-      i++;
-      continue;
-    }
-    if (depth === 1 && afterColon && valueStart < 0 && c !== COMMA && c !== CLOSE_OBJECT) valueStart = i;
-    if (c === QUOTE) {
-      const next = skipString(text, i);
-      if (depth === 1 && expectKey) {
-        keyStart = i;
-        keyEnd = next;
-        expectKey = false;
-      }
-      i = next;
-      lastEnd = next;
-      continue;
-    }
-    if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      if (++depth === 1) expectKey = true;
-      i++;
-      lastEnd = i;
-      continue;
-    }
-    if (c === CLOSE_OBJECT || c === CLOSE_ARRAY || (c === COMMA && depth === 1)) {
-      if (depth === 1) {
-        if (valueStart >= 0) {
-          table[n] = keyStart;
-          table[n + 1] = keyEnd;
-          table[n + 2] = valueStart;
-          table[n + 3] = lastEnd;
-          table[n + 4] = valueSpaced ? 1 : 0;
-          n += MEMBER_FIELDS;
-        }
-        valueStart = -1;
-        valueSpaced = false;
-        afterColon = false;
-        expectKey = c === COMMA;
-      }
-      if (c !== COMMA) depth--;
-      i++;
-      if (c !== COMMA) lastEnd = i;
-      continue;
-    }
+    if (i >= end || c === CLOSE_OBJECT) return n;
     if (c === COMMA) {
       i++;
       continue;
     }
-    if (c === COLON) {
-      if (depth === 1) afterColon = true;
-      i++;
-      continue;
-    }
-    // a number or a literal: up to the next delimiter
-    i++;
-    while (i < end) {
-      const d = text.charCodeAt(i);
-      if (isSpace(d) || d === COMMA || d === CLOSE_OBJECT || d === CLOSE_ARRAY || d === COLON) break;
-      i++;
-    }
-    lastEnd = i;
+    const keyStart = i;
+    const keyEnd = skipString(text, i);
+    // the colon, and the value after it
+    i = skipSpace(text, skipSpace(text, keyEnd, end) + 1, end);
+    const valueStart = i;
+    const v = text.charCodeAt(i);
+    let spaced = false;
+    if (v === QUOTE) i = skipString(text, i);
+    else if (v === OPEN_OBJECT || v === OPEN_ARRAY) {
+      i = skipContainer(text, i, 1, 1, Infinity);
+      spaced = skipSpaced;
+    } else i = skipScalar(text, i, end);
+    table[n] = keyStart;
+    table[n + 1] = keyEnd;
+    table[n + 2] = valueStart;
+    table[n + 3] = i;
+    table[n + 4] = spaced ? 1 : 0;
+    n += MEMBER_FIELDS;
   }
-  return n;
 }
 
 /**
