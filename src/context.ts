@@ -11,7 +11,7 @@ import type { ApiClient } from "./api/client.js";
 import { openConfig, type ConfigStore } from "./config/store.js";
 import { resolveDialect, resolveRepo, type RepoRef, type DialectChoice } from "./config/resolve.js";
 import { DEFAULT_GLOBALS, type GlobalOptions, type OutputFormat } from "./globals.js";
-import { fdKind, writeStdoutText } from "./process-streams.js";
+import { fdKind, writeStdoutText, type FdKind } from "./process-streams.js";
 
 export { COLOR_MODES, DEFAULT_GLOBALS, FIGURE_FORMATS, OUTPUT_FORMATS, type ColorMode, type GlobalOptions, type OutputFormat } from "./globals.js";
 
@@ -119,7 +119,9 @@ export function createContext(init: ContextInit = {}): Context {
   const stdoutKind = init.io?.stdout === undefined ? fdKind(1) : undefined;
   const stderrKind = init.io?.stderr === undefined ? fdKind(2) : undefined;
   let columns: number | undefined;
-  const streamIsTTY = (s: NodeJS.WritableStream) => Boolean((s as { isTTY?: boolean }).isTTY);
+  const streamIsTTY = (s: object) => Boolean((s as { isTTY?: boolean }).isTTY);
+  // a pipe or a file is no terminal (and has no width); anything else (a terminal, /dev/null) Node tells
+  const noTerminal = (kind: FdKind | undefined) => kind === "pipe" || kind === "file";
   // process.stdin only when a command reads it: on a file or /dev/null it is an fs.ReadStream, and
   // building one loads ten of Node's modules (fs/promises, readline, watchers): ~4 ms of every run
   let stdin = init.io?.stdin;
@@ -135,15 +137,14 @@ export function createContext(init: ContextInit = {}): Context {
       return init.io?.stderr ?? process.stderr;
     },
     get stdinIsTTY() {
-      return init.io?.stdinIsTTY ?? Boolean((io.stdin as { isTTY?: boolean }).isTTY);
+      return init.io?.stdinIsTTY ?? streamIsTTY(io.stdin);
     },
-    // a pipe or a file is no terminal; anything else (a terminal, /dev/null) Node tells
-    stdoutIsTTY: init.io?.stdoutIsTTY ?? (stdoutKind === "pipe" || stdoutKind === "file" ? false : streamIsTTY(init.io?.stdout ?? process.stdout)),
-    stderrIsTTY: init.io?.stderrIsTTY ?? (stderrKind === "pipe" || stderrKind === "file" ? false : streamIsTTY(init.io?.stderr ?? process.stderr)),
+    stdoutIsTTY: init.io?.stdoutIsTTY ?? (!noTerminal(stdoutKind) && streamIsTTY(init.io?.stdout ?? process.stdout)),
+    stderrIsTTY: init.io?.stderrIsTTY ?? (!noTerminal(stderrKind) && streamIsTTY(init.io?.stderr ?? process.stderr)),
     stdoutIsPipe: init.io?.stdoutIsPipe ?? stdoutKind === "pipe",
     get columns() {
       // once per run, as a table's widths are
-      columns ??= init.io?.columns ?? (stdoutKind === "pipe" || stdoutKind === "file" ? 100 : (io.stdout as { columns?: number }).columns || 100);
+      columns ??= init.io?.columns ?? (noTerminal(stdoutKind) ? 100 : (io.stdout as { columns?: number }).columns || 100);
       return columns;
     },
     writeText(text) {

@@ -6,11 +6,11 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/main.js";
 import { startServer, type RunningServer } from "../../src/server/index.js";
 import { testContext } from "../helpers/context.js";
+import { toSchemaVersion, withDb } from "../helpers/duckdb.js";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
 const TOKEN = "mqk_test_token_1234";
@@ -38,17 +38,6 @@ const SINCE = "2026-11-19T12:00:00Z";
 const UNTIL = "2026-11-20T11:00:00Z";
 const syncFrom = (server: RunningServer, dialect: "spec" | "mergify", repo: string, dataDir: string) =>
   mq(["archive", "sync", "--api-url", server.url, "--dialect", dialect, "--token", TOKEN, "--repo", repo, "--since", SINCE, "--strict"], dataDir);
-
-async function withDb<T>(path: string, fn: (run: (sql: string) => Promise<Record<string, unknown>[]>) => Promise<T>): Promise<T> {
-  const instance = await DuckDBInstance.create(path);
-  const conn = await instance.connect();
-  try {
-    return await fn(async (sql) => (await conn.runAndReadAll(sql)).getRowObjectsJS());
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
-}
 
 /** every read of the archive, under --strict, whatever dialect the command line names */
 async function readsStrict(repo: string, dir: string, dialect: "spec" | "mergify") {
@@ -149,12 +138,7 @@ describe("schema version 2 to 3", () => {
     const synced = await withDb(file, (run) => run(sides));
     // back to version 2's layout; the mergify sync's URL is a loopback one, so only the events'
     // shapes can tell their side
-    await withDb(file, async (run) => {
-      await run("ALTER TABLE events DROP COLUMN dialect");
-      await run("ALTER TABLE syncs DROP COLUMN dialect");
-      await run("DELETE FROM mq_schema");
-      await run("INSERT INTO mq_schema (version) VALUES (2)");
-    });
+    await withDb(file, (run) => toSchemaVersion(run, 2));
     const before = readFileSync(file);
     const { logs, insights, prs } = await readsStrict("acme/web", dir, "spec");
     expectClean(logs);
@@ -181,10 +165,7 @@ describe("schema version 2 to 3", () => {
     await withDb(file, async (run) => {
       await run("UPDATE syncs SET api_url = 'https://api.mergify.com/' WHERE repository = 'acme/web'");
       await run("UPDATE syncs SET api_url = 'offline' WHERE repository = 'acme/api'");
-      await run("ALTER TABLE events DROP COLUMN dialect");
-      await run("ALTER TABLE syncs DROP COLUMN dialect");
-      await run("DELETE FROM mq_schema");
-      await run("INSERT INTO mq_schema (version) VALUES (2)");
+      await toSchemaVersion(run, 2);
     });
     const status = await mq(["archive", "status", "-o", "json"], dir);
     expect(status.code, status.stderr).toBe(0);

@@ -4,12 +4,12 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/main.js";
 import { startServer, type RunningServer } from "../../src/server/index.js";
 import { openArchive } from "../../src/archive/db.js";
 import { testContext } from "../helpers/context.js";
+import { toSchemaVersion, withDb } from "../helpers/duckdb.js";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
 let server: RunningServer;
@@ -29,17 +29,6 @@ async function mq(args: string[], dataDir: string) {
 }
 const sync = (dataDir: string, since = "2026-11-19T00:00:00Z") =>
   mq(["archive", "sync", "--api-url", server.url, "--token", "mqk_test_token_1234", "--repo", "acme/web", "--since", since], dataDir);
-
-async function withDb<T>(path: string, fn: (run: (sql: string) => Promise<Record<string, unknown>[]>) => Promise<T>): Promise<T> {
-  const instance = await DuckDBInstance.create(path);
-  const conn = await instance.connect();
-  try {
-    return await fn(async (sql) => (await conn.runAndReadAll(sql)).getRowObjectsJS());
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
-}
 
 describe("a corrupt archive", () => {
   it("is one clear line, exit 8, and the file is left as it was", async () => {
@@ -110,13 +99,7 @@ describe("schema versions", () => {
     const synced = await withDb(file, (run) => run(facts));
     expect(synced.filter((r) => r.queue_facts !== null).length).toBeGreaterThan(100);
     // back to version 1's layout
-    await withDb(file, async (run) => {
-      await run("ALTER TABLE events DROP COLUMN queue_facts");
-      await run("ALTER TABLE events DROP COLUMN dialect");
-      await run("ALTER TABLE syncs DROP COLUMN dialect");
-      await run("DELETE FROM mq_schema");
-      await run("INSERT INTO mq_schema (version) VALUES (1)");
-    });
+    await withDb(file, (run) => toSchemaVersion(run, 1));
     const before = readFileSync(file);
     const window = ["--repo", "acme/web", "--since", "2026-11-19T06:00:00Z", "--until", "2026-11-20T06:00:00Z", "--compare", "none", "-o", "json", "--token", "mqk_test_token_1234", "--api-url", server.url];
     const fromArchive = await mq(["insights", ...window, "--archive"], dir);

@@ -2,36 +2,22 @@
 // and the one that finds the other has migrated it meanwhile must not migrate it again.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { DuckDBInstance as Instance } from "@duckdb/node-api";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { openArchive } from "../../src/archive/db.js";
 import { main } from "../../src/main.js";
 import { startServer, type RunningServer } from "../../src/server/index.js";
 import { testContext } from "../helpers/context.js";
+import { DuckDBInstance, toSchemaVersion, withDb } from "../helpers/duckdb.js";
 import { MQ_BIN } from "../helpers/spawn.js";
 
-// the engine as src/archive/db.ts loads it (CommonJS, through require: the same class)
-const { DuckDBInstance } = createRequire(import.meta.url)("@duckdb/node-api") as { DuckDBInstance: typeof Instance };
 const NOW = new Date("2026-11-20T12:00:00Z");
 let server: RunningServer;
 beforeAll(async () => {
   server = await startServer({ now: NOW, seed: 5, days: 2, recordRequests: false });
 });
 afterAll(() => server.close());
-
-async function withDb<T>(path: string, fn: (run: (sql: string) => Promise<Record<string, unknown>[]>) => Promise<T>): Promise<T> {
-  const instance = await DuckDBInstance.create(path);
-  const conn = await instance.connect();
-  try {
-    return await fn(async (sql) => (await conn.runAndReadAll(sql)).getRowObjectsJS());
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
-}
 
 it("an archive another mq migrated between this one's look at its version and its migration is not migrated twice", async () => {
   const dir = mkdtempSync(join(tmpdir(), "mq-archive-race-"));
@@ -40,12 +26,7 @@ it("an archive another mq migrated between this one's look at its version and it
   const file = join(dir, "archive.duckdb");
   const sides = "SELECT repository, id, dialect FROM events ORDER BY ALL";
   const synced = await withDb(file, (run) => run(sides));
-  await withDb(file, async (run) => {
-    await run("ALTER TABLE events DROP COLUMN dialect");
-    await run("ALTER TABLE syncs DROP COLUMN dialect");
-    await run("DELETE FROM mq_schema");
-    await run("INSERT INTO mq_schema (version) VALUES (2)");
-  });
+  await withDb(file, (run) => toSchemaVersion(run, 2));
   const v2 = readFileSync(file);
   // this process has read version 2 and closed its reader; before it opens the file as a writer,
   // another mq (a process of its own) opens the archive and migrates it
