@@ -4,7 +4,7 @@
 // this one folder, so a day's partials are the same whichever thread folded it: the same facts,
 // added in the same order (simulated day by simulated day, oldest first, each in time order),
 // which is the order the endpoints' accumulators see them in over the events.
-import { reachOf, SPILL_DAYS, simulateDayFactsSteps } from "./simulate.js";
+import { reachOf, SPILL_DAYS, simulateDayFactsSteps } from "./simulate/index.js";
 import { FactAccumulation, type FactView } from "./stats-facts.js";
 import type { Partials } from "./stats.js";
 

@@ -6,7 +6,7 @@ import type { Event } from "../api/schema/events.js";
 import { STATS_ENDPOINTS, type StatsEndpoint } from "../stats/endpoints.js";
 import { decodePathParams, decodeQuery, LogsQuerySchema, STATS_QUERY_SCHEMAS, type FastApiDetail } from "../api/schema/params.js";
 import { createHash, timingSafeEqual } from "node:crypto";
-import { dayOf, historyStart, ID_PER_MS, simulateRepository, timeOf } from "./simulate.js";
+import { dayOf, historyStart, ID_PER_MS, simulateRepository, timeOf } from "./simulate/index.js";
 import { EventStore, type Cursor, type StoredEvent } from "./store.js";
 import { STATS_SPECS, type StatsFilter } from "./stats.js";
 import { loadEventsFile } from "./ndjson.js";
@@ -65,7 +65,7 @@ export interface RunningServer {
 
 export { EventStore } from "./store.js";
 export { Repositories, BudgetError, DEFAULT_MEMORY_BUDGET_MB, EVENT_BYTES } from "./repositories.js";
-export { simulateRepository } from "./simulate.js";
+export { simulateRepository } from "./simulate/index.js";
 export { loadEventsFile, EventsFileError } from "./ndjson.js";
 
 const DAY = 86_400_000;

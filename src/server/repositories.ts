@@ -5,7 +5,7 @@
 // is accounted in bytes against one budget: the least recently used repositories are dropped
 // (and simulated again, identically, when asked again).
 import { DEFAULT_MEMORY_BUDGET_MB, heapLimitMb } from "./budget.js";
-import { dayOf, daysFor, historyStart, simulateDaySteps, timeOf, type SimEvent } from "./simulate.js";
+import { dayOf, daysFor, historyStart, simulateDaySteps, timeOf, type SimEvent } from "./simulate/index.js";
 import { CONTRACT_VIEW, type FactView } from "./stats-facts.js";
 import { DayFolder } from "./day-fold.js";
 import type { FoldHelper, FoldHelperOptions, FoldJob } from "./fold-helper.js";

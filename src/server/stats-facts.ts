@@ -6,7 +6,7 @@
 // `add` functions (stats.ts) give over the same events, value for value: it is their second
 // reading, kept next to them in meaning (test/server/stats-facts.test.ts compares the two over
 // many days, seeds, repositories and both dialects, every endpoint).
-import { FACT, type FactLane, type QueueFact } from "./simulate.js";
+import { FACT, type FactLane, type QueueFact } from "./simulate/index.js";
 import {
   ALL_NAMES,
   FAILED_CONCLUSIONS,

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { Repositories, startServer } from "../../src/server/index.js";
 import { FoldHelper } from "../../src/server/fold-helper.js";
 import { DayFolder, foldAll } from "../../src/server/day-fold.js";
-import { dayOf, historyStart } from "../../src/server/simulate.js";
+import { dayOf, historyStart } from "../../src/server/simulate/index.js";
 import { CONTRACT_VIEW } from "../../src/server/stats-facts.js";
 import { STATS_SPECS, type Partials } from "../../src/server/stats.js";
 import { MERGIFY_FACT_VIEW, toMergifyEvent } from "../../src/server/dialects/mergify-events.js";

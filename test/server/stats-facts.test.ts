@@ -4,7 +4,7 @@
 // partition), for every endpoint, and the answers must be the same.
 import { describe, expect, it } from "vitest";
 import { Repositories } from "../../src/server/index.js";
-import { FACT, simulateDay, simulateDayFacts, timeOf } from "../../src/server/simulate.js";
+import { FACT, simulateDay, simulateDayFacts, timeOf } from "../../src/server/simulate/index.js";
 import { Accumulation, Sink, STATS_SPECS, type Partials } from "../../src/server/stats.js";
 import type { StoredEvent } from "../../src/server/store.js";
 import { CONTRACT_VIEW, FactAccumulation, type FactView } from "../../src/server/stats-facts.js";
