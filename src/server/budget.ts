@@ -21,7 +21,7 @@ export function youngMb(budgetMb: number): number {
 const OUTSIDE_HEAP_MB = 64;
 
 /**
- * The fold helper's heap (fold-helper.ts), MB: it holds a few simulated days' facts and one day's
+ * The fold helper's heap (stats/fold-helper.ts), MB: it holds a few simulated days' facts and one day's
  * partials at a time. Under HELPER_MIN_BUDGET_MB the server folds on one thread.
  */
 const HELPER = { old: 48, young: 16, min: 512 } as const;

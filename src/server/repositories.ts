@@ -6,9 +6,9 @@
 // (and simulated again, identically, when asked again).
 import { DEFAULT_MEMORY_BUDGET_MB, heapLimitMb } from "./budget.js";
 import { dayOf, daysFor, historyStart, simulateDaySteps, timeOf, type SimEvent } from "./simulate/index.js";
-import { CONTRACT_VIEW, type FactView } from "./stats-facts.js";
-import { DayFolder } from "./day-fold.js";
-import type { FoldHelper, FoldHelperOptions, FoldJob } from "./fold-helper.js";
+import { CONTRACT_VIEW, type FactView } from "./stats/facts.js";
+import { DayFolder } from "./stats/day-fold.js";
+import type { FoldHelper, FoldHelperOptions, FoldJob } from "./stats/fold-helper.js";
 import { EventStore, type PageQuery, type PageResult, type StoredEvent } from "./store.js";
 import {
   Accumulation,
@@ -26,7 +26,7 @@ import {
   type RenderOptions,
   type Slots,
   type StatsFilter,
-} from "./stats.js";
+} from "./stats/index.js";
 
 const DAY = 86_400_000;
 
@@ -198,13 +198,13 @@ export interface RepositoriesOptions {
   translate?: (e: StoredEvent) => StoredEvent;
   /**
    * what the statistics read of the events as `translate` shapes them, in terms of the
-   * simulation's facts: whole days' statistics are then folded from facts (stats-facts.ts), not
+   * simulation's facts: whole days' statistics are then folded from facts (stats/facts.ts), not
    * from events. Default: the contract's shape without `translate`; with `translate` and no view,
    * from the translated events.
    */
   factView?: FactView;
   /**
-   * fold long windows' days on a helper thread too (fold-helper.ts), with these limits; without
+   * fold long windows' days on a helper thread too (stats/fold-helper.ts), with these limits; without
    * it, one thread folds every day
    */
   foldHelper?: FoldHelperOptions;
@@ -252,7 +252,7 @@ export class Repositories {
   private async foldHelper(): Promise<FoldHelper | undefined> {
     const options = this.opts.foldHelper;
     if (!options) return undefined;
-    this.helper ??= import("./fold-helper.js").then(({ FoldHelper }) => new FoldHelper(options));
+    this.helper ??= import("./stats/fold-helper.js").then(({ FoldHelper }) => new FoldHelper(options));
     const helper = await this.helper;
     return helper.available ? helper : undefined;
   }
@@ -544,7 +544,7 @@ export class Repositories {
   }
 
   /**
-   * Whole calendar days' partials folded from the simulation's facts (stats-facts.ts), each kept
+   * Whole calendar days' partials folded from the simulation's facts (stats/facts.ts), each kept
    * as it is done: on this thread a day at a time from the front, in steps of about a
    * millisecond; for a long window, a helper thread takes days from the back meanwhile.
    */
