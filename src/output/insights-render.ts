@@ -9,7 +9,7 @@ import { exportAll } from "./exporter.js";
 import { formatFigure } from "./format.js";
 import type { FieldKind } from "../stats/endpoints.js";
 import type { Unit } from "../insights/figures.js";
-import { fitLine, fittedTable } from "./stats-render.js";
+import { fitLine, fittedTable } from "./fitted-table.js";
 import { colors } from "./color.js";
 import { printable } from "./stays-render.js";
 import type { MarkdownTable } from "./markdown.js";

@@ -13,7 +13,8 @@ import type { MarkdownTable } from "./markdown.js";
 import type { MetricFamily } from "./openmetrics.js";
 import { writeChunk } from "./records.js";
 import { statsMetrics, summaryMetrics } from "./stats-figures.js";
-import { fitLine, fittedTable, formatCell } from "./stats-render.js";
+import { fitLine, fittedTable } from "./fitted-table.js";
+import { formatCell } from "./stats-render.js";
 import { terminalText } from "./terminal-text.js";
 
 /** A repository that could not be read: its message and the exit code it would have had alone. */

@@ -3,7 +3,7 @@ import type { Context, OutputFormat } from "../context.js";
 import type { StayRecord } from "../insights/records.js";
 import { STAY_FIELDS } from "../insights/records.js";
 import { formatDuration, formatFigure, formatRelativeTime } from "./format.js";
-import { fittedTable } from "./stats-render.js";
+import { fittedTable } from "./fitted-table.js";
 import { wrapLine } from "./terminal-width.js";
 import { colors } from "./color.js";
 import { writeChunk } from "./records.js";
