@@ -10,7 +10,7 @@ import { formatFigure } from "./format.js";
 import type { FieldKind } from "../stats/endpoints.js";
 import type { Unit } from "../insights/figures.js";
 import { fitLine, fittedTable } from "./stats-render.js";
-import { colors } from "./color.js";
+import { colors } from "../iostreams/color.js";
 import { printable } from "./stays-render.js";
 import type { MarkdownTable } from "./markdown.js";
 
