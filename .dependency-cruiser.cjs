@@ -12,6 +12,8 @@ const LAYERS = [
   ["entry", "^src/(main|cli)\\.ts$"],
   // one folder per command, each private to its command (rule below)
   ["commands", "^src/commands/"],
+  // `mq help <topic>`: the help topics beside the commands' own help
+  ["help", "^src/help/"],
   // what several commands share: flags for time, repositories and filters, the gate, lists
   ["cmdutil", "^src/cmdutil/"],
   // the shell completion generator (walks the command tree cli.ts builds)

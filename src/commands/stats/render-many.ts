@@ -23,7 +23,7 @@ export interface RepoFailure {
   message: string;
   exit_code: number;
 }
-// (the same shape as commands/shared/repos.ts's: output/ does not import the commands)
+// (the same shape as cmdutil/repos.ts's: output/ does not import the commands)
 
 export interface StatsManyView {
   fields?: string[];
