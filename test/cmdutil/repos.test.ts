@@ -4,9 +4,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../../src/errors.js";
-import { parseRepoList } from "../../../src/commands/shared/repos.js";
-import { checkRepo } from "../../../src/validators.js";
+import { UsageError } from "../../src/errors.js";
+import { parseRepoList } from "../../src/cmdutil/repos.js";
+import { checkRepo } from "../../src/validators.js";
 
 describe("--repo values that are not repositories", () => {
   it("a long value is quoted shortened, in one short line", () => {
