@@ -11,7 +11,7 @@ import type { ApiClient } from "./api/client.js";
 import { openConfig, type ConfigStore } from "./config/store.js";
 import { resolveDialect, resolveRepo, type RepoRef, type DialectChoice } from "./config/resolve.js";
 import { DEFAULT_GLOBALS, type GlobalOptions, type OutputFormat } from "./globals.js";
-import { fdKind, writeStdoutText, type FdKind } from "./process-streams.js";
+import { fdKind, processStream, writeStdoutText, type FdKind } from "./process-streams.js";
 
 export { COLOR_MODES, DEFAULT_GLOBALS, FIGURE_FORMATS, OUTPUT_FORMATS, type ColorMode, type GlobalOptions, type OutputFormat } from "./globals.js";
 
@@ -131,16 +131,16 @@ export function createContext(init: ContextInit = {}): Context {
       return (stdin ??= process.stdin);
     },
     get stdout() {
-      return init.io?.stdout ?? process.stdout;
+      return init.io?.stdout ?? processStream("stdout");
     },
     get stderr() {
-      return init.io?.stderr ?? process.stderr;
+      return init.io?.stderr ?? processStream("stderr");
     },
     get stdinIsTTY() {
       return init.io?.stdinIsTTY ?? streamIsTTY(io.stdin);
     },
-    stdoutIsTTY: init.io?.stdoutIsTTY ?? (!noTerminal(stdoutKind) && streamIsTTY(init.io?.stdout ?? process.stdout)),
-    stderrIsTTY: init.io?.stderrIsTTY ?? (!noTerminal(stderrKind) && streamIsTTY(init.io?.stderr ?? process.stderr)),
+    stdoutIsTTY: init.io?.stdoutIsTTY ?? (!noTerminal(stdoutKind) && streamIsTTY(init.io?.stdout ?? processStream("stdout"))),
+    stderrIsTTY: init.io?.stderrIsTTY ?? (!noTerminal(stderrKind) && streamIsTTY(init.io?.stderr ?? processStream("stderr"))),
     stdoutIsPipe: init.io?.stdoutIsPipe ?? stdoutKind === "pipe",
     get columns() {
       // once per run, as a table's widths are
