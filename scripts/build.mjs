@@ -162,9 +162,10 @@ function lazyChunks(chunkOf) {
   return {
     name: "lazy-chunks",
     setup(build) {
-      build.onResolve({ filter: /^\./ }, async (args) => {
+      build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.kind !== "dynamic-import" || args.pluginData === "mq-resolving") return undefined;
         const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "mq-resolving" });
+        if (found.errors.length > 0 || found.external) return undefined;
         const chunk = chunkOf.get(posix(relative(ROOT, found.path)));
         return chunk === undefined ? undefined : { path: `./${chunk}`, namespace: "mq-chunk" };
       });
@@ -211,7 +212,7 @@ try {
   const entry = [
     `export * from ${JSON.stringify(`./${ENTRY}`)};`,
     `const modules = (globalThis[Symbol.for(${JSON.stringify(MODULES_KEY)})] = {});`,
-    ...[...shared].sort().map((key) => `{ let m; Object.defineProperty(modules, ${JSON.stringify(key)}, { get: () => (m ??= require(${JSON.stringify(`./${key}`)})) }); }`),
+    ...[...shared].sort().map((key) => `{ let m; Object.defineProperty(modules, ${JSON.stringify(key)}, { enumerable: true, get: () => (m ??= require(${JSON.stringify(`./${key}`)})) }); }`),
   ].join("\n");
   const main = await esbuild.build({
     ...common,
@@ -219,13 +220,18 @@ try {
     stdin: { contents: entry, resolveDir: ROOT, sourcefile: "main-entry.js", loader: "js" },
     outfile: join(work, "main.cjs"),
     define: { ...common.define, "import.meta.url": "__mqMetaUrl" },
+    // import() of one of Node's modules as a require(): code restored from a code cache has no import()
+    supported: { "dynamic-import": false },
     banner: { js: MAIN_BANNER },
     write: false,
+    metafile: true,
     plugins: [
       lazyChildProcess(),
       lazyChunks(chunkOf),
     ],
   });
+  const inMain = Object.keys(main.metafile.inputs).map(posix).filter((m) => heavy(m) && !HEAVY_FOLDERS.some((f) => m.startsWith(f)));
+  if (inMain.length > 0) throw new Error(`scripts/build.mjs: main.cjs holds ${inMain.join(", ")}`);
   const text = main.outputFiles[0].text;
   // the build id names the code cache (bin/code-cache.js): the same sources, the same id
   const buildId = createHash("sha256").update(text).digest("hex").slice(0, 16);
