@@ -134,6 +134,7 @@ function mainModule(eager, shared) {
   return {
     name: "main-module",
     setup(build) {
+      build.onResolve({ filter: /^\.\.\/main\.cjs$/, namespace: "mq-main" }, (args) => ({ path: args.path, external: true }));
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData === "mq-resolving" || args.namespace === "mq-main" || args.kind === "entry-point") return undefined;
         const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "mq-resolving" });
@@ -144,7 +145,8 @@ function mainModule(eager, shared) {
         return { path: key, namespace: "mq-main" };
       });
       build.onLoad({ filter: /.*/, namespace: "mq-main" }, (args) => ({
-        contents: `module.exports = globalThis[Symbol.for(${JSON.stringify(MODULES_KEY)})][${JSON.stringify(args.path)}];`,
+        // a worker thread (mq serve's server) has no main.cjs loaded: the chunk loads it there
+        contents: `const key = Symbol.for(${JSON.stringify(MODULES_KEY)}); if (globalThis[key] === undefined) require("../main.cjs"); module.exports = globalThis[key][${JSON.stringify(args.path)}];`,
         loader: "js",
       }));
     },
