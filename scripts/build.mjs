@@ -146,7 +146,9 @@ function mainModule(eager, shared) {
       });
       build.onLoad({ filter: /.*/, namespace: "mq-main" }, (args) => ({
         // a worker thread (mq serve's server) has no main.cjs loaded: the chunk loads it there
-        contents: `const key = Symbol.for(${JSON.stringify(MODULES_KEY)}); if (globalThis[key] === undefined) require("../main.cjs"); module.exports = globalThis[key][${JSON.stringify(args.path)}];`,
+        contents:
+          `if (globalThis[Symbol.for(${JSON.stringify(MODULES_KEY)})] === undefined) require("../main.cjs");\n` +
+          `module.exports = globalThis[Symbol.for(${JSON.stringify(MODULES_KEY)})][${JSON.stringify(args.path)}];`,
         loader: "js",
       }));
     },

@@ -252,7 +252,7 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 
   it("a chunk takes the modules main.cjs holds from main.cjs (one instance of every module: one MqError class)", () => {
     const files = reachable(join(dist, "main.cjs"));
