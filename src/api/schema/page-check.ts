@@ -3,6 +3,7 @@
 // parseEventsPage (page.ts) runs them again for the messages and the verdict of --strict. `mq logs`
 // for one repository or several, `mq insights` and the archive use it. No zod.
 import type { DialectName } from "../dialects/types.js";
+import { CONTRACT_METADATA_CHECKS } from "./contract-checks.generated.js";
 import { surelyValidPage, type MetadataChecks } from "./envelope.js";
 import { parseEventsPage, type ParseEventsPageOptions } from "./page.js";
 
@@ -22,10 +23,8 @@ const NO_METADATA_CHECKS: MetadataChecks = {};
  * always false, outside --strict): the quick verdict then skips the metadata too, as it would.
  */
 export async function pageCheck(dialect: DialectName, what: "pages" | "envelopes" = "pages"): Promise<PageCheck> {
-  const metadata =
-    dialect === "mergify"
-      ? (await import("../dialects/mergify-checks.generated.js")).MERGIFY_METADATA_CHECKS
-      : (await import("./contract-checks.generated.js")).CONTRACT_METADATA_CHECKS;
+  // the contract's validators come with envelope.ts; the real service's are loaded for its dialect only
+  const metadata = dialect === "mergify" ? (await import("../dialects/mergify-checks.generated.js")).MERGIFY_METADATA_CHECKS : CONTRACT_METADATA_CHECKS;
   const quick = what === "envelopes" ? NO_METADATA_CHECKS : metadata;
   const against = METADATA_SHAPES_OF[dialect];
   return (body, opts) => {
