@@ -8,7 +8,7 @@ import { resolveOutputFormat } from "../shared/output.js";
 import { addArchiveFlags, addWindowFlags, parseParallelFlag, parseStaysWindow } from "../shared/stays-flags.js";
 import { resolveArchiveMode } from "../shared/archive.js";
 import type { ArchiveMode } from "../../archive/choose.js";
-import { MAX_PULL_REQUEST } from "../logs.js";
+import { MAX_PULL_REQUEST } from "../shared/logs-filters.js";
 
 export const DEFAULT_PR_WINDOW_MS = 30 * 86_400_000;
 

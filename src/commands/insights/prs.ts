@@ -10,7 +10,7 @@ import { resolveOutputFormat } from "../shared/output.js";
 import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, type StaysRawFlags } from "../shared/stays-flags.js";
 import type { ArchiveMode } from "../../archive/choose.js";
 import { OUTCOMES, SORT_FIELDS, STAY_FIELDS, type SortField } from "../../insights/records.js";
-import { MAX_PULL_REQUEST } from "../logs.js";
+import { MAX_PULL_REQUEST } from "../shared/logs-filters.js";
 
 export const DEFAULT_PRS_WINDOW_MS = 7 * 86_400_000;
 
