@@ -97,6 +97,8 @@ export async function parseInsightsFlags(flags: RawFlags, ctx: Context): Promise
   const slowest = flags.slowest !== undefined ? parseIntFlag("--slowest", flags.slowest, 0, 100) : DEFAULT_SLOWEST;
   let gate: GateFlags = { failIf: [], scope: "all", allowEmpty: false };
   if (flags.failIf?.length || flags.failIfScope !== undefined || flags.minCount !== undefined || flags.allowEmpty || flags.report !== undefined) {
+    // the figure catalogue, only when a gate flag is given: the command is built for every
+    // `mq --help` and `mq insights` without a gate does not check its figures' names here
     const { parseInsightsFailIf, insightsSampled } = await import("../../insights/gate.js");
     const failIf = (flags.failIf ?? []).map((e) => parseInsightsFailIf(e, { compare: compare !== undefined }));
     gate = parseGateFlags(flags, failIf, insightsSampled, INSIGHTS_GATE_HELP);
