@@ -79,7 +79,7 @@ const bundledDuckDb = {
 // node:http (with net, the HTTP parser, the agent: ~4 ms) for a command that sends a request, not
 // for `mq --help` or `mq auth status`
 const LAZY_BUILTINS = ["node:http"];
-const START_UP_MODULES = ["src/config/resolve.ts", "src/archive/choose.ts", "src/archive/sync.ts", "src/factory/api-client.ts", "src/api/node-wire.ts", "src/api/client.ts", "src/api/schema/page-check.ts", "src/api/dialects/mergify-checks.generated.ts", "src/api/pagination.ts", "src/api/raw-json.ts", "src/output/spinner.ts", "src/output/format.ts", "src/output/exporter.ts"];
+const START_UP_MODULES = ["src/config/resolve.ts", "src/archive/choose.ts", "src/archive/sync.ts", "src/context/api-client.ts", "src/api/node-wire.ts", "src/api/client.ts", "src/api/schema/page-check.ts", "src/api/dialects/mergify-checks.generated.ts", "src/api/pagination.ts", "src/api/raw-json.ts", "src/iostreams/spinner.ts", "src/output/format.ts", "src/output/exporter.ts"];
 
 const common = {
   bundle: true,

@@ -3,7 +3,7 @@ import { CommanderError } from "commander";
 import { buildProgram } from "./cli.js";
 import { createContext, type Context, type ContextInit } from "./context.js";
 import { ExitCode, MqError, OutputError, redact } from "./errors.js";
-import { stderrText } from "./output/terminal-text.js";
+import { stderrText } from "./iostreams/terminal-text.js";
 import { watchStdoutReader } from "./pipe-reader.js";
 import { offProcessStreamError, onProcessStreamError } from "./process-streams.js";
 import { messageSecrets, registerCommandLineSecrets } from "./secrets.js";

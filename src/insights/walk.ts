@@ -3,7 +3,8 @@
 // in the order, of one walk page after page; pages are dropped once read.
 import type { Context } from "../context.js";
 import type { QueryInput } from "../api/client.js";
-import { StayBuilder, type LogEvent, type Stay } from "./stays.js";
+import type { LogEvent } from "../api/events.js";
+import { StayBuilder, type Stay } from "./stays.js";
 import { QUEUE_EVENT_TYPES } from "./dialects.js";
 import { DEFAULT_PARALLEL } from "../api/slice-limits.js";
 import { pageCheck } from "../api/schema/page-check.js";

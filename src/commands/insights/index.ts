@@ -6,12 +6,12 @@
 import { Command, Option } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { parseIntFlag } from "../shared/lists.js";
-import { checkWindowOrder, parseTimeFlag } from "../shared/time.js";
-import { resolveOutputFormat } from "../shared/output.js";
-import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, type StaysRawFlags } from "../shared/stays-flags.js";
+import { parseIntFlag } from "../../cmdutil/lists.js";
+import { checkWindowOrder, parseTimeFlag } from "../../cmdutil/time.js";
+import { resolveOutputFormat } from "../../cmdutil/output.js";
+import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, type StaysRawFlags } from "../../cmdutil/stays-flags.js";
 import type { ArchiveMode } from "../../archive/choose.js";
-import { addGateFlags, parseGateFlags, type GateFlags, type GateRawFlags } from "../shared/gate.js";
+import { addGateFlags, parseGateFlags, type GateFlags, type GateRawFlags } from "../../cmdutil/gate.js";
 
 export const DEFAULT_INSIGHTS_WINDOW_MS = 7 * 86_400_000;
 export const DEFAULT_SLOWEST = 5;

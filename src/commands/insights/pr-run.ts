@@ -2,10 +2,10 @@
 // its stays step by step and render the timeline. Loaded only when the command runs (cli.ts); its
 // flags were checked before (pr.ts).
 import type { Context } from "../../context.js";
-import type { LogEvent } from "../../insights/stays.js";
-import { openEventSource } from "../../insights/source.js";
+import type { LogEvent } from "../../api/events.js";
+import { openEventSource } from "../../archive/event-source.js";
 import { bisectionNames, timelineOf } from "../../insights/timeline.js";
-import { startSpinner } from "../../output/spinner.js";
+import { startSpinner } from "../../iostreams/spinner.js";
 import { writeTimeline } from "./stays-render.js";
 import type { PrOptions } from "./pr.js";
 

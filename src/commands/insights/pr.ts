@@ -4,11 +4,11 @@
 import { Command } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { resolveOutputFormat } from "../shared/output.js";
-import { addArchiveFlags, addWindowFlags, parseParallelFlag, parseStaysWindow } from "../shared/stays-flags.js";
-import { resolveArchiveMode } from "../shared/archive.js";
+import { resolveOutputFormat } from "../../cmdutil/output.js";
+import { addArchiveFlags, addWindowFlags, parseParallelFlag, parseStaysWindow } from "../../cmdutil/stays-flags.js";
+import { resolveArchiveMode } from "../../cmdutil/archive.js";
 import type { ArchiveMode } from "../../archive/choose.js";
-import { MAX_PULL_REQUEST } from "../shared/logs-filters.js";
+import { MAX_PULL_REQUEST } from "../../cmdutil/logs-filters.js";
 
 export const DEFAULT_PR_WINDOW_MS = 30 * 86_400_000;
 

@@ -4,12 +4,12 @@
 import type { Context } from "../../context.js";
 import type { MqError } from "../../errors.js";
 import { walkStays } from "../../insights/walk.js";
-import { openEventSource } from "../../insights/source.js";
+import { openEventSource } from "../../archive/event-source.js";
 import { stayRecord, sortValue, type StayRecord } from "../../insights/records.js";
-import { startSpinner } from "../../output/spinner.js";
+import { startSpinner } from "../../iostreams/spinner.js";
 import { formatCount } from "../../output/format.js";
-import { wrapLine } from "../../output/terminal-width.js";
-import { resolveRepos, eachRepo, someReposFailed, type RepoFailure } from "../shared/repos.js";
+import { wrapLine } from "../../iostreams/terminal-width.js";
+import { resolveRepos, eachRepo, someReposFailed, type RepoFailure } from "../../cmdutil/repos.js";
 import { openStayRows } from "./stays-render.js";
 import type { PrsOptions } from "./prs.js";
 

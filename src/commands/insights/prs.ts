@@ -5,12 +5,12 @@
 import { Command, Option } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "../shared/lists.js";
-import { resolveOutputFormat } from "../shared/output.js";
-import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, type StaysRawFlags } from "../shared/stays-flags.js";
+import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "../../cmdutil/lists.js";
+import { resolveOutputFormat } from "../../cmdutil/output.js";
+import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, type StaysRawFlags } from "../../cmdutil/stays-flags.js";
 import type { ArchiveMode } from "../../archive/choose.js";
 import { OUTCOMES, SORT_FIELDS, STAY_FIELDS, type SortField } from "../../insights/records.js";
-import { MAX_PULL_REQUEST } from "../shared/logs-filters.js";
+import { MAX_PULL_REQUEST } from "../../cmdutil/logs-filters.js";
 
 export const DEFAULT_PRS_WINDOW_MS = 7 * 86_400_000;
 

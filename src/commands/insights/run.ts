@@ -5,13 +5,13 @@ import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { WindowAccumulator } from "../../insights/figures.js";
 import { walkStays } from "../../insights/walk.js";
-import { openEventSource } from "../../insights/source.js";
+import { openEventSource } from "../../archive/event-source.js";
 import { buildReport } from "../../insights/report.js";
 import { judgeInsights } from "../../insights/gate.js";
-import { startSpinner } from "../../output/spinner.js";
+import { startSpinner } from "../../iostreams/spinner.js";
 import { formatCount } from "../../output/format.js";
-import { resolveRepos, eachRepo, someReposFailed } from "../shared/repos.js";
-import { reportGate } from "../shared/gate.js";
+import { resolveRepos, eachRepo, someReposFailed } from "../../cmdutil/repos.js";
+import { reportGate } from "../../cmdutil/gate.js";
 import { insightsHeadline, writeInsights } from "./render.js";
 import type { InsightsOptions } from "./index.js";
 

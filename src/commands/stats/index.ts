@@ -13,15 +13,15 @@ import { ruleOf } from "../../stats/aggregate.js";
 import { SUMMARY_DESCRIPTION, SUMMARY_SOURCES, summaryKinds, type SummaryFigureName } from "../../stats/summary.js";
 import { derivationOf } from "../../stats/derived.js";
 import { DIALECTS, type Dialect } from "../../api/dialects/index.js";
-import { checkWindow } from "../shared/logs-filters.js";
-import { collectList, closestMatches, requireNonEmptyItems } from "../shared/lists.js";
-import { checkWindowOrder, formatInstant, parseTimeFlag, parseTimeWindow, TIME_VALUE_HELP } from "../shared/time.js";
-import { resolveOutputFormat } from "../shared/output.js";
+import { checkWindow } from "../../cmdutil/logs-filters.js";
+import { collectList, closestMatches, requireNonEmptyItems } from "../../cmdutil/lists.js";
+import { checkWindowOrder, formatInstant, parseTimeFlag, parseTimeWindow, TIME_VALUE_HELP } from "../../cmdutil/time.js";
+import { resolveOutputFormat } from "../../cmdutil/output.js";
 import { recordFieldNames } from "../../stats/series.js";
-import { manyRepoList, type RepoName } from "../shared/repos.js";
-import { addGateFlags, parseGateFlags, type GateFlags } from "../shared/gate.js";
+import { manyRepoList, type RepoName } from "../../cmdutil/repos.js";
+import { addGateFlags, parseGateFlags, type GateFlags } from "../../cmdutil/gate.js";
 
-export type { GateFlags } from "../shared/gate.js";
+export type { GateFlags } from "../../cmdutil/gate.js";
 
 export type StatsQuery = Record<string, string | string[]>;
 
