@@ -4,7 +4,7 @@
 // own streams are read only when used (process-streams.ts): on a pipe, building one loads net; what
 // they are (a terminal?) is known from the file descriptor where it can be. Tests pass in-memory
 // streams and the facts about them.
-import { fdKind, writeStdoutText, type FdKind } from "../process-streams.js";
+import { fdKind, processStream, writeStdoutText, type FdKind } from "../process-streams.js";
 import type { GlobalOptions, OutputFormat } from "../globals.js";
 
 /** The streams and the facts about them, as the process (or a test) gives them. */
@@ -90,16 +90,16 @@ export function createIOStreams(init: Partial<IOFacts> | undefined, settings: IO
       return (stdin ??= process.stdin);
     },
     get stdout() {
-      return init?.stdout ?? process.stdout;
+      return init?.stdout ?? processStream("stdout");
     },
     get stderr() {
-      return init?.stderr ?? process.stderr;
+      return init?.stderr ?? processStream("stderr");
     },
     get stdinIsTTY() {
       return init?.stdinIsTTY ?? streamIsTTY(io.stdin);
     },
-    stdoutIsTTY: init?.stdoutIsTTY ?? (!noTerminal(stdoutKind) && streamIsTTY(init?.stdout ?? process.stdout)),
-    stderrIsTTY: init?.stderrIsTTY ?? (!noTerminal(stderrKind) && streamIsTTY(init?.stderr ?? process.stderr)),
+    stdoutIsTTY: init?.stdoutIsTTY ?? (!noTerminal(stdoutKind) && streamIsTTY(init?.stdout ?? processStream("stdout"))),
+    stderrIsTTY: init?.stderrIsTTY ?? (!noTerminal(stderrKind) && streamIsTTY(init?.stderr ?? processStream("stderr"))),
     stdoutIsPipe: init?.stdoutIsPipe ?? stdoutKind === "pipe",
     get columns() {
       // once per run, as a table's widths are
