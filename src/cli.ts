@@ -4,18 +4,18 @@ import { Command } from "commander";
 import { version } from "../package.json";
 import type { Context } from "./context.js";
 import { ensureGlobalOptions, readGlobals } from "./cmdutil/global-options.js";
-import { NewCmdLogs } from "./commands/logs.js";
+import { NewCmdLogs } from "./commands/logs/index.js";
 import { NewCmdStats } from "./commands/stats/index.js";
-import { NewCmdServe } from "./commands/serve.js";
+import { NewCmdServe } from "./commands/serve/index.js";
 import { NewCmdInsights } from "./commands/insights/index.js";
 import { NewCmdPrs } from "./commands/insights/prs.js";
 import { NewCmdPr } from "./commands/insights/pr.js";
 import { NewCmdAuth } from "./commands/auth/index.js";
-import { NewCmdConfig } from "./commands/config.js";
-import { NewCmdCompletion } from "./commands/completion.js";
+import { NewCmdConfig } from "./commands/config/index.js";
+import { NewCmdCompletion } from "./commands/completion/index.js";
 import { NewCmdArchive } from "./commands/archive/index.js";
 import { EXIT_CODE_TABLE, redact } from "./errors.js";
-import { examplesHelpText } from "./commands/examples.js";
+import { examplesHelpText } from "./help/examples.js";
 import { messageSecrets } from "./secrets.js";
 import { fitHelpText } from "./output/help-text.js";
 import { HELP_TOPICS } from "./help/topics.js";
@@ -24,13 +24,34 @@ import { applyConfigDefaults } from "./config/resolve.js";
 
 const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr"]);
 
+/**
+ * A command's work, loaded when that command runs: the constructors only declare and check flags,
+ * and get their run functions from here, so a command's code is loaded at this one boundary.
+ */
+const RUN = {
+  stats: () => import("./commands/stats/run.js"),
+  insights: () => import("./commands/insights/run.js"),
+  prs: () => import("./commands/insights/prs-run.js"),
+  pr: () => import("./commands/insights/pr-run.js"),
+};
+
 /** The top-level commands, by the name a command line gives them. */
 const COMMANDS: ReadonlyArray<readonly [string, (ctx: Context) => Command]> = [
   ["logs", NewCmdLogs],
-  ["stats", NewCmdStats],
-  ["insights", NewCmdInsights],
-  ["prs", NewCmdPrs],
-  ["pr", NewCmdPr],
+  [
+    "stats",
+    (ctx) =>
+      NewCmdStats(
+        ctx,
+        async (o) => (await RUN.stats()).runStats(o, ctx),
+        async (o) => (await RUN.stats()).runStatsSummary(o, ctx),
+        true,
+        async () => (await RUN.stats()).runStatsList(ctx),
+      ),
+  ],
+  ["insights", (ctx) => NewCmdInsights(ctx, async (o) => (await RUN.insights()).runInsights(o, ctx))],
+  ["prs", (ctx) => NewCmdPrs(ctx, async (o) => (await RUN.prs()).runPrs(o, ctx))],
+  ["pr", (ctx) => NewCmdPr(ctx, async (o) => (await RUN.pr()).runPr(o, ctx))],
   ["serve", NewCmdServe],
   ["archive", NewCmdArchive],
   ["auth", NewCmdAuth],

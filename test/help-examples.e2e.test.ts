@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXAMPLES } from "../src/commands/examples.js";
+import { EXAMPLES } from "../src/help/examples.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const shimDir = mkdtempSync(join(tmpdir(), "mq-examples-bin-"));

@@ -1,0 +1,197 @@
+// `mq serve`: the bundled local server in the foreground. The first stdout line is its base URL
+// (scripts read it); hints go to stderr; Ctrl-C or SIGTERM stops it and the command returns.
+import { Command, Option } from "commander";
+import type { Context } from "../../context.js";
+import { InterruptedError, UsageError } from "../../errors.js";
+import { checkRepo, parseIsoDateTime } from "../../validators.js";
+import type { DialectName } from "../../api/dialects/types.js";
+import { MEMORY_BUDGET_MB } from "../../server/budget.js";
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  token?: string;
+  seed: number;
+  days: number;
+  now?: Date;
+  repos?: string[];
+  eventsFile?: string;
+  /** ms added before every answer */
+  latencyMs: number;
+  /** MB the server may use: its heap cap, and 30% of it (or of the cap) for the data it holds */
+  memoryBudgetMb: number;
+}
+
+interface RawServeFlags {
+  host?: string;
+  port?: string;
+  seed?: string;
+  days?: string;
+  now?: string;
+  repos?: string;
+  events?: string;
+  latency?: string;
+  memoryBudget?: string;
+}
+
+const MAX_LATENCY_MS = 60_000;
+
+export function parseServeFlags(flags: RawServeFlags, token: string | undefined): ServeOptions {
+  // "" would make every request a 403 (no bearer token can be empty), and a token with whitespace
+  // cannot be sent as one `Authorization: Bearer` word; the value is a secret, so it is not echoed
+  if (token !== undefined && (token === "" || /\s/.test(token))) {
+    throw new UsageError("--token must be a non-empty token without whitespace (or leave --token out to accept any bearer token).");
+  }
+  const host = flags.host ?? "127.0.0.1";
+  if (host.trim() === "" || /\s/.test(host)) throw new UsageError(`--host must be a host name or IP address, not '${host}'.`);
+  const port = flags.port === undefined ? 0 : Number(flags.port);
+  if (flags.port !== undefined && (!/^\d+$/.test(flags.port) || port > 65535)) {
+    throw new UsageError(`--port must be an integer from 0 to 65535 (0 picks a free port), not '${flags.port}'.`);
+  }
+  const seed = flags.seed === undefined ? 0 : Number(flags.seed);
+  if (flags.seed !== undefined && (!/^\d+$/.test(flags.seed) || !Number.isSafeInteger(seed))) {
+    throw new UsageError(`--seed must be a non-negative integer, not '${flags.seed}'.`);
+  }
+  const days = flags.days === undefined ? 30 : Number(flags.days);
+  if (flags.days !== undefined && (!/^\d+$/.test(flags.days) || days < 1 || days > 365)) {
+    throw new UsageError(`--days must be an integer from 1 to 365, not '${flags.days}'.`);
+  }
+  let now: Date | undefined;
+  if (flags.now !== undefined) {
+    // the calendar is checked, not just the parse: Date() rolls 2026-02-30 over to March 2
+    now = parseIsoDateTime(flags.now);
+    if (now === undefined) {
+      throw new UsageError(`--now must be an ISO 8601 date-time with a timezone (e.g. 2026-11-20T12:00:00Z), not '${flags.now}'.`);
+    }
+  }
+  let repos: string[] | undefined;
+  if (flags.repos !== undefined) {
+    repos = flags.repos.split(",").map((r) => r.trim()).filter((r) => r !== "");
+    const bad = repos.find((r) => !checkRepo(r).ok);
+    if (repos.length === 0 || bad !== undefined) {
+      throw new UsageError(`--repos must be a comma-separated list of owner/name, not '${bad ?? flags.repos}'.`);
+    }
+  }
+  if (flags.events !== undefined && flags.events.trim() === "") throw new UsageError("--events must be the path of an ndjson file.");
+  if (flags.events !== undefined && (flags.seed !== undefined || flags.days !== undefined)) {
+    throw new UsageError("--events replays a recorded log: it cannot be combined with --seed or --days.");
+  }
+  const latencyMs = flags.latency === undefined ? 0 : Number(flags.latency);
+  if (flags.latency !== undefined && (!/^\d+$/.test(flags.latency) || latencyMs > MAX_LATENCY_MS)) {
+    throw new UsageError(`--latency must be an integer number of milliseconds from 0 to ${MAX_LATENCY_MS}, not '${flags.latency}'.`);
+  }
+  const memoryBudgetMb = flags.memoryBudget === undefined ? MEMORY_BUDGET_MB.default : Number(flags.memoryBudget);
+  if (flags.memoryBudget !== undefined && (!/^\d+$/.test(flags.memoryBudget) || memoryBudgetMb < MEMORY_BUDGET_MB.min || memoryBudgetMb > MEMORY_BUDGET_MB.max)) {
+    throw new UsageError(`--memory-budget must be an integer number of MB from ${MEMORY_BUDGET_MB.min} to ${MEMORY_BUDGET_MB.max}, not '${flags.memoryBudget}'.`);
+  }
+  return { host, port, token, seed, days, now, repos, eventsFile: flags.events, latencyMs, memoryBudgetMb };
+}
+
+export function NewCmdServe(ctx: Context, runF?: (opts: ServeOptions) => Promise<void>): Command {
+  return new Command("serve")
+    .description("run the bundled local server: the whole API over a deterministic simulated history (or a recorded log)")
+    .addOption(new Option("--host <host>", "interface to listen on (default: 127.0.0.1)"))
+    .addOption(new Option("--port <n>", "port to listen on; 0 picks a free one (default: 0)"))
+    .addOption(new Option("--seed <n>", "simulation seed: the same seed, repository, --now and --days give the same history (default: 0)"))
+    .addOption(new Option("--days <n>", "days of simulated history, 1 to 365 (default: 30)"))
+    .addOption(new Option("--now <iso>", "the simulated present (default: now, to the second)"))
+    .addOption(new Option("--repos <owner/name,...>", "only these repositories exist; others answer 404 (default: any repository)"))
+    .addOption(new Option("--events <file.ndjson>", "serve exactly the events of a file written by `mq logs --all -o ndjson`"))
+    .addOption(new Option("--latency <ms>", "wait this long before every answer, 0 to 60000 (for tests and benchmarks; default: 0)"))
+    .addOption(
+      new Option(
+        "--memory-budget <mb>",
+        `the memory the server may use (its heap is capped by it), ${MEMORY_BUDGET_MB.min} to ${MEMORY_BUDGET_MB.max} MB (default: ${MEMORY_BUDGET_MB.default})`,
+      ),
+    )
+    .addHelpText(
+      "after",
+      "\nThe token: without --token any bearer token is accepted; with --token T only T is.\n" +
+        "Bound to a loopback address (the default), it answers only requests whose Host is a loopback name or address.",
+    )
+    .action(async (flags: RawServeFlags) => {
+      const opts = parseServeFlags(flags, ctx.globals.token);
+      await (runF ?? ((o: ServeOptions) => runServe(o, ctx)))(opts);
+    });
+}
+
+export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> {
+  if (opts.token) ctx.secrets.add(opts.token);
+  // --dialect (a global option); the bundled server's default is the contract, whatever the config
+  // says of the API mq usually talks to
+  const dialect: DialectName = ctx.globals.dialect ?? "spec";
+  const serverOptions = {
+    host: opts.host,
+    port: opts.port,
+    token: opts.token,
+    seed: opts.seed,
+    days: opts.days,
+    now: opts.now,
+    repos: opts.repos,
+    eventsFile: opts.eventsFile,
+    delayMs: opts.latencyMs,
+    memoryBudgetMb: opts.memoryBudgetMb,
+    recordRequests: false,
+    dialect,
+  };
+  let server: { url: string; close(): Promise<void> };
+  try {
+    server = await startBudgeted(
+      serverOptions,
+      (reason) => ctx.io.stderr.write(`mq serve: the server stopped (${reason}); started again on the same port\n`),
+      (message) => ctx.io.stderr.write(`mq serve: ${message}\n`),
+    );
+  } catch (err) {
+    // bad input is one line on stderr (exit 2); the file's expected form is in `mq serve --help`
+    const name = (err as { errorName?: string }).errorName ?? (err as Error).name;
+    if (name === "EventsFileError") throw new UsageError(`--events: ${(err as Error).message}`);
+    const code = (err as NodeJS.ErrnoException).code;
+    // the worker's heap cap reached while loading --events: the budget is the flag to change
+    if (code === "ERR_WORKER_OUT_OF_MEMORY") throw new UsageError(`--memory-budget ${opts.memoryBudgetMb}: ${(err as Error).message}`);
+    if (code === "EADDRINUSE") throw new UsageError(`--port ${opts.port}: the address ${opts.host}:${opts.port} is already in use (use --port 0 for a free port).`);
+    if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EACCES") {
+      throw new UsageError(`--host ${opts.host} / --port ${opts.port}: cannot listen there (${code}).`);
+    }
+    throw err;
+  }
+  ctx.onCleanup(() => server.close());
+  // Ctrl-C while it started (the start does not listen for it): printing the URL and "Press
+  // Ctrl-C to stop" now would announce a server that stops at once; a script reading the URL
+  // would be handed a dead one
+  if (ctx.signal.aborted) {
+    await server.close();
+    throw new InterruptedError("interrupted while the server was starting; it was not left running");
+  }
+  ctx.io.stdout.write(`${server.url}\n`);
+  const what = opts.eventsFile
+    ? `replaying ${opts.eventsFile}`
+    : `simulating ${opts.days} days${opts.now ? ` up to ${opts.now.toISOString()}` : ""}, seed ${opts.seed}${opts.repos ? `, repositories ${opts.repos.join(", ")}` : ", any owner/name"}`;
+  ctx.io.stderr.write(
+    `mq serve: listening on ${server.url} (${what}${dialect === "spec" ? "" : `, speaking the ${dialect} dialect`})\n` +
+      `Try: mq --api-url ${server.url}${dialect === "spec" ? "" : ` --dialect ${dialect}`} --token ${opts.token ? "<your --token>" : "anything"} logs --repo ${opts.repos?.[0] ?? "acme/web"}\n` +
+      "Press Ctrl-C to stop.\n",
+  );
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) return resolve();
+    ctx.signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+  await server.close();
+  ctx.io.stderr.write("mq serve: stopped\n");
+}
+
+/**
+ * The server, in a worker thread whose heap the memory budget caps (src/server/worker.ts); in the
+ * same thread when mq runs from its TypeScript sources (tests), which a worker cannot load.
+ */
+async function startBudgeted(
+  options: Parameters<typeof import("../../server/index.js").startServer>[0] & { memoryBudgetMb: number },
+  onRestart: (reason: string) => void,
+  onNotice: (message: string) => void,
+): Promise<{ url: string; close(): Promise<void> }> {
+  if (import.meta.url.endsWith(".ts")) {
+    const { startServer } = await import("../../server/index.js");
+    return startServer(options);
+  }
+  const { startIsolatedServer } = await import("../../server/worker.js");
+  return startIsolatedServer(options, onRestart, onNotice);
+}

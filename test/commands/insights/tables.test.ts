@@ -1,0 +1,137 @@
+// The tables of mq insights, mq prs and mq pr N: for people wherever they go, as mq stats' are
+// (durations in words, rates as percentages, counts with separators in a pipe too: they printed
+// raw seconds and fractions there), and on a terminal no wider than it at 60, 80 and 120 columns
+// (the distribution table was 70 columns wide at 60, the prs table 98).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../../../src/server/index.js";
+import { runMq } from "../../reliability/harness.js";
+import { displayWidth } from "../../../src/iostreams/terminal-width.js";
+
+const NOW = new Date("2026-11-20T12:00:00Z");
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer({ now: NOW, days: 3 });
+});
+afterAll(() => server.close());
+
+const mq = (args: string[], tty: { columns: number } | undefined = undefined) =>
+  runMq([...args, "--color", "never"], { apiUrl: server.url, now: () => NOW, stdoutIsTTY: tty !== undefined, columns: tty?.columns, repo: !args.includes("--repo") });
+
+describe("-o table in a pipe: the table rules of mq stats", () => {
+  it("mq insights", async () => {
+    const r = await mq(["insights", "--since", "2h", "--compare", "none", "--slowest", "2", "-o", "table"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        "acme/web  2026-11-20 10:00Z → 2026-11-20 12:00Z",
+        "no comparison (--compare none)",
+        "",
+        "                VALUE",
+        "entered            54",
+        "merged             54",
+        "left               68",
+        "failed              9",
+        "failure rate    13.2%",
+        "merged per day    648",
+        "retries             1",
+        "",
+        "               COUNT      AVG      P50      P90      P95      P99      MAX",
+        "time to merge     54  37m 51s  28m 53s    1h 9m   1h 23m    2h 4m    2h 4m",
+        "time in queue     68  39m 20s      29m   1h 22m   1h 46m    2h 4m    2h 4m",
+        "CI time           62  19m 50s   17m 6s  30m 36s  42m 37s  48m 12s  48m 12s",
+        "waiting time      68  18m 57s   9m 45s  51m 46s    1h 5m   1h 29m   1h 29m",
+        "",
+        "EXIT REASON                            COUNT",
+        "SUCCESS                                   54",
+        "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS      3",
+        "CHECKS_FAILED                              3",
+        "PR_MANUALLY_DEQUEUED                       2",
+        "PR_UNEXPECTEDLY_FAILED_TO_MERGE            2",
+        "BASE_BRANCH_CHANGED                        1",
+        "CONFLICT_WITH_BASE_BRANCH                  1",
+        "PR_AHEAD_DEQUEUED                          1",
+        "",
+        "SLOWEST  BASE  QUEUE    ENTERED               IN QUEUE  WAITING       CI  OUTCOME",
+        "  #1895  main  default  2026-11-20 08:32:33Z     2h 4m   1h 23m  11m 47s  BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS",
+        "  #1921  main  default  2026-11-20 09:20:43Z     2h 4m   32m 2s  44m 26s  merged",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("mq prs", async () => {
+    const r = await mq(["prs", "--since", "2h", "--limit", "3", "-o", "table"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(
+[
+        "   PR  BASE  QUEUE    ENTERED               IN QUEUE  WAITING      CI  RUNS  RETRIES  OUTCOME",
+        "#2001  main  lowrisk  2026-11-20T11:58:24Z    1m 36s   1m 36s      0s     0        0  open",
+        "#2000  main  default  2026-11-20T11:53:56Z     6m 3s    6m 3s      0s     0        0  open",
+        "#1999  main  lowrisk  2026-11-20T11:51:23Z    8m 36s       0s  8m 36s     1        0  open",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("-o csv keeps raw seconds and fractions", async () => {
+    const r = await mq(["insights", "--since", "2h", "--compare", "none", "--slowest", "0", "-o", "csv"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split("\r\n").filter((l) => /,(failure_rate|p50\(queue_time\)),/.test(l))).toEqual(["acme/web,failure_rate,0.132,,,ratio", "acme/web,p50(queue_time),1740.279,,,seconds"]);
+  });
+});
+
+describe("on a terminal, no line wider than it", () => {
+  const commands: Array<[string, string[]]> = [
+    ["insights", ["insights", "--since", "1d"]],
+    ["insights --repo a,b", ["insights", "--since", "1d", "--repo", "acme/web,acme/api"]],
+    ["prs", ["prs", "--since", "1d"]],
+    ["prs --repo a,b", ["prs", "--since", "1d", "--repo", "acme/web,acme/api", "--limit", "50"]],
+    // a stay with a failed batch: long step texts, several runs
+    ["pr", ["pr", "1895", "--since", "1d"]],
+  ];
+  for (const [name, args] of commands) {
+    it.each([60, 80, 120])(`${name} at %i columns`, async (columns) => {
+      const r = await mq(args, { columns });
+      expect(r.code, r.stderr).toBe(0);
+      for (const line of r.stdout.split("\n")) expect(displayWidth(line), line).toBeLessThanOrEqual(columns);
+      // the summary under the table too (mq prs': 73 columns wide at 60)
+      for (const line of r.stderr.split("\n")) expect(displayWidth(line), line).toBeLessThanOrEqual(columns);
+    });
+  }
+
+  it("-o json on a terminal is pretty-printed on many lines (it was one line, its breaks escaped as \\u000a)", async () => {
+    const r = await mq(["insights", "--since", "2h", "--compare", "none", "-o", "json"], { columns: 80 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.startsWith('{\n  "repository": "acme/web",\n')).toBe(true);
+    expect(r.stdout).not.toContain("\\u000a");
+  });
+
+  it("mq prs' summary line is broken between words to the terminal, not cut", async () => {
+    const r = await mq(["prs", "--since", "2026-11-19T12:00:00Z", "--until", "2026-11-20T12:00:00Z", "--limit", "12"], { columns: 60 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe("acme/web: 12 queue stays from 2026-11-19T12:00:00Z to\n2026-11-20T12:00:00Z\n");
+  });
+});
+
+describe("mq insights --repo a,b with one that fails", () => {
+  let two: RunningServer;
+  beforeAll(async () => {
+    two = await startServer({ now: NOW, days: 1, repos: ["acme/web", "acme/api"] });
+  });
+  afterAll(() => two.close());
+
+  it("its row says failed with its exit code (the message is on stderr), as mq stats --repo a,b's does; the table still fits", async () => {
+    const r = await runMq(["insights", "--since", "2h", "--compare", "none", "--repo", "acme/web,acme/nope", "--color", "never"], {
+      apiUrl: two.url,
+      now: () => NOW,
+      stdoutIsTTY: true,
+      columns: 60,
+      repo: false,
+    });
+    expect(r.code).toBe(3);
+    const table = r.stdout.split("\n\n")[0]!.split("\n");
+    expect(table.filter((l) => l.startsWith("acme/nope"))).toEqual(["acme/nope   failed (exit 3)"]);
+    for (const line of r.stdout.split("\n")) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
+    expect(r.stderr).toMatch(/^mq: acme\/nope: .*404.* \(exit 3\)$/m);
+  });
+});
