@@ -7,13 +7,13 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { MQ_BIN } from "../helpers/spawn.js";
 import { startServer } from "../../src/server/index.js";
+import { tempDir } from "../helpers/tmp.js";
 
 // (module (func (export "add") (param i32 i32) (result i32) local.get 0 local.get 1 i32.add))
 const ADD_WASM = [0, 97, 115, 109, 1, 0, 0, 0, 1, 7, 1, 96, 2, 127, 127, 1, 127, 3, 2, 1, 0, 7, 7, 1, 3, 97, 100, 100, 0, 0, 10, 9, 1, 7, 0, 32, 0, 32, 1, 106, 11];
@@ -35,7 +35,7 @@ process.stdout.write(JSON.stringify({ liftoff: %IsLiftoffFunction(add), turbofan
 `;
 
 function probe(withMq: boolean): { liftoff: boolean; turbofan: boolean } {
-  const file = join(mkdtempSync(join(tmpdir(), "mq-wasm-tier-")), "probe.mjs");
+  const file = join(tempDir("mq-wasm-tier-"), "probe.mjs");
   writeFileSync(file, PROBE);
   const r = spawnSync(process.execPath, ["--allow-natives-syntax", file, "help"], {
     env: { PATH: process.env.PATH ?? "", ...(withMq ? { MQ_BIN_UNDER_TEST: MQ_BIN } : {}) },
@@ -60,7 +60,7 @@ describe("WebAssembly tier-up", () => {
 describe("what start-up loads", () => {
   it("mq auth status and mq --help load no child_process, no node:http, no ES module, and build no Intl format (ICU data: 7 MB)", () => {
     // CommonJS, as bin/mq.js: an ES module probe would start the ES module loader itself
-    const probe = join(mkdtempSync(join(tmpdir(), "mq-modules-")), "probe.cjs");
+    const probe = join(tempDir("mq-modules-"), "probe.cjs");
     // counts Intl formats built, runs bin/mq.js, then prints which of Node's modules were loaded
     // (module_job: Node's ES module loader loaded a module; http: node:http, for requests only)
     writeFileSync(
@@ -76,7 +76,7 @@ require(${JSON.stringify(MQ_BIN)});`,
     );
     for (const args of [["--help"], ["auth", "status"], ["logs", "--help"]]) {
       const r = spawnSync(process.execPath, [probe], {
-        env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-modules-config-")) },
+        env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: tempDir("mq-modules-config-") },
         encoding: "utf8",
         timeout: 30_000,
       });
@@ -88,7 +88,7 @@ require(${JSON.stringify(MQ_BIN)});`,
 
 describe("mq --help on pipes (a script's, a CI job's)", () => {
   it("builds neither process.stdout nor process.stderr and sets no V8 flag: no net, no stream modules, no zlib, no v8", () => {
-    const probe = join(mkdtempSync(join(tmpdir(), "mq-help-modules-")), "probe.cjs");
+    const probe = join(tempDir("mq-help-modules-"), "probe.cjs");
     // the list is taken before writing it: process.stderr would load net itself
     writeFileSync(
       probe,
@@ -96,7 +96,7 @@ describe("mq --help on pipes (a script's, a CI job's)", () => {
 process.on("exit", () => { const loaded = process.moduleLoadList.filter((m) => /^NativeModule (net|stream|zlib|v8|tty)$/.test(m)).join(","); require("node:fs").writeSync(2, "\\nmodules: " + loaded + "\\n"); });
 require(${JSON.stringify(MQ_BIN)});`,
     );
-    const env = { PATH: process.env.PATH ?? "", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-help-config-")), XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "mq-help-cache-")) };
+    const env = { PATH: process.env.PATH ?? "", MQ_CONFIG_DIR: tempDir("mq-help-config-"), XDG_CACHE_HOME: tempDir("mq-help-cache-") };
     const plain = spawnSync(process.execPath, [MQ_BIN, "--help"], { env, encoding: "utf8" });
     for (const args of [["--help"], ["-h"]]) {
       // twice: without a code cache, then with the one the first run wrote
@@ -111,14 +111,14 @@ require(${JSON.stringify(MQ_BIN)});`,
   });
 
   it("mq auth status (a command: V8 flags set, so node:v8 and streams) builds no stream for its answer: no net, no tty", () => {
-    const probe = join(mkdtempSync(join(tmpdir(), "mq-auth-modules-")), "probe.cjs");
+    const probe = join(tempDir("mq-auth-modules-"), "probe.cjs");
     writeFileSync(
       probe,
       `process.argv.splice(2, 0, "auth", "status");
 process.on("exit", () => { const loaded = process.moduleLoadList.filter((m) => /^NativeModule (net|zlib|tty)$/.test(m)).join(","); require("node:fs").writeSync(2, "\\nmodules: " + loaded + "\\n"); });
 require(${JSON.stringify(MQ_BIN)});`,
     );
-    const env = { PATH: process.env.PATH ?? "", MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-auth-config-")), XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "mq-auth-cache-")) };
+    const env = { PATH: process.env.PATH ?? "", MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: tempDir("mq-auth-config-"), XDG_CACHE_HOME: tempDir("mq-auth-cache-") };
     const r = spawnSync(process.execPath, [probe], { env, encoding: "utf8", timeout: 30_000 });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toBe("\nmodules: \n");
@@ -129,7 +129,7 @@ require(${JSON.stringify(MQ_BIN)});`,
 describe("what a one-page command against the bundled server loads", () => {
   /** runs bin/mq.js with `args`: its stdout and stderr, and whether zod was loaded */
   async function zodLoaded(args: string[]): Promise<{ stdout: string; stderr: string; zod: boolean }> {
-    const probe = join(mkdtempSync(join(tmpdir(), "mq-zod-")), "probe.mjs");
+    const probe = join(tempDir("mq-zod-"), "probe.mjs");
     writeFileSync(
       probe,
       `process.argv.splice(2, 0, ...JSON.parse(process.env.MQ_ARGS));
@@ -137,7 +137,7 @@ await import(${JSON.stringify(MQ_BIN)});
 process.on("exit", () => process.stderr.write("\\nzod: " + ("__zod_globalConfig" in globalThis) + "\\n"));`,
     );
     const child = spawn(process.execPath, [probe], {
-      env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-zod-config-")) },
+      env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: tempDir("mq-zod-config-") },
     });
     let stdout = "";
     let stderr = "";
@@ -233,7 +233,7 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
 
   it("a build writes no module nothing imports (it wrote a one-line re-export of main.js for each chunk start-up inlined)", () => {
     // into a fresh folder: dist/ keeps the chunks of earlier builds (a running mq may load them)
-    const out = mkdtempSync(join(tmpdir(), "mq-build-out-"));
+    const out = tempDir("mq-build-out-");
     try {
       execFileSync(process.execPath, [fileURLToPath(new URL("../../scripts/build.mjs", import.meta.url))], { env: { ...process.env, MQ_BUILD_OUT: out }, stdio: "pipe" });
       const written = readdirSync(join(out, "chunks")).sort();
@@ -270,7 +270,7 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const probe = join(mkdtempSync(join(tmpdir(), "mq-http2-")), "probe.cjs");
+      const probe = join(tempDir("mq-http2-"), "probe.cjs");
       writeFileSync(
         probe,
         `process.argv.splice(2, 0, ...JSON.parse(process.env.MQ_ARGS));
@@ -288,7 +288,7 @@ process.on("exit", () => process.stderr.write("\\nmodules: " + process.moduleLoa
       );
       const args = ["logs", "--repo", "a/b", "--api-url", url, "--limit", "1", "-o", "ndjson"];
       const child = spawn(process.execPath, [probe], {
-        env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-http2-config-")) },
+        env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: tempDir("mq-http2-config-") },
       });
       let stdout = "";
       let stderr = "";
