@@ -5,7 +5,7 @@
 // table, the outcome broken after its underscores; a part of a split table breaks its headers
 // only when it needs to.
 import { describe, expect, it } from "vitest";
-import { fittedTable } from "../../src/output/stats-render.js";
+import { fittedTable } from "../../src/output/fitted-table.js";
 import { displayWidth } from "../../src/output/terminal-width.js";
 
 const HEAD = ["SLOWEST", "BASE", "QUEUE", "ENTERED", "IN QUEUE", "WAITING", "CI", "OUTCOME"];

@@ -432,8 +432,8 @@ export async function runStats(opts: StatsOptions, ctx: Context): Promise<void> 
   }
   const [{ exportAll }, { statsExport }, figures] = await Promise.all([
     import("../../output/exporter.js"),
-    import("../../output/stats-render.js"),
-    import("../../output/stats-figures.js"),
+    import("./render.js"),
+    import("./figures.js"),
   ]);
   const out = {
     ...statsExport(ctx.io, endpoint, body, {
@@ -484,7 +484,7 @@ async function runStatsMany(opts: StatsOptions, repos: RepoName[], ctx: Context)
   const many = combineRepos(endpoint, done);
   const [{ exportAll }, { statsManyExport, manyHeadline }, { unavailableTotals }] = await Promise.all([
     import("../../output/exporter.js"),
-    import("../../output/stats-many.js"),
+    import("./render-many.js"),
     import("../../stats/many.js"),
   ]);
   const out = statsManyExport(ctx.io, endpoint, many, done, { fields: opts.fields, window: windowWords(opts.query), filters: opts.filterWords, failed });
@@ -556,8 +556,8 @@ export async function runStatsSummary(opts: StatsSummaryOptions, ctx: Context): 
   const figures = { start_at: query.start_at as string, end_at: query.end_at as string, ...summaryFigures(bodies) };
   const [{ exportAll }, { summaryExport }, statsFigures] = await Promise.all([
     import("../../output/exporter.js"),
-    import("../../output/stats-render.js"),
-    import("../../output/stats-figures.js"),
+    import("./render.js"),
+    import("./figures.js"),
   ]);
   const repository = await repositoryName(ctx);
   // the repository is named only on the terminal's title line
@@ -600,7 +600,7 @@ async function runStatsSummaryMany(opts: StatsSummaryOptions, repos: RepoName[],
   ).finally(() => spinner.stop());
   const done = results.map((r) => ({ repository: r.repository, bodies: r.value }));
   const many = combineSummaries(done);
-  const [{ exportAll }, { summaryManyExport }] = await Promise.all([import("../../output/exporter.js"), import("../../output/stats-many.js")]);
+  const [{ exportAll }, { summaryManyExport }] = await Promise.all([import("../../output/exporter.js"), import("./render-many.js")]);
   const out = summaryManyExport(ctx.io, many, done, { start_at: query.start_at as string, end_at: query.end_at as string, failed });
   await exportAll(format, ctx.io, out, out.records);
   if (format !== "table" && format !== "none") {

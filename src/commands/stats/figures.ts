@@ -2,15 +2,15 @@
 // one row per interval: the headline table (-o markdown, the Actions step summary) and the gauges
 // of -o openmetrics. Values come from the gate engine's targets, so a table, a gauge and a
 // --fail-if verdict on the same figure always agree.
-import { statsTargets, targetValue } from "../stats/fail-if.js";
-import type { StatsEndpoint } from "../stats/endpoints.js";
-import { describeKeys, toGroups, type KeyValue } from "../stats/series.js";
-import { findStatsEndpoint } from "../stats/endpoints.js";
-import { SUMMARY_SOURCES, type SummaryFigureName, type SummaryFigures } from "../stats/summary.js";
-import { onTimeGrid } from "./chart.js";
-import type { MarkdownTable } from "./markdown.js";
-import type { MetricFamily } from "./openmetrics.js";
-import { formatCell } from "./stats-render.js";
+import { statsTargets, targetValue } from "../../stats/fail-if.js";
+import type { StatsEndpoint } from "../../stats/endpoints.js";
+import { describeKeys, toGroups, type KeyValue } from "../../stats/series.js";
+import { findStatsEndpoint } from "../../stats/endpoints.js";
+import { SUMMARY_SOURCES, type SummaryFigureName, type SummaryFigures } from "../../stats/summary.js";
+import { onTimeGrid } from "../../output/chart.js";
+import type { MarkdownTable } from "../../output/markdown.js";
+import type { MetricFamily } from "../../output/openmetrics.js";
+import { formatCell } from "./render.js";
 
 /** Rows of the headline table beyond which the rest is summed up in one line. */
 const MAX_ROWS = 50;

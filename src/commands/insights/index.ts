@@ -3,14 +3,14 @@
 // top exit reasons and the slowest pull requests, each against a comparison window, with --fail-if
 // for CI. The log is read once, stays are rebuilt as it streams (src/insights/).
 import { Command, Option } from "commander";
-import type { Context, OutputFormat } from "../context.js";
-import { UsageError } from "../errors.js";
-import { parseIntFlag } from "./shared/lists.js";
-import { checkWindowOrder, parseTimeFlag } from "./shared/time.js";
-import { resolveOutputFormat } from "./shared/output.js";
-import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, type StaysRawFlags } from "./shared/stays-flags.js";
-import type { ArchiveMode } from "../archive/choose.js";
-import { addGateFlags, parseGateFlags, type GateFlags, type GateRawFlags } from "./shared/gate.js";
+import type { Context, OutputFormat } from "../../context.js";
+import { UsageError } from "../../errors.js";
+import { parseIntFlag } from "../shared/lists.js";
+import { checkWindowOrder, parseTimeFlag } from "../shared/time.js";
+import { resolveOutputFormat } from "../shared/output.js";
+import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, type StaysRawFlags } from "../shared/stays-flags.js";
+import type { ArchiveMode } from "../../archive/choose.js";
+import { addGateFlags, parseGateFlags, type GateFlags, type GateRawFlags } from "../shared/gate.js";
 
 export const DEFAULT_INSIGHTS_WINDOW_MS = 7 * 86_400_000;
 export const DEFAULT_SLOWEST = 5;
@@ -96,7 +96,7 @@ export async function parseInsightsFlags(flags: RawFlags, ctx: Context): Promise
   const slowest = flags.slowest !== undefined ? parseIntFlag("--slowest", flags.slowest, 0, 100) : DEFAULT_SLOWEST;
   let gate: GateFlags = { failIf: [], scope: "all", allowEmpty: false };
   if (flags.failIf?.length || flags.failIfScope !== undefined || flags.minCount !== undefined || flags.allowEmpty || flags.report !== undefined) {
-    const { parseInsightsFailIf, insightsSampled } = await import("../insights/gate.js");
+    const { parseInsightsFailIf, insightsSampled } = await import("../../insights/gate.js");
     const failIf = (flags.failIf ?? []).map((e) => parseInsightsFailIf(e, { compare: compare !== undefined }));
     gate = parseGateFlags(flags, failIf, insightsSampled, INSIGHTS_GATE_HELP);
   }
@@ -105,13 +105,13 @@ export async function parseInsightsFlags(flags: RawFlags, ctx: Context): Promise
 
 export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<void> {
   const [{ resolveRepos, eachRepo, someReposFailed }, { WindowAccumulator }, { walkStays }, { openEventSource }, { buildReport }, { startSpinner }, { formatCount }] = await Promise.all([
-    import("./shared/repos.js"),
-    import("../insights/figures.js"),
-    import("../insights/walk.js"),
-    import("../insights/source.js"),
-    import("../insights/report.js"),
-    import("../output/spinner.js"),
-    import("../output/format.js"),
+    import("../shared/repos.js"),
+    import("../../insights/figures.js"),
+    import("../../insights/walk.js"),
+    import("../../insights/source.js"),
+    import("../../insights/report.js"),
+    import("../../output/spinner.js"),
+    import("../../output/format.js"),
   ]);
   const repos = await resolveRepos(ctx);
   if (repos.length === 1 && opts.gate.scope !== "all") {
@@ -170,17 +170,17 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
     }
     total = buildReport("total", cur.result(), prev?.result());
   }
-  const { writeInsights, insightsHeadline } = await import("../output/insights-render.js");
+  const { writeInsights, insightsHeadline } = await import("./render.js");
   await writeInsights(ctx, repos.length > 1 ? { reports, total: total!, failed } : total!, opts.format);
 
   const verdicts = opts.gate.failIf.length
-    ? (await import("../insights/gate.js")).judgeInsights(opts.gate.failIf, { total: total!, repositories: repos.length > 1 ? reports : undefined }, opts.gate.scope, {
+    ? (await import("../../insights/gate.js")).judgeInsights(opts.gate.failIf, { total: total!, repositories: repos.length > 1 ? reports : undefined }, opts.gate.scope, {
         minCount: opts.gate.minCount,
         allowEmpty: opts.gate.allowEmpty,
         emptyReason: "no stays in the window",
       })
     : [];
-  const { reportGate } = await import("./shared/gate.js");
+  const { reportGate } = await import("../shared/gate.js");
   const gate = reportGate(ctx, opts.gate, verdicts, {
     command: "mq insights",
     repository: repos.map((r) => `${r.owner}/${r.name}`).join(","),

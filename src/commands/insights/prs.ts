@@ -2,14 +2,14 @@
 // the window: where its time went (waiting, CI), how many runs and retries, how it ended. Filters,
 // --sort by any duration, --slowest N, --failed. Unsorted output streams as stays complete.
 import { Command, Option } from "commander";
-import type { Context, OutputFormat } from "../context.js";
-import { UsageError } from "../errors.js";
-import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
-import { resolveOutputFormat } from "./shared/output.js";
-import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, type StaysRawFlags } from "./shared/stays-flags.js";
-import type { ArchiveMode } from "../archive/choose.js";
-import { OUTCOMES, SORT_FIELDS, STAY_FIELDS, type SortField } from "../insights/records.js";
-import { MAX_PULL_REQUEST } from "./logs.js";
+import type { Context, OutputFormat } from "../../context.js";
+import { UsageError } from "../../errors.js";
+import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "../shared/lists.js";
+import { resolveOutputFormat } from "../shared/output.js";
+import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, type StaysRawFlags } from "../shared/stays-flags.js";
+import type { ArchiveMode } from "../../archive/choose.js";
+import { OUTCOMES, SORT_FIELDS, STAY_FIELDS, type SortField } from "../../insights/records.js";
+import { MAX_PULL_REQUEST } from "../logs.js";
 
 export const DEFAULT_PRS_WINDOW_MS = 7 * 86_400_000;
 
@@ -102,16 +102,16 @@ export function parsePrsFlags(flags: RawFlags, ctx: Context): PrsOptions {
 
 export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
   const [{ walkStays }, { openEventSource }, { stayRecord, sortValue }, { startSpinner }, { formatCount }, { resolveRepos, eachRepo, someReposFailed }, { MqError }, { wrapLine }] = await Promise.all([
-    import("../insights/walk.js"),
-    import("../insights/source.js"),
-    import("../insights/records.js"),
-    import("../output/spinner.js"),
-    import("../output/format.js"),
-    import("./shared/repos.js"),
-    import("../errors.js"),
-    import("../output/terminal-width.js"),
+    import("../../insights/walk.js"),
+    import("../../insights/source.js"),
+    import("../../insights/records.js"),
+    import("../../output/spinner.js"),
+    import("../../output/format.js"),
+    import("../shared/repos.js"),
+    import("../../errors.js"),
+    import("../../output/terminal-width.js"),
   ]);
-  type Row = import("../insights/records.js").StayRecord;
+  type Row = import("../../insights/records.js").StayRecord;
   const repos = await resolveRepos(ctx);
   const source = await openEventSource(ctx, {
     mode: opts.archive,
@@ -127,7 +127,7 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
     (!opts.outcomes || opts.outcomes.includes(String(r.outcome))) &&
     (!opts.reasons || opts.reasons.includes(String(r.reason)));
 
-  const { openStayRows } = await import("../output/stays-render.js");
+  const { openStayRows } = await import("./stays-render.js");
   const sink = await openStayRows(ctx, opts.format, opts.fields, { repository: multi });
   // sorted output, and several repositories merged newest first, need every row; one repository
   // unsorted streams its rows as the stays complete (newest entry first)
@@ -137,7 +137,7 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
   let events = 0;
   // rows stream to stdout while it spins (one repository, unsorted)
   const spinner = await startSpinner(ctx, `reading the queue events of ${label}`, { stdoutStreams: opts.format !== "table" });
-  let failed: import("./shared/repos.js").RepoFailure[] = [];
+  let failed: import("../shared/repos.js").RepoFailure[] = [];
   let error: InstanceType<typeof MqError> | undefined;
   try {
     ({ failed, error } = await eachRepo(ctx, repos, async (repo) => {

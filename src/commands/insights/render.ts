@@ -1,18 +1,18 @@
 // `mq insights` on screen and in files: the same report as a one-screen summary (terminal), one JSON
 // document, or one record per figure (ndjson, csv).
 import type { ChalkInstance } from "chalk";
-import type { Context, OutputFormat } from "../context.js";
-import type { FigureRow, InsightsReport } from "../insights/report.js";
-import { DISTRIBUTIONS, STATISTICS } from "../insights/figures.js";
-import { writeChunk } from "./records.js";
-import { exportAll } from "./exporter.js";
-import { formatFigure } from "./format.js";
-import type { FieldKind } from "../stats/endpoints.js";
-import type { Unit } from "../insights/figures.js";
-import { fitLine, fittedTable } from "./stats-render.js";
-import { colors } from "./color.js";
+import type { Context, OutputFormat } from "../../context.js";
+import type { FigureRow, InsightsReport } from "../../insights/report.js";
+import { DISTRIBUTIONS, STATISTICS } from "../../insights/figures.js";
+import { writeChunk } from "../../output/records.js";
+import { exportAll } from "../../output/exporter.js";
+import { formatFigure } from "../../output/format.js";
+import type { FieldKind } from "../../stats/endpoints.js";
+import type { Unit } from "../../insights/figures.js";
+import { fitLine, fittedTable } from "../../output/fitted-table.js";
+import { colors } from "../../output/color.js";
 import { printable } from "./stays-render.js";
-import type { MarkdownTable } from "./markdown.js";
+import type { MarkdownTable } from "../../output/markdown.js";
 
 /** Several repositories: each one's report, the total over all of them, those that failed. */
 export interface InsightsMulti {
