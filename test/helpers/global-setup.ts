@@ -5,16 +5,21 @@
 // - End-to-end tests spawn bin/mq.js, which loads dist/: bundle it once before any test runs.
 //   Without `npm run build`'s clean: chunk names are content hashes, so a test run started while
 //   another is spawning mq (two terminals, an editor's watcher) leaves it the chunks it loads.
+//   It runs scripts/build.mjs (what `npm run build:bundle` runs) without npm: npm on Node 22 and
+//   later turns on Node's compile cache in the temp folder, which would be left in the run's.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 export default function setup(): () => void {
   const outer = process.env.TMPDIR;
   const root = mkdtempSync(join(tmpdir(), "mq-test-run-"));
   process.env.TMPDIR = root;
-  execFileSync("npm", ["run", "--silent", "build:bundle"], { stdio: "inherit" });
+  execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, stdio: "inherit" });
   return () => {
     let left: string[] = [];
     try {
