@@ -18,6 +18,7 @@ import { EXIT_CODE_TABLE, redact } from "./errors.js";
 import { examplesHelpText } from "./commands/examples.js";
 import { messageSecrets } from "./secrets.js";
 import { fitHelpText } from "./output/help-text.js";
+import { HELP_TOPICS } from "./help/topics.js";
 import { closestMatches } from "./commands/shared/lists.js";
 import { applyConfigDefaults } from "./config/resolve.js";
 
@@ -141,15 +142,16 @@ function newHelpCommand(program: Command, ctx: Context): Command {
     .description("show help for a command, or the exit codes (mq help exit-codes)")
     .argument("[command...]", "the command, e.g. logs or stats failure-rate, or exit-codes")
     .action((names: string[]) => {
-      if (names.length === 1 && names[0] === EXIT_CODES_TOPIC) {
+      const topic = names.length !== 1 ? undefined : names[0] === EXIT_CODES_TOPIC ? exitCodesText : HELP_TOPICS[names[0]!];
+      if (topic !== undefined) {
         const width = ctx.io.tableWidth();
-        ctx.io.writeText(width === undefined ? exitCodesText() : fitHelpText(exitCodesText(), width));
+        ctx.io.writeText(width === undefined ? topic() : fitHelpText(topic(), width));
         return;
       }
       let target = program;
       for (const name of names) {
         const sub = target.commands.find((c) => c.name() === name || c.aliases().includes(name));
-        target = sub ?? unknownCommand(target, name, target === program ? [EXIT_CODES_TOPIC] : []);
+        target = sub ?? unknownCommand(target, name, target === program ? [EXIT_CODES_TOPIC, ...Object.keys(HELP_TOPICS)] : []);
       }
       ensureGlobalOptions(target).help();
     });

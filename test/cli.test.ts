@@ -62,11 +62,11 @@ describe("the exit-code map", () => {
     expect(typo.stderrText()).toBe("mq: unknown command 'exit-code' (did you mean exit-codes?)\n");
   });
 
-  it("is documented in the README exactly as src/errors.ts defines it", async () => {
+  it("is documented in docs/exit-codes.md exactly as src/errors.ts defines it", async () => {
     const { readFileSync } = await import("node:fs");
     const { EXIT_CODE_TABLE } = await import("../src/errors.js");
-    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-    const section = readme.slice(readme.indexOf("## Exit codes"));
+    const page = readFileSync(new URL("../docs/exit-codes.md", import.meta.url), "utf8");
+    const section = page.slice(page.indexOf("# Exit codes"));
     const rows = [...section.matchAll(/^\| (\d+) \| (.+) \|$/gm)].map((m) => [Number(m[1]), m[2]!.replaceAll("`", "")]);
     expect(rows).toEqual(EXIT_CODE_TABLE.map(([code, text]) => [code, text]));
   });

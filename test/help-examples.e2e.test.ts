@@ -1,5 +1,5 @@
 // Every example of every command's help really runs, and a data command's example prints data;
-// so does every command line of the README's code blocks (a few are skipped, saying why). Each line runs in bash (examples may use
+// so does every command line of the code blocks of the README and of docs/*.md (a few are skipped, saying why). Each line runs in bash (examples may use
 // `<`, `|`, `$(...)` and `&&`) with `mq` on PATH standing for node bin/mq.js, in a temp folder
 // with its own config (MQ_CONFIG_DIR, HOME) and a token.txt. `--offline` is inserted where a line
 // lacks it, except for commands that never query the API (auth, config, completion, help, serve:
@@ -11,7 +11,7 @@
 // examples run with it as written; the others have --offline replaced by --api-url of one
 // `mq serve` started here, which serves the same simulated history over the same HTTP.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -145,9 +145,9 @@ function isDataCommand(path: string, line: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// the README's examples
+// the examples of the README and of docs/*.md
 
-/** The command lines of the README's code blocks: `mq ...` or `$ mq ...`, continuation lines joined. */
+/** The command lines of a page's code blocks: `mq ...` or `$ mq ...`, continuation lines joined. */
 export function readmeExamples(text: string): Array<{ line: number; command: string }> {
   const out: Array<{ line: number; command: string }> = [];
   const lines = text.split("\n");
@@ -179,6 +179,7 @@ const README_SKIPS: ReadonlyArray<[RegExp, string]> = [
   [/^mq auth (status|token|logout)/, "reads the stored token; the help examples run them after a login"],
   [/^mq auth login --with-token/, "not a data command; the help examples run it"],
   [/\/var\/lib\//, "writes into a system folder (node_exporter's); -o openmetrics is tested in test/output"],
+  [/127\.0\.0\.1:8080/, "needs the mq serve --port 8080 shown above it running; --api-url is what every other line here uses"],
 ];
 
 /** README lines that show a refusal: exit 2, the one line the README prints under them, nothing on stdout. */
@@ -193,13 +194,18 @@ const README_SETUP: ReadonlyArray<[RegExp, string]> = [
   [/^mq (insights|prs|pr) .*--archive/, "mq --offline archive sync --repo acme/web --since 14d"],
   // the file of repositories the README's --repo @FILE example names
   [/--repo @repositories\.txt/, "printf '# the team\\nacme/web\\nacme/api\\n' | tee repositories.txt"],
+  // a later sync continues from the first; without one it would fetch the 90 days the service keeps
+  [/^mq --offline archive sync --repo acme\/web$/, "mq --offline archive sync --repo acme/web --since 7d"],
 ];
 
-const readme = readFileSync(join(root, "README.md"), "utf8");
-const readmeCases = readmeExamples(readme).map(({ line, command }) => {
-  const skip = README_SKIPS.find(([re]) => re.test(command));
-  return [`README:${line}`, command, skip?.[1]] as const;
-});
+/** The pages whose examples run: the README and every page of docs/. */
+const pages = ["README.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
+const readmeCases = pages.flatMap((page) =>
+  readmeExamples(readFileSync(join(root, page), "utf8")).map(({ line, command }) => {
+    const skip = README_SKIPS.find(([re]) => re.test(command));
+    return [`${page}:${line}`, command, skip?.[1]] as const;
+  }),
+);
 const hasJq = (() => {
   try {
     execFileSync("jq", ["--version"], { stdio: "ignore" });
@@ -209,8 +215,8 @@ const hasJq = (() => {
   }
 })();
 
-describe("every README example returns data on the bundled history", () => {
-  it("finds the README's examples", () => {
+describe("every example of the README and docs/ returns data on the bundled history", () => {
+  it("finds the examples of the README and docs/", () => {
     expect(readmeCases.filter(([, , skip]) => !skip).length).toBeGreaterThanOrEqual(10);
   });
 
@@ -220,8 +226,8 @@ describe("every README example returns data on the bundled history", () => {
     it.skipIf(reason !== undefined).concurrent(`${label}: ${command}${reason ? ` (skipped: ${reason})` : ""}`, async () => {
       // lines without --offline run against the mq serve started above, for the demo repository
       let script = command.includes("--offline") ? command : command.replace(/(^|[\s;&|(])mq /g, `$1mq --api-url ${served} --token mqk_example_token_abcd `);
-      // output sent to a file must be there
-      const file = /\s>>?\s*(\S+)\s*$/.exec(command)?.[1];
+      // output sent to a file must be there (a quoted `> 20%'` of a --fail-if is no redirection)
+      const file = /\s>>?\s*([^\s'"]+)\s*$/.exec(command)?.[1];
       if (file) script += `\ntest -s ${file} && head -c 300 ${file}`;
       // so must the files of an export
       const folder = /--parquet\s+(\S+)/.exec(command)?.[1];

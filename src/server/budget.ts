@@ -1,5 +1,6 @@
-// The memory budget of `mq serve`: its one default and bounds, apart from the server's code so
-// that parsing the flag loads nothing else.
+// The memory budget of `mq serve`: its one default and bounds (apart from the server's code, so
+// that parsing the flag loads nothing else), how it is shared between threads and data, and the
+// error of a window that needs more than all of it.
 
 /** The default memory budget of `mq serve` (--memory-budget), in MB: the default 30-day history of one repository fits. */
 export const DEFAULT_MEMORY_BUDGET_MB = 1024;
@@ -21,7 +22,7 @@ export function youngMb(budgetMb: number): number {
 const OUTSIDE_HEAP_MB = 64;
 
 /**
- * The fold helper's heap (fold-helper.ts), MB: it holds a few simulated days' facts and one day's
+ * The fold helper's heap (stats/fold-helper.ts), MB: it holds a few simulated days' facts and one day's
  * partials at a time. Under HELPER_MIN_BUDGET_MB the server folds on one thread.
  */
 const HELPER = { old: 48, young: 16, min: 512 } as const;
@@ -39,4 +40,41 @@ export function helperLimits(budgetMb: number): { maxOldGenerationSizeMb: number
 /** The worker's old-generation cap for a budget (MB): what the main thread, the code and the helper thread leave. */
 export function heapLimitMb(budgetMb: number): number {
   return Math.max(64, budgetMb - youngMb(budgetMb) - OUTSIDE_HEAP_MB - helperMb(budgetMb));
+}
+
+/**
+ * What one held event costs, in bytes: the object (its metadata is mostly shared), its place in
+ * the store's arrays and indexes, and its JSON once served. Measured about 450 + 500 + 60; the
+ * rest is headroom for the garbage collector, since the budget is meant to bound the RSS.
+ */
+export const EVENT_BYTES = 1_400;
+
+/**
+ * The share of the budget the held data may take, or of the worker's old-generation cap
+ * (worker.ts) when that is smaller. Measured under churn (200 clients over 40 repositories, each
+ * asking for days the others' pushed out): peak RSS was about three times the data held, the rest
+ * Node itself and garbage the collector had not reached yet (simulation allocates much and keeps
+ * little). Against the cap: with held data at 60% of it (77 of 128 MB, a 256 MB budget, --days 365)
+ * the third cold year took 110 s of CPU instead of 8 and the fourth ran out of memory; at 30% each
+ * takes its 8 s.
+ */
+export const DATA_SHARE = 0.3;
+
+/** the bytes of simulated data a budget (bytes) may hold */
+export function dataBytesFor(budgetBytes: number): number {
+  return Math.floor(Math.min(budgetBytes, heapLimitMb(budgetBytes / 1048576) * 1048576) * DATA_SHARE);
+}
+
+/** A request's window needs more than the whole budget. */
+export class BudgetError extends Error {
+  constructor(
+    readonly neededBytes: number,
+    readonly budgetBytes: number,
+  ) {
+    super(
+      `this window needs about ${Math.ceil(neededBytes / 1048576)} MB of simulated events, more than the server's memory budget ` +
+        `(${Math.round(budgetBytes / 1048576)} MB, mq serve --memory-budget): narrow the window or raise the budget`,
+    );
+    this.name = "BudgetError";
+  }
 }

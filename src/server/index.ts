@@ -6,13 +6,13 @@ import type { Event } from "../api/schema/events.js";
 import { STATS_ENDPOINTS, type StatsEndpoint } from "../stats/endpoints.js";
 import { decodePathParams, decodeQuery, LogsQuerySchema, STATS_QUERY_SCHEMAS, type FastApiDetail } from "../api/schema/params.js";
 import { createHash, timingSafeEqual } from "node:crypto";
-import { dayOf, historyStart, ID_PER_MS, simulateRepository, timeOf } from "./simulate.js";
+import { dayOf, historyStart, ID_PER_MS, simulateRepository, timeOf } from "./simulate/index.js";
 import { EventStore, type Cursor, type StoredEvent } from "./store.js";
-import { STATS_SPECS, type StatsFilter } from "./stats.js";
+import { STATS_SPECS, type StatsFilter } from "./stats/index.js";
 import { loadEventsFile } from "./ndjson.js";
 import { BudgetError, DEFAULT_MEMORY_BUDGET_MB, Repositories } from "./repositories.js";
 import { helperLimits } from "./budget.js";
-import type { FoldHelperOptions } from "./fold-helper.js";
+import type { FoldHelperOptions } from "./stats/fold-helper.js";
 import { DIALECTS, hasEndpoint, type Dialect, type DialectName } from "../api/dialects/index.js";
 import { exclusionDetails, querySchemaFor } from "../api/schema/params.js";
 import { MERGIFY_FACT_VIEW, toMergifyEvent } from "./dialects/mergify-events.js";
@@ -45,7 +45,7 @@ export interface ServerOptions {
   /** which side of the API to speak: the contract (default) or the real service's shape */
   dialect?: DialectName;
   /**
-   * fold a long window's statistics on a helper thread too (fold-helper.ts), within the memory
+   * fold a long window's statistics on a helper thread too (stats/fold-helper.ts), within the memory
    * budget (budget.ts: none below 512 MB); `mq serve` turns it on. A string is the URL of the
    * helper's module in a build (tests: a worker cannot load these TypeScript sources).
    */
@@ -65,7 +65,7 @@ export interface RunningServer {
 
 export { EventStore } from "./store.js";
 export { Repositories, BudgetError, DEFAULT_MEMORY_BUDGET_MB, EVENT_BYTES } from "./repositories.js";
-export { simulateRepository } from "./simulate.js";
+export { simulateRepository } from "./simulate/index.js";
 export { loadEventsFile, EventsFileError } from "./ndjson.js";
 
 const DAY = 86_400_000;

@@ -4,11 +4,12 @@
 // so a year-long query merges ~365 small records instead of rescanning every event. Everything
 // is accounted in bytes against one budget: the least recently used repositories are dropped
 // (and simulated again, identically, when asked again).
-import { DEFAULT_MEMORY_BUDGET_MB, heapLimitMb } from "./budget.js";
-import { dayOf, daysFor, historyStart, simulateDaySteps, timeOf, type SimEvent } from "./simulate.js";
-import { CONTRACT_VIEW, type FactView } from "./stats-facts.js";
-import { DayFolder } from "./day-fold.js";
-import type { FoldHelper, FoldHelperOptions, FoldJob } from "./fold-helper.js";
+import { BudgetError, DATA_SHARE, dataBytesFor, DEFAULT_MEMORY_BUDGET_MB, EVENT_BYTES } from "./budget.js";
+import { Mutex, Turns } from "./turns.js";
+import { dayOf, daysFor, historyStart, timeOf, type SimEvent } from "./simulate/index.js";
+import { CONTRACT_VIEW, type FactView } from "./stats/facts.js";
+import { DayFolder } from "./stats/day-fold.js";
+import type { FoldHelper, FoldHelperOptions, FoldJob } from "./stats/fold-helper.js";
 import { EventStore, type PageQuery, type PageResult, type StoredEvent } from "./store.js";
 import {
   Accumulation,
@@ -26,7 +27,7 @@ import {
   type RenderOptions,
   type Slots,
   type StatsFilter,
-} from "./stats.js";
+} from "./stats/index.js";
 
 const DAY = 86_400_000;
 
@@ -42,129 +43,12 @@ function bytesOf(partials: Partials): number {
 /** every event type some statistics endpoint reads */
 const STATS_TYPES = [...new Set(Object.values(STATS_SPECS).flatMap((spec) => spec.types))];
 
-export { DEFAULT_MEMORY_BUDGET_MB };
-
-/**
- * What one held event costs, in bytes: the object (its metadata is mostly shared), its place in
- * the store's arrays and indexes, and its JSON once served. Measured about 450 + 500 + 60; the
- * rest is headroom for the garbage collector, since the budget is meant to bound the RSS.
- */
-export const EVENT_BYTES = 1_400;
-
-/**
- * The share of the budget the held data may take, or of the worker's old-generation cap
- * (worker.ts) when that is smaller. Measured under churn (200 clients over 40 repositories, each
- * asking for days the others' pushed out): peak RSS was about three times the data held, the rest
- * Node itself and garbage the collector had not reached yet (simulation allocates much and keeps
- * little). Against the cap: with held data at 60% of it (77 of 128 MB, a 256 MB budget, --days 365)
- * the third cold year took 110 s of CPU instead of 8 and the fourth ran out of memory; at 30% each
- * takes its 8 s.
- */
-export const DATA_SHARE = 0.3;
-
-/** the bytes of simulated data a budget (bytes) may hold */
-export function dataBytesFor(budgetBytes: number): number {
-  return Math.floor(Math.min(budgetBytes, heapLimitMb(budgetBytes / 1048576) * 1048576) * DATA_SHARE);
-}
-
-/** A request's window needs more than the whole budget. */
-export class BudgetError extends Error {
-  constructor(
-    readonly neededBytes: number,
-    readonly budgetBytes: number,
-  ) {
-    super(
-      `this window needs about ${Math.ceil(neededBytes / 1048576)} MB of simulated events, more than the server's memory budget ` +
-        `(${Math.round(budgetBytes / 1048576)} MB, mq serve --memory-budget): narrow the window or raise the budget`,
-    );
-    this.name = "BudgetError";
-  }
-}
-
-/**
- * One simulation step per event-loop turn, first come first served: between two steps the
- * server reads and answers whatever arrived, so a request for a warm repository never waits for
- * more than one simulated day (a few ms) of someone else's cold one.
- */
-class Turns {
-  private readonly waiting: Array<() => void> = [];
-  private scheduled = false;
-  /** when the step running now got its turn */
-  private turnStart = 0;
-
-  /** a day's simulation, a step per turn */
-  async simulate(repo: string, seed: number, day: number): Promise<SimEvent[]> {
-    return this.run(simulateDaySteps({ repo, seed, day }));
-  }
-
-  /**
-   * small steps (a lane's facts, 256 facts folded) run for about a millisecond per turn: a lane's
-   * facts take a tenth of its events' time, and a turn per lane cost as much again in scheduling
-   */
-  async steps<T>(steps: Generator<void, T, void>): Promise<T> {
-    await this.next();
-    for (;;) {
-      const r = steps.next();
-      if (r.done) return r.value;
-      await this.pace();
-    }
-  }
-
-  /** waits for the next turn when this one has run for SLICE_MS already */
-  async pace(): Promise<void> {
-    if (performance.now() - this.turnStart >= SLICE_MS) await this.next();
-  }
-
-  private async run<T>(steps: Generator<void, T, void>): Promise<T> {
-    for (;;) {
-      await this.next();
-      const r = steps.next();
-      if (r.done) return r.value;
-    }
-  }
-
-  next(): Promise<void> {
-    return new Promise((resolve) => {
-      this.waiting.push(resolve);
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(this.tick);
-      }
-    });
-  }
-
-  private readonly tick = () => {
-    const resolve = this.waiting.shift();
-    if (!resolve) {
-      this.scheduled = false;
-      return;
-    }
-    // the waiter's step runs in this turn's microtasks; the next step waits for the next turn
-    this.turnStart = performance.now();
-    resolve();
-    setImmediate(this.tick);
-  };
-}
-
-/** how long a step of simulation may hold the event loop, in ms, when its steps are smaller (Turns.pace) */
-const SLICE_MS = 1;
-
+export { BudgetError, DEFAULT_MEMORY_BUDGET_MB, EVENT_BYTES };
 /**
  * the fewest missing days a window needs for the helper thread to fold some: starting it costs
  * some tens of ms and its code runs cold at first, a week's days about 20 ms on this thread
  */
 const PARALLEL_MIN_DAYS = 14;
-
-/** First come, first served: `run` waits for every earlier `run` to finish. */
-class Mutex {
-  private tail: Promise<unknown> = Promise.resolve();
-
-  run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(task);
-    this.tail = result.catch(() => undefined);
-    return result;
-  }
-}
 
 /** A simulated repository: its store, the days simulated so far, and its statistics partials. */
 interface SimulatedRepo {
@@ -198,13 +82,13 @@ export interface RepositoriesOptions {
   translate?: (e: StoredEvent) => StoredEvent;
   /**
    * what the statistics read of the events as `translate` shapes them, in terms of the
-   * simulation's facts: whole days' statistics are then folded from facts (stats-facts.ts), not
+   * simulation's facts: whole days' statistics are then folded from facts (stats/facts.ts), not
    * from events. Default: the contract's shape without `translate`; with `translate` and no view,
    * from the translated events.
    */
   factView?: FactView;
   /**
-   * fold long windows' days on a helper thread too (fold-helper.ts), with these limits; without
+   * fold long windows' days on a helper thread too (stats/fold-helper.ts), with these limits; without
    * it, one thread folds every day
    */
   foldHelper?: FoldHelperOptions;
@@ -252,7 +136,7 @@ export class Repositories {
   private async foldHelper(): Promise<FoldHelper | undefined> {
     const options = this.opts.foldHelper;
     if (!options) return undefined;
-    this.helper ??= import("./fold-helper.js").then(({ FoldHelper }) => new FoldHelper(options));
+    this.helper ??= import("./stats/fold-helper.js").then(({ FoldHelper }) => new FoldHelper(options));
     const helper = await this.helper;
     return helper.available ? helper : undefined;
   }
@@ -544,7 +428,7 @@ export class Repositories {
   }
 
   /**
-   * Whole calendar days' partials folded from the simulation's facts (stats-facts.ts), each kept
+   * Whole calendar days' partials folded from the simulation's facts (stats/facts.ts), each kept
    * as it is done: on this thread a day at a time from the front, in steps of about a
    * millisecond; for a long window, a helper thread takes days from the back meanwhile.
    */

@@ -1,6 +1,6 @@
 // The events of one repository, indexed by time so that a page of the log is a binary search plus
 // `per_page` steps, and a statistics query only visits the events of the types it reads.
-import type { SimEvent } from "./simulate.js";
+import type { SimEvent } from "./simulate/index.js";
 
 export type StoredEvent = SimEvent & Record<string, unknown>;
 

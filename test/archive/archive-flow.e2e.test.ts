@@ -108,10 +108,10 @@ describe("mq archive sync", () => {
     expect(empty.code).toBe(2);
   });
 
-  it("runs the README's example queries on the synced data", async () => {
+  it("runs docs/archive.md's example queries on the synced data", async () => {
     const { readFileSync } = await import("node:fs");
-    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-    const section = readme.slice(readme.indexOf("## Archive: `mq archive`"));
+    const page = readFileSync(new URL("../../docs/archive.md", import.meta.url), "utf8");
+    const section = page.slice(page.indexOf("# Archive: `mq archive`"));
     const queries = [...section.matchAll(/^mq archive query "([^"]+)"/gm)].map((m) => m[1]!);
     expect(queries.length).toBeGreaterThanOrEqual(3);
     for (const sql of queries) {

@@ -4,10 +4,10 @@
 // to the server's thread packed: unpacked, they are the same values, in the same order, under this
 // thread's own interned group keys.
 import { describe, expect, it } from "vitest";
-import { DayFolder, foldAll } from "../../src/server/day-fold.js";
-import { simulateDayFacts } from "../../src/server/simulate.js";
-import { CONTRACT_VIEW, FactAccumulation, type FactView } from "../../src/server/stats-facts.js";
-import { PartialsPacker, PartialsUnpacker, STATS_SPECS, type Partials } from "../../src/server/stats.js";
+import { DayFolder, foldAll } from "../../src/server/stats/day-fold.js";
+import { simulateDayFacts } from "../../src/server/simulate/index.js";
+import { CONTRACT_VIEW, FactAccumulation, type FactView } from "../../src/server/stats/index.js";
+import { PartialsPacker, PartialsUnpacker, STATS_SPECS, type Partials } from "../../src/server/stats/index.js";
 import { MERGIFY_FACT_VIEW } from "../../src/server/dialects/mergify-events.js";
 
 const DAY = 86_400_000;

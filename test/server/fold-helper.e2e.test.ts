@@ -1,4 +1,4 @@
-// The statistics of a long window folded on two threads (src/server/fold-helper.ts): the answers
+// The statistics of a long window folded on two threads (src/server/stats/fold-helper.ts): the answers
 // are those of one thread, byte for byte, in both dialects and for every endpoint; a helper that
 // fails (it exits, it runs out of memory) costs time, not answers, and is reported; closing the
 // server stops its thread. The helper is a worker, which cannot load these TypeScript sources:
@@ -9,11 +9,11 @@ import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Repositories, startServer } from "../../src/server/index.js";
-import { FoldHelper } from "../../src/server/fold-helper.js";
-import { DayFolder, foldAll } from "../../src/server/day-fold.js";
-import { dayOf, historyStart } from "../../src/server/simulate.js";
-import { CONTRACT_VIEW } from "../../src/server/stats-facts.js";
-import { STATS_SPECS, type Partials } from "../../src/server/stats.js";
+import { FoldHelper } from "../../src/server/stats/fold-helper.js";
+import { DayFolder, foldAll } from "../../src/server/stats/day-fold.js";
+import { dayOf, historyStart } from "../../src/server/simulate/index.js";
+import { CONTRACT_VIEW } from "../../src/server/stats/index.js";
+import { STATS_SPECS, type Partials } from "../../src/server/stats/index.js";
 import { MERGIFY_FACT_VIEW, toMergifyEvent } from "../../src/server/dialects/mergify-events.js";
 import { startMq } from "../helpers/spawn.js";
 import { AUTH, get, NOW } from "./helpers.js";
@@ -27,7 +27,7 @@ let helperUrl: URL;
 beforeAll(async () => {
   const dir = tempDir("mq-fold-helper-");
   const outfile = join(dir, "fold-helper.mjs");
-  await build({ entryPoints: ["src/server/fold-helper.ts"], bundle: true, platform: "node", format: "esm", outfile, logLevel: "warning" });
+  await build({ entryPoints: ["src/server/stats/fold-helper.ts"], bundle: true, platform: "node", format: "esm", outfile, logLevel: "warning" });
   helperUrl = pathToFileURL(outfile);
 }, 60_000);
 

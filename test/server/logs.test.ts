@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../src/server/index.js";
-import { dayOf, reachOf, simulateDay, simulateRepository } from "../../src/server/simulate.js";
+import { dayOf, reachOf, simulateDay, simulateRepository } from "../../src/server/simulate/index.js";
 import { EVENT_TYPES, TYPED_EVENT_TYPES, UNTYPED_EVENT_TYPES } from "../../src/api/dialects/spec.js";
 import { eventSchemas } from "../../src/api/schema/events.js";
 import { AUTH, NOW, get, linkOf, qs, walk, type Ev } from "./helpers.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BudgetError, Repositories, simulateRepository, startServer } from "../../src/server/index.js";
-import { dataBytesFor } from "../../src/server/repositories.js";
+import { dataBytesFor } from "../../src/server/budget.js";
 import type { StoredEvent } from "../../src/server/store.js";
 import { NOW } from "./helpers.js";
 

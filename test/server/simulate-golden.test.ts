@@ -4,7 +4,7 @@
 // fast path (simulateDayFacts) was added; any change to the events of these days changes them.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { simulateDay } from "../../src/server/simulate.js";
+import { simulateDay } from "../../src/server/simulate/index.js";
 
 // a Thursday, a Friday (its office-hours queue reaches into Monday), a weekend, working days, and
 // days decades apart

@@ -2,7 +2,7 @@
 // fast half checks a sample and stats-days.e2e.test.ts the rest.
 import { expect } from "vitest";
 import { Repositories } from "../../src/server/index.js";
-import { computeStats, STATS_SPECS, type StatsFilter } from "../../src/server/stats.js";
+import { computeStats, STATS_SPECS, type StatsFilter } from "../../src/server/stats/index.js";
 import { NOW } from "./helpers.js";
 
 export const DAY = 86_400_000;

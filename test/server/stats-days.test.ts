@@ -4,7 +4,7 @@
 // are checked here, the others in stats-days.e2e.test.ts.
 import { describe, expect, it } from "vitest";
 import { Repositories } from "../../src/server/index.js";
-import { STATS_SPECS } from "../../src/server/stats.js";
+import { STATS_SPECS } from "../../src/server/stats/index.js";
 import { toMergifyEvent } from "../../src/server/dialects/mergify-events.js";
 import { NOW } from "./helpers.js";
 import { BIG, DAY, expectFilterMerged, expectWindowMerged, FAST_FILTERS, FAST_WINDOWS, historyAndOracle, now, onePass } from "./stats-days-checks.js";

@@ -1,13 +1,13 @@
-// Whole days' statistics are folded from the simulation's facts (simulateDayFacts, stats-facts.ts)
+// Whole days' statistics are folded from the simulation's facts (simulateDayFacts, src/server/stats/facts.ts)
 // instead of its events. The fold must give exactly the partials the endpoints' accumulators give
 // over the events of the same days, in both dialects (the real service's events name no
 // partition), for every endpoint, and the answers must be the same.
 import { describe, expect, it } from "vitest";
 import { Repositories } from "../../src/server/index.js";
-import { FACT, simulateDay, simulateDayFacts, timeOf } from "../../src/server/simulate.js";
-import { Accumulation, Sink, STATS_SPECS, type Partials } from "../../src/server/stats.js";
+import { FACT, simulateDay, simulateDayFacts, timeOf } from "../../src/server/simulate/index.js";
+import { Accumulation, Sink, STATS_SPECS, type Partials } from "../../src/server/stats/index.js";
 import type { StoredEvent } from "../../src/server/store.js";
-import { CONTRACT_VIEW, FactAccumulation, type FactView } from "../../src/server/stats-facts.js";
+import { CONTRACT_VIEW, FactAccumulation, type FactView } from "../../src/server/stats/index.js";
 import { MERGIFY_FACT_VIEW, toMergifyEvent } from "../../src/server/dialects/mergify-events.js";
 import { NOW } from "./helpers.js";
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../src/server/index.js";
 import { STATS_ENDPOINTS } from "../../src/stats/endpoints.js";
 import { ABORT_CODE_TEXT } from "../../src/server/texts.js";
-import { bucketsFor, intervalFor, MAX_INTERVALS } from "../../src/server/stats.js";
+import { bucketsFor, intervalFor, MAX_INTERVALS } from "../../src/server/stats/index.js";
 import { NOW, get, qs, walk, type Ev } from "./helpers.js";
 
 const DAY = 86_400_000;

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { FIGURES, STATS_ENDPOINTS, type StatsEndpoint } from "../../src/stats/endpoints.js";
 import { STATS_FLAGS } from "../../src/stats/flags.js";
-import { STATS_HANDLERS } from "../../src/server/stats.js";
+import { STATS_HANDLERS } from "../../src/server/stats/index.js";
 import { STATS_QUERY_SCHEMAS } from "../../src/api/schema/params.js";
 import { CHECKS_OUTCOME_COUNTERS } from "../../src/api/schema/common.js";
 

@@ -6,7 +6,7 @@ import { MERGIFY_EVENT_COMPONENTS } from "../../api/dialects/mergify.generated.j
 import { MERGIFY_DEQUEUE_CODES } from "../../api/dialects/mergify.generated.js";
 import { MERGIFY_METADATA, MERGIFY_SCHEMAS } from "../../api/dialects/mergify-schemas.generated.js";
 import type { StoredEvent } from "../store.js";
-import type { FactView } from "../stats-facts.js";
+import type { FactView } from "../stats/facts.js";
 import { exitReasonOf } from "../texts.js";
 import { conform, type ConformContext } from "./conform.js";
 
@@ -175,7 +175,7 @@ function batchFields(m: Meta): Meta {
 }
 
 /**
- * What the statistics read of these events, against the simulation's own (stats-facts.ts): the
+ * What the statistics read of these events, against the simulation's own (stats/facts.ts): the
  * service's queue events name no partition (its schema has no partition_name or
  * partition_names), so every group is "__default__"; every other field the statistics read is
  * kept as is. test/server/stats-facts.test.ts checks this against toMergifyEvent.

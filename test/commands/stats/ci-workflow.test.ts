@@ -1,4 +1,4 @@
-// The README's GitHub Actions workflow, its gate step run as written on the bundled data (with
+// The GitHub Actions workflow of docs/ci.md (the README links to it), its gate step run as written on the bundled data (with
 // --offline added), inside a simulated Actions environment: one `ok` line per check on stderr and
 // nothing on stdout, a Markdown step summary appended; a tightened threshold fails with exit 1,
 // one FAIL line and one ::error annotation per failed check.
@@ -9,13 +9,14 @@ import { main } from "../../../src/main.js";
 import { testContext } from "../../helpers/context.js";
 import { tempDir } from "../../helpers/tmp.js";
 
-const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+// the README tells how to install mq; docs/ci.md holds the workflow
+const readme = ["../../../README.md", "../../../docs/ci.md"].map((path) => readFileSync(new URL(path, import.meta.url), "utf8")).join("\n");
 
 /** The `run:` line of the workflow step named "Merge queue health". */
 function gateLine(): string {
   const step = readme.slice(readme.indexOf("- name: Merge queue health"));
   const m = /\n\s+run: (mq .+)\n/.exec(step);
-  if (!m) throw new Error("README: no run line under 'Merge queue health'");
+  if (!m) throw new Error("docs/ci.md: no run line under 'Merge queue health'");
   return m[1]!;
 }
 
@@ -35,7 +36,7 @@ async function runGate(line: string) {
   return { code, out: ctx.stdoutText(), err: ctx.stderrText(), summary: readFileSync(summary, "utf8") };
 }
 
-describe("the README's CI workflow", () => {
+describe("the CI workflow of docs/ci.md", () => {
   it("installs mq under its npm name, never with npx mq", () => {
     expect(readme).not.toMatch(/^\s*(- )?(run: )?npx mq /m);
     const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8"));

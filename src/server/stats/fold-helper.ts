@@ -15,7 +15,8 @@
 // after MAX_FAILURES the server folds alone.
 import { isMainThread, parentPort, Worker, workerData, type ResourceLimits } from "node:worker_threads";
 import { DayFolder, foldAll, type DayFoldOptions } from "./day-fold.js";
-import { PartialsPacker, PartialsUnpacker, type PackedPartials, type Partials } from "./stats.js";
+import { PartialsPacker, PartialsUnpacker, type PackedPartials } from "./accumulate.js";
+import type { Partials } from "./engine.js";
 
 /** a window to fold: its calendar days (ascending, the helper takes them from the end) */
 export interface FoldJob extends DayFoldOptions {

@@ -4,9 +4,9 @@
 // this one folder, so a day's partials are the same whichever thread folded it: the same facts,
 // added in the same order (simulated day by simulated day, oldest first, each in time order),
 // which is the order the endpoints' accumulators see them in over the events.
-import { reachOf, SPILL_DAYS, simulateDayFactsSteps } from "./simulate.js";
-import { FactAccumulation, type FactView } from "./stats-facts.js";
-import type { Partials } from "./stats.js";
+import { reachOf, SPILL_DAYS, simulateDayFactsSteps } from "../simulate/index.js";
+import { FactAccumulation, type FactView } from "./facts.js";
+import type { Partials } from "./engine.js";
 
 const DAY = 86_400_000;
 

@@ -1,0 +1,57 @@
+// The topics of `mq help <topic>`: what users look up that belongs to no one command (the output
+// formats, the settings, the environment). The texts are data; docs/formats.md and
+// docs/configuration.md say the same at length. `mq help exit-codes` prints src/errors.ts's table.
+import { CONFIG_KEY_HELP, CONFIG_KEYS } from "../config/keys.js";
+import { fitHelpText } from "../output/help-text.js";
+
+/** The width the texts are written to; on a narrower terminal `mq help` fits them again. */
+export const WIDTH = 80;
+
+const FORMATS = `Output formats (-o, --output; default: the config key output, else table on a
+terminal and ndjson otherwise):
+  table        for people: fitted to the terminal, coloured on a terminal
+  json         one JSON document (mq logs: an array of the events as the API sent them)
+  ndjson       one JSON record a line (mq logs: each event exactly as the API sent it)
+  csv          RFC 4180 with a header; a cell starting with = + - @ gets a ' in front, so spreadsheets do not run it (--no-csv-guard: every cell as sent)
+  none         nothing: the exit code says whether the query and its --fail-if checks passed
+  markdown     mq stats only: the figures as a Markdown table
+  openmetrics  mq stats only: OpenMetrics gauges, for node_exporter's textfile collector
+--fields a,b,... keeps those fields in json, ndjson and csv; without -o it means
+-o ndjson.
+More: docs/formats.md
+`;
+
+function configText(): string {
+  const width = Math.max(...CONFIG_KEYS.map((k) => k.length)) + 2;
+  const keys = CONFIG_KEYS.map((k) => `  ${k.padEnd(width)}${CONFIG_KEY_HELP[k]}`).join("\n");
+  return fitHelpText(`Settings (mq config get KEY, set KEY VALUE, unset KEY, list):
+${keys}
+They live in $MQ_CONFIG_DIR/config.json, else $XDG_CONFIG_HOME/mq/config.json,
+else ~/.config/mq/config.json, with the tokens of mq auth login (which mq config
+list never shows). A flag wins over this file, and so do MQ_API_URL, MQ_REPO and
+MQ_DIALECT (mq help environment).
+More: docs/configuration.md
+`, WIDTH);
+}
+
+const ENVIRONMENT = `Environment variables (a flag wins over each):
+  MQ_TOKEN, MERGIFY_TOKEN            the token (after --token)
+  MQ_API_URL                         the API URL (after --api-url)
+  MQ_REPO, GITHUB_REPOSITORY         the repository (after --repo; before the git remote)
+  MQ_DIALECT                         spec or mergify (after --dialect)
+  MQ_CONFIG_DIR, XDG_CONFIG_HOME     the folder of config.json
+  MQ_DATA_DIR, XDG_DATA_HOME         the folder of the archive (after --data-dir)
+  MQ_ARCHIVE                         auto, always or never: whether commands read the archive
+  XDG_CACHE_HOME, LOCALAPPDATA       the folder of the code cache (MQ_NO_CODE_CACHE=1: none)
+  NO_COLOR, FORCE_COLOR              colour when --color (or config color) is auto: NO_COLOR (not empty) turns it off, then FORCE_COLOR turns it on unless 0 or false
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY  the proxy, in either case (never with --offline)
+  GITHUB_ACTIONS, GITHUB_STEP_SUMMARY  --fail-if annotations and the step summary
+More: docs/configuration.md
+`;
+
+/** Topic name -> its text, as `mq help <topic>` prints it (before fitting to the terminal). */
+export const HELP_TOPICS: Readonly<Record<string, () => string>> = {
+  formats: () => fitHelpText(FORMATS, WIDTH),
+  config: configText,
+  environment: () => fitHelpText(ENVIRONMENT, WIDTH),
+};

@@ -1,0 +1,38 @@
+// `mq help <topic>`: each topic prints its text on stdout, exit 0, fitted to 80 columns in a pipe;
+// a near miss suggests it; and what the topics list agrees with the config keys and with
+// docs/configuration.md's table of the environment.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { CONFIG_KEYS } from "../../src/config/keys.js";
+import { HELP_TOPICS, WIDTH } from "../../src/help/topics.js";
+import { main } from "../../src/main.js";
+import { testContext } from "../helpers/context.js";
+
+describe("mq help <topic>", () => {
+  it.each(Object.keys(HELP_TOPICS))("mq help %s prints the topic on stdout, exit 0, no line wider than 80", async (topic) => {
+    const ctx = testContext();
+    expect(await main(["help", topic], ctx)).toBe(0);
+    expect(ctx.stdoutText()).toBe(HELP_TOPICS[topic]!());
+    expect(ctx.stderrText()).toBe("");
+    for (const line of ctx.stdoutText().split("\n")) expect([...line].length, line).toBeLessThanOrEqual(WIDTH);
+  });
+
+  it("a near miss suggests the topic", async () => {
+    const ctx = testContext();
+    expect(await main(["help", "formts"], ctx)).toBe(2);
+    expect(ctx.stderrText()).toBe("mq: unknown command 'formts' (did you mean formats?)\n");
+  });
+
+  it("mq help config names every config key", () => {
+    const text = HELP_TOPICS.config!();
+    for (const key of CONFIG_KEYS) expect(text).toMatch(new RegExp(`^  ${key} `, "m"));
+  });
+
+  it("mq help environment names every variable of docs/configuration.md's Environment table, and no other", () => {
+    const page = readFileSync(new URL("../../docs/configuration.md", import.meta.url), "utf8");
+    const table = page.slice(page.indexOf("## Environment"));
+    const documented = new Set([...table.matchAll(/`([A-Z][A-Z_]+)(?:=1)?`/g)].map((m) => m[1]!));
+    const listed = new Set([...HELP_TOPICS.environment!().matchAll(/\b([A-Z][A-Z_]{3,})\b/g)].map((m) => m[1]!));
+    expect([...listed].sort()).toEqual([...documented].sort());
+  });
+});
