@@ -1,8 +1,56 @@
 // The import rules `npm run check:imports` enforces (CI runs it): no circles in src/, type-only
-// imports and lazy `import()` included, and the layers below the commands never reach up into them.
-// .dependency-cruiser-known-violations.json lists the violations that existed when the check came
-// in (output/stats-render.ts reading commands/stats/, being moved into src/stats/): those are
-// tolerated, anything new fails. Empty that file once they are gone.
+// imports and lazy `import()` included, and every import runs down the layers below, never up.
+// .dependency-cruiser-known-violations.json lists violations tolerated while they are being
+// removed: it is empty, and stays so.
+
+/**
+ * src/ from the top down. A module imports modules of its own layer or of a layer below it; the one
+ * import allowed to run back up is named in UPWARD_EXCEPTIONS, with its reason.
+ */
+const LAYERS = [
+  // the entry and the command tree
+  ["entry", "^src/(main|cli)\\.ts$"],
+  // one folder per command, each private to its command (rule below)
+  ["commands", "^src/commands/"],
+  // `mq help <topic>`: the help topics beside the commands' own help
+  ["help", "^src/help/"],
+  // what several commands share: flags for time, repositories and filters, the gate, lists
+  ["cmdutil", "^src/cmdutil/"],
+  // the shell completion generator (walks the command tree cli.ts builds)
+  ["completion", "^src/completion/"],
+  // the shared rendering toolkit: exporter, records, fitted tables, charts, formatting
+  ["output", "^src/output/"],
+  // the DuckDB archive, and the archive as an event source for the analyses
+  ["archive", "^src/archive/"],
+  // the stays domain (queue stays rebuilt from the event log) and its figures
+  ["insights", "^src/insights/"],
+  // the factory: the Context (streams, clock, config, an API client built on demand) and the
+  // secrets it must never print
+  ["factory", "^src/(context\\.ts|context/|secrets\\.ts)"],
+  // the bundled server (--offline, mq serve): reached only through the factory and mq serve
+  ["server", "^src/server/"],
+  // the config file, its keys, and what resolves a setting (flag, environment, file)
+  ["config", "^src/config/"],
+  // the dialects, the transport, pagination, slices, the schema checks, the event type
+  ["api", "^src/api/"],
+  // the stats endpoint records and the figures over them
+  ["stats", "^src/stats/"],
+  // the floor: terminal and streams (iostreams/), errors and exit codes, globals, validators
+  ["base", "^src/(iostreams/|process-streams\\.ts|pipe-reader\\.ts|errors\\.ts|globals\\.ts|validators\\.ts|types/)"],
+];
+
+/** Imports that run back up a layer on purpose, as { from, to } paths: at most one. */
+const UPWARD_EXCEPTIONS = [];
+if (UPWARD_EXCEPTIONS.length > 1) throw new Error(".dependency-cruiser.cjs: at most one import may run back up a layer");
+
+const upwardRules = LAYERS.slice(1).map(([name, path], i) => ({
+  name: `layer-${name}-imports-down`,
+  severity: "error",
+  comment: `${name} imports only its own layer and those below it (LAYERS in .dependency-cruiser.cjs).`,
+  from: { path },
+  to: { path: `(${LAYERS.slice(0, i + 1).map(([, p]) => p).join(")|(")})`, pathNot: UPWARD_EXCEPTIONS.filter((e) => new RegExp(path).test(e.from)).map((e) => e.to) },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -13,12 +61,27 @@ module.exports = {
       from: { path: "^src/" },
       to: { circular: true },
     },
+    ...upwardRules,
     {
-      name: "layers-below-commands",
+      name: "every-module-in-a-layer",
       severity: "error",
-      comment: "output/, api/, config/, server/, archive/ and insights/ serve the commands and never import them.",
-      from: { path: "^src/(output|api|config|server|archive|insights)/" },
-      to: { path: "^src/commands/" },
+      comment: "A module of src/ outside every layer of LAYERS: add its path to a layer.",
+      from: { path: "^src/", pathNot: LAYERS.map(([, p]) => p) },
+      to: {},
+    },
+    {
+      name: "every-import-in-a-layer",
+      severity: "error",
+      comment: "An import of a module of src/ outside every layer of LAYERS: add its path to a layer.",
+      from: { path: "^src/" },
+      to: { path: "^src/", pathNot: LAYERS.map(([, p]) => p) },
+    },
+    {
+      name: "commands-apart",
+      severity: "error",
+      comment: "A command never imports another command's folder: what two commands share moves down to cmdutil/.",
+      from: { path: "^src/commands/([^/]+)/" },
+      to: { path: "^src/commands/", pathNot: "^src/commands/$1/" },
     },
     {
       name: "analyses-not-on-the-server",

@@ -41,9 +41,9 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   });
   process.stdout.write(`${version}\n`);
 } else {
-  // One code cache per command (it holds the functions the command ran, not only the top level),
-  // the V8 flags set above being part of what a cache is valid for. Written only by a run that
-  // succeeded: `mq lgos` leaves no cache behind.
+  // Node 22.1+: the runtime's compile cache. Node 20: one code cache per command, by hand (it holds
+  // the functions the command ran, not only the top level), the V8 flags set above being part of
+  // what a cache is valid for. Written only by a run that succeeded: `mq lgos` leaves no cache behind.
   // The name also tells the flag sets apart (runs sharing a file under different flags each had
   // V8 refuse the other's cache, then compiled and rewrote it): a first word that is no command
   // name is a flag's value (`mq -R acme/web --help`, flags set), named "-flag-value" (a dash: no
@@ -52,7 +52,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   const command = word !== undefined && /^[a-z]{2,16}$/.test(word) ? word : undefined;
   const sizeFlag = word !== undefined && !optimizeForSize && command !== "serve" ? "-no-size-flag" : "";
   const variant = (command !== undefined ? `-${command}` : word === undefined ? "" : "-flag-value") + sizeFlag;
-  const main = require("./load-main.js").loadMain({ variant });
+  const main = require("./code-cache.js").loadMain({ variant });
   main.exports.run(argv).then((code) => {
     process.exitCode = code;
     // that word may have been a flag's value (`mq -o json logs`): a cache is kept under the name of

@@ -1,284 +1,253 @@
-// `npm run build:bundle`: src/main.ts bundled into dist/ for bin/mq.js, in two passes.
+// `npm run build:bundle`: src/main.ts bundled into dist/ for bin/mq.js, by esbuild's public options.
 //
-// 1. esbuild with code splitting: every command's heavy code (undici, zod, the server, DuckDB's
-//    wrapper, cli-table3, ora) in chunks that load only through import().
-// 2. The start-up path as ONE module. Splitting leaves dist/main.js with ~20 small shared chunks it
-//    imports statically (errors, flags, dialects...), and Node 20's ESM loader pays for each module
-//    (resolve, an async read, compile, link): `mq --help` spent a fifth of its CPU there. This pass
-//    re-bundles main.js with those chunks inlined and exporting their bindings; the lazy chunks'
-//    imports of those bindings are pointed at main.js itself, so the chunks loaded later share
-//    main's one instance of every module (one MqError class, one config cache): no module is ever
-//    duplicated. The inlined chunks are then not written out (a one-line module re-exporting from
-//    main.js is written only for one a file still names).
+// - dist/main.cjs: what start-up runs, as ONE CommonJS file: every module that src/main.ts reaches
+//   through static imports, and through the import() calls whose target never reaches a heavy
+//   dependency (HEAVY_PACKAGES, HEAVY_FOLDERS). A process that loads only main.cjs never starts Node's ES module loader (a
+//   resolve, a read, a compile and a link per module: ~5 ms for the loader and ~0.3 ms a module on
+//   Node 20), and one file is what a code cache holds (bin/code-cache.js). import() of a module in
+//   main.cjs is esbuild's own: the module is evaluated on its first import, not at start-up.
+// - dist/chunks/*.js: the rest (undici, zod, the server, cli-table3, ora), ES modules split by
+//   esbuild (`splitting`), reached only through import() from main.cjs. The server's worker needs
+//   an ES module of its own (`new Worker(import.meta.url)`, with top-level await).
 //
-// One patch of a dependency, at bundle time: undici's HTTP/2 client requires node:http2 on load to
-// read ten header-name constants, and node:http2 pulls in tls and crypto: ~25 ms of CPU for every
-// networked command, which never speaks HTTP/2 (undici's allowH2 is off). The constants are inlined
-// from this Node's own node:http2 and the module is required only when a session is opened.
+// Which import() is lazy is decided from the import graph esbuild reports (its metafile), by the
+// rule HEAVY_*: no list of source files, so files may move and commands may be added. A module the
+// chunks import that main.cjs holds is not bundled twice: main.cjs registers it (MODULES_KEY) and
+// the chunks read it from there (mainModule), so there is one instance of every module (one
+// MqError class, one config cache) whichever file loaded it.
 import * as esbuild from "esbuild";
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, cpSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
-import { constants as H2 } from "node:http2";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 // MQ_BUILD_OUT: another folder (a test builds into a fresh one to see every file a build writes)
 const OUT = process.env.MQ_BUILD_OUT ? resolve(process.env.MQ_BUILD_OUT) : join(ROOT, "dist");
-// esbuild's CommonJS shim under ESM cannot require; child_process stays lazy (its load shows at start-up)
-const BANNER =
-  "import { createRequire as __mqCreateRequire } from 'node:module'; const __mqRequire = __mqCreateRequire(import.meta.url); " +
-  "const require = (id) => id === 'node:child_process' ? new Proxy({}, { get: (_, key) => __mqRequire(id)[key] }) : __mqRequire(id);";
+const ENTRY = "src/main.ts";
 
-const H2_REQUIRE = "http2 = require('node:http2')";
-const lazyHttp2 = {
-  name: "lazy-http2",
-  setup(build) {
-    build.onLoad({ filter: /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/ }, (args) => {
-      const text = readFileSync(args.path, "utf8");
-      if (!text.includes(H2_REQUIRE)) throw new Error(`${args.path}: "${H2_REQUIRE}" not found: update scripts/build.mjs for this undici`);
-      const names = [...new Set(text.match(/\b(HTTP2_HEADER_[A-Z_]+|NGHTTP2_[A-Z_]+)\b/g))];
-      const constants = Object.fromEntries(names.map((n) => [n, H2[n]]));
-      const stub = `http2 = { constants: ${JSON.stringify(constants)}, connect: (...args) => require('node:http2').connect(...args) }`;
-      return { contents: text.replace(H2_REQUIRE, stub), loader: "js" };
-    });
-  },
-};
-
-// The archive's engine: @duckdb/node-api's JavaScript (124 CommonJS files, ~30 ms for Node's loader
-// to resolve, read and compile one by one) is bundled into the archive's lazy chunk; its native
-// addon cannot be, and stays where npm installed it. @duckdb/node-bindings' duckdb.js, which picks
-// the addon for this platform, has its require() calls pointed at its installed copy, found as
-// Node finds it from the installed @duckdb/node-api (hoisted or nested, wherever npm put it).
-// archive/db.ts checks first that the installed package is there and of the bundled version.
-// (__mqRequire is BANNER's require of the chunk's own URL: import.meta would make esbuild take
-// this CommonJS file for an ES module.)
-const BINDINGS_REQUIRE =
-  "const __mqBindingsRequire = (() => { const { createRequire } = require('node:module'); " +
-  "const api = createRequire(__mqRequire.resolve('@duckdb/node-api/package.json')); " +
-  "return createRequire(api.resolve('@duckdb/node-bindings/package.json')); })();\n";
-const bundledDuckDb = {
-  name: "bundled-duckdb",
-  setup(build) {
-    build.onLoad({ filter: /@duckdb[\\/]node-bindings[\\/]duckdb\.js$/ }, (args) => {
-      const text = readFileSync(args.path, "utf8");
-      if (!text.includes("require('@duckdb/node-bindings-linux-x64/duckdb.node')")) {
-        throw new Error(`${args.path}: the platform's require of its addon not found: update scripts/build.mjs for this @duckdb/node-bindings`);
-      }
-      return { contents: BINDINGS_REQUIRE + text.replace(/\brequire\(/g, "__mqBindingsRequire("), loader: "js" };
-    });
-  },
-};
-
-// What every networked command runs (config, the API client, one page through node:http, its
-// checks for either dialect, the exporter), though the source loads it with import(): inlined into main.cjs, whose code is
-// cached, so that a one-page `mq logs` or `mq auth status` loads no ES module at all. Starting
-// Node's ES module loader and loading a dozen small modules through it cost a one-page `mq logs`
-// ~15 ms. Never undici, zod, the server or DuckDB (test/e2e/startup.e2e.test.ts).
-// node:http (with net, the HTTP parser, the agent: ~4 ms) for a command that sends a request, not
-// for `mq --help` or `mq auth status`
-const LAZY_BUILTINS = ["node:http"];
-const START_UP_MODULES = ["src/config/resolve.ts", "src/archive/choose.ts", "src/archive/sync.ts", "src/factory/api-client.ts", "src/api/node-wire.ts", "src/api/client.ts", "src/api/schema/page-check.ts", "src/api/dialects/mergify-checks.generated.ts", "src/api/pagination.ts", "src/api/raw-json.ts", "src/output/spinner.ts", "src/output/format.ts", "src/output/exporter.ts"];
+/**
+ * What start-up never loads: an import() whose target reaches one of these (by static imports)
+ * stays an import() of a chunk. Packages by name, and the bundled server's folder.
+ */
+const HEAVY_PACKAGES = ["undici", "zod", "cli-table3", "ora", "@duckdb/node-api"];
+const HEAVY_FOLDERS = ["src/server/"];
+/** PATH (from the root, or a package an import names when it is not bundled) is heavy */
+const heavy = (path) =>
+  HEAVY_FOLDERS.some((f) => path.startsWith(f)) || HEAVY_PACKAGES.some((p) => path === p || path.startsWith(`${p}/`) || path.includes(`node_modules/${p}/`));
+/** Not bundled: DuckDB's JavaScript is loaded from the installed package with its native addon. */
+const EXTERNAL = ["@duckdb/node-api"];
+/** where main.cjs registers the modules the chunks share with it */
+const MODULES_KEY = "mq.modules";
 
 const common = {
+  absWorkingDir: ROOT,
   bundle: true,
   platform: "node",
-  format: "esm",
   target: "node20",
   minifyWhitespace: true,
   minifySyntax: true,
+  external: EXTERNAL,
+  // archive/db.ts: in dist/, the engine is required from the installed package after a version check
   define: { MQ_BUNDLED_DUCKDB: "true" },
   logLevel: "warning",
 };
 
-const work = mkdtempSync(join(tmpdir(), "mq-build-"));
-try {
-  // pass 1: split
-  const split = join(work, "split");
-  const first = await esbuild.build({
-    ...common,
-    entryPoints: [join(ROOT, "src/main.ts")],
-    splitting: true,
-    outdir: split,
-    chunkNames: "chunks/[name]-[hash]",
-    banner: { js: BANNER },
-    metafile: true,
-    plugins: [lazyHttp2, bundledDuckDb],
-  });
-  const outputs = first.metafile.outputs;
-  const key = (abs) => relative(process.cwd(), abs).split("\\").join("/");
-  const abs = (k) => resolve(process.cwd(), k);
-  const mainKey = Object.keys(outputs).find((k) => abs(k) === join(split, "main.js"));
-  // main's static closure: the chunks start-up loads whatever the command; and the modules of
-  // START_UP_MODULES, with theirs
-  const startUp = START_UP_MODULES.map((m) => {
-    const k = Object.keys(outputs).find((o) => outputs[o].entryPoint === m);
-    if (k === undefined) throw new Error(`START_UP_MODULES: ${m} is not loaded by import(): update scripts/build.mjs`);
-    return k;
-  });
-  const closure = (starts) => {
-    const found = new Set(starts.filter((k) => k !== mainKey));
-    const stack = [...starts];
-    while (stack.length) {
-      const k = stack.pop();
-      for (const imp of outputs[k].imports) {
-        if (imp.kind !== "import-statement" || imp.external) continue;
-        const dep = Object.keys(outputs).find((o) => abs(o) === abs(imp.path)) ?? key(abs(imp.path));
-        if (!found.has(dep) && dep !== mainKey) {
-          found.add(dep);
-          stack.push(dep);
-        }
+const posix = (p) => p.split("\\").join("/");
+
+/**
+ * commander requires node:child_process when it loads, for a feature mq does not use (stand-alone
+ * executable subcommands): child_process loads net, dgram and Node's stream modules, ~3 ms of
+ * every start. This gives commander a stand-in that requires the real module on first use. The
+ * build fails if commander stops requiring it (the stand-in is then useless: remove this).
+ */
+function lazyChildProcess() {
+  let used = false;
+  return {
+    name: "lazy-child-process",
+    setup(build) {
+      build.onResolve({ filter: /^(node:)?child_process$/ }, (args) => {
+        if (!/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)) return undefined;
+        used = true;
+        return { path: "child_process", namespace: "mq-lazy-builtin" };
+      });
+      build.onLoad({ filter: /.*/, namespace: "mq-lazy-builtin" }, () => ({
+        contents: `let m; module.exports = new Proxy({}, { get: (_, key) => (m ??= require("node:child_process"))[key] });`,
+        loader: "js",
+      }));
+      build.onEnd((result) => {
+        if (result.errors.length === 0 && !used) throw new Error("scripts/build.mjs: commander no longer requires node:child_process: remove lazyChildProcess");
+      });
+    },
+  };
+}
+
+/** The import graph: for each input (a path from ROOT), its static and its dynamic imports. */
+async function importGraph() {
+  const work = mkdtempSync(join(tmpdir(), "mq-build-"));
+  try {
+    const { metafile } = await esbuild.build({ ...common, format: "esm", splitting: true, entryPoints: [ENTRY], outdir: work, write: false, metafile: true });
+    const graph = new Map();
+    for (const [path, input] of Object.entries(metafile.inputs)) {
+      // a package left out of the bundle (EXTERNAL) is in the graph by its name
+      graph.set(posix(path), {
+        statics: input.imports.filter((i) => i.kind !== "dynamic-import").map((i) => posix(i.path)),
+        dynamics: input.imports.filter((i) => i.kind === "dynamic-import" && !i.external).map((i) => posix(i.path)),
+      });
+    }
+    return graph;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Start-up's modules (main.cjs) and the import() targets that stay lazy (the chunks' entries). */
+function partition(graph) {
+  const closure = (start) => {
+    const seen = new Set([start]);
+    const stack = [start];
+    while (stack.length) for (const dep of graph.get(stack.pop())?.statics ?? []) if (!seen.has(dep) && (seen.add(dep), true)) stack.push(dep);
+    return seen;
+  };
+  const eager = new Set();
+  const lazy = new Set();
+  const visit = (start) => {
+    for (const m of closure(start)) {
+      if (eager.has(m)) continue;
+      eager.add(m);
+      for (const target of graph.get(m)?.dynamics ?? []) {
+        if (eager.has(target) || lazy.has(target)) continue;
+        if ([...closure(target)].some((t) => !eager.has(t) && heavy(t))) lazy.add(target);
+        else visit(target);
       }
     }
-    return found;
   };
-  const mainClosure = closure([mainKey]);
-  const eager = new Set([...mainClosure, ...closure(startUp)]);
-  // pass 2: main.js with its static chunks inlined; it also exports their bindings under unique names
-  const eagerFiles = [...eager].map(abs);
-  const alias = new Map(eagerFiles.map((f, i) => [f, `__mqChunk${i}_`]));
-  const exportsOf = (f) => outputs[key(f)]?.exports ?? outputs[[...eager].find((k) => abs(k) === f)].exports;
-  // START_UP_MODULES and what only they import run when first imported, not at start-up (`mq
-  // --help` has no use for them): main.cjs exports a loader for each, which main.js awaits
-  const onDemand = eagerFiles.filter((f) => ![...mainClosure].some((k) => abs(k) === f));
-  const entry = [
-    `export * from ${JSON.stringify("./main.js")};`,
-    ...eagerFiles.map((f) => {
-      const names = exportsOf(f);
-      const spec = JSON.stringify("./" + relative(split, f).split("\\").join("/"));
-      if (onDemand.includes(f)) return `export const __mqLoad${onDemand.indexOf(f)} = () => import(${spec});`;
-      return names.length ? `export { ${names.map((n) => `${n} as ${alias.get(f)}${n}`).join(", ")} } from ${spec};` : `import ${spec};`;
-    }),
-  ].join("\n");
-  const one = join(work, "one");
-  await esbuild.build({
+  visit(ENTRY);
+  // a small module of the server's folder (its memory budget's default) may be a flag's; a package never
+  for (const m of eager) if (heavy(m) && !HEAVY_FOLDERS.some((f) => m.startsWith(f))) throw new Error(`scripts/build.mjs: start-up loads ${m} by a static import`);
+  return { eager, lazy: [...lazy].filter((m) => !eager.has(m)) };
+}
+
+/** In the chunks, a module main.cjs holds is main's, read from its registry (one instance). */
+function mainModule(eager, shared) {
+  return {
+    name: "main-module",
+    setup(build) {
+      build.onResolve({ filter: /^\.\.\/main\.cjs$/, namespace: "mq-main" }, (args) => ({ path: args.path, external: true }));
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData === "mq-resolving" || args.namespace === "mq-main" || args.kind === "entry-point") return undefined;
+        const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "mq-resolving" });
+        if (found.errors.length > 0 || found.external) return undefined;
+        const key = posix(relative(ROOT, found.path));
+        if (!eager.has(key)) return undefined;
+        shared.add(key);
+        return { path: key, namespace: "mq-main" };
+      });
+      build.onLoad({ filter: /.*/, namespace: "mq-main" }, (args) => ({
+        // a worker thread (mq serve's server) has no main.cjs loaded: the chunk loads it there
+        contents:
+          `if (globalThis[Symbol.for(${JSON.stringify(MODULES_KEY)})] === undefined) require("../main.cjs");\n` +
+          `module.exports = globalThis[Symbol.for(${JSON.stringify(MODULES_KEY)})][${JSON.stringify(args.path)}];`,
+        loader: "js",
+      }));
+    },
+  };
+}
+
+/**
+ * In main.cjs, an import() of a lazy module loads its chunk through __mqImport (MAIN_BANNER): V8
+ * restores code from a code cache without Node's import() callback (bin/code-cache.js on Node 20),
+ * so the loader hands one in. esbuild inlines an import() of a module it bundles as "a promise of
+ * that module's exports": the stand-in module it bundles here exports `then`, and that promise
+ * takes the chunk's exports (a thenable is followed, as `await` follows it).
+ */
+function lazyChunks(chunkOf) {
+  return {
+    name: "lazy-chunks",
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind !== "dynamic-import" || args.pluginData === "mq-resolving") return undefined;
+        const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "mq-resolving" });
+        if (found.errors.length > 0 || found.external) return undefined;
+        const chunk = chunkOf.get(posix(relative(ROOT, found.path)));
+        return chunk === undefined ? undefined : { path: `./${chunk}`, namespace: "mq-chunk" };
+      });
+      build.onLoad({ filter: /.*/, namespace: "mq-chunk" }, (args) => ({
+        contents: `export const then = (resolve, reject) => __mqImport(${JSON.stringify(args.path)}).then(resolve, reject);`,
+        loader: "js",
+      }));
+    },
+  };
+}
+
+/** import.meta.url of the bundled modules; __mqImport: the import() of a chunk, relative to main.cjs */
+const MAIN_BANNER =
+  `"use strict";var __mqMetaUrl=require("node:url").pathToFileURL(__filename).href;` +
+  `var __mqImport=globalThis[Symbol.for("mq.import")]??((specifier)=>import(specifier));`;
+
+// a chunk's CommonJS dependencies (undici, cli-table3) need require(), which an ES module lacks
+const CHUNK_BANNER = "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);";
+
+const work = mkdtempSync(join(tmpdir(), "mq-build-"));
+try {
+  const graph = await importGraph();
+  const { eager, lazy } = partition(graph);
+
+  // the chunks
+  const shared = new Set();
+  const chunks = await esbuild.build({
     ...common,
-    // CommonJS: bin/mq.js compiles it with V8's code cache (bin/load-main.js), and a process that
-    // loads no ES module never starts Node's ES module loader (~5 ms of every command)
+    format: "esm",
+    splitting: true,
+    entryPoints: lazy,
+    outdir: work,
+    outbase: ROOT,
+    entryNames: "chunks/[name]-[hash]",
+    chunkNames: "chunks/[name]-[hash]",
+    banner: { js: CHUNK_BANNER },
+    metafile: true,
+    plugins: [mainModule(eager, shared)],
+  });
+  const chunkOf = new Map(Object.entries(chunks.metafile.outputs).flatMap(([file, o]) => (o.entryPoint ? [[posix(o.entryPoint), posix(relative(work, resolve(ROOT, file)))]] : [])));
+
+  // main.cjs: src/main.ts, and the registry of the modules the chunks share with it; each is
+  // evaluated when a chunk first reads it (require() of a module esbuild wrapped is its lazy init)
+  const entry = [
+    `export * from ${JSON.stringify(`./${ENTRY}`)};`,
+    `const modules = (globalThis[Symbol.for(${JSON.stringify(MODULES_KEY)})] = {});`,
+    ...[...shared].sort().map((key) => `{ let m; Object.defineProperty(modules, ${JSON.stringify(key)}, { enumerable: true, get: () => (m ??= require(${JSON.stringify(`./${key}`)})) }); }`),
+  ].join("\n");
+  const main = await esbuild.build({
+    ...common,
     format: "cjs",
-    supported: { "dynamic-import": true },
+    stdin: { contents: entry, resolveDir: ROOT, sourcefile: "main-entry.js", loader: "js" },
+    outfile: join(work, "main.cjs"),
     define: { ...common.define, "import.meta.url": "__mqMetaUrl" },
-    // the one instance of every start-up module, for main.js to hand to the lazy chunks
-    footer: { js: `globalThis[Symbol.for("mq.main")]=module.exports;` },
-    stdin: { contents: entry, resolveDir: split, sourcefile: "main-entry.js", loader: "js" },
-    outfile: join(one, "main.cjs"),
-    // the names esbuild gives the modules it wraps (START_UP_MODULES) are paths from here: no
-    // temporary folder's name in the bundle, the same bundle (and build id) from the same sources
-    absWorkingDir: split,
+    // import() of one of Node's modules as a require(): code restored from a code cache has no import()
+    supported: { "dynamic-import": false },
+    banner: { js: MAIN_BANNER },
+    write: false,
+    metafile: true,
     plugins: [
-      {
-        // the lazy chunks stay files of their own, reached by the same relative path from dist/
-        name: "lazy-chunks",
-        setup(build) {
-          build.onResolve({ filter: /^\./ }, (args) => {
-            if (args.kind !== "dynamic-import") return undefined;
-            const target = resolve(args.resolveDir, args.path);
-            // a START_UP_MODULES chunk: in main.cjs, its import() a resolved promise
-            if (eagerFiles.includes(target)) return undefined;
-            return { path: "./" + relative(split, target).split("\\").join("/"), external: true };
-          });
-        },
-      },
+      lazyChildProcess(),
+      lazyChunks(chunkOf),
     ],
   });
-  // bin/load-main.js keys its code cache by this line: V8 checks its version, its flags and the
-  // source's length, not the source itself
-  // Its import() calls go through __mqImport: code that V8 restores from a code cache has no
-  // dynamic import callback (Node 20), so bin/load-main.js passes one in (__mqLoaderImport);
-  // loaded by require() (main.js does), main.cjs's own import() serves.
-  const bundled = readFileSync(join(one, "main.cjs"), "utf8");
-  const dynamic = /(?<![\w$.])import\((?=")/g;
-  const imports = bundled.match(/(?<![\w$.])import\(/g)?.length ?? 0;
-  if (imports === 0 || imports !== bundled.match(dynamic).length) throw new Error("main.cjs: an import() of something other than a string literal: update scripts/build.mjs");
-  // Node's modules that only some runs use are required on first use (LAZY_BUILTINS); import() of
-  // one of Node's modules is a require(): no ES module loader for it
-  // each inlined chunk's BANNER made its own require from main's URL: main.cjs has one already
-  // (47 createRequire calls: ~1 ms of every run)
-  let lazy = bundled.replace(/\(0,import_node_module\d*\.createRequire\)\(__mqMetaUrl\)/g, "require");
-  for (const id of LAZY_BUILTINS) lazy = lazy.replaceAll(`require(${JSON.stringify(id)})`, `__mqLazyRequire(${JSON.stringify(id)})`);
-  if (/__toESM\(__mqLazyRequire\(/.test(lazy)) throw new Error("main.cjs: a default or namespace import of a LAZY_BUILTINS module: import its names instead");
-  const cjs =
-    // strict, as the ES modules it was bundled from
-    `"use strict";var __mqMetaUrl=require("node:url").pathToFileURL(__filename).href;` +
-    `var __mqChunkImport=typeof __mqLoaderImport=="function"?__mqLoaderImport:(s)=>import(s);` +
-    `var __mqImport=(s)=>s.startsWith("node:")?Promise.resolve().then(()=>{const m=require(s);return{...m,default:m}}):__mqChunkImport(s);` +
-    `var __mqLazyRequire=(id)=>{let m;return new Proxy({},{get:(_,k)=>(m??=require(id))[k]})};\n` +
-    lazy.replace(dynamic, "__mqImport(");
-  const buildId = createHash("sha256").update(cjs).digest("hex").slice(0, 16);
-  writeFileSync(join(split, "main.cjs"), `//mq-build ${buildId}\n${cjs}`);
-  // dist/main.js: main.cjs as an ES module, for the lazy chunks (and tests) to import from. Its
-  // exports are copies of main.cjs's bindings taken once main.cjs has run: sound because no module
-  // exports a binding it later reassigns (`export let`: test/e2e/startup.e2e.test.ts checks src/).
-  const mainNames = [
-    ...outputs[mainKey].exports,
-    ...eagerFiles.filter((f) => !onDemand.includes(f)).flatMap((f) => exportsOf(f).map((n) => `${alias.get(f)}${n}`)),
-    ...onDemand.map((_, i) => `__mqLoad${i}`),
-  ];
-  writeFileSync(
-    join(split, "main.js"),
-    `// generated by scripts/build.mjs: the ES module face of main.cjs (one instance, loaded by bin/mq.js or here)
-import { createRequire } from "node:module";
-const mqMain = globalThis[Symbol.for("mq.main")] ?? createRequire(import.meta.url)("./main.cjs");
-export const { ${mainNames.join(", ")} } = mqMain;
-const onDemand = await Promise.all([${onDemand.map((_, i) => `mqMain.__mqLoad${i}()`).join(", ")}]);
-${onDemand
-  .map((f, i) => (exportsOf(f).length ? `export const { ${exportsOf(f).map((n) => `${n}: ${alias.get(f)}${n}`).join(", ")} } = onDemand[${i}];` : ""))
-  .filter(Boolean)
-  .join("\n")}
-`,
-  );
-
-  // The lazy chunks import main's bindings from main.js itself, not through those one-line
-  // modules: each module is a resolve, a read and a link for Node's ESM loader, and `mq auth
-  // status` loaded ten of them, a one-page `mq logs` about twenty.
-  const eagerSet = new Set(eagerFiles);
-  const fromEager = /\b(import|export)\s*\{([^}]*)\}\s*from\s*"(\.{1,2}\/[^"]+)"|\bimport\s*"(\.{1,2}\/[^"]+)"/g;
-  for (const k of Object.keys(outputs)) {
-    const f = abs(k);
-    if (!f.endsWith(".js") || eagerSet.has(f) || f === join(split, "main.js")) continue;
-    const text = readFileSync(f, "utf8");
-    const toMain = relative(dirname(f), join(split, "main.js")).split("\\").join("/");
-    const mainSpec = JSON.stringify(toMain.startsWith(".") ? toMain : `./${toMain}`);
-    const rewritten = text.replace(fromEager, (all, kw, list, spec, bare) => {
-      const target = resolve(dirname(f), spec ?? bare);
-      if (!eagerSet.has(target)) return all;
-      if (bare !== undefined) return `import ${mainSpec}`;
-      const items = list.split(",").map((item) => item.trim()).filter(Boolean).map((item) => {
-        const [name, as] = item.split(/\s+as\s+/);
-        return `${alias.get(target)}${name} as ${as ?? name}`;
-      });
-      return `${kw}{${items.join(",")}}from${mainSpec}`;
-    });
-    if (rewritten !== text) writeFileSync(f, rewritten);
-  }
-
-  // A static chunk still named by a file (a dynamic import() of a module start-up already holds)
-  // becomes a module that re-exports main's bindings (live, as ESM exports are); the others, none
-  // today, are not written out at all.
-  const others = [join(split, "main.cjs"), ...Object.keys(outputs).map(abs).filter((f) => f.endsWith(".js") && !eagerSet.has(f) && f !== join(split, "main.js"))];
-  const named = others.map((f) => readFileSync(f, "utf8")).join("\n");
-  for (const f of eagerFiles) {
-    const base = f.slice(f.lastIndexOf("/") + 1);
-    if (!named.includes(`"./chunks/${base}"`) && !named.includes(`"./${base}"`)) {
-      rmSync(f);
-      continue;
-    }
-    const names = exportsOf(f);
-    const toMain = relative(dirname(f), join(split, "main.js")).split("\\").join("/");
-    const spec = JSON.stringify(toMain.startsWith(".") ? toMain : `./${toMain}`);
-    writeFileSync(f, names.length ? `export { ${names.map((n) => `${alias.get(f)}${n} as ${n}`).join(", ")} } from ${spec};\n` : `import ${spec};\n`);
-  }
+  const inMain = Object.keys(main.metafile.inputs).map(posix).filter((m) => heavy(m) && !HEAVY_FOLDERS.some((f) => m.startsWith(f)));
+  if (inMain.length > 0) throw new Error(`scripts/build.mjs: main.cjs holds ${inMain.join(", ")}`);
+  const text = main.outputFiles[0].text;
+  // the build id names the code cache (bin/code-cache.js): the same sources, the same id
+  const buildId = createHash("sha256").update(text).digest("hex").slice(0, 16);
+  writeFileSync(join(work, "main.cjs"), `//mq-build ${buildId}\n${text}`);
 
   // into dist/ without removing what is there (a test run may be spawning mq from it): chunks
-  // first, main.cjs and main.js last
+  // first, main.cjs last
   mkdirSync(join(OUT, "chunks"), { recursive: true });
-  cpSync(join(split, "chunks"), join(OUT, "chunks"), { recursive: true });
-  for (const name of ["main.cjs", "main.js"]) {
-    const tmp = join(OUT, `.${name}-${process.pid}`);
-    cpSync(join(split, name), tmp);
-    renameSync(tmp, join(OUT, name));
-  }
+  cpSync(join(work, "chunks"), join(OUT, "chunks"), { recursive: true });
+  const tmp = join(OUT, `.main.cjs-${process.pid}`);
+  cpSync(join(work, "main.cjs"), tmp);
+  renameSync(tmp, join(OUT, "main.cjs"));
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -3,7 +3,7 @@
 import { Command } from "commander";
 import { version } from "../package.json";
 import type { Context } from "./context.js";
-import { ensureGlobalOptions, readGlobals } from "./commands/global-options.js";
+import { ensureGlobalOptions, readGlobals } from "./cmdutil/global-options.js";
 import { NewCmdLogs } from "./commands/logs.js";
 import { NewCmdStats } from "./commands/stats/index.js";
 import { NewCmdServe } from "./commands/serve.js";
@@ -19,7 +19,7 @@ import { examplesHelpText } from "./commands/examples.js";
 import { messageSecrets } from "./secrets.js";
 import { fitHelpText } from "./output/help-text.js";
 import { HELP_TOPICS } from "./help/topics.js";
-import { closestMatches } from "./commands/shared/lists.js";
+import { closestMatches } from "./cmdutil/lists.js";
 import { applyConfigDefaults } from "./config/resolve.js";
 
 const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr"]);

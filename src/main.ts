@@ -3,9 +3,9 @@ import { CommanderError } from "commander";
 import { buildProgram } from "./cli.js";
 import { createContext, type Context, type ContextInit } from "./context.js";
 import { ExitCode, MqError, OutputError, redact } from "./errors.js";
-import { stderrText } from "./output/terminal-text.js";
+import { stderrText } from "./iostreams/terminal-text.js";
 import { watchStdoutReader } from "./pipe-reader.js";
-import { offProcessStreamError, onProcessStreamError } from "./process-streams.js";
+import { offProcessStreamError, onProcessStreamError, processStream } from "./process-streams.js";
 import { messageSecrets, registerCommandLineSecrets } from "./secrets.js";
 
 export async function main(argv: string[], ctx: Context = createContext()): Promise<number> {
@@ -71,7 +71,7 @@ function ignoreLateClosedPipe(): void {
     // the last bytes failed after the run ended (a full disk: a write's error comes a tick later):
     // said once, and the exit status says so (bin/mq.js exits with process.exitCode)
     reported = true;
-    process.stderr.write(stderrText(`mq: ${new OutputError(err).message}`) + "\n");
+    processStream("stderr").write(stderrText(`mq: ${new OutputError(err).message}`) + "\n");
     process.exitCode = ExitCode.OUTPUT;
   });
 }

@@ -1,9 +1,9 @@
-// process.stdout and process.stderr, built only when something writes to them. Node builds each on
-// first read of the property, and on a pipe (the usual case under a script or a CI job) that is a
-// net.Socket: it loads net and Node's stream modules, ~5 ms of `mq --help`, which needs neither
-// (its text goes out in one blocking write: writeStdoutText). So the process's streams are never
-// read just to attach a listener or to ask whether they are terminals: the listeners wait until
-// the stream exists, and the facts come from what the file descriptor is.
+// process.stdout and process.stderr, built only when mq first uses them (processStream). Node
+// builds each on first read of the property, and on a pipe (the usual case under a script or a CI
+// job) that is a net.Socket: it loads net and Node's stream modules, ~5 ms of `mq --help`, which
+// needs neither (its text goes out in one blocking write: writeStdoutText). So mq reads them only
+// through processStream, which attaches the 'error' listeners that waited for the stream; what
+// they are (a terminal?) comes from the file descriptor where it can (fdKind).
 import { fstatSync, writeSync } from "node:fs";
 import { OutputError } from "./errors.js";
 
@@ -23,70 +23,47 @@ export function fdKind(fd: number): FdKind {
   }
 }
 
-const waiting: Record<Which, Set<Listener> | undefined> = { stdout: undefined, stderr: undefined };
-/** built through the getter below: listeners go straight on (a stream may be built before any wait) */
+const listeners: Record<Which, Set<Listener>> = { stdout: new Set(), stderr: new Set() };
+/** read through processStream: the listeners are on it */
 const built: Record<Which, boolean> = { stdout: false, stderr: false };
 
-/**
- * Node defines process.stdout/stderr as configurable getters that build the stream on first read:
- * this one runs the original once, attaches the listeners that waited, and puts the original back.
- * Whoever reads first (mq, a library, Node printing a warning) gets a stream with our listeners.
- */
-function awaitBuild(which: Which): Set<Listener> | undefined {
-  if (waiting[which] || built[which] || mayBeBuilt()) return waiting[which];
-  const original = Object.getOwnPropertyDescriptor(process, which);
-  if (original?.get === undefined || !original.configurable) return undefined;
-  const listeners = new Set<Listener>();
-  waiting[which] = listeners;
-  Object.defineProperty(process, which, {
-    configurable: true,
-    enumerable: original.enumerable,
-    get() {
-      Object.defineProperty(process, which, original);
-      waiting[which] = undefined;
-      built[which] = true;
-      const stream = original.get!.call(process) as NodeJS.WriteStream;
-      for (const listener of listeners) stream.on("error", listener);
-      return stream;
-    },
-  });
-  return listeners;
+/** process[WHICH], built now if it was not, with the 'error' listeners registered for it. */
+export function processStream(which: Which): NodeJS.WriteStream {
+  const stream = process[which];
+  if (!built[which]) {
+    built[which] = true;
+    for (const listener of listeners[which]) stream.on("error", listener);
+  }
+  return stream;
 }
 
 /**
- * Has Node perhaps built a process stream already, before mq ran (a NODE_OPTIONS=--require preload
- * that wrote to stderr)? Its getter does not say, but building one loads the module of its kind:
- * net (a pipe, a socket), tty (a terminal), SyncWriteStream (a file). A stream built that way may
- * report a failed write (EPIPE) later, through the reference its writer kept: a listener waiting
- * for the getter would never be attached, and the 'error' would crash the run (exit 1, no output).
+ * Did code run in this process before mq, which may have built and written to a process stream
+ * (a NODE_OPTIONS=--require preload that wrote to stderr, or Node printing a warning for a flag)?
+ * A stream built that way may report a failed write (EPIPE) later, through the reference its
+ * writer kept: a listener waiting for processStream would never be attached, and the 'error'
+ * would crash the run (exit 1, no output). Node says nothing of which streams it built, but it
+ * says what it was started with: with any option besides the script, mq takes its streams at once.
  */
-function mayBeBuilt(): boolean {
-  const loaded = (process as unknown as { moduleLoadList?: string[] }).moduleLoadList;
-  if (loaded === undefined) return true;
-  return loaded.some((m) => m === "NativeModule net" || m === "NativeModule tty" || m === "NativeModule internal/fs/sync_write_stream");
+function othersMayHaveWritten(): boolean {
+  return process.execArgv.length > 0 || Boolean(process.env.NODE_OPTIONS?.trim());
 }
 
-/** Attaches an 'error' listener to process[WHICH] now if it exists, else when it is built. */
+/** Attaches an 'error' listener to process[WHICH] now if mq has read it, else when it does. */
 export function onProcessStreamError(which: Which, listener: Listener): void {
-  const listeners = waiting[which] ?? awaitBuild(which);
-  if (listeners) listeners.add(listener);
-  else process[which].on("error", listener);
+  listeners[which].add(listener);
+  if (built[which]) process[which].on("error", listener);
+  else if (othersMayHaveWritten()) processStream(which);
 }
 
 export function offProcessStreamError(which: Which, listener: Listener): void {
-  const listeners = waiting[which];
-  if (listeners) listeners.delete(listener);
-  else process[which].off("error", listener);
-}
-
-/** Has nothing read process.stdout since a listener started waiting for it? */
-function stdoutUnbuilt(): boolean {
-  return waiting.stdout !== undefined;
+  listeners[which].delete(listener);
+  if (built[which]) process[which].off("error", listener);
 }
 
 /**
  * Writes TEXT (a help page: short, the command's only output) to the process's standard output.
- * On a pipe or a file not yet wrapped in a stream, one blocking write. Node's stream on a pipe is
+ * On a pipe or a file mq has not wrapped in a stream, one blocking write. Node's stream on a pipe is
  * not blocking (libuv sets O_NONBLOCK on the pipe, shared with whoever else holds it, and queues
  * what the pipe refuses), but a help page is smaller than a pipe's buffer (64 KB): the one write
  * takes it whole, unless the pipe is already full and non-blocking (an earlier Node process in
@@ -94,11 +71,11 @@ function stdoutUnbuilt(): boolean {
  * (EPIPE) is no failure, as with the stream (run() ends quietly).
  */
 export function writeStdoutText(text: string, kind: FdKind): void {
-  if (!stdoutUnbuilt() || kind === "other") {
-    process.stdout.write(text);
+  if (built.stdout || kind === "other") {
+    processStream("stdout").write(text);
     return;
   }
-  writeAllSync(1, Buffer.from(text, "utf8"), (rest) => process.stdout.write(rest));
+  writeAllSync(1, Buffer.from(text, "utf8"), (rest) => processStream("stdout").write(rest));
 }
 
 /**

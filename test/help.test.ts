@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Command } from "commander";
-import { ensureGlobalOptionsEverywhere } from "../src/commands/global-options.js";
+import { ensureGlobalOptionsEverywhere } from "../src/cmdutil/global-options.js";
 import { buildProgram, commandPath, walk } from "../src/cli.js";
 import { EXAMPLES } from "../src/commands/examples.js";
 import { main } from "../src/main.js";

@@ -2,15 +2,15 @@
 // keep the token on the API origin (and on https unless the host is loopback or --insecure), carry
 // out the retry policy of retry.ts, and turn every failure into a typed error. The bytes travel
 // over a Wire (api/wire.ts: node:http, or undici for proxies and injected dispatchers); which URL,
-// token, timeout and wire to use is the factory's business (factory/api-client.ts).
+// token, timeout and wire to use is the factory's business (context/api-client.ts).
 import { setMaxListeners } from "node:events";
 import { STATUS_CODES } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import { CONNECT_TIMEOUT_CODE, type Wire, type WireHeaders } from "./wire.js";
 import { version } from "../../package.json";
 import { ContractError, HttpError, InterruptedError, NetworkError, UsageError } from "../errors.js";
-import { stripUserinfo } from "../config/keys.js";
-import { messageText } from "../output/terminal-text.js";
+import { stripUserinfo } from "./urls.js";
+import { messageText } from "../iostreams/terminal-text.js";
 import { BodyCutShortError, BodyTooLargeError, formatBytes, MAX_BODY_BYTES, readBodyText } from "./body.js";
 import { formatErrorBody, parseErrorBody } from "./error-body.js";
 import { scanJson, type Span } from "./json-scan.js";

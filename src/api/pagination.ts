@@ -3,7 +3,7 @@
 // cursors itself, so it works with any server that sends `next` (with or without first/prev/last).
 import type { ApiClient, ApiResponse, QueryInput } from "./client.js";
 import { ContractError, InterruptedError } from "../errors.js";
-import { messageText } from "../output/terminal-text.js";
+import { messageText } from "../iostreams/terminal-text.js";
 
 export interface Link {
   /** absolute when a base URL was given, else as written */

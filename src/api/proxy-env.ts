@@ -2,7 +2,7 @@
 // checked before any request. undici threw a bare "Invalid URL" TypeError for a value that is not
 // a URL, which mq reported as an internal error (exit 70).
 import { UsageError } from "../errors.js";
-import { messageText } from "../output/terminal-text.js";
+import { messageText } from "../iostreams/terminal-text.js";
 
 /**
  * The proxy URL for undici, from an environment value: `host:port` without a scheme means http://,

@@ -1,18 +1,9 @@
 // The wire on undici, for what node:http does not do for mq: a proxy from the environment
 // (EnvHttpProxyAgent: CONNECT tunnels, NO_PROXY) and a dispatcher a test injects (MockAgent).
-// The parts of undici it uses are imported one by one: undici's index also loads fetch,
-// WebSocket, the caches and the mocks — a megabyte that would otherwise be compiled at start-up.
-// Tests still use the full package (MockAgent); a Dispatcher is a Dispatcher.
-import type { Dispatcher } from "undici";
-import DispatcherBase from "undici/lib/dispatcher/dispatcher.js";
-import EnvHttpProxyAgent from "undici/lib/dispatcher/env-http-proxy-agent.js";
-import api from "undici/lib/api/index.js";
+// Through undici's public API only: this module is loaded only for those runs (a chunk of its own,
+// scripts/build.mjs), so the cost of undici's index (~1 MB, and node:http2 with tls) is theirs.
+import { EnvHttpProxyAgent, type Dispatcher } from "undici";
 import { DISCARD_LIMIT_BYTES, type Wire } from "./wire.js";
-
-// What undici's index does on load: the dispatcher methods (request, connect, ...) live on the
-// prototype. ProxyAgent opens its CONNECT tunnel with `connect`, so without this every proxied
-// request failed with "this[kClient].connect is not a function".
-Object.assign(DispatcherBase.prototype, api);
 
 export { EnvHttpProxyAgent };
 
@@ -24,7 +15,7 @@ export function undiciWire(dispatcher: Dispatcher, timeoutMs: number, { owned = 
   return {
     name: "undici",
     async request(url, headers, signal) {
-      const res = await api.request.call(dispatcher, {
+      const res = await dispatcher.request({
         origin: url.origin,
         path: url.pathname + url.search,
         method: "GET",

@@ -10,7 +10,7 @@ import type { Context } from "../context.js";
 import type { Archive } from "./db.js";
 import { archivePath } from "./paths.js";
 
-/** Chosen by --archive, --no-archive and MQ_ARCHIVE (commands/shared/archive.ts). */
+/** Chosen by --archive, --no-archive and MQ_ARCHIVE (cmdutil/archive.ts). */
 export type ArchiveMode = "auto" | "always" | "never";
 
 export interface Span {
@@ -114,7 +114,7 @@ async function syncedOnlyFrom(archive: Archive, repository: string, source: stri
  */
 export async function apiSourceName(ctx: Context): Promise<string> {
   if (ctx.globals.offline) return "offline";
-  const [{ resolveApiUrl }, { apiBaseUrl }] = await Promise.all([import("../config/resolve.js"), import("../factory/api-client.js")]);
+  const [{ resolveApiUrl }, { apiBaseUrl }] = await Promise.all([import("../config/resolve.js"), import("../api/urls.js")]);
   return new URL(apiBaseUrl((await resolveApiUrl(ctx)).url)).href;
 }
 

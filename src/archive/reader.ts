@@ -7,7 +7,7 @@
 //   const cover = await windowCoverage(archive, "acme/web", since, until);
 //   if (cover.complete) for await (const batch of readArchivedEvents(archive, { repository: "acme/web", since, until })) ...
 import type { Context } from "../context.js";
-import type { LogEvent } from "../output/logs-table.js";
+import type { LogEvent } from "../api/events.js";
 import type { Archive } from "./db.js";
 import type { DialectName } from "../api/dialects/types.js";
 import { archivePath } from "./paths.js";

@@ -3,7 +3,7 @@
 // the generators load only when this command runs.
 import { Argument, Command } from "commander";
 import type { Context } from "../context.js";
-import { ensureGlobalOptionsEverywhere } from "./global-options.js";
+import { ensureGlobalOptionsEverywhere } from "../cmdutil/global-options.js";
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;
 export type Shell = (typeof SHELLS)[number];

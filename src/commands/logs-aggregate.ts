@@ -5,10 +5,10 @@ import { Command, Option } from "commander";
 import type { Context, OutputFormat } from "../context.js";
 import { UsageError } from "../errors.js";
 import { hasEndpoint, type Dialect } from "../api/dialects/index.js";
-import { requireNonEmptyItems } from "./shared/lists.js";
-import { checkWindow, filterQuery, logsFilterOptions, parseLogsFilters, type LogsFilterValues } from "./shared/logs-filters.js";
-import { formatInstant, parseTimeWindow, TIME_VALUE_HELP } from "./shared/time.js";
-import { resolveOutputFormat } from "./shared/output.js";
+import { requireNonEmptyItems } from "../cmdutil/lists.js";
+import { checkWindow, filterQuery, logsFilterOptions, parseLogsFilters, type LogsFilterValues } from "../cmdutil/logs-filters.js";
+import { formatInstant, parseTimeWindow, TIME_VALUE_HELP } from "../cmdutil/time.js";
+import { resolveOutputFormat } from "../cmdutil/output.js";
 
 export interface LogsAggregateOptions {
   dialect: Dialect;
@@ -117,7 +117,7 @@ export async function runLogsAggregate(opts: LogsAggregateOptions, ctx: Context)
     document: () => body,
     csvColumns: () => ["facet", "value", "count"],
     table: async () => {
-      const [{ renderTable }, { colors }] = await Promise.all([import("../output/table.js"), import("../output/color.js")]);
+      const [{ renderTable }, { colors }] = await Promise.all([import("../output/table.js"), import("../iostreams/color.js")]);
       const share = (n: number) => (body.total > 0 ? `${((100 * n) / body.total).toFixed(1)}%` : "-");
       return {
         async write() {},

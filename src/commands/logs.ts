@@ -6,23 +6,23 @@ import type { Context, GlobalOptions, OutputFormat } from "../context.js";
 import { InterruptedError, MqError, UsageError } from "../errors.js";
 import type { ApiResponse, QueryInput } from "../api/client.js";
 import { DIALECTS, type Dialect } from "../api/dialects/index.js";
-import { checkWindow, eventTypesHelp, filterArgs, filterQuery, LOGS_FILTERS, logsFilterOptions, parseLogsFilters, type LogsFilterValues } from "./shared/logs-filters.js";
+import { checkWindow, eventTypesHelp, filterArgs, filterQuery, LOGS_FILTERS, logsFilterOptions, parseLogsFilters, type LogsFilterValues } from "../cmdutil/logs-filters.js";
 import { NewCmdLogsAggregate } from "./logs-aggregate.js";
 import type { Sink } from "../output/exporter.js";
-import type { LogEvent } from "../output/logs-table.js";
-import type { Spinner } from "../output/spinner.js";
-import { messageText, shellWord } from "../output/terminal-text.js";
-import { collectList, parseIntFlag, requireNonEmptyItems } from "./shared/lists.js";
-import { formatInstant, parseTimeWindow, TIME_VALUE_HELP } from "./shared/time.js";
-import { resolveOutputFormat } from "./shared/output.js";
+import type { LogEvent } from "../api/events.js";
+import type { Spinner } from "../iostreams/spinner.js";
+import { messageText, shellWord } from "../iostreams/terminal-text.js";
+import { collectList, parseIntFlag, requireNonEmptyItems } from "../cmdutil/lists.js";
+import { formatInstant, parseTimeWindow, TIME_VALUE_HELP } from "../cmdutil/time.js";
+import { resolveOutputFormat } from "../cmdutil/output.js";
 import { DEFAULT_PARALLEL, MAX_PARALLEL } from "../api/slice-limits.js";
-import { archiveOption, noArchiveOption, resolveArchiveMode } from "./shared/archive.js";
+import { archiveOption, noArchiveOption, resolveArchiveMode } from "../cmdutil/archive.js";
 import type { ArchiveMode } from "../archive/choose.js";
 import type { Archive } from "../archive/db.js";
 
 /** Events shown on a terminal when neither --limit nor --all is given (and the --follow backlog). */
 export const DEFAULT_TERMINAL_LIMIT = 30;
-export { MAX_PULL_REQUEST, expandTypes, checkWindow } from "./shared/logs-filters.js";
+export { MAX_PULL_REQUEST, expandTypes, checkWindow } from "../cmdutil/logs-filters.js";
 export const MAX_PER_PAGE = 100;
 export const DEFAULT_INTERVAL_SECONDS = 5;
 
@@ -356,7 +356,7 @@ async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
     // the dialect's generated checks load with the rest, not after it
     import("../api/schema/page-check.js").then(async (m) => ({ ...m, checkPage: await m.pageCheck(opts.dialect.name) })),
     import("../api/pagination.js"),
-    import("../output/spinner.js"),
+    import("../iostreams/spinner.js"),
     import("../output/format.js"),
     import("../api/raw-json.js"),
     import("../api/client.js"),
@@ -527,7 +527,7 @@ async function finish(run: LogsRun, progress: Progress): Promise<void> {
 async function prose(ctx: Context, text: string): Promise<string> {
   const width = ctx.io.messageWidth();
   if (width === undefined || text.length <= width) return text;
-  const { wrapLine } = await import("../output/terminal-width.js");
+  const { wrapLine } = await import("../iostreams/terminal-width.js");
   return wrapLine(text, width);
 }
 

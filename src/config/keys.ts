@@ -12,6 +12,7 @@ import { checkRepo, type Checked } from "../validators.js";
 
 export type { Checked };
 import { DIALECT_NAMES } from "../api/dialects/types.js";
+import { stripUserinfo } from "../api/urls.js";
 
 export const CONFIG_KEYS = ["api-url", "repo", "output", "color", "timeout", "dialect"] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
@@ -92,9 +93,4 @@ export function checkConfigValue(key: ConfigKey, raw: string): Checked<string> {
       return t.ok ? { ok: true, value: String(t.value) } : t;
     }
   }
-}
-
-/** Remove user:password@ from anything URL-like before it is printed (CI remotes carry tokens). */
-export function stripUserinfo(text: string): string {
-  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, "$1");
 }

@@ -6,7 +6,8 @@ import { dirname, join, resolve as resolvePath } from "node:path";
 import { ConfigError, SHORT_SECRET, UsageError } from "../errors.js";
 import type { GlobalOptions } from "../globals.js";
 import { checkRepo } from "../validators.js";
-import { checkApiUrl, checkTimeout, DEFAULT_API_URL, stripUserinfo } from "./keys.js";
+import { stripUserinfo } from "../api/urls.js";
+import { checkApiUrl, checkTimeout, DEFAULT_API_URL } from "./keys.js";
 import type { ConfigStore } from "./store.js";
 
 /**
@@ -157,7 +158,7 @@ export async function resolveRepo(ctx: ConfigSources): Promise<RepoRef> {
   // The bundled server simulates any repository, so a first `mq --offline logs` in any folder
   // shows data instead of an error; stderr says which repository that is.
   if (ctx.globals.offline) {
-    const { wrapLine } = await import("../output/terminal-width.js");
+    const { wrapLine } = await import("../iostreams/terminal-width.js");
     const note = `mq: no repository given; showing the offline demo repository ${OFFLINE_DEMO_REPO.owner}/${OFFLINE_DEMO_REPO.name} (choose one with --repo)`;
     ctx.io.stderr.write(wrapLine(note, ctx.io.messageWidth()) + "\n");
     return { ...OFFLINE_DEMO_REPO, source: "offline demo" };

@@ -4,18 +4,8 @@
 // (newest first) or oldest first, and hands each stay over as soon as no later event can change it,
 // so memory holds the stays open at the current point of the stream, not the events.
 import { exitReasonOf } from "../api/exit-reasons.js";
+import type { LogEvent } from "../api/events.js";
 import { isQueueEventType, readField, dialectOf, type Dialect } from "./dialects.js";
-
-/** The envelope fields the builder reads; everything else is ignored. */
-export interface LogEvent {
-  id: number;
-  received_at: string;
-  type: string;
-  pull_request: number | null;
-  base_ref: string | null;
-  repository?: string;
-  metadata: unknown;
-}
 
 export type Outcome = "merged" | "failed" | "dequeued" | "open";
 

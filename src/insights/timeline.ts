@@ -2,7 +2,8 @@
 // queue events, the commands and rules that queued, requeued or dequeued it, CI retries) in time
 // order, the wait before each step, and its check runs.
 import { readField } from "./dialects.js";
-import { staysOf, type LogEvent, type Stay } from "./stays.js";
+import type { LogEvent } from "../api/events.js";
+import { staysOf, type Stay } from "./stays.js";
 
 /** Events of the pull request that are not queue events but explain its stays. */
 const TIMELINE_TEXT: Readonly<Record<string, (m: unknown) => string>> = {

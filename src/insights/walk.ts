@@ -3,7 +3,7 @@
 // in the order, of one walk page after page; pages are dropped once read.
 import type { Context } from "../context.js";
 import type { QueryInput } from "../api/client.js";
-import type { LogEvent } from "./stays.js";
+import type { LogEvent } from "../api/events.js";
 import { DEFAULT_PARALLEL } from "../api/slice-limits.js";
 
 export interface WalkOptions {

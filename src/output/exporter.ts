@@ -2,12 +2,13 @@
 // describes what it has as an Export and writes it through here; no command switches on -o itself.
 // A format is one entry of FORMATS, so openmetrics or markdown is one more entry (and one more name
 // in OUTPUT_FORMATS) that reads what it needs from the Export.
-import type { IOStreams, OutputFormat } from "../context.js";
+import type { OutputFormat } from "../globals.js";
+import type { IOStreams } from "../iostreams/iostreams.js";
 import type { FieldSpec } from "../stats/endpoints.js";
 import type { MarkdownTable } from "./markdown.js";
 import type { MetricFamily } from "./openmetrics.js";
 import { createRecordWriter, writeChunk } from "./records.js";
-import { terminalJson } from "./terminal-text.js";
+import { terminalJson } from "../iostreams/terminal-text.js";
 
 /** Where a command's items go, page by page; end() closes the output (json's `]`, a buffered table). */
 export interface Sink<T> {

@@ -3,7 +3,7 @@
 // columns. Any command's table goes through here (stats, insights, prs, archive status).
 import type { ChalkInstance } from "chalk";
 import { columnWidths, renderTable, safeCell, wrapWords } from "./table.js";
-import { displayWidth, truncateToWidth } from "./terminal-width.js";
+import { displayWidth, truncateToWidth } from "../iostreams/terminal-width.js";
 
 /** The width the table would take with these headers, before fitting. */
 export function naturalWidth(head: string[], rows: string[][]): number {

@@ -6,8 +6,8 @@ import type { ChalkInstance } from "chalk";
 import { labelOf, negate, type GateUnit, type Verdict } from "../stats/fail-if.js";
 import { describeKeys, type KeyValue } from "../stats/series.js";
 import { formatDuration, formatExactNumber } from "./format.js";
-import { terminalText } from "./terminal-text.js";
-import { wrapLine } from "./terminal-width.js";
+import { terminalText } from "../iostreams/terminal-text.js";
+import { wrapLine } from "../iostreams/terminal-width.js";
 
 /**
  * Server text on one line: control and bidirectional characters as \u escapes, so a group name

@@ -11,7 +11,7 @@ import { sparkline } from "./chart.js";
 import { formatVerdict } from "./gate.js";
 import { escapeMarkdown, renderMarkdownTable, type MarkdownTable } from "./markdown.js";
 import type { Verdict } from "../stats/fail-if.js";
-import { terminalText } from "./terminal-text.js";
+import { terminalText } from "../iostreams/terminal-text.js";
 
 export function escapeCommandData(text: string): string {
   return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");

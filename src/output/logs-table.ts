@@ -2,24 +2,14 @@
 // clock time when following), type coloured by family, pull request, base ref and a one-line
 // summary, which gets the room. It streams: columns are sized from the first rows and later pages go
 // through the same widths.
-import type { IOStreams } from "../context.js";
-import { colors } from "./color.js";
-import { eventFamily, summarizeEvent } from "./event-summary.js";
+import type { LogEvent } from "../api/events.js";
+import type { IOStreams } from "../iostreams/iostreams.js";
+import { colors } from "../iostreams/color.js";
+import { eventFamily, summarizeEvent, type SummaryEvent } from "./event-summary.js";
 import type { Sink } from "./exporter.js";
 import { formatDuration, formatInstant } from "./format.js";
 import { columnWidths, fixedWidthRows, renderTable } from "./table.js";
-import { terminalText } from "./terminal-text.js";
-
-/** Loose view of an event: the schema module's types are loaded lazily. */
-export interface LogEvent {
-  id: number;
-  received_at: string;
-  type: string;
-  pull_request: number | null;
-  base_ref: string | null;
-  metadata: Record<string, unknown>;
-  [key: string]: unknown;
-}
+import { terminalText } from "../iostreams/terminal-text.js";
 
 /**
  * An RFC 3339 instant in UTC: its first SECOND_LENGTH characters are the instant to the second.
@@ -150,7 +140,8 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
     const row = [time, terminal ? typeLabel(type) : type, where, ev.base_ref !== null ? terminalText(ev.base_ref) : "-"];
     // the outcome cell shows only a short lower-case word (anything else is "-")
     if (opts.outcome) row.push(outcomeCell(ev.outcome));
-    row.push(terminalText(summarizeEvent(ev, opts.trusted(ev))));
+    // the pages printed here went through the page check: every event's metadata is an object
+    row.push(terminalText(summarizeEvent(ev as SummaryEvent, opts.trusted(ev))));
     return row;
   };
   const columns = io.tableWidth();

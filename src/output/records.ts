@@ -4,7 +4,7 @@
 import { once } from "node:events";
 import { rawJsonLines, rawJsonOf, rawMemberOf } from "../api/raw-json.js";
 import { guardCsvText } from "./csv-guard.js";
-import { terminalJson, terminalText } from "./terminal-text.js";
+import { terminalJson, terminalText } from "../iostreams/terminal-text.js";
 
 export type RecordFormat = "json" | "ndjson" | "csv";
 

@@ -3,8 +3,8 @@
 // column first, then the widest, with an ellipsis.
 import Table from "cli-table3";
 import type { ChalkInstance } from "chalk";
-import { hasUnsafeCharacters, terminalText } from "./terminal-text.js";
-import { displayWidth, truncateToWidth } from "./terminal-width.js";
+import { hasUnsafeCharacters, terminalText } from "../iostreams/terminal-text.js";
+import { displayWidth, truncateToWidth } from "../iostreams/terminal-width.js";
 
 export interface TableSpec {
   head: string[];

@@ -144,7 +144,7 @@ export function fieldsOfSection(endpoint: StatsEndpoint, section: StatsGroup["se
 /** "base_ref main, queue_name default, priority_rule_name none": a group in one line. */
 /**
  * The group's keys for a person: a table's heading, a chart's title, a --fail-if breach line. The
- * server chose them: whoever prints this passes it through output/terminal-text.ts.
+ * server chose them: whoever prints this passes it through iostreams/terminal-text.ts.
  */
 export function describeKeys(group: Pick<StatsGroup, "section" | "keys">): string {
   const parts = group.keys.map(([k, v]) => `${k} ${formatKeyValue(v)}`);

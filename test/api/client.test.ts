@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MockAgent } from "undici";
 import { createTransport, USER_AGENT } from "../../src/api/client.js";
-import { createApiClient } from "../../src/factory/api-client.js";
+import { createApiClient } from "../../src/context/api-client.js";
 import { ContractError, HttpError, InterruptedError, NetworkError, UsageError, AuthError } from "../../src/errors.js";
 import { reportError } from "../../src/main.js";
 import { testContext, type TestContext } from "../helpers/context.js";

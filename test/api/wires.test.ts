@@ -1,4 +1,4 @@
-// Which wire carries the requests (factory/api-client.ts chooseWire), and what the node:http wire
+// Which wire carries the requests (context/api-client.ts chooseWire), and what the node:http wire
 // does on its own: keep-alive, the connect timeout, a discarded body. The transport's behaviour on
 // both wires is test/api/client.test.ts and test/reliability/{faults,hostile-answers}.test.ts.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -8,7 +8,7 @@ import { Agent, MockAgent } from "undici";
 import { createTransport, CONNECT_TIMEOUT_MS } from "../../src/api/client.js";
 import { nodeWire } from "../../src/api/node-wire.js";
 import { CONNECT_TIMEOUT_CODE } from "../../src/api/wire.js";
-import { chooseWire, createApiClient } from "../../src/factory/api-client.js";
+import { chooseWire, createApiClient } from "../../src/context/api-client.js";
 import { NetworkError, UsageError } from "../../src/errors.js";
 import { DEFAULT_GLOBALS } from "../../src/globals.js";
 import { testContext } from "../helpers/context.js";

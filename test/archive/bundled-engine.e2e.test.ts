@@ -1,6 +1,6 @@
-// In dist/, @duckdb/node-api's JavaScript is bundled and only its native addon is loaded from the
-// installed packages (scripts/build.mjs): the bundle must still ask for the installed package, and
-// say what to install when it is missing or of another version than the one it bundles.
+// In dist/, @duckdb/node-api is not bundled (scripts/build.mjs): it and its native addon are loaded
+// from the installed packages; the bundle says what to install when it is missing or of another
+// version than the one it was built with.
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -62,8 +62,10 @@ describe("the bundle's DuckDB", () => {
     mkdirSync(join(dir, "node_modules/@duckdb/node-api/node_modules/@duckdb/node-bindings/node_modules/@duckdb"), { recursive: true });
     const api = join(dir, "node_modules/@duckdb/node-api");
     cpSync(join(modules, "node-api/package.json"), join(api, "package.json"));
+    cpSync(join(modules, "node-api/lib"), join(api, "lib"), { recursive: true });
     const bindings = join(api, "node_modules/@duckdb/node-bindings");
     cpSync(join(modules, "node-bindings/package.json"), join(bindings, "package.json"));
+    cpSync(join(modules, "node-bindings/duckdb.js"), join(bindings, "duckdb.js"));
     symlinkSync(join(root, "node_modules/detect-libc"), join(bindings, "node_modules/detect-libc"));
     for (const platform of readdirSync(modules).filter((name) => name.startsWith("node-bindings-"))) {
       symlinkSync(join(modules, platform), join(bindings, "node_modules/@duckdb", platform));

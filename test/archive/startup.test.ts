@@ -46,6 +46,6 @@ describe("start-up never loads DuckDB", () => {
   it("bin/mq.js answers --version without loading the bundle", () => {
     const bin = readFileSync(join(root, "bin/mq.js"), "utf8");
     expect(bin).toMatch(/--version/);
-    expect(bin.indexOf('require("./load-main.js")')).toBeGreaterThan(bin.indexOf("--version"));
+    expect(bin.indexOf('require("./code-cache.js")')).toBeGreaterThan(bin.indexOf("--version"));
   });
 });

@@ -13,7 +13,7 @@ async function parse(args: string[]): Promise<{ code: number; opts?: ServeOption
   const spy = async (o: ServeOptions) => void (opts = o);
   const { Command } = await import("commander");
   const program = new Command("mq").exitOverride();
-  const { addGlobalOptions, readGlobals } = await import("../../src/commands/global-options.js");
+  const { addGlobalOptions, readGlobals } = await import("../../src/cmdutil/global-options.js");
   const cmd = NewCmdServe(ctx, spy);
   addGlobalOptions(cmd);
   cmd.exitOverride();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Command } from "commander";
-import { ensureGlobalOptionsEverywhere } from "../../src/commands/global-options.js";
+import { ensureGlobalOptionsEverywhere } from "../../src/cmdutil/global-options.js";
 import { buildProgram, walk } from "../../src/cli.js";
 import { ALL_EVENT_TYPES, MERGIFY_DIALECT, SPEC_DIALECT } from "../../src/api/dialects/index.js";
 import { STATS_ENDPOINTS } from "../../src/stats/endpoints.js";

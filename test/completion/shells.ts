@@ -5,7 +5,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ensureGlobalOptionsEverywhere } from "../../src/commands/global-options.js";
+import { ensureGlobalOptionsEverywhere } from "../../src/cmdutil/global-options.js";
 import { buildProgram } from "../../src/cli.js";
 import { generateCompletion, type CompletionShell } from "../../src/completion/index.js";
 import { testContext } from "../helpers/context.js";

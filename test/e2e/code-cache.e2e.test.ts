@@ -1,6 +1,9 @@
-// bin/load-main.js compiles dist/main.cjs with V8's code cache, kept in the user's cache folder.
-// What a user must never see from it: a different output, a message, a failure, whatever state the
-// cache is in (missing, refused, corrupt, unwritable, written by several runs at once).
+// bin/code-cache.js loads dist/main.cjs through a code cache kept in the user's cache folder: Node's
+// own compile cache on Node 22.1 and later, V8's code cache kept by hand on Node 20 (the tests of
+// the hand-made one run on every Node, through loadMain's runtimeCache: false; those that run mq
+// itself, on the Node that uses it). What a user must never see from either: a different output, a
+// message, a failure, whatever state the cache is in (missing, refused, corrupt, unwritable,
+// written by several runs at once).
 import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -10,7 +13,9 @@ import { MQ_BIN } from "../helpers/spawn.js";
 import { startServer } from "../../src/server/index.js";
 import { tempDir } from "../helpers/tmp.js";
 
-const LOADER = join(MQ_BIN, "..", "load-main.js");
+const LOADER = join(MQ_BIN, "..", "code-cache.js");
+/** this Node keeps the hand-made cache (Node 20); later ones use their own compile cache */
+const HAND_MADE = typeof (createRequire(import.meta.url)("node:module") as { enableCompileCache?: unknown }).enableCompileCache !== "function";
 const { cacheDir } = createRequire(import.meta.url)(LOADER) as { cacheDir: (env: Record<string, string | undefined>, platform: string) => string | undefined };
 
 function mq(args: string[], cacheHome: string, extraEnv: Record<string, string> = {}) {
@@ -24,7 +29,7 @@ function mq(args: string[], cacheHome: string, extraEnv: Record<string, string> 
 
 /** What the loader saw: the cache "used", "missing", "rejected" or "off" (a child process: main.cjs runs once per process). */
 function loaderState(dir: string | null): string {
-  const r = spawnSync(process.execPath, ["-e", `const m = require(${JSON.stringify(LOADER)}).loadMain({ dir: ${JSON.stringify(dir)} }); m.save(); process.stdout.write(m.cache)`], { encoding: "utf8", timeout: 30_000 });
+  const r = spawnSync(process.execPath, ["-e", `const m = require(${JSON.stringify(LOADER)}).loadMain({ dir: ${JSON.stringify(dir)}, runtimeCache: false }); m.save(); process.stdout.write(m.cache)`], { encoding: "utf8", timeout: 30_000 });
   expect(r.status, r.stderr).toBe(0);
   expect(r.stderr).toBe("");
   return r.stdout;
@@ -32,7 +37,7 @@ function loaderState(dir: string | null): string {
 
 const caches = (dir: string) => readdirSync(dir).filter((f) => f.endsWith(".cache"));
 
-describe("the code cache", () => {
+describe("the code cache (made by hand: Node 20)", () => {
   it("lives in $XDG_CACHE_HOME/mq, ~/.cache/mq, ~/Library/Caches/mq or %LOCALAPPDATA%\\mq\\Cache; none without a home", () => {
     expect(cacheDir({ XDG_CACHE_HOME: "/x/cache", HOME: "/h" }, "linux")).toBe("/x/cache/mq");
     expect(cacheDir({ XDG_CACHE_HOME: "relative", HOME: "/h" }, "linux")).toBe("/h/.cache/mq");
@@ -44,7 +49,7 @@ describe("the code cache", () => {
     expect(cacheDir({ MQ_NO_CODE_CACHE: "", HOME: "/h" }, "linux")).toBe("/h/.cache/mq");
   });
 
-  it("is kept under the name of the command that ran, not of a flag's value before it", () => {
+  it.runIf(HAND_MADE)("is kept under the name of the command that ran, not of a flag's value before it", () => {
     const home = tempDir("mq-code-cache-");
     const dir = join(home, "cache", "mq");
     // `json` is the first word without a dash, but `config` ran: a `-json` cache would be compiled for config
@@ -58,7 +63,7 @@ describe("the code cache", () => {
     expect(caches(dir)).toHaveLength(2);
   });
 
-  it("of a command line without a word (no V8 flags) is not shared with one whose first word is a flag's value (flags set)", () => {
+  it.runIf(HAND_MADE)("of a command line without a word (no V8 flags) is not shared with one whose first word is a flag's value (flags set)", () => {
     const home = tempDir("mq-code-cache-");
     const dir = join(home, "cache", "mq");
     expect(mq(["--help"], home).code).toBe(0);
@@ -73,7 +78,7 @@ describe("the code cache", () => {
     expect(caches(dir)).toHaveLength(2);
   });
 
-  it("of a line that names serve without running it (mq help serve: no --optimize-for-size) is not that of the command's other runs", () => {
+  it.runIf(HAND_MADE)("of a line that names serve without running it (mq help serve: no --optimize-for-size) is not that of the command's other runs", () => {
     const home = tempDir("mq-code-cache-");
     const dir = join(home, "cache", "mq");
     expect(mq(["help", "logs"], home).code).toBe(0);
@@ -86,7 +91,7 @@ describe("the code cache", () => {
     expect(caches(dir)).toHaveLength(2);
   });
 
-  it("is neither written nor read with MQ_NO_CODE_CACHE set", () => {
+  it.runIf(HAND_MADE)("is neither written nor read with MQ_NO_CODE_CACHE set", () => {
     const home = tempDir("mq-code-cache-");
     const off = mq(["--help"], home, { MQ_NO_CODE_CACHE: "1" });
     expect(off.code).toBe(0);
@@ -95,7 +100,7 @@ describe("the code cache", () => {
     expect(caches(join(home, "cache", "mq"))).toHaveLength(1);
   });
 
-  it("is written by the first run (private to the user), used by the next, and the output is the same", () => {
+  it.runIf(HAND_MADE)("is written by the first run (private to the user), used by the next, and the output is the same", () => {
     const home = tempDir("mq-code-cache-");
     const first = mq(["--help"], home);
     const dir = join(home, "cache", "mq");
@@ -166,7 +171,7 @@ describe("the code cache", () => {
         }
         return mkdirSync(p, o);
       };
-      const m = require(${JSON.stringify(LOADER)}).loadMain({ dir });
+      const m = require(${JSON.stringify(LOADER)}).loadMain({ dir, runtimeCache: false });
       m.save();
       process.stdout.write(m.cache);`;
     const r = spawnSync(process.execPath, ["-e", child], { encoding: "utf8", timeout: 30_000 });
@@ -205,7 +210,7 @@ describe("the code cache", () => {
     expect(loaderState(dir)).toBe("used");
   });
 
-  it("survives runs that write it at the same time: each succeeds, the file left is whole", async () => {
+  it.runIf(HAND_MADE)("survives runs that write it at the same time: each succeeds, the file left is whole", async () => {
     const home = tempDir("mq-code-cache-");
     const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CACHE_HOME: join(home, "cache"), MQ_CONFIG_DIR: join(home, "config"), NO_COLOR: "1" };
     const runs = await Promise.all(
@@ -236,7 +241,7 @@ describe("the code cache", () => {
     expect(statSync(file).ino).toBe(before.ino);
   });
 
-  it("is one per copy of mq: a copy's stack traces name its own main.cjs, not that of another copy which wrote its cache first", async () => {
+  it.runIf(HAND_MADE)("is one per copy of mq: a copy's stack traces name its own main.cjs, not that of another copy which wrote its cache first", async () => {
     // found from outside: a profile of /work's mq named the bench's temporary copy's main.cjs (V8
     // restores a script's name from its cache, and the cache was named after the build only)
     const home = tempDir("mq-code-cache-");
@@ -295,4 +300,45 @@ describe("the code cache", () => {
     expect(loaderState(dir)).toBe("missing"); // saved again: the clean-up runs then
     expect(readdirSync(dir).sort()).toEqual([own!, ...kept].sort());
   });
+});
+
+describe.runIf(!HAND_MADE)("the runtime's compile cache (Node 22.1 and later)", () => {
+  const compiled = (home: string) => {
+    const dir = join(home, "cache", "mq", "compile-cache");
+    return existsSync(dir) ? readdirSync(dir, { recursive: true }).length : 0;
+  };
+
+  it("is written in the user's cache folder (private), used by the next run, and the output is the same", () => {
+    const home = tempDir("mq-compile-cache-");
+    const first = mq(["--help"], home);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toBe("");
+    expect(compiled(home)).toBeGreaterThan(0);
+    expect(statSync(join(home, "cache", "mq")).mode & 0o777).toBe(0o700);
+    expect(statSync(join(home, "cache", "mq", "compile-cache")).mode & 0o777).toBe(0o700);
+    expect(mq(["--help"], home)).toEqual(first);
+    // no file of the hand-made cache
+    expect(caches(join(home, "cache", "mq"))).toEqual([]);
+    const dir = join(home, "cache", "mq");
+    expect(loaderStateOf(dir)).toBe("node");
+  });
+
+  it("is neither written nor read with MQ_NO_CODE_CACHE set, nor in a folder others may write", () => {
+    const home = tempDir("mq-compile-cache-");
+    const off = mq(["--help"], home, { MQ_NO_CODE_CACHE: "1" });
+    expect(off.code).toBe(0);
+    expect(existsSync(join(home, "cache", "mq"))).toBe(false);
+    expect(mq(["--help"], home)).toEqual(off);
+    const dir = join(home, "cache", "mq");
+    chmodSync(dir, 0o777);
+    expect(loaderStateOf(dir)).toBe("untrusted");
+    expect(mq(["--help"], home)).toEqual(off);
+  });
+
+  /** what loadMain did with the runtime's cache in DIR */
+  function loaderStateOf(dir: string): string {
+    const r = spawnSync(process.execPath, ["-e", `process.stdout.write(require(${JSON.stringify(LOADER)}).loadMain({ dir: ${JSON.stringify(dir)} }).cache)`], { encoding: "utf8", timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
+    return r.stdout;
+  }
 });

@@ -5,7 +5,8 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { dialectOf, QUEUE_EVENT_TYPES, READINGS, readField, STAY_KEYS_SPEC, stayEvent, type Field } from "../../src/insights/dialects.js";
-import { staysOf, type LogEvent } from "../../src/insights/stays.js";
+import type { LogEvent } from "../../src/api/events.js";
+import { staysOf } from "../../src/insights/stays.js";
 import { QUEUE_FACTS_SPEC_SHA256 } from "../../src/archive/db.js";
 import { newestFirst, prSevenEvents } from "./fixture.js";
 

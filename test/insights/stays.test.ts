@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { StayBuilder, staysOf, stayTimes, type LogEvent } from "../../src/insights/stays.js";
+import type { LogEvent } from "../../src/api/events.js";
+import { StayBuilder, staysOf, stayTimes } from "../../src/insights/stays.js";
 import { readField } from "../../src/insights/dialects.js";
 import { distribution, nearestRank, WindowAccumulator } from "../../src/insights/figures.js";
 import { stayRecord } from "../../src/insights/records.js";

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../src/server/index.js";
 import { runMq } from "../reliability/harness.js";
-import { displayWidth } from "../../src/output/terminal-width.js";
+import { displayWidth } from "../../src/iostreams/terminal-width.js";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
 let server: RunningServer;

@@ -6,7 +6,7 @@
 // only when it needs to.
 import { describe, expect, it } from "vitest";
 import { fittedTable } from "../../src/output/fitted-table.js";
-import { displayWidth } from "../../src/output/terminal-width.js";
+import { displayWidth } from "../../src/iostreams/terminal-width.js";
 
 const HEAD = ["SLOWEST", "BASE", "QUEUE", "ENTERED", "IN QUEUE", "WAITING", "CI", "OUTCOME"];
 const ALIGN: Array<"left" | "right"> = ["right", "left", "left", "left", "right", "right", "right", "left"];

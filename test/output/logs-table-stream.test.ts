@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import fixtures from "../../src/api/fixtures/events.json";
 import { testContext } from "../helpers/context.js";
-import type { LogEvent } from "../../src/output/logs-table.js";
+import type { LogEvent } from "../../src/api/events.js";
 
 // 1,300 events of every fixture shape (some with long summaries, others plain), newest first
 function events(): LogEvent[] {

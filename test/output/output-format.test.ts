@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { testContext } from "../helpers/context.js";
-import { resolveOutputFormat } from "../../src/commands/shared/output.js";
+import { resolveOutputFormat } from "../../src/cmdutil/output.js";
 
 describe("resolveOutputFormat", () => {
   it("is a table on a terminal and ndjson otherwise", () => {

@@ -2,7 +2,7 @@
 // recorded instead of slept: retries are exercised exactly, and the suite stays fast.
 import { main } from "../../src/main.js";
 import type { ApiClient } from "../../src/api/client.js";
-import { createApiClient } from "../../src/factory/api-client.js";
+import { createApiClient } from "../../src/context/api-client.js";
 import { testContext, type TestContext, type TestContextInit } from "../helpers/context.js";
 import { afterAll, beforeAll, describe } from "vitest";
 import { dispatcherFor, WIRE_NAMES, type WireName } from "../helpers/wires.js";

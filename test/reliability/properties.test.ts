@@ -1,11 +1,11 @@
 // Property-based tests (fast-check) on the parsers user and server input goes through. They extend
-// the examples in test/api and test/commands/shared: Link headers serialised and parsed back,
+// the examples in test/api and test/cmdutil: Link headers serialised and parsed back,
 // durations and date-times, query strings with any Unicode through the server's decoder, and the
 // event envelope (valid events always parse; a broken one names the field and the event id).
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { parseLinkHeader, findLink, cursorOf } from "../../src/api/pagination.js";
-import { parseTimeFlag, formatInstant } from "../../src/commands/shared/time.js";
+import { parseTimeFlag, formatInstant } from "../../src/cmdutil/time.js";
 import { isIsoDateTimeWithZone, parseDurationSeconds } from "../../src/validators.js";
 import { appendQuery, type QueryInput } from "../../src/api/client.js";
 

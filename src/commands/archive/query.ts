@@ -3,7 +3,7 @@
 import { Command } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { resolveOutputFormat } from "../shared/output.js";
+import { resolveOutputFormat } from "../../cmdutil/output.js";
 import { checkDataDir, dataDirOption } from "./shared.js";
 
 export interface ArchiveQueryOptions {

@@ -1,7 +1,8 @@
 // Output of the archive commands through the one exporter: json/ndjson/csv records as everywhere,
 // and for the table a generic one over named columns (query results have no fixed shape), sized
 // from the first rows and then streamed through the same widths.
-import type { Context, IOStreams, OutputFormat } from "../../context.js";
+import type { Context, OutputFormat } from "../../context.js";
+import type { IOStreams } from "../../iostreams/iostreams.js";
 import type { Sink } from "../../output/exporter.js";
 
 export type Row = Record<string, unknown>;
@@ -25,7 +26,7 @@ export function cellText(value: unknown): string {
 }
 
 async function rowTable(io: IOStreams, columns: readonly string[]): Promise<Sink<Row>> {
-  const [{ renderTable, columnWidths }, { colors }] = await Promise.all([import("../../output/table.js"), import("../../output/color.js")]);
+  const [{ renderTable, columnWidths }, { colors }] = await Promise.all([import("../../output/table.js"), import("../../iostreams/color.js")]);
   const c = colors(io, "stdout");
   const head = columns.map((h) => h.toUpperCase());
   const width = io.tableWidth();

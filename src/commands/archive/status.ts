@@ -3,7 +3,7 @@
 // finished, and the known gaps.
 import { Command } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
-import { resolveOutputFormat } from "../shared/output.js";
+import { resolveOutputFormat } from "../../cmdutil/output.js";
 import { checkDataDir, dataDirOption } from "./shared.js";
 
 export interface ArchiveStatusOptions {
@@ -94,7 +94,7 @@ export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context)
     // a row per repository, a dozen columns of timestamps: one streaming table ran 110 columns wide
     // at 60 with every cell cut to 7 characters; fitted, it splits into parts, each with the
     // repository, and the gaps, free text, wrap
-    const [{ fittedTable }, { colors }] = await Promise.all([import("../../output/fitted-table.js"), import("../../output/color.js")]);
+    const [{ fittedTable }, { colors }] = await Promise.all([import("../../output/fitted-table.js"), import("../../iostreams/color.js")]);
     const head = STATUS_COLUMNS.map((c) => c.toUpperCase());
     const rows = records.map((r) => STATUS_COLUMNS.map((c) => cellText(r[c])));
     const align = STATUS_COLUMNS.map((c) => (c === "events" || c === "raw_bytes" ? "right" : "left"));

@@ -3,9 +3,9 @@
 import { Command, Option } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { parseTimeWindow, TIME_VALUE_HELP } from "../shared/time.js";
-import { resolveOutputFormat } from "../shared/output.js";
-import { parseIntFlag } from "../shared/lists.js";
+import { parseTimeWindow, TIME_VALUE_HELP } from "../../cmdutil/time.js";
+import { resolveOutputFormat } from "../../cmdutil/output.js";
+import { parseIntFlag } from "../../cmdutil/lists.js";
 import { DEFAULT_PARALLEL, MAX_PARALLEL } from "../../api/slice-limits.js";
 import { checkDataDir, checkRepositories, dataDirOption } from "./shared.js";
 
@@ -61,7 +61,7 @@ export async function runArchiveSync(opts: ArchiveSyncOptions, ctx: Context): Pr
     import("../../archive/db.js"),
     import("../../archive/paths.js"),
     import("../../archive/sync.js"),
-    import("../../output/spinner.js"),
+    import("../../iostreams/spinner.js"),
     import("../../output/format.js"),
     import("../../archive/choose.js"),
   ]);

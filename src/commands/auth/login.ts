@@ -50,7 +50,7 @@ export async function runAuthLogin(opts: AuthLoginOptions, ctx: Context): Promis
 
   if (opts.check) {
     const repo = await ctx.resolveRepo();
-    const { createApiClient } = await import("../../factory/api-client.js");
+    const { createApiClient } = await import("../../context/api-client.js");
     const client = await createApiClient(ctx, { token });
     try {
       await client.get(`/repos/${repo.owner}/${repo.name}/stats/queues`);

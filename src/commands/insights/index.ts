@@ -5,12 +5,12 @@
 import { Command, Option } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { parseIntFlag } from "../shared/lists.js";
-import { checkWindowOrder, parseTimeFlag } from "../shared/time.js";
-import { resolveOutputFormat } from "../shared/output.js";
-import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, type StaysRawFlags } from "../shared/stays-flags.js";
+import { parseIntFlag } from "../../cmdutil/lists.js";
+import { checkWindowOrder, parseTimeFlag } from "../../cmdutil/time.js";
+import { resolveOutputFormat } from "../../cmdutil/output.js";
+import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, type StaysRawFlags } from "../../cmdutil/stays-flags.js";
 import type { ArchiveMode } from "../../archive/choose.js";
-import { addGateFlags, parseGateFlags, type GateFlags, type GateRawFlags } from "../shared/gate.js";
+import { addGateFlags, parseGateFlags, type GateFlags, type GateRawFlags } from "../../cmdutil/gate.js";
 
 export const DEFAULT_INSIGHTS_WINDOW_MS = 7 * 86_400_000;
 export const DEFAULT_SLOWEST = 5;
@@ -105,12 +105,12 @@ export async function parseInsightsFlags(flags: RawFlags, ctx: Context): Promise
 
 export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<void> {
   const [{ resolveRepos, eachRepo, someReposFailed }, { WindowAccumulator }, { walkStays }, { openEventSource }, { buildReport }, { startSpinner }, { formatCount }] = await Promise.all([
-    import("../shared/repos.js"),
+    import("../../cmdutil/repos.js"),
     import("../../insights/figures.js"),
     import("../../insights/walk.js"),
-    import("../../insights/source.js"),
+    import("../../archive/event-source.js"),
     import("../../insights/report.js"),
-    import("../../output/spinner.js"),
+    import("../../iostreams/spinner.js"),
     import("../../output/format.js"),
   ]);
   const repos = await resolveRepos(ctx);
@@ -180,7 +180,7 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
         emptyReason: "no stays in the window",
       })
     : [];
-  const { reportGate } = await import("../shared/gate.js");
+  const { reportGate } = await import("../../cmdutil/gate.js");
   const gate = reportGate(ctx, opts.gate, verdicts, {
     command: "mq insights",
     repository: repos.map((r) => `${r.owner}/${r.name}`).join(","),

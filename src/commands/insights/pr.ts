@@ -3,11 +3,11 @@
 import { Command } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { resolveOutputFormat } from "../shared/output.js";
-import { addArchiveFlags, addWindowFlags, parseParallelFlag, parseStaysWindow } from "../shared/stays-flags.js";
-import { resolveArchiveMode } from "../shared/archive.js";
+import { resolveOutputFormat } from "../../cmdutil/output.js";
+import { addArchiveFlags, addWindowFlags, parseParallelFlag, parseStaysWindow } from "../../cmdutil/stays-flags.js";
+import { resolveArchiveMode } from "../../cmdutil/archive.js";
 import type { ArchiveMode } from "../../archive/choose.js";
-import { MAX_PULL_REQUEST } from "../logs.js";
+import { MAX_PULL_REQUEST } from "../../cmdutil/logs-filters.js";
 
 export const DEFAULT_PR_WINDOW_MS = 30 * 86_400_000;
 
@@ -55,9 +55,9 @@ export function parsePrFlags(number: string, flags: RawFlags, ctx: Context): PrO
 export async function runPr(opts: PrOptions, ctx: Context): Promise<void> {
   const repo = await ctx.resolveRepo();
   const [{ openEventSource }, { timelineOf, bisectionNames }, { startSpinner }] = await Promise.all([
-    import("../../insights/source.js"),
+    import("../../archive/event-source.js"),
     import("../../insights/timeline.js"),
-    import("../../output/spinner.js"),
+    import("../../iostreams/spinner.js"),
   ]);
   const source = await openEventSource(ctx, {
     mode: opts.archive,
@@ -66,7 +66,7 @@ export async function runPr(opts: PrOptions, ctx: Context): Promise<void> {
     what: `events of #${opts.pullRequest}`,
   });
   const spinner = await startSpinner(ctx, `reading the events of #${opts.pullRequest}`);
-  const events: import("../../insights/stays.js").LogEvent[] = [];
+  const events: import("../../api/events.js").LogEvent[] = [];
   try {
     // one pull request's events: few, kept to be put in time order with the bisections
     for await (const e of source.events({ owner: repo.owner, name: repo.name, since: opts.since, until: opts.until, pullRequest: opts.pullRequest, parallel: opts.parallel })) {

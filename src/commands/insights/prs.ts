@@ -4,12 +4,12 @@
 import { Command, Option } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "../shared/lists.js";
-import { resolveOutputFormat } from "../shared/output.js";
-import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, type StaysRawFlags } from "../shared/stays-flags.js";
+import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "../../cmdutil/lists.js";
+import { resolveOutputFormat } from "../../cmdutil/output.js";
+import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, type StaysRawFlags } from "../../cmdutil/stays-flags.js";
 import type { ArchiveMode } from "../../archive/choose.js";
 import { OUTCOMES, SORT_FIELDS, STAY_FIELDS, type SortField } from "../../insights/records.js";
-import { MAX_PULL_REQUEST } from "../logs.js";
+import { MAX_PULL_REQUEST } from "../../cmdutil/logs-filters.js";
 
 export const DEFAULT_PRS_WINDOW_MS = 7 * 86_400_000;
 
@@ -103,13 +103,13 @@ export function parsePrsFlags(flags: RawFlags, ctx: Context): PrsOptions {
 export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
   const [{ walkStays }, { openEventSource }, { stayRecord, sortValue }, { startSpinner }, { formatCount }, { resolveRepos, eachRepo, someReposFailed }, { MqError }, { wrapLine }] = await Promise.all([
     import("../../insights/walk.js"),
-    import("../../insights/source.js"),
+    import("../../archive/event-source.js"),
     import("../../insights/records.js"),
-    import("../../output/spinner.js"),
+    import("../../iostreams/spinner.js"),
     import("../../output/format.js"),
-    import("../shared/repos.js"),
+    import("../../cmdutil/repos.js"),
     import("../../errors.js"),
-    import("../../output/terminal-width.js"),
+    import("../../iostreams/terminal-width.js"),
   ]);
   type Row = import("../../insights/records.js").StayRecord;
   const repos = await resolveRepos(ctx);
@@ -137,7 +137,7 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
   let events = 0;
   // rows stream to stdout while it spins (one repository, unsorted)
   const spinner = await startSpinner(ctx, `reading the queue events of ${label}`, { stdoutStreams: opts.format !== "table" });
-  let failed: import("../shared/repos.js").RepoFailure[] = [];
+  let failed: import("../../cmdutil/repos.js").RepoFailure[] = [];
   let error: InstanceType<typeof MqError> | undefined;
   try {
     ({ failed, error } = await eachRepo(ctx, repos, async (repo) => {

@@ -10,7 +10,7 @@ import { formatFigure } from "../../output/format.js";
 import type { FieldKind } from "../../stats/endpoints.js";
 import type { Unit } from "../../insights/figures.js";
 import { fitLine, fittedTable } from "../../output/fitted-table.js";
-import { colors } from "../../output/color.js";
+import { colors } from "../../iostreams/color.js";
 import { printable } from "./stays-render.js";
 import type { MarkdownTable } from "../../output/markdown.js";
 

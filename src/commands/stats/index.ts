@@ -12,16 +12,16 @@ import { ruleOf } from "../../stats/aggregate.js";
 import { SUMMARY_DESCRIPTION, SUMMARY_SOURCES, summaryKinds, type SummaryFigureName } from "../../stats/summary.js";
 import { derivationOf } from "../../stats/derived.js";
 import { DIALECTS, type Dialect } from "../../api/dialects/index.js";
-import { checkWindow } from "../shared/logs-filters.js";
-import { collectList, closestMatches, requireNonEmptyItems } from "../shared/lists.js";
-import { checkWindowOrder, formatInstant, parseTimeFlag, parseTimeWindow, TIME_VALUE_HELP } from "../shared/time.js";
-import { resolveOutputFormat } from "../shared/output.js";
+import { checkWindow } from "../../cmdutil/logs-filters.js";
+import { collectList, closestMatches, requireNonEmptyItems } from "../../cmdutil/lists.js";
+import { checkWindowOrder, formatInstant, parseTimeFlag, parseTimeWindow, TIME_VALUE_HELP } from "../../cmdutil/time.js";
+import { resolveOutputFormat } from "../../cmdutil/output.js";
 import { recordFieldNames } from "../../stats/series.js";
-import { messageText } from "../../output/terminal-text.js";
-import { manyRepoList, type RepoName } from "../shared/repos.js";
-import { addGateFlags, parseGateFlags, reportGate, type GateFlags } from "../shared/gate.js";
+import { messageText } from "../../iostreams/terminal-text.js";
+import { manyRepoList, type RepoName } from "../../cmdutil/repos.js";
+import { addGateFlags, parseGateFlags, reportGate, type GateFlags } from "../../cmdutil/gate.js";
 
-export type { GateFlags } from "../shared/gate.js";
+export type { GateFlags } from "../../cmdutil/gate.js";
 
 export type StatsQuery = Record<string, string | string[]>;
 
@@ -422,7 +422,7 @@ export async function runStats(opts: StatsOptions, ctx: Context): Promise<void> 
   const { format } = opts;
   warnDeprecated(ctx, endpoint);
   const repository = await repositoryName(ctx);
-  const { startSpinner } = await import("../../output/spinner.js");
+  const { startSpinner } = await import("../../iostreams/spinner.js");
   const spinner = await startSpinner(ctx, `fetching ${endpoint.name} of ${repository}…`);
   let body: unknown;
   try {
@@ -474,8 +474,8 @@ async function runStatsMany(opts: StatsOptions, repos: RepoName[], ctx: Context)
   const { endpoint } = opts;
   warnDeprecated(ctx, endpoint);
   const [{ eachRepo, someReposFailed }, { startSpinner }, { combineRepos, judgeMany }] = await Promise.all([
-    import("../shared/repos.js"),
-    import("../../output/spinner.js"),
+    import("../../cmdutil/repos.js"),
+    import("../../iostreams/spinner.js"),
     import("../../stats/many.js"),
   ]);
   const spinner = await startSpinner(ctx, `fetching ${endpoint.name} of ${repos.length} repositories…`);
@@ -543,7 +543,7 @@ export async function runStatsSummary(opts: StatsSummaryOptions, ctx: Context): 
   const query: StatsQuery = { ...opts.filters, start_at: formatInstant(opts.since), end_at: formatInstant(opts.until) };
   const { summaryEndpoints, summaryFigures, judgeSummary } = await import("../../stats/summary.js");
   const endpoints = summaryEndpoints();
-  const { startSpinner } = await import("../../output/spinner.js");
+  const { startSpinner } = await import("../../iostreams/spinner.js");
   const spinner = await startSpinner(ctx, `fetching ${endpoints.length} statistics of ${await repositoryName(ctx)}…`);
   let bodies: Map<string, unknown>;
   try {
@@ -583,8 +583,8 @@ async function runStatsSummaryMany(opts: StatsSummaryOptions, repos: RepoName[],
   const query: StatsQuery = { ...opts.filters, start_at: formatInstant(opts.since), end_at: formatInstant(opts.until) };
   const [{ summaryEndpoints }, { eachRepo, someReposFailed }, { startSpinner }, { combineSummaries, judgeSummaryMany }] = await Promise.all([
     import("../../stats/summary.js"),
-    import("../shared/repos.js"),
-    import("../../output/spinner.js"),
+    import("../../cmdutil/repos.js"),
+    import("../../iostreams/spinner.js"),
     import("../../stats/many.js"),
   ]);
   const endpoints = summaryEndpoints();

@@ -2,12 +2,12 @@
 // outcome, exit reason, bisection section) with each figure over the window, then the total rows.
 // A total the API's figures cannot give exactly is "n/a" on the table (null elsewhere), with its
 // reason under the table (on stderr for the machine formats). -o json is one document.
-import type { IOStreams } from "../../context.js";
+import type { IOStreams } from "../../iostreams/iostreams.js";
 import { findStatsEndpoint, type StatsEndpoint } from "../../stats/endpoints.js";
 import { unavailableTotals, type ManyRow, type ManyStats, type RepoBodies, type RepoBody, type SummaryMany } from "../../stats/many.js";
 import { SUMMARY_SOURCES, type SummaryFigureName, type SummaryFigures } from "../../stats/summary.js";
 import { fieldsOfSection, formatKeyValue, type KeyValue } from "../../stats/series.js";
-import { colors } from "../../output/color.js";
+import { colors } from "../../iostreams/color.js";
 import type { Export } from "../../output/exporter.js";
 import type { MarkdownTable } from "../../output/markdown.js";
 import type { MetricFamily } from "../../output/openmetrics.js";
@@ -15,7 +15,7 @@ import { writeChunk } from "../../output/records.js";
 import { statsMetrics, summaryMetrics } from "./figures.js";
 import { fitLine, fittedTable } from "../../output/fitted-table.js";
 import { formatCell } from "./render.js";
-import { terminalText } from "../../output/terminal-text.js";
+import { terminalText } from "../../iostreams/terminal-text.js";
 
 /** A repository that could not be read: its message and the exit code it would have had alone. */
 export interface RepoFailure {
@@ -23,7 +23,7 @@ export interface RepoFailure {
   message: string;
   exit_code: number;
 }
-// (the same shape as commands/shared/repos.ts's: output/ does not import the commands)
+// (the same shape as cmdutil/repos.ts's: output/ does not import the commands)
 
 export interface StatsManyView {
   fields?: string[];

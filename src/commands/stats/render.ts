@@ -3,19 +3,19 @@
 // groups folded into one line; --intervals gives the per-interval detail, --chart a sparkline per
 // series. Flat records for ndjson/csv, the summary screen.
 import type { ChalkInstance } from "chalk";
-import type { IOStreams } from "../../context.js";
+import type { IOStreams } from "../../iostreams/iostreams.js";
 import { windowValue } from "../../stats/aggregate.js";
 import type { StatsEndpoint } from "../../stats/endpoints.js";
 import { fieldsOfSection, flatten, formatKeyValue, listItemKey, listItems, toGroups, toSeries, type KeyValue, type StatsGroup } from "../../stats/series.js";
 import type { SummaryFigures } from "../../stats/summary.js";
 import { renderChart } from "../../output/chart.js";
-import { colors } from "../../output/color.js";
+import { colors } from "../../iostreams/color.js";
 import { allKeys, type Export } from "../../output/exporter.js";
 import { formatCount, formatDuration, formatFigure, formatPercent } from "../../output/format.js";
 import { writeChunk } from "../../output/records.js";
 import { columnWidths, renderTable } from "../../output/table.js";
 import { fitHeads, fitLine, naturalWidth, splitColumns } from "../../output/fitted-table.js";
-import { terminalText } from "../../output/terminal-text.js";
+import { terminalText } from "../../iostreams/terminal-text.js";
 
 export interface RenderOptions {
   /** the width tables are fitted to; none off a terminal (-o table in a pipe) */

@@ -22,6 +22,7 @@ export const BATCH_SIZE = distribution(
   ["avg_batch_size", "max_batch_size", "min_batch_size"],
   // a: the batch's size; flag: the car's first fact (a car starts once, its facts all at one time)
   { kinds: [FACT.checksStart], add: (cell, f, c) => void (f.flag && addToSpread(cell(c.key), f.a)) },
+  { from: "`action.queue.checks_start`", figure: "avg / max / min of `pull_request_numbers.length`, once per `train_car_id`" },
   { dedupe: (e) => (trainCar(e) === undefined ? undefined : `batch:${trainCar(e)}`) },
 );
 
@@ -38,6 +39,7 @@ export const BATCH_BISECTION: Spec<Bisections> = {
       addBisectionEnd(a, m.culprit_found === true, m.max_failure_resolution_reached === true);
     }
   },
+  doc: { from: "`batch_bisection_start` / `_end`", figure: "started: count, mean and max `bisection_depth`, mean `batch_size_before_split`; completed: count, `culprit_found` count, `max_failure_resolution_reached` count" },
   facts: {
     kinds: [FACT.bisectionStart, FACT.bisectionEnd],
     add: (cell, f, c) => {
@@ -85,6 +87,7 @@ export const SKIP_INTERMEDIATE_RESULTS: Spec<Count> = {
     }
     a.n++;
   },
+  doc: { from: "`action.queue.checks_end`", figure: "`batches_saved` = checks_end events whose `abort_code` is `INTERMEDIATE_RESULTS_SKIPPED`, once per `batch_id` (else `train_car_id`); every bucket listed, zeros included, for every group with checks in the window" },
   facts: {
     kinds: [FACT.checksEnd],
     add: (cell, f, c) => {

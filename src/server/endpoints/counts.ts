@@ -10,6 +10,7 @@ export const QUEUES_ENTERED_COUNT: Spec<Count> = {
   types: ["action.queue.enter"],
   ...COUNT,
   add: (acc, e, t) => void acc(keyOf(e), t).n++,
+  doc: { from: "`action.queue.enter`", figure: "`entered` = number of events in the bucket" },
   facts: { kinds: [FACT.enter], add: (cell, _f, c) => void cell(c.key).n++ },
   render: (slots, buckets, f) => ({ groups: grouped(slots, buckets, byKey(f), (a, b) => [{ ...interval(b), entered: a?.n ?? 0 }], true) }),
 };
@@ -19,6 +20,7 @@ export const QUEUES_MERGED_COUNT: Spec<Count> = {
   types: ["action.queue.merged"],
   ...COUNT,
   add: (acc, e, t) => void acc(mergedKeyOf(e), t).n++,
+  doc: { from: "`action.queue.merged`", figure: "`merged` = number of events; groups keyed by `partition_names`" },
   facts: { kinds: [FACT.merged], add: (cell, _f, c) => void cell(c.mergedKey()).n++ },
   render: (slots, buckets, f) => ({
     groups: grouped(

@@ -3,7 +3,7 @@
 import type { StoredEvent } from "../store.js";
 import { addToSpread, SPREAD, type Spread } from "../stats/accumulators.js";
 import { interval } from "../stats/buckets.js";
-import { grouped, type FactReader, type Spec } from "../stats/engine.js";
+import { grouped, type EndpointDoc, type FactReader, type Spec } from "../stats/engine.js";
 import { round } from "../stats/fields.js";
 import { byKey, keyOf } from "../stats/keys.js";
 
@@ -16,6 +16,7 @@ export function distribution(
   value: (e: StoredEvent, t: number) => number | undefined,
   fields: [avg: string, max: string, min: string],
   facts: FactReader<Spread>,
+  doc: EndpointDoc,
   options: { keyFn?: (e: StoredEvent) => object; dedupe?: (e: StoredEvent) => string | undefined; unit?: number } = {},
 ): Spec<Spread> {
   const keyFn = options.keyFn ?? keyOf;
@@ -33,6 +34,7 @@ export function distribution(
       addToSpread(acc(keyFn(e), t), v);
     },
     facts,
+    doc,
     render: (slots, buckets, f, _from, _to, o) => ({
       groups: grouped(
         slots,

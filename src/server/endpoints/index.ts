@@ -13,7 +13,7 @@ import { QUEUE_SIZE, RUNNING_SPECULATIVE_CHECKS } from "./levels.js";
 import { BRANCHES, QUEUES } from "./names.js";
 import { AVERAGE_QUEUE_TIME, IDLE_QUEUE_TIME, QUEUES_PR_EXIT_REASONS, TOTAL_QUEUE_TIME } from "./sessions.js";
 
-export { timeToMerge } from "./sessions.js";
+export { TIME_TO_MERGE, timeToMerge } from "./sessions.js";
 
 export const STATS_SPECS: Readonly<Record<string, AnySpec>> = {
   "idle-queue-time": IDLE_QUEUE_TIME,

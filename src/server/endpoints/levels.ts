@@ -13,6 +13,7 @@ export const QUEUE_SIZE = distribution(
   ["avg_size", "max_size", "min_size"],
   // a: the size
   { kinds: [FACT.change], add: (cell, f, c) => addToSpread(cell(c.key), f.a) },
+  { from: "`action.queue.change`", figure: "avg / max / min of `size` over the events of the bucket" },
 );
 
 /** running_speculative_checks: avg / max / min of running checks, per group without its priority */
@@ -22,5 +23,6 @@ export const RUNNING_SPECULATIVE_CHECKS = distribution(
   ["avg_running_checks", "max_running_checks", "min_running_checks"],
   // a: the running checks (the fact has no priority, as its event)
   { kinds: [FACT.checksChange], add: (cell, f, c) => addToSpread(cell(noPriorityKey(c.key)), f.a) },
+  { from: "`action.queue.checks.change`", figure: "avg / max / min of `running_checks`; groups without `priority_rule_name`" },
   { keyFn: noPriority },
 );

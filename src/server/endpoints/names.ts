@@ -9,13 +9,14 @@ const QUEUE_TYPES = ["action.queue.enter", "action.queue.leave", "action.queue.m
 const QUEUE_FACTS = [FACT.enter, FACT.change, FACT.checksStart, FACT.checksEnd, FACT.leave, FACT.merged];
 
 /** queue names or base refs seen in queue events: one set for the window */
-function names(field: "base_ref" | "queue_name", out: string): Spec<Names> {
+function names(field: "base_ref" | "queue_name", out: string, what: string): Spec<Names> {
   return {
     types: QUEUE_TYPES,
     whole: true,
     ...NAMES,
     add: (acc, e, t) => void acc(ALL_NAMES, t).add(keyOf(e)[field]),
     facts: { kinds: QUEUE_FACTS, add: (cell, f) => void cell(ALL_NAMES).add(field === "base_ref" ? f.lane.base : f.lane.queue.name) },
+    doc: { from: "any `action.queue.enter/leave/merged/checks_start/checks_end/change`", figure: `sorted distinct ${what} in the window` },
     render: (slots) => {
       const set = new Set(slots.get(0)?.get(ALL_NAMES) ?? []);
       if (field === "base_ref") set.delete("");
@@ -24,5 +25,5 @@ function names(field: "base_ref" | "queue_name", out: string): Spec<Names> {
   };
 }
 
-export const BRANCHES = names("base_ref", "base_refs");
-export const QUEUES = names("queue_name", "queue_names");
+export const BRANCHES = names("base_ref", "base_refs", "base refs");
+export const QUEUES = names("queue_name", "queue_names", "queue names");

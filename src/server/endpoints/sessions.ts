@@ -17,7 +17,7 @@ import {
   type QueueTimes,
 } from "../stats/accumulators.js";
 import { interval } from "../stats/buckets.js";
-import { grouped, type Sink, type Spec } from "../stats/engine.js";
+import { grouped, type EndpointDoc, type Sink, type Spec } from "../stats/engine.js";
 import { meta, parseIso, queueMillis, queueTime, round, sessionKey } from "../stats/fields.js";
 import { byKey, keyOf, keyString } from "../stats/keys.js";
 import { exitReasonOf } from "../texts.js";
@@ -63,6 +63,7 @@ export const AVERAGE_QUEUE_TIME: Spec<QueueTimes> = {
     if (total === undefined) return;
     addQueueTime(acc(keyOf(e), t), total, waitedMs(e, total, sink), scheduleS(e), freezeS(e));
   },
+  doc: { from: "`action.queue.leave`", figure: "`queue_time` = mean of leave − `queued_at` (seconds); `idle_schedule` / `idle_freeze` = mean `seconds_waiting_for_schedule` / `_freeze`; `idle_capacity` = mean of (first `checks_start` of the session − `queued_at`) − schedule − freeze, at least 0 (leave − `queued_at` when checks never started)" },
   facts: {
     kinds: [FACT.leave],
     add: (cell, f, c) => {
@@ -102,6 +103,7 @@ export const TOTAL_QUEUE_TIME = distribution(
       if (totalMs >= 0) addToSpread(cell(c.key), totalMs);
     },
   },
+  { from: "`action.queue.leave`", figure: "avg / max / min of leave − `queued_at` (seconds)" },
   { unit: 1000 },
 );
 
@@ -117,6 +119,7 @@ export const QUEUES_PR_EXIT_REASONS: Spec<Counts> = {
     const m = meta(e);
     bump(acc(keyOf(e), t), exitReasonOf(m.merged, m.reason));
   },
+  doc: { from: "`action.queue.leave`", figure: "once per `session_id`: `SUCCESS` when `merged`, else the abort code whose sentence is `reason` (`src/server/texts.ts`), a reason that already is a code, or the raw reason (a replayed real log keeps its words)" },
   // a session leaves once: its first leave (Sink.first over the events) is its only fact; flag: merged, text: reason
   facts: { kinds: [FACT.leave], add: (cell, f, c) => bump(cell(c.key), exitReasonOf(f.flag, f.text)) },
   render: (slots, buckets, f) => ({
@@ -161,6 +164,7 @@ export const IDLE_QUEUE_TIME: Spec<IdleValues> = {
     const freeze = Math.round(freezeS(e) * 1000);
     addIdle(acc(keyOf(e), t), totalMs, waitedMs(e, totalMs, sink), sched, freeze);
   },
+  doc: { from: "`action.queue.leave`", figure: "once per `session_id`, the session's time in the queue (leave − `queued_at`, whole ms) cut in four: `idle_schedule` = `seconds_waiting_for_schedule`, `idle_freeze` = `seconds_waiting_for_freeze`, `idle_capacity` = (first `checks_start` of the session − `queued_at`) − schedule − freeze, at least 0 (the whole time when checks never started), `ci_runtime` = the rest, at least 0. Per bucket: mean, `p95_` (nearest rank), `max_` and `sum_` of each part, and `count_idle`; per group a `summary` (mean, p95, max) over the whole window. The parts' values are kept, not summed, so per-day partials give the same percentiles as one pass" },
   facts: {
     kinds: [FACT.leave],
     add: (cell, f, c) => {
@@ -257,3 +261,9 @@ export function timeToMerge(store: EventStore, at: number, branch: string | unde
     }),
   }));
 }
+
+/** time_to_merge's definition: answered by timeToMerge over the store of the 7 days before its instant */
+export const TIME_TO_MERGE: { answer: typeof timeToMerge; doc: EndpointDoc } = {
+  answer: timeToMerge,
+  doc: { from: "`action.queue.merged`, `action.queue.enter`", figure: "for the 7 days before `at` (default now), optionally only `branch`: mean and median of merged − `queued_at` in seconds per partition and queue; a queue with entries but no merge has `null`" },
+};

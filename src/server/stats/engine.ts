@@ -59,8 +59,18 @@ export interface FactReader<A> {
   add(cell: (key: object) => A, f: QueueFact, c: FactContext): void;
 }
 
+/** How docs/server.md says an endpoint is derived (its row of "How each figure is derived", generated). */
+export interface EndpointDoc {
+  /** the events it reads */
+  from: string;
+  /** how its figures are computed from them */
+  figure: string;
+}
+
 /** One endpoint's definition on the server side. */
 export interface Spec<A> extends Accumulator<A> {
+  /** its row in docs/server.md */
+  doc: EndpointDoc;
   /** the event types it reads */
   types: readonly string[];
   /** everything goes to one slot: figures that are not a sum over buckets (sessions, names, one bucket) */

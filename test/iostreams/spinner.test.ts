@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { testContext } from "../helpers/context.js";
-import { startSpinner } from "../../src/output/spinner.js";
+import { startSpinner } from "../../src/iostreams/spinner.js";
 
 describe("startSpinner", () => {
   it("writes nothing when stderr is not a terminal", async () => {

@@ -5,9 +5,9 @@
 import { Command, Option } from "commander";
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { Context } from "../../context.js";
-import { CheckFailedError, UsageError } from "../../errors.js";
-import { GATE_SCOPES, type FailIfExpr, type GateScope, type Verdict } from "../../stats/fail-if.js";
+import type { Context } from "../context.js";
+import { CheckFailedError, UsageError } from "../errors.js";
+import { GATE_SCOPES, type FailIfExpr, type GateScope, type Verdict } from "../stats/fail-if.js";
 import { parseIntFlag, requireNonEmptyItems } from "./lists.js";
 
 /** The gate flags as commander gives them. */
@@ -125,7 +125,7 @@ export interface GateRun {
   start_at?: string;
   end_at?: string;
   /** what the step summary shows besides the verdicts (absent: no summary) */
-  summary?: () => { headline: import("../../output/markdown.js").MarkdownTable; chart?: import("../../output/github.js").StepSummary["chart"]; window?: { start: string; end: string } };
+  summary?: () => { headline: import("../output/markdown.js").MarkdownTable; chart?: import("../output/github.js").StepSummary["chart"]; window?: { start: string; end: string } };
 }
 
 /**
@@ -133,9 +133,9 @@ export interface GateRun {
  * annotation per failed check and the step summary. Exit 1 (CheckFailedError) when a check failed.
  */
 export async function reportGate(ctx: Context, gate: GateFlags, verdicts: readonly Verdict[], run: GateRun): Promise<void> {
-  const [{ verdictLines, writeGateReport }, { colors }] = await Promise.all([import("../../output/gate.js"), import("../../output/color.js")]);
+  const [{ verdictLines, writeGateReport }, { colors }] = await Promise.all([import("../output/gate.js"), import("../iostreams/color.js")]);
   if (verdicts.length) ctx.io.stderr.write(verdictLines(verdicts, colors(ctx.io, "stderr"), ctx.io.messageWidth()));
-  const github = await import("../../output/github.js");
+  const github = await import("../output/github.js");
   if (github.inActions(ctx.env)) {
     ctx.io.stderr.write(github.annotations(verdicts, run.command));
     const path = ctx.env.GITHUB_STEP_SUMMARY;

@@ -3,9 +3,9 @@
 // other come from the dialect in effect (its /logs parameters), so a flag the other side lacks is
 // refused in one line before anything is sent.
 import { Option } from "commander";
-import { UsageError } from "../../errors.js";
-import { paramOf, type Dialect } from "../../api/dialects/types.js";
-import { DIALECTS, MERGIFY_DIALECT, SPEC_DIALECT } from "../../api/dialects/index.js";
+import { UsageError } from "../errors.js";
+import { paramOf, type Dialect } from "../api/dialects/types.js";
+import { DIALECTS, MERGIFY_DIALECT, SPEC_DIALECT } from "../api/dialects/index.js";
 import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "./lists.js";
 
 export const MAX_PULL_REQUEST = 2147483646;

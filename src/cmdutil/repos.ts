@@ -3,10 +3,10 @@
 // Without --repo, the one repository mq would use anyway.
 import { readFileSync, statSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
-import type { Context } from "../../context.js";
-import { MqError, UsageError } from "../../errors.js";
-import { messageText } from "../../output/terminal-text.js";
-import { checkRepo } from "../../validators.js";
+import type { Context } from "../context.js";
+import { MqError, UsageError } from "../errors.js";
+import { messageText } from "../iostreams/terminal-text.js";
+import { checkRepo } from "../validators.js";
 
 export interface RepoName {
   owner: string;

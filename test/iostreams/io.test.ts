@@ -1,7 +1,8 @@
 // The terminal rules of the I/O object (ctx.io): the one place commands ask about the terminal.
 import { describe, expect, it } from "vitest";
 import { PassThrough } from "node:stream";
-import { createContext, defaultOutputFormat } from "../../src/context.js";
+import { createContext } from "../../src/context.js";
+import { defaultOutputFormat } from "../../src/iostreams/iostreams.js";
 import { testContext } from "../helpers/context.js";
 
 describe("I/O object", () => {

@@ -1,7 +1,8 @@
 // Which output format a data command uses. Light on purpose: commands call it while parsing flags,
 // before any renderer is loaded.
-import { defaultOutputFormat, FIGURE_FORMATS, OUTPUT_FORMATS, type Context, type OutputFormat } from "../../context.js";
-import { UsageError } from "../../errors.js";
+import { FIGURE_FORMATS, OUTPUT_FORMATS, type Context, type OutputFormat } from "../context.js";
+import { defaultOutputFormat } from "../iostreams/iostreams.js";
+import { UsageError } from "../errors.js";
 
 /**
  * --output if given; otherwise what the I/O object says suits stdout (a table for a person).

@@ -2,8 +2,8 @@
 // insights), and MQ_ARCHIVE for when neither is given. Light: parsing only; the choice itself
 // (archive/choose.ts) is loaded when the command runs.
 import { Option } from "commander";
-import { UsageError } from "../../errors.js";
-import type { ArchiveMode } from "../../archive/choose.js";
+import { UsageError } from "../errors.js";
+import type { ArchiveMode } from "../archive/choose.js";
 
 export const ARCHIVE_MODES: readonly ArchiveMode[] = ["auto", "always", "never"];
 export const ARCHIVE_ENV = "MQ_ARCHIVE";

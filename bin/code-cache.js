@@ -1,17 +1,24 @@
 "use strict";
-// Loads dist/main.cjs, the start-up bundle, through V8's code cache: compiling its 270 KB and the
-// functions a command runs was about 15 ms of every command's CPU, more than anything else mq
-// does before its first request (README, "Performance"). Node 20 has no module.enableCompileCache,
-// so this is what it does, by hand, for the one file that matters.
+// Loads dist/main.cjs, the start-up bundle, through a code cache: compiling it and the functions a
+// command runs was about 15 ms of every command's CPU, more than anything else mq does before its
+// first request.
+//
+// Node 22.1 and later: the runtime's own compile cache (module.enableCompileCache), in the user's
+// cache folder; it also covers the chunks a command imports. Node 20 has none, and there this
+// module keeps one by hand, for the one file that matters: V8's code cache of main.cjs, written
+// after the command has run (it then holds the functions the command ran, not only the top level:
+// `mq --help` took 16% less CPU with it than without any cache on Node 20, bench/RESULTS.md).
 //
 // The cache lives in the user's cache folder (never the package's, which may be read-only or
-// shared), one file per build of main.cjs, V8 version, CPU architecture and V8 flag set (mq serve
-// runs with other flags, and V8 refuses a cache made under different flags). V8 itself checks its
-// version, its flags and the source's length and rejects what does not match; a missing, refused
-// or unreadable cache only means compiling as usual. A new cache is written to a temporary file
-// and renamed into place: a concurrent mq reads the old one or the new one, never half of one.
+// shared). By hand: one file per build of main.cjs, V8 version, CPU architecture and V8 flag set
+// (mq serve runs with other flags, and V8 refuses a cache made under different flags). V8 itself
+// checks its version, its flags and the source's length and rejects what does not match; a
+// missing, refused or unreadable cache only means compiling as usual. A new cache is written to a
+// temporary file and renamed into place: a concurrent mq reads the old one or the new one, never
+// half of one.
 const { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = require("node:fs");
-const { createRequire } = require("node:module");
+const nodeModule = require("node:module");
+const { createRequire } = nodeModule;
 const { dirname, isAbsolute, join } = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { Script } = require("node:vm");
@@ -95,11 +102,14 @@ function exists(path) {
 
 /**
  * Runs main.cjs as Node's require would, and returns its exports and `save`, which writes the
- * code cache when there was none to use (call it once the command has run: the cache then holds
- * the functions it compiled, not only the top level). VARIANT tells apart the caches of runs that
- * compile different code or run under other V8 flags (bin/mq.js: one per command).
+ * hand-made code cache when there was none to use (call it once the command has run: the cache
+ * then holds the functions it compiled, not only the top level). VARIANT tells apart the caches of
+ * runs that compile different code or run under other V8 flags (bin/mq.js: one per command).
+ * `cache` says what was done: "node" (the runtime's compile cache), "used", "rejected", "missing",
+ * "untrusted" or "off".
  */
-function loadMain({ file = MAIN, dir = cacheDir(), variant = "" } = {}) {
+function loadMain({ file = MAIN, dir = cacheDir(), variant = "", runtimeCache = typeof nodeModule.enableCompileCache === "function" } = {}) {
+  if (runtimeCache) return loadWithCompileCache(file, dir);
   const source = readFileSync(file, "utf8");
   const build = /^\/\/mq-build ([0-9a-f]+)\n/.exec(source)?.[1];
   // the path too: V8 restores the script's name from the cache, and stack traces (--debug) of one
@@ -110,13 +120,13 @@ function loadMain({ file = MAIN, dir = cacheDir(), variant = "" } = {}) {
   // null: a damaged file, refused as V8 refuses a cache it cannot use (and written again)
   const read = trusted ? readCache(join(dir, name)) : undefined;
   const cachedData = read ?? undefined;
-  // Node's CommonJS wrapper, and one more argument: code restored from a code cache has no dynamic
-  // import callback (Node 20), so main.cjs loads its lazy chunks through this module's import()
-  const script = new Script(`(function (exports, require, module, __filename, __dirname, __mqLoaderImport) { ${source}\n})`, { filename: file, cachedData });
+  // Node's CommonJS wrapper. Code restored from a code cache has no import() of its own (Node 20):
+  // main.cjs loads its chunks through this module's (scripts/build.mjs, __mqImport)
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, { filename: file, cachedData });
   const module = { exports: {}, filename: file, id: file, loaded: false };
   const base = pathToFileURL(file);
-  const dynamicImport = (specifier) => import(specifier.startsWith(".") ? new URL(specifier, base).href : specifier);
-  script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file), dynamicImport);
+  globalThis[Symbol.for("mq.import")] = (specifier) => import(new URL(specifier, base).href);
+  script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
   module.loaded = true;
   const used = cachedData !== undefined && !script.cachedDataRejected;
   const rejected = read === null || (cachedData !== undefined && !used);
@@ -152,6 +162,27 @@ function loadMain({ file = MAIN, dir = cacheDir(), variant = "" } = {}) {
       }
     },
   };
+}
+
+/**
+ * Node 22.1 and later: the runtime's compile cache, in a folder of the user's cache folder that is
+ * this user's alone (compiled code from a file is code run), then main.cjs by require().
+ */
+function loadWithCompileCache(file, dir) {
+  let cache = "off";
+  if (dir !== undefined) {
+    const folder = join(dir, "compile-cache");
+    try {
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+    } catch {
+      // a read-only disk: no cache
+    }
+    if (isOwnPrivate(dir) && isOwnPrivate(folder)) {
+      const { status } = nodeModule.enableCompileCache(folder);
+      cache = status === nodeModule.constants.compileCacheStatus.FAILED ? "off" : "node";
+    } else cache = "untrusted";
+  }
+  return { exports: require(file), cache, save: () => {} };
 }
 
 module.exports = { loadMain, cacheDir, pathTag };

@@ -3,10 +3,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../../src/errors.js";
-import { parseRepoList } from "../../../src/commands/shared/repos.js";
-import { checkRepo } from "../../../src/validators.js";
-import { tempDir } from "../../helpers/tmp.js";
+import { UsageError } from "../../src/errors.js";
+import { parseRepoList } from "../../src/cmdutil/repos.js";
+import { checkRepo } from "../../src/validators.js";
+import { tempDir } from "../helpers/tmp.js";
 
 describe("--repo values that are not repositories", () => {
   it("a long value is quoted shortened, in one short line", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatInstant, parseTimeFlag, parseTimeWindow } from "../../../src/commands/shared/time.js";
-import { UsageError } from "../../../src/errors.js";
+import { formatInstant, parseTimeFlag, parseTimeWindow } from "../../src/cmdutil/time.js";
+import { UsageError } from "../../src/errors.js";
 
 const now = new Date("2026-11-20T12:00:00Z");
 

@@ -1,5 +1,5 @@
 // Repeatable, comma-separated flag values: `--type a --type b,c` gives [a, b, c].
-import { UsageError } from "../../errors.js";
+import { UsageError } from "../errors.js";
 
 /** commander argParser for a repeatable flag that also accepts comma-separated values. */
 export function collectList(value: string, previous: string[] | undefined): string[] {

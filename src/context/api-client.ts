@@ -5,7 +5,8 @@
 import type { Dispatcher } from "undici";
 import type { Wire } from "../api/wire.js";
 import { proxyUrl } from "../api/proxy-env.js";
-import { stderrText } from "../output/terminal-text.js";
+import { apiBaseUrl } from "../api/urls.js";
+import { stderrText } from "../iostreams/terminal-text.js";
 import { CONNECT_TIMEOUT_MS, createTransport, USER_AGENT, type ApiClient, type Sleep } from "../api/client.js";
 import { resolveApiUrl, resolveTimeoutSeconds, resolveToken, type ConfigSources, type DialectChoice } from "../config/resolve.js";
 import { AuthError, redact } from "../errors.js";
@@ -51,11 +52,6 @@ export async function createApiClient(ctx: ClientSources, overrides: ClientOverr
   });
   debug?.(`API ${transport.baseUrl.href}, ${USER_AGENT}, timeout ${timeoutS} s, retries ${g.retry ? "on" : "off"}, ${wire.name}`);
   return transport;
-}
-
-/** The versioned base of an API URL, as requests (and the archive's record of a sync) use it. */
-export function apiBaseUrl(root: string): string {
-  return `${root.replace(/\/+$/, "")}/v1`;
 }
 
 /** The API URL in effect and its token (a given one, or the one stored or set for that URL). */

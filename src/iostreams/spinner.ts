@@ -1,7 +1,7 @@
 // A progress spinner on stderr, only where the I/O object allows one (ctx.io.spinnerAllowed): pipes,
 // files and CI logs never see spinner frames or carriage returns. ora is imported only then: off a
 // terminal, loading it cost about as much as the rest of a one-page `mq logs`.
-import type { Context } from "../context.js";
+import type { IOStreams } from "./iostreams.js";
 import { stderrText } from "./terminal-text.js";
 
 export interface Spinner {
@@ -19,7 +19,13 @@ export interface SpinnerOptions {
   stdoutStreams?: boolean;
 }
 
-export async function startSpinner(ctx: Context, text: string, opts: SpinnerOptions = {}): Promise<Spinner> {
+/** What a spinner needs of the Context: the streams, and a cleanup to stop it when the run ends. */
+export interface SpinnerHost {
+  io: IOStreams;
+  onCleanup(fn: () => void): void;
+}
+
+export async function startSpinner(ctx: SpinnerHost, text: string, opts: SpinnerOptions = {}): Promise<Spinner> {
   // warnings quote servers (a type, a cursor): the same last net as main()'s error lines
   const writeLine = (line: string) => void ctx.io.stderr.write(stderrText(line) + "\n");
   if (!ctx.io.spinnerAllowed(opts)) return { active: false, update() {}, log: writeLine, stop() {} };

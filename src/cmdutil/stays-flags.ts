@@ -2,14 +2,14 @@
 // the window (--since/--until with the command's default length), the base ref and queue filters,
 // and --archive/--no-archive. One definition and one parser, so the three say and check the same.
 import { Option, type Command } from "commander";
-import type { Context } from "../../context.js";
-import type { ArchiveMode } from "../../archive/choose.js";
+import type { Context } from "../context.js";
+import type { ArchiveMode } from "../archive/choose.js";
 import { archiveOption, noArchiveOption, resolveArchiveMode } from "./archive.js";
 import { collectList, requireNonEmptyItems } from "./lists.js";
 import { checkWindowOrder, parseTimeFlag, TIME_VALUE_HELP } from "./time.js";
 import { parseIntFlag } from "./lists.js";
-import { UsageError } from "../../errors.js";
-import { DEFAULT_PARALLEL, MAX_PARALLEL } from "../../api/slice-limits.js";
+import { UsageError } from "../errors.js";
+import { DEFAULT_PARALLEL, MAX_PARALLEL } from "../api/slice-limits.js";
 
 export interface StaysRawFlags {
   since?: string;

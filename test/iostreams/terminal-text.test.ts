@@ -2,8 +2,8 @@
 // kept, widths are measured on what is printed, and stderr lines never start a workflow command.
 import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { shellWord, stderrText, terminalJson, terminalText } from "../../src/output/terminal-text.js";
-import { displayWidth, truncateToWidth } from "../../src/output/terminal-width.js";
+import { shellWord, stderrText, terminalJson, terminalText } from "../../src/iostreams/terminal-text.js";
+import { displayWidth, truncateToWidth } from "../../src/iostreams/terminal-width.js";
 
 describe("terminalText", () => {
   it.each([
@@ -115,7 +115,7 @@ describe("displayWidth's printable-ASCII shortcut", () => {
   it("agrees with string-width on any text, ASCII or not", async () => {
     const { default: stringWidth } = await import("string-width");
     const fc = (await import("fast-check")).default;
-    const { displayWidth } = await import("../../src/output/terminal-width.js");
+    const { displayWidth } = await import("../../src/iostreams/terminal-width.js");
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), fc.constantFrom("", " ", "~", "\x7f", "a\x1b[1mb\x1b[0m", "é", "日本", "\t")), (text) => {
         expect(displayWidth(text)).toBe(stringWidth(text.replace(/\x1b\[[0-9;]*m/g, "")));

@@ -1,8 +1,8 @@
 // --since/--until/--at values: an ISO 8601 date-time with a timezone, or a duration back from now
 // (`30m`, `6h`, `7d`, `2w`). The API wants a timezone on every date-time; guessing one for the user
 // would silently shift their window, so a value without one is an error, not a local time.
-import { UsageError } from "../../errors.js";
-import { parseDurationSeconds, parseIsoDateTime } from "../../validators.js";
+import { UsageError } from "../errors.js";
+import { parseDurationSeconds, parseIsoDateTime } from "../validators.js";
 
 // fail-if reads durations from here
 export { parseDurationSeconds };
@@ -10,7 +10,7 @@ export { parseDurationSeconds };
 export const TIME_VALUE_HELP = "an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z) or a duration ago (30m, 6h, 7d, 2w)";
 
 // the form the API receives; it lives with the other formatters because tables print it too
-import { formatInstant } from "../../output/format.js";
+import { formatInstant } from "../output/format.js";
 export { formatInstant };
 
 /**

@@ -1,22 +1,22 @@
 // The archive as an event source for the analyses (`mq prs`, `mq pr`, `mq insights`), and the
-// choice between it and the API (archive/choose.ts). What the API walk yields, the archive yields
+// choice between it and the API (choose.ts). What the API walk yields, the archive yields
 // too (each event's own JSON, newest first, same filters), so nothing downstream knows which one
 // answered.
 import type { Context } from "../context.js";
-import type { Archive } from "../archive/db.js";
-import type { ArchiveRequest } from "../archive/choose.js";
-import type { LogEvent } from "./stays.js";
-import type { EventSource, WalkOptions } from "./walk.js";
-import type { ArchivedEventsQuery } from "../archive/reader.js";
+import type { Archive } from "./db.js";
+import type { ArchiveRequest } from "./choose.js";
+import type { LogEvent } from "../api/events.js";
+import type { EventSource, WalkOptions } from "../insights/walk.js";
+import type { ArchivedEventsQuery } from "./reader.js";
 
 export function archiveEventSource(ctx: Context, archive: Archive): EventSource {
   const source: EventSource = {
     fromArchive: true,
     async *events(q) {
-      const [{ readArchivedEvents }, { InterruptedError }] = await Promise.all([import("../archive/reader.js"), import("../errors.js")]);
+      const [{ readArchivedEvents }, { InterruptedError }] = await Promise.all([import("./reader.js"), import("../errors.js")]);
       // --strict holds each archived event to the shapes of the side of the API that sent it, as
       // it holds the API's pages to the dialect in effect
-      const check = ctx.globals.strict ? await (await import("../archive/check.js")).archivedEventsCheck({ strict: true }) : undefined;
+      const check = ctx.globals.strict ? await (await import("./check.js")).archivedEventsCheck({ strict: true }) : undefined;
       let count = 0;
       let batches = 0;
       for await (const batch of readArchivedEvents(archive, archiveQuery(q))) {
@@ -33,7 +33,7 @@ export function archiveEventSource(ctx: Context, archive: Archive): EventSource 
   // the stays read queue_facts, not the whole events; --strict checks whole events
   if (!ctx.globals.strict) {
     source.stayEvents = async function* (q) {
-      const [{ readQueueFacts }, { InterruptedError }] = await Promise.all([import("../archive/reader.js"), import("../errors.js")]);
+      const [{ readQueueFacts }, { InterruptedError }] = await Promise.all([import("./reader.js"), import("../errors.js")]);
       let count = 0;
       let batches = 0;
       for await (const batch of readQueueFacts(archive, { ...archiveQuery(q), types: q.types })) {
@@ -52,9 +52,9 @@ function archiveQuery(q: WalkOptions): ArchivedEventsQuery {
   return { repository: `${q.owner}/${q.name}`, since: q.since, until: q.until, types: q.types, pullRequest: q.pullRequest, baseRef: q.baseRef };
 }
 
-/** The archive when --archive asks for it or it covers every window asked for (archive/choose.ts), else the API. */
+/** The archive when --archive asks for it or it covers every window asked for (choose.ts), else the API. */
 export async function openEventSource(ctx: Context, req: ArchiveRequest): Promise<EventSource> {
-  const [{ chooseArchive }, { apiEventSource }] = await Promise.all([import("../archive/choose.js"), import("./walk.js")]);
+  const [{ chooseArchive }, { apiEventSource }] = await Promise.all([import("./choose.js"), import("../insights/walk.js")]);
   const archive = await chooseArchive(ctx, req);
   return archive ? archiveEventSource(ctx, archive) : apiEventSource(ctx);
 }

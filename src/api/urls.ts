@@ -1,0 +1,12 @@
+// API URLs and URLs as they may be printed. A URL a user or a server gave (an API URL, a git
+// remote, a redirect's Location) can carry credentials, and CI remotes do carry tokens.
+
+/** The versioned base of an API URL, as requests (and the archive's record of a sync) use it. */
+export function apiBaseUrl(root: string): string {
+  return `${root.replace(/\/+$/, "")}/v1`;
+}
+
+/** Remove user:password@ from anything URL-like before it is printed. */
+export function stripUserinfo(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, "$1");
+}
