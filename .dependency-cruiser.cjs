@@ -16,8 +16,6 @@ const LAYERS = [
   ["help", "^src/help/"],
   // what several commands share: flags for time, repositories and filters, the gate, lists
   ["cmdutil", "^src/cmdutil/"],
-  // the shell completion generator (walks the command tree cli.ts builds)
-  ["completion", "^src/completion/"],
   // the shared rendering toolkit: exporter, records, fitted tables, charts, formatting
   ["output", "^src/output/"],
   // the DuckDB archive, and the archive as an event source for the analyses

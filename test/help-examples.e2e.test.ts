@@ -15,7 +15,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXAMPLES } from "../src/commands/examples.js";
+import { EXAMPLES } from "../src/help/examples.js";
 import { tempDir } from "./helpers/tmp.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Command } from "commander";
 import { ensureGlobalOptionsEverywhere } from "../src/cmdutil/global-options.js";
 import { buildProgram, commandPath, walk } from "../src/cli.js";
-import { EXAMPLES } from "../src/commands/examples.js";
+import { EXAMPLES } from "../src/help/examples.js";
 import { main } from "../src/main.js";
 import { testContext } from "./helpers/context.js";
 
@@ -31,7 +31,7 @@ describe("every command and option has a description", () => {
 describe("examples", () => {
   it("every command has 2 to 4 examples", () => {
     const wrong = commands.map(commandPath).filter((p) => !EXAMPLES[p] || EXAMPLES[p]!.length < 2 || EXAMPLES[p]!.length > 4);
-    expect(wrong, "command paths without 2-4 examples in src/commands/examples.ts").toEqual([]);
+    expect(wrong, "command paths without 2-4 examples in src/help/examples.ts").toEqual([]);
   });
 
   it("no examples for a command that does not exist", () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { checkRepo, parseDurationSeconds, parseIsoDateTime } from "../src/validators.js";
 import { OwnerSchema, RepositorySchema } from "../src/api/schema/common.js";
 import { checkConfigValue } from "../src/config/keys.js";
-import { parseServeFlags } from "../src/commands/serve.js";
+import { parseServeFlags } from "../src/commands/serve/index.js";
 
 describe("checkRepo", () => {
   it.each(["acme/web", "a-1/x.y_z", `${"o".repeat(40)}/${"n".repeat(100)}`])("accepts %s", (v) => {

@@ -1,5 +1,5 @@
 // The bundled server: node:http, no framework. It speaks the whole API (spec sections 4, 5, 7) over
-// a deterministic simulated history per repository (./simulate.ts) or a recorded log (--events).
+// a deterministic simulated history per repository (./simulate/) or a recorded log (--events).
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Event } from "../api/schema/events.js";

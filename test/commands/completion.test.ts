@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { Command } from "commander";
-import { NewCmdCompletion, runCompletion, type CompletionOptions } from "../../src/commands/completion.js";
+import { NewCmdCompletion, runCompletion, type CompletionOptions } from "../../src/commands/completion/index.js";
 import { main } from "../../src/main.js";
 import { testContext } from "../helpers/context.js";
 

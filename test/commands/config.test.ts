@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/main.js";
-import { NewCmdConfig, type ConfigOptions } from "../../src/commands/config.js";
+import { NewCmdConfig, type ConfigOptions } from "../../src/commands/config/index.js";
 import { testContext } from "../helpers/context.js";
 
 async function mq(args: string[], env: Record<string, string> = {}) {

@@ -113,7 +113,7 @@ describe.each(DIALECT_NAMES)("mq logs against mq serve --dialect %s", (dialect) 
     });
 
     test("the resume command carries the filters and the dialect", async () => {
-      const { resumeCommand } = await import("../../src/commands/logs.js");
+      const { resumeCommand } = await import("../../src/commands/logs/messages.js");
       const opts = { format: "ndjson", all: true, filters: { pull_request: [1, 2], not_outcome: ["neutral"], trigger: ["a b"] } } as never;
       expect(resumeCommand(opts, "acme/web", "c2", undefined, { offline: false, dialect: "mergify" })).toBe(
         "mq logs --repo acme/web --dialect mergify --pr 1,2 --not-outcome neutral --trigger 'a b' --all -o ndjson --cursor c2",

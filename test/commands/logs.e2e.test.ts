@@ -47,7 +47,7 @@ describe("mq logs against mq serve", () => {
   });
 
   it("a long table keeps one header and its column widths, and is written page by page", async () => {
-    const { TABLE_SIZING_ROWS } = await import("../../src/output/logs-table.js");
+    const { TABLE_SIZING_ROWS } = await import("../../src/commands/logs/table.js");
     const ctx = testContext({ tty: true, columns: 200, env: { NO_COLOR: "1" } });
     // a table held until the end is one write; a streamed one is a write per part
     let writes = 0;

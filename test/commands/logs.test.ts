@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { testContext, type TestContext } from "../helpers/context.js";
-import { NewCmdLogs, resumeCommand, type LogsOptions } from "../../src/commands/logs.js";
+import { NewCmdLogs } from "../../src/commands/logs/index.js";
+import { resumeCommand } from "../../src/commands/logs/messages.js";
+import type { LogsOptions } from "../../src/commands/logs/options.js";
 import { main } from "../../src/main.js";
 import { UsageError } from "../../src/errors.js";
 import { FIXTURE_EVENTS, makeEvents, startLogServer, useServer, type LogServer } from "./logs-fixture.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { main } from "../../src/main.js";
-import { NewCmdServe, type ServeOptions } from "../../src/commands/serve.js";
+import { NewCmdServe, type ServeOptions } from "../../src/commands/serve/index.js";
 import { testContext } from "../helpers/context.js";
 import { tempDir } from "../helpers/tmp.js";
 
@@ -101,7 +101,7 @@ describe("runServe", () => {
   it("prints the URL first, hints on stderr, and stops when the signal aborts", async () => {
     const controller = new AbortController();
     const ctx = testContext({ signal: controller.signal });
-    const { runServe } = await import("../../src/commands/serve.js");
+    const { runServe } = await import("../../src/commands/serve/index.js");
     const done = runServe({ host: "127.0.0.1", port: 0, seed: 1, days: 1, now: new Date("2026-11-20T12:00:00Z"), latencyMs: 0, memoryBudgetMb: 512 }, ctx);
     let url = "";
     for (let i = 0; i < 200 && !url; i++) {
@@ -123,7 +123,7 @@ describe("runServe", () => {
     const controller = new AbortController();
     controller.abort();
     const ctx = testContext({ signal: controller.signal });
-    const { runServe } = await import("../../src/commands/serve.js");
+    const { runServe } = await import("../../src/commands/serve/index.js");
     const err = await runServe({ host: "127.0.0.1", port: 0, seed: 1, days: 1, now: new Date("2026-11-20T12:00:00Z"), latencyMs: 0, memoryBudgetMb: 512 }, ctx).catch((e: unknown) => e);
     const { reportError } = await import("../../src/main.js");
     expect(reportError(err, ctx)).toBe(130);

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureGlobalOptionsEverywhere } from "../../src/cmdutil/global-options.js";
 import { buildProgram } from "../../src/cli.js";
-import { generateCompletion, type CompletionShell } from "../../src/completion/index.js";
+import { generateCompletion, type CompletionShell } from "../../src/commands/completion/generate.js";
 import { testContext } from "../helpers/context.js";
 import { tempDir } from "../helpers/tmp.js";
 

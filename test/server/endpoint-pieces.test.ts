@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { STATS_ENDPOINTS, type StatsEndpoint } from "../../src/stats/endpoints.js";
 import { STATS_SPECS } from "../../src/server/endpoints/index.js";
 import { definitionOf, DOCS_PATH, withDerivationTable } from "../../src/server/endpoints/docs.js";
-import { EXAMPLES } from "../../src/commands/examples.js";
+import { EXAMPLES } from "../../src/help/examples.js";
 import { CONTRACT_STATS_CHECKS } from "../../src/api/schema/contract-stats-checks.generated.js";
 import { MERGIFY_STATS_CHECKS } from "../../src/api/dialects/mergify-stats-checks.generated.js";
 
@@ -36,7 +36,7 @@ function missingPieces(records: readonly StatsEndpoint[], s: Sources): string[] 
     if (!s.hasDefinition(e)) miss("no server definition", "a Spec in the family's file of src/server/endpoints/, listed in STATS_SPECS of src/server/endpoints/index.ts");
     else if (e.params !== "time-to-merge" && s.factKinds(e) === 0) miss("its server definition reads no facts", "`facts` in its definition: the statistics of whole simulated days are folded from them");
     const examples = s.examples[`stats ${e.name}`];
-    if (!examples || examples.length < 2 || examples.length > 4) miss("no help examples (2 to 4)", `"stats ${e.name}" in src/commands/examples.ts`);
+    if (!examples || examples.length < 2 || examples.length > 4) miss("no help examples (2 to 4)", `"stats ${e.name}" in src/help/examples.ts`);
     if (spec && s.contractFixtures[e.name] === undefined) miss("no example answer of the contract in src/api/fixtures/stats.json", GEN);
     if (mergify && s.mergifyFixtures[`stats/${e.path}`] === undefined) miss("no example answer of the real service in test/fixtures/mergify-stats.json", GEN);
     for (const [file, script] of s.completions) {
@@ -79,7 +79,7 @@ describe("every statistics endpoint has all its pieces", () => {
     const added: StatsEndpoint = { ...base, name: "queues-left-count", path: "queues_left_count" };
     expect(missingPieces([added], REPOSITORY)).toEqual([
       "queues-left-count: no server definition (a Spec in the family's file of src/server/endpoints/, listed in STATS_SPECS of src/server/endpoints/index.ts)",
-      `queues-left-count: no help examples (2 to 4) ("stats queues-left-count" in src/commands/examples.ts)`,
+      `queues-left-count: no help examples (2 to 4) ("stats queues-left-count" in src/help/examples.ts)`,
       `queues-left-count: no example answer of the contract in src/api/fixtures/stats.json (${GEN})`,
       `queues-left-count: no example answer of the real service in test/fixtures/mergify-stats.json (${GEN})`,
       "queues-left-count: not in completions/mq.bash (npm run build && npm run completions)",

@@ -2,8 +2,8 @@
 // The scripts hold static data (no call back into node at completion time), so they are instant;
 // the generators load only when this command runs.
 import { Argument, Command } from "commander";
-import type { Context } from "../context.js";
-import { ensureGlobalOptionsEverywhere } from "../cmdutil/global-options.js";
+import type { Context } from "../../context.js";
+import { ensureGlobalOptionsEverywhere } from "../../cmdutil/global-options.js";
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -32,6 +32,6 @@ export function NewCmdCompletion(ctx: Context, runF?: (opts: CompletionOptions) 
 }
 
 export async function runCompletion(opts: CompletionOptions, ctx: Context): Promise<void> {
-  const { generateCompletion } = await import("../completion/index.js");
+  const { generateCompletion } = await import("./generate.js");
   ctx.io.stdout.write(generateCompletion(opts.shell, opts.root));
 }

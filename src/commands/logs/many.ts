@@ -3,12 +3,12 @@
 // repository's, one page ahead at most (so memory is a page per repository), and the newest head
 // of them all is written next. A repository that fails is reported and dropped; the others go on,
 // and the exit code says what failed.
-import type { Context } from "../context.js";
-import { MqError, UsageError } from "../errors.js";
-import type { QueryInput } from "../api/client.js";
-import type { Sink } from "../output/exporter.js";
-import type { LogEvent as RawEvent } from "../api/events.js";
-import type { Dialect } from "../api/dialects/types.js";
+import type { Context } from "../../context.js";
+import { MqError, UsageError } from "../../errors.js";
+import type { QueryInput } from "../../api/client.js";
+import type { Sink } from "../../output/exporter.js";
+import type { LogEvent as RawEvent } from "../../api/events.js";
+import type { Dialect } from "../../api/dialects/types.js";
 
 /** What `mq logs` hands over (logs.ts calls this module, not the other way round: no import circle). */
 export interface ManyLogsRun {
@@ -40,11 +40,11 @@ export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void>
   if (opts.follow) throw new UsageError("--follow reads one repository: give one --repo.");
   if (opts.cursor !== undefined) throw new UsageError("--cursor belongs to one repository's log: give one --repo.");
   const [{ resolveRepos, REPO_CONCURRENCY, pool, repoFailureLine }, { pageCheck, METADATA_SHAPES_OF }, { paginate }, { startSpinner }, { formatCount }] = await Promise.all([
-    import("../cmdutil/repos.js"),
-    import("../api/schema/page-check.js"),
-    import("../api/pagination.js"),
-    import("../iostreams/spinner.js"),
-    import("../output/format.js"),
+    import("../../cmdutil/repos.js"),
+    import("../../api/schema/page-check.js"),
+    import("../../api/pagination.js"),
+    import("../../iostreams/spinner.js"),
+    import("../../output/format.js"),
   ]);
   const repos = await resolveRepos(ctx);
   const client = await ctx.apiClient();

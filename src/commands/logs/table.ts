@@ -2,14 +2,14 @@
 // clock time when following), type coloured by family, pull request, base ref and a one-line
 // summary, which gets the room. It streams: columns are sized from the first rows and later pages go
 // through the same widths.
-import type { LogEvent } from "../api/events.js";
-import type { IOStreams } from "../iostreams/iostreams.js";
-import { colors } from "../iostreams/color.js";
+import type { LogEvent } from "../../api/events.js";
+import type { IOStreams } from "../../iostreams/iostreams.js";
+import { colors } from "../../iostreams/color.js";
 import { eventFamily, summarizeEvent, type SummaryEvent } from "./event-summary.js";
-import type { Sink } from "./exporter.js";
-import { formatDuration, formatInstant } from "./format.js";
-import { columnWidths, fixedWidthRows, renderTable } from "./table.js";
-import { terminalText } from "../iostreams/terminal-text.js";
+import type { Sink } from "../../output/exporter.js";
+import { formatDuration, formatInstant } from "../../output/format.js";
+import { columnWidths, fixedWidthRows, renderTable } from "../../output/table.js";
+import { terminalText } from "../../iostreams/terminal-text.js";
 
 /**
  * An RFC 3339 instant in UTC: its first SECOND_LENGTH characters are the instant to the second.

@@ -6,8 +6,8 @@ import type {
   EventMetadataByType,
   ScheduledFreezeAttributes,
   TypedEventType,
-} from "../api/schema/events.js";
-import { formatDuration } from "./format.js";
+} from "../../api/schema/events.js";
+import { formatDuration } from "../../output/format.js";
 
 /** The envelope fields a summary needs. */
 export interface SummaryEvent {

@@ -1,10 +1,10 @@
 // `mq config get|set|unset|list`: the settings in the config file. Tokens live in the same file
 // but are managed by `mq auth` and never listed here.
 import { Command } from "commander";
-import type { Context } from "../context.js";
-import { UsageError } from "../errors.js";
+import type { Context } from "../../context.js";
+import { UsageError } from "../../errors.js";
 // light: plain data, no conf
-import { CONFIG_KEY_HELP } from "../config/keys.js";
+import { CONFIG_KEY_HELP } from "../../config/keys.js";
 
 export type ConfigAction = "get" | "set" | "unset" | "list";
 
@@ -50,11 +50,11 @@ export function NewCmdConfig(ctx: Context, runF?: (opts: ConfigOptions) => Promi
 }
 
 export async function runConfig(opts: ConfigOptions, ctx: Context): Promise<void> {
-  const { CONFIG_KEYS, isConfigKey, checkConfigValue } = await import("../config/keys.js");
+  const { CONFIG_KEYS, isConfigKey, checkConfigValue } = await import("../../config/keys.js");
   const out = ctx.io.stdout;
   if (opts.action === "list") {
     const values = (await ctx.config()).list();
-    const { exportAll } = await import("../output/exporter.js");
+    const { exportAll } = await import("../../output/exporter.js");
     const settings = CONFIG_KEYS.filter((key) => values[key] !== undefined).map((key) => ({ key, value: values[key] }));
     // settings are key=value lines in every format but json, which gets the file's object
     await exportAll(ctx.globals.output === "json" ? "json" : "table", ctx.io, {

@@ -1,11 +1,11 @@
 // `mq serve`: the bundled local server in the foreground. The first stdout line is its base URL
 // (scripts read it); hints go to stderr; Ctrl-C or SIGTERM stops it and the command returns.
 import { Command, Option } from "commander";
-import type { Context } from "../context.js";
-import { InterruptedError, UsageError } from "../errors.js";
-import { checkRepo, parseIsoDateTime } from "../validators.js";
-import type { DialectName } from "../api/dialects/types.js";
-import { MEMORY_BUDGET_MB } from "../server/budget.js";
+import type { Context } from "../../context.js";
+import { InterruptedError, UsageError } from "../../errors.js";
+import { checkRepo, parseIsoDateTime } from "../../validators.js";
+import type { DialectName } from "../../api/dialects/types.js";
+import { MEMORY_BUDGET_MB } from "../../server/budget.js";
 
 export interface ServeOptions {
   host: string;
@@ -184,14 +184,14 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
  * same thread when mq runs from its TypeScript sources (tests), which a worker cannot load.
  */
 async function startBudgeted(
-  options: Parameters<typeof import("../server/index.js").startServer>[0] & { memoryBudgetMb: number },
+  options: Parameters<typeof import("../../server/index.js").startServer>[0] & { memoryBudgetMb: number },
   onRestart: (reason: string) => void,
   onNotice: (message: string) => void,
 ): Promise<{ url: string; close(): Promise<void> }> {
   if (import.meta.url.endsWith(".ts")) {
-    const { startServer } = await import("../server/index.js");
+    const { startServer } = await import("../../server/index.js");
     return startServer(options);
   }
-  const { startIsolatedServer } = await import("../server/worker.js");
+  const { startIsolatedServer } = await import("../../server/worker.js");
   return startIsolatedServer(options, onRestart, onNotice);
 }

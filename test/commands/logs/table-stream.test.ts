@@ -1,9 +1,9 @@
 // The long logs table streams its rows through a plain fixed-width writer once the column widths
 // are fixed: the whole table must be exactly what cli-table3 gives for the same rows and widths.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import fixtures from "../../src/api/fixtures/events.json";
-import { testContext } from "../helpers/context.js";
-import type { LogEvent } from "../../src/api/events.js";
+import fixtures from "../../../src/api/fixtures/events.json";
+import { testContext } from "../../helpers/context.js";
+import type { LogEvent } from "../../../src/api/events.js";
 
 // 1,300 events of every fixture shape (some with long summaries, others plain), newest first
 function events(): LogEvent[] {
@@ -20,8 +20,8 @@ async function tableText(columns: number, viaCliTable: boolean, outcome = false)
   vi.resetModules();
   if (viaCliTable) {
     // the streaming writer replaced by cli-table3 itself, at the same widths
-    vi.doMock("../../src/output/table.js", async (importOriginal) => {
-      const real = await importOriginal<typeof import("../../src/output/table.js")>();
+    vi.doMock("../../../src/output/table.js", async (importOriginal) => {
+      const real = await importOriginal<typeof import("../../../src/output/table.js")>();
       return {
         ...real,
         fixedWidthRows: (widths: number[]) => (rows: string[][]) => {
@@ -31,18 +31,18 @@ async function tableText(columns: number, viaCliTable: boolean, outcome = false)
       };
     });
   }
-  const { createEventTable } = await import("../../src/output/logs-table.js");
+  const { createEventTable } = await import("../../../src/commands/logs/table.js");
   const ctx = testContext({ tty: true, columns, env: { FORCE_COLOR: "1" } });
   const table = createEventTable(ctx.io, { now: () => new Date("2026-11-20T12:00:00Z"), trusted: (ev) => ev.id % 7 !== 0, eager: false, outcome });
   const all = events();
   for (let i = 0; i < all.length; i += 100) await table.write(all.slice(i, i + 100));
   await table.end();
-  vi.doUnmock("../../src/output/table.js");
+  vi.doUnmock("../../../src/output/table.js");
   return ctx.stdoutText();
 }
 
 describe("the streamed logs table", () => {
-  afterEach(() => vi.doUnmock("../../src/output/table.js"));
+  afterEach(() => vi.doUnmock("../../../src/output/table.js"));
 
   it.each([60, 80, 120, 200])("is byte for byte the cli-table3 table at %i columns, colours included", async (columns) => {
     const streamed = await tableText(columns, false);
@@ -63,7 +63,7 @@ describe("the streamed logs table", () => {
 describe("the TIME column off a terminal", () => {
   it("is the instant cut to the second in UTC, whatever the spelling (the Date round trip's text)", async () => {
     const fc = (await import("fast-check")).default;
-    const { createEventTable } = await import("../../src/output/logs-table.js");
+    const { createEventTable } = await import("../../../src/commands/logs/table.js");
     const shape = (fixtures as unknown as LogEvent[])[0]!;
     const spell = fc
       .tuple(fc.date({ min: new Date("0001-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z"), noInvalidDate: true }), fc.constantFrom("", ".5", ".000001", ".999999999"), fc.constantFrom("Z", "z", "+00:00", "-00:00", "+02:00", "-11:30"))

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import fixtureEvents from "../../src/api/fixtures/events.json" with { type: "json" };
-import { TYPED_EVENT_TYPES } from "../../src/api/dialects/spec.js";
-import { eventFamily, keyValueSummary, SUMMARIZED_TYPES, summarizeEvent, type SummaryEvent } from "../../src/output/event-summary.js";
+import fixtureEvents from "../../../src/api/fixtures/events.json" with { type: "json" };
+import { TYPED_EVENT_TYPES } from "../../../src/api/dialects/spec.js";
+import { eventFamily, keyValueSummary, SUMMARIZED_TYPES, summarizeEvent, type SummaryEvent } from "../../../src/commands/logs/event-summary.js";
 
 const events = fixtureEvents as unknown as SummaryEvent[];
 

@@ -1,10 +1,10 @@
 // Values for options and arguments that commander declares as open strings but whose values come
 // from a known set. Enumerated options (`.choices(...)`) need no entry: their choices are read
 // from the tree.
-import { ALL_EVENT_TYPES, MERGIFY_DIALECT, SPEC_DIALECT } from "../api/dialects/index.js";
-import { CONFIG_KEYS } from "../config/keys.js";
-import { OUTCOMES, SORT_FIELDS } from "../insights/records.js";
-import { GATE_SCOPES } from "../stats/fail-if.js";
+import { ALL_EVENT_TYPES, MERGIFY_DIALECT, SPEC_DIALECT } from "../../api/dialects/index.js";
+import { CONFIG_KEYS } from "../../config/keys.js";
+import { OUTCOMES, SORT_FIELDS } from "../../insights/records.js";
+import { GATE_SCOPES } from "../../stats/fail-if.js";
 
 export interface KnownValues {
   readonly values: readonly string[];

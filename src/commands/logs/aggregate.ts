@@ -2,13 +2,13 @@
 // many events of each type, outcome, trigger, pull request and batch pull request, with the same
 // filters as `mq logs`. Only the real service has this endpoint: with the contract, one line, exit 2.
 import { Command, Option } from "commander";
-import type { Context, OutputFormat } from "../context.js";
-import { UsageError } from "../errors.js";
-import { hasEndpoint, type Dialect } from "../api/dialects/index.js";
-import { requireNonEmptyItems } from "../cmdutil/lists.js";
-import { checkWindow, filterQuery, logsFilterOptions, parseLogsFilters, type LogsFilterValues } from "../cmdutil/logs-filters.js";
-import { formatInstant, parseTimeWindow, TIME_VALUE_HELP } from "../cmdutil/time.js";
-import { resolveOutputFormat } from "../cmdutil/output.js";
+import type { Context, OutputFormat } from "../../context.js";
+import { UsageError } from "../../errors.js";
+import { hasEndpoint, type Dialect } from "../../api/dialects/index.js";
+import { requireNonEmptyItems } from "../../cmdutil/lists.js";
+import { checkWindow, filterQuery, logsFilterOptions, parseLogsFilters, type LogsFilterValues } from "../../cmdutil/logs-filters.js";
+import { formatInstant, parseTimeWindow, TIME_VALUE_HELP } from "../../cmdutil/time.js";
+import { resolveOutputFormat } from "../../cmdutil/output.js";
 
 export interface LogsAggregateOptions {
   dialect: Dialect;
@@ -87,7 +87,7 @@ function isFacetList(v: unknown): v is FacetCount[] {
 export async function runLogsAggregate(opts: LogsAggregateOptions, ctx: Context): Promise<void> {
   const repo = await ctx.resolveRepo();
   const client = await ctx.apiClient();
-  const { ContractError } = await import("../errors.js");
+  const { ContractError } = await import("../../errors.js");
   const path = `/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.name)}/logs/aggregate`;
   if (opts.filters.event_type?.length === 0) {
     // --type named only families this dialect has no type of: nothing can match
@@ -111,13 +111,13 @@ export async function runLogsAggregate(opts: LogsAggregateOptions, ctx: Context)
     if (isFacetList(list)) for (const r of list) rows.push({ facet: name, value: String(r.value), count: r.count });
   }
   type Row = (typeof rows)[number];
-  const { exportAll } = await import("../output/exporter.js");
+  const { exportAll } = await import("../../output/exporter.js");
   await exportAll<Row>(opts.format, ctx.io, {
     // -o json: the service's document as sent (histogram included), for jq
     document: () => body,
     csvColumns: () => ["facet", "value", "count"],
     table: async () => {
-      const [{ renderTable }, { colors }] = await Promise.all([import("../output/table.js"), import("../iostreams/color.js")]);
+      const [{ renderTable }, { colors }] = await Promise.all([import("../../output/table.js"), import("../../iostreams/color.js")]);
       const share = (n: number) => (body.total > 0 ? `${((100 * n) / body.total).toFixed(1)}%` : "-");
       return {
         async write() {},

@@ -3,10 +3,10 @@
 // --fields implying ndjson, one header sentence, an empty result that repeats the filters, and a
 // spinner that honours NO_COLOR.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { main } from "../../src/main.js";
-import { eventColumnWidths } from "../../src/output/logs-table.js";
-import { testContext, type TestContext } from "../helpers/context.js";
-import { FIXTURE_EVENTS, makeEvents, startLogServer, useServer, type LogServer } from "../commands/logs-fixture.js";
+import { main } from "../../../src/main.js";
+import { eventColumnWidths } from "../../../src/commands/logs/table.js";
+import { testContext, type TestContext } from "../../helpers/context.js";
+import { FIXTURE_EVENTS, makeEvents, startLogServer, useServer, type LogServer } from "../logs-fixture.js";
 
 let server: LogServer;
 let ctx: TestContext;

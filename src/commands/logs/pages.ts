@@ -1,0 +1,204 @@
+// `mq logs` from the API, one repository: the run prepared once (client, page checks, spinner,
+// output), the pages walked and written one by one, the header line after them, and the error a
+// failed run ends with, carrying the command that resumes it.
+import type { Context } from "../../context.js";
+import { InterruptedError, MqError } from "../../errors.js";
+import type { ApiResponse, QueryInput } from "../../api/client.js";
+import { filterQuery } from "../../cmdutil/logs-filters.js";
+import type { Sink } from "../../output/exporter.js";
+import type { LogEvent } from "../../api/events.js";
+import type { Spinner } from "../../iostreams/spinner.js";
+import { messageText } from "../../iostreams/terminal-text.js";
+import { formatInstant } from "../../cmdutil/time.js";
+import { MAX_PER_PAGE, type LogsOptions } from "./options.js";
+import { ContractMismatches, openLogsOutput, WaitingLine, prose, stdoutClosed } from "./output.js";
+import { resumeCommand, headerLine } from "./messages.js";
+
+/** The query the API receives, in a stable key order. */
+export function logsQuery(opts: LogsOptions): QueryInput {
+  const perPage = opts.perPage ?? Math.min(opts.limit ?? MAX_PER_PAGE, MAX_PER_PAGE);
+  const { pull_request, event_type, ...others } = filterQuery(opts.filters, opts.dialect);
+  return {
+    pull_request,
+    base_ref: opts.baseRef,
+    event_type,
+    ...others,
+    received_from: opts.since ? formatInstant(opts.since) : undefined,
+    received_to: opts.until ? formatInstant(opts.until) : undefined,
+    per_page: perPage,
+    cursor: opts.cursor,
+  };
+}
+
+/** What a run needs once flags are parsed: where, how to parse pages, where events go. */
+export interface LogsRun {
+  opts: LogsOptions;
+  ctx: Context;
+  client: import("../../api/client.js").ApiClient;
+  path: string;
+  repoName: string;
+  query: QueryInput;
+  parse: (body: unknown, url: URL, res: ApiResponse) => LogEvent[] | Promise<LogEvent[]>;
+  mismatches: ContractMismatches;
+  sink: Sink<LogEvent>;
+  spinner: Spinner;
+  /** --follow's status line on a terminal's stderr while nothing arrives */
+  waiting: WaitingLine;
+  paginate: typeof import("../../api/pagination.js").paginate;
+  cursorOf: typeof import("../../api/pagination.js").cursorOf;
+  formatCount: (n: number) => string;
+}
+
+/** How far a paginated run got: what the header and a resume command say. */
+export interface Progress {
+  count: number;
+  pages: number;
+  truncated: boolean;
+  /** the cursor of the page being fetched: what `--cursor` needs to resume after a failure */
+  pendingCursor: string | undefined;
+  /** with parallel slices: the end of the window still to fetch (--until of the resume command) */
+  pendingUntil: string | undefined;
+}
+
+export async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
+  const repo = await ctx.resolveRepo();
+  const client = await ctx.apiClient();
+  const [{ checkPage, METADATA_SHAPES_OF }, { paginate, cursorOf }, { startSpinner }, { formatCount }, { attachElementTexts }, { invalidUtf8Warning }] = await Promise.all([
+    // the dialect's generated checks load with the rest, not after it
+    import("../../api/schema/page-check.js").then(async (m) => ({ ...m, checkPage: await m.pageCheck(opts.dialect.name) })),
+    import("../../api/pagination.js"),
+    import("../../iostreams/spinner.js"),
+    import("../../output/format.js"),
+    import("../../api/raw-json.js"),
+    import("../../api/client.js"),
+  ]);
+  const repoName = `${repo.owner}/${repo.name}`;
+  const spinner = await startSpinner(ctx, `fetching events of ${repoName}…`, { stdoutStreams: opts.format !== "table" });
+  const waiting = new WaitingLine(ctx);
+  const mismatches = new ContractMismatches(
+    (line) => {
+      waiting.clear();
+      spinner.log(line);
+    },
+    METADATA_SHAPES_OF[opts.dialect.name],
+  );
+  const withEvents = (events: unknown[], res: ApiResponse): LogEvent[] => {
+    // -o ndjson/json/csv write each event's text as the API sent it (the table reads values only)
+    if (opts.format !== "table") attachElementTexts(events, res, "events");
+    return events as LogEvent[];
+  };
+  // a valid page is known valid without zod; any other is parseEventsPage's (api/schema/page-check.ts)
+  const parseOptions: import("../../api/schema/page-check.js").PageCheckOptions = {
+    strict: ctx.globals.strict,
+    // a table shows each mismatched event differently; the other formats need only the warning
+    checkMetadataOf: opts.format === "table" ? undefined : (type) => mismatches.needsCheck(type),
+    onMetadataMismatch: (type, id, message) => mismatches.record(type, id, message),
+  };
+  const parse = (body: unknown, url: URL, res: ApiResponse): LogEvent[] | Promise<LogEvent[]> => {
+    if (res.invalidUtf8) spinner.log(invalidUtf8Warning(url));
+    const events = checkPage(body, parseOptions);
+    return Array.isArray(events) ? withEvents(events, res) : events.then((e) => withEvents(e, res));
+  };
+  return {
+    opts,
+    ctx,
+    client,
+    path: `/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.name)}/logs`,
+    repoName,
+    query: logsQuery(opts),
+    parse,
+    mismatches,
+    sink: await openLogsOutput(opts, ctx, mismatches, { waiting }),
+    waiting,
+    spinner,
+    paginate,
+    cursorOf,
+    formatCount,
+  };
+}
+
+/** Writes pages as they arrive; a sequential walk asks for the next page while this one is written (one ahead). */
+/** Writes pages as they arrive, each before the next is asked for. */
+export async function fetchPages(run: LogsRun, progress: Progress): Promise<void> {
+  const { opts, ctx, spinner, cursorOf, formatCount } = run;
+  // a next link that repeats a page is a server bug; stopping silently would hide a short result
+  const onRepeat = (url: URL) =>
+    spinner.log(`mq: warning: the server's next-page link repeats a page already fetched (cursor ${messageText(cursorOf(url) ?? url.href)}); stopping there, the result may be incomplete.`);
+  // the progress text only where a spinner shows it: a pipe run of a thousand pages builds none
+  const showProgress = () => {
+    if (spinner.active) spinner.update(`fetching events of ${run.repoName}… ${formatCount(progress.count)} events, ${formatCount(progress.pages)} page${progress.pages === 1 ? "" : "s"}`);
+  };
+  if (opts.since !== undefined && opts.limit === undefined && opts.cursor === undefined && opts.parallel > 1) {
+    const { walkSlices } = await import("../../api/slices.js");
+    const pages = walkSlices<LogEvent>({
+      client: run.client,
+      path: run.path,
+      query: run.query,
+      since: opts.since,
+      until: opts.until ?? ctx.now(),
+      parallel: opts.parallel,
+      parse: run.parse,
+      signal: ctx.signal,
+      timeOf: (ev) => Date.parse(ev.received_at),
+      idOf: (ev) => ev.id,
+      onRepeat,
+    });
+    for await (const page of pages) {
+      progress.pages++;
+      progress.count += page.events.length;
+      progress.pendingCursor = page.resumeCursor;
+      progress.pendingUntil = page.resumeUntil;
+      await run.sink.write(page.events);
+      run.mismatches.written();
+      showProgress();
+    }
+    return;
+  }
+  for await (const page of run.paginate(run.client, run.path, run.query, { limit: opts.limit, signal: ctx.signal, parse: run.parse, onRepeat, prefetch: true })) {
+    progress.pages++;
+    progress.count += page.events.length;
+    progress.truncated = page.truncated;
+    progress.pendingCursor = cursorOf(page.nextUrl);
+    await run.sink.write(page.events);
+    run.mismatches.written();
+    showProgress();
+  }
+}
+
+/**
+ * The error a failed run ends with. Whatever was received stays on stdout, complete (json gets its
+ * closing bracket), and a typed error carries the command that resumes where the run stopped.
+ * Undefined when the reader of stdout left (`mq logs | head`): main() then ends with 0.
+ */
+export async function failure(run: LogsRun, err: unknown, progress: Progress, startedAt: Date): Promise<unknown> {
+  const { opts, ctx } = run;
+  await run.sink.end().catch(() => undefined);
+  // `mq logs | head`: the reader left; a resume hint would be noise
+  if (ctx.signal.aborted && stdoutClosed(ctx)) return undefined;
+  const error = ctx.signal.aborted ? new InterruptedError() : err;
+  const { count, pendingCursor, pendingUntil } = progress;
+  if (error instanceof MqError && (pendingCursor !== undefined || pendingUntil !== undefined) && count > 0) {
+    const remaining = opts.limit !== undefined ? opts.limit - count : undefined;
+    // parallel slices: the rest of the window is everything up to the slice being written
+    const resumeOpts = pendingUntil !== undefined ? { ...opts, until: new Date(pendingUntil) } : opts;
+    error.addHint(
+      `${run.formatCount(count)} ${count === 1 ? "event was" : "events were"} written before this. To resume:\n  ${resumeCommand(resumeOpts, run.repoName, pendingCursor, remaining, ctx.globals, startedAt)}`,
+    );
+  }
+  return error;
+}
+
+/** Closes the output and writes the header line: above the table, or after streamed data on a terminal. */
+export async function finish(run: LogsRun, progress: Progress): Promise<void> {
+  const { opts, ctx } = run;
+  // built only when written: its number formatting loads ICU's locale data, a cost a piped run
+  // would pay for a line nobody sees
+  const header = () => headerLine(opts, run.repoName, progress.count, progress.truncated);
+  if (opts.format === "table") {
+    ctx.io.stderr.write((await prose(ctx, header())) + "\n");
+    await run.sink.end();
+  } else {
+    await run.sink.end();
+    if (ctx.io.isStderrTerminal()) ctx.io.stderr.write((await prose(ctx, header())) + "\n");
+  }
+}
