@@ -24,13 +24,34 @@ import { applyConfigDefaults } from "./config/resolve.js";
 
 const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr"]);
 
+/**
+ * A command's work, loaded when that command runs: the constructors only declare and check flags,
+ * and get their run functions from here, so a command's code is loaded at this one boundary.
+ */
+const RUN = {
+  stats: () => import("./commands/stats/run.js"),
+  insights: () => import("./commands/insights/run.js"),
+  prs: () => import("./commands/insights/prs-run.js"),
+  pr: () => import("./commands/insights/pr-run.js"),
+};
+
 /** The top-level commands, by the name a command line gives them. */
 const COMMANDS: ReadonlyArray<readonly [string, (ctx: Context) => Command]> = [
   ["logs", NewCmdLogs],
-  ["stats", NewCmdStats],
-  ["insights", NewCmdInsights],
-  ["prs", NewCmdPrs],
-  ["pr", NewCmdPr],
+  [
+    "stats",
+    (ctx) =>
+      NewCmdStats(
+        ctx,
+        async (o) => (await RUN.stats()).runStats(o, ctx),
+        async (o) => (await RUN.stats()).runStatsSummary(o, ctx),
+        true,
+        async () => (await RUN.stats()).runStatsList(ctx),
+      ),
+  ],
+  ["insights", (ctx) => NewCmdInsights(ctx, async (o) => (await RUN.insights()).runInsights(o, ctx))],
+  ["prs", (ctx) => NewCmdPrs(ctx, async (o) => (await RUN.prs()).runPrs(o, ctx))],
+  ["pr", (ctx) => NewCmdPr(ctx, async (o) => (await RUN.pr()).runPr(o, ctx))],
   ["serve", NewCmdServe],
   ["archive", NewCmdArchive],
   ["auth", NewCmdAuth],

@@ -4,19 +4,20 @@
 // answered.
 import type { Context } from "../context.js";
 import type { Archive } from "./db.js";
-import type { ArchiveRequest } from "./choose.js";
+import { chooseArchive, type ArchiveRequest } from "./choose.js";
 import type { LogEvent } from "../api/events.js";
 import type { EventSource, WalkOptions } from "../insights/walk.js";
-import type { ArchivedEventsQuery } from "./reader.js";
+import { readArchivedEvents, readQueueFacts, type ArchivedEventsQuery } from "./reader.js";
+import { archivedEventsCheck } from "./check.js";
+import { InterruptedError } from "../errors.js";
 
 export function archiveEventSource(ctx: Context, archive: Archive): EventSource {
   const source: EventSource = {
     fromArchive: true,
     async *events(q) {
-      const [{ readArchivedEvents }, { InterruptedError }] = await Promise.all([import("./reader.js"), import("../errors.js")]);
       // --strict holds each archived event to the shapes of the side of the API that sent it, as
       // it holds the API's pages to the dialect in effect
-      const check = ctx.globals.strict ? await (await import("./check.js")).archivedEventsCheck({ strict: true }) : undefined;
+      const check = ctx.globals.strict ? await archivedEventsCheck({ strict: true }) : undefined;
       let count = 0;
       let batches = 0;
       for await (const batch of readArchivedEvents(archive, archiveQuery(q))) {
@@ -33,7 +34,6 @@ export function archiveEventSource(ctx: Context, archive: Archive): EventSource 
   // the stays read queue_facts, not the whole events; --strict checks whole events
   if (!ctx.globals.strict) {
     source.stayEvents = async function* (q) {
-      const [{ readQueueFacts }, { InterruptedError }] = await Promise.all([import("./reader.js"), import("../errors.js")]);
       let count = 0;
       let batches = 0;
       for await (const batch of readQueueFacts(archive, { ...archiveQuery(q), types: q.types })) {
@@ -54,7 +54,9 @@ function archiveQuery(q: WalkOptions): ArchivedEventsQuery {
 
 /** The archive when --archive asks for it or it covers every window asked for (choose.ts), else the API. */
 export async function openEventSource(ctx: Context, req: ArchiveRequest): Promise<EventSource> {
-  const [{ chooseArchive }, { apiEventSource }] = await Promise.all([import("./choose.js"), import("../insights/walk.js")]);
+  // reader, check and choose are start-up modules (main.cjs holds them): imported statically, as a
+  // chunk reads them from main's registry; an import() of one from a chunk gets no named exports
+  const { apiEventSource } = await import("../insights/walk.js");
   const archive = await chooseArchive(ctx, req);
   return archive ? archiveEventSource(ctx, archive) : apiEventSource(ctx);
 }

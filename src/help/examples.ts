@@ -1,7 +1,9 @@
 // The examples at the end of each command's help, keyed by command path ("" is mq itself).
 // Plain data so cli.ts can apply it at start-up. test/help-examples.e2e.test.ts runs every line
 // (queries say --offline, so they work on a fresh clone with no account and no network) and
-// fails when a command has fewer than 2 or more than 4.
+// fails when a command has fewer than 2 or more than 4. Each stats endpoint's examples are in its
+// record (src/stats/endpoints.ts).
+import { STATS_ENDPOINTS } from "../stats/endpoints.js";
 
 export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   "": [
@@ -33,85 +35,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "mq --offline stats summary --repo acme/web --since 1d -o none --fail-if 'failure_rate > 50%' --fail-if 'avg_queue_time > 2h'",
     "mq --offline stats summary --repo acme/web --since 1h -o openmetrics",
   ],
-  "stats idle-queue-time": [
-    "mq --offline --dialect mergify stats idle-queue-time --repo acme/web --since 7d",
-    "mq --offline --dialect mergify stats idle-queue-time --repo acme/web --since 7d --fail-if 'max(p95_idle_capacity) > 4h'",
-  ],
-  "stats skip-intermediate-results": [
-    "mq --offline --dialect mergify stats skip-intermediate-results --repo acme/web --since 7d",
-    "mq --offline --dialect mergify stats skip-intermediate-results --repo acme/web --since 7d -o csv",
-  ],
-  "stats time-to-merge": [
-    "mq --offline stats time-to-merge --repo acme/web",
-    "mq --offline stats time-to-merge --repo acme/web --branch main -o json",
-  ],
-  "stats merge-queue-checks-outcome": [
-    "mq --offline stats merge-queue-checks-outcome --repo acme/web --since 7d",
-    "mq --offline stats merge-queue-checks-outcome --repo acme/web --queue default -o json",
-  ],
-  "stats queues-checks-outcome-count": [
-    "mq --offline stats queues-checks-outcome-count --repo acme/web --since 7d",
-    "mq --offline stats queues-checks-outcome-count --repo acme/web --base-ref main -o csv",
-  ],
-  "stats queues-entered-count": [
-    "mq --offline stats queues-entered-count --repo acme/web --since 7d",
-    "mq --offline stats queues-entered-count --repo acme/web --since 30d --chart",
-  ],
-  "stats queues-merged-count": [
-    "mq --offline stats queues-merged-count --repo acme/web --since 7d",
-    "mq --offline stats queues-merged-count --repo acme/web --since 7d -o csv",
-  ],
-  "stats average-ci-runtime": [
-    "mq --offline stats average-ci-runtime --repo acme/web --since 7d",
-    "mq --offline stats average-ci-runtime --repo acme/web --since 14d --chart",
-  ],
-  "stats average-queue-time": [
-    "mq --offline stats average-queue-time --repo acme/web --since 7d",
-    "mq --offline stats average-queue-time --repo acme/web --queue default -o ndjson",
-  ],
-  "stats total-queue-time": [
-    "mq --offline stats total-queue-time --repo acme/web --since 7d",
-    "mq --offline stats total-queue-time --repo acme/web --since 1d --fail-if 'max(max_queue_time) >= 2592000'",
-    "mq --offline --dialect mergify stats total-queue-time --repo acme/web,acme/api --since 7d",
-  ],
-  "stats queue-size": [
-    "mq --offline stats queue-size --repo acme/web --since 1d",
-    "mq --offline stats queue-size --repo acme/web --since 7d --chart",
-  ],
-  "stats running-speculative-checks": [
-    "mq --offline stats running-speculative-checks --repo acme/web --since 1d",
-    "mq --offline stats running-speculative-checks --repo acme/web --base-ref main -o json",
-  ],
-  "stats batch-size": [
-    "mq --offline stats batch-size --repo acme/web --since 7d",
-    "mq --offline stats batch-size --repo acme/web --since 7d -o csv",
-  ],
-  "stats batch-bisection": [
-    "mq --offline stats batch-bisection --repo acme/web --since 7d",
-    "mq --offline stats batch-bisection --repo acme/web --since 7d -o json",
-  ],
-  "stats branches": [
-    "mq --offline stats branches --repo acme/web",
-    "mq --offline stats branches --repo acme/web --since 30d -o json",
-  ],
-  "stats checks-retries": [
-    "mq --offline stats checks-retries --repo acme/web --since 7d",
-    "mq --offline stats checks-retries --repo acme/web --since 7d -o ndjson",
-  ],
-  "stats failure-rate": [
-    "mq --offline stats failure-rate --repo acme/web --since 7d",
-    "mq --offline stats failure-rate --repo acme/web --since 30d --chart",
-    "mq --offline stats failure-rate --repo acme/web,acme/api --since 1d --fail-if 'failure_rate > 90%' --fail-if-scope both",
-    "mq --offline stats failure-rate --repo acme/web --since 1d -o none --fail-if 'failure_rate > 90%' --fail-if-scope both --min-count 5",
-  ],
-  "stats queues-pr-exit-reasons": [
-    "mq --offline stats queues-pr-exit-reasons --repo acme/web --since 7d",
-    "mq --offline stats queues-pr-exit-reasons --repo acme/web --since 7d -o csv",
-  ],
-  "stats queues": [
-    "mq --offline stats queues --repo acme/web",
-    "mq --offline stats queues --repo acme/web --since 30d -o json",
-  ],
+  ...Object.fromEntries(STATS_ENDPOINTS.map((e) => [`stats ${e.name}`, e.examples])),
 
   insights: [
     "mq --offline insights --repo acme/web --since 7d --compare previous",

@@ -4,7 +4,12 @@
 import type { Context } from "../context.js";
 import type { QueryInput } from "../api/client.js";
 import type { LogEvent } from "../api/events.js";
+import { StayBuilder, type Stay } from "./stays.js";
+import { QUEUE_EVENT_TYPES } from "./dialects.js";
 import { DEFAULT_PARALLEL } from "../api/slice-limits.js";
+import { pageCheck } from "../api/schema/page-check.js";
+import { paginate } from "../api/pagination.js";
+import { walkSlices } from "../api/slices.js";
 
 export interface WalkOptions {
   owner: string;
@@ -57,12 +62,7 @@ const formatInstant = (d: Date) => d.toISOString().replace(".000Z", "Z");
 export async function* walkLog(ctx: Context, opts: WalkOptions): AsyncGenerator<LogEvent> {
   const client = await ctx.apiClient();
   const parallel = opts.parallel ?? DEFAULT_PARALLEL;
-  const [{ pageCheck }, { paginate }, { walkSlices }, { dialect }] = await Promise.all([
-    import("../api/schema/page-check.js"),
-    import("../api/pagination.js"),
-    parallel > 1 ? import("../api/slices.js") : { walkSlices: undefined },
-    ctx.dialect(),
-  ]);
+  const { dialect } = await ctx.dialect();
   // against the dialect in effect, as `mq logs` checks (zod only for a page the generated checks
   // cannot vouch for); the metadata only under --strict, as below
   const checkPage = await pageCheck(dialect.name, ctx.globals.strict ? "pages" : "envelopes");
@@ -80,20 +80,22 @@ export async function* walkLog(ctx: Context, opts: WalkOptions): AsyncGenerator<
   const parse = (body: unknown) => checkPage(body, { strict: ctx.globals.strict, checkMetadataOf: () => false }) as LogEvent[] | Promise<LogEvent[]>;
   let count = 0;
   let pages = 0;
-  const walk = walkSlices
-    ? walkSlices<LogEvent>({
-        client,
-        path,
-        query,
-        since: opts.since,
-        until: opts.until,
-        parallel,
-        parse,
-        signal: ctx.signal,
-        timeOf: (e) => Date.parse(e.received_at),
-        idOf: (e) => e.id,
-      })
-    : paginate(client, path, query, { signal: ctx.signal, parse });
+  // --parallel 1: page after page; else parallel time slices
+  const walk =
+    parallel > 1
+      ? walkSlices<LogEvent>({
+          client,
+          path,
+          query,
+          since: opts.since,
+          until: opts.until,
+          parallel,
+          parse,
+          signal: ctx.signal,
+          timeOf: (e) => Date.parse(e.received_at),
+          idOf: (e) => e.id,
+        })
+      : paginate(client, path, query, { signal: ctx.signal, parse });
   for await (const page of walk) {
     pages++;
     count += page.events.length;
@@ -106,14 +108,13 @@ export interface StaysWalkOptions extends Omit<WalkOptions, "types" | "since" | 
   /** the spans to read; overlapping or touching spans are read as one */
   spans: ReadonlyArray<{ since: Date; until: Date }>;
   /** may return a promise (output waiting for a slow reader): the walk waits for it */
-  onStay: (stay: import("./stays.js").Stay) => void | Promise<void>;
+  onStay: (stay: Stay) => void | Promise<void>;
 }
 
 /** Reads the queue events of each span from the source (the API or the archive) and hands over every stay they contain. */
 export async function walkStays(source: EventSource, opts: StaysWalkOptions): Promise<void> {
-  const [{ StayBuilder }, { QUEUE_EVENT_TYPES }] = await Promise.all([import("./stays.js"), import("./dialects.js")]);
   for (const span of mergeSpans(opts.spans)) {
-    const ready: import("./stays.js").Stay[] = [];
+    const ready: Stay[] = [];
     const repository = `${opts.owner}/${opts.name}`;
     // the repository asked for names the stay, whatever the events say (several are merged)
     const builder = new StayBuilder({ onStay: (s) => void ready.push({ ...s, repository }) });

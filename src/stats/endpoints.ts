@@ -89,6 +89,11 @@ interface StatsEndpointSpec {
   readonly sample?: SampleSpec;
   /** metric names (openmetrics) for fields whose name alone says too little; mq_queue_<field> otherwise */
   readonly metricNames?: Readonly<Record<string, string>>;
+  /**
+   * the command lines at the end of its subcommand's help, 2 to 4 (test/help-examples.e2e.test.ts
+   * runs each); without them, two derived from the record (defaultExamples)
+   */
+  readonly examples?: readonly string[];
 }
 
 /** The field that counts the items behind an endpoint's figures, and what they are called. */
@@ -98,6 +103,7 @@ export interface SampleSpec {
 }
 
 export interface StatsEndpoint extends StatsEndpointSpec {
+  readonly examples: readonly string[];
   /** the names of `figures` (for --fail-if, charts, csv) */
   readonly fields: readonly string[];
   /** the figures that hold durations (humanised on a terminal) */
@@ -143,6 +149,10 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     figures: { mean: { ...duration(), nullable: true }, median: { ...duration(), nullable: true, percentile: 50 } },
     metricNames: { mean: "time_to_merge_mean", median: "time_to_merge_median" },
     deprecatedUse: "mq stats average-queue-time or mq stats total-queue-time",
+    examples: [
+      "mq --offline stats time-to-merge --repo acme/web",
+      "mq --offline stats time-to-merge --repo acme/web --branch main -o json",
+    ],
   },
   {
     name: "merge-queue-checks-outcome",
@@ -155,6 +165,10 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     category: "check_outcome",
     metricNames: { count: "check_outcomes" },
     deprecatedUse: "mq stats queues-checks-outcome-count",
+    examples: [
+      "mq --offline stats merge-queue-checks-outcome --repo acme/web --since 7d",
+      "mq --offline stats merge-queue-checks-outcome --repo acme/web --queue default -o json",
+    ],
   },
   {
     name: "queues-checks-outcome-count",
@@ -167,6 +181,10 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     category: "check_outcome",
     metricNames: { count: "check_outcomes" },
     mainField: "count",
+    examples: [
+      "mq --offline stats queues-checks-outcome-count --repo acme/web --since 7d",
+      "mq --offline stats queues-checks-outcome-count --repo acme/web --base-ref main -o csv",
+    ],
   },
   {
     name: "queues-entered-count",
@@ -177,6 +195,10 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     shape: "groups",
     figures: { entered: count },
     mainField: "entered",
+    examples: [
+      "mq --offline stats queues-entered-count --repo acme/web --since 7d",
+      "mq --offline stats queues-entered-count --repo acme/web --since 30d --chart",
+    ],
   },
   {
     name: "queues-merged-count",
@@ -188,6 +210,10 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     figures: { merged: count },
     partitionNames: true,
     mainField: "merged",
+    examples: [
+      "mq --offline stats queues-merged-count --repo acme/web --since 7d",
+      "mq --offline stats queues-merged-count --repo acme/web --since 7d -o csv",
+    ],
   },
   {
     name: "average-ci-runtime",
@@ -199,6 +225,10 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     figures: { runtime: duration() },
     metricNames: { runtime: "ci_runtime" },
     mainField: "runtime",
+    examples: [
+      "mq --offline stats average-ci-runtime --repo acme/web --since 7d",
+      "mq --offline stats average-ci-runtime --repo acme/web --since 14d --chart",
+    ],
   },
   {
     name: "average-queue-time",
@@ -209,6 +239,10 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     shape: "groups",
     figures: { queue_time: duration(), idle_capacity: idlePart("idle_capacity"), idle_schedule: idlePart("idle_schedule"), idle_freeze: idlePart("idle_freeze") },
     mainField: "queue_time",
+    examples: [
+      "mq --offline stats average-queue-time --repo acme/web --since 7d",
+      "mq --offline stats average-queue-time --repo acme/web --queue default -o ndjson",
+    ],
   },
   {
     name: "idle-queue-time",
@@ -238,6 +272,10 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     },
     mainField: "idle_capacity",
     tableFields: ["idle_capacity", "p95_idle_capacity", "idle_schedule", "idle_freeze", "ci_runtime", "p95_ci_runtime", "count_idle"],
+    examples: [
+      "mq --offline --dialect mergify stats idle-queue-time --repo acme/web --since 7d",
+      "mq --offline --dialect mergify stats idle-queue-time --repo acme/web --since 7d --fail-if 'max(p95_idle_capacity) > 4h'",
+    ],
   },
   {
     name: "skip-intermediate-results",
@@ -248,6 +286,10 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     shape: "groups",
     figures: { batches_saved: count },
     mainField: "batches_saved",
+    examples: [
+      "mq --offline --dialect mergify stats skip-intermediate-results --repo acme/web --since 7d",
+      "mq --offline --dialect mergify stats skip-intermediate-results --repo acme/web --since 7d -o csv",
+    ],
   },
   {
     name: "total-queue-time",
@@ -258,6 +300,11 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     shape: "groups",
     figures: levels("queue_time", "duration"),
     mainField: "avg_queue_time",
+    examples: [
+      "mq --offline stats total-queue-time --repo acme/web --since 7d",
+      "mq --offline stats total-queue-time --repo acme/web --since 1d --fail-if 'max(max_queue_time) >= 2592000'",
+      "mq --offline --dialect mergify stats total-queue-time --repo acme/web,acme/api --since 7d",
+    ],
   },
   {
     name: "queue-size",
@@ -268,6 +315,10 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     shape: "groups",
     figures: levels("size", "level"),
     mainField: "avg_size",
+    examples: [
+      "mq --offline stats queue-size --repo acme/web --since 1d",
+      "mq --offline stats queue-size --repo acme/web --since 7d --chart",
+    ],
   },
   {
     name: "running-speculative-checks",
@@ -278,6 +329,10 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     shape: "groups",
     figures: levels("running_checks", "level"),
     mainField: "avg_running_checks",
+    examples: [
+      "mq --offline stats running-speculative-checks --repo acme/web --since 1d",
+      "mq --offline stats running-speculative-checks --repo acme/web --base-ref main -o json",
+    ],
   },
   {
     name: "batch-size",
@@ -288,6 +343,10 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     shape: "groups",
     figures: levels("batch_size"),
     mainField: "avg_batch_size",
+    examples: [
+      "mq --offline stats batch-size --repo acme/web --since 7d",
+      "mq --offline stats batch-size --repo acme/web --since 7d -o csv",
+    ],
   },
   {
     name: "batch-bisection",
@@ -311,6 +370,10 @@ const RECORDS: readonly StatsEndpointSpec[] = [
       completed: ["bisection_completed_count", "culprit_found_count", "max_failure_reached_count"],
     },
     mainField: "bisection_count",
+    examples: [
+      "mq --offline stats batch-bisection --repo acme/web --since 7d",
+      "mq --offline stats batch-bisection --repo acme/web --since 7d -o json",
+    ],
   },
   {
     name: "branches",
@@ -321,6 +384,10 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     shape: "list",
     figures: {},
     listKey: "base_refs",
+    examples: [
+      "mq --offline stats branches --repo acme/web",
+      "mq --offline stats branches --repo acme/web --since 30d -o json",
+    ],
   },
   {
     name: "checks-retries",
@@ -340,6 +407,10 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     },
     sample: { field: "sessions_with_retries", noun: "sessions with retries" },
     mainField: "total_retries",
+    examples: [
+      "mq --offline stats checks-retries --repo acme/web --since 7d",
+      "mq --offline stats checks-retries --repo acme/web --since 7d -o ndjson",
+    ],
   },
   {
     name: "failure-rate",
@@ -352,6 +423,12 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     sample: { field: "total", noun: "checks" },
     metricNames: { total: "checks", failures: "check_failures" },
     mainField: "failure_rate",
+    examples: [
+      "mq --offline stats failure-rate --repo acme/web --since 7d",
+      "mq --offline stats failure-rate --repo acme/web --since 30d --chart",
+      "mq --offline stats failure-rate --repo acme/web,acme/api --since 1d --fail-if 'failure_rate > 90%' --fail-if-scope both",
+      "mq --offline stats failure-rate --repo acme/web --since 1d -o none --fail-if 'failure_rate > 90%' --fail-if-scope both --min-count 5",
+    ],
   },
   {
     name: "queues-pr-exit-reasons",
@@ -364,6 +441,10 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     category: "exit_reason",
     metricNames: { count: "exits" },
     mainField: "count",
+    examples: [
+      "mq --offline stats queues-pr-exit-reasons --repo acme/web --since 7d",
+      "mq --offline stats queues-pr-exit-reasons --repo acme/web --since 7d -o csv",
+    ],
   },
   {
     name: "queues",
@@ -374,8 +455,19 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     shape: "list",
     figures: {},
     listKey: "queue_names",
+    examples: [
+      "mq --offline stats queues --repo acme/web",
+      "mq --offline stats queues --repo acme/web --since 30d -o json",
+    ],
   },
 ];
+
+/** Two examples for an endpoint whose record gives none: its table over a week, and its records. */
+function defaultExamples(spec: StatsEndpointSpec): string[] {
+  const dialect = spec.dialects.includes("spec") ? "" : `--dialect ${spec.dialects[0]} `;
+  const line = `mq --offline ${dialect}stats ${spec.name} --repo acme/web${spec.params === "time-to-merge" ? "" : " --since 7d"}`;
+  return [line, `${line} -o json`];
+}
 
 function derive(spec: StatsEndpointSpec): StatsEndpoint {
   const fields = Object.keys(spec.figures);
@@ -384,6 +476,7 @@ function derive(spec: StatsEndpointSpec): StatsEndpoint {
     fields,
     durationFields: fields.filter((f) => spec.figures[f]!.kind === "duration"),
     accepts: acceptedFlags(spec.params),
+    examples: spec.examples ?? defaultExamples(spec),
   };
 }
 

@@ -2,6 +2,7 @@
 // percentiles of time to merge, time in queue, CI and waiting time, failure rate, throughput, the
 // top exit reasons and the slowest pull requests, each against a comparison window, with --fail-if
 // for CI. The log is read once, stays are rebuilt as it streams (src/insights/).
+// This file is its flags (NewCmdInsights); run.ts does the work, loaded by cli.ts when it runs.
 import { Command, Option } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
 import { UsageError } from "../../errors.js";
@@ -64,7 +65,7 @@ ci_time, wait_time. Percentiles are exact, nearest-rank, over every stay of the 
     )
     .action(async (flags: RawFlags) => {
       const opts = await parseInsightsFlags(flags, ctx);
-      await (runF ?? ((o) => runInsights(o, ctx)))(opts);
+      await runF?.(opts);
     });
 }
 
@@ -96,100 +97,11 @@ export async function parseInsightsFlags(flags: RawFlags, ctx: Context): Promise
   const slowest = flags.slowest !== undefined ? parseIntFlag("--slowest", flags.slowest, 0, 100) : DEFAULT_SLOWEST;
   let gate: GateFlags = { failIf: [], scope: "all", allowEmpty: false };
   if (flags.failIf?.length || flags.failIfScope !== undefined || flags.minCount !== undefined || flags.allowEmpty || flags.report !== undefined) {
+    // the figure catalogue, only when a gate flag is given: the command is built for every
+    // `mq --help` and `mq insights` without a gate does not check its figures' names here
     const { parseInsightsFailIf, insightsSampled } = await import("../../insights/gate.js");
     const failIf = (flags.failIf ?? []).map((e) => parseInsightsFailIf(e, { compare: compare !== undefined }));
     gate = parseGateFlags(flags, failIf, insightsSampled, INSIGHTS_GATE_HELP);
   }
   return { since, until, compare, baseRef, queues, slowest, gate, format, archive, parallel };
-}
-
-export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<void> {
-  const [{ resolveRepos, eachRepo, someReposFailed }, { WindowAccumulator }, { walkStays }, { openEventSource }, { buildReport }, { startSpinner }, { formatCount }] = await Promise.all([
-    import("../../cmdutil/repos.js"),
-    import("../../insights/figures.js"),
-    import("../../insights/walk.js"),
-    import("../../archive/event-source.js"),
-    import("../../insights/report.js"),
-    import("../../iostreams/spinner.js"),
-    import("../../output/format.js"),
-  ]);
-  const repos = await resolveRepos(ctx);
-  if (repos.length === 1 && opts.gate.scope !== "all") {
-    // one repository has no parts to judge one by one (mq stats judges its groups; insights has none):
-    // refused rather than quietly judged as `all`, which a reader of the workflow would not expect
-    const repository = `${repos[0]!.owner}/${repos[0]!.name}`;
-    throw new UsageError(
-      `--fail-if-scope ${opts.gate.scope} judges each of several repositories, and --repo names one (${repository}): give several --repo, or drop --fail-if-scope.`,
-    );
-  }
-  const spans = [{ since: opts.since, until: opts.until }, ...(opts.compare ? [opts.compare] : [])];
-  const source = await openEventSource(ctx, { mode: opts.archive, repositories: repos.map((r) => `${r.owner}/${r.name}`), spans, what: "queue stays" });
-  const label = repos.length === 1 ? `${repos[0]!.owner}/${repos[0]!.name}` : `${repos.length} repositories`;
-  const spinner = await startSpinner(ctx, `reading the queue events of ${label}`);
-  const queues = opts.queues ? new Set(opts.queues) : undefined;
-  let events = 0;
-  const { results, failed, error } = await eachRepo(
-    ctx,
-    repos,
-    async (repo, repository) => {
-      const current = new WindowAccumulator({ since: opts.since, until: opts.until }, opts.slowest);
-      const previous = opts.compare ? new WindowAccumulator(opts.compare, opts.slowest) : undefined;
-      let seen = 0;
-      await walkStays(source, {
-        owner: repo.owner,
-        name: repo.name,
-        baseRef: opts.baseRef,
-        parallel: opts.parallel,
-        spans,
-        onPage: (n) => {
-          events += n - seen;
-          seen = n;
-          if (spinner.active) spinner.update(`${formatCount(events)} queue events of ${label}`);
-        },
-        onStay: (s) => {
-          if (queues && (s.queue === null || !queues.has(s.queue))) return;
-          current.add(s);
-          previous?.add(s);
-        },
-      });
-      return { repository, current, previous };
-    },
-    (line) => spinner.log(line),
-  ).finally(() => spinner.stop());
-
-  const done = results.map((r) => r.value);
-  const reports = done.map((r) => buildReport(r.repository, r.current.result(), r.previous?.result()));
-  let total = reports[0];
-  if (repos.length > 1) {
-    // the total pools the stays of every repository read: counts summed, percentiles over all of them
-    const cur = new WindowAccumulator({ since: opts.since, until: opts.until }, opts.slowest);
-    const prev = opts.compare ? new WindowAccumulator(opts.compare, opts.slowest) : undefined;
-    for (const r of done) {
-      cur.merge(r.current);
-      if (prev && r.previous) prev.merge(r.previous);
-    }
-    total = buildReport("total", cur.result(), prev?.result());
-  }
-  const { writeInsights, insightsHeadline } = await import("./render.js");
-  await writeInsights(ctx, repos.length > 1 ? { reports, total: total!, failed } : total!, opts.format);
-
-  const verdicts = opts.gate.failIf.length
-    ? (await import("../../insights/gate.js")).judgeInsights(opts.gate.failIf, { total: total!, repositories: repos.length > 1 ? reports : undefined }, opts.gate.scope, {
-        minCount: opts.gate.minCount,
-        allowEmpty: opts.gate.allowEmpty,
-        emptyReason: "no stays in the window",
-      })
-    : [];
-  const { reportGate } = await import("../../cmdutil/gate.js");
-  const gate = reportGate(ctx, opts.gate, verdicts, {
-    command: "mq insights",
-    repository: repos.map((r) => `${r.owner}/${r.name}`).join(","),
-    start_at: total!.since,
-    end_at: total!.until,
-    summary: () => ({ headline: insightsHeadline(total!) }),
-  });
-  // a repository that could not be read says more than a gate over the others: its exit code wins
-  if (!error) return gate;
-  await gate.catch(() => undefined);
-  throw someReposFailed(failed, repos.length, error);
 }

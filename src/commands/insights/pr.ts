@@ -1,5 +1,6 @@
 // `mq pr N`: why did #N take so long? Its stays in the queue, step by step with the wait before
 // each step, its check runs (batches, bisections, retries) and how each stay ended.
+// This file is its flags (NewCmdPr); pr-run.ts does the work, loaded by cli.ts when it runs.
 import { Command } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
 import { UsageError } from "../../errors.js";
@@ -37,7 +38,7 @@ export function NewCmdPr(ctx: Context, runF?: (opts: PrOptions) => Promise<void>
   return addArchiveFlags(cmd)
     .action(async (number: string, flags: RawFlags) => {
       const opts = parsePrFlags(number, flags, ctx);
-      await (runF ?? ((o) => runPr(o, ctx)))(opts);
+      await runF?.(opts);
     });
 }
 
@@ -50,53 +51,4 @@ export function parsePrFlags(number: string, flags: RawFlags, ctx: Context): PrO
   }
   const { since, until } = parseStaysWindow(flags, ctx.now(), DEFAULT_PR_WINDOW_MS);
   return { pullRequest: n, since, until, format, archive: resolveArchiveMode(flags.archive, ctx.env), parallel: parseParallelFlag(flags) };
-}
-
-export async function runPr(opts: PrOptions, ctx: Context): Promise<void> {
-  const repo = await ctx.resolveRepo();
-  const [{ openEventSource }, { timelineOf, bisectionNames }, { startSpinner }] = await Promise.all([
-    import("../../archive/event-source.js"),
-    import("../../insights/timeline.js"),
-    import("../../iostreams/spinner.js"),
-  ]);
-  const source = await openEventSource(ctx, {
-    mode: opts.archive,
-    repositories: [`${repo.owner}/${repo.name}`],
-    spans: [{ since: opts.since, until: opts.until }],
-    what: `events of #${opts.pullRequest}`,
-  });
-  const spinner = await startSpinner(ctx, `reading the events of #${opts.pullRequest}`);
-  const events: import("../../api/events.js").LogEvent[] = [];
-  try {
-    // one pull request's events: few, kept to be put in time order with the bisections
-    for await (const e of source.events({ owner: repo.owner, name: repo.name, since: opts.since, until: opts.until, pullRequest: opts.pullRequest, parallel: opts.parallel })) {
-      events.push(e);
-    }
-    // batch bisections name their pull requests in the metadata, not the envelope: read them over
-    // the span of the stays that were tested in a batch
-    const batched = timelineOf(opts.pullRequest, events).filter((s) => s.stay.runs.some((r) => r.pullRequests.length > 1));
-    if (batched.length) {
-      const from = Math.min(...batched.map((s) => s.stay.enteredAt));
-      const to = Math.max(...batched.map((s) => s.stay.leftAt ?? opts.until.getTime()));
-      for await (const e of source.events({
-        owner: repo.owner,
-        name: repo.name,
-        since: new Date(Math.max(from, opts.since.getTime())),
-        until: new Date(Math.min(to, opts.until.getTime())),
-        types: ["action.queue.batch_bisection_start", "action.queue.batch_bisection_end"],
-        parallel: opts.parallel,
-      })) {
-        if (bisectionNames(e, opts.pullRequest)) events.push(e);
-      }
-    }
-  } finally {
-    spinner.stop();
-  }
-  const timeline = timelineOf(opts.pullRequest, events);
-  const { writeTimeline } = await import("./stays-render.js");
-  await writeTimeline(ctx, `${repo.owner}/${repo.name}`, opts, timeline);
-  if (timeline.length === 0) {
-    const iso = (d: Date) => d.toISOString().replace(".000Z", "Z");
-    ctx.io.stderr.write(`mq: #${opts.pullRequest} has no queue stay from ${iso(opts.since)} to ${iso(opts.until)}; --since reaches further back.\n`);
-  }
 }

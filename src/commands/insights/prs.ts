@@ -1,6 +1,7 @@
 // `mq prs`: one row per queue stay (a pull request's time in a queue, from entering to leaving) in
 // the window: where its time went (waiting, CI), how many runs and retries, how it ended. Filters,
 // --sort by any duration, --slowest N, --failed. Unsorted output streams as stays complete.
+// This file is its flags (NewCmdPrs); prs-run.ts does the work, loaded by cli.ts when it runs.
 import { Command, Option } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
 import { UsageError } from "../../errors.js";
@@ -59,7 +60,7 @@ export function NewCmdPrs(ctx: Context, runF?: (opts: PrsOptions) => Promise<voi
   )
     .action(async (flags: RawFlags) => {
       const opts = parsePrsFlags(flags, ctx);
-      await (runF ?? ((o) => runPrs(o, ctx)))(opts);
+      await runF?.(opts);
     });
 }
 
@@ -99,100 +100,3 @@ export function parsePrsFlags(flags: RawFlags, ctx: Context): PrsOptions {
   }
   return { since, until, baseRef, pullRequest, queues, outcomes, reasons, sort, limit, fields, format, archive, parallel };
 }
-
-export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
-  const [{ walkStays }, { openEventSource }, { stayRecord, sortValue }, { startSpinner }, { formatCount }, { resolveRepos, eachRepo, someReposFailed }, { MqError }, { wrapLine }] = await Promise.all([
-    import("../../insights/walk.js"),
-    import("../../archive/event-source.js"),
-    import("../../insights/records.js"),
-    import("../../iostreams/spinner.js"),
-    import("../../output/format.js"),
-    import("../../cmdutil/repos.js"),
-    import("../../errors.js"),
-    import("../../iostreams/terminal-width.js"),
-  ]);
-  type Row = import("../../insights/records.js").StayRecord;
-  const repos = await resolveRepos(ctx);
-  const source = await openEventSource(ctx, {
-    mode: opts.archive,
-    repositories: repos.map((r) => `${r.owner}/${r.name}`),
-    spans: [{ since: opts.since, until: opts.until }],
-    what: "queue stays",
-  });
-  const multi = repos.length > 1;
-  const label = multi ? `${repos.length} repositories` : `${repos[0]!.owner}/${repos[0]!.name}`;
-  const untilMs = opts.until.getTime();
-  const keep = (r: Row) =>
-    (!opts.queues || opts.queues.includes(String(r.queue_name))) &&
-    (!opts.outcomes || opts.outcomes.includes(String(r.outcome))) &&
-    (!opts.reasons || opts.reasons.includes(String(r.reason)));
-
-  const { openStayRows } = await import("./stays-render.js");
-  const sink = await openStayRows(ctx, opts.format, opts.fields, { repository: multi });
-  // sorted output, and several repositories merged newest first, need every row; one repository
-  // unsorted streams its rows as the stays complete (newest entry first)
-  const buffered: Row[] = [];
-  const late: Row[] = [];
-  let written = 0;
-  let events = 0;
-  // rows stream to stdout while it spins (one repository, unsorted)
-  const spinner = await startSpinner(ctx, `reading the queue events of ${label}`, { stdoutStreams: opts.format !== "table" });
-  let failed: import("../../cmdutil/repos.js").RepoFailure[] = [];
-  let error: InstanceType<typeof MqError> | undefined;
-  try {
-    ({ failed, error } = await eachRepo(ctx, repos, async (repo) => {
-      const rows: Row[] = [];
-      let seen = 0;
-      await walkStays(source, {
-        owner: repo.owner,
-        name: repo.name,
-        baseRef: opts.baseRef,
-        pullRequest: opts.pullRequest,
-        parallel: opts.parallel,
-        spans: [{ since: opts.since, until: opts.until }],
-        onPage: (n) => {
-          events += n - seen;
-          seen = n;
-          if (spinner.active) spinner.update(`${formatCount(events)} queue events of ${label}`);
-        },
-        onStay: async (s) => {
-          const r = stayRecord(s, untilMs);
-          if (!keep(r)) return;
-          if (multi) rows.push(r);
-          else if (opts.sort) buffered.push(r);
-          // stays begun before the window come out last, in no particular order: sorted at the end
-          else if (r.began_before_window) late.push(r);
-          else if (opts.limit === undefined || written < opts.limit) {
-            written++;
-            await sink.write([r]);
-          }
-        },
-      });
-      // a repository's rows join the others only once all of them are read
-      buffered.push(...rows);
-    }, (line) => spinner.log(line)));
-  } catch (err) {
-    spinner.stop();
-    await sink.end().catch(() => undefined);
-    throw err;
-  } finally {
-    spinner.stop();
-  }
-  const field = opts.sort ?? "entered_at";
-  const rest = [...buffered, ...late];
-  rest.sort((a, b) => sortValue(b, field) - sortValue(a, field) || String(a.repository).localeCompare(String(b.repository)) || Number(b.pull_request) - Number(a.pull_request));
-  for (const r of rest) {
-    if (opts.limit !== undefined && written >= opts.limit) break;
-    written++;
-    await sink.write([r]);
-  }
-  await sink.end();
-  if (ctx.io.isStderrTerminal() || opts.format === "table") {
-    const summary = `${label}: ${formatCount(written)} queue stay${written === 1 ? "" : "s"} from ${iso(opts.since)} to ${iso(opts.until)}${source.fromArchive ? " (from the archive)" : ""}`;
-    // broken between words, as wide as the table above it at most
-    ctx.io.stderr.write(wrapLine(summary, ctx.io.messageWidth()) + "\n");
-  }
-  if (error) throw someReposFailed(failed, repos.length, error);
-}
-
-const iso = (d: Date) => d.toISOString().replace(".000Z", "Z");

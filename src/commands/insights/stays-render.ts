@@ -1,7 +1,6 @@
 // Queue stays on screen and in files: the rows of `mq prs` and the timeline of `mq pr N`.
 import type { Context, OutputFormat } from "../../context.js";
-import type { StayRecord } from "../../insights/records.js";
-import { STAY_FIELDS } from "../../insights/records.js";
+import { STAY_FIELDS, stayRecord, type StayRecord } from "../../insights/records.js";
 import { formatDuration, formatFigure, formatRelativeTime } from "../../output/format.js";
 import { fittedTable } from "../../output/fitted-table.js";
 import { wrapLine } from "../../iostreams/terminal-width.js";
@@ -9,6 +8,8 @@ import { colors } from "../../iostreams/color.js";
 import { writeChunk } from "../../output/records.js";
 import { exportAll, openExport, type Sink } from "../../output/exporter.js";
 import * as STAY_TIMES from "../../insights/stays.js";
+import type { CheckRun } from "../../insights/stays.js";
+import type { TimelineStay } from "../../insights/timeline.js";
 
 /**
  * Text a server sent, made safe for a terminal: control characters (an escape sequence that would
@@ -90,8 +91,6 @@ function seconds(v: unknown): string {
 // ---------------------------------------------------------------------------------------------
 // mq pr N
 
-type TimelineStay = import("../../insights/timeline.js").TimelineStay;
-type CheckRun = import("../../insights/stays.js").CheckRun;
 
 const iso = (t: number | null) => (t === null ? null : new Date(Math.floor(t / 1000) * 1000).toISOString().replace(".000Z", "Z"));
 
@@ -101,7 +100,6 @@ export async function writeTimeline(
   opts: { pullRequest: number; since: Date; until: Date; format: OutputFormat },
   timeline: readonly TimelineStay[],
 ): Promise<void> {
-  const { stayRecord } = await import("../../insights/records.js");
   const untilMs = opts.until.getTime();
   const steps = timeline.flatMap((t, i) =>
     t.steps.map((st) => ({ repository, pull_request: opts.pullRequest, stay: i + 1, at: new Date(st.at).toISOString(), wait: st.wait, type: st.type, text: st.text })),

@@ -1,13 +1,14 @@
 // `mq stats`: one subcommand per statistics endpoint, built from the endpoint records of
 // src/stats/endpoints.ts, plus `mq stats summary`. This file is flags and wiring: the constructors
-// parse and validate flags into options (nothing is sent on bad input); runStats and runStatsSummary
-// fetch, hand the domain's results to the exporter and apply --fail-if, loading all that on demand.
+// parse and validate flags into options (nothing is sent on bad input) and hand them to the run
+// functions they are given; run.ts (loaded by cli.ts when a stats command runs) fetches, hands the
+// domain's results to the exporter and applies --fail-if.
 import { Command, Option } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { STATS_ENDPOINTS, type StatsEndpoint } from "../../stats/endpoints.js";
 import { acceptedFlags, STATS_FLAGS, type StatsFlag } from "../../stats/flags.js";
-import { parseFailIf, type FailIfExpr, type Verdict } from "../../stats/fail-if.js";
+import { parseFailIf, type FailIfExpr } from "../../stats/fail-if.js";
 import { ruleOf } from "../../stats/aggregate.js";
 import { SUMMARY_DESCRIPTION, SUMMARY_SOURCES, summaryKinds, type SummaryFigureName } from "../../stats/summary.js";
 import { derivationOf } from "../../stats/derived.js";
@@ -17,9 +18,8 @@ import { collectList, closestMatches, requireNonEmptyItems } from "../../cmdutil
 import { checkWindowOrder, formatInstant, parseTimeFlag, parseTimeWindow, TIME_VALUE_HELP } from "../../cmdutil/time.js";
 import { resolveOutputFormat } from "../../cmdutil/output.js";
 import { recordFieldNames } from "../../stats/series.js";
-import { messageText } from "../../iostreams/terminal-text.js";
 import { manyRepoList, type RepoName } from "../../cmdutil/repos.js";
-import { addGateFlags, parseGateFlags, reportGate, type GateFlags } from "../../cmdutil/gate.js";
+import { addGateFlags, parseGateFlags, type GateFlags } from "../../cmdutil/gate.js";
 
 export type { GateFlags } from "../../cmdutil/gate.js";
 
@@ -240,12 +240,23 @@ function parseManyFields(endpoint: StatsEndpoint, raw: string[] | undefined, ctx
 // ---------------------------------------------------------------------------------------------
 // constructors
 
+/** What the stats commands run once their flags are checked (run.ts, loaded by cli.ts). */
+export interface StatsRuns {
+  /** one endpoint's subcommand */
+  stats(opts: StatsOptions): Promise<void>;
+  /** `mq stats summary` */
+  summary(opts: StatsSummaryOptions): Promise<void>;
+  /** `mq stats` alone: the list of subcommands */
+  list(): Promise<void>;
+}
+
 export function NewCmdStats(
   ctx: Context,
-  runF?: (opts: StatsOptions) => Promise<void>,
-  runSummaryF?: (opts: StatsSummaryOptions) => Promise<void>,
+  runF?: StatsRuns["stats"],
+  runSummaryF?: StatsRuns["summary"],
   /** false: `stats` alone, for `mq --help`, which lists it by its name, arguments and description */
   withSubcommands = true,
+  runListF?: StatsRuns["list"],
 ): Command {
   const stats = new Command("stats")
     .description("queue and CI statistics: one subcommand per endpoint, charts, CI thresholds")
@@ -256,18 +267,7 @@ export function NewCmdStats(
         const near = closestMatches(sub, names);
         throw new UsageError(`unknown stats subcommand "${sub}"${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}; run mq stats to list them.`);
       }
-      // without -o, the text listing a person reads (piped too: `mq stats | grep queue`); with
-      // -o json/ndjson/csv, records a script can read (it got the text and broke `| jq`)
-      if (ctx.globals.output === undefined || ctx.globals.output === "table") {
-        // on a terminal, descriptions broken under their column as help is; piped, a line each for grep
-        const { fitHelpText } = await import("../../output/help-text.js");
-        const width = ctx.io.tableWidth();
-        return void ctx.io.stdout.write(width === undefined ? statsListing() : fitHelpText(statsListing(), width));
-      }
-      const format = resolveOutputFormat(ctx, { command: "mq stats (the list of subcommands)" });
-      const { exportAll } = await import("../../output/exporter.js");
-      const { writeChunk } = await import("../../output/records.js");
-      await exportAll(format, ctx.io, { table: () => ({ async write() {}, end: () => writeChunk(ctx.io.stdout, statsListing()) }), csvJoinArrays: true }, statsRecords);
+      await runListF?.();
     });
   if (!withSubcommands) return stats;
 
@@ -296,7 +296,7 @@ export function NewCmdStats(
     cmd.action(async (flags: RawFlags) => {
       const { dialect } = await ctx.dialect();
       const opts = parseStatsFlags(cmd, endpoint, flags, ctx, dialect);
-      await (runF ?? ((o) => runStats(o, ctx)))(opts);
+      await runF?.(opts);
     });
     stats.addCommand(cmd);
   }
@@ -304,7 +304,7 @@ export function NewCmdStats(
   return stats;
 }
 
-export function NewCmdStatsSummary(ctx: Context, runF?: (opts: StatsSummaryOptions) => Promise<void>): Command {
+export function NewCmdStatsSummary(ctx: Context, runF?: StatsRuns["summary"]): Command {
   const cmd = new Command("summary").description(SUMMARY_DESCRIPTION);
   addStatsFlags(cmd, SUMMARY_ACCEPTS);
   addGateFlags(cmd, false);
@@ -329,7 +329,7 @@ export function NewCmdStatsSummary(ctx: Context, runF?: (opts: StatsSummaryOptio
     checkWindowOrder(since, until);
     checkWindow(dialect, since, until, now);
     const repos = manyRepoList(ctx);
-    await (runF ?? ((o) => runStatsSummary(o, ctx)))({ dialect, filters, since, until, gate, ...(repos ? { repos } : {}) });
+    await runF?.({ dialect, filters, since, until, gate, ...(repos ? { repos } : {}) });
   });
   return cmd;
 }
@@ -346,275 +346,4 @@ export function statsListing(): string {
   const rows: Array<[string, string]> = [...STATS_ENDPOINTS.map((e) => [e.name, e.summary] as [string, string]), ["summary", SUMMARY_DESCRIPTION]];
   const width = Math.max(...rows.map(([n]) => n.length));
   return rows.map(([n, s]) => `${n.padEnd(width)}  ${s}`).join("\n") + "\n";
-}
-
-// ---------------------------------------------------------------------------------------------
-// run
-
-function statsPath(owner: string, name: string, endpoint: StatsEndpoint): string {
-  return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/stats/${endpoint.path}`;
-}
-
-async function fetchStats(ctx: Context, endpoint: StatsEndpoint, query: StatsQuery, dialect: Dialect = DIALECTS.spec, repo?: RepoName): Promise<unknown> {
-  repo ??= await ctx.resolveRepo();
-  const client = await ctx.apiClient();
-  const derived = derivationOf(endpoint.name, dialect.name);
-  if (derived && !endpoint.dialects.includes(dialect.name)) {
-    // the dialect has no such endpoint: the same figures from the ones it has, same query
-    const { findStatsEndpoint } = await import("../../stats/endpoints.js");
-    const sources = derived.from.map((n) => findStatsEndpoint(n)!);
-    const bodies = await Promise.all(sources.map((e) => fetchStats(ctx, e, query, dialect, repo)));
-    return derived.combine(new Map(sources.map((e, i) => [e.name, bodies[i]])));
-  }
-  const res = await client.get(statsPath(repo.owner, repo.name, endpoint), query);
-  const { invalidUtf8Warning } = await import("../../api/client.js");
-  if (res.invalidUtf8) ctx.io.stderr.write(`${invalidUtf8Warning(res.url)}\n`);
-  // an answer the generated predicates vouch for is valid as it is: zod and the schemas are loaded
-  // only for one they cannot (api/schema/check-files.ts), which says the same as before
-  if (await surelyValidStats(dialect, endpoint, res.body)) return res.body;
-  if (dialect.name === "mergify") {
-    // the real service's shapes are its OpenAPI's (no partitions, sums and counts, summaries)
-    const { mergifyResponseSchema } = await import("../../api/dialects/mergify-metadata.js");
-    const { ContractError } = await import("../../errors.js");
-    const { firstIssues, formatIssue } = await import("../../api/schema/common.js");
-    const schema = mergifyResponseSchema(`stats/${endpoint.path}`);
-    const issues = schema ? firstIssues(schema, res.body) : undefined;
-    if (issues !== undefined) {
-      const message = `${endpoint.name} response does not match the service's OpenAPI (${issues.map((i) => formatIssue(i)).join("; ")})`;
-      if (ctx.globals.strict) throw new ContractError(message);
-      ctx.io.stderr.write(`mq: warning: ${messageText(message)}; shown as sent. --strict makes this an error.\n`);
-    }
-    return res.body;
-  }
-  const { parseStatsResponse } = await import("../../api/schema/stats.js");
-  // validated, but the body as sent is what is rendered: -o json must not lose fields mq does not know
-  parseStatsResponse(endpoint.name, res.body, {
-    strict: ctx.globals.strict,
-    // the real service omits partition keys on every call: worth a line under --debug, not each time
-    onMismatch: (name, message) => {
-      if (ctx.globals.debug) ctx.io.stderr.write(`mq: ${name} response differs from the contract (${messageText(message)}); --strict makes this an error.\n`);
-    },
-  });
-  return res.body;
-}
-
-/** True only when the zod path below would accept `body` without a word. */
-async function surelyValidStats(dialect: Dialect, endpoint: StatsEndpoint, body: unknown): Promise<boolean> {
-  if (dialect.name === "mergify") {
-    const { MERGIFY_STATS_CHECKS } = await import("../../api/dialects/mergify-stats-checks.generated.js");
-    const path = `stats/${endpoint.path}`;
-    // a path the OpenAPI gives no answer schema is not checked at all (mergifyResponseSchema)
-    if (!Object.prototype.hasOwnProperty.call(MERGIFY_STATS_CHECKS, path)) return true;
-    return MERGIFY_STATS_CHECKS[path]?.(body) === true;
-  }
-  const { CONTRACT_STATS_CHECKS } = await import("../../api/schema/contract-stats-checks.generated.js");
-  return Object.prototype.hasOwnProperty.call(CONTRACT_STATS_CHECKS, endpoint.name) && CONTRACT_STATS_CHECKS[endpoint.name]?.(body) === true;
-}
-
-function warnDeprecated(ctx: Context, endpoint: StatsEndpoint): void {
-  if (!endpoint.deprecatedUse) return;
-  ctx.io.stderr.write(`mq: warning: the ${endpoint.name} endpoint is deprecated; use ${endpoint.deprecatedUse} instead.\n`);
-}
-
-export async function runStats(opts: StatsOptions, ctx: Context): Promise<void> {
-  if (opts.repos) return runStatsMany(opts, opts.repos, ctx);
-  const { endpoint } = opts;
-  const { format } = opts;
-  warnDeprecated(ctx, endpoint);
-  const repository = await repositoryName(ctx);
-  const { startSpinner } = await import("../../iostreams/spinner.js");
-  const spinner = await startSpinner(ctx, `fetching ${endpoint.name} of ${repository}…`);
-  let body: unknown;
-  try {
-    body = await fetchStats(ctx, endpoint, opts.query, opts.dialect);
-  } finally {
-    spinner.stop();
-  }
-  const [{ exportAll }, { statsExport }, figures] = await Promise.all([
-    import("../../output/exporter.js"),
-    import("./render.js"),
-    import("./figures.js"),
-  ]);
-  const out = {
-    ...statsExport(ctx.io, endpoint, body, {
-      chart: opts.chart,
-      intervals: opts.intervals,
-      fields: opts.fields,
-      repo: repository,
-      filters: opts.filterWords,
-      window: endpoint.params === "time-to-merge" ? undefined : windowWords(opts.query),
-    }),
-    headline: () => figures.statsHeadline(endpoint, body),
-    metrics: () => figures.statsMetrics(endpoint, body, repository),
-  };
-  await exportAll(format, ctx.io, out, out.records);
-  let verdicts: Verdict[] = [];
-  if (opts.gate.failIf.length) {
-    const { judgeStats } = await import("../../stats/fail-if.js");
-    verdicts = judgeStats(opts.gate.failIf, endpoint, body, opts.gate.scope, gateOptions(opts.gate, opts.query));
-  }
-  const command = `mq stats ${endpoint.name}`;
-  await reportGate(ctx, opts.gate, verdicts, {
-    command,
-    repository,
-    start_at: typeof opts.query.start_at === "string" ? opts.query.start_at : undefined,
-    end_at: typeof opts.query.end_at === "string" ? opts.query.end_at : undefined,
-    summary: endpoint.fields.length
-      ? () => ({ headline: figures.statsHeadline(endpoint, body), chart: figures.statsChart(endpoint, body), window: figures.statsWindow(endpoint, body) })
-      : undefined,
-  });
-}
-
-/**
- * Several repositories: fetched at most REPO_CONCURRENCY at once, a row each and a total. A
- * repository that fails is reported on stderr with its exit code and left out; the others are
- * written, and the exit code is the first failure's.
- */
-async function runStatsMany(opts: StatsOptions, repos: RepoName[], ctx: Context): Promise<void> {
-  const { endpoint } = opts;
-  warnDeprecated(ctx, endpoint);
-  const [{ eachRepo, someReposFailed }, { startSpinner }, { combineRepos, judgeMany }] = await Promise.all([
-    import("../../cmdutil/repos.js"),
-    import("../../iostreams/spinner.js"),
-    import("../../stats/many.js"),
-  ]);
-  const spinner = await startSpinner(ctx, `fetching ${endpoint.name} of ${repos.length} repositories…`);
-  const { results, failed, error } = await eachRepo(ctx, repos, (repo) => fetchStats(ctx, endpoint, opts.query, opts.dialect, repo), (line) => spinner.log(line)).finally(() => spinner.stop());
-  const done = results.map((r) => ({ repository: r.repository, body: r.value }));
-  const many = combineRepos(endpoint, done);
-  const [{ exportAll }, { statsManyExport, manyHeadline }, { unavailableTotals }] = await Promise.all([
-    import("../../output/exporter.js"),
-    import("./render-many.js"),
-    import("../../stats/many.js"),
-  ]);
-  const out = statsManyExport(ctx.io, endpoint, many, done, { fields: opts.fields, window: windowWords(opts.query), filters: opts.filterWords, failed });
-  await exportAll(opts.format, ctx.io, out, out.records);
-  if (opts.format !== "table" && opts.format !== "none") {
-    // the table says it under itself; elsewhere stdout is data, so the reasons go to stderr
-    for (const [field, why] of unavailableTotals(many)) ctx.io.stderr.write(`mq: total ${field} not available: ${messageText(why)}\n`);
-  }
-  const verdicts = opts.gate.failIf.length ? judgeMany(opts.gate.failIf, endpoint, done, opts.gate.scope, gateOptions(opts.gate, opts.query)) : [];
-  const gate = reportGate(ctx, opts.gate, verdicts, {
-    command: `mq stats ${endpoint.name}`,
-    repository: repos.map((r) => `${r.owner}/${r.name}`).join(","),
-    start_at: typeof opts.query.start_at === "string" ? opts.query.start_at : undefined,
-    end_at: typeof opts.query.end_at === "string" ? opts.query.end_at : undefined,
-    summary: () => ({ headline: manyHeadline(endpoint, many, failed) }),
-  });
-  if (!error) return gate;
-  // a repository that could not be read says more than a gate over the others: its exit code wins
-  await gate.catch(() => undefined);
-  throw someReposFailed(failed, repos.length, error);
-}
-
-/** The window asked for, in words: the API's default is the day before now. */
-function windowWords(query: StatsQuery): string | undefined {
-  const short = (v: string | string[] | undefined) => String(v).slice(0, 16).replace("T", " ") + "Z";
-  if (query.start_at === undefined && query.end_at === undefined) return "the last 24 hours";
-  if (query.start_at === undefined) return `the 24 hours before ${short(query.end_at)}`;
-  return `${short(query.start_at)} → ${query.end_at === undefined ? "now" : short(query.end_at)}`;
-}
-
-async function repositoryName(ctx: Context): Promise<string> {
-  const repo = await ctx.resolveRepo();
-  return `${repo.owner}/${repo.name}`;
-}
-
-/** Why a check found nothing, in the user's terms: the filters and window they gave. */
-function emptyReason(query: StatsQuery): string {
-  const given: string[] = [];
-  for (const f of STATS_FLAGS) {
-    const v = f.filterParam ? query[f.filterParam] : undefined;
-    if (v !== undefined) given.push(`${f.flag} ${Array.isArray(v) ? v.join(",") : v}`);
-  }
-  return given.length ? `no group matches the filters (${given.join(" ")}) in the window` : "no data in the window";
-}
-
-function gateOptions(gate: GateFlags, query: StatsQuery): { minCount?: number; allowEmpty: boolean; emptyReason: string } {
-  return { minCount: gate.minCount, allowEmpty: gate.allowEmpty, emptyReason: emptyReason(query) };
-}
-
-// ---------------------------------------------------------------------------------------------
-// summary
-
-export async function runStatsSummary(opts: StatsSummaryOptions, ctx: Context): Promise<void> {
-  if (opts.repos) return runStatsSummaryMany(opts, opts.repos, ctx);
-  const format = resolveOutputFormat(ctx, { figures: true });
-  const query: StatsQuery = { ...opts.filters, start_at: formatInstant(opts.since), end_at: formatInstant(opts.until) };
-  const { summaryEndpoints, summaryFigures, judgeSummary } = await import("../../stats/summary.js");
-  const endpoints = summaryEndpoints();
-  const { startSpinner } = await import("../../iostreams/spinner.js");
-  const spinner = await startSpinner(ctx, `fetching ${endpoints.length} statistics of ${await repositoryName(ctx)}…`);
-  let bodies: Map<string, unknown>;
-  try {
-    // all at once: the summary takes as long as the slowest request, not the sum
-    const results = await Promise.all(endpoints.map((e) => fetchStats(ctx, e, query, opts.dialect)));
-    bodies = new Map(endpoints.map((e, i) => [e.name, results[i]]));
-  } finally {
-    spinner.stop();
-  }
-  const figures = { start_at: query.start_at as string, end_at: query.end_at as string, ...summaryFigures(bodies) };
-  const [{ exportAll }, { summaryExport }, statsFigures] = await Promise.all([
-    import("../../output/exporter.js"),
-    import("./render.js"),
-    import("./figures.js"),
-  ]);
-  const repository = await repositoryName(ctx);
-  // the repository is named only on the terminal's title line
-  const out = {
-    ...summaryExport(ctx.io, format === "table" ? repository : "", figures),
-    headline: () => statsFigures.summaryHeadline(figures),
-    metrics: () => statsFigures.summaryMetrics(figures, repository),
-  };
-  await exportAll(format, ctx.io, out, () => [figures]);
-  const verdicts = opts.gate.failIf.length ? judgeSummary(opts.gate.failIf, bodies, opts.gate.scope, gateOptions(opts.gate, query)) : [];
-  await reportGate(ctx, opts.gate, verdicts, {
-    command: "mq stats summary",
-    repository,
-    start_at: figures.start_at,
-    end_at: figures.end_at,
-    summary: () => ({ headline: statsFigures.summaryHeadline(figures) }),
-  });
-}
-
-/** The summary of several repositories: each one's endpoints fetched together, four repositories at once. */
-async function runStatsSummaryMany(opts: StatsSummaryOptions, repos: RepoName[], ctx: Context): Promise<void> {
-  const format = resolveOutputFormat(ctx, { figures: true });
-  const query: StatsQuery = { ...opts.filters, start_at: formatInstant(opts.since), end_at: formatInstant(opts.until) };
-  const [{ summaryEndpoints }, { eachRepo, someReposFailed }, { startSpinner }, { combineSummaries, judgeSummaryMany }] = await Promise.all([
-    import("../../stats/summary.js"),
-    import("../../cmdutil/repos.js"),
-    import("../../iostreams/spinner.js"),
-    import("../../stats/many.js"),
-  ]);
-  const endpoints = summaryEndpoints();
-  const spinner = await startSpinner(ctx, `fetching ${endpoints.length} statistics of ${repos.length} repositories…`);
-  const { results, failed, error } = await eachRepo(
-    ctx,
-    repos,
-    async (repo) => {
-      const bodies = await Promise.all(endpoints.map((e) => fetchStats(ctx, e, query, opts.dialect, repo)));
-      return new Map(endpoints.map((e, i) => [e.name, bodies[i]])) as ReadonlyMap<string, unknown>;
-    },
-    (line) => spinner.log(line),
-  ).finally(() => spinner.stop());
-  const done = results.map((r) => ({ repository: r.repository, bodies: r.value }));
-  const many = combineSummaries(done);
-  const [{ exportAll }, { summaryManyExport }] = await Promise.all([import("../../output/exporter.js"), import("./render-many.js")]);
-  const out = summaryManyExport(ctx.io, many, done, { start_at: query.start_at as string, end_at: query.end_at as string, failed });
-  await exportAll(format, ctx.io, out, out.records);
-  if (format !== "table" && format !== "none") {
-    for (const [name, why] of Object.entries(many.unavailable)) ctx.io.stderr.write(`mq: total ${name} not available: ${messageText(why)}\n`);
-  }
-  const verdicts = opts.gate.failIf.length ? judgeSummaryMany(opts.gate.failIf, done, opts.gate.scope, gateOptions(opts.gate, query)) : [];
-  const gate = reportGate(ctx, opts.gate, verdicts, {
-    command: "mq stats summary",
-    repository: repos.map((r) => `${r.owner}/${r.name}`).join(","),
-    start_at: query.start_at as string,
-    end_at: query.end_at as string,
-    summary: () => ({ headline: out.headline!() }),
-  });
-  if (!error) return gate;
-  await gate.catch(() => undefined);
-  throw someReposFailed(failed, repos.length, error);
 }

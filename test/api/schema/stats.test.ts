@@ -23,7 +23,7 @@ describe("statistics schemas", () => {
     expect([...STATS_ENDPOINT_NAMES]).toEqual(names);
     expect(Object.keys(STATS_RESPONSE_SCHEMAS)).toEqual(names);
     // the contract's example responses; the real service's own endpoints are checked against its
-    // OpenAPI instead (test/server/mergify-openapi.test.ts, test/commands/stats-dialects.test.ts)
+    // OpenAPI instead (test/server/mergify-openapi.test.ts, test/commands/stats/dialects.test.ts)
     expect(Object.keys(stats)).toEqual(STATS_ENDPOINTS.filter((e) => e.dialects.includes("spec")).map((e) => e.name));
   });
 

@@ -3,9 +3,9 @@
 // raw seconds and fractions there), and on a terminal no wider than it at 60, 80 and 120 columns
 // (the distribution table was 70 columns wide at 60, the prs table 98).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../../src/server/index.js";
-import { runMq } from "../reliability/harness.js";
-import { displayWidth } from "../../src/iostreams/terminal-width.js";
+import { startServer, type RunningServer } from "../../../src/server/index.js";
+import { runMq } from "../../reliability/harness.js";
+import { displayWidth } from "../../../src/iostreams/terminal-width.js";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
 let server: RunningServer;

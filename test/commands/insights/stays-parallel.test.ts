@@ -1,9 +1,9 @@
 // --parallel on the commands that walk the log (mq insights, mq prs, mq pr): checked as mq logs
 // checks it, before any request, and it sets how many time slices the walk cuts the window into.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../src/main.js";
-import { startServer, type RunningServer } from "../../src/server/index.js";
-import { testContext } from "../helpers/context.js";
+import { main } from "../../../src/main.js";
+import { startServer, type RunningServer } from "../../../src/server/index.js";
+import { testContext } from "../../helpers/context.js";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
 let server: RunningServer;

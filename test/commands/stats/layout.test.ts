@@ -2,9 +2,9 @@
 // all groups, idle groups folded, short labels; --intervals with dashes; -o table humanised off a
 // terminal; --fields; --priority-rule none refused. Exact output against the fixture server.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../src/main.js";
-import { testContext } from "../helpers/context.js";
-import { FIXTURES, startFixtureServer, type FixtureServer } from "../commands/stats/fixture-server.js";
+import { main } from "../../../src/main.js";
+import { testContext } from "../../helpers/context.js";
+import { FIXTURES, startFixtureServer, type FixtureServer } from "./fixture-server.js";
 
 let server: FixtureServer;
 beforeAll(async () => {

@@ -3,12 +3,12 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../src/main.js";
-import { STATS_ENDPOINTS } from "../../src/stats/endpoints.js";
-import { windowValue } from "../../src/stats/aggregate.js";
-import { startServer, type RunningServer } from "../../src/server/index.js";
-import { testContext } from "../helpers/context.js";
-import { summaryFromSubcommands } from "./stats/summary-figures.js";
+import { main } from "../../../src/main.js";
+import { STATS_ENDPOINTS } from "../../../src/stats/endpoints.js";
+import { windowValue } from "../../../src/stats/aggregate.js";
+import { startServer, type RunningServer } from "../../../src/server/index.js";
+import { testContext } from "../../helpers/context.js";
+import { summaryFromSubcommands } from "./summary-figures.js";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
 let server: RunningServer;
@@ -29,7 +29,7 @@ async function mq(args: string[], tty = false) {
 const lines = (text: string) => text.split("\n").filter(Boolean);
 
 describe("against mq serve", () => {
-  // mq serve speaks the contract; both dialects: test/commands/stats-dialects.test.ts
+  // mq serve speaks the contract; both dialects: test/commands/stats/dialects.test.ts
   for (const endpoint of STATS_ENDPOINTS.filter((e) => e.dialects.includes("spec"))) {
     it(`${endpoint.name}: every output format`, async () => {
       // time-to-merge takes --at and --branch, not a window
@@ -91,7 +91,7 @@ describe("against mq serve", () => {
 
 describe("the real binary", () => {
   it("mq --offline stats failure-rate --repo acme/web -o json prints valid JSON", async () => {
-    const bin = new URL("../../bin/mq.js", import.meta.url).pathname;
+    const bin = new URL("../../../bin/mq.js", import.meta.url).pathname;
     const { stdout } = await promisify(execFile)("node", [bin, "--offline", "stats", "failure-rate", "--repo", "acme/web", "-o", "json"], {
       env: { ...process.env, MQ_CONFIG_DIR: "/nonexistent-mq-config", NO_COLOR: "1" },
     });

@@ -2,8 +2,8 @@
 // every subcommand of each dialect in the three formats it did not check, and --chart and
 // --fail-if on the subcommands it did not check.
 import { describe, test } from "vitest";
-import { rest } from "../helpers/sweep.js";
-import { DIALECT_NAMES, dialectRuns, expectChartAndFailIf, expectStatsFormat, STATS_SAMPLE } from "./dialect-runs.js";
+import { rest } from "../../helpers/sweep.js";
+import { DIALECT_NAMES, dialectRuns, expectChartAndFailIf, expectStatsFormat, STATS_SAMPLE } from "../dialect-runs.js";
 
 describe.each(DIALECT_NAMES)("mq stats against mq serve --dialect %s, the whole sweep", (dialect) => {
   const runs = dialectRuns(dialect);

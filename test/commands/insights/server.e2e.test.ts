@@ -2,10 +2,10 @@
 // process over loopback HTTP: the stays rebuilt from the log must give the counts the statistics
 // endpoints give over the same windows.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../src/main.js";
-import { startServer, type RunningServer } from "../../src/server/index.js";
-import { testContext } from "../helpers/context.js";
-import { tempDir } from "../helpers/tmp.js";
+import { main } from "../../../src/main.js";
+import { startServer, type RunningServer } from "../../../src/server/index.js";
+import { testContext } from "../../helpers/context.js";
+import { tempDir } from "../../helpers/tmp.js";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
 let server: RunningServer;

@@ -3,8 +3,8 @@
 // "(repository acme/web)"), and counts grouped as the tables write them (2,192, not 2192), every
 // digit kept.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../../src/server/index.js";
-import { runMq } from "../reliability/harness.js";
+import { startServer, type RunningServer } from "../../../src/server/index.js";
+import { runMq } from "../../reliability/harness.js";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
 let server: RunningServer;

@@ -2,17 +2,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { main } from "../../src/main.js";
-import { STATS_ENDPOINTS as ALL_STATS_ENDPOINTS, findStatsEndpoint } from "../../src/stats/endpoints.js";
+import { main } from "../../../src/main.js";
+import { STATS_ENDPOINTS as ALL_STATS_ENDPOINTS, findStatsEndpoint } from "../../../src/stats/endpoints.js";
 
-// these tests speak the contract (its fixture server); both dialects: test/commands/stats-dialects.test.ts
+// these tests speak the contract (its fixture server); both dialects: test/commands/stats/dialects.test.ts
 const STATS_ENDPOINTS = ALL_STATS_ENDPOINTS.filter((e) => e.dialects.includes("spec"));
-import { windowValue } from "../../src/stats/aggregate.js";
-import { flatten } from "../../src/stats/series.js";
-import { testContext, type TestContext } from "../helpers/context.js";
-import { FIXTURES, startFixtureServer, type FixtureServer } from "./stats/fixture-server.js";
-import { summaryFromSubcommands } from "./stats/summary-figures.js";
-import { tempDir } from "../helpers/tmp.js";
+import { windowValue } from "../../../src/stats/aggregate.js";
+import { flatten } from "../../../src/stats/series.js";
+import { testContext, type TestContext } from "../../helpers/context.js";
+import { FIXTURES, startFixtureServer, type FixtureServer } from "./fixture-server.js";
+import { summaryFromSubcommands } from "./summary-figures.js";
+import { tempDir } from "../../helpers/tmp.js";
 
 let server: FixtureServer;
 beforeAll(async () => {

@@ -2,8 +2,8 @@
 // width as the stats tables do (parts one under the other, each with the repository), at 60
 // columns as at 80. It was 75 columns wide at 60.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../../src/server/index.js";
-import { runMq } from "../reliability/harness.js";
+import { startServer, type RunningServer } from "../../../src/server/index.js";
+import { runMq } from "../../reliability/harness.js";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
 let server: RunningServer;

@@ -1,10 +1,10 @@
 // `mq pr N` against a loopback server holding the hand-made history of #7 (test/insights/fixture.ts):
 // the expected timeline below was worked out by hand from the fixture's event list.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../src/main.js";
-import { startServer, type RunningServer } from "../../src/server/index.js";
-import { testContext } from "../helpers/context.js";
-import { prSevenEvents } from "../insights/fixture.js";
+import { main } from "../../../src/main.js";
+import { startServer, type RunningServer } from "../../../src/server/index.js";
+import { testContext } from "../../helpers/context.js";
+import { prSevenEvents } from "../../insights/fixture.js";
 
 let server: RunningServer;
 beforeAll(async () => {

@@ -5,9 +5,9 @@
 // The sweeps (every subcommand × every format, --chart and --fail-if on every subcommand) run here
 // on a sample; stats-dialects.e2e.test.ts runs the rest of them.
 import { describe, expect, test } from "vitest";
-import { spread } from "../helpers/sweep.js";
-import { runMq } from "../reliability/harness.js";
-import { DIALECT_NAMES, dialectRuns, expectChartAndFailIf, expectStatsFormat, NOW, STATS_SAMPLE } from "./dialect-runs.js";
+import { spread } from "../../helpers/sweep.js";
+import { runMq } from "../../reliability/harness.js";
+import { DIALECT_NAMES, dialectRuns, expectChartAndFailIf, expectStatsFormat, NOW, STATS_SAMPLE } from "../dialect-runs.js";
 
 describe.each(DIALECT_NAMES)("mq stats against mq serve --dialect %s", (dialect) => {
   const runs = dialectRuns(dialect);

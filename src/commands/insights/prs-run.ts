@@ -1,0 +1,100 @@
+// The work of `mq prs`: a row per queue stay, streamed as stays complete (one repository,
+// unsorted) or sorted at the end. Loaded only when the command runs (cli.ts); its flags were
+// checked before (prs.ts).
+import type { Context } from "../../context.js";
+import type { MqError } from "../../errors.js";
+import { walkStays } from "../../insights/walk.js";
+import { openEventSource } from "../../archive/event-source.js";
+import { stayRecord, sortValue, type StayRecord } from "../../insights/records.js";
+import { startSpinner } from "../../iostreams/spinner.js";
+import { formatCount } from "../../output/format.js";
+import { wrapLine } from "../../iostreams/terminal-width.js";
+import { resolveRepos, eachRepo, someReposFailed, type RepoFailure } from "../../cmdutil/repos.js";
+import { openStayRows } from "./stays-render.js";
+import type { PrsOptions } from "./prs.js";
+
+export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
+  type Row = StayRecord;
+  const repos = await resolveRepos(ctx);
+  const source = await openEventSource(ctx, {
+    mode: opts.archive,
+    repositories: repos.map((r) => `${r.owner}/${r.name}`),
+    spans: [{ since: opts.since, until: opts.until }],
+    what: "queue stays",
+  });
+  const multi = repos.length > 1;
+  const label = multi ? `${repos.length} repositories` : `${repos[0]!.owner}/${repos[0]!.name}`;
+  const untilMs = opts.until.getTime();
+  const keep = (r: Row) =>
+    (!opts.queues || opts.queues.includes(String(r.queue_name))) &&
+    (!opts.outcomes || opts.outcomes.includes(String(r.outcome))) &&
+    (!opts.reasons || opts.reasons.includes(String(r.reason)));
+
+  const sink = await openStayRows(ctx, opts.format, opts.fields, { repository: multi });
+  // sorted output, and several repositories merged newest first, need every row; one repository
+  // unsorted streams its rows as the stays complete (newest entry first)
+  const buffered: Row[] = [];
+  const late: Row[] = [];
+  let written = 0;
+  let events = 0;
+  // rows stream to stdout while it spins (one repository, unsorted)
+  const spinner = await startSpinner(ctx, `reading the queue events of ${label}`, { stdoutStreams: opts.format !== "table" });
+  let failed: RepoFailure[] = [];
+  let error: MqError | undefined;
+  try {
+    ({ failed, error } = await eachRepo(ctx, repos, async (repo) => {
+      const rows: Row[] = [];
+      let seen = 0;
+      await walkStays(source, {
+        owner: repo.owner,
+        name: repo.name,
+        baseRef: opts.baseRef,
+        pullRequest: opts.pullRequest,
+        parallel: opts.parallel,
+        spans: [{ since: opts.since, until: opts.until }],
+        onPage: (n) => {
+          events += n - seen;
+          seen = n;
+          if (spinner.active) spinner.update(`${formatCount(events)} queue events of ${label}`);
+        },
+        onStay: async (s) => {
+          const r = stayRecord(s, untilMs);
+          if (!keep(r)) return;
+          if (multi) rows.push(r);
+          else if (opts.sort) buffered.push(r);
+          // stays begun before the window come out last, in no particular order: sorted at the end
+          else if (r.began_before_window) late.push(r);
+          else if (opts.limit === undefined || written < opts.limit) {
+            written++;
+            await sink.write([r]);
+          }
+        },
+      });
+      // a repository's rows join the others only once all of them are read
+      buffered.push(...rows);
+    }, (line) => spinner.log(line)));
+  } catch (err) {
+    spinner.stop();
+    await sink.end().catch(() => undefined);
+    throw err;
+  } finally {
+    spinner.stop();
+  }
+  const field = opts.sort ?? "entered_at";
+  const rest = [...buffered, ...late];
+  rest.sort((a, b) => sortValue(b, field) - sortValue(a, field) || String(a.repository).localeCompare(String(b.repository)) || Number(b.pull_request) - Number(a.pull_request));
+  for (const r of rest) {
+    if (opts.limit !== undefined && written >= opts.limit) break;
+    written++;
+    await sink.write([r]);
+  }
+  await sink.end();
+  if (ctx.io.isStderrTerminal() || opts.format === "table") {
+    const summary = `${label}: ${formatCount(written)} queue stay${written === 1 ? "" : "s"} from ${iso(opts.since)} to ${iso(opts.until)}${source.fromArchive ? " (from the archive)" : ""}`;
+    // broken between words, as wide as the table above it at most
+    ctx.io.stderr.write(wrapLine(summary, ctx.io.messageWidth()) + "\n");
+  }
+  if (error) throw someReposFailed(failed, repos.length, error);
+}
+
+const iso = (d: Date) => d.toISOString().replace(".000Z", "Z");
