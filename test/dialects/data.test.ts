@@ -7,7 +7,7 @@ import { generate, OUTPUTS } from "../../scripts/gen-mergify-dialect.mjs";
 import { DIALECTS, dialectForUrl, MERGIFY_DIALECT, SPEC_DIALECT } from "../../src/api/dialects/index.js";
 import { LogsQuerySchema } from "../../src/api/schema/params.js";
 import { EVENT_TYPES } from "../../src/api/dialects/spec.js";
-import { MERGIFY_METADATA_SCHEMAS } from "../../src/api/dialects/mergify-metadata.js";
+import { MERGIFY_METADATA_SCHEMAS } from "./mergify-zod.js";
 import { OPENAPI_PATH, REFERENCE_PATH, openapi } from "../helpers/openapi.js";
 import realEvent from "../../src/api/fixtures/real-service-event.json";
 

@@ -1,39 +1,71 @@
-// The texts of the generated check modules: zod schemas as plain JavaScript predicates
-// (api/schema/check-source.ts), so that a valid page or statistics answer is known valid without
-// loading zod (~30 ms of a one-page `mq logs` or `mq stats`). Each module is generated from the
-// schemas the zod path uses, so the two cannot say different things; only what they cannot vouch
-// for goes to zod, which has the last word and the messages. `node scripts/gen-checks.mjs` writes
-// them; a test fails when a committed file is not what this returns.
+// The generated validators of both dialects: the contract's metadata shapes and statistics answers
+// (written in zod, events.ts and stats.ts, read through zod's public z.toJSONSchema) and the real
+// service's (its OpenAPI's component schemas), all normalized by json-schemas.ts and emitted as
+// plain functions by check-source.ts. `mq` runs that code and nothing else to validate a payload:
+// no schema is built and no zod is loaded at run time. `node scripts/gen-checks.mjs` writes the
+// modules; test/api/schema/check-files.test.ts fails, naming the file, when a committed one is stale.
+// Generation time only: this module (and zod, through it) is never part of what `mq` loads.
 import { dirname, posix } from "node:path";
-import type * as z from "zod";
-import { MERGIFY_METADATA_SCHEMAS, mergifyResponseSchema } from "../dialects/mergify-metadata.js";
-import { MERGIFY_RESPONSES } from "../dialects/mergify-schemas.generated.js";
+import * as z from "zod";
+import { MERGIFY_METADATA, MERGIFY_RESPONSES, MERGIFY_SCHEMAS } from "../dialects/mergify-schemas.generated.js";
 import { emitChecks } from "./check-source.js";
-import { DateTimeSchema } from "./common.js";
+import { DateTimeSchema, UuidSchema } from "./common.js";
 import { EVENT_METADATA_SCHEMAS } from "./events.js";
-import { STATS_RESPONSE_SCHEMAS } from "./stats.js";
+import { formats, normalize, type JsonSchema, type NormalizeOptions } from "./json-schemas.js";
+import { LENIENT_STATS_RESPONSE_SCHEMAS, STATS_RESPONSE_SCHEMAS } from "./stats.js";
 
-type Schema = z.core.$ZodType;
+type Json = Record<string, unknown>;
 
-interface ChecksFile {
+/** A table of named schemas, with where their `$ref`s lead. */
+export interface SchemaTable {
+  schemas: ReadonlyMap<string, JsonSchema>;
+  resolve: (ref: string) => unknown;
+}
+
+export interface ChecksFile {
   /** the module, from the repository's root */
   path: string;
   /** what the schemas are generated from, for the header */
   from: string;
-  /** what the predicates check, for the header */
+  /** what the validators check, for the header */
   what: string;
-  /** the table's name and what its keys are */
-  table: string;
-  keys: string;
-  schemas: () => ReadonlyMap<string, Schema>;
-  /** declarations before the predicates */
+  /** the exported tables: name, what its keys are, and its schemas */
+  tables: Array<{ name: string; keys: string; schemas: () => SchemaTable }>;
+  /** declarations before the validators */
   preamble?: () => string[];
 }
 
-/** the real service's statistics answers by path below /repos/{owner}/{repository}/ (stats/…) */
-function mergifyStatsSchemas(): Map<string, Schema> {
-  const paths = Object.keys(MERGIFY_RESPONSES).filter((p) => p.startsWith("stats/"));
-  return new Map(paths.map((p) => [p, mergifyResponseSchema(p)!]));
+const FORMATS = () => formats(DateTimeSchema, UuidSchema);
+
+/** zod schemas of the contract as normalized JSON Schemas; recursive parts under `definitions` of each */
+function fromZod(table: string, schemas: Record<string, z.ZodType>): () => SchemaTable {
+  return () => {
+    const defs = new Map<string, unknown>();
+    const out = new Map<string, JsonSchema>();
+    for (const [key, schema] of Object.entries(schemas)) {
+      const json = z.toJSONSchema(schema, { target: "draft-7" }) as Json;
+      // each schema's definitions are its own: named after the key they belong to
+      const prefix = `#/definitions/${table}/${key}/`;
+      const opts: NormalizeOptions = { ref: (n) => `${prefix}${n}` };
+      for (const [n, d] of Object.entries((json.definitions ?? {}) as Json)) defs.set(`${prefix}${n}`, normalize(d, opts));
+      out.set(key, normalize(json, opts));
+    }
+    return { schemas: out, resolve: (ref) => need(defs, ref) };
+  };
+}
+
+function need(defs: ReadonlyMap<string, unknown>, ref: string): unknown {
+  if (!defs.has(ref)) throw new Error(`unresolved $ref ${ref}`);
+  return defs.get(ref);
+}
+
+/** the real service's schemas as normalized JSON Schemas; their `$ref`s lead to its components */
+function fromOpenApi(entries: () => Array<[string, unknown]>): () => SchemaTable {
+  return () => {
+    const opts: NormalizeOptions = { ref: (n) => `#/components/schemas/${n}` };
+    const defs = new Map(Object.entries(MERGIFY_SCHEMAS).map(([n, s]) => [`#/components/schemas/${n}`, normalize(s, opts)]));
+    return { schemas: new Map(entries().map(([k, s]) => [k, normalize(s, opts)])), resolve: (ref) => need(defs, ref) };
+  };
 }
 
 export const CHECK_FILES: readonly ChecksFile[] = [
@@ -41,38 +73,39 @@ export const CHECK_FILES: readonly ChecksFile[] = [
     path: "src/api/schema/contract-checks.generated.ts",
     from: "src/api/schema/{events,common}.ts",
     what: "The contract's metadata shapes",
-    table: "CONTRACT_METADATA_CHECKS",
-    keys: "event type -> whether its metadata surely matches the contract",
-    schemas: () => new Map(Object.entries(EVENT_METADATA_SCHEMAS)),
-    preamble: () => {
-      const pattern = (DateTimeSchema._zod.def as { pattern?: RegExp }).pattern;
-      if (!(pattern instanceof RegExp)) throw new Error("DateTimeSchema has no pattern");
-      return ["/** zod's date-time pattern of DateTimeSchema (offset required, any precision) */", `export const DATE_TIME_RE: RegExp = ${pattern.toString()};`, ""];
-    },
+    tables: [{ name: "CONTRACT_METADATA_CHECKS", keys: "event type -> the validator of its metadata (the contract's)", schemas: fromZod("metadata", EVENT_METADATA_SCHEMAS) }],
+    preamble: () => ["/** zod's date-time pattern of DateTimeSchema (offset required, any precision) */", `export const DATE_TIME_RE: RegExp = ${FORMATS()["date-time"].toString()};`, ""],
   },
   {
     path: "src/api/schema/contract-stats-checks.generated.ts",
     from: "src/api/schema/stats.ts (the records of src/stats/endpoints.ts)",
     what: "The contract's statistics answers",
-    table: "CONTRACT_STATS_CHECKS",
-    keys: "endpoint name -> whether the answer surely matches the contract (parseStatsResponse says nothing)",
-    schemas: () => new Map(Object.entries(STATS_RESPONSE_SCHEMAS)),
+    tables: [
+      { name: "CONTRACT_STATS_CHECKS", keys: "endpoint name -> the validator of its answer (the contract's)", schemas: fromZod("stats", STATS_RESPONSE_SCHEMAS) },
+      {
+        name: "CONTRACT_STATS_LENIENT_CHECKS",
+        keys: "endpoint name -> the same with the group keys the real service omits (partition_name, partition_names) optional",
+        schemas: fromZod("lenient", LENIENT_STATS_RESPONSE_SCHEMAS),
+      },
+    ],
   },
   {
     path: "src/api/dialects/mergify-checks.generated.ts",
-    from: "docs/mergify-openapi.json (src/api/dialects/mergify-metadata.ts)",
+    from: "docs/mergify-openapi.json (src/api/dialects/mergify-schemas.generated.ts)",
     what: "The real service's metadata shapes",
-    table: "MERGIFY_METADATA_CHECKS",
-    keys: "event type -> whether its metadata surely matches the service's OpenAPI",
-    schemas: () => MERGIFY_METADATA_SCHEMAS,
+    tables: [{ name: "MERGIFY_METADATA_CHECKS", keys: "event type -> the validator of its metadata (the service's OpenAPI)", schemas: fromOpenApi(() => Object.entries(MERGIFY_METADATA)) }],
   },
   {
     path: "src/api/dialects/mergify-stats-checks.generated.ts",
-    from: "docs/mergify-openapi.json (src/api/dialects/mergify-metadata.ts)",
+    from: "docs/mergify-openapi.json (src/api/dialects/mergify-schemas.generated.ts)",
     what: "The real service's statistics answers",
-    table: "MERGIFY_STATS_CHECKS",
-    keys: "path below /repos/{owner}/{repository}/ -> whether the answer surely matches the service's OpenAPI",
-    schemas: mergifyStatsSchemas,
+    tables: [
+      {
+        name: "MERGIFY_STATS_CHECKS",
+        keys: "path below /repos/{owner}/{repository}/ -> the validator of its answer (the service's OpenAPI)",
+        schemas: fromOpenApi(() => Object.entries(MERGIFY_RESPONSES).filter(([p]) => p.startsWith("stats/"))),
+      },
+    ],
   },
 ];
 
@@ -82,25 +115,45 @@ function helpersImport(path: string): string {
   return relative.startsWith(".") ? relative : `./${relative}`;
 }
 
+const HELPERS = ["abortedSince", "all", "bad", "int", "isObj", "items", "mark", "prop", "typeIssue", "union", "values"];
+
 /** The text of one generated module. */
 export function checksFileText(file: ChecksFile): string {
-  const { declarations, names } = emitChecks(file.schemas());
-  const entries = [...names].map(([key, id]) => `  ${JSON.stringify(key)}: ${id ?? "undefined"},`);
+  // one emission for the file's tables: a function two tables need is written once
+  const tables = file.tables.map((t) => ({ ...t, ...t.schemas() }));
+  const all = new Map<string, JsonSchema>();
+  tables.forEach((t, i) => {
+    for (const [k, s] of t.schemas) all.set(`${i}\u0000${k}`, s);
+  });
+  const resolve = (ref: string): unknown => {
+    for (const t of tables) {
+      try {
+        return t.resolve(ref);
+      } catch {
+        // another table's
+      }
+    }
+    throw new Error(`unresolved $ref ${ref}`);
+  };
+  const { declarations, names } = emitChecks(all, { resolve, formats: FORMATS() });
+  const rows: string[] = [];
+  tables.forEach((t, i) => {
+    rows.push("", `/** ${t.keys} */`, `export const ${t.name}: Readonly<Record<string, Check>> = {`);
+    for (const k of t.schemas.keys()) rows.push(`  ${JSON.stringify(k)}: ${names.get(`${i}\u0000${k}`)!},`);
+    rows.push("};");
+  });
+  const used = HELPERS.filter((h) => declarations.some((d) => new RegExp(`\\b${h}\\(`).test(d)));
   return [
     `// GENERATED by scripts/gen-checks.mjs from ${file.from}. Do not edit.`,
-    `// ${file.what} as predicates that need no zod: true only when zod would accept the value`,
-    "// (api/schema/check-source.ts). undefined: a shape left to zod.",
+    `// ${file.what} as validators (api/schema/check-source.ts): check(v, null) answers; check(v, [])`,
+    "// also records the issues, in zod's words (check-helpers.ts).",
     "/* eslint-disable */",
     "",
-    `import { everyItem, isObj, isPlainObject, isPlainRecord } from "${helpersImport(file.path)}";`,
+    `import { ${["type Check", "type Path", ...used].join(", ")} } from "${helpersImport(file.path)}";`,
     "",
     ...(file.preamble?.() ?? []),
     ...declarations,
-    "",
-    `/** ${file.keys} */`,
-    `export const ${file.table}: Readonly<Record<string, ((v: unknown) => boolean) | undefined>> = {`,
-    ...entries,
-    "};",
+    ...rows,
     "",
   ].join("\n");
 }

@@ -1,233 +1,237 @@
-// A zod schema as the source text of a plain JavaScript predicate, for a check that runs without
-// zod: `scripts/gen-checks.mjs` writes the metadata shapes and statistics answers of both dialects
-// this way (api/schema/check-files.ts lists the modules), so that a page whose every event matches,
-// or a statistics answer that matches, is known valid without loading zod (~30 ms of a one-page
-// `mq logs` or `mq stats`). The predicate answers "surely valid": true only when zod would accept
-// the value. Where exactness would need zod's internals (string lengths in code points) it is
-// conservative, and any definition this file does not know makes the whole schema's predicate
-// `undefined`: such values take the zod path (api/schema/page-check.ts), which has the last word
-// and the messages. test/api/schema/{check,generated-checks}.test.ts compare with safeParse.
-import type * as z from "zod";
+// A normalized JSON Schema (json-schemas.ts) as the source text of plain JavaScript validators,
+// for both dialects: scripts/gen-checks.mjs writes them (check-files.ts lists the modules). Each
+// node becomes `function cN(v, p)`: without `p`, a yes/no test that allocates nothing (the hot
+// path of `mq logs --all`, and the start-up path of a one-page `mq logs`); with a path, the same
+// test recording every issue in zod's words and order (check-helpers.ts), for the messages mq has
+// always printed. One implementation answers and explains: they cannot disagree.
+// Generation time only.
+import { DATE_TIME_MESSAGE } from "./envelope.js";
 
-type Schema = z.core.$ZodType;
-type ZodCheck = z.core.$ZodCheck<unknown>;
+type Json = Record<string, unknown>;
 
-/** Thrown inside the emitter for a definition it does not handle; the schema gets no predicate. */
-class Unsupported extends Error {}
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Integer formats and their ranges, as zod's NUMBER_FORMAT_RANGES (checked against it in the test). */
-export const INT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
-  safeint: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
-  int32: [-2147483648, 2147483647],
-  uint32: [0, 4294967295],
-};
+/** A value in a message: strings quoted, as zod writes them. */
+function primitive(v: unknown): string {
+  return typeof v === "string" ? JSON.stringify(v) : String(v);
+}
 
-// string formats whose zod check is its pattern alone ($ZodCheckStringFormat with def.pattern)
-const PATTERN_FORMATS: ReadonlySet<string> = new Set(["datetime", "date", "time", "guid", "uuid", "regex"]);
+function enumMessage(values: readonly unknown[]): string {
+  if (values.length === 1) return `Invalid input: expected ${primitive(values[0])}`;
+  return `Invalid option: expected one of ${values.map(primitive).join("|")}`;
+}
+
+export interface EmitOptions {
+  /** the node a `$ref` points to */
+  resolve: (ref: string) => unknown;
+  /** the regular expressions of the formats the schemas use */
+  formats: Readonly<Record<string, RegExp>>;
+}
 
 export interface EmittedChecks {
-  /** helper and predicate declarations */
+  /** constant and function declarations */
   declarations: string[];
-  /** name -> the function's identifier, or undefined when the schema is left to zod */
-  names: Map<string, string | undefined>;
+  /** name -> the function's identifier */
+  names: Map<string, string>;
 }
 
-/** Emits one predicate per named schema, sharing the functions of schemas they have in common. */
-export function emitChecks(schemas: ReadonlyMap<string, Schema>): EmittedChecks {
+const q = JSON.stringify;
+
+/** Emits one validator per named schema, sharing the functions of nodes they have in common. */
+export function emitChecks(schemas: ReadonlyMap<string, unknown>, opts: EmitOptions): EmittedChecks {
   const declarations: string[] = [];
-  const names = new Map<string, string | undefined>();
-  const fnOf = new Map<Schema, string>();
-  // body -> the function that has it: the OpenAPI's converted schemas are distinct zod objects of
-  // the same shape (a z.string() per property), and one function each made the real service's
-  // statistics checks ~150 KB of source
+  const names = new Map<string, string>();
+  const fnOfRef = new Map<string, string>();
   const fnOfBody = new Map<string, string>();
-  let fnCount = 0;
-  const patterns = new Map<string, string>();
+  const constants = new Map<string, string>();
+  let count = 0;
 
-  function pattern(re: RegExp): string {
-    const src = re.toString();
-    let id = patterns.get(src);
+  function constant(prefix: string, code: string): string {
+    let id = constants.get(code);
     if (id === undefined) {
-      id = `re${patterns.size}`;
-      patterns.set(src, id);
-      declarations.push(`const ${id} = ${src};`);
+      id = `${prefix}${constants.size}`;
+      constants.set(code, id);
+      declarations.push(`const ${id} = ${code};`);
     }
     return id;
   }
 
-  function fn(s: Schema, pending: string[]): string {
-    const done = fnOf.get(s);
-    if (done !== undefined) return done;
-    const id = `c${fnCount++}`;
-    // named before its body is built: a recursive schema calls itself by name
-    fnOf.set(s, id);
-    const from = pending.length;
-    const text = body(s, pending);
-    // an identical function already exists, or this one would only call another (a lazy, an exact
-    // optional): use that one, unless this one was called by name while it was built (recursion),
-    // when the name must be declared
-    const same = fnOfBody.get(text) ?? /^(c\d+)\(v\)$/.exec(text)?.[1];
-    const named = new RegExp(`\\b${id}\\b`);
-    if (same !== undefined && !named.test(text) && !pending.slice(from).some((p) => named.test(p))) {
-      fnOf.set(s, same);
-      return same;
+  /** the function that validates `node` */
+  function fn(node: unknown): string {
+    if (isObject(node) && typeof node.$ref === "string") {
+      const ref = node.$ref;
+      let id = fnOfRef.get(ref);
+      if (id === undefined) {
+        // named before its body is built: a recursive schema calls itself by name
+        id = `c${count++}`;
+        fnOfRef.set(ref, id);
+        declarations.push(`function ${id}(v: any, p?: Path | null): boolean {\n${body(opts.resolve(ref))}\n}`);
+      }
+      return id;
     }
-    fnOfBody.set(text, id);
-    pending.push(`function ${id}(v: any): boolean {\n  return ${text};\n}`);
+    const text = body(node);
+    let id = fnOfBody.get(text);
+    if (id === undefined) {
+      id = `c${count++}`;
+      fnOfBody.set(text, id);
+      declarations.push(`function ${id}(v: any, p?: Path | null): boolean {\n${text}\n}`);
+    }
     return id;
   }
 
-  function body(s: Schema, pending: string[]): string {
-    const zod = s._zod;
-    const def = zod.def as z.core.$ZodTypeDef & { coerce?: boolean };
-    if (def.coerce === true) throw new Unsupported("coercion");
-    const checks: ZodCheck[] = [...(zod.traits.has("$ZodCheck") ? [s as unknown as ZodCheck] : []), ...((def.checks ?? []) as ZodCheck[])];
-    const parts = [typeTest(s, pending), ...checks.map((ch) => leaf(ch, def.type))];
-    return parts.length === 1 ? parts[0]! : parts.map((p) => `(${p})`).join(" && ");
-  }
-
-  function leaf(ch: ZodCheck, type: string): string {
-    const def = ch._zod.def as z.core.$ZodCheckDef & Record<string, unknown>;
-    if (def.when !== undefined && def.check !== "min_length" && def.check !== "max_length") throw new Unsupported("check with when");
-    switch (def.check) {
-      case "number_format": {
-        const range = INT_RANGES[def.format as string];
-        if (range === undefined) throw new Unsupported(`number format ${String(def.format)}`);
-        return `Number.isSafeInteger(v) && v >= ${range[0]} && v <= ${range[1]}`;
-      }
-      case "string_format": {
-        if (!PATTERN_FORMATS.has(def.format as string) || !(def.pattern instanceof RegExp)) throw new Unsupported(`format ${String(def.format)}`);
-        if ((ch as unknown as Schema)._zod.traits.has("$ZodCustomStringFormat")) throw new Unsupported("custom format");
-        if (def.pattern.global || def.pattern.sticky) throw new Unsupported("stateful pattern");
-        return `${pattern(def.pattern)}.test(v)`;
-      }
-      case "greater_than":
-      case "less_than": {
-        if (typeof def.value !== "number" || type !== "number") throw new Unsupported("non-numeric bound");
-        const op = def.check === "greater_than" ? (def.inclusive ? ">=" : ">") : def.inclusive ? "<=" : "<";
-        return `v ${op} ${def.value}`;
-      }
-      case "min_length":
-      case "max_length": {
-        const n = (def.check === "min_length" ? def.minimum : def.maximum) as number;
-        if (type === "array") return `v.length ${def.check === "min_length" ? ">=" : "<="} ${n}`;
-        if (type !== "string") throw new Unsupported("length of a non-string");
-        // zod counts code points; a code point is one or two UTF-16 units, so these bounds are
-        // sufficient: a string they refuse goes to zod, which counts exactly
-        return def.check === "min_length" ? `v.length >= ${2 * n}` : `v.length <= ${n}`;
-      }
-      default:
-        throw new Unsupported(`check ${def.check}`);
-    }
-  }
-
-  function typeTest(s: Schema, pending: string[]): string {
-    const def = s._zod.def;
-    switch (def.type) {
+  /** `return` statements: the test on the fast path, and the recording path */
+  function body(node: unknown): string {
+    if (!isObject(node) || Object.keys(node).length === 0) return "  return true;";
+    if (typeof node.$ref === "string") return `  return ${fn(node)}(v, p);`;
+    if (Array.isArray(node.anyOf)) return unionBody(node.anyOf as unknown[]);
+    if (Array.isArray(node.enum)) return oneOf(node.enum);
+    if ("const" in node) return oneOf([node.const]);
+    switch (node.type) {
       case "string":
-        return `typeof v === "string"`;
+        return stringBody(node);
       case "number":
-        return `typeof v === "number" && Number.isFinite(v)`;
+        return numberBody(node);
       case "boolean":
-        return `typeof v === "boolean"`;
+        return `  return typeof v === "boolean" || (p != null && typeIssue(p, "boolean", v));`;
       case "null":
-        return `v === null`;
-      case "undefined":
-        return `v === undefined`;
-      case "never":
-        return "false";
-      case "unknown":
-      case "any":
-        return "true";
-      case "enum":
-      case "literal": {
-        const values = s._zod.values;
-        if (values === undefined) throw new Unsupported("values");
-        const list = [...values];
-        if (!list.every((x) => x === null || typeof x === "string" || typeof x === "boolean" || (typeof x === "number" && Number.isFinite(x) && !Object.is(x, -0)))) {
-          throw new Unsupported("literal kind");
-        }
-        return list.length === 0 ? "false" : list.map((x) => `v === ${JSON.stringify(x)}`).join(" || ");
-      }
-      case "nullable":
-        return `v === null || ${fn((def as z.core.$ZodNullableDef).innerType, pending)}(v)`;
-      case "optional": {
-        const inner = (def as z.core.$ZodOptionalDef).innerType;
-        if (s._zod.traits.has("$ZodExactOptional")) return `${fn(inner, pending)}(v)`;
-        if (inner._zod.optin === "defaulted") throw new Unsupported("defaulted");
-        return `v === undefined || ${fn(inner, pending)}(v)`;
-      }
-      case "lazy":
-        return `${fn((s._zod as unknown as { innerType: Schema }).innerType, pending)}(v)`;
+        return `  return v === null || (p != null && typeIssue(p, "null", v));`;
       case "array":
-        // not Array.prototype.every, which skips the holes of a sparse array (zod reads them as undefined)
-        return `Array.isArray(v) && everyItem(v, ${fn((def as z.core.$ZodArrayDef).element, pending)})`;
+        return arrayBody(node);
       case "object":
-        return objectTest(def as z.core.$ZodObjectDef, pending);
-      case "record":
-        return recordTest(def as z.core.$ZodRecordDef, pending);
-      case "union": {
-        const u = def as z.core.$ZodUnionDef & { discriminator?: PropertyKey; inclusive?: boolean };
-        // a discriminated union accepts what its matching option accepts, which (values claimed
-        // by two options aside) is what the plain union accepts: only the unambiguous kind here
-        if (u.inclusive === false) throw new Unsupported("xor");
-        if (u.discriminator !== undefined) throw new Unsupported("discriminated union");
-        return u.options.map((o) => `${fn(o, pending)}(v)`).join(" || ");
-      }
+        return node["x-record"] === true ? recordBody(node) : objectBody(node);
       default:
-        throw new Unsupported(def.type);
+        throw new Error(`cannot emit a check for ${q(node)}`);
     }
   }
 
-  function objectTest(def: z.core.$ZodObjectDef, pending: string[]): string {
-    const shape = def.shape;
-    if (Object.getOwnPropertySymbols(shape).length > 0) throw new Unsupported("symbol keys");
-    const catchall = def.catchall;
-    const catchallType = catchall?._zod.def.type;
-    const loose = catchall === undefined || ((catchallType === "unknown" || catchallType === "any") && (catchall._zod.def.checks ?? []).length === 0);
-    if (!loose) throw new Unsupported("catchall");
-    const parts = ["isObj(v)"];
-    for (const key of Object.keys(shape)) {
-      if (key === "__proto__") continue;
-      const field = shape[key]!;
-      const k = JSON.stringify(key);
-      const test = `${fn(field, pending)}(v[${k}])`;
-      // zod's rule for a key, as api/schema/check.ts: required, optional in and out, optional in
-      if (field._zod.optin === undefined) parts.push(`${test} && ${k} in v`);
-      else if (field._zod.optout === "optional") parts.push(`(${test} || !(${k} in v))`);
-      else parts.push(test);
+  function oneOf(values: unknown[]): string {
+    if (!values.every((x) => x === null || typeof x === "string" || typeof x === "boolean" || (typeof x === "number" && Number.isFinite(x)))) {
+      throw new Error(`cannot emit an enum of ${q(values)}`);
     }
-    return parts.join(" && ");
+    const test = values.length <= 4 ? values.map((x) => `v === ${q(x)}`).join(" || ") : `${constant("e", `new Set(${q(values)})`)}.has(v)`;
+    return `  return ${test} || (p != null && bad(p, ${q(enumMessage(values))}));`;
   }
 
-  function recordTest(def: z.core.$ZodRecordDef, pending: string[]): string {
-    const keyDef = def.keyType._zod.def as z.core.$ZodTypeDef & { coerce?: boolean; format?: string };
-    const plainStringKey =
-      keyDef.type === "string" && keyDef.coerce !== true && keyDef.format === undefined && (keyDef.checks ?? []).length === 0 && !def.keyType._zod.traits.has("$ZodCheck");
-    if (!plainStringKey) throw new Unsupported("record keys");
-    const valueDef = def.valueType._zod.def;
-    const anyValue = (valueDef.type === "unknown" || valueDef.type === "any") && (valueDef.checks ?? []).length === 0;
-    const loose = (def as { mode?: string }).mode === "loose";
-    return `isPlainRecord(v, ${loose}, ${anyValue ? "undefined" : fn(def.valueType, pending)})`;
+  function unionBody(branches: unknown[]): string {
+    const isNull = (b: unknown) => isObject(b) && b.type === "null" && Object.keys(b).length === 1;
+    if (branches.length === 2 && isNull(branches[1])) {
+      // "X or null": X's issues, as zod's nullable
+      return `  return v === null || ${fn(branches[0])}(v, p);`;
+    }
+    const fns = branches.map(fn);
+    return `  return ${fns.map((f) => `${f}(v, null)`).join(" || ")} || (p != null && union(v, p, [${fns.join(", ")}]));`;
   }
 
-  for (const [name, schema] of schemas) {
-    const pending: string[] = [];
-    const mark = new Map(fnOf);
-    const markBodies = new Map(fnOfBody);
-    try {
-      names.set(name, fn(schema, pending));
-      declarations.push(...pending);
-    } catch (err) {
-      if (!(err instanceof Unsupported)) throw err;
-      // forget the functions of this attempt: they were never declared
-      fnOf.clear();
-      for (const [k, v] of mark) fnOf.set(k, v);
-      fnOfBody.clear();
-      for (const [k, v] of markBodies) fnOfBody.set(k, v);
-      names.set(name, undefined);
+  function stringBody(node: Json): string {
+    if (node.format === "date-time") {
+      // the contract's one message for anything but a date-time, a string or not
+      const re = constant("re", opts.formats["date-time"]!.toString());
+      return `  return (typeof v === "string" && ${re}.test(v)) || (p != null && bad(p, ${q(DATE_TIME_MESSAGE)}, typeof v !== "string"));`;
     }
+    const lines = [`  if (typeof v !== "string") return p != null && typeIssue(p, "string", v);`];
+    const checks: Array<[string, string]> = [];
+    if (node.format === "uuid") checks.push([`${constant("re", opts.formats.uuid!.toString())}.test(v)`, "Invalid GUID"]);
+    else if (node.format !== undefined) throw new Error(`cannot emit format ${String(node.format)}`);
+    // zod counts UTF-16 units (string.length)
+    if (typeof node.minLength === "number") checks.push([`v.length >= ${node.minLength}`, `Too small: expected string to have >=${node.minLength} characters`]);
+    if (typeof node.maxLength === "number") checks.push([`v.length <= ${node.maxLength}`, `Too big: expected string to have <=${node.maxLength} characters`]);
+    if (typeof node.pattern === "string") {
+      const re = new RegExp(node.pattern);
+      checks.push([`${constant("re", re.toString())}.test(v)`, `Invalid string: must match pattern ${re.toString()}`]);
+    }
+    return [...lines, ...checksCode(checks)].join("\n");
   }
+
+  /** checks after the type: all run, each failure recorded (zod's continuable checks) */
+  function checksCode(checks: Array<[string, string]>): string[] {
+    if (checks.length === 0) return ["  return true;"];
+    if (checks.length === 1) return [`  return ${checks[0]![0]} || (p != null && bad(p, ${q(checks[0]![1])}, false));`];
+    return [
+      `  if (p == null) return ${checks.map(([t]) => `(${t})`).join(" && ")};`,
+      `  return all([${checks.map(([t, m]) => `${t} || bad(p, ${q(m)}, false)`).join(", ")}]);`,
+    ];
+  }
+
+  function numberBody(node: Json): string {
+    const lines = [`  if (typeof v !== "number" || !Number.isFinite(v)) return p != null && typeIssue(p, "number", v);`];
+    const checks: Array<[string, string]> = [];
+    if (node.minimum !== undefined) checks.push([`v >= ${node.minimum}`, `Too small: expected number to be >=${node.minimum}`]);
+    if (node.exclusiveMinimum !== undefined) checks.push([`v > ${node.exclusiveMinimum}`, `Too small: expected number to be >${node.exclusiveMinimum}`]);
+    if (node.maximum !== undefined) checks.push([`v <= ${node.maximum}`, `Too big: expected number to be <=${node.maximum}`]);
+    if (node.exclusiveMaximum !== undefined) checks.push([`v < ${node.exclusiveMaximum}`, `Too big: expected number to be <${node.exclusiveMaximum}`]);
+    if (node["x-int"] === true) {
+      // zod's int check comes first, and a non-integer stops the checks after it
+      if (checks.length === 0) return [...lines, "  return int(v, p);"].join("\n");
+      lines.push("  if (!Number.isInteger(v)) return int(v, p);");
+      if (checks.length > 0) {
+        return [...lines, `  if (p == null) return Number.isSafeInteger(v) && ${checks.map(([t]) => `(${t})`).join(" && ")};`, `  return all([int(v, p), ${checks.map(([t, m]) => `${t} || bad(p, ${q(m)}, false)`).join(", ")}]);`].join("\n");
+      }
+    }
+    return [...lines, ...checksCode(checks)].join("\n");
+  }
+
+  function arrayBody(node: Json): string {
+    const item = isObject(node.items) && Object.keys(node.items).length > 0 ? fn(node.items) : undefined;
+    const lines = [`  if (!Array.isArray(v)) return p != null && typeIssue(p, "array", v);`];
+    const checks: Array<[string, string]> = [];
+    if (typeof node.minItems === "number") checks.push([`v.length >= ${node.minItems}`, `Too small: expected array to have >=${node.minItems} items`]);
+    if (typeof node.maxItems === "number") checks.push([`v.length <= ${node.maxItems}`, `Too big: expected array to have <=${node.maxItems} items`]);
+    if (item === undefined) return [...lines, ...checksCode(checks)].join("\n");
+    if (checks.length === 0) return [...lines, `  return items(v, p, ${item});`].join("\n");
+    // an item's aborting issue skips the array's own checks, as zod does
+    return [
+      ...lines,
+      `  if (p == null) return items(v, null, ${item}) && ${checks.map(([t]) => `(${t})`).join(" && ")};`,
+      "  const m = mark();",
+      `  const ok = items(v, p, ${item});`,
+      "  if (abortedSince(m)) return false;",
+      `  return all([ok, ${checks.map(([t, msg]) => `${t} || bad(p, ${q(msg)}, false)`).join(", ")}]);`,
+    ].join("\n");
+  }
+
+  function recordBody(node: Json): string {
+    const value = isObject(node.additionalProperties) && Object.keys(node.additionalProperties).length > 0 ? fn(node.additionalProperties) : undefined;
+    const test = `  if (!isObj(v)) return p != null && typeIssue(p, "record", v);`;
+    return value === undefined ? `${test}\n  return true;` : `${test}\n  return values(v, p, ${value});`;
+  }
+
+  function objectBody(node: Json): string {
+    const props = (node.properties ?? {}) as Json;
+    const required = new Set((node.required ?? []) as string[]);
+    const keys = Object.keys(props).filter((k) => k !== "__proto__");
+    const head = `  if (!isObj(v)) return p != null && typeIssue(p, "object", v);`;
+    if (keys.length === 0) return `${head}\n  return true;`;
+    const fast: string[] = [];
+    const slow: string[] = [];
+    for (const k of keys) {
+      const f = fn(props[k]);
+      const x = `v[${q(k)}]`;
+      const missing = required.has(k) ? missingMessage(props[k]) : undefined;
+      fast.push(missing !== undefined ? `${x} !== undefined && ${f}(${x}, null)` : `(${x} === undefined || ${f}(${x}, null))`);
+      slow.push(`prop(v, p, ${q(k)}, ${f}, ${missing === undefined ? "undefined" : constant("m", q(missing))})`);
+    }
+    return [head, `  if (p == null) return ${fast.join(" && ")};`, `  return all([${slow.join(", ")}]);`].join("\n");
+  }
+
+  /** zod's words for an absent required key: its issue for `undefined` */
+  function missingMessage(node: unknown, depth = 0): string {
+    if (!isObject(node) || Object.keys(node).length === 0) return "Invalid input: expected nonoptional, received undefined";
+    if (typeof node.$ref === "string") {
+      if (depth > 16) throw new Error(`${node.$ref}: a reference to itself`);
+      return missingMessage(opts.resolve(node.$ref), depth + 1);
+    }
+    if (Array.isArray(node.anyOf)) {
+      const [first, second] = node.anyOf as unknown[];
+      if (node.anyOf.length === 2 && isObject(second) && second.type === "null") return missingMessage(first, depth + 1);
+      return "Invalid input";
+    }
+    if (Array.isArray(node.enum)) return enumMessage(node.enum);
+    if ("const" in node) return enumMessage([node.const]);
+    if (node.format === "date-time") return DATE_TIME_MESSAGE;
+    const type = node.type === "object" && node["x-record"] === true ? "record" : String(node.type);
+    return `Invalid input: expected ${type}, received undefined`;
+  }
+
+  for (const [name, schema] of schemas) names.set(name, fn(schema));
   return { declarations, names };
 }
-

@@ -8,7 +8,7 @@ import { DATE_TIME_MESSAGE } from "./envelope.js";
 
 // isDateTime tests zod's own date-time pattern of DateTimeSchema (offset required, any precision:
 // it knows month lengths and leap years, so 2026-02-30 is refused), generated into a module
-// without zod so that hot paths test it without a schema call (envelope.ts)
+// without zod (contract-checks.generated.ts) so that hot paths test it without a schema call (envelope.ts)
 export { DATE_TIME_MESSAGE, isDateTime } from "./envelope.js";
 
 export const DateTimeSchema = z.iso.datetime({ offset: true, error: DATE_TIME_MESSAGE });
@@ -85,16 +85,8 @@ export function formatIssue(issue: z.core.$ZodIssue, prefix = ""): string {
   return path === "" ? issue.message : `${path}: ${issue.message}`;
 }
 
-/**
- * The first issues of `value` against `schema`, undefined when it matches. Same verdict as
- * safeParse, but it skips building a ZodError (an Error with a stack trace): on a page of the real
- * service, where most queue events differ from the contract, that object costs more than the
- * validation itself.
- */
+/** The first issues of `value` against a zod schema of the contract, undefined when it matches (zod's public safeParse). */
 export function firstIssues(schema: z.ZodType, value: unknown, max = 3): z.core.$ZodIssue[] | undefined {
-  const result = schema._zod.run({ value, issues: [] }, { async: false });
-  if (result instanceof Promise) throw new Error("asynchronous schema used synchronously");
-  if (result.issues.length === 0) return undefined;
-  const config = z.config();
-  return result.issues.slice(0, max).map((issue) => z.util.finalizeIssue(issue, {}, config));
+  const result = schema.safeParse(value);
+  return result.success ? undefined : result.error.issues.slice(0, max);
 }

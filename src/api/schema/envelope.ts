@@ -1,9 +1,8 @@
-// The event envelope and a page, checked without zod. A one-page `mq logs` spends ~30 ms loading
-// zod and building the dialect's schemas; a page whose every event matches needs none of it:
-// `surelyValidPage` says so from the generated predicates (contract-checks.generated.ts, or the
-// real service's dialects/mergify-checks.generated.ts, generated from the same schemas), and only
-// a page it cannot vouch for goes to parseEventsPage (events.ts), which has the last word and
-// every message.
+// The event envelope and a page, checked by hand and by the dialect's generated validators
+// (contract-checks.generated.ts, or the real service's dialects/mergify-checks.generated.ts):
+// `surelyValidPage` says whether a page is valid as it is; parseEventsPage (page.ts) runs the same
+// validators and words what is wrong.
+import type { Check } from "./check-helpers.js";
 import { CONTRACT_METADATA_CHECKS, DATE_TIME_RE } from "./contract-checks.generated.js";
 
 export const DATE_TIME_MESSAGE = "expected an ISO 8601 date-time";
@@ -47,14 +46,13 @@ export function envelopeError(ev: unknown): string | undefined {
   return undefined;
 }
 
-/** event type -> whether its metadata surely matches its shape (a generated table, see check-files.ts) */
-export type MetadataChecks = Readonly<Record<string, ((v: unknown) => boolean) | undefined>>;
+/** event type -> the validator of its metadata (a generated table, see check-files.ts); undefined: not checked */
+export type MetadataChecks = Readonly<Record<string, Check | undefined>>;
 
 /**
- * True only when parseEventsPage would accept the page without a word (no breach, no metadata
- * mismatch): every envelope valid, every typed event's metadata surely its shape. `checks` are the
- * dialect's (the contract's by default, MERGIFY_METADATA_CHECKS for the real service), generated
- * from the metadata schemas parseEventsPage is given. False means "ask parseEventsPage", not "invalid".
+ * True exactly when parseEventsPage would accept the page without a word (no breach, no metadata
+ * mismatch) given the same `checks`: every envelope valid, every typed event's metadata its shape.
+ * `checks` are the dialect's (the contract's by default, MERGIFY_METADATA_CHECKS for the real service).
  */
 export function surelyValidPage(body: unknown, checks: MetadataChecks = CONTRACT_METADATA_CHECKS): boolean {
   if (!isObject(body) || !Number.isSafeInteger(body.size) || !Number.isSafeInteger(body.per_page)) return false;
@@ -67,7 +65,7 @@ export function surelyValidPage(body: unknown, checks: MetadataChecks = CONTRACT
     // an untyped or unknown type has no metadata shape: nothing to check (as parseEventsPage)
     if (!Object.prototype.hasOwnProperty.call(checks, e.type)) continue;
     const check = checks[e.type];
-    if (check === undefined || !check(e.metadata)) return false;
+    if (check !== undefined && !check(e.metadata)) return false;
   }
   return true;
 }

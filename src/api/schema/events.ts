@@ -2,9 +2,7 @@
 // two-level page parser the client uses. Every object is loose: the real service adds fields
 // (`outcome` on every event, batch_id, scopes, ...) and those must reach the user untouched.
 import * as z from "zod";
-import { ContractError } from "../../errors.js";
 import { TYPED_EVENT_TYPES, type EventType } from "../dialects/spec.js";
-import { compileCheck, type Check } from "./check.js";
 import {
   AbortCodeSchema,
   AbortStatusSchema,
@@ -15,10 +13,12 @@ import {
   PlatformAccountTypeSchema,
   RetryModeSchema,
   UuidSchema,
-  firstIssues,
-  formatIssue,
 } from "./common.js";
-import { describe, envelopeError, isObject } from "./envelope.js";
+
+import { parseEventsPage as parsePage, type ParseEventsPageOptions } from "./page.js";
+
+// the page parser and the event check, which need no zod (page.ts)
+export { validateEvent, type EventValidation, type MetadataChecks, type ParseEventsPageOptions } from "./page.js";
 
 // ---------------------------------------------------------------------------------------------
 // Nested types (docs/api.md §2.4)
@@ -424,93 +424,7 @@ export function metadataSchemaFor(type: string): z.ZodType | undefined {
   return METADATA_BY_TYPE.get(type);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Validation
-
-export type EventValidation =
-  | { ok: true }
-  | { ok: false; level: "envelope" | "metadata"; message: string };
-
-// Compiled on first use of a schema: a page of 100,000 events is checked without zod building an
-// output copy of every metadata object; zod is asked only for the message of a mismatch.
-const METADATA_CHECKS = new WeakMap<z.ZodType, Check>();
-
-/** Metadata schemas by type: the contract's by default, or another dialect's (see src/api/dialects). */
-export type MetadataSchemas = ReadonlyMap<string, z.ZodType>;
-
-function metadataError(type: string, metadata: unknown, schemas: MetadataSchemas = METADATA_BY_TYPE): string | undefined {
-  const schema = schemas.get(type);
-  if (schema === undefined) return undefined;
-  let check = METADATA_CHECKS.get(schema);
-  if (check === undefined) {
-    check = compileCheck(schema);
-    METADATA_CHECKS.set(schema, check);
-  }
-  if (check(metadata)) return undefined;
-  // zod has the last word: should the two ever disagree, its verdict stands
-  const issues = firstIssues(schema, metadata);
-  if (issues === undefined) return undefined;
-  return issues.map((i) => formatIssue(i, "metadata")).join("; ");
-}
-
-/** Checks one event against the contract: the envelope first, then the metadata of its type. */
-export function validateEvent(ev: unknown, schemas?: MetadataSchemas): EventValidation {
-  const env = envelopeError(ev);
-  if (env !== undefined) return { ok: false, level: "envelope", message: env };
-  const e = ev as EventEnvelope;
-  const meta = metadataError(e.type, e.metadata, schemas);
-  if (meta !== undefined) return { ok: false, level: "metadata", message: meta };
-  return { ok: true };
-}
-
-export interface ParseEventsPageOptions {
-  /** Throw ContractError on a metadata shape that differs from the contract. */
-  strict?: boolean;
-  /** Called for each event whose metadata differs (outside strict); the caller warns once per type. */
-  onMetadataMismatch?: (type: string, eventId: number, message: string) => void;
-  /**
-   * Whether to check the metadata of events of this type (default: every type). A caller that has
-   * already warned about a type and needs no per-event verdict skips the check: against the real
-   * service, whose queue events all differ, describing each mismatch was most of the parse cost.
-   * Ignored with strict.
-   */
-  checkMetadataOf?: (type: string) => boolean;
-  /** the metadata shapes of the dialect in effect (default: the contract's) */
-  metadata?: MetadataSchemas;
-  /** what those shapes come from, in the errors (default "the contract"; page-check.ts METADATA_SHAPES_OF) */
-  against?: string;
-}
-
-/**
- * Validates a page of the event log at two levels. The page and each envelope are required: a
- * breach throws ContractError naming the path and the event id. A metadata shape that differs is
- * reported through onMetadataMismatch and kept as sent (or thrown with strict). Returns the body
- * itself, not a copy, so unknown fields and key order survive to `--json` output.
- */
-export function parseEventsPage(body: unknown, opts: ParseEventsPageOptions = {}): EventsPage {
-  const prefix = `response does not match ${opts.against ?? "the contract"}`;
-  if (!isObject(body)) throw new ContractError(`${prefix}: expected a JSON object, got ${describe(body)}`);
-  if (!Number.isSafeInteger(body.size))
-    throw new ContractError(`${prefix}: size: expected an integer, got ${describe(body.size)}`);
-  if (!Number.isSafeInteger(body.per_page))
-    throw new ContractError(`${prefix}: per_page: expected an integer, got ${describe(body.per_page)}`);
-  const events = body.events;
-  if (!Array.isArray(events))
-    throw new ContractError(`${prefix}: events: expected an array, got ${describe(events)}`);
-  const { strict = false, onMetadataMismatch, checkMetadataOf, metadata } = opts;
-  for (let i = 0; i < events.length; i++) {
-    const ev: unknown = events[i];
-    const env = envelopeError(ev);
-    if (env !== undefined) {
-      const id = isObject(ev) && ev.id !== undefined ? String(ev.id) : "unknown";
-      throw new ContractError(`${prefix}: events[${i}] (id ${id}): ${env}`);
-    }
-    const e = ev as EventEnvelope;
-    if (!strict && checkMetadataOf !== undefined && !checkMetadataOf(e.type)) continue;
-    const meta = metadataError(e.type, e.metadata, metadata);
-    if (meta === undefined) continue;
-    if (strict) throw new ContractError(`${prefix}: events[${i}] (id ${e.id}) ${e.type}: ${meta}`);
-    onMetadataMismatch?.(e.type, e.id, meta);
-  }
-  return body as unknown as EventsPage;
+/** page.ts's parseEventsPage, its page typed with the contract's events. */
+export function parseEventsPage(body: unknown, opts?: ParseEventsPageOptions): EventsPage {
+  return parsePage(body, opts) as EventsPage;
 }

@@ -1,11 +1,11 @@
-// A page of the event log checked against the dialect in effect, loading zod only when it must:
-// the generated predicates (envelope.ts surelyValidPage) vouch for a valid page; the first page
-// they cannot vouch for loads zod and the dialect's metadata schemas, and parseEventsPage has the
-// last word and every message. `mq logs` for one repository or several use it, so a one-page run
-// against either side of the API costs no zod.
+// A page of the event log checked against the dialect in effect: the dialect's generated
+// validators say whether it is valid as it is (envelope.ts surelyValidPage) and, when it is not,
+// parseEventsPage (page.ts) runs them again for the messages and the verdict of --strict. `mq logs`
+// for one repository or several, `mq insights` and the archive use it. No zod.
 import type { DialectName } from "../dialects/types.js";
-import { surelyValidPage } from "./envelope.js";
-import type { ParseEventsPageOptions } from "./events.js";
+import { CONTRACT_METADATA_CHECKS } from "./contract-checks.generated.js";
+import { surelyValidPage, type MetadataChecks } from "./envelope.js";
+import { parseEventsPage, type ParseEventsPageOptions } from "./page.js";
 
 /** what a metadata mismatch is said not to match, in the warnings of each dialect */
 export const METADATA_SHAPES_OF: Readonly<Record<DialectName, string>> = { spec: "the contract", mergify: "the service's OpenAPI" };
@@ -13,30 +13,22 @@ export const METADATA_SHAPES_OF: Readonly<Record<DialectName, string>> = { spec:
 /** parseEventsPage's options but the metadata shapes and their name, which are the dialect's */
 export type PageCheckOptions = Omit<ParseEventsPageOptions, "metadata" | "against">;
 
-/** The page's events, as parseEventsPage returns them (a promise when zod is loaded for it). */
+/** The page's events, as parseEventsPage returns them. */
 export type PageCheck = (body: unknown, opts: PageCheckOptions) => unknown[] | Promise<unknown[]>;
 
-const NO_METADATA_CHECKS: Readonly<Record<string, undefined>> = {};
+const NO_METADATA_CHECKS: MetadataChecks = {};
 
 /**
  * `envelopes`: for a caller that never has metadata checked (parseEventsPage's checkMetadataOf
- * always false, outside --strict): the predicates then skip the metadata too, as it would.
+ * always false, outside --strict): the quick verdict then skips the metadata too, as it would.
  */
 export async function pageCheck(dialect: DialectName, what: "pages" | "envelopes" = "pages"): Promise<PageCheck> {
-  const mergify = dialect === "mergify";
-  // the contract's checks are surelyValidPage's default
-  const checks =
-    what === "envelopes" ? NO_METADATA_CHECKS : mergify ? (await import("../dialects/mergify-checks.generated.js")).MERGIFY_METADATA_CHECKS : undefined;
-  let parse: ((body: unknown, opts: PageCheckOptions) => unknown[]) | undefined;
-  let loading: Promise<void> | undefined;
-  const load = () =>
-    (loading ??= Promise.all([import("./events.js"), mergify ? import("../dialects/mergify-metadata.js") : undefined]).then(([events, shapes]) => {
-      const metadata = shapes?.MERGIFY_METADATA_SCHEMAS;
-      parse = (body, opts) => events.parseEventsPage(body, { ...opts, metadata, against: METADATA_SHAPES_OF[dialect] }).events;
-    }));
+  // the contract's validators come with envelope.ts; the real service's are loaded for its dialect only
+  const metadata = dialect === "mergify" ? (await import("../dialects/mergify-checks.generated.js")).MERGIFY_METADATA_CHECKS : CONTRACT_METADATA_CHECKS;
+  const quick = what === "envelopes" ? NO_METADATA_CHECKS : metadata;
+  const against = METADATA_SHAPES_OF[dialect];
   return (body, opts) => {
-    if (surelyValidPage(body, checks)) return (body as { events: unknown[] }).events;
-    if (parse !== undefined) return parse(body, opts);
-    return load().then(() => parse!(body, opts));
+    if (surelyValidPage(body, quick)) return (body as { events: unknown[] }).events;
+    return parseEventsPage(body, { ...opts, metadata, against }).events;
   };
 }

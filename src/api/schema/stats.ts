@@ -4,8 +4,7 @@
 // Objects are loose: the real service adds fields (sum_*, count_*, summary) that must survive.
 import * as z from "zod";
 import { STATS_ENDPOINTS, type FieldSpec, type StatsEndpoint } from "../../stats/endpoints.js";
-import { ContractError } from "../../errors.js";
-import { CHECKS_OUTCOME_COUNTERS, DateTimeSchema, formatIssue } from "./common.js";
+import { CHECKS_OUTCOME_COUNTERS, DateTimeSchema } from "./common.js";
 
 /** The endpoint names, in the order of the records. */
 export const STATS_ENDPOINT_NAMES: readonly string[] = STATS_ENDPOINTS.map((e) => e.name);
@@ -96,43 +95,12 @@ function build(lenient: boolean): Record<string, z.ZodType> {
 
 /** The contract's response schema per endpoint name. */
 export const STATS_RESPONSE_SCHEMAS = build(false);
-const LENIENT_SCHEMAS = build(true);
-
-export interface ParseStatsOptions {
-  /** Throw ContractError when the body differs from the contract in the real service's known way. */
-  strict?: boolean;
-  /** Called once when the body differs from the contract the way the real service does. */
-  onMismatch?: (name: StatsEndpointName, message: string) => void;
-}
-
-const PREFIX = "response does not match the contract";
-
-function issueMessage(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((i) => formatIssue(i))
-    .join("; ");
-}
+/** The same, the group keys the real service omits (partition_name, partition_names) optional. */
+export const LENIENT_STATS_RESPONSE_SCHEMAS = build(true);
 
 export function isStatsEndpointName(name: string): name is StatsEndpointName {
   return Object.prototype.hasOwnProperty.call(STATS_RESPONSE_SCHEMAS, name);
 }
 
-/**
- * Validates a statistics response and returns the body itself (unknown fields and key order kept).
- * A body that only lacks the group keys the real service omits (partition_name, partition_names)
- * is accepted with onMismatch (ContractError with strict); anything else throws ContractError
- * naming the path, e.g. `groups[0].stats[2].entered: Invalid input: expected int, received string`.
- */
-export function parseStatsResponse(name: StatsEndpointName, body: unknown, opts: ParseStatsOptions = {}): unknown {
-  const schema = STATS_RESPONSE_SCHEMAS[name] as z.ZodType | undefined;
-  if (schema === undefined) throw new Error(`unknown statistics endpoint: ${name}`);
-  const strictResult = schema.safeParse(body);
-  if (strictResult.success) return body;
-  const message = issueMessage(strictResult.error);
-  const lenient = LENIENT_SCHEMAS[name]!.safeParse(body);
-  if (!lenient.success) throw new ContractError(`${PREFIX}: ${name}: ${issueMessage(lenient.error)}`);
-  if (opts.strict) throw new ContractError(`${PREFIX}: ${name}: ${message}`);
-  opts.onMismatch?.(name, message);
-  return body;
-}
+// the check of an answer, which needs no zod (stats-check.ts)
+export { parseStatsResponse, type ParseStatsOptions } from "./stats-check.js";

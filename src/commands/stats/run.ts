@@ -43,23 +43,20 @@ async function fetchStats(ctx: Context, endpoint: StatsEndpoint, query: StatsQue
   }
   const res = await client.get(statsPath(repo.owner, repo.name, endpoint), query);
   if (res.invalidUtf8) ctx.io.stderr.write(`${invalidUtf8Warning(res.url)}\n`);
-  // an answer the generated predicates vouch for is valid as it is: zod and the schemas are loaded
-  // only for one they cannot (api/schema/check-files.ts), which says the same as before
+  // an answer the dialect's generated validators accept is valid as it is (api/schema/stats-check.ts)
   if (await surelyValidStats(dialect, endpoint, res.body)) return res.body;
   if (dialect.name === "mergify") {
     // the real service's shapes are its OpenAPI's (no partitions, sums and counts, summaries)
-    const { mergifyResponseSchema } = await import("../../api/dialects/mergify-metadata.js");
-    const { firstIssues, formatIssue } = await import("../../api/schema/common.js");
-    const schema = mergifyResponseSchema(`stats/${endpoint.path}`);
-    const issues = schema ? firstIssues(schema, res.body) : undefined;
+    const { mergifyStatsIssues } = await import("../../api/schema/stats-check.js");
+    const issues = await mergifyStatsIssues(`stats/${endpoint.path}`, res.body);
     if (issues !== undefined) {
-      const message = `${endpoint.name} response does not match the service's OpenAPI (${issues.map((i) => formatIssue(i)).join("; ")})`;
+      const message = `${endpoint.name} response does not match the service's OpenAPI (${issues})`;
       if (ctx.globals.strict) throw new ContractError(message);
       ctx.io.stderr.write(`mq: warning: ${messageText(message)}; shown as sent. --strict makes this an error.\n`);
     }
     return res.body;
   }
-  const { parseStatsResponse } = await import("../../api/schema/stats.js");
+  const { parseStatsResponse } = await import("../../api/schema/stats-check.js");
   // validated, but the body as sent is what is rendered: -o json must not lose fields mq does not know
   parseStatsResponse(endpoint.name, res.body, {
     strict: ctx.globals.strict,
@@ -71,17 +68,17 @@ async function fetchStats(ctx: Context, endpoint: StatsEndpoint, query: StatsQue
   return res.body;
 }
 
-/** True only when the zod path below would accept `body` without a word. */
+/** True when the dialect's generated validator accepts `body` as it is. */
 async function surelyValidStats(dialect: Dialect, endpoint: StatsEndpoint, body: unknown): Promise<boolean> {
   if (dialect.name === "mergify") {
     const { MERGIFY_STATS_CHECKS } = await import("../../api/dialects/mergify-stats-checks.generated.js");
     const path = `stats/${endpoint.path}`;
-    // a path the OpenAPI gives no answer schema is not checked at all (mergifyResponseSchema)
+    // a path the OpenAPI gives no answer schema is not checked at all
     if (!Object.prototype.hasOwnProperty.call(MERGIFY_STATS_CHECKS, path)) return true;
-    return MERGIFY_STATS_CHECKS[path]?.(body) === true;
+    return MERGIFY_STATS_CHECKS[path]!(body);
   }
-  const { CONTRACT_STATS_CHECKS } = await import("../../api/schema/contract-stats-checks.generated.js");
-  return Object.prototype.hasOwnProperty.call(CONTRACT_STATS_CHECKS, endpoint.name) && CONTRACT_STATS_CHECKS[endpoint.name]?.(body) === true;
+  const { isContractStatsAnswer } = await import("../../api/schema/stats-check.js");
+  return isContractStatsAnswer(endpoint.name, body);
 }
 
 function warnDeprecated(ctx: Context, endpoint: StatsEndpoint): void {

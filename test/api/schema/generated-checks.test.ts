@@ -11,13 +11,15 @@ import { readFileSync } from "node:fs";
 import type * as z from "zod";
 import { MERGIFY_METADATA_CHECKS } from "../../../src/api/dialects/mergify-checks.generated.js";
 import { MERGIFY_STATS_CHECKS } from "../../../src/api/dialects/mergify-stats-checks.generated.js";
-import { MERGIFY_METADATA_SCHEMAS, mergifyResponseSchema } from "../../../src/api/dialects/mergify-metadata.js";
+import { MERGIFY_METADATA_SCHEMAS, mergifyResponseSchema } from "../../dialects/mergify-zod.js";
 import { MERGIFY_RESPONSES } from "../../../src/api/dialects/mergify-schemas.generated.js";
 import { CONTRACT_STATS_CHECKS } from "../../../src/api/schema/contract-stats-checks.generated.js";
 import { surelyValidPage } from "../../../src/api/schema/envelope.js";
 import { parseEventsPage } from "../../../src/api/schema/events.js";
 import { METADATA_SHAPES_OF, pageCheck } from "../../../src/api/schema/page-check.js";
 import { parseStatsResponse, STATS_RESPONSE_SCHEMAS } from "../../../src/api/schema/stats.js";
+import { firstIssues, formatIssue } from "../../../src/api/schema/common.js";
+import { issuesText, type Check } from "../../../src/api/schema/issues.js";
 import { schemaErrors } from "../../helpers/openapi.js";
 import { mutated, show } from "../../helpers/mutations.js";
 
@@ -31,11 +33,14 @@ const allEvents = [...mergifyEvents, realEvent];
 const mergifyStats = read("../../fixtures/mergify-stats.json") as Record<string, unknown>;
 const contractStats = read("../../../src/api/fixtures/stats.json") as Record<string, unknown>;
 
-/** Fails when the predicate and zod disagree (the predicates here are exact on these schemas). */
-function agree(schema: z.ZodType, check: (v: unknown) => boolean, value: unknown): void {
+/** Fails when the generated validator and zod disagree: on the verdict, or on the words of what is wrong. */
+function agree(schema: z.ZodType, check: Check, value: unknown): void {
   const zod = schema.safeParse(value).success;
   const ours = check(value);
   if (ours !== zod) throw new Error(`generated check says ${ours}, zod says ${zod}, for ${show(value)}`);
+  const words = firstIssues(schema, value)?.map((i) => formatIssue(i)).join("; ");
+  const ourWords = issuesText(check, value);
+  if (ourWords !== words) throw new Error(`generated check says ${show(ourWords)}, zod says ${show(words)}, for ${show(value)}`);
 }
 
 describe("the fixtures are the real service's shape", () => {
@@ -79,7 +84,7 @@ describe("the real service's metadata shapes without zod (mergify-checks.generat
     expect(surelyValidPage(page(allEvents))).toBe(false);
     const verdict = (p: unknown) => {
       try {
-        parseEventsPage(p, { strict: true, metadata: MERGIFY_METADATA_SCHEMAS });
+        parseEventsPage(p, { strict: true, metadata: MERGIFY_METADATA_CHECKS });
         return true;
       } catch {
         return false;
@@ -117,7 +122,7 @@ describe("pageCheck (api/schema/page-check.ts)", () => {
     ["spec", "envelopes", { strict: false, checkMetadataOf: (): boolean => false }],
   ] as const)("%s, %s: the outcome of parseEventsPage with the dialect's shapes on mutated pages, mismatches reported alike", async (dialect, what, opts) => {
     const check = await pageCheck(dialect, what);
-    const metadata = dialect === "mergify" ? MERGIFY_METADATA_SCHEMAS : undefined;
+    const metadata = dialect === "mergify" ? MERGIFY_METADATA_CHECKS : undefined;
     await fc.assert(
       fc.asyncProperty(mutated(allEvents), fc.nat(mergifyEvents.length - 1), async (e, at) => {
         const p = { size: 2, per_page: 100, events: [mergifyEvents[at], e] };

@@ -1,8 +1,9 @@
-// The real service's schemas are JSON Schema (its OpenAPI); mq checks payloads with zod. This turns
-// the subset the OpenAPI uses into zod, loose like every schema of mq (unknown fields are kept and
-// printed), so the metadata shapes of the mergify dialect come from the file, not from a copy.
+// The real service's schemas (JSON Schema, its OpenAPI) read into zod, loose like every schema of mq:
+// an independent reading of what the file means, for the tests. mq validates with its generated
+// validators (src/api/schema/check-files.ts); these zod schemas are what their verdicts and their
+// words are compared with (the converter mq used to validate with, kept as the reference).
 import * as z from "zod";
-import { DateTimeSchema, UuidSchema } from "../schema/common.js";
+import { DateTimeSchema, UuidSchema } from "../../src/api/schema/common.js";
 
 type Json = Record<string, unknown>;
 

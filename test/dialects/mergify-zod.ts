@@ -1,7 +1,8 @@
-// The metadata shape of each event type of the real service, converted from its OpenAPI.
+// The metadata shape and statistics answers of the real service as zod schemas, converted from its
+// OpenAPI by json-schema-to-zod.ts: the reference the generated validators are compared with.
 import type * as z from "zod";
-import { JsonSchemaToZod } from "./json-schema.js";
-import { MERGIFY_METADATA, MERGIFY_RESPONSES, MERGIFY_SCHEMAS } from "./mergify-schemas.generated.js";
+import { JsonSchemaToZod } from "./json-schema-to-zod.js";
+import { MERGIFY_METADATA, MERGIFY_RESPONSES, MERGIFY_SCHEMAS } from "../../src/api/dialects/mergify-schemas.generated.js";
 
 const converter = new JsonSchemaToZod(MERGIFY_SCHEMAS);
 
