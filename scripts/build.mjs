@@ -142,8 +142,18 @@ function mainModule(eager, shared) {
         const key = posix(relative(ROOT, found.path));
         if (!eager.has(key)) return undefined;
         shared.add(key);
-        return { path: key, namespace: "mq-main" };
+        // import() of a module main.cjs holds: esbuild makes such a target an entry of its own, and a
+        // CommonJS entry exports only `default`; a `then` export hands the caller main's exports
+        return { path: key, namespace: args.kind === "dynamic-import" ? "mq-main-import" : "mq-main" };
       });
+      build.onResolve({ filter: /^\.\.\/main\.cjs$/, namespace: "mq-main-import" }, (args) => ({ path: args.path, external: true }));
+      build.onLoad({ filter: /.*/, namespace: "mq-main-import" }, (args) => ({
+        contents:
+          `if (globalThis[Symbol.for(${JSON.stringify(MODULES_KEY)})] === undefined) require("../main.cjs");\n` +
+          `const exports = globalThis[Symbol.for(${JSON.stringify(MODULES_KEY)})][${JSON.stringify(args.path)}];\n` +
+          `export const then = (resolve) => resolve(exports);`,
+        loader: "js",
+      }));
       build.onLoad({ filter: /.*/, namespace: "mq-main" }, (args) => ({
         // a worker thread (mq serve's server) has no main.cjs loaded: the chunk loads it there
         contents:
