@@ -11,15 +11,15 @@
 // examples run with it as written; the others have --offline replaced by --api-url of one
 // `mq serve` started here, which serves the same simulated history over the same HTTP.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLES } from "../src/help/examples.js";
+import { tempDir } from "./helpers/tmp.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const shimDir = mkdtempSync(join(tmpdir(), "mq-examples-bin-"));
+const shimDir = tempDir("mq-examples-bin-");
 writeFileSync(join(shimDir, "mq"), `#!/bin/sh\nexec node ${JSON.stringify(join(root, "bin/mq.js"))} "$@"\n`);
 chmodSync(join(shimDir, "mq"), 0o755);
 
@@ -77,7 +77,7 @@ beforeAll(async () => {
 }, 60_000);
 
 function runExample(script: string, longRunning: boolean, extraEnv: NodeJS.ProcessEnv = {}): Promise<Result> {
-  const dir = mkdtempSync(join(tmpdir(), "mq-example-"));
+  const dir = tempDir("mq-example-");
   mkdirSync(join(dir, "config"));
   writeFileSync(join(dir, "token.txt"), "mqk_example_token_abcd\n");
   const env: NodeJS.ProcessEnv = {

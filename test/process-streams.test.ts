@@ -1,15 +1,15 @@
 // writeAllSync is how `mq --help` writes without building process.stdout: checked on a real FIFO,
 // made non-blocking and full, as a pipe another program set up may be.
 import { spawnSync } from "node:child_process";
-import { closeSync, constants, mkdtempSync, openSync, readSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { closeSync, constants, openSync, readSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeAllSync } from "../src/process-streams.js";
+import { tempDir } from "./helpers/tmp.js";
 
 /** a FIFO opened both ways, non-blocking (Linux allows O_RDWR on a FIFO), filled until it refuses */
 function fullPipe(): { fd: number; filled: number } {
-  const path = join(mkdtempSync(join(tmpdir(), "mq-fifo-")), "fifo");
+  const path = join(tempDir("mq-fifo-"), "fifo");
   expect(spawnSync("mkfifo", [path]).status).toBe(0);
   const fd = openSync(path, constants.O_RDWR | constants.O_NONBLOCK);
   const chunk = Buffer.alloc(4096, 0x2e);

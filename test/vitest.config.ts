@@ -6,7 +6,10 @@ export default defineConfig({
     // end-to-end tests spawn bin/mq.js and start loopback servers
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // the run's own temp root, checked empty at the end (global-setup.ts); tempDir's folders are
+    // removed after each file (temp-cleanup.ts)
     globalSetup: ["test/helpers/global-setup.ts"],
+    setupFiles: ["test/helpers/temp-cleanup.ts"],
     // Test files run in forks, one at a time per worker, each in a fresh module graph. vitest's
     // default is one worker fewer than the cores, which on a 2-core machine is a single worker
     // and one idle core: `npm test` passes --maxWorkers=100% (the fast half is CPU work in-process;

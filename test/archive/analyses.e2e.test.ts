@@ -2,13 +2,11 @@
 // API for the same window, and every log reader uses the archive by itself when it covers the
 // window (synced from the same API), saying so; otherwise it asks the API. In-process against the
 // bundled server (what `mq serve --now` serves), 30 days of one repository synced once.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/main.js";
 import { startServer, type RunningServer } from "../../src/server/index.js";
 import { testContext } from "../helpers/context.js";
+import { tempDir } from "../helpers/tmp.js";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
 // a quieter simulated repository than acme/web (about half its events): the sync is the slow part
@@ -34,7 +32,7 @@ beforeAll(async () => {
   server = await startServer({ now: NOW, days: 32 });
   // the same history at another address: an archive synced from `server` is not its answer
   other = await startServer({ now: NOW, days: 32 });
-  dir = mkdtempSync(join(tmpdir(), "mq-archive-analyses-"));
+  dir = tempDir("mq-archive-analyses-");
   const r = await mq(["archive", "sync", "--since", "2026-10-20T00:00:00Z", "-o", "json"]);
   expect(r.code, r.stderr).toBe(0);
 }, 600_000);

@@ -2,18 +2,18 @@
 // from the installed packages; the bundle says what to install when it is missing or of another
 // version than the one it was built with.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { openArchive } from "../../src/archive/db.js";
+import { tempDir } from "../helpers/tmp.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
 /** mq as installed without node_modules (npm install --omit=optional: nothing else is external) */
 function installedCopy(): string {
-  const dir = mkdtempSync(join(tmpdir(), "mq-bundled-engine-"));
+  const dir = tempDir("mq-bundled-engine-");
   cpSync(join(root, "bin"), join(dir, "bin"), { recursive: true });
   cpSync(join(root, "dist"), join(dir, "dist"), { recursive: true });
   cpSync(join(root, "package.json"), join(dir, "package.json"));
@@ -83,7 +83,7 @@ describe("the bundle's DuckDB", () => {
   // the bundle minifies the engine's classes: instants, decimals, lists and structs were told
   // apart by constructor name, and came out as DuckDB's own text ("2026-11-21 06:06:24.502+00")
   it("values as from src/: instants in ISO 8601 with microseconds, decimals as numbers, lists and structs as JSON", async () => {
-    const data = mkdtempSync(join(tmpdir(), "mq-bundled-values-"));
+    const data = tempDir("mq-bundled-values-");
     (await openArchive(join(data, "archive.duckdb"), { create: true })).close();
     const sql =
       "SELECT TIMESTAMPTZ '2026-11-21 06:06:24.502+00' AS at, 1.50::DECIMAL(4,2) AS d, [1, 2] AS l, {'k': 'v'} AS s";

@@ -3,14 +3,14 @@
 // server speaking its dialect) reads back under --strict without a word, one archive can hold a
 // repository from each side, and an archive from before the record (schema version 2) is
 // migrated with each event's side inferred.
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/main.js";
 import { startServer, type RunningServer } from "../../src/server/index.js";
 import { testContext } from "../helpers/context.js";
 import { toSchemaVersion, withDb } from "../helpers/duckdb.js";
+import * as tmp from "../helpers/tmp.js";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
 const TOKEN = "mqk_test_token_1234";
@@ -26,7 +26,7 @@ afterAll(async () => {
   await Promise.all([spec.close(), mergify.close()]);
 });
 
-const tempDir = () => mkdtempSync(join(tmpdir(), "mq-archive-dialect-"));
+const tempDir = () => tmp.tempDir("mq-archive-dialect-");
 
 async function mq(args: string[], dataDir: string) {
   const ctx = testContext({ now: () => NOW, env: { MQ_DATA_DIR: dataDir } });

@@ -1,8 +1,7 @@
 // The archive's faults: a corrupt file, a database from an older mq (migrated, nothing lost), one
 // from a newer mq, a database that is not an archive, and a disk that fills up mid-sync.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/main.js";
@@ -10,6 +9,7 @@ import { startServer, type RunningServer } from "../../src/server/index.js";
 import { openArchive } from "../../src/archive/db.js";
 import { testContext } from "../helpers/context.js";
 import { toSchemaVersion, withDb } from "../helpers/duckdb.js";
+import * as tmp from "../helpers/tmp.js";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
 let server: RunningServer;
@@ -20,7 +20,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const tempDir = () => mkdtempSync(join(tmpdir(), "mq-archive-fault-"));
+const tempDir = () => tmp.tempDir("mq-archive-fault-");
 
 async function mq(args: string[], dataDir: string) {
   const ctx = testContext({ now: () => NOW, env: { MQ_DATA_DIR: dataDir } });

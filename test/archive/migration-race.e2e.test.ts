@@ -1,8 +1,7 @@
 // Two mq processes opening the same archive of an older schema at once: each reads the version,
 // and the one that finds the other has migrated it meanwhile must not migrate it again.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { openArchive } from "../../src/archive/db.js";
@@ -11,6 +10,7 @@ import { startServer, type RunningServer } from "../../src/server/index.js";
 import { testContext } from "../helpers/context.js";
 import { DuckDBInstance, toSchemaVersion, withDb } from "../helpers/duckdb.js";
 import { MQ_BIN } from "../helpers/spawn.js";
+import { tempDir } from "../helpers/tmp.js";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
 let server: RunningServer;
@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 it("an archive another mq migrated between this one's look at its version and its migration is not migrated twice", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "mq-archive-race-"));
+  const dir = tempDir("mq-archive-race-");
   const ctx = testContext({ now: () => NOW, env: { MQ_DATA_DIR: dir } });
   expect(await main(["archive", "sync", "--api-url", server.url, "--token", "mqk_test_token_1234", "--repo", "acme/web", "--since", "2026-11-19T12:00:00Z"], ctx)).toBe(0);
   const file = join(dir, "archive.duckdb");

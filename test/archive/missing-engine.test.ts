@@ -1,11 +1,10 @@
 // Installed with --omit=optional, mq has no DuckDB: the archive commands say what is missing and
 // how to get it (exit 8); nothing else notices.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { main } from "../../src/main.js";
 import { testContext } from "../helpers/context.js";
+import { tempDir } from "../helpers/tmp.js";
 
 // the archive loads the engine with require (archive/db.ts): a require that cannot find it, as
 // Node's says so when the package was left out
@@ -23,7 +22,7 @@ vi.mock("node:module", async (importOriginal) => {
 
 describe("without the optional @duckdb/node-api", () => {
   it("mq archive query explains what to install, exit 8", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mq-noengine-"));
+    const dir = tempDir("mq-noengine-");
     const { writeFileSync } = await import("node:fs");
     writeFileSync(join(dir, "archive.duckdb"), "");
     const ctx = testContext({ env: { MQ_DATA_DIR: dir } });
@@ -43,7 +42,7 @@ describe("without the optional @duckdb/node-api", () => {
     const { startServer } = await import("../../src/server/index.js");
     const server = await startServer({ now: new Date("2026-11-20T12:00:00Z"), days: 2 });
     try {
-      const dir = mkdtempSync(join(tmpdir(), "mq-noengine-"));
+      const dir = tempDir("mq-noengine-");
       const { writeFileSync } = await import("node:fs");
       writeFileSync(join(dir, "archive.duckdb"), "");
       const args = ["logs", "--api-url", server.url, "--token", "mqk_test_token_1234", "--repo", "acme/web", "--since", "2026-11-20T00:00:00Z", "--until", "2026-11-20T01:00:00Z", "-o", "ndjson"];

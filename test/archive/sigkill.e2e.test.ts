@@ -2,13 +2,13 @@
 // exactly the events of one uninterrupted sync: the same ids, the same bytes. And a second sync
 // of the same archive, or Ctrl-C, gets a clear message and its exit code. Real processes: the
 // built binary (npm run build:bundle) against `mq serve` with a fixed clock and seed.
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openArchive } from "../../src/archive/db.js";
 import { startMq, spawnMq, type Running } from "../helpers/spawn.js";
+import * as tmp from "../helpers/tmp.js";
 
 const TOKEN = "mqk_test_token_1234";
 let serve: Running;
@@ -23,7 +23,7 @@ afterAll(() => {
   serve.child.kill("SIGINT");
 });
 
-const tempDir = () => mkdtempSync(join(tmpdir(), "mq-archive-kill-"));
+const tempDir = () => tmp.tempDir("mq-archive-kill-");
 const syncArgs = (since: string, parallel = 6) => ["archive", "sync", "--api-url", url, "--token", TOKEN, "--repo", "acme/web", "--since", since, "--parallel", String(parallel)];
 
 async function contents(dir: string): Promise<string[]> {

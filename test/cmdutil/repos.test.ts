@@ -1,12 +1,12 @@
 // --repo lists as users type them: a long or binary value is not echoed whole, and a huge @FILE is
 // refused before it is read (at most MAX_REPOS names fit in far less).
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.js";
 import { parseRepoList } from "../../src/cmdutil/repos.js";
 import { checkRepo } from "../../src/validators.js";
+import { tempDir } from "../helpers/tmp.js";
 
 describe("--repo values that are not repositories", () => {
   it("a long value is quoted shortened, in one short line", () => {
@@ -18,7 +18,7 @@ describe("--repo values that are not repositories", () => {
   });
 
   it("a @FILE larger than 1 MiB is refused, naming the flag and the bound", () => {
-    const dir = mkdtempSync(join(tmpdir(), "mq-repos-"));
+    const dir = tempDir("mq-repos-");
     writeFileSync(join(dir, "huge.txt"), "acme/web\n".repeat(200_000));
     let err: unknown;
     try {
@@ -31,7 +31,7 @@ describe("--repo values that are not repositories", () => {
   });
 
   it("a bad line of a @FILE is named by the file and its line number", () => {
-    const dir = mkdtempSync(join(tmpdir(), "mq-repos-"));
+    const dir = tempDir("mq-repos-");
     writeFileSync(join(dir, "repos.txt"), "# the team\nacme/web\n\nacme api\n");
     expect(() => parseRepoList("acme/x,@repos.txt", dir)).toThrow(
       new UsageError("bad repository from --repo @repos.txt, line 4: 'acme api' is not of the form owner/name"),

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { main } from "../../src/main.js";
 import { NewCmdServe, type ServeOptions } from "../../src/commands/serve/index.js";
 import { testContext } from "../helpers/context.js";
+import { tempDir } from "../helpers/tmp.js";
 
 async function parse(args: string[]): Promise<{ code: number; opts?: ServeOptions; stderr: string }> {
   const ctx = testContext();
@@ -148,7 +148,7 @@ describe("runServe", () => {
     ['"2026-11-18"', 'received_at: expected an ISO 8601 date-time, got "2026-11-18"'],
     ['"2026-02-30T00:00:00Z"', 'received_at: expected an ISO 8601 date-time, got "2026-02-30T00:00:00Z"'],
   ])("an --events line with received_at %s exits 2 with one line", async (receivedAt, problem) => {
-    const dir = mkdtempSync(join(tmpdir(), "mq-serve-"));
+    const dir = tempDir("mq-serve-");
     const file = join(dir, "bad.ndjson");
     writeFileSync(file, `{"id":1,"received_at":${receivedAt},"trigger":"t","repository":"a/b","pull_request":null,"base_ref":null,"type":"action.refresh","metadata":{}}\n`);
     const ctx = testContext();
@@ -158,7 +158,7 @@ describe("runServe", () => {
   });
 
   it("an --events line nested too deep to serve exits 2 naming the line", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mq-serve-"));
+    const dir = tempDir("mq-serve-");
     const file = join(dir, "deep.ndjson");
     const ok = `{"id":1,"received_at":"2026-11-18T00:00:00Z","trigger":"t","repository":"a/b","pull_request":null,"base_ref":null,"type":"action.refresh","metadata":{}}`;
     // 10,000 levels: JSON.parse takes it, writing it back out in a page would overflow the stack
@@ -171,7 +171,7 @@ describe("runServe", () => {
   });
 
   it("an --events file larger than --memory-budget exits 2 naming the line where it stops fitting", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mq-serve-"));
+    const dir = tempDir("mq-serve-");
     const file = join(dir, "big.ndjson");
     const pad = "x".repeat(100_000);
     const lines = Array.from({ length: 600 }, (_, i) => `{"id":${i + 1},"received_at":"2026-11-18T00:00:00Z","trigger":"${pad}","repository":"a/b","pull_request":null,"base_ref":null,"type":"action.refresh","metadata":{}}`);
@@ -184,7 +184,7 @@ describe("runServe", () => {
   });
 
   it("a malformed --events file exits 2 naming the line", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mq-serve-"));
+    const dir = tempDir("mq-serve-");
     const file = join(dir, "bad.ndjson");
     writeFileSync(file, "{}\n");
     const ctx = testContext();

@@ -2,14 +2,14 @@
 // the completion function, zsh through a stub of compadd/_describe/compset (the completion
 // system itself needs a terminal), fish through `complete -C`.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureGlobalOptionsEverywhere } from "../../src/cmdutil/global-options.js";
 import { buildProgram } from "../../src/cli.js";
 import { generateCompletion, type CompletionShell } from "../../src/commands/completion/generate.js";
 import { testContext } from "../helpers/context.js";
+import { tempDir } from "../helpers/tmp.js";
 
 export function hasShell(name: string): boolean {
   return spawnSync("sh", ["-c", `command -v ${name}`]).status === 0;
@@ -21,7 +21,7 @@ const scripts = new Map<CompletionShell, string>();
 export function scriptFile(shell: CompletionShell): string {
   let file = scripts.get(shell);
   if (!file) {
-    file = join(mkdtempSync(join(tmpdir(), "mq-completion-")), `mq.${shell}`);
+    file = join(tempDir("mq-completion-"), `mq.${shell}`);
     writeFileSync(file, generateCompletion(shell, programWithGlobals()));
     scripts.set(shell, file);
   }

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -13,9 +12,10 @@ import {
 } from "../../src/config/resolve.js";
 import { ConfigError, UsageError } from "../../src/errors.js";
 import { testContext } from "../helpers/context.js";
+import { tempDir } from "../helpers/tmp.js";
 
 function gitRepo(remoteUrl: string | undefined): string {
-  const root = mkdtempSync(join(tmpdir(), "mq-git-"));
+  const root = tempDir("mq-git-");
   mkdirSync(join(root, ".git"));
   const remote = remoteUrl === undefined ? "" : `[remote "origin"]\n\turl = ${remoteUrl}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`;
   writeFileSync(join(root, ".git", "config"), `[core]\n\tbare = false\n[remote "upstream"]\n\turl = https://github.com/up/stream.git\n${remote}`);
@@ -97,12 +97,12 @@ describe("repository precedence", () => {
       name: "git-repo",
       source: "git remote origin (git@github.com:git-owner/git-repo.git)",
     });
-    ctx.cwd = mkdtempSync(join(tmpdir(), "mq-nogit-"));
+    ctx.cwd = tempDir("mq-nogit-");
     expect(await resolveRepo(ctx)).toEqual({ owner: "conf", name: "repo", source: "config" });
   });
 
   it("says how to set it when there is none", async () => {
-    const ctx = testContext({ cwd: mkdtempSync(join(tmpdir(), "mq-nogit-")) });
+    const ctx = testContext({ cwd: tempDir("mq-nogit-") });
     const err = await resolveRepo(ctx).catch((e) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect(err.message).toBe("no repository given");
@@ -110,14 +110,14 @@ describe("repository precedence", () => {
   });
 
   it("falls back to the offline demo repository with --offline, saying so on stderr", async () => {
-    const ctx = testContext({ cwd: mkdtempSync(join(tmpdir(), "mq-nogit-")) });
+    const ctx = testContext({ cwd: tempDir("mq-nogit-") });
     ctx.globals.offline = true;
     expect(await resolveRepo(ctx)).toEqual({ owner: "acme", name: "web", source: "offline demo" });
     expect(ctx.stderrText()).toBe("mq: no repository given; showing the offline demo repository acme/web (choose one with --repo)\n");
   });
 
   it("breaks that note between words on a 60-column terminal (it was 94 columns wide)", async () => {
-    const ctx = testContext({ cwd: mkdtempSync(join(tmpdir(), "mq-nogit-")), stderrIsTTY: true, columns: 60 });
+    const ctx = testContext({ cwd: tempDir("mq-nogit-"), stderrIsTTY: true, columns: 60 });
     ctx.globals.offline = true;
     await resolveRepo(ctx);
     expect(ctx.stderrText()).toBe("mq: no repository given; showing the offline demo repository\nacme/web (choose one with --repo)\n");
@@ -149,7 +149,7 @@ describe("repository precedence", () => {
     const wtGitDir = join(main, ".git", "worktrees", "wt");
     mkdirSync(wtGitDir, { recursive: true });
     writeFileSync(join(wtGitDir, "commondir"), "../..\n");
-    const wt = mkdtempSync(join(tmpdir(), "mq-wt-"));
+    const wt = tempDir("mq-wt-");
     writeFileSync(join(wt, ".git"), `gitdir: ${wtGitDir}\n`);
     expect(await resolveRepo(testContext({ cwd: wt }))).toMatchObject({ owner: "acme", name: "web" });
   });

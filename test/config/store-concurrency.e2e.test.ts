@@ -1,17 +1,17 @@
 // Many `mq` processes writing one config file at once, through the real binary: every update
 // survives (the store re-reads under a lock and replaces the file atomically), the file stays one
 // valid JSON object, and no lock or temporary file is left behind.
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { spawnMq } from "../helpers/spawn.js";
+import { tempDir } from "../helpers/tmp.js";
 
 const LOGINS = 20;
 
 describe("concurrent writers", () => {
   it(`${LOGINS} logins and 4 config sets at once: every token and every setting is kept`, async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mq-concurrent-"));
+    const dir = tempDir("mq-concurrent-");
     const logins = Array.from({ length: LOGINS }, (_, i) =>
       spawnMq(["auth", "login", "--with-token"], {
         env: { MQ_CONFIG_DIR: dir, MQ_API_URL: `http://127.0.0.1:${9001 + i}` },

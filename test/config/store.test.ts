@@ -1,5 +1,5 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync, mkdtempSync, lstatSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync, lstatSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openConfigAt } from "../../src/config/store.js";
@@ -7,8 +7,9 @@ import { withLock } from "../../src/config/lock.js";
 import { ConfigError } from "../../src/errors.js";
 import { main } from "../../src/main.js";
 import { testContext } from "../helpers/context.js";
+import { tempDir } from "../helpers/tmp.js";
 
-const fresh = () => join(mkdtempSync(join(tmpdir(), "mq-store-")), "nested", "mq");
+const fresh = () => join(tempDir("mq-store-"), "nested", "mq");
 const mode = (p: string) => statSync(p).mode & 0o777;
 
 describe("config store", () => {
@@ -194,7 +195,7 @@ describe("the file as editors leave it", () => {
 });
 
 describe("the lock", () => {
-  const lockDir = () => mkdtempSync(join(tmpdir(), "mq-lock-"));
+  const lockDir = () => tempDir("mq-lock-");
 
   it("a lock left by a process that is gone is taken over", () => {
     const lock = join(lockDir(), "config.json.lock");

@@ -5,13 +5,13 @@
 // message, a failure, whatever state the cache is in (missing, refused, corrupt, unwritable,
 // written by several runs at once).
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MQ_BIN } from "../helpers/spawn.js";
 import { startServer } from "../../src/server/index.js";
+import { tempDir } from "../helpers/tmp.js";
 
 const LOADER = join(MQ_BIN, "..", "code-cache.js");
 /** this Node keeps the hand-made cache (Node 20); later ones use their own compile cache */
@@ -50,7 +50,7 @@ describe("the code cache (made by hand: Node 20)", () => {
   });
 
   it.runIf(HAND_MADE)("is kept under the name of the command that ran, not of a flag's value before it", () => {
-    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const home = tempDir("mq-code-cache-");
     const dir = join(home, "cache", "mq");
     // `json` is the first word without a dash, but `config` ran: a `-json` cache would be compiled for config
     expect(mq(["-o", "json", "config", "list"], home).code).toBe(0);
@@ -64,7 +64,7 @@ describe("the code cache (made by hand: Node 20)", () => {
   });
 
   it.runIf(HAND_MADE)("of a command line without a word (no V8 flags) is not shared with one whose first word is a flag's value (flags set)", () => {
-    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const home = tempDir("mq-code-cache-");
     const dir = join(home, "cache", "mq");
     expect(mq(["--help"], home).code).toBe(0);
     const [bare] = caches(dir);
@@ -79,7 +79,7 @@ describe("the code cache (made by hand: Node 20)", () => {
   });
 
   it.runIf(HAND_MADE)("of a line that names serve without running it (mq help serve: no --optimize-for-size) is not that of the command's other runs", () => {
-    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const home = tempDir("mq-code-cache-");
     const dir = join(home, "cache", "mq");
     expect(mq(["help", "logs"], home).code).toBe(0);
     const [help] = caches(dir);
@@ -92,7 +92,7 @@ describe("the code cache (made by hand: Node 20)", () => {
   });
 
   it.runIf(HAND_MADE)("is neither written nor read with MQ_NO_CODE_CACHE set", () => {
-    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const home = tempDir("mq-code-cache-");
     const off = mq(["--help"], home, { MQ_NO_CODE_CACHE: "1" });
     expect(off.code).toBe(0);
     expect(existsSync(join(home, "cache", "mq"))).toBe(false);
@@ -101,7 +101,7 @@ describe("the code cache (made by hand: Node 20)", () => {
   });
 
   it.runIf(HAND_MADE)("is written by the first run (private to the user), used by the next, and the output is the same", () => {
-    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const home = tempDir("mq-code-cache-");
     const first = mq(["--help"], home);
     const dir = join(home, "cache", "mq");
     expect(caches(dir)).toHaveLength(1);
@@ -125,7 +125,7 @@ describe("the code cache (made by hand: Node 20)", () => {
   });
 
   it("is used when it matches and rewritten when V8 refuses it (a corrupt or truncated file)", () => {
-    const dir = join(mkdtempSync(join(tmpdir(), "mq-code-cache-")), "mq");
+    const dir = join(tempDir("mq-code-cache-"), "mq");
     expect(loaderState(dir)).toBe("missing");
     expect(loaderState(dir)).toBe("used");
     const [file] = caches(dir);
@@ -139,7 +139,7 @@ describe("the code cache (made by hand: Node 20)", () => {
   });
 
   it("is refused, not run, when damaged in place (V8 checks no bytes outside debug builds: it aborted every run)", () => {
-    const dir = join(mkdtempSync(join(tmpdir(), "mq-code-cache-")), "mq");
+    const dir = join(tempDir("mq-code-cache-"), "mq");
     expect(loaderState(dir)).toBe("missing");
     const [file] = caches(dir);
     const damaged = readFileSync(join(dir, file!));
@@ -151,7 +151,7 @@ describe("the code cache (made by hand: Node 20)", () => {
   });
 
   it("is not written through a folder someone else made after the load, nor through a link at its temporary name", () => {
-    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const home = tempDir("mq-code-cache-");
     const victim = join(home, "victim");
     writeFileSync(victim, "precious\n");
     const dir = join(home, "mq");
@@ -182,7 +182,7 @@ describe("the code cache (made by hand: Node 20)", () => {
   });
 
   it("costs nothing when it cannot be written: a read-only folder, a file where the folder should be, no home", () => {
-    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const home = tempDir("mq-code-cache-");
     const readOnly = join(home, "ro");
     mkdirSync(readOnly, { mode: 0o500 });
     chmodSync(readOnly, 0o500);
@@ -195,7 +195,7 @@ describe("the code cache (made by hand: Node 20)", () => {
   });
 
   it("is neither read nor written in a folder others may write (a planted cache would run as the user)", () => {
-    const dir = join(mkdtempSync(join(tmpdir(), "mq-code-cache-")), "mq");
+    const dir = join(tempDir("mq-code-cache-"), "mq");
     expect(loaderState(dir)).toBe("missing");
     const [file] = caches(dir);
     const before = statSync(join(dir, file!));
@@ -211,7 +211,7 @@ describe("the code cache (made by hand: Node 20)", () => {
   });
 
   it.runIf(HAND_MADE)("survives runs that write it at the same time: each succeeds, the file left is whole", async () => {
-    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const home = tempDir("mq-code-cache-");
     const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CACHE_HOME: join(home, "cache"), MQ_CONFIG_DIR: join(home, "config"), NO_COLOR: "1" };
     const runs = await Promise.all(
       Array.from({ length: 4 }, () =>
@@ -244,7 +244,7 @@ describe("the code cache (made by hand: Node 20)", () => {
   it.runIf(HAND_MADE)("is one per copy of mq: a copy's stack traces name its own main.cjs, not that of another copy which wrote its cache first", async () => {
     // found from outside: a profile of /work's mq named the bench's temporary copy's main.cjs (V8
     // restores a script's name from its cache, and the cache was named after the build only)
-    const home = mkdtempSync(join(tmpdir(), "mq-code-cache-"));
+    const home = tempDir("mq-code-cache-");
     const root = join(MQ_BIN, "..", "..");
     const copies = ["one", "two"].map((name) => {
       const copy = join(home, name);
@@ -281,7 +281,7 @@ describe("the code cache (made by hand: Node 20)", () => {
   });
 
   it("removes, a week after their last write, other builds', other copies', other V8s' files and crashed runs' temporary files, never this copy's", () => {
-    const dir = join(mkdtempSync(join(tmpdir(), "mq-code-cache-")), "mq");
+    const dir = join(tempDir("mq-code-cache-"), "mq");
     expect(loaderState(dir)).toBe("missing");
     const [own] = caches(dir);
     const mine = own!.replace(/\.cache$/, "");
@@ -309,7 +309,7 @@ describe.runIf(!HAND_MADE)("the runtime's compile cache (Node 22.1 and later)", 
   };
 
   it("is written in the user's cache folder (private), used by the next run, and the output is the same", () => {
-    const home = mkdtempSync(join(tmpdir(), "mq-compile-cache-"));
+    const home = tempDir("mq-compile-cache-");
     const first = mq(["--help"], home);
     expect(first.code).toBe(0);
     expect(first.stderr).toBe("");
@@ -324,7 +324,7 @@ describe.runIf(!HAND_MADE)("the runtime's compile cache (Node 22.1 and later)", 
   });
 
   it("is neither written nor read with MQ_NO_CODE_CACHE set, nor in a folder others may write", () => {
-    const home = mkdtempSync(join(tmpdir(), "mq-compile-cache-"));
+    const home = tempDir("mq-compile-cache-");
     const off = mq(["--help"], home, { MQ_NO_CODE_CACHE: "1" });
     expect(off.code).toBe(0);
     expect(existsSync(join(home, "cache", "mq"))).toBe(false);

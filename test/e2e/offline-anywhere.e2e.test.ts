@@ -2,10 +2,9 @@
 // directory: no git remote, no config, no token, no repository given.
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MQ_BIN } from "../helpers/spawn.js";
+import { tempDir } from "../helpers/tmp.js";
 
 function mqIn(dir: string, args: string[]) {
   return spawnSync(process.execPath, [MQ_BIN, ...args], {
@@ -17,7 +16,7 @@ function mqIn(dir: string, args: string[]) {
 }
 
 describe("--offline in an empty folder", () => {
-  const dir = mkdtempSync(join(tmpdir(), "mq-anywhere-"));
+  const dir = tempDir("mq-anywhere-");
   const demo = "mq: no repository given; showing the offline demo repository acme/web (choose one with --repo)\n";
 
   it("mq --offline logs shows the demo repository's events", () => {

@@ -1,11 +1,11 @@
 // Record and replay through the real binary, as a user would: `mq logs --all -o ndjson` from one
 // `mq serve`, then `mq serve --events` on the file, and every statistic the same on both.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { STATS_ENDPOINTS } from "../../src/stats/endpoints.js";
 import { spawnMq, startMq, type Running } from "../helpers/spawn.js";
+import { tempDir } from "../helpers/tmp.js";
 
 const WINDOW = ["--since", "2026-11-19T00:00:00Z", "--until", "2026-11-20T00:00:00Z"];
 let simulated: Running;
@@ -28,7 +28,7 @@ beforeAll(async () => {
   );
   expect(recorded.code).toBe(0);
   recordedLines = recorded.stdout.split("\n").filter(Boolean).length;
-  const file = join(mkdtempSync(join(tmpdir(), "mq-replay-")), "acme.ndjson");
+  const file = join(tempDir("mq-replay-"), "acme.ndjson");
   writeFileSync(file, recorded.stdout);
   [replayed, replayedUrl] = await serve(["--events", file]);
 });

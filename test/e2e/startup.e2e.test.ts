@@ -8,13 +8,13 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { MQ_BIN } from "../helpers/spawn.js";
 import { startServer } from "../../src/server/index.js";
+import { tempDir } from "../helpers/tmp.js";
 
 // (module (func (export "add") (param i32 i32) (result i32) local.get 0 local.get 1 i32.add))
 const ADD_WASM = [0, 97, 115, 109, 1, 0, 0, 0, 1, 7, 1, 96, 2, 127, 127, 1, 127, 3, 2, 1, 0, 7, 7, 1, 3, 97, 100, 100, 0, 0, 10, 9, 1, 7, 0, 32, 0, 32, 1, 106, 11];
@@ -36,7 +36,7 @@ process.stdout.write(JSON.stringify({ liftoff: %IsLiftoffFunction(add), turbofan
 `;
 
 function probe(withMq: boolean): { liftoff: boolean; turbofan: boolean } {
-  const file = join(mkdtempSync(join(tmpdir(), "mq-wasm-tier-")), "probe.mjs");
+  const file = join(tempDir("mq-wasm-tier-"), "probe.mjs");
   writeFileSync(file, PROBE);
   const r = spawnSync(process.execPath, ["--allow-natives-syntax", file, "help"], {
     env: { PATH: process.env.PATH ?? "", ...(withMq ? { MQ_BIN_UNDER_TEST: MQ_BIN } : {}) },
@@ -66,7 +66,7 @@ describe("WebAssembly tier-up", () => {
  * (it must not build a process stream).
  */
 function loadProbe(prefix: string, { beforeMq = "", exitLine = "" }: { beforeMq?: string; exitLine?: string } = {}): string {
-  const probe = join(mkdtempSync(join(tmpdir(), prefix)), "probe.cjs");
+  const probe = join(tempDir(prefix), "probe.cjs");
   writeFileSync(
     probe,
     `const session = new (require("node:inspector").Session)();
@@ -105,7 +105,7 @@ for (const name of ["NumberFormat", "DateTimeFormat", "Collator", "PluralRules",
     });
     for (const args of [["--help"], ["auth", "status"], ["logs", "--help"]]) {
       const r = spawnSync(process.execPath, [probe], {
-        env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-modules-config-")) },
+        env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: tempDir("mq-modules-config-") },
         encoding: "utf8",
         timeout: 30_000,
       });
@@ -121,7 +121,7 @@ for (const name of ["NumberFormat", "DateTimeFormat", "Collator", "PluralRules",
 describe("mq --help on pipes (a script's, a CI job's)", () => {
   it("builds neither process.stdout nor process.stderr and sets no V8 flag: no net, no tty, no zlib, no v8", () => {
     const probe = loadProbe("mq-help-modules-");
-    const env = { PATH: process.env.PATH ?? "", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-help-config-")), XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "mq-help-cache-")) };
+    const env = { PATH: process.env.PATH ?? "", MQ_CONFIG_DIR: tempDir("mq-help-config-"), XDG_CACHE_HOME: tempDir("mq-help-cache-") };
     const plain = spawnSync(process.execPath, [MQ_BIN, "--help"], { env, encoding: "utf8" });
     for (const args of [["--help"], ["-h"]]) {
       // twice: without a code cache, then with the one the first run wrote
@@ -139,7 +139,7 @@ describe("mq --help on pipes (a script's, a CI job's)", () => {
 
   it("mq auth status (a command: V8 flags set, so node:v8 and streams) builds no stream for its answer: no net, no tty", () => {
     const probe = loadProbe("mq-auth-modules-");
-    const env = { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(["auth", "status"]), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-auth-config-")), XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "mq-auth-cache-")) };
+    const env = { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(["auth", "status"]), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: tempDir("mq-auth-config-"), XDG_CACHE_HOME: tempDir("mq-auth-cache-") };
     const r = spawnSync(process.execPath, [probe], { env, encoding: "utf8", timeout: 30_000 });
     expect(r.status, r.stderr).toBe(0);
     const { loaded, rest } = loadedBy(r.stderr);
@@ -152,7 +152,7 @@ describe("mq --help on pipes (a script's, a CI job's)", () => {
 describe("what a one-page command against the bundled server loads", () => {
   /** runs bin/mq.js with `args`: its stdout and stderr, and whether zod was loaded */
   async function zodLoaded(args: string[]): Promise<{ stdout: string; stderr: string; zod: boolean }> {
-    const probe = join(mkdtempSync(join(tmpdir(), "mq-zod-")), "probe.mjs");
+    const probe = join(tempDir("mq-zod-"), "probe.mjs");
     writeFileSync(
       probe,
       `process.argv.splice(2, 0, ...JSON.parse(process.env.MQ_ARGS));
@@ -160,7 +160,7 @@ await import(${JSON.stringify(MQ_BIN)});
 process.on("exit", () => process.stderr.write("\\nzod: " + ("__zod_globalConfig" in globalThis) + "\\n"));`,
     );
     const child = spawn(process.execPath, [probe], {
-      env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-zod-config-")) },
+      env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: tempDir("mq-zod-config-") },
     });
     let stdout = "";
     let stderr = "";
@@ -244,7 +244,7 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
 
   it("a build writes no module nothing imports", () => {
     // into a fresh folder: dist/ keeps the chunks of earlier builds (a running mq may load them)
-    const out = mkdtempSync(join(tmpdir(), "mq-build-out-"));
+    const out = tempDir("mq-build-out-");
     try {
       execFileSync(process.execPath, [fileURLToPath(new URL("../../scripts/build.mjs", import.meta.url))], { env: { ...process.env, MQ_BUILD_OUT: out }, stdio: "pipe" });
       const written = readdirSync(join(out, "chunks")).sort();
@@ -292,7 +292,7 @@ WebAssembly.Module = new Proxy(Module, { construct: (target, args) => (wasm++, n
       });
       const args = ["logs", "--repo", "a/b", "--api-url", url, "--limit", "1", "-o", "ndjson"];
       const child = spawn(process.execPath, [probe], {
-        env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), "mq-http2-config-")) },
+        env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: tempDir("mq-http2-config-") },
       });
       let stdout = "";
       let stderr = "";

@@ -4,11 +4,11 @@
 // layout is a visible diff; MQ_UPDATE_GOLDEN=1 rewrites them. stdout is the terminal; stderr goes
 // to a file (no spinner frames) and is kept above it. The issue's "done when" is checked here too.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../helpers/tmp.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -46,7 +46,7 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Runs mq in a pseudo-terminal `columns` wide: stdout is the terminal, stderr a file. */
 function capture(args: string[], columns: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const dir = mkdtempSync(join(tmpdir(), "mq-golden-"));
+  const dir = tempDir("mq-golden-");
   const errFile = join(dir, "stderr");
   const mq = [process.execPath, join(here, "mq-at.mjs"), "--api-url", served, "--token", "golden", "--repo", "acme/web", ...args].map(shellQuote).join(" ");
   const inner = `stty cols ${columns} rows 300; ${mq} 2>${shellQuote(errFile)}`;

@@ -1,21 +1,20 @@
 // What the archive tests share: a fresh data folder, mq run in-process with it and a fixed clock,
 // the API flags of a server, and the two sides every sync test compares (what the archive holds,
 // what the API serves for the same window).
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import { startServer, type RunningServer } from "../../src/server/index.js";
 import { main } from "../../src/main.js";
 import { openArchive } from "../../src/archive/db.js";
 import { testContext } from "./context.js";
+import { tempDir } from "./tmp.js";
 
 /** the clock of the archive tests (the bundled server is started with the same `now`) */
 export const ARCHIVE_NOW = new Date("2026-11-20T12:00:00Z");
 export const TEST_TOKEN = "mqk_test_token_1234";
 
 export function tempDataDir(prefix = "mq-archive-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return tempDir(prefix);
 }
 
 export interface MqRun {

@@ -1,9 +1,7 @@
 // A Context for tests: in-memory streams, a fixed clock, a temp config dir, no real terminal.
 import { PassThrough } from "node:stream";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createContext, type Context, type ContextInit } from "../../src/context.js";
+import { tempDir } from "./tmp.js";
 
 export interface TestContext extends Context {
   stdoutText(): string;
@@ -29,7 +27,7 @@ export function testContext(init: TestContextInit = {}): TestContext {
   const stderr = new PassThrough();
   const stdin = new PassThrough();
   if (init.stdin !== undefined) stdin.end(init.stdin);
-  const configDir = mkdtempSync(join(tmpdir(), "mq-test-config-"));
+  const configDir = tempDir("mq-test-config-");
   const ctx = createContext({
     ...init,
     env: { MQ_CONFIG_DIR: configDir, HOME: configDir, ...(init.env ?? {}) },

@@ -2,9 +2,8 @@
 // folder, collects stdout and stderr, and kills it if it outlives a bound: a hang fails the test
 // instead of the suite.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
+import { tempDir } from "./tmp.js";
 
 export const MQ_BIN = resolve(import.meta.dirname, "../../bin/mq.js");
 
@@ -37,9 +36,11 @@ export interface Running {
 }
 
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const configDir = mkdtempSync(join(tmpdir(), "mq-rel-config-"));
+  const configDir = tempDir("mq-rel-config-");
   return {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
+    // the run's own temp root (global-setup.ts), checked empty at the end
+    ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
     HOME: configDir,
     MQ_CONFIG_DIR: configDir,
     NO_COLOR: "1",

@@ -3,11 +3,11 @@
 // trace and exit 1, because the failed write is reported after run() has removed its handler.
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fileURLToPath } from "node:url";
+import { tempDir } from "../helpers/tmp.js";
 
 const BIN = fileURLToPath(new URL("../../bin/mq.js", import.meta.url));
 
@@ -29,7 +29,7 @@ describe("a reader that leaves before mq writes", () => {
 // may have built and written to it already: its failed write then crashed the run with exit 1,
 // and a data command printed nothing at all.
 describe("standard error a closed pipe that a preload wrote to before mq ran", () => {
-  const preload = join(mkdtempSync(join(tmpdir(), "mq-preload-")), "preload.cjs");
+  const preload = join(tempDir("mq-preload-"), "preload.cjs");
   writeFileSync(preload, `process.stderr.write("from a preload\\n");\n`);
 
   it.each(["--help", "--offline auth status", "--offline logs --repo acme/web --since 2026-11-01T00:00:00Z --until 2026-11-01T06:00:00Z -o csv"])(

@@ -2,14 +2,12 @@
 // its own pty, 120 columns): against the hostile server, the terminal receives no raw control
 // character but mq's own SGR colours (none with --color never) and, on stderr, the spinner's own
 // cursor codes; no stderr line starts a CI workflow command.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHostileServer, type HostileServer } from "../helpers/hostile-server.js";
 import { hasPython, runInPty } from "../helpers/pty.js";
 import { MQ_BIN } from "../helpers/spawn.js";
 import { expectNoRawControls, expectNoWorkflowCommands } from "../helpers/terminal-assert.js";
+import { tempDir } from "../helpers/tmp.js";
 
 let server: HostileServer;
 beforeAll(async () => {
@@ -21,7 +19,7 @@ afterAll(() => server.close());
 const SPINNER = /\x1b\[\?(?:25|2026)[lh]|\x1b\[\d*G|\x1b\[\d*K|\x1b\[2K|\x1b\[\d*A|\r(?=\x1b\[)/g;
 
 function env(): Record<string, string> {
-  const dir = mkdtempSync(join(tmpdir(), "mq-hostile-"));
+  const dir = tempDir("mq-hostile-");
   return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, MQ_CONFIG_DIR: dir, TERM: "xterm-256color" };
 }
 

@@ -1,11 +1,12 @@
 // The /proc lookup behind `mq logs --follow | head -1`, on a fake /proc: a reader is a process of
 // ours holding the same pipe open for reading; a process we cannot inspect in our session leaves
 // the answer unknown (never "gone"), one outside the session does not count.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { pipeReaderState, watchStdoutReader } from "../../src/pipe-reader.js";
+import { tempDir } from "../helpers/tmp.js";
 
 const SELF = 500;
 const PIPE = "pipe:[4242]";
@@ -20,7 +21,7 @@ interface FakeProcess {
 }
 
 function fakeProc(processes: FakeProcess[]): string {
-  const root = mkdtempSync(join(tmpdir(), "mq-fake-proc-"));
+  const root = tempDir("mq-fake-proc-");
   for (const p of [{ pid: SELF, session: 7, fds: { 1: [PIPE, "0104001"] } } as FakeProcess, ...processes]) {
     const dir = join(root, String(p.pid));
     mkdirSync(join(dir, "fdinfo"), { recursive: true });

@@ -2,12 +2,12 @@
 // bound, exit 130, stdout holds only whole lines; a spinner on a terminal is cleared; `| head -1`
 // ends mq quietly with exit 0.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventRange, pageReply, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
 import { MQ_BIN, startMq, startShell, type Running } from "../helpers/spawn.js";
+import { tempDir } from "../helpers/tmp.js";
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -192,7 +192,7 @@ function screen(transcript: string): string[] {
 describe.skipIf(!hasScript)("Ctrl-C on a terminal", () => {
   async function underPty(cols: number) {
     server.setScript(endless(150));
-    const dir = mkdtempSync(join(tmpdir(), "mq-rel-pty-"));
+    const dir = tempDir("mq-rel-pty-");
     const out = join(dir, "out.ndjson");
     const cmd = `stty cols ${cols} rows 24; exec '${process.execPath}' '${MQ_BIN}' ${GLOBALS().join(" ")} logs --all -o ndjson --per-page 10 > '${out}'`;
     const run = startShell(`exec script -qfec "${cmd}" /dev/null`, { killAfterMs: 25_000, keepStdin: true });

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "node:http";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startServer, EventsFileError, loadEventsFile, type RunningServer } from "../../src/server/index.js";
 import { STATS_ENDPOINTS } from "../../src/stats/endpoints.js";
 import { NOW, get, qs, walk } from "./helpers.js";
+import { tempDir } from "../helpers/tmp.js";
 
 let open: RunningServer;
 let locked: RunningServer;
@@ -141,7 +141,7 @@ describe("determinism", () => {
 
 describe("--events: record and replay", () => {
   it("serves exactly the recorded events and computes the same statistics", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mq-events-"));
+    const dir = tempDir("mq-events-");
     const file = join(dir, "acme.ndjson");
     const from = new Date(NOW.getTime() - 3 * 86_400_000).toISOString();
     const recorded = await walk(`${open.url}/v1/repos/acme/web/logs?${qs({ received_from: from, per_page: 100 })}`);
@@ -164,7 +164,7 @@ describe("--events: record and replay", () => {
   });
 
   it("a replayed log defaults to the time of its newest event", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mq-events-"));
+    const dir = tempDir("mq-events-");
     const file = join(dir, "one.ndjson");
     const ev = { id: 7, received_at: "2024-03-01T10:00:00.500Z", trigger: "t", repository: "a/b", pull_request: null, base_ref: null, type: "action.refresh", metadata: {} };
     writeFileSync(file, JSON.stringify(ev) + "\n\n");
@@ -178,7 +178,7 @@ describe("--events: record and replay", () => {
   });
 
   it("a malformed line is an error naming its line number", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mq-events-"));
+    const dir = tempDir("mq-events-");
     const file = join(dir, "bad.ndjson");
     const ok = JSON.stringify({ id: 1, received_at: "2024-03-01T10:00:00Z", trigger: "t", repository: "a/b", pull_request: null, base_ref: null, type: "x", metadata: {} });
     writeFileSync(file, `${ok}\n{"id": 2, oops\n`);
@@ -200,7 +200,7 @@ describe("--events: record and replay", () => {
     ["repository", "ab", 'repository: expected "owner/name" (owner: letters, digits and -, up to 40; name: letters, digits, _, - and ., up to 100), got "ab"'],
     ["type", "", 'type: expected an event type, got ""'],
   ])("an envelope with %s %j is refused naming the file and line", async (field, value, message) => {
-    const dir = mkdtempSync(join(tmpdir(), "mq-events-"));
+    const dir = tempDir("mq-events-");
     const file = join(dir, "bad.ndjson");
     const ev = { id: 1, received_at: "2026-11-18T00:00:00Z", trigger: "t", repository: "a-b/c.d_e", pull_request: null, base_ref: null, type: "action.refresh", metadata: {} };
     writeFileSync(file, `${JSON.stringify(ev)}\n\n${JSON.stringify({ ...ev, id: 2, [field]: value })}\n`);
@@ -211,7 +211,7 @@ describe("--events: record and replay", () => {
   });
 
   it("keeps an event whose metadata differs from its type's shape (a log recorded from the real service)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mq-events-"));
+    const dir = tempDir("mq-events-");
     const file = join(dir, "real.ndjson");
     const ev = { id: 1, received_at: "2026-11-18T00:00:00+01:00", trigger: "t", repository: "a/b", pull_request: 3, base_ref: "main", type: "action.queue.enter", metadata: { queue_name: "q", outcome: "x" } };
     writeFileSync(file, `${JSON.stringify(ev)}\n`);

@@ -3,8 +3,7 @@
 // fails (it exits, it runs out of memory) costs time, not answers, and is reported; closing the
 // server stops its thread. The helper is a worker, which cannot load these TypeScript sources:
 // it is bundled from them first (esbuild), as `npm run build` bundles it for `mq serve`.
-import { readdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -18,6 +17,7 @@ import { STATS_SPECS, type Partials } from "../../src/server/stats/index.js";
 import { MERGIFY_FACT_VIEW, toMergifyEvent } from "../../src/server/dialects/mergify-events.js";
 import { startMq } from "../helpers/spawn.js";
 import { AUTH, get, NOW } from "./helpers.js";
+import { tempDir } from "../helpers/tmp.js";
 
 const DAY = 86_400_000;
 const DAYS = 60;
@@ -25,7 +25,7 @@ const LIMITS = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 16 };
 let helperUrl: URL;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), "mq-fold-helper-"));
+  const dir = tempDir("mq-fold-helper-");
   const outfile = join(dir, "fold-helper.mjs");
   await build({ entryPoints: ["src/server/stats/fold-helper.ts"], bundle: true, platform: "node", format: "esm", outfile, logLevel: "warning" });
   helperUrl = pathToFileURL(outfile);
@@ -89,7 +89,7 @@ describe("the statistics of a long window on two threads", () => {
   }, 60_000);
 
   it("a helper that exits or runs out of memory: the days are folded here, the answers unchanged, the failure reported", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mq-fold-helper-"));
+    const dir = tempDir("mq-fold-helper-");
     const exits = join(dir, "exits.mjs");
     writeFileSync(exits, "process.exit(3);\n");
     const expected = await answers(new Repositories({ seed: 3, days: DAYS, now: NOW }));
@@ -112,7 +112,7 @@ describe("the statistics of a long window on two threads", () => {
   }, 120_000);
 
   it("after two failures the server folds alone and says so", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mq-fold-helper-"));
+    const dir = tempDir("mq-fold-helper-");
     const exits = join(dir, "exits.mjs");
     writeFileSync(exits, "process.exit(3);\n");
     const notices: string[] = [];

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/main.js";
 import { startServer, type RunningServer } from "../../../src/server/index.js";
 import { testContext } from "../../helpers/context.js";
+import { tempDir } from "../../helpers/tmp.js";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
 let server: RunningServer;
@@ -133,10 +134,9 @@ describe("mq insights on the bundled data", () => {
   });
 
   it("--fail-if through the gate machinery of mq stats: --report, Actions annotations and step summary, -o none, --min-count, --allow-empty", async () => {
-    const { mkdtempSync, readFileSync } = await import("node:fs");
+    const { readFileSync } = await import("node:fs");
     const { join } = await import("node:path");
-    const { tmpdir } = await import("node:os");
-    const dir = mkdtempSync(join(tmpdir(), "mq-insights-gate-"));
+    const dir = tempDir("mq-insights-gate-");
     const summary = join(dir, "summary.md");
     const report = join(dir, "report.json");
     const window = ["--since", "2026-11-19T12:00:00Z", "--until", "2026-11-20T12:00:00Z"];
@@ -330,10 +330,9 @@ describe("several repositories", () => {
   });
 
   it("a file of repositories, and several repositories refused where only one is read", async () => {
-    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { writeFileSync } = await import("node:fs");
     const { join } = await import("node:path");
-    const { tmpdir } = await import("node:os");
-    const file = join(mkdtempSync(join(tmpdir(), "mq-repos-")), "repos.txt");
+    const file = join(tempDir("mq-repos-"), "repos.txt");
     writeFileSync(file, "# our repositories\nacme/web\n\nacme/api  # the API\n");
     const r = await run(["insights", "--repo", `@${file}`, "--since", "1d", "-o", "json"]);
     expect(r.code).toBe(0);

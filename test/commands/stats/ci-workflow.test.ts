@@ -2,12 +2,12 @@
 // --offline added), inside a simulated Actions environment: one `ok` line per check on stderr and
 // nothing on stdout, a Markdown step summary appended; a tightened threshold fails with exit 1,
 // one FAIL line and one ::error annotation per failed check.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../../src/main.js";
 import { testContext } from "../../helpers/context.js";
+import { tempDir } from "../../helpers/tmp.js";
 
 // the README tells how to install mq; docs/ci.md holds the workflow
 const readme = ["../../../README.md", "../../../docs/ci.md"].map((path) => readFileSync(new URL(path, import.meta.url), "utf8")).join("\n");
@@ -26,7 +26,7 @@ function words(line: string): string[] {
 }
 
 async function runGate(line: string) {
-  const dir = mkdtempSync(join(tmpdir(), "mq-actions-"));
+  const dir = tempDir("mq-actions-");
   const summary = join(dir, "step-summary.md");
   writeFileSync(summary, "previous step\n");
   const ctx = testContext({ env: { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary, GITHUB_REPOSITORY: "acme/web", MQ_TOKEN: "unused" } });

@@ -5,11 +5,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { main } from "../../../src/main.js";
 import { testContext } from "../../helpers/context.js";
+import { tempDir } from "../../helpers/tmp.js";
 
 const I1 = { start: "2026-11-20T10:00:00Z", end: "2026-11-20T11:00:00Z" };
 const I2 = { start: "2026-11-20T11:00:00Z", end: "2026-11-20T12:00:00Z" };
@@ -114,7 +114,7 @@ describe("mq stats --repo a,b: a row per repository and an exact total", () => {
   });
 
   it("repeated --repo and a file of repositories name the same set", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mq-repos-"));
+    const dir = tempDir("mq-repos-");
     writeFileSync(join(dir, "repos.txt"), "# the team's repositories\nacme/web\n\nacme/api  # and its API\n");
     const repeated = await mq(["stats", "failure-rate", "--repo", "acme/web", "--repo", "acme/api", ...WINDOW, "-o", "csv"]);
     const file = await mq(["stats", "failure-rate", "--repo", "@repos.txt", ...WINDOW, "-o", "csv"], { cwd: dir });
@@ -326,7 +326,7 @@ describe("mq stats --repo a,b --fail-if", () => {
   });
 
   it("in GitHub Actions: an annotation per failed check and the rows of every repository in the step summary", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mq-summary-"));
+    const dir = tempDir("mq-summary-");
     const summary = join(dir, "summary.md");
     const r = await mq(["stats", "failure-rate", "--repo", "acme/web,acme/api", ...WINDOW, "-o", "none", "--fail-if", "failure_rate > 20%"], { env: { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary } });
     expect(r.code).toBe(1);
@@ -340,7 +340,7 @@ describe("mq stats --repo a,b --fail-if", () => {
   });
 
   it("--report writes the verdicts with the repository of each", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mq-report-"));
+    const dir = tempDir("mq-report-");
     const file = join(dir, "report.json");
     const r = await mq(["stats", "failure-rate", "--repo", "acme/web,acme/api", ...WINDOW, "-o", "none", "--fail-if", "failure_rate > 50%", "--fail-if-scope", "each", "--report", file]);
     expect(r.code).toBe(0);

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../../../src/main.js";
@@ -12,6 +12,7 @@ import { flatten } from "../../../src/stats/series.js";
 import { testContext, type TestContext } from "../../helpers/context.js";
 import { FIXTURES, startFixtureServer, type FixtureServer } from "./fixture-server.js";
 import { summaryFromSubcommands } from "./summary-figures.js";
+import { tempDir } from "../../helpers/tmp.js";
 
 let server: FixtureServer;
 beforeAll(async () => {
@@ -371,7 +372,7 @@ describe("--fail-if on known data", () => {
   });
 
   it("-o none prints nothing on stdout, --report writes the verdicts as JSON", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mq-report-"));
+    const dir = tempDir("mq-report-");
     const file = join(dir, "gate.json");
     const { code, out, err } = await mq(["stats", "failure-rate", "-o", "none", "--fail-if", "failure_rate > 20%", "--report", file]);
     expect([code, out, err]).toEqual([0, "", "ok    failure_rate 13.2% <= 20% (9/68 checks, all groups)\n"]);
@@ -389,7 +390,7 @@ describe("--fail-if on known data", () => {
 
 describe("inside GitHub Actions", () => {
   async function inActions(args: string[]) {
-    const dir = mkdtempSync(join(tmpdir(), "mq-actions-"));
+    const dir = tempDir("mq-actions-");
     const file = join(dir, "summary.md");
     const ctx = testContext({ env: { MQ_TOKEN: "test-token-1234", GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: file } });
     const code = await main([...args, "--api-url", server.url, "--repo", "acme/web"], ctx);
