@@ -46,7 +46,12 @@ const upwardRules = LAYERS.slice(1).map(([name, path], i) => ({
   severity: "error",
   comment: `${name} imports only its own layer and those below it (LAYERS in .dependency-cruiser.cjs).`,
   from: { path },
-  to: { path: `(${LAYERS.slice(0, i + 1).map(([, p]) => p).join(")|(")})`, pathNot: UPWARD_EXCEPTIONS.filter((e) => new RegExp(path).test(e.from)).map((e) => e.to) },
+  to: {
+    path: `(${LAYERS.slice(0, i + 1)
+      .map(([, p]) => p)
+      .join(")|(")})`,
+    pathNot: UPWARD_EXCEPTIONS.filter((e) => new RegExp(path).test(e.from)).map((e) => e.to),
+  },
 }));
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -84,7 +89,8 @@ module.exports = {
     {
       name: "analyses-not-on-the-server",
       severity: "error",
-      comment: "insights/, stats/, output/, api/ and archive/ read any server's answers: the bundled server is one of them, not a dependency.",
+      comment:
+        "insights/, stats/, output/, api/ and archive/ read any server's answers: the bundled server is one of them, not a dependency.",
       from: { path: "^src/(insights|stats|output|api|archive)/" },
       to: { path: "^src/server/" },
     },

@@ -53,15 +53,44 @@ async function eventServer(h, max) {
   const startMs = Date.parse("2026-01-01T00:00:00Z");
   h.log(`feel: writing ${fmtInt(max)} events`);
   await writeEventsFile(file, { count: max, repo, startMs });
-  const server = await startChild("node", ["--max-old-space-size=6144", h.BIN, "serve", "--events", file, "--memory-budget", "4096", "--port", "0", "--token", h.TOKEN]);
+  const server = await startChild("node", [
+    "--max-old-space-size=6144",
+    h.BIN,
+    "serve",
+    "--events",
+    file,
+    "--memory-budget",
+    "4096",
+    "--port",
+    "0",
+    "--token",
+    h.TOKEN,
+  ]);
   h.cleanups.push(server.stop);
   const since = iso(startMs);
   const untilFor = (n) => iso(startMs + (n - 1) * 1000);
   const mqArgs = (n, format, extra = []) => [
-    h.BIN, "logs", "--repo", repo, "--all", "-o", format, "--per-page", "100", "--since", since, "--until", untilFor(n),
-    "--api-url", server.url, "--token", h.TOKEN, ...extra,
+    h.BIN,
+    "logs",
+    "--repo",
+    repo,
+    "--all",
+    "-o",
+    format,
+    "--per-page",
+    "100",
+    "--since",
+    since,
+    "--until",
+    untilFor(n),
+    "--api-url",
+    server.url,
+    "--token",
+    h.TOKEN,
+    ...extra,
   ];
-  const firstUrl = (n) => `${server.url}/v1/repos/${repo}/logs?received_from=${encodeURIComponent(since)}&received_to=${encodeURIComponent(untilFor(n))}&per_page=100`;
+  const firstUrl = (n) =>
+    `${server.url}/v1/repos/${repo}/logs?received_from=${encodeURIComponent(since)}&received_to=${encodeURIComponent(untilFor(n))}&per_page=100`;
   return { server, repo, since, untilFor, mqArgs, firstUrl };
 }
 
@@ -89,7 +118,11 @@ export async function oneshot(h) {
   const ratio = median(mq) / median(bare);
   h.row("feel", "bare node:http one-page fetch, 100 events (floor)", bare, { baseline: "—", ratio: "baseline" });
   h.row("feel", "mq logs, one page of 100 events -o ndjson", mq, { baseline: "node:http one page", ratio: fmtRatio(ratio) });
-  h.target("one-page mq logs ≤ 1.5× a bare node:http one-page fetch", ratio <= 1.5, `${fmtRatio(ratio)} (${fmtMs(median(mq))} vs ${fmtMs(median(bare))})`);
+  h.target(
+    "one-page mq logs ≤ 1.5× a bare node:http one-page fetch",
+    ratio <= 1.5,
+    `${fmtRatio(ratio)} (${fmtMs(median(mq))} vs ${fmtMs(median(bare))})`,
+  );
   await s.server.stop();
 }
 
@@ -115,7 +148,9 @@ export async function formatsAndRss(h) {
   const run = {
     floor: () => timed("node", ["bench/floor.mjs", s.firstUrl(n), h.TOKEN], { cpuFile: cpuFile() }),
     floorHttp: () => timed("node", ["bench/floor-http.mjs", s.firstUrl(n), h.TOKEN], { cpuFile: cpuFile() }),
-    ...Object.fromEntries(formats.map((f) => [f, () => timed("node", s.mqArgs(n, f, ["--parallel", "1"]), { env: h.ENV, cpuFile: cpuFile() })])),
+    ...Object.fromEntries(
+      formats.map((f) => [f, () => timed("node", s.mqArgs(n, f, ["--parallel", "1"]), { env: h.ENV, cpuFile: cpuFile() })]),
+    ),
     default: () => timed("node", s.mqArgs(n, "ndjson"), { env: h.ENV, cpuFile: cpuFile() }),
   };
   // every contender once a round, the order rotated a step each round: with as many rounds as
@@ -137,17 +172,33 @@ export async function formatsAndRss(h) {
   const cpuVs = (a, b) => pairedRatio(cpu[a], cpu[b]);
   const label = `${fmtInt(n)} events`;
   h.row("feel", `(b) bare undici loop, ${label} (floor)`, times.floor, { baseline: "—", ratio: "baseline" });
-  h.row("feel", `(h) bare node:http loop, ${label} (floor on mq's transport)`, times.floorHttp, { baseline: "(b)", ratio: fmtPaired(vs("floorHttp", "floor")) });
+  h.row("feel", `(h) bare node:http loop, ${label} (floor on mq's transport)`, times.floorHttp, {
+    baseline: "(b)",
+    ratio: fmtPaired(vs("floorHttp", "floor")),
+  });
   const ndjsonVsB = vs("ndjson", "floor");
-  h.row("feel", `mq logs --all -o ndjson --parallel 1, ${label}`, times.ndjson, { baseline: "(b); (h)", ratio: `${fmtPaired(ndjsonVsB)}; ${fmtPaired(vs("ndjson", "floorHttp"))}` });
+  h.row("feel", `mq logs --all -o ndjson --parallel 1, ${label}`, times.ndjson, {
+    baseline: "(b); (h)",
+    ratio: `${fmtPaired(ndjsonVsB)}; ${fmtPaired(vs("ndjson", "floorHttp"))}`,
+  });
   for (const f of ["json", "csv", "table"]) {
-    h.row("feel", `mq logs --all -o ${f} --parallel 1, ${label}`, times[f], { baseline: "ndjson; (b)", ratio: `${fmtPaired(vs(f, "ndjson"))}; ${fmtRatio(med[f] / med.floor)}` });
+    h.row("feel", `mq logs --all -o ${f} --parallel 1, ${label}`, times[f], {
+      baseline: "ndjson; (b)",
+      ratio: `${fmtPaired(vs(f, "ndjson"))}; ${fmtRatio(med[f] / med.floor)}`,
+    });
   }
-  h.row("feel", `mq logs --all -o ndjson (default: parallel slices), ${label}`, times.default, { baseline: "(b)", ratio: fmtPaired(vs("default", "floor")) });
+  h.row("feel", `mq logs --all -o ndjson (default: parallel slices), ${label}`, times.default, {
+    baseline: "(b)",
+    ratio: fmtPaired(vs("default", "floor")),
+  });
   const bounded = (name, p, bound, a, b) => {
     const coin = straddles(p, bound) ? `; the bound lies within the rounds' IQR (${p.q1.toFixed(2)}–${p.q3.toFixed(2)}): not decisive` : "";
     const c = cpuVs(a, b);
-    h.target(name, p.ratio <= bound, `${fmtRatio(p.ratio)} (${fmtMs(med[a])} vs ${fmtMs(med[b])}, ${rounds} rounds${coin}); CPU time ${fmtPaired(c)} (${fmtMs(median(cpu[a]))} vs ${fmtMs(median(cpu[b]))})`);
+    h.target(
+      name,
+      p.ratio <= bound,
+      `${fmtRatio(p.ratio)} (${fmtMs(med[a])} vs ${fmtMs(med[b])}, ${rounds} rounds${coin}); CPU time ${fmtPaired(c)} (${fmtMs(median(cpu[a]))} vs ${fmtMs(median(cpu[b]))})`,
+    );
   };
   bounded(`NDJSON ≤ 1.15× the bare loop over ${label}`, ndjsonVsB, 1.15, "ndjson", "floor");
   bounded(`table ≤ 1.5× NDJSON over ${label}`, vs("table", "ndjson"), 1.5, "table", "ndjson");
@@ -170,7 +221,11 @@ export async function formatsAndRss(h) {
     });
   }
   const peak = Math.max(...Object.values(worst));
-  h.target(`peak RSS ≤ 130 MB from ${fmtInt(sizes[0])} to ${fmtInt(sizes[sizes.length - 1])} events in every format`, peak <= 130 * 1024, formats.map((f) => `${f} ${fmtMB(worst[f])}`).join(", "));
+  h.target(
+    `peak RSS ≤ 130 MB from ${fmtInt(sizes[0])} to ${fmtInt(sizes[sizes.length - 1])} events in every format`,
+    peak <= 130 * 1024,
+    formats.map((f) => `${f} ${fmtMB(worst[f])}`).join(", "),
+  );
   h.notes.push(
     `Formats: the same ${fmtInt(n)}-event window of \`mq serve --events\` (synthetic events, one a second), ${rounds} rounds, every contender once a round, the order rotated a step each round; medians, and beside each ratio the spread of that ratio taken round by round (the two contenders of a pair timed in the same round); ` +
       `-o table off a terminal (RFC 3339 times, no colour); the loops walk page after page ((b) on undici, as the target names; (h) on node:http, as mq does by default), and so does mq for the format ratios (\`--parallel 1\`: the cost per event); one row is mq with its defaults (parallel time slices, 6 requests in flight). Peak RSS (mq's defaults): windows of ${sizes.map(fmtInt).join(", ")} events of one ${fmtInt(max)}-event server, one run each.`,
@@ -182,13 +237,43 @@ export async function slices(h) {
   const days = h.CFG.sliceDays;
   const delayMs = h.CFG.sliceDelayMs;
   h.log(`feel: ${days}-day walk with ${delayMs} ms a request`);
-  const server = await startChild("node", ["bench/server.mjs", h.bundle, JSON.stringify({ mode: "simulate", days: days + 1, now: h.NOW, delayMs })], { infoLine: true });
+  const server = await startChild(
+    "node",
+    ["bench/server.mjs", h.bundle, JSON.stringify({ mode: "simulate", days: days + 1, now: h.NOW, delayMs })],
+    { infoLine: true },
+  );
   h.cleanups.push(server.stop);
   const since = iso(Date.parse(h.NOW) - days * 86_400_000);
-  const args = (parallel) => [h.BIN, "logs", "--repo", "acme/web", "--all", "-o", "ndjson", "--per-page", "100", "--since", since, "--until", h.NOW,
-    "--api-url", server.url, "--token", h.TOKEN, "--parallel", String(parallel)];
+  const args = (parallel) => [
+    h.BIN,
+    "logs",
+    "--repo",
+    "acme/web",
+    "--all",
+    "-o",
+    "ndjson",
+    "--per-page",
+    "100",
+    "--since",
+    since,
+    "--until",
+    h.NOW,
+    "--api-url",
+    server.url,
+    "--token",
+    h.TOKEN,
+    "--parallel",
+    String(parallel),
+  ];
   // warm-up: the server simulates the repository on the first request
-  ok(await hashed("node", [...args(6)].map((a) => (a === since ? iso(Date.parse(h.NOW) - 3600_000) : a)), { env: h.ENV }), "warm-up");
+  ok(
+    await hashed(
+      "node",
+      [...args(6)].map((a) => (a === since ? iso(Date.parse(h.NOW) - 3600_000) : a)),
+      { env: h.ENV },
+    ),
+    "warm-up",
+  );
   const par = [];
   const seq = [];
   let shaPar;
@@ -207,11 +292,18 @@ export async function slices(h) {
   }
   const identical = shaPar === shaSeq;
   const speedup = median(seq) / median(par);
-  h.row("feel", `mq logs --all, ${days} day${days === 1 ? "" : "s"}, +${delayMs} ms a request: sequential (--parallel 1)`, seq, { baseline: "—", ratio: "baseline" });
+  h.row("feel", `mq logs --all, ${days} day${days === 1 ? "" : "s"}, +${delayMs} ms a request: sequential (--parallel 1)`, seq, {
+    baseline: "—",
+    ratio: "baseline",
+  });
   h.row("feel", `mq logs --all, ${days} day${days === 1 ? "" : "s"}, +${delayMs} ms a request: parallel slices (--parallel 6)`, par, {
     baseline: "sequential",
     ratio: `${speedup.toFixed(2)}× faster; output ${identical ? "byte-identical" : "DIFFERENT"}`,
   });
-  h.target(`${days}-day walk with ${delayMs} ms latency: parallel ≥ 4× the sequential walk, byte-identical`, speedup >= 4 && identical, `${speedup.toFixed(2)}× (${fmtMs(median(par))} vs ${fmtMs(median(seq))}), ${identical ? "identical" : "DIFFERENT"} output (${fmtInt(bytes)} bytes, sha256 ${shaSeq.slice(0, 12)}…)`);
+  h.target(
+    `${days}-day walk with ${delayMs} ms latency: parallel ≥ 4× the sequential walk, byte-identical`,
+    speedup >= 4 && identical,
+    `${speedup.toFixed(2)}× (${fmtMs(median(par))} vs ${fmtMs(median(seq))}), ${identical ? "identical" : "DIFFERENT"} output (${fmtInt(bytes)} bytes, sha256 ${shaSeq.slice(0, 12)}…)`,
+  );
   await server.stop();
 }

@@ -35,7 +35,12 @@ export function timed(cmd, args, { env, rssFile, cpuFile, cwd = ROOT, timeoutMs 
     const start = process.hrtime.bigint();
     const child = spawn(cmd, fullArgs, {
       cwd,
-      env: { ...process.env, ...env, ...(rssFile ? { MQ_BENCH_RSS_FILE: rssFile } : {}), ...(cpuFile ? { MQ_BENCH_CPU_FILE: cpuFile } : {}) },
+      env: {
+        ...process.env,
+        ...env,
+        ...(rssFile ? { MQ_BENCH_RSS_FILE: rssFile } : {}),
+        ...(cpuFile ? { MQ_BENCH_CPU_FILE: cpuFile } : {}),
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let lines = 0;

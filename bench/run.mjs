@@ -29,14 +29,52 @@ const OUT = value("--out") ?? (QUICK ? undefined : join(ROOT, "bench", "RESULTS.
 const want = (section) => !ONLY || ONLY.includes(section);
 
 const CFG = QUICK
-  ? { startupRuns: 2, startupWarmup: 1, streamEvents: 2_000, smallEvents: 1_000, streamRuns: 1, formatRuns: 2, curlRuns: 1, curlBudgetMs: 0,
-      delayMs: 50, summaryRuns: 1, simDays: 7, storeEvents: 20_000, storeBaseline: 2_000, latencyRequests: 20,
-      rssSizes: [1_000, 5_000], sliceDays: 1, sliceDelayMs: 100, sliceRuns: 1,
-      archiveDays: 1, archiveRuns: 1, apiLatencyMs: 20 }
-  : { startupRuns: 20, startupWarmup: 3, streamEvents: 100_000, smallEvents: 1_000, streamRuns: 3, formatRuns: 7, curlRuns: 3, curlBudgetMs: 45_000,
-      delayMs: 200, summaryRuns: 3, simDays: 30, storeEvents: 1_000_000, storeBaseline: 100_000, latencyRequests: 200,
-      rssSizes: [10_000, 100_000, 1_000_000], sliceDays: 30, sliceDelayMs: 100, sliceRuns: 1,
-      archiveDays: 30, archiveRuns: 3, apiLatencyMs: 100 };
+  ? {
+      startupRuns: 2,
+      startupWarmup: 1,
+      streamEvents: 2_000,
+      smallEvents: 1_000,
+      streamRuns: 1,
+      formatRuns: 2,
+      curlRuns: 1,
+      curlBudgetMs: 0,
+      delayMs: 50,
+      summaryRuns: 1,
+      simDays: 7,
+      storeEvents: 20_000,
+      storeBaseline: 2_000,
+      latencyRequests: 20,
+      rssSizes: [1_000, 5_000],
+      sliceDays: 1,
+      sliceDelayMs: 100,
+      sliceRuns: 1,
+      archiveDays: 1,
+      archiveRuns: 1,
+      apiLatencyMs: 20,
+    }
+  : {
+      startupRuns: 20,
+      startupWarmup: 3,
+      streamEvents: 100_000,
+      smallEvents: 1_000,
+      streamRuns: 3,
+      formatRuns: 7,
+      curlRuns: 3,
+      curlBudgetMs: 45_000,
+      delayMs: 200,
+      summaryRuns: 3,
+      simDays: 30,
+      storeEvents: 1_000_000,
+      storeBaseline: 100_000,
+      latencyRequests: 200,
+      rssSizes: [10_000, 100_000, 1_000_000],
+      sliceDays: 30,
+      sliceDelayMs: 100,
+      sliceRuns: 1,
+      archiveDays: 30,
+      archiveRuns: 3,
+      apiLatencyMs: 100,
+    };
 
 const tmpRoot = mkdtempSync(join(os.tmpdir(), "mq-bench-"));
 // the CLI under test: a snapshot of bin/ and dist/ taken right after the build, so that another
@@ -146,7 +184,9 @@ async function startup() {
   // `auth status` reads a config file holding a token: the path every networked command takes
   const authConfig = join(tmp, "auth-config");
   mkdirSync(authConfig, { recursive: true, mode: 0o700 });
-  writeFileSync(join(authConfig, "config.json"), JSON.stringify({ tokens: { "https://api.mergify.com": "mqk_bench_token_1234" } }), { mode: 0o600 });
+  writeFileSync(join(authConfig, "config.json"), JSON.stringify({ tokens: { "https://api.mergify.com": "mqk_bench_token_1234" } }), {
+    mode: 0o600,
+  });
   const cmds = [
     { name: 'node -e ""', args: ["-e", ""] },
     { name: "mq --version", args: [BIN, "--version"], bound: 1.35 },
@@ -168,7 +208,11 @@ async function startup() {
     const ratio = median(times[i]) / base;
     row("start-up", cmds[i].name, times[i], { baseline: 'node -e ""', ratio: fmtRatio(ratio) });
     const bound = cmds[i].bound;
-    target(`start-up: ${cmds[i].name} ≤ ${bound}× bare Node`, ratio <= bound, `${fmtRatio(ratio)} (${fmtMs(median(times[i]))} vs ${fmtMs(base)})`);
+    target(
+      `start-up: ${cmds[i].name} ≤ ${bound}× bare Node`,
+      ratio <= bound,
+      `${fmtRatio(ratio)} (${fmtMs(median(times[i]))} vs ${fmtMs(base)})`,
+    );
   }
 }
 
@@ -190,12 +234,32 @@ async function streaming() {
 
   const server = await startChild("node", [BIN, "serve", "--events", file, "--port", "0", "--token", TOKEN]);
   cleanups.push(server.stop);
-  const firstUrl = (to) => `${server.url}/v1/repos/${repo}/logs?received_from=${encodeURIComponent(since)}&received_to=${encodeURIComponent(to)}&per_page=100`;
-  const mqArgs = (to) => [BIN, "logs", "--repo", repo, "--all", "-o", "ndjson", "--per-page", "100", "--since", since, "--until", to, "--api-url", server.url, "--token", TOKEN];
+  const firstUrl = (to) =>
+    `${server.url}/v1/repos/${repo}/logs?received_from=${encodeURIComponent(since)}&received_to=${encodeURIComponent(to)}&per_page=100`;
+  const mqArgs = (to) => [
+    BIN,
+    "logs",
+    "--repo",
+    repo,
+    "--all",
+    "-o",
+    "ndjson",
+    "--per-page",
+    "100",
+    "--since",
+    since,
+    "--until",
+    to,
+    "--api-url",
+    server.url,
+    "--token",
+    TOKEN,
+  ];
   const rss = () => join(tmp, `rss-${Math.random().toString(36).slice(2)}`);
 
   const runMq = async (to, count) => check(await timed("node", mqArgs(to), { env: ENV, rssFile: rss() }), "mq logs", count, count, 1);
-  const runFloor = async () => check(await timed("node", ["bench/floor.mjs", firstUrl(until), TOKEN], { rssFile: rss() }), "undici loop", n, n, 1);
+  const runFloor = async () =>
+    check(await timed("node", ["bench/floor.mjs", firstUrl(until), TOKEN], { rssFile: rss() }), "undici loop", n, n, 1);
   const runCurl = async () => check(await timed("bash", ["bench/curl-loop.sh", firstUrl(until), TOKEN]), "curl+jq loop", n, n, 1);
 
   // the server serialises each event once, on first use: every contender then sees a warm server
@@ -229,7 +293,8 @@ async function streaming() {
   const mqMed = median(ms(mq));
   const floorMed = median(ms(floor));
   const label = `${fmtInt(n)} events, ${fmtInt(pages)} pages`;
-  if (curl.length) row("streaming", `(a) bash loop: curl + jq -c '.events[]', ${label}`, ms(curl), { baseline: "—", ratio: "baseline (a)" });
+  if (curl.length)
+    row("streaming", `(a) bash loop: curl + jq -c '.events[]', ${label}`, ms(curl), { baseline: "—", ratio: "baseline (a)" });
   row("streaming", `(b) bare undici loop in Node, ${label}`, ms(floor), { baseline: "—", ratio: "baseline (b)" });
   const vsA = curl.length ? median(ms(curl)) / mqMed : undefined;
   const vsB = mqMed / floorMed;
@@ -237,7 +302,12 @@ async function streaming() {
     baseline: curl.length ? "(a), (b)" : "(b)",
     ratio: `${vsA !== undefined ? `${vsA.toFixed(1)}× faster than (a); ` : ""}${fmtRatio(vsB)} of (b)`,
   });
-  if (vsA !== undefined) target("streaming: mq ≥ 2× faster than the curl + jq loop", vsA >= 2, `${vsA.toFixed(1)}× (${fmtMs(mqMed)} vs ${fmtMs(median(ms(curl)))})`);
+  if (vsA !== undefined)
+    target(
+      "streaming: mq ≥ 2× faster than the curl + jq loop",
+      vsA >= 2,
+      `${vsA.toFixed(1)}× (${fmtMs(mqMed)} vs ${fmtMs(median(ms(curl)))})`,
+    );
   else target("streaming: mq ≥ 2× faster than the curl + jq loop", undefined, "not measured (no curl/jq)");
   target("streaming: mq within 1.5× of the bare undici loop", vsB <= 1.5, `${fmtRatio(vsB)} (${fmtMs(mqMed)} vs ${fmtMs(floorMed)})`);
   notes.push(
@@ -253,10 +323,18 @@ async function streaming() {
   const small0 = median(rssSmall);
   const large0 = median(rssLarge);
   row("memory", `mq logs --all -o ndjson, ${fmtInt(small)} events: peak RSS`, rssSmall, { unit: "KB", baseline: "—", ratio: "baseline" });
-  row("memory", `mq logs --all -o ndjson, ${fmtInt(n)} events: peak RSS`, rssLarge, { unit: "KB", baseline: `${fmtInt(small)} events`, ratio: fmtRatio(large0 / small0) });
+  row("memory", `mq logs --all -o ndjson, ${fmtInt(n)} events: peak RSS`, rssLarge, {
+    unit: "KB",
+    baseline: `${fmtInt(small)} events`,
+    ratio: fmtRatio(large0 / small0),
+  });
   row("memory", `(b) bare undici loop, ${fmtInt(n)} events: peak RSS (for reference)`, floorRss, { unit: "KB", baseline: "—", ratio: "–" });
   target(`memory: peak RSS over ${fmtInt(n)} events < 150 MB`, large0 < 150 * 1024, fmtMB(large0));
-  target(`memory: ${fmtInt(n)} events within 20% of ${fmtInt(small)} events`, large0 <= small0 * 1.2, `${fmtRatio(large0 / small0)} (${fmtMB(large0)} vs ${fmtMB(small0)})`);
+  target(
+    `memory: ${fmtInt(n)} events within 20% of ${fmtInt(small)} events`,
+    large0 <= small0 * 1.2,
+    `${fmtRatio(large0 / small0)} (${fmtMB(large0)} vs ${fmtMB(small0)})`,
+  );
   await server.stop();
 }
 
@@ -272,10 +350,14 @@ function askRequests(server) {
 
 async function concurrency(bundle, endpoints) {
   log("concurrency");
-  const server = await startChild("node", ["bench/server.mjs", bundle, JSON.stringify({ mode: "simulate", days: CFG.simDays, now: NOW, delayMs: CFG.delayMs })], {
-    infoLine: true,
-    ipc: true,
-  });
+  const server = await startChild(
+    "node",
+    ["bench/server.mjs", bundle, JSON.stringify({ mode: "simulate", days: CFG.simDays, now: NOW, delayMs: CFG.delayMs })],
+    {
+      infoLine: true,
+      ipc: true,
+    },
+  );
   cleanups.push(server.stop);
   const repo = "acme/web";
   const until = NOW;
@@ -302,12 +384,19 @@ async function concurrency(bundle, endpoints) {
   const slowest = singles.reduce((a, b) => (median(b.times) > median(a.times) ? b : a));
   const slowMed = median(slowest.times);
   const ratio = median(summary) / slowMed;
-  row("concurrency", `slowest single request: mq stats ${slowest.name} (+${CFG.delayMs} ms server delay)`, slowest.times, { baseline: "—", ratio: "baseline" });
+  row("concurrency", `slowest single request: mq stats ${slowest.name} (+${CFG.delayMs} ms server delay)`, slowest.times, {
+    baseline: "—",
+    ratio: "baseline",
+  });
   row("concurrency", `mq stats summary (${names.length} requests, +${CFG.delayMs} ms each)`, summary, {
     baseline: `mq stats ${slowest.name}`,
     ratio: fmtRatio(ratio),
   });
-  target("concurrency: mq stats summary ≤ 1.3× its slowest single request", ratio <= 1.3, `${fmtRatio(ratio)} (${fmtMs(median(summary))} vs ${fmtMs(slowMed)})`);
+  target(
+    "concurrency: mq stats summary ≤ 1.3× its slowest single request",
+    ratio <= 1.3,
+    `${fmtRatio(ratio)} (${fmtMs(median(summary))} vs ${fmtMs(slowMed)})`,
+  );
   notes.push(
     `Concurrency: \`mq stats summary\` over 7 days of a ${CFG.simDays}-day simulation, the server waiting ${CFG.delayMs} ms before each answer; it made ${names.length} requests ` +
       `(${names.join(", ")}), each also timed alone as \`mq stats NAME\` with the same flags (both include the CLI's start-up); one after the other, the ${names.length} requests alone would wait ${fmtInt(names.length * CFG.delayMs)} ms.`,
@@ -340,11 +429,28 @@ async function insights() {
   }
   const ms = (rs) => rs.map((r) => r.ms);
   const ratio = median(ms(ins)) / median(ms(logs));
-  row("insights", `(c) mq logs --all -o ndjson, ${days} days, ${fmtInt(first.lines)} events`, ms(logs), { baseline: "—", ratio: "baseline (c)" });
+  row("insights", `(c) mq logs --all -o ndjson, ${days} days, ${fmtInt(first.lines)} events`, ms(logs), {
+    baseline: "—",
+    ratio: "baseline (c)",
+  });
   row("insights", `mq insights --since ${days}d --compare none (same window)`, ms(ins), { baseline: "(c)", ratio: fmtRatio(ratio) });
-  row("insights", `mq insights --since ${days}d: peak RSS`, ins.map((r) => r.rssKB), { unit: "KB", baseline: "—", ratio: "–" });
-  row("insights", `(c) mq logs --all over the same window: peak RSS`, logs.map((r) => r.rssKB), { unit: "KB", baseline: "—", ratio: "–" });
-  target(`insights: ${days} days of history no slower than a plain mq logs --all over the same window`, ratio <= 1, `${fmtRatio(ratio)} (${fmtMs(median(ms(ins)))} vs ${fmtMs(median(ms(logs)))})`);
+  row(
+    "insights",
+    `mq insights --since ${days}d: peak RSS`,
+    ins.map((r) => r.rssKB),
+    { unit: "KB", baseline: "—", ratio: "–" },
+  );
+  row(
+    "insights",
+    `(c) mq logs --all over the same window: peak RSS`,
+    logs.map((r) => r.rssKB),
+    { unit: "KB", baseline: "—", ratio: "–" },
+  );
+  target(
+    `insights: ${days} days of history no slower than a plain mq logs --all over the same window`,
+    ratio <= 1,
+    `${fmtRatio(ratio)} (${fmtMs(median(ms(ins)))} vs ${fmtMs(median(ms(logs)))})`,
+  );
   const peak = median(ins.map((r) => r.rssKB));
   target(`insights: peak RSS over ${days} days < 150 MB`, peak < 150 * 1024, fmtMB(peak));
   notes.push(
@@ -367,7 +473,16 @@ async function insights() {
 // opening the file): the rest of an archive run is the cost per event.
 
 /** the event types a queue stay is built from (src/insights/dialects.ts QUEUE_EVENT_TYPES): what insights reads */
-const QUEUE_TYPES = ["enter", "checks_not_started", "checks_start", "checks_end", "batch_bisection_start", "batch_bisection_end", "merged", "leave"].map((t) => `action.queue.${t}`);
+const QUEUE_TYPES = [
+  "enter",
+  "checks_not_started",
+  "checks_start",
+  "checks_end",
+  "batch_bisection_start",
+  "batch_bisection_end",
+  "merged",
+  "leave",
+].map((t) => `action.queue.${t}`);
 
 async function archiveInsights() {
   const days = CFG.archiveDays;
@@ -385,7 +500,30 @@ async function archiveInsights() {
   const env = { ...ENV, MQ_DATA_DIR: join(tmp, "archive-data") };
   const since = new Date(Date.parse(NOW) - days * 86_400_000).toISOString().replace(".000Z", "Z");
   const window = ["--repo", "acme/web", "--since", since, "--until", NOW, "--compare", "none", "--token", TOKEN];
-  const sync = check(await timed("node", [BIN, "archive", "sync", "--repo", "acme/web", "--since", since, "--until", NOW, "--api-url", local.url, "--token", TOKEN, "-o", "ndjson"], { env }), "mq archive sync");
+  const sync = check(
+    await timed(
+      "node",
+      [
+        BIN,
+        "archive",
+        "sync",
+        "--repo",
+        "acme/web",
+        "--since",
+        since,
+        "--until",
+        NOW,
+        "--api-url",
+        local.url,
+        "--token",
+        TOKEN,
+        "-o",
+        "ndjson",
+      ],
+      { env },
+    ),
+    "mq archive sync",
+  );
   const synced = JSON.parse(sync.first);
   // same output, exactly, or the timing means nothing; --debug counts the API's pages
   const once = (args) => {
@@ -410,17 +548,42 @@ async function archiveInsights() {
     far.push(check(await timed("node", apiArgs(remote), { env }), "mq insights over the API", lines).ms);
     archived.push(check(await timed("node", archiveArgs, { env }), "mq insights --archive", lines).ms);
     near.push(check(await timed("node", apiArgs(local), { env }), "mq insights over the loopback API", lines).ms);
-    fixed.push(check(await timed("node", [BIN, "archive", "query", "SELECT 1 AS one", "-o", "ndjson"], { env }), "mq archive query SELECT 1").ms);
+    fixed.push(
+      check(await timed("node", [BIN, "archive", "query", "SELECT 1 AS one", "-o", "ndjson"], { env }), "mq archive query SELECT 1").ms,
+    );
   }
-  const events = Number(JSON.parse(once([BIN, "archive", "query", `SELECT count(*) AS n FROM events WHERE type IN (${QUEUE_TYPES.map((t) => `'${t}'`).join(", ")}) AND received_at >= '${since}'::TIMESTAMPTZ AND received_at <= '${NOW}'::TIMESTAMPTZ`, "-o", "json"]).stdout)[0].n);
+  const events = Number(
+    JSON.parse(
+      once([
+        BIN,
+        "archive",
+        "query",
+        `SELECT count(*) AS n FROM events WHERE type IN (${QUEUE_TYPES.map((t) => `'${t}'`).join(", ")}) AND received_at >= '${since}'::TIMESTAMPTZ AND received_at <= '${NOW}'::TIMESTAMPTZ`,
+        "-o",
+        "json",
+      ]).stdout,
+    )[0].n,
+  );
   const perEventUs = ((median(archived) - median(fixed)) * 1000) / Math.max(1, events);
   const vsFar = median(far) / median(archived);
   const vsNear = median(near) / median(archived);
-  row("archive", `mq archive sync --parallel 6 (the default), ${span}, ${fmtInt(synced.added)} events, loopback (once)`, [sync.ms], { baseline: "—", ratio: "–" });
-  row("archive", `(d) mq insights over the API, ${span}, ${fmtInt(pages)} pages, +${latency} ms per page`, far, { baseline: "—", ratio: "baseline (d)" });
+  row("archive", `mq archive sync --parallel 6 (the default), ${span}, ${fmtInt(synced.added)} events, loopback (once)`, [sync.ms], {
+    baseline: "—",
+    ratio: "–",
+  });
+  row("archive", `(d) mq insights over the API, ${span}, ${fmtInt(pages)} pages, +${latency} ms per page`, far, {
+    baseline: "—",
+    ratio: "baseline (d)",
+  });
   row("archive", `(e) mq insights over the API, ${span}, loopback (no latency)`, near, { baseline: "—", ratio: "baseline (e)" });
-  row("archive", `(f) mq archive query "SELECT 1": start-up, DuckDB loaded, archive opened`, fixed, { baseline: "—", ratio: "baseline (f)" });
-  row("archive", `insights --archive vs over the API, ${span}`, archived, { baseline: "(d), (e), (f)", ratio: `${fmtRatio(vsFar)} faster than (d); ${fmtRatio(vsNear)} faster than (e); (f) + ${perEventUs.toFixed(1)} µs per queue event` });
+  row("archive", `(f) mq archive query "SELECT 1": start-up, DuckDB loaded, archive opened`, fixed, {
+    baseline: "—",
+    ratio: "baseline (f)",
+  });
+  row("archive", `insights --archive vs over the API, ${span}`, archived, {
+    baseline: "(d), (e), (f)",
+    ratio: `${fmtRatio(vsFar)} faster than (d); ${fmtRatio(vsNear)} faster than (e); (f) + ${perEventUs.toFixed(1)} µs per queue event`,
+  });
   target(
     `archive: insights --archive over ${span} ≥ 10× faster than over the API (+${latency} ms per page)`,
     vsFar >= 10,
@@ -457,7 +620,12 @@ async function latencies(bundle, endpoints, count) {
   const repo = "bench/million";
   const server = await startChild(
     "node",
-    ["--max-old-space-size=4096", "bench/server.mjs", bundle, JSON.stringify({ mode: "store", repo, count, now: NOW, emptyFile: join(tmp, `placeholder-${count}.ndjson`) })],
+    [
+      "--max-old-space-size=4096",
+      "bench/server.mjs",
+      bundle,
+      JSON.stringify({ mode: "store", repo, count, now: NOW, emptyFile: join(tmp, `placeholder-${count}.ndjson`) }),
+    ],
     { infoLine: true },
   );
   cleanups.push(server.stop);
@@ -518,19 +686,43 @@ async function serverLatency(bundle, endpoints) {
   const large = await latencies(bundle, endpoints, CFG.storeEvents);
   const L = fmtInt(CFG.storeEvents);
   const S = fmtInt(CFG.storeBaseline);
-  row("server", `/logs page of 100, ${S} events (baseline)`, small.logs, { p99: percentile(small.logs, 99), baseline: "—", ratio: "baseline" });
+  row("server", `/logs page of 100, ${S} events (baseline)`, small.logs, {
+    p99: percentile(small.logs, 99),
+    baseline: "—",
+    ratio: "baseline",
+  });
   const rLogs = median(large.logs) / median(small.logs);
-  row("server", `/logs page of 100, ${L} events`, large.logs, { p99: percentile(large.logs, 99), baseline: `${S} events`, ratio: fmtRatio(rLogs) });
-  row("server", `30-day statistics query, ${S} events (baseline)`, small.stats, { p99: percentile(small.stats, 99), baseline: "—", ratio: "baseline" });
+  row("server", `/logs page of 100, ${L} events`, large.logs, {
+    p99: percentile(large.logs, 99),
+    baseline: `${S} events`,
+    ratio: fmtRatio(rLogs),
+  });
+  row("server", `30-day statistics query, ${S} events (baseline)`, small.stats, {
+    p99: percentile(small.stats, 99),
+    baseline: "—",
+    ratio: "baseline",
+  });
   const rStats = median(large.stats) / median(small.stats);
-  row("server", `30-day statistics query, ${L} events`, large.stats, { p99: percentile(large.stats, 99), baseline: `${S} events`, ratio: fmtRatio(rStats) });
+  row("server", `30-day statistics query, ${L} events`, large.stats, {
+    p99: percentile(large.stats, 99),
+    baseline: `${S} events`,
+    ratio: fmtRatio(rStats),
+  });
   const medLogs = median(large.logs);
   const medStats = median(large.stats);
   // "answers in milliseconds": medians, since a p99 of a few hundred requests on a shared machine
   // mostly measures the machine (the p99 is in the table)
-  target(`server: /logs page of 100 with ${L} events, median < 10 ms`, medLogs < 10, `median ${fmtMs(medLogs)}, p99 ${fmtMs(percentile(large.logs, 99))}`);
+  target(
+    `server: /logs page of 100 with ${L} events, median < 10 ms`,
+    medLogs < 10,
+    `median ${fmtMs(medLogs)}, p99 ${fmtMs(percentile(large.logs, 99))}`,
+  );
   target(`server: /logs page time does not grow with the store (≤ 1.5× the ${S}-event store)`, rLogs <= 1.5, fmtRatio(rLogs));
-  target(`server: 30-day statistics query with ${L} events, median < 50 ms`, medStats < 50, `median ${fmtMs(medStats)}, p99 ${fmtMs(percentile(large.stats, 99))}`);
+  target(
+    `server: 30-day statistics query with ${L} events, median < 50 ms`,
+    medStats < 50,
+    `median ${fmtMs(medStats)}, p99 ${fmtMs(percentile(large.stats, 99))}`,
+  );
   notes.push(
     `Server: bench/server.mjs holds exactly ${fmtInt(large.info.count)} simulated events of one repository (the newest of a ${large.info.days}-day simulation, ` +
       `${large.info.oldest.slice(0, 10)} to ${large.info.newest.slice(0, 10)}; built in ${fmtMs(large.info.buildMs)}, indexed by the first request in ${fmtMs(large.indexMs)}). ` +
@@ -582,7 +774,9 @@ async function serveYear() {
   const rss = [];
   for (let run = 0; run < runs; run++) {
     log(`serve: --days ${days}, run ${run + 1}/${runs} (the cold query simulates the whole history)`);
-    const server = await startChild("node", [BIN, "serve", "--port", "0", "--days", String(days), "--now", NOW, "--memory-budget", "512"], { timeoutMs: 60_000 });
+    const server = await startChild("node", [BIN, "serve", "--port", "0", "--days", String(days), "--now", NOW, "--memory-budget", "512"], {
+      timeoutMs: 60_000,
+    });
     cleanups.push(server.stop);
     const base = `${server.url}/v1/repos/bench/year${run}`;
     const stats = `${base}/stats/failure_rate?start_at=${start}&end_at=${NOW}`;
@@ -602,12 +796,35 @@ async function serveYear() {
     await server.stop();
   }
   const f = median(floor);
-  row("serve", `mq serve --days ${days}: warm /logs page of 10 (floor)`, floor, { p99: percentile(floor, 99), baseline: "—", ratio: "baseline" });
-  row("serve", `whole-window failure_rate (${days} days), cold: first query of a fresh server`, cold, { baseline: "floor", ratio: fmtRatio(median(cold) / f) });
-  row("serve", `whole-window failure_rate (${days} days), warm`, warm, { p99: percentile(warm, 99), baseline: "floor", ratio: fmtRatio(median(warm) / f) });
-  row("serve", `mq serve --days ${days} --memory-budget 512: peak RSS after every endpoint over the window`, rss, { unit: "KB", baseline: "—", ratio: "–" });
-  target(`serve: --days ${days} whole-window statistics query ≤ 1 s cold`, median(cold) <= 1000, `median ${fmtMs(median(cold))} (${runs} fresh servers)`);
-  target(`serve: --days ${days} whole-window statistics query ≤ 20 ms warm`, median(warm) <= 20, `median ${fmtMs(median(warm))}, p99 ${fmtMs(percentile(warm, 99))}`);
+  row("serve", `mq serve --days ${days}: warm /logs page of 10 (floor)`, floor, {
+    p99: percentile(floor, 99),
+    baseline: "—",
+    ratio: "baseline",
+  });
+  row("serve", `whole-window failure_rate (${days} days), cold: first query of a fresh server`, cold, {
+    baseline: "floor",
+    ratio: fmtRatio(median(cold) / f),
+  });
+  row("serve", `whole-window failure_rate (${days} days), warm`, warm, {
+    p99: percentile(warm, 99),
+    baseline: "floor",
+    ratio: fmtRatio(median(warm) / f),
+  });
+  row("serve", `mq serve --days ${days} --memory-budget 512: peak RSS after every endpoint over the window`, rss, {
+    unit: "KB",
+    baseline: "—",
+    ratio: "–",
+  });
+  target(
+    `serve: --days ${days} whole-window statistics query ≤ 1 s cold`,
+    median(cold) <= 1000,
+    `median ${fmtMs(median(cold))} (${runs} fresh servers)`,
+  );
+  target(
+    `serve: --days ${days} whole-window statistics query ≤ 20 ms warm`,
+    median(warm) <= 20,
+    `median ${fmtMs(median(warm))}, p99 ${fmtMs(percentile(warm, 99))}`,
+  );
   target(`serve: --days ${days} peak RSS ≤ 600 MB`, Math.max(...rss) <= 600 * 1024, `max ${fmtMB(Math.max(...rss))}`);
   notes.push(
     `serve: the real \`mq serve --days ${days} --now ${NOW}\`, one repository per fresh server; the cold query simulates every day of the history ` +
@@ -618,7 +835,11 @@ async function serveYear() {
 /** test/reliability/load-client.mjs in its own process: many keep-alive clients, statuses counted */
 function runLoadClient(config) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, "test", "reliability", "load-client.mjs"), JSON.stringify({ ...config, token: TOKEN })], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, "test", "reliability", "load-client.mjs"), JSON.stringify({ ...config, token: TOKEN })],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     let out = "";
     child.stdout.on("data", (c) => (out += c));
     child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load client exited with ${code}`))));
@@ -632,7 +853,11 @@ async function serveLoad() {
   const requests = QUICK ? 80 : 800;
   const budget = 512;
   log(`serve: ${clients} clients over ${repos} repositories (--days 30, --memory-budget ${budget})`);
-  const server = await startChild("node", [BIN, "serve", "--port", "0", "--token", TOKEN, "--now", NOW, "--memory-budget", String(budget)], { timeoutMs: 60_000 });
+  const server = await startChild(
+    "node",
+    [BIN, "serve", "--port", "0", "--token", TOKEN, "--now", NOW, "--memory-budget", String(budget)],
+    { timeoutMs: 60_000 },
+  );
   cleanups.push(server.stop);
   const warm = `${server.url}/v1/repos/acme/warm/logs?per_page=10`;
   for (let i = 0; i < 20; i++) await getTimed(warm);
@@ -642,7 +867,13 @@ async function serveLoad() {
   const paths = [];
   for (let r = 0; r < repos; r++) {
     const repo = `/v1/repos/load/r${r}`;
-    paths.push(`${repo}/logs?per_page=100`, `${repo}/stats/failure_rate?start_at=${since}`, `${repo}/logs?per_page=100&received_from=${since}`, `${repo}/stats/queues`, `${repo}/stats/average_queue_time?start_at=${since}`);
+    paths.push(
+      `${repo}/logs?per_page=100`,
+      `${repo}/stats/failure_rate?start_at=${since}`,
+      `${repo}/logs?per_page=100&received_from=${since}`,
+      `${repo}/stats/queues`,
+      `${repo}/stats/average_queue_time?start_at=${since}`,
+    );
   }
   let loading = true;
   const load = runLoadClient({ url: server.url, clients, requests, paths }).finally(() => (loading = false));
@@ -653,10 +884,21 @@ async function serveLoad() {
   await server.stop();
   const ratio = median(busy) / median(idle);
   row("serve", `warm /logs page of 10, idle (baseline)`, idle, { p99: percentile(idle, 99), baseline: "—", ratio: "baseline" });
-  row("serve", `warm /logs page of 10 while ${clients} clients ask ${requests} cold requests over ${repos} repositories`, busy, { p99: percentile(busy, 99), baseline: "idle", ratio: fmtRatio(ratio) });
-  row("serve", `${clients} clients x ${repos} repositories: the whole load (${requests} requests)`, [result.wallMs], { baseline: "—", ratio: "–" });
+  row("serve", `warm /logs page of 10 while ${clients} clients ask ${requests} cold requests over ${repos} repositories`, busy, {
+    p99: percentile(busy, 99),
+    baseline: "idle",
+    ratio: fmtRatio(ratio),
+  });
+  row("serve", `${clients} clients x ${repos} repositories: the whole load (${requests} requests)`, [result.wallMs], {
+    baseline: "—",
+    ratio: "–",
+  });
   row("serve", `mq serve --memory-budget ${budget}: peak RSS under that load`, [peak], { unit: "KB", baseline: "—", ratio: "–" });
-  target(`serve: ${clients} clients over ${repos} repositories, zero errors`, result.errors === 0, `${result.errors} errors, statuses ${JSON.stringify(result.statuses)}`);
+  target(
+    `serve: ${clients} clients over ${repos} repositories, zero errors`,
+    result.errors === 0,
+    `${result.errors} errors, statuses ${JSON.stringify(result.statuses)}`,
+  );
   target(`serve: a warm repository's median under that load within 10x its idle median`, ratio <= 10, fmtRatio(ratio));
   target(`serve: peak RSS under the ${budget} MB budget under that load`, peak <= budget * 1024, fmtMB(peak));
 }
@@ -667,7 +909,11 @@ async function serveYearMany() {
   const days = QUICK ? 30 : 365;
   const budget = 512;
   log(`serve: --days ${days}, ${count} repositories back to 2000 (--memory-budget ${budget})`);
-  const server = await startChild("node", [BIN, "serve", "--port", "0", "--token", TOKEN, "--now", NOW, "--days", String(days), "--memory-budget", String(budget)], { timeoutMs: 60_000 });
+  const server = await startChild(
+    "node",
+    [BIN, "serve", "--port", "0", "--token", TOKEN, "--now", NOW, "--days", String(days), "--memory-budget", String(budget)],
+    { timeoutMs: 60_000 },
+  );
   cleanups.push(server.stop);
   const from = "2000-01-01T00:00:00Z";
   const perRepo = [];
@@ -681,15 +927,30 @@ async function serveYearMany() {
       `stats/branches?start_at=${from}`,
       `logs?per_page=100&received_from=${from}`,
       `logs?per_page=100&received_from=${from}&cursor=bA`,
-    ]) await getTimed(`${base}/${p}`);
+    ])
+      await getTimed(`${base}/${p}`);
     perRepo.push(performance.now() - t);
   }
   const peak = peakRssKb(server.child.pid);
   const cpuMs = cpuMsOf(server.child.pid);
   await server.stop();
-  row("serve", `--days ${days}: one repository's 4 statistics back to 2000 and its newest and oldest pages (each repository cold)`, perRepo, { baseline: "—", ratio: "–" });
-  row("serve", `--days ${days}: the server's CPU time over the ${count} repositories (wall: ${fmtMs(perRepo.reduce((a, b) => a + b, 0))})`, [cpuMs], { baseline: "—", ratio: "–" });
-  row("serve", `--days ${days} --memory-budget ${budget}: peak RSS after ${count} repositories`, [peak], { unit: "KB", baseline: "—", ratio: "–" });
+  row(
+    "serve",
+    `--days ${days}: one repository's 4 statistics back to 2000 and its newest and oldest pages (each repository cold)`,
+    perRepo,
+    { baseline: "—", ratio: "–" },
+  );
+  row(
+    "serve",
+    `--days ${days}: the server's CPU time over the ${count} repositories (wall: ${fmtMs(perRepo.reduce((a, b) => a + b, 0))})`,
+    [cpuMs],
+    { baseline: "—", ratio: "–" },
+  );
+  row("serve", `--days ${days} --memory-budget ${budget}: peak RSS after ${count} repositories`, [peak], {
+    unit: "KB",
+    baseline: "—",
+    ratio: "–",
+  });
   target(`serve: --days ${days}, ${count} repositories back to 2000 under the ${budget} MB budget`, peak <= budget * 1024, fmtMB(peak));
 }
 
@@ -715,7 +976,9 @@ function report(totalMs) {
   lines.push("| Section | Measurement | n | median | min | max | p99 | vs. | ratio |");
   lines.push("|---|---|--:|--:|--:|--:|--:|---|---|");
   for (const r of rows) {
-    lines.push(`| ${r.section} | ${r.name} | ${r.n} | ${cell(r, r.median)} | ${cell(r, r.min)} | ${cell(r, r.max)} | ${r.p99 !== undefined ? cell(r, r.p99) : "–"} | ${r.baseline ?? "—"} | ${r.ratio ?? "–"} |`);
+    lines.push(
+      `| ${r.section} | ${r.name} | ${r.n} | ${cell(r, r.median)} | ${cell(r, r.min)} | ${cell(r, r.max)} | ${r.p99 !== undefined ? cell(r, r.p99) : "–"} | ${r.baseline ?? "—"} | ${r.ratio ?? "–"} |`,
+    );
   }
   lines.push("");
   lines.push("## Targets");
@@ -730,7 +993,10 @@ function report(totalMs) {
   return lines.join("\n") + "\n";
 }
 
-const startLoad = os.loadavg().map((l) => l.toFixed(2)).join(", ");
+const startLoad = os
+  .loadavg()
+  .map((l) => l.toFixed(2))
+  .join(", ");
 const began = Date.now();
 let failed = false;
 try {
@@ -756,7 +1022,7 @@ try {
   if (want("slices")) await feel.slices(h);
 } catch (err) {
   failed = true;
-  process.stderr.write(`bench: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.stderr.write(`bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
 } finally {
   for (const stop of cleanups) await stop().catch(() => undefined);
   rmSync(tmp, { recursive: true, force: true });

@@ -30,8 +30,14 @@ if (o.mode === "simulate") {
   events.sort((a, b) => Date.parse(a.received_at) - Date.parse(b.received_at) || a.id - b.id);
   events = events.slice(events.length - o.count);
   const placeholder = {
-    id: 1, received_at: now.toISOString(), trigger: "bench", repository: "bench/placeholder",
-    pull_request: null, base_ref: null, type: "action.comment", metadata: { message: "placeholder" },
+    id: 1,
+    received_at: now.toISOString(),
+    trigger: "bench",
+    repository: "bench/placeholder",
+    pull_request: null,
+    base_ref: null,
+    type: "action.comment",
+    metadata: { message: "placeholder" },
   };
   writeFileSync(o.emptyFile, JSON.stringify(placeholder) + "\n");
   server = await startServer({ port: 0, now, eventsFile: o.emptyFile });

@@ -58,17 +58,36 @@ async function bundle(name, contents, resolveDir) {
 async function candidates() {
   const before = beforeTree();
   // ajv's standalone code from the committed generator's JSON Schemas (the metadata modules)
-  const gen = await bundle("gen", `export { CHECK_FILES } from "./src/api/schema/check-files.ts";\nexport { formats } from "./src/api/schema/json-schemas.ts";\nexport { DateTimeSchema, UuidSchema } from "./src/api/schema/common.ts";`, ROOT);
+  const gen = await bundle(
+    "gen",
+    `export { CHECK_FILES } from "./src/api/schema/check-files.ts";\nexport { formats } from "./src/api/schema/json-schemas.ts";\nexport { DateTimeSchema, UuidSchema } from "./src/api/schema/common.ts";`,
+    ROOT,
+  );
   const { CHECK_FILES, formats, DateTimeSchema, UuidSchema } = await import(pathToFileURL(gen).href);
   const { default: Ajv, _ } = await import("ajv");
   const { default: standaloneCode } = await import("ajv/dist/standalone/index.js");
   const ajvModule = (mode) => {
-    const ajv = new Ajv({ ...mode, messages: false, unicodeRegExp: false, strict: false, formats: formats(DateTimeSchema, UuidSchema), code: { source: true, esm: true } });
-    ajv.addKeyword({ keyword: "x-int", type: "number", schemaType: "boolean", code: (cxt) => cxt.fail(_`!Number.isSafeInteger(${cxt.data})`) });
+    const ajv = new Ajv({
+      ...mode,
+      messages: false,
+      unicodeRegExp: false,
+      strict: false,
+      formats: formats(DateTimeSchema, UuidSchema),
+      code: { source: true, esm: true },
+    });
+    ajv.addKeyword({
+      keyword: "x-int",
+      type: "number",
+      schemaType: "boolean",
+      code: (cxt) => cxt.fail(_`!Number.isSafeInteger(${cxt.data})`),
+    });
     ajv.addKeyword({ keyword: "x-record" });
     const exports = {};
     const tables = [];
-    for (const [dialect, path] of [["contract", "src/api/schema/contract-checks.generated.ts"], ["mergify", "src/api/dialects/mergify-checks.generated.ts"]]) {
+    for (const [dialect, path] of [
+      ["contract", "src/api/schema/contract-checks.generated.ts"],
+      ["mergify", "src/api/dialects/mergify-checks.generated.ts"],
+    ]) {
       const { schemas, resolve } = CHECK_FILES.find((f) => f.path === path).tables[0].schemas();
       const rows = [];
       for (const [key, schema] of schemas) {
@@ -115,7 +134,11 @@ export const mergify = Object.fromEntries([...MERGIFY_METADATA_SCHEMAS].map(([k,
 `;
   return {
     zod: await bundle("zod", zodTables("const wrap = (s) => (v) => s.safeParse(v).success;"), before),
-    "zod-compiled": await bundle("zod-compiled", `import { compileCheck } from "./src/api/schema/check.ts";\n${zodTables("const wrap = (s) => compileCheck(s);")}`, before),
+    "zod-compiled": await bundle(
+      "zod-compiled",
+      `import { compileCheck } from "./src/api/schema/check.ts";\n${zodTables("const wrap = (s) => compileCheck(s);")}`,
+      before,
+    ),
     predicates: await bundle("predicates", tables(before), before),
     generated: await bundle("generated", tables(ROOT), ROOT),
     ajv: await ajvFile("ajv", { allErrors: true, verbose: true }),
@@ -202,11 +225,18 @@ try {
     }
   }
   const base = { wall: median(wall["-"]), cpu: median(cpu["-"]) };
-  console.log(`Node ${process.version} · load average ${(await import("node:os")).loadavg().map((x) => x.toFixed(2)).join(", ")} · ${RUNS} start-up runs · baseline (read the page, no checking code): wall ${fmt(base.wall)}, CPU ${fmt(base.cpu)}`);
+  console.log(
+    `Node ${process.version} · load average ${(await import("node:os"))
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(", ")} · ${RUNS} start-up runs · baseline (read the page, no checking code): wall ${fmt(base.wall)}, CPU ${fmt(base.cpu)}`,
+  );
   console.log("| candidate | contract: page of 100 | mergify: page of 100 | bundle (minified) | start-up over the baseline: wall | CPU |");
   console.log("|---|--:|--:|--:|--:|--:|");
   for (const r of rows) {
-    console.log(`| ${r.name} | ${fmt(r.contract)} | ${fmt(r.mergify)} | ${(r.size / 1024).toFixed(0)} KB | ${signed(median(wall[r.name]) - base.wall)} | ${signed(median(cpu[r.name]) - base.cpu)} |`);
+    console.log(
+      `| ${r.name} | ${fmt(r.contract)} | ${fmt(r.mergify)} | ${(r.size / 1024).toFixed(0)} KB | ${signed(median(wall[r.name]) - base.wall)} | ${signed(median(cpu[r.name]) - base.cpu)} |`,
+    );
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -16,7 +16,19 @@
 // missing, refused or unreadable cache only means compiling as usual. A new cache is written to a
 // temporary file and renamed into place: a concurrent mq reads the old one or the new one, never
 // half of one.
-const { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = require("node:fs");
+const {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} = require("node:fs");
 const nodeModule = require("node:module");
 const { createRequire } = nodeModule;
 const { dirname, isAbsolute, join } = require("node:path");
@@ -108,7 +120,12 @@ function exists(path) {
  * `cache` says what was done: "node" (the runtime's compile cache), "used", "rejected", "missing",
  * "untrusted" or "off".
  */
-function loadMain({ file = MAIN, dir = cacheDir(), variant = "", runtimeCache = typeof nodeModule.enableCompileCache === "function" } = {}) {
+function loadMain({
+  file = MAIN,
+  dir = cacheDir(),
+  variant = "",
+  runtimeCache = typeof nodeModule.enableCompileCache === "function",
+} = {}) {
   if (runtimeCache) return loadWithCompileCache(file, dir);
   const source = readFileSync(file, "utf8");
   const build = /^\/\/mq-build ([0-9a-f]+)\n/.exec(source)?.[1];

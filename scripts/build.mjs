@@ -35,7 +35,8 @@ const HEAVY_PACKAGES = ["undici", "zod", "cli-table3", "ora", "@duckdb/node-api"
 const HEAVY_FOLDERS = ["src/server/"];
 /** PATH (from the root, or a package an import names when it is not bundled) is heavy */
 const heavy = (path) =>
-  HEAVY_FOLDERS.some((f) => path.startsWith(f)) || HEAVY_PACKAGES.some((p) => path === p || path.startsWith(`${p}/`) || path.includes(`node_modules/${p}/`));
+  HEAVY_FOLDERS.some((f) => path.startsWith(f)) ||
+  HEAVY_PACKAGES.some((p) => path === p || path.startsWith(`${p}/`) || path.includes(`node_modules/${p}/`));
 /** Not bundled: DuckDB's JavaScript is loaded from the installed package with its native addon. */
 const EXTERNAL = ["@duckdb/node-api"];
 /** where main.cjs registers the modules the chunks share with it */
@@ -77,7 +78,8 @@ function lazyChildProcess() {
         loader: "js",
       }));
       build.onEnd((result) => {
-        if (result.errors.length === 0 && !used) throw new Error("scripts/build.mjs: commander no longer requires node:child_process: remove lazyChildProcess");
+        if (result.errors.length === 0 && !used)
+          throw new Error("scripts/build.mjs: commander no longer requires node:child_process: remove lazyChildProcess");
       });
     },
   };
@@ -87,7 +89,15 @@ function lazyChildProcess() {
 async function importGraph() {
   const work = mkdtempSync(join(tmpdir(), "mq-build-"));
   try {
-    const { metafile } = await esbuild.build({ ...common, format: "esm", splitting: true, entryPoints: [ENTRY], outdir: work, write: false, metafile: true });
+    const { metafile } = await esbuild.build({
+      ...common,
+      format: "esm",
+      splitting: true,
+      entryPoints: [ENTRY],
+      outdir: work,
+      write: false,
+      metafile: true,
+    });
     const graph = new Map();
     for (const [path, input] of Object.entries(metafile.inputs)) {
       // a package left out of the bundle (EXTERNAL) is in the graph by its name
@@ -107,7 +117,8 @@ function partition(graph) {
   const closure = (start) => {
     const seen = new Set([start]);
     const stack = [start];
-    while (stack.length) for (const dep of graph.get(stack.pop())?.statics ?? []) if (!seen.has(dep) && (seen.add(dep), true)) stack.push(dep);
+    while (stack.length)
+      for (const dep of graph.get(stack.pop())?.statics ?? []) if (!seen.has(dep) && (seen.add(dep), true)) stack.push(dep);
     return seen;
   };
   const eager = new Set();
@@ -125,7 +136,9 @@ function partition(graph) {
   };
   visit(ENTRY);
   // a small module of the server's folder (its memory budget's default) may be a flag's; a package never
-  for (const m of eager) if (heavy(m) && !HEAVY_FOLDERS.some((f) => m.startsWith(f))) throw new Error(`scripts/build.mjs: start-up loads ${m} by a static import`);
+  for (const m of eager)
+    if (heavy(m) && !HEAVY_FOLDERS.some((f) => m.startsWith(f)))
+      throw new Error(`scripts/build.mjs: start-up loads ${m} by a static import`);
   return { eager, lazy: [...lazy].filter((m) => !eager.has(m)) };
 }
 
@@ -137,7 +150,12 @@ function mainModule(eager, shared) {
       build.onResolve({ filter: /^\.\.\/main\.cjs$/, namespace: "mq-main" }, (args) => ({ path: args.path, external: true }));
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData === "mq-resolving" || args.namespace === "mq-main" || args.kind === "entry-point") return undefined;
-        const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "mq-resolving" });
+        const found = await build.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: "mq-resolving",
+        });
         if (found.errors.length > 0 || found.external) return undefined;
         const key = posix(relative(ROOT, found.path));
         if (!eager.has(key)) return undefined;
@@ -178,7 +196,12 @@ function lazyChunks(chunkOf) {
     setup(build) {
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.kind !== "dynamic-import" || args.pluginData === "mq-resolving") return undefined;
-        const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "mq-resolving" });
+        const found = await build.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: "mq-resolving",
+        });
         if (found.errors.length > 0 || found.external) return undefined;
         const chunk = chunkOf.get(posix(relative(ROOT, found.path)));
         return chunk === undefined ? undefined : { path: `./${chunk}`, namespace: "mq-chunk" };
@@ -197,7 +220,8 @@ const MAIN_BANNER =
   `var __mqImport=globalThis[Symbol.for("mq.import")]??((specifier)=>import(specifier));`;
 
 // a chunk's CommonJS dependencies (undici, cli-table3) need require(), which an ES module lacks
-const CHUNK_BANNER = "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);";
+const CHUNK_BANNER =
+  "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);";
 
 const work = mkdtempSync(join(tmpdir(), "mq-build-"));
 try {
@@ -219,14 +243,23 @@ try {
     metafile: true,
     plugins: [mainModule(eager, shared)],
   });
-  const chunkOf = new Map(Object.entries(chunks.metafile.outputs).flatMap(([file, o]) => (o.entryPoint ? [[posix(o.entryPoint), posix(relative(work, resolve(ROOT, file)))]] : [])));
+  const chunkOf = new Map(
+    Object.entries(chunks.metafile.outputs).flatMap(([file, o]) =>
+      o.entryPoint ? [[posix(o.entryPoint), posix(relative(work, resolve(ROOT, file)))]] : [],
+    ),
+  );
 
   // main.cjs: src/main.ts, and the registry of the modules the chunks share with it; each is
   // evaluated when a chunk first reads it (require() of a module esbuild wrapped is its lazy init)
   const entry = [
     `export * from ${JSON.stringify(`./${ENTRY}`)};`,
     `const modules = (globalThis[Symbol.for(${JSON.stringify(MODULES_KEY)})] = {});`,
-    ...[...shared].sort().map((key) => `{ let m; Object.defineProperty(modules, ${JSON.stringify(key)}, { enumerable: true, get: () => (m ??= require(${JSON.stringify(`./${key}`)})) }); }`),
+    ...[...shared]
+      .sort()
+      .map(
+        (key) =>
+          `{ let m; Object.defineProperty(modules, ${JSON.stringify(key)}, { enumerable: true, get: () => (m ??= require(${JSON.stringify(`./${key}`)})) }); }`,
+      ),
   ].join("\n");
   const main = await esbuild.build({
     ...common,
@@ -239,12 +272,11 @@ try {
     banner: { js: MAIN_BANNER },
     write: false,
     metafile: true,
-    plugins: [
-      lazyChildProcess(),
-      lazyChunks(chunkOf),
-    ],
+    plugins: [lazyChildProcess(), lazyChunks(chunkOf)],
   });
-  const inMain = Object.keys(main.metafile.inputs).map(posix).filter((m) => heavy(m) && !HEAVY_FOLDERS.some((f) => m.startsWith(f)));
+  const inMain = Object.keys(main.metafile.inputs)
+    .map(posix)
+    .filter((m) => heavy(m) && !HEAVY_FOLDERS.some((f) => m.startsWith(f)));
   if (inMain.length > 0) throw new Error(`scripts/build.mjs: main.cjs holds ${inMain.join(", ")}`);
   const text = main.outputFiles[0].text;
   // the build id names the code cache (bin/code-cache.js): the same sources, the same id

@@ -15,7 +15,14 @@ const check = process.argv.includes("--check");
 const work = mkdtempSync(join(tmpdir(), "mq-gen-checks-"));
 try {
   const out = join(work, "gen.mjs");
-  await esbuild.build({ entryPoints: [join(ROOT, "src/api/schema/check-files.ts")], bundle: true, platform: "node", format: "esm", outfile: out, logLevel: "warning" });
+  await esbuild.build({
+    entryPoints: [join(ROOT, "src/api/schema/check-files.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    outfile: out,
+    logLevel: "warning",
+  });
   const { CHECK_FILES, checksFileText } = await import(pathToFileURL(out).href);
   const stale = [];
   for (const file of CHECK_FILES) {

@@ -21,85 +21,107 @@ export const OUTPUTS = { data: OUT_DATA, schemas: OUT_SCHEMAS };
 
 /** The two files' texts, from the OpenAPI at `source`. */
 export function generate(source = SOURCE) {
-const api = JSON.parse(readFileSync(source, "utf8"));
-const schemas = api.components.schemas;
-const PREFIX = "/repos/{owner}/{repository}/";
+  const api = JSON.parse(readFileSync(source, "utf8"));
+  const schemas = api.components.schemas;
+  const PREFIX = "/repos/{owner}/{repository}/";
 
-// Keywords that say what a value is; prose (title, description, examples) is left out.
-const KEEP = new Set([
-  "type", "properties", "required", "items", "anyOf", "oneOf", "allOf", "enum", "const", "format", "$ref",
-  "additionalProperties", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
-  "pattern", "uniqueItems", "maxItems", "minItems", "default", "discriminator", "propertyNames",
-]);
+  // Keywords that say what a value is; prose (title, description, examples) is left out.
+  const KEEP = new Set([
+    "type",
+    "properties",
+    "required",
+    "items",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "enum",
+    "const",
+    "format",
+    "$ref",
+    "additionalProperties",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "uniqueItems",
+    "maxItems",
+    "minItems",
+    "default",
+    "discriminator",
+    "propertyNames",
+  ]);
 
-function trim(node, inProperties = false) {
-  if (Array.isArray(node)) return node.map((n) => trim(n));
-  if (node === null || typeof node !== "object") return node;
-  const out = {};
-  for (const [k, v] of Object.entries(node)) {
-    if (inProperties) out[k] = trim(v);
-    else if (k === "properties") out[k] = trim(v, true);
-    else if (k === "discriminator") out[k] = v;
-    else if (KEEP.has(k)) out[k] = trim(v);
+  function trim(node, inProperties = false) {
+    if (Array.isArray(node)) return node.map((n) => trim(n));
+    if (node === null || typeof node !== "object") return node;
+    const out = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (inProperties) out[k] = trim(v);
+      else if (k === "properties") out[k] = trim(v, true);
+      else if (k === "discriminator") out[k] = v;
+      else if (KEEP.has(k)) out[k] = trim(v);
+    }
+    return out;
   }
-  return out;
-}
 
-const refName = (ref) => ref.replace("#/components/schemas/", "");
+  const refName = (ref) => ref.replace("#/components/schemas/", "");
 
-/** The schema of a nullable/optional parameter without its `null` branch. */
-function nonNull(schema) {
-  if (schema.anyOf) {
-    const rest = schema.anyOf.filter((s) => s.type !== "null");
-    if (rest.length === 1) return rest[0];
+  /** The schema of a nullable/optional parameter without its `null` branch. */
+  function nonNull(schema) {
+    if (schema.anyOf) {
+      const rest = schema.anyOf.filter((s) => s.type !== "null");
+      if (rest.length === 1) return rest[0];
+    }
+    return schema;
   }
-  return schema;
-}
 
-function describeParam(p) {
-  const s = nonNull(p.schema);
-  const array = s.type === "array";
-  const item = array ? s.items : s;
-  const resolved = item.$ref ? schemas[refName(item.$ref)] : item;
-  const out = { name: p.name, array, type: resolved.type === "integer" ? "integer" : "string" };
-  // an enum named by a component is exported on its own (MERGIFY_EVENT_TYPES, MERGIFY_OUTCOMES)
-  if (item.$ref) out.enumRef = refName(item.$ref);
-  else if (resolved.enum) out.enum = resolved.enum;
-  if (resolved.format) out.format = resolved.format;
-  for (const k of ["minimum", "exclusiveMaximum", "minLength", "maxLength"]) if (resolved[k] !== undefined) out[k] = resolved[k];
-  if (resolved.maximum !== undefined && resolved.exclusiveMaximum === undefined) out.maximum = resolved.maximum;
-  if (array && s.maxItems !== undefined) out.maxItems = s.maxItems;
-  if (array && s.uniqueItems) out.uniqueItems = true;
-  if (p.schema.default !== undefined) out.default = p.schema.default;
-  // "Mutually exclusive with `x`": the one place the file states which filters exclude each other
-  const m = /Mutually exclusive with `([a-z_]+)`/.exec(p.description ?? p.schema.description ?? "");
-  if (m) out.exclusiveWith = m[1];
-  return out;
-}
+  function describeParam(p) {
+    const s = nonNull(p.schema);
+    const array = s.type === "array";
+    const item = array ? s.items : s;
+    const resolved = item.$ref ? schemas[refName(item.$ref)] : item;
+    const out = { name: p.name, array, type: resolved.type === "integer" ? "integer" : "string" };
+    // an enum named by a component is exported on its own (MERGIFY_EVENT_TYPES, MERGIFY_OUTCOMES)
+    if (item.$ref) out.enumRef = refName(item.$ref);
+    else if (resolved.enum) out.enum = resolved.enum;
+    if (resolved.format) out.format = resolved.format;
+    for (const k of ["minimum", "exclusiveMaximum", "minLength", "maxLength"]) if (resolved[k] !== undefined) out[k] = resolved[k];
+    if (resolved.maximum !== undefined && resolved.exclusiveMaximum === undefined) out.maximum = resolved.maximum;
+    if (array && s.maxItems !== undefined) out.maxItems = s.maxItems;
+    if (array && s.uniqueItems) out.uniqueItems = true;
+    if (p.schema.default !== undefined) out.default = p.schema.default;
+    // "Mutually exclusive with `x`": the one place the file states which filters exclude each other
+    const m = /Mutually exclusive with `([a-z_]+)`/.exec(p.description ?? p.schema.description ?? "");
+    if (m) out.exclusiveWith = m[1];
+    return out;
+  }
 
-const endpoints = {};
-const responses = {};
-for (const [path, item] of Object.entries(api.paths)) {
-  if (!path.startsWith(PREFIX)) continue;
-  const op = item.get;
-  if (!op) continue;
-  const response = op.responses?.["200"]?.content?.["application/json"]?.schema;
-  endpoints[path.slice(PREFIX.length)] = (op.parameters ?? []).filter((p) => p.in === "query").map(describeParam);
-  responses[path.slice(PREFIX.length)] = trim(response);
-}
+  const endpoints = {};
+  const responses = {};
+  for (const [path, item] of Object.entries(api.paths)) {
+    if (!path.startsWith(PREFIX)) continue;
+    const op = item.get;
+    if (!op) continue;
+    const response = op.responses?.["200"]?.content?.["application/json"]?.schema;
+    endpoints[path.slice(PREFIX.length)] = (op.parameters ?? []).filter((p) => p.in === "query").map(describeParam);
+    responses[path.slice(PREFIX.length)] = trim(response);
+  }
 
-const eventsSchema = schemas.EventsResponse.properties.events.items;
-const metadataByType = {};
-for (const [type, ref] of Object.entries(eventsSchema.discriminator.mapping)) {
-  const ev = schemas[refName(ref)];
-  metadataByType[type] = { event: refName(ref), metadata: trim(ev.properties.metadata) };
-}
-const checksEnd = schemas.EventQueueChecksEndMetadata.properties.abort_code;
-const abortCodes = nonNull(checksEnd).enum;
-const leave = schemas.EventQueueLeaveMetadata.properties.dequeue_code.anyOf.filter((s) => s.enum).flatMap((s) => s.enum);
+  const eventsSchema = schemas.EventsResponse.properties.events.items;
+  const metadataByType = {};
+  for (const [type, ref] of Object.entries(eventsSchema.discriminator.mapping)) {
+    const ev = schemas[refName(ref)];
+    metadataByType[type] = { event: refName(ref), metadata: trim(ev.properties.metadata) };
+  }
+  const checksEnd = schemas.EventQueueChecksEndMetadata.properties.abort_code;
+  const abortCodes = nonNull(checksEnd).enum;
+  const leave = schemas.EventQueueLeaveMetadata.properties.dequeue_code.anyOf.filter((s) => s.enum).flatMap((s) => s.enum);
 
-const header = `// GENERATED by scripts/gen-mergify-dialect.mjs from docs/mergify-openapi.json. Do not edit.\n`;
-const data = `${header}// What the real service's OpenAPI (${api.info.title} ${api.info.version}) says, as plain data.
+  const header = `// GENERATED by scripts/gen-mergify-dialect.mjs from docs/mergify-openapi.json. Do not edit.\n`;
+  const data = `${header}// What the real service's OpenAPI (${api.info.title} ${api.info.version}) says, as plain data.
 
 export const MERGIFY_SERVER_URL = ${JSON.stringify(api.servers[0].url)};
 
@@ -141,7 +163,7 @@ export interface MergifyParam {
 export const MERGIFY_ENDPOINTS: Record<string, readonly MergifyParam[]> = ${JSON.stringify(endpoints)};
 `;
 
-const schemasOut = `${header}// The OpenAPI's component schemas, prose removed: what a payload of the real service is.
+  const schemasOut = `${header}// The OpenAPI's component schemas, prose removed: what a payload of the real service is.
 
 export const MERGIFY_SCHEMAS: Record<string, unknown> = ${JSON.stringify(trim(schemas, true))};
 
@@ -156,24 +178,24 @@ export const MERGIFY_RESPONSES: Record<string, unknown> = ${JSON.stringify(respo
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-const { data, schemas: schemasOut } = generate();
-if (process.argv.includes("--check")) {
-  const stale = [
-    [OUT_DATA, data],
-    [OUT_SCHEMAS, schemasOut],
-  ].filter(([file, text]) => {
-    try {
-      return readFileSync(file, "utf8") !== text;
-    } catch {
-      return true;
+  const { data, schemas: schemasOut } = generate();
+  if (process.argv.includes("--check")) {
+    const stale = [
+      [OUT_DATA, data],
+      [OUT_SCHEMAS, schemasOut],
+    ].filter(([file, text]) => {
+      try {
+        return readFileSync(file, "utf8") !== text;
+      } catch {
+        return true;
+      }
+    });
+    if (stale.length > 0) {
+      console.error(`stale: ${stale.map(([f]) => f).join(", ")}; run node scripts/gen-mergify-dialect.mjs`);
+      process.exit(1);
     }
-  });
-  if (stale.length > 0) {
-    console.error(`stale: ${stale.map(([f]) => f).join(", ")}; run node scripts/gen-mergify-dialect.mjs`);
-    process.exit(1);
+  } else {
+    writeFileSync(OUT_DATA, data);
+    writeFileSync(OUT_SCHEMAS, schemasOut);
   }
-} else {
-  writeFileSync(OUT_DATA, data);
-  writeFileSync(OUT_SCHEMAS, schemasOut);
-}
 }

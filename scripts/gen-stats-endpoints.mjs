@@ -60,7 +60,9 @@ try {
       for (const e of missing) {
         const end = Date.parse(NOW);
         const query = e.params === "time-to-merge" ? `at=${NOW}` : `start_at=${new Date(end - 86_400_000).toISOString()}&end_at=${NOW}`;
-        const res = await fetch(`${server.url}/v1/repos/acme/web/stats/${e.path}?${query}`, { headers: { authorization: "Bearer fixture-token" } });
+        const res = await fetch(`${server.url}/v1/repos/acme/web/stats/${e.path}?${query}`, {
+          headers: { authorization: "Bearer fixture-token" },
+        });
         if (!res.ok) throw new Error(`${e.path}: the bundled server answered ${res.status}: ${await res.text()}`);
         const body = JSON.stringify(await res.json(), null, indent).replace(/\n/g, `\n${indent}`);
         text += `,\n${indent}${JSON.stringify(fixture.key(e))}: ${body}`;

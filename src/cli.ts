@@ -115,7 +115,8 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
   const only = argv !== undefined ? commandToBuild(program, argv) : undefined;
   const listed = argv !== undefined && isRootHelp(argv);
 
-  for (const [name, build] of COMMANDS) if (only === undefined || only === name) program.addCommand(((listed && LISTED[name]) || build)(ctx));
+  for (const [name, build] of COMMANDS)
+    if (only === undefined || only === name) program.addCommand(((listed && LISTED[name]) || build)(ctx));
   if (only === undefined) program.addCommand(newHelpCommand(program, ctx));
 
   for (const cmd of walk(program)) {
@@ -195,7 +196,15 @@ function configureCommand(cmd: Command, ctx: Context): void {
     writeErr: (s) => void ctx.io.stderr.write(s),
     // commander's two-line "error: ...\n(Did you mean ...?)" becomes one line in mq's voice
     outputError: (s, write) =>
-      write(redact(`mq: ${s.replace(/^error: /, "").replace(/\n\(Did you mean (.*)\?\)/, " (did you mean $1?)").trimEnd()}`, messageSecrets(ctx)) + "\n"),
+      write(
+        redact(
+          `mq: ${s
+            .replace(/^error: /, "")
+            .replace(/\n\(Did you mean (.*)\?\)/, " (did you mean $1?)")
+            .trimEnd()}`,
+          messageSecrets(ctx),
+        ) + "\n",
+      ),
     // mq's colour rules (--color, NO_COLOR, FORCE_COLOR), not commander's own reading of
     // process.stdout, which would build the stream a help page does not use (process-streams.ts)
     getOutHasColors: () => ctx.io.colorEnabled("stdout"),

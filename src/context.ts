@@ -13,7 +13,15 @@ import { resolveDialect, resolveRepo, type RepoRef, type DialectChoice } from ".
 import { DEFAULT_GLOBALS, type GlobalOptions } from "./globals.js";
 import { createIOStreams, type IOFacts, type IOStreams } from "./iostreams/iostreams.js";
 
-export { COLOR_MODES, DEFAULT_GLOBALS, FIGURE_FORMATS, OUTPUT_FORMATS, type ColorMode, type GlobalOptions, type OutputFormat } from "./globals.js";
+export {
+  COLOR_MODES,
+  DEFAULT_GLOBALS,
+  FIGURE_FORMATS,
+  OUTPUT_FORMATS,
+  type ColorMode,
+  type GlobalOptions,
+  type OutputFormat,
+} from "./globals.js";
 
 export interface Context {
   io: IOStreams;

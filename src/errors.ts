@@ -109,7 +109,12 @@ export class ArchiveError extends MqError {
 export class OutputError extends MqError {
   override readonly cause: NodeJS.ErrnoException;
   constructor(cause: NodeJS.ErrnoException) {
-    const why: Record<string, string> = { ENOSPC: "no space left on the device", EDQUOT: "disk quota exceeded", EFBIG: "the file is too large", EIO: "an input/output error" };
+    const why: Record<string, string> = {
+      ENOSPC: "no space left on the device",
+      EDQUOT: "disk quota exceeded",
+      EFBIG: "the file is too large",
+      EIO: "an input/output error",
+    };
     super(`could not write the output: ${why[cause.code ?? ""] ?? cause.message}${cause.code ? ` (${cause.code})` : ""}`, ExitCode.OUTPUT);
     this.cause = cause;
   }

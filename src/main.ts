@@ -133,7 +133,9 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   onProcessStreamError("stdout", onStdoutError);
   onProcessStreamError("stderr", onStderrError);
   // `mq logs --follow | head -1`: the reader may leave while mq has nothing to write
-  const stopWatching = watchStdoutReader(() => readerLeft(Object.assign(new Error("the reader of standard output left"), { code: "EPIPE" })));
+  const stopWatching = watchStdoutReader(() =>
+    readerLeft(Object.assign(new Error("the reader of standard output left"), { code: "EPIPE" })),
+  );
   const ctx = createContext({ ...init, signal: controller.signal });
   const code = await main(argv, ctx);
   lastRun.command = ctx.ranCommand;

@@ -54,7 +54,9 @@ export function isIsoDateTimeWithZone(value: string): boolean {
   const m = ISO_DATE_TIME.exec(value);
   if (!m) return false;
   const [, y, mo, d, h, mi, s] = m;
-  const year = Number(y), month = Number(mo), day = Number(d);
+  const year = Number(y),
+    month = Number(mo),
+    day = Number(d);
   if (month < 1 || month > 12 || day < 1) return false;
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   if (day > daysInMonth) return false;

@@ -75,7 +75,10 @@ describe("the exit-code map", () => {
 describe("a token typed in the wrong place", () => {
   it.each([
     [["ghp_abcdefghijklmnopqrstuvwxyz0123"], "mq: unknown command 'ghp_****'\n"],
-    [["config", "get", "mqk_secret_value_1234"], "mq: unknown config key 'mqk_****': allowed keys are api-url, repo, output, color, timeout, dialect\n"],
+    [
+      ["config", "get", "mqk_secret_value_1234"],
+      "mq: unknown config key 'mqk_****': allowed keys are api-url, repo, output, color, timeout, dialect\n",
+    ],
     [["stats", "github_pat_11ABCDEFG0123456789abcdef"], 'mq: unknown stats subcommand "github_pat_****"; run mq stats to list them.\n'],
   ])("is not echoed back: mq %j", async (argv, stderr) => {
     const ctx = testContext();
@@ -158,7 +161,19 @@ describe("building only the command a run needs", () => {
     "mq %j builds the whole tree",
     async (argv) => {
       const { buildProgram } = await import("../src/cli.js");
-      expect(buildProgram(testContext(), argv).commands.map((c) => c.name())).toEqual(["logs", "stats", "insights", "prs", "pr", "serve", "archive", "auth", "config", "completion", "help"]);
+      expect(buildProgram(testContext(), argv).commands.map((c) => c.name())).toEqual([
+        "logs",
+        "stats",
+        "insights",
+        "prs",
+        "pr",
+        "serve",
+        "archive",
+        "auth",
+        "config",
+        "completion",
+        "help",
+      ]);
     },
   );
 
@@ -172,7 +187,11 @@ describe("building only the command a run needs", () => {
     }
     expect(whole.commands.find((c) => c.name() === "stats")!.commands.length).toBeGreaterThan(15);
     // what runs a stats subcommand, or shows its help, builds them all
-    for (const argv of [["stats", "--help"], ["help", "stats"], ["--help", "stats"]]) {
+    for (const argv of [
+      ["stats", "--help"],
+      ["help", "stats"],
+      ["--help", "stats"],
+    ]) {
       expect(buildProgram(testContext(), argv).commands.find((c) => c.name() === "stats")!.commands.length).toBeGreaterThan(15);
     }
   });

@@ -7,7 +7,13 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const pages = ["README.md", "bench/RESULTS.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const pages = [
+  "README.md",
+  "bench/RESULTS.md",
+  ...readdirSync(join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as dashes. */
 function slug(heading: string): string {
@@ -45,7 +51,8 @@ describe.each(pages)("%s", (page) => {
       const [path, fragment] = target!.split("#") as [string, string | undefined];
       const file = path === "" ? join(root, page) : join(root, dirname(page), path);
       if (!existsSync(file)) broken.push(`${target}: no ${relative(root, file)}`);
-      else if (fragment !== undefined && file.endsWith(".md") && !anchors(readFileSync(file, "utf8")).has(fragment)) broken.push(`${target}: no heading #${fragment}`);
+      else if (fragment !== undefined && file.endsWith(".md") && !anchors(readFileSync(file, "utf8")).has(fragment))
+        broken.push(`${target}: no heading #${fragment}`);
     }
     expect(broken).toEqual([]);
   });

@@ -90,7 +90,12 @@ function runExample(script: string, longRunning: boolean, extraEnv: NodeJS.Proce
     ...extraEnv,
   };
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["--norc", "--noprofile", "-e", "-c", script], { cwd: dir, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("bash", ["--norc", "--noprofile", "-e", "-c", script], {
+      cwd: dir,
+      env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     let interrupted = false;
@@ -173,7 +178,10 @@ export function readmeExamples(text: string): Array<{ line: number; command: str
 
 /** README lines that are not runnable as written, and why (each is covered elsewhere). */
 const README_SKIPS: ReadonlyArray<[RegExp, string]> = [
-  [/--cursor bi4xNzYz\.\.\./, "shows the shape of a resume command; the cursor is a placeholder (resume is tested in test/commands/logs.test.ts)"],
+  [
+    /--cursor bi4xNzYz\.\.\./,
+    "shows the shape of a resume command; the cursor is a placeholder (resume is tested in test/commands/logs.test.ts)",
+  ],
   [/^mq serve /, "runs until stopped; the help examples run mq serve"],
   [/^mq auth login$/, "prompts on a terminal (tested in test/commands/auth.e2e.test.ts)"],
   [/^mq auth (status|token|logout)/, "reads the stored token; the help examples run them after a login"],
@@ -199,7 +207,13 @@ const README_SETUP: ReadonlyArray<[RegExp, string]> = [
 ];
 
 /** The pages whose examples run: the README and every page of docs/. */
-const pages = ["README.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
+const pages = [
+  "README.md",
+  ...readdirSync(join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 const readmeCases = pages.flatMap((page) =>
   readmeExamples(readFileSync(join(root, page), "utf8")).map(({ line, command }) => {
     const skip = README_SKIPS.find(([re]) => re.test(command));
@@ -223,28 +237,34 @@ describe("every example of the README and docs/ returns data on the bundled hist
   for (const [label, command, skip] of readmeCases) {
     const needsJq = /\|\s*jq /.test(command) && !hasJq;
     const reason = skip ?? (needsJq ? "jq is not installed" : undefined);
-    it.skipIf(reason !== undefined).concurrent(`${label}: ${command}${reason ? ` (skipped: ${reason})` : ""}`, async () => {
-      // lines without --offline run against the mq serve started above, for the demo repository
-      let script = command.includes("--offline") ? command : command.replace(/(^|[\s;&|(])mq /g, `$1mq --api-url ${served} --token mqk_example_token_abcd `);
-      // output sent to a file must be there (a quoted `> 20%'` of a --fail-if is no redirection)
-      const file = /\s>>?\s*([^\s'"]+)\s*$/.exec(command)?.[1];
-      if (file) script += `\ntest -s ${file} && head -c 300 ${file}`;
-      // so must the files of an export
-      const folder = /--parquet\s+(\S+)/.exec(command)?.[1];
-      if (folder) script += `\nfind ${folder} -type f | head -3`;
-      const setup = README_SETUP.find(([re]) => re.test(command))?.[1];
-      if (setup) script = `${setup} > /dev/null\n${script}`;
-      const r = await runExample(`set -o pipefail\n${script}`, false, { MQ_REPO: "acme/web", MQ_DATA_DIR: "data" });
-      const report = `$ ${script}\nexit ${r.code ?? r.signal}\nstderr: ${r.stderr.slice(-2000)}`;
-      const refusal = README_REFUSALS.find(([re]) => re.test(command))?.[1];
-      if (refusal) {
-        expect(r.code, report).toBe(2);
-        expect(r.stderr, report).toMatch(refusal);
-        expect(r.stdout, report).toBe("");
-        return;
-      }
-      expect(r.code, report).toBe(0);
-      expect(r.stdout.trim(), `${report}\n(no data on stdout)`).not.toBe("");
-    }, 180_000);
+    it.skipIf(reason !== undefined).concurrent(
+      `${label}: ${command}${reason ? ` (skipped: ${reason})` : ""}`,
+      async () => {
+        // lines without --offline run against the mq serve started above, for the demo repository
+        let script = command.includes("--offline")
+          ? command
+          : command.replace(/(^|[\s;&|(])mq /g, `$1mq --api-url ${served} --token mqk_example_token_abcd `);
+        // output sent to a file must be there (a quoted `> 20%'` of a --fail-if is no redirection)
+        const file = /\s>>?\s*([^\s'"]+)\s*$/.exec(command)?.[1];
+        if (file) script += `\ntest -s ${file} && head -c 300 ${file}`;
+        // so must the files of an export
+        const folder = /--parquet\s+(\S+)/.exec(command)?.[1];
+        if (folder) script += `\nfind ${folder} -type f | head -3`;
+        const setup = README_SETUP.find(([re]) => re.test(command))?.[1];
+        if (setup) script = `${setup} > /dev/null\n${script}`;
+        const r = await runExample(`set -o pipefail\n${script}`, false, { MQ_REPO: "acme/web", MQ_DATA_DIR: "data" });
+        const report = `$ ${script}\nexit ${r.code ?? r.signal}\nstderr: ${r.stderr.slice(-2000)}`;
+        const refusal = README_REFUSALS.find(([re]) => re.test(command))?.[1];
+        if (refusal) {
+          expect(r.code, report).toBe(2);
+          expect(r.stderr, report).toMatch(refusal);
+          expect(r.stdout, report).toBe("");
+          return;
+        }
+        expect(r.code, report).toBe(0);
+        expect(r.stdout.trim(), `${report}\n(no data on stdout)`).not.toBe("");
+      },
+      180_000,
+    );
   }
 });

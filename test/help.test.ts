@@ -21,9 +21,17 @@ async function run(argv: string[]) {
 describe("every command and option has a description", () => {
   it.each(commands.map((c) => [label(c), c] as const))("%s", (_name, cmd) => {
     expect(cmd.description().trim(), `${label(cmd)} has no description`).not.toBe("");
-    const missing = cmd.createHelp().visibleOptions(cmd).filter((o) => !o.description?.trim()).map((o) => o.flags);
+    const missing = cmd
+      .createHelp()
+      .visibleOptions(cmd)
+      .filter((o) => !o.description?.trim())
+      .map((o) => o.flags);
     expect(missing, `${label(cmd)}: options without a description`).toEqual([]);
-    const bareArguments = cmd.createHelp().visibleArguments(cmd).filter((a) => !a.description?.trim()).map((a) => a.name());
+    const bareArguments = cmd
+      .createHelp()
+      .visibleArguments(cmd)
+      .filter((a) => !a.description?.trim())
+      .map((a) => a.name());
     expect(bareArguments, `${label(cmd)}: arguments without a description`).toEqual([]);
   });
 });
@@ -64,7 +72,9 @@ describe("examples", () => {
 
   it("mq --help ends with the exit codes after the examples", async () => {
     const { stdout } = await run(["--help"]);
-    expect(stdout).toMatch(/\nExamples:\n(  \$ .*\n)+\nExit codes:\n  0   success\n[\s\S]*  129 hung up \(SIGHUP[^\n]*\n  130 interrupted \(Ctrl-C, SIGTERM\)[^\n]*\n$/);
+    expect(stdout).toMatch(
+      /\nExamples:\n(  \$ .*\n)+\nExit codes:\n  0   success\n[\s\S]*  129 hung up \(SIGHUP[^\n]*\n  130 interrupted \(Ctrl-C, SIGTERM\)[^\n]*\n$/,
+    );
   });
 });
 
@@ -76,7 +86,19 @@ describe("global options", () => {
     expect(options).not.toContain("--repo");
     expect(stdout.indexOf("\nGlobal options:\n")).toBeGreaterThan(0);
     const globals = stdout.slice(stdout.indexOf("\nGlobal options:\n"));
-    for (const flag of ["-R, --repo", "--api-url", "--offline", "-o, --output", "--color", "--debug", "--token", "--timeout", "--no-retry", "--insecure", "--strict"]) {
+    for (const flag of [
+      "-R, --repo",
+      "--api-url",
+      "--offline",
+      "-o, --output",
+      "--color",
+      "--debug",
+      "--token",
+      "--timeout",
+      "--no-retry",
+      "--insecure",
+      "--strict",
+    ]) {
       expect(globals).toContain(flag);
     }
   });
@@ -155,12 +177,25 @@ describe("help on a 60-column terminal", () => {
 });
 
 describe("help-like listings on a 60-column terminal", () => {
-  it.each([[["help", "exit-codes"]], [["stats"]]])("mq %j: no line wider than 60 (they ran to 90 and 95); piped, a line each", async (argv) => {
-    const tty = testContext({ tty: true, columns: 60 });
-    expect(await main(argv, tty)).toBe(0);
-    expect(tty.stdoutText().split("\n").filter((l) => l.length > 60)).toEqual([]);
-    const piped = testContext({ columns: 60 });
-    await main(argv, piped);
-    expect(piped.stdoutText().split("\n").some((l) => l.length > 60)).toBe(true);
-  });
+  it.each([[["help", "exit-codes"]], [["stats"]]])(
+    "mq %j: no line wider than 60 (they ran to 90 and 95); piped, a line each",
+    async (argv) => {
+      const tty = testContext({ tty: true, columns: 60 });
+      expect(await main(argv, tty)).toBe(0);
+      expect(
+        tty
+          .stdoutText()
+          .split("\n")
+          .filter((l) => l.length > 60),
+      ).toEqual([]);
+      const piped = testContext({ columns: 60 });
+      await main(argv, piped);
+      expect(
+        piped
+          .stdoutText()
+          .split("\n")
+          .some((l) => l.length > 60),
+      ).toBe(true);
+    },
+  );
 });

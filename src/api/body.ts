@@ -69,7 +69,12 @@ export async function readBodyText(body: Body, limit = MAX_BODY_BYTES, contentLe
   let bytes = 0;
   const cutShort = (err: unknown) => new BodyCutShortError(bytes, Number.isFinite(announced) ? announced : undefined, err);
   const add = (chunk: Buffer | Uint8Array | string): boolean => {
-    const buf = typeof chunk === "string" ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const buf =
+      typeof chunk === "string"
+        ? Buffer.from(chunk)
+        : Buffer.isBuffer(chunk)
+          ? chunk
+          : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     bytes += buf.length;
     if (bytes > limit) return false;
     chunks.push(buf);

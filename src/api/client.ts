@@ -108,7 +108,15 @@ function isLoopbackHost(hostname: string): boolean {
 
 /** What one attempt brought back: a whole answer, or no answer and the error's code. */
 type Exchange =
-  | { kind: "status"; status: number; headers: WireHeaders; text: string; invalidUtf8: boolean; ascii?: Buffer; retryAfterMs: number | undefined }
+  | {
+      kind: "status";
+      status: number;
+      headers: WireHeaders;
+      text: string;
+      invalidUtf8: boolean;
+      ascii?: Buffer;
+      retryAfterMs: number | undefined;
+    }
   | { kind: "error"; err: unknown; code: string | undefined };
 
 /** Everything the message of a failed HTTP answer is made from. */
@@ -163,7 +171,14 @@ export function createTransport(opts: TransportOptions): ApiClient {
       if (result.kind === "status" && result.status >= 200 && result.status < 300) {
         const { text, status } = result;
         const contentType = result.headers["content-type"];
-        const response = { url, status, headers: flattenHeaders(result.headers), text, invalidUtf8: result.invalidUtf8, ascii: result.ascii };
+        const response = {
+          url,
+          status,
+          headers: flattenHeaders(result.headers),
+          text,
+          invalidUtf8: result.invalidUtf8,
+          ascii: result.ascii,
+        };
         if (request?.deferParse) return new DeferredResponse(response, contentType);
         return { ...response, ...decodeBody(text, contentType, url, status) };
       }
@@ -179,7 +194,8 @@ export function createTransport(opts: TransportOptions): ApiClient {
         continue;
       }
       if (result.kind === "error") throw networkError(result.err, result.code, url, attempt, timeoutMs);
-      if (decision.action === "come-back-later") throw comeBackLater(url, result.status, decision.retryAfterMs, result.headers["retry-after"], opts.now());
+      if (decision.action === "come-back-later")
+        throw comeBackLater(url, result.status, decision.retryAfterMs, result.headers["retry-after"], opts.now());
       throw httpError({
         url,
         status: result.status,
@@ -292,7 +308,9 @@ export function appendQuery(params: URLSearchParams, query: QueryInput): void {
 }
 
 function outcomeOf(result: Exchange): Outcome {
-  return result.kind === "status" ? { kind: "status", status: result.status, retryAfterMs: result.retryAfterMs } : { kind: "error", code: result.code };
+  return result.kind === "status"
+    ? { kind: "status", status: result.status, retryAfterMs: result.retryAfterMs }
+    : { kind: "error", code: result.code };
 }
 
 function describe(url: URL): string {
@@ -310,7 +328,10 @@ function networkError(err: unknown, code: string | undefined, url: URL, attempts
   const host = url.host;
   if (code !== undefined && TIMEOUT_CODES.has(code)) {
     if (code === "UND_ERR_CONNECT_TIMEOUT") {
-      return new NetworkError(`could not connect to ${host} within ${CONNECT_TIMEOUT_MS / 1000} s`, "check the network, a proxy (HTTPS_PROXY) or --api-url");
+      return new NetworkError(
+        `could not connect to ${host} within ${CONNECT_TIMEOUT_MS / 1000} s`,
+        "check the network, a proxy (HTTPS_PROXY) or --api-url",
+      );
     }
     return timedOut(url, timeoutMs);
   }
@@ -328,8 +349,10 @@ function networkError(err: unknown, code: string | undefined, url: URL, attempts
     return new NetworkError(`${host} closed the connection without answering${after}`);
   }
   if (code !== undefined && RESET_CODES.has(code)) return new NetworkError(`the connection to ${host} was reset${after}`);
-  if (code === "ECONNREFUSED") return new NetworkError(`cannot connect to ${host}: connection refused`, "check --api-url and that the server is running");
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return new NetworkError(`cannot resolve the host ${url.hostname}`, "check --api-url and your network");
+  if (code === "ECONNREFUSED")
+    return new NetworkError(`cannot connect to ${host}: connection refused`, "check --api-url and that the server is running");
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN")
+    return new NetworkError(`cannot resolve the host ${url.hostname}`, "check --api-url and your network");
   const message = messageText(err instanceof Error ? err.message : String(err));
   return new NetworkError(`GET ${describe(url)} failed: ${message}${code ? ` (${messageText(code)})` : ""}${after}`);
 }
@@ -342,10 +365,20 @@ function comeBackLater(url: URL, status: number, retryAfterMs: number, header: s
   const failed = `GET ${describe(url)} failed: HTTP ${status} ${reason(status)}`;
   if (!(retryAfterMs <= A_YEAR_MS)) {
     const sent = messageText(Array.isArray(header) ? header[0] : (header ?? ""));
-    return new HttpError(status, `${failed}; the server asks to retry after more than a year`, undefined, `try again later; the server gave Retry-After: ${sent.length > 80 ? `${sent.slice(0, 79)}…` : sent}`);
+    return new HttpError(
+      status,
+      `${failed}; the server asks to retry after more than a year`,
+      undefined,
+      `try again later; the server gave Retry-After: ${sent.length > 80 ? `${sent.slice(0, 79)}…` : sent}`,
+    );
   }
   const when = new Date(now.getTime() + retryAfterMs);
-  return new HttpError(status, `${failed}; the server asks to retry after ${formatSeconds(retryAfterMs)}`, undefined, `try again after ${when.toISOString()}`);
+  return new HttpError(
+    status,
+    `${failed}; the server asks to retry after ${formatSeconds(retryAfterMs)}`,
+    undefined,
+    `try again after ${when.toISOString()}`,
+  );
 }
 
 function tooLarge(url: URL, err: BodyTooLargeError): ContractError {
@@ -455,7 +488,9 @@ function parseJson(text: string, contentType: string | string[] | undefined, url
   try {
     return JSON.parse(text);
   } catch (err) {
-    const ct = String(contentType ?? "").split(";")[0]!.trim();
+    const ct = String(contentType ?? "")
+      .split(";")[0]!
+      .trim();
     // a body without a length (neither Content-Length nor chunked) ends where the connection
     // closes, so one cut on the way arrives "whole": only its JSON shows the cut
     if (endsEarly(text, err)) {
@@ -464,7 +499,12 @@ function parseJson(text: string, contentType: string | string[] | undefined, url
         "the answer was cut short on the way (the connection closed early, or the server sent it so); try again",
       );
     }
-    const what = text.trim() === "" ? "an empty body" : /^\s*</.test(text) || ct === "text/html" ? "an HTML page" : `a body that is not JSON${ct ? ` (${messageText(ct)})` : ""}`;
+    const what =
+      text.trim() === ""
+        ? "an empty body"
+        : /^\s*</.test(text) || ct === "text/html"
+          ? "an HTML page"
+          : `a body that is not JSON${ct ? ` (${messageText(ct)})` : ""}`;
     throw new ContractError(
       `GET ${url.pathname} returned HTTP ${status} with ${what} instead of JSON`,
       "check --api-url: it must point to the API, not to a web page or another service",

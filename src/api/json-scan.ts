@@ -91,7 +91,16 @@ function walkValues(
       continue;
     }
     // a value starting in the collected container (an array element, or an object member's value)
-    if (collecting && depth === collect && valueStart < 0 && c !== COMMA && c !== CLOSE_ARRAY && c !== CLOSE_OBJECT && c !== COLON && (inArray || afterColon)) {
+    if (
+      collecting &&
+      depth === collect &&
+      valueStart < 0 &&
+      c !== COMMA &&
+      c !== CLOSE_ARRAY &&
+      c !== CLOSE_OBJECT &&
+      c !== COLON &&
+      (inArray || afterColon)
+    ) {
       valueStart = i;
     }
     if (c === QUOTE) {
@@ -346,9 +355,17 @@ export function compactJson(text: string, span: Span): string {
 export function memberSpans(text: string, span: Span): Map<string, Span> {
   const members = new Map<string, Span>();
   if (text.charCodeAt(span.start) !== OPEN_OBJECT) return members;
-  walkValues(text, span.start, span.end, 1, Infinity, () => true, (key, value) => {
-    if (key !== undefined) members.set(key, value);
-  });
+  walkValues(
+    text,
+    span.start,
+    span.end,
+    1,
+    Infinity,
+    () => true,
+    (key, value) => {
+      if (key !== undefined) members.set(key, value);
+    },
+  );
   return members;
 }
 

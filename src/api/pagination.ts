@@ -48,7 +48,13 @@ export function parseLinkHeader(header: string, base?: string | URL, broken?: st
     }
     if (broken !== undefined) {
       const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))/i.exec(header.slice(from, i));
-      if (rel) broken.push((rel[1] ?? rel[2] ?? "").split(/[ \t]+/).filter(Boolean).map((r) => r.toLowerCase()));
+      if (rel)
+        broken.push(
+          (rel[1] ?? rel[2] ?? "")
+            .split(/[ \t]+/)
+            .filter(Boolean)
+            .map((r) => r.toLowerCase()),
+        );
     }
     i++;
   };
@@ -110,7 +116,10 @@ export function parseLinkHeader(header: string, base?: string | URL, broken?: st
     if (i < n && header[i] !== ",") {
       skipToNextLink();
     }
-    const rel = (params.rel ?? "").split(/[ \t]+/).filter(Boolean).map((r) => r.toLowerCase());
+    const rel = (params.rel ?? "")
+      .split(/[ \t]+/)
+      .filter(Boolean)
+      .map((r) => r.toLowerCase());
     let url = target;
     if (base !== undefined) {
       try {

@@ -25,7 +25,9 @@ interface RawJson {
 /** A constructor that returns the object it is given: RawSlot's private field is installed on that object. */
 const Itself = function (this: unknown, value: object) {
   return value;
-} as unknown as new (value: object) => object;
+} as unknown as new (
+  value: object,
+) => object;
 
 class RawSlot extends Itself {
   #raw: RawJson;
@@ -140,7 +142,11 @@ export function hasRawJson(value: unknown): boolean {
  * Attaches to each element of `items` (parsed from the response's `key` array) its text in the
  * response. Nothing is attached when the two do not line up (a body the scanner could not map).
  */
-export function attachElementTexts(items: readonly unknown[], res: { text?: string; rootArrays?: Map<string, Span[]>; ascii?: Buffer }, key: string): void {
+export function attachElementTexts(
+  items: readonly unknown[],
+  res: { text?: string; rootArrays?: Map<string, Span[]>; ascii?: Buffer },
+  key: string,
+): void {
   const spans = res.rootArrays?.get(key);
   if (res.text === undefined || spans === undefined || spans.length !== items.length) return;
   for (let i = 0; i < items.length; i++) {

@@ -120,7 +120,8 @@ export async function* walkSlices<T>(o: SliceWalkOptions<T>): AsyncGenerator<Sli
   let plannedTo = oldest + 1;
   // the first page's own span (its newest to its oldest event) says how dense the log is there
   const newest = o.timeOf(firstPage.events[0]!);
-  const density = newest > oldest ? (firstPage.events.length - 1) / (newest - oldest) : firstPage.events.length / Math.max(1, o.until.getTime() - oldest);
+  const density =
+    newest > oldest ? (firstPage.events.length - 1) / (newest - oldest) : firstPage.events.length / Math.max(1, o.until.getTime() - oldest);
   yield { events: firstPage.events, resumeUntil: iso(plannedTo), resumeCursor: undefined };
 
   const slices: Slice<T>[] = [];
@@ -235,7 +236,8 @@ export async function* walkSlices<T>(o: SliceWalkOptions<T>): AsyncGenerator<Sli
     const pages = paginate(o.client, o.path, sliceQuery(slice.from, slice.to), paginateOpts);
     try {
       for (;;) {
-        while (slice.pages.length >= BUFFERED_PAGES && slice !== slices[headIndex] && !stopped) await new Promise<void>((r) => (slice.space = r));
+        while (slice.pages.length >= BUFFERED_PAGES && slice !== slices[headIndex] && !stopped)
+          await new Promise<void>((r) => (slice.space = r));
         if (stopped) break;
         await acquire();
         let r: IteratorResult<Awaited<ReturnType<typeof pages.next>>["value"]>;

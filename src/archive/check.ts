@@ -60,7 +60,10 @@ export async function archivedEventsCheck(
  * position is in a batch the reader made up, so the event is named by its id.
  */
 function archivedEventError(err: ContractError): ContractError {
-  const named = err.message.replace(/^response does not match (.+?): events\[\d+\] \(id ([^)]*)\):? ?/, "archived event $2 does not match $1: ");
+  const named = err.message.replace(
+    /^response does not match (.+?): events\[\d+\] \(id ([^)]*)\):? ?/,
+    "archived event $2 does not match $1: ",
+  );
   if (named === err.message) return err;
   return new ContractError(named, err.hint);
 }

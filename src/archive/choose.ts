@@ -41,7 +41,9 @@ export async function chooseArchive(ctx: Context, req: ArchiveRequest): Promise<
       const missing = await missingParts(archive, repository, req.spans);
       if (missing.length > 0) {
         const parts = missing.map((r) => `${iso(r.from)} to ${iso(r.to)}`).join(", ");
-        ctx.io.stderr.write(`mq: warning: the archive does not cover ${parts} for ${repository}: ${req.what} there are missing below (mq archive sync fetches them).\n`);
+        ctx.io.stderr.write(
+          `mq: warning: the archive does not cover ${parts} for ${repository}: ${req.what} there are missing below (mq archive sync fetches them).\n`,
+        );
       }
     }
     return archive;
@@ -70,7 +72,8 @@ async function autoArchive(ctx: Context, req: ArchiveRequest): Promise<Archive |
     }
   } catch (err) {
     // no engine, a file locked by a running sync, corrupt, from a newer mq: the API answers
-    if (ctx.globals.debug) ctx.io.stderr.write(`mq: not reading the archive ${path}: ${err instanceof Error ? err.message : String(err)}\n`);
+    if (ctx.globals.debug)
+      ctx.io.stderr.write(`mq: not reading the archive ${path}: ${err instanceof Error ? err.message : String(err)}\n`);
     return archive ? close(archive) : undefined;
   }
   const opened = archive;
@@ -78,7 +81,9 @@ async function autoArchive(ctx: Context, req: ArchiveRequest): Promise<Archive |
   const from = Math.min(...req.spans.map((s) => s.since.getTime()));
   const to = Math.max(...req.spans.map((s) => s.until.getTime()));
   const who = req.repositories.length === 1 ? req.repositories[0]! : `all ${req.repositories.length} repositories`;
-  ctx.io.stderr.write(`mq: the archive covers ${iso(from)} to ${iso(to)} for ${who}: reading it, not the API (--no-archive asks the API).\n`);
+  ctx.io.stderr.write(
+    `mq: the archive covers ${iso(from)} to ${iso(to)} for ${who}: reading it, not the API (--no-archive asks the API).\n`,
+  );
   return opened;
 }
 

@@ -65,13 +65,19 @@ export function loadDuckDb(): Promise<DuckDb> {
       // the loader's error, or (through a test double or a wrapper) its cause
       const e = err as { code?: string; cause?: { code?: string } };
       const code = e.code ?? e.cause?.code;
-      if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND" || /Cannot find (module|package)/.test(`${String(err)} ${String(e.cause)}`)) {
+      if (
+        code === "ERR_MODULE_NOT_FOUND" ||
+        code === "MODULE_NOT_FOUND" ||
+        /Cannot find (module|package)/.test(`${String(err)} ${String(e.cause)}`)
+      ) {
         throw new ArchiveError(
           `mq archive needs the optional package ${DUCKDB_PACKAGE}, which is not installed`,
           `install it next to mq (npm install ${DUCKDB_PACKAGE}@${DUCKDB_VERSION}), or reinstall mq without --omit=optional`,
         );
       }
-      throw new ArchiveError(`the database engine ${DUCKDB_PACKAGE} could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
+      throw new ArchiveError(
+        `the database engine ${DUCKDB_PACKAGE} could not be loaded: ${err instanceof Error ? err.message : String(err)}`,
+      );
     });
   return loaded;
 }
@@ -99,7 +105,11 @@ export interface OpenOptions {
 export async function openArchive(path: string, opts: OpenOptions = {}): Promise<Archive> {
   const readOnly = opts.readOnly === true;
   if (!existsSync(path)) {
-    if (!opts.create) throw new ArchiveError(`no archive at ${path}`, "create it with mq archive sync --repo owner/name (or point --data-dir / MQ_DATA_DIR at an existing one)");
+    if (!opts.create)
+      throw new ArchiveError(
+        `no archive at ${path}`,
+        "create it with mq archive sync --repo owner/name (or point --data-dir / MQ_DATA_DIR at an existing one)",
+      );
     try {
       await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     } catch (err) {
@@ -205,14 +215,19 @@ async function knownSchemaVersion(archive: Archive): Promise<number> {
 
 /** 0 for a database from before the version table (the early layout), else the recorded version. */
 async function schemaVersion(archive: Archive): Promise<number> {
-  const tables = new Set((await archive.all("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'")).map((r) => String(r.table_name)));
+  const tables = new Set(
+    (await archive.all("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'")).map((r) => String(r.table_name)),
+  );
   if (tables.has("mq_schema")) {
     const rows = await archive.all("SELECT max(version) AS v FROM mq_schema");
     return Number(rows[0]?.v ?? 0);
   }
   if (tables.has("events")) return 0;
   if (tables.size > 0) {
-    throw new ArchiveError(`${archive.path} is a DuckDB database but not an mq archive (tables: ${[...tables].slice(0, 5).join(", ")})`, "point --data-dir / MQ_DATA_DIR at another folder");
+    throw new ArchiveError(
+      `${archive.path} is a DuckDB database but not an mq archive (tables: ${[...tables].slice(0, 5).join(", ")})`,
+      "point --data-dir / MQ_DATA_DIR at another folder",
+    );
   }
   // a new, empty file: version -1 makes openArchive create the current schema
   return -1;
@@ -349,7 +364,9 @@ async function fillQueueFacts(archive: Archive): Promise<void> {
     } catch (err) {
       throw archiveFailure(err, archive.path, "migrate the archive");
     }
-    await archive.run(`UPDATE events SET queue_facts = f.queue_facts FROM queue_facts_fill f WHERE events.repository = f.repository AND events.id = f.id`);
+    await archive.run(
+      `UPDATE events SET queue_facts = f.queue_facts FROM queue_facts_fill f WHERE events.repository = f.repository AND events.id = f.id`,
+    );
     const last = rows[rows.length - 1]!;
     after = { repository: last[0] as string, id: last[1] as bigint };
   }
@@ -387,7 +404,9 @@ async function inferDialects(archive: Archive): Promise<void> {
   );
   const checks = { spec: CONTRACT_METADATA_CHECKS, mergify: MERGIFY_METADATA_CHECKS } as const;
   // only types with a shape on some side carry evidence
-  const typed = [...new Set([...Object.keys(CONTRACT_METADATA_CHECKS), ...Object.keys(MERGIFY_METADATA_CHECKS)])].map((t) => `'${t.replaceAll("'", "''")}'`).join(", ");
+  const typed = [...new Set([...Object.keys(CONTRACT_METADATA_CHECKS), ...Object.keys(MERGIFY_METADATA_CHECKS)])]
+    .map((t) => `'${t.replaceAll("'", "''")}'`)
+    .join(", ");
   const vouches = (side: "spec" | "mergify", type: string, metadata: unknown) => {
     if (!Object.hasOwn(checks[side], type)) return true;
     const check = checks[side][type];
@@ -444,7 +463,9 @@ async function inferDialects(archive: Archive): Promise<void> {
     } catch (err) {
       throw archiveFailure(err, archive.path, "migrate the archive");
     }
-    await archive.run(`UPDATE events SET dialect = f.dialect FROM dialect_fill f WHERE events.repository = f.repository AND events.id = f.id`);
+    await archive.run(
+      `UPDATE events SET dialect = f.dialect FROM dialect_fill f WHERE events.repository = f.repository AND events.id = f.id`,
+    );
     const last = rows[rows.length - 1]!;
     after = { repository: last[0] as string, id: last[1] as bigint };
   }
@@ -492,7 +513,11 @@ export function archiveFailure(err: unknown, path: string, doing: string): MqErr
       "nothing was lost: the events of the last page were rolled back. Free some space and run mq archive sync again to continue",
     );
   }
-  if (/not a valid DuckDB database file|Corrupt|checksum|Serialization Error|INTERNAL Error.*(block|checkpoint)|Invalid Input Error: Could not read/i.test(message)) {
+  if (
+    /not a valid DuckDB database file|Corrupt|checksum|Serialization Error|INTERNAL Error.*(block|checkpoint)|Invalid Input Error: Could not read/i.test(
+      message,
+    )
+  ) {
     return new ArchiveError(
       `the archive ${path} is corrupt or not a DuckDB database (${firstLine(message)})`,
       `move it aside (mv ${path} ${path}.bad) and run mq archive sync again: the service still has the last 90 days`,
@@ -501,17 +526,32 @@ export function archiveFailure(err: unknown, path: string, doing: string): MqErr
   if (/Trying to read a database file with version number|newer version of DuckDB|incompatible/i.test(message)) {
     return new ArchiveError(`the archive ${path} was written by a newer DuckDB (${firstLine(message)})`, "upgrade mq to read it");
   }
-  if (/Permission denied|EACCES|EPERM|read-only file system|EROFS/i.test(message) || code === "EACCES" || code === "EPERM" || code === "EROFS") {
-    return new ArchiveError(`could not ${doing}: permission denied on ${path}`, "check the folder's permissions, or choose another with --data-dir or MQ_DATA_DIR");
+  if (
+    /Permission denied|EACCES|EPERM|read-only file system|EROFS/i.test(message) ||
+    code === "EACCES" ||
+    code === "EPERM" ||
+    code === "EROFS"
+  ) {
+    return new ArchiveError(
+      `could not ${doing}: permission denied on ${path}`,
+      "check the folder's permissions, or choose another with --data-dir or MQ_DATA_DIR",
+    );
   }
-  if (/Catalog Error|Parser Error|Binder Error|Conversion Error|Invalid Input Error|Constraint Error|Not implemented Error|Out of Range Error/.test(message)) {
+  if (
+    /Catalog Error|Parser Error|Binder Error|Conversion Error|Invalid Input Error|Constraint Error|Not implemented Error|Out of Range Error/.test(
+      message,
+    )
+  ) {
     return new ArchiveError(`could not ${doing}: ${firstLine(message)}`);
   }
   return new ArchiveError(`could not ${doing} ${path}: ${firstLine(message)}`);
 }
 
 function firstLine(message: string): string {
-  return message.split("\n")[0]!.replace(/^Failed to (extract statements|prepare statement|execute prepared statement): /, "").trim();
+  return message
+    .split("\n")[0]!
+    .replace(/^Failed to (extract statements|prepare statement|execute prepared statement): /, "")
+    .trim();
 }
 
 /**

@@ -49,7 +49,14 @@ export function archiveEventSource(ctx: Context, archive: Archive): EventSource 
 }
 
 function archiveQuery(q: WalkOptions): ArchivedEventsQuery {
-  return { repository: `${q.owner}/${q.name}`, since: q.since, until: q.until, types: q.types, pullRequest: q.pullRequest, baseRef: q.baseRef };
+  return {
+    repository: `${q.owner}/${q.name}`,
+    since: q.since,
+    until: q.until,
+    types: q.types,
+    pullRequest: q.pullRequest,
+    baseRef: q.baseRef,
+  };
 }
 
 /** The archive when --archive asks for it or it covers every window asked for (choose.ts), else the API. */

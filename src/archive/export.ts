@@ -27,7 +27,9 @@ export async function exportParquet(archive: Archive, opts: ExportOptions): Prom
   if (opts.repositories && opts.repositories.length > 0) {
     where = ` WHERE repository IN (${opts.repositories.map((r) => sqlString(repositoryKey(r))).join(", ")})`;
   }
-  const counted = await archive.all(`SELECT count(*) AS n, count(DISTINCT (repository, strftime(received_at, '%Y-%m-%d'))) AS p FROM events${where}`);
+  const counted = await archive.all(
+    `SELECT count(*) AS n, count(DISTINCT (repository, strftime(received_at, '%Y-%m-%d'))) AS p FROM events${where}`,
+  );
   const events = Number(counted[0]?.n ?? 0);
   const partitions = Number(counted[0]?.p ?? 0);
   if (events === 0) return { events, partitions };

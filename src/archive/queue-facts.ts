@@ -17,6 +17,7 @@ export function queueFactsOf(type: string, raw: string): string | null {
     // the archive holds only text the page parsed as: this is a damaged file
     throw new ArchiveError(`an archived ${type} event is not valid JSON`, "move the archive aside and run mq archive sync again");
   }
-  if (event === null || typeof event !== "object" || Array.isArray(event)) throw new ArchiveError(`an archived ${type} event is not a JSON object`, "move the archive aside and run mq archive sync again");
+  if (event === null || typeof event !== "object" || Array.isArray(event))
+    throw new ArchiveError(`an archived ${type} event is not a JSON object`, "move the archive aside and run mq archive sync again");
   return JSON.stringify(stayEvent(event as Parameters<typeof stayEvent>[0]));
 }

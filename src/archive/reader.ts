@@ -69,7 +69,11 @@ export async function* readArchivedEvents(archive: Archive, q: ArchivedEventsQue
     for (let i = 0; i < texts.length; i++) {
       const raw = texts.at(i)!;
       const dialect = texts.second!(i);
-      if (dialect !== "spec" && dialect !== "mergify") throw new ArchiveError(`an archived event of ${q.repository} has no known dialect (${String(dialect)}): the archive was changed outside mq`, "move it aside and run mq archive sync again");
+      if (dialect !== "spec" && dialect !== "mergify")
+        throw new ArchiveError(
+          `an archived event of ${q.repository} has no known dialect (${String(dialect)}): the archive was changed outside mq`,
+          "move it aside and run mq archive sync again",
+        );
       batch.push({ raw, event: JSON.parse(raw) as ArchivedEvent["event"], dialect });
       if (batch.length >= batchSize) {
         yield batch;
@@ -87,13 +91,20 @@ export async function* readArchivedEvents(archive: Archive, q: ArchivedEventsQue
  * (a batch of parsed events held while it is used outlived the young generation's collections).
  * Only queue event types have one: the query must ask for those.
  */
-export async function* readQueueFacts(archive: Archive, q: ArchivedEventsQuery & { types: readonly string[] }): AsyncGenerator<ColumnChunk<LogEvent>> {
+export async function* readQueueFacts(
+  archive: Archive,
+  q: ArchivedEventsQuery & { types: readonly string[] },
+): AsyncGenerator<ColumnChunk<LogEvent>> {
   for await (const texts of readColumn(archive, q, "queue_facts")) {
     yield {
       length: texts.length,
       at(i) {
         const text = texts.at(i);
-        if (text === null) throw new ArchiveError("an archived queue event has no queue_facts: the archive was changed outside mq", "move it aside and run mq archive sync again");
+        if (text === null)
+          throw new ArchiveError(
+            "an archived queue event has no queue_facts: the archive was changed outside mq",
+            "move it aside and run mq archive sync again",
+          );
         return JSON.parse(text) as LogEvent;
       },
     };
@@ -179,7 +190,10 @@ async function* readColumn(
     const limit = Number.isFinite(remaining) ? ` LIMIT ${remaining}` : "";
     // materialized (the slice's rows held by DuckDB until read): the next slice's query runs on
     // DuckDB's threads while this one's rows are parsed here
-    const result = archive.conn.run(`SELECT ${column}${second ? `, ${second}` : ""} FROM events WHERE ${where.join(" AND ")} ORDER BY received_at DESC, id DESC${limit}`, values);
+    const result = archive.conn.run(
+      `SELECT ${column}${second ? `, ${second}` : ""} FROM events WHERE ${where.join(" AND ")} ORDER BY received_at DESC, id DESC${limit}`,
+      values,
+    );
     // its failure is reported when it is awaited; a consumer that stops early never awaits it
     result.catch(() => undefined);
     return result;
@@ -208,7 +222,11 @@ async function* readColumn(
         const vector = chunk.getColumnVector(0);
         const secondVector = second ? chunk.getColumnVector(1) : undefined;
         remaining -= chunk.rowCount;
-        yield { length: chunk.rowCount, at: (i) => vector.getItem(i) as string | null, second: secondVector && ((i) => secondVector.getItem(i) as string | null) };
+        yield {
+          length: chunk.rowCount,
+          at: (i) => vector.getItem(i) as string | null,
+          second: secondVector && ((i) => secondVector.getItem(i) as string | null),
+        };
       }
       if (next === undefined && Number.isFinite(remaining) && remaining > 0 && s + 1 < slices.length) next = query(slices[s + 1]!);
     }

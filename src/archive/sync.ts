@@ -130,9 +130,20 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
     );
   }
 
-  const progress: SyncProgress = { repository: opts.repository, fetched: 0, added: 0, pages: 0, chunkFrom: chunks[0]?.from ?? start, chunksDone: 0, chunks: chunks.length };
+  const progress: SyncProgress = {
+    repository: opts.repository,
+    fetched: 0,
+    added: 0,
+    pages: 0,
+    chunkFrom: chunks[0]?.from ?? start,
+    chunksDone: 0,
+    chunks: chunks.length,
+  };
   const warnedTypes = new Set<string>();
-  const [{ pageCheck, METADATA_SHAPES_OF }, { walkSlices }] = await Promise.all([import("../api/schema/page-check.js"), import("../api/slices.js")]);
+  const [{ pageCheck, METADATA_SHAPES_OF }, { walkSlices }] = await Promise.all([
+    import("../api/schema/page-check.js"),
+    import("../api/slices.js"),
+  ]);
   // against the dialect in effect, as `mq logs` checks
   const checkPage = await pageCheck(dialect);
   await archive.run(
@@ -189,13 +200,16 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
           onMetadataMismatch(type, id, message) {
             if (warnedTypes.has(type)) return;
             warnedTypes.add(type);
-            opts.warn(`mq: warning: ${type} event ${id} does not match ${METADATA_SHAPES_OF[dialect]} (${message}); archived as sent. --strict makes this an error.`);
+            opts.warn(
+              `mq: warning: ${type} event ${id} does not match ${METADATA_SHAPES_OF[dialect]} (${message}); archived as sent. --strict makes this an error.`,
+            );
           },
         });
         const items = (rows: unknown[]): PageItem[] => {
           if (res.text === undefined) throw new ContractError("the API client did not keep the response text");
           const raws = rawEventTexts(res.text);
-          if (raws.length !== rows.length) throw new ContractError(`the page's events array has ${raws.length} items once cut out, not ${rows.length}`);
+          if (raws.length !== rows.length)
+            throw new ContractError(`the page's events array has ${raws.length} items once cut out, not ${rows.length}`);
           return (rows as EventRow[]).map((row, i) => ({ row, raw: raws[i]! }));
         };
         return Array.isArray(events) ? items(events) : events.then(items);
@@ -203,7 +217,9 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
       onRepeat(url) {
         // a server bug that would loop forever; the chunk is not marked covered, so nothing is
         // claimed that was not read
-        throw new ContractError(`the server's next-page link repeats a page already read (cursor ${cursorOf(url) ?? url.href}); the archive keeps what it read, and this day will be asked for again`);
+        throw new ContractError(
+          `the server's next-page link repeats a page already read (cursor ${cursorOf(url) ?? url.href}); the archive keeps what it read, and this day will be asked for again`,
+        );
       },
     });
     for await (const page of pages) {
@@ -350,14 +366,32 @@ function appendText(appender: DuckDBAppender, value: unknown): void {
   else appender.appendVarchar(typeof value === "string" ? value : JSON.stringify(value));
 }
 
-async function beginSync(archive: Archive, repo: string, apiUrl: string, dialect: DialectName, now: Date, gaps: readonly Range[]): Promise<number> {
+async function beginSync(
+  archive: Archive,
+  repo: string,
+  apiUrl: string,
+  dialect: DialectName,
+  now: Date,
+  gaps: readonly Range[],
+): Promise<number> {
   return archive.transaction(async () => {
     for (const g of gaps) {
-      await archive.run("INSERT INTO gaps VALUES (?, ?::TIMESTAMPTZ, ?::TIMESTAMPTZ, ?)", [repo, iso(g.from), iso(g.to), `older than the service's ${RETENTION_DAYS}-day retention when synced`]);
+      await archive.run("INSERT INTO gaps VALUES (?, ?::TIMESTAMPTZ, ?::TIMESTAMPTZ, ?)", [
+        repo,
+        iso(g.from),
+        iso(g.to),
+        `older than the service's ${RETENTION_DAYS}-day retention when synced`,
+      ]);
     }
     const rows = await archive.all("SELECT coalesce(max(id), 0) + 1 AS id FROM syncs");
     const id = Number(rows[0]!.id);
-    await archive.run("INSERT INTO syncs (id, repository, api_url, dialect, started_at) VALUES (?, ?, ?, ?, ?::TIMESTAMPTZ)", [id, repo, apiUrl, dialect, now.toISOString()]);
+    await archive.run("INSERT INTO syncs (id, repository, api_url, dialect, started_at) VALUES (?, ?, ?, ?, ?::TIMESTAMPTZ)", [
+      id,
+      repo,
+      apiUrl,
+      dialect,
+      now.toISOString(),
+    ]);
     return id;
   });
 }
@@ -367,7 +401,8 @@ async function finishSync(archive: Archive, repo: string, syncId: number, added:
   const merged = await readCoverage(archive, repo);
   await archive.transaction(async () => {
     await archive.run("DELETE FROM coverage WHERE repository = ?", [repo]);
-    for (const r of merged) await archive.run("INSERT INTO coverage VALUES (?, ?::TIMESTAMPTZ, ?::TIMESTAMPTZ)", [repo, iso(r.from), iso(r.to)]);
+    for (const r of merged)
+      await archive.run("INSERT INTO coverage VALUES (?, ?::TIMESTAMPTZ, ?::TIMESTAMPTZ)", [repo, iso(r.from), iso(r.to)]);
     await archive.run("UPDATE syncs SET finished_at = current_timestamp, added = ?, complete = true WHERE id = ?", [added, syncId]);
   });
 }

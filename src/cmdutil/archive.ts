@@ -9,11 +9,17 @@ export const ARCHIVE_MODES: readonly ArchiveMode[] = ["auto", "always", "never"]
 export const ARCHIVE_ENV = "MQ_ARCHIVE";
 
 export function archiveOption(): Option {
-  return new Option("--archive", "read the local archive (mq archive sync) instead of the API, whatever it covers: no network, windows older than the service keeps");
+  return new Option(
+    "--archive",
+    "read the local archive (mq archive sync) instead of the API, whatever it covers: no network, windows older than the service keeps",
+  );
 }
 
 export function noArchiveOption(): Option {
-  return new Option("--no-archive", `ask the API even when the archive covers the window (default: the archive when it covers the whole window; $${ARCHIVE_ENV}=auto|always|never)`);
+  return new Option(
+    "--no-archive",
+    `ask the API even when the archive covers the window (default: the archive when it covers the whole window; $${ARCHIVE_ENV}=auto|always|never)`,
+  );
 }
 
 /** --archive (true), --no-archive (false), else $MQ_ARCHIVE, else auto. */

@@ -31,7 +31,8 @@ export interface GateHelp {
 
 export const STATS_GATE_HELP: GateHelp = {
   failIf: "exit 1 when FIELD OP VALUE or AGG(FIELD) OP VALUE holds (repeatable); one verdict line per check on stderr",
-  scope: "judge the figure over all groups (default), each group, or both: all, each, both; with several --repo: the total (all), each repository (each), or both",
+  scope:
+    "judge the figure over all groups (default), each group, or both: all, each, both; with several --repo: the total (all), each repository (each), or both",
   minCount: "skip (and report) figures with fewer than n items behind them (checks, sessions)",
   allowEmpty: "pass when a check finds no data (no group matches the filters, an empty window); default: fail",
   sampled: "rates and to the figures of failure-rate and checks-retries",
@@ -47,11 +48,9 @@ export interface GateFlags {
   report?: string;
 }
 
-
 function collectRepeat(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
-
 
 /** --fail-if and its companions, shown where --fail-if is. */
 export function addGateFlags(cmd: Command, hidden: boolean, help: GateHelp = STATS_GATE_HELP): void {
@@ -69,7 +68,12 @@ export function addGateFlags(cmd: Command, hidden: boolean, help: GateHelp = STA
 }
 
 /** Checks the gate flags; `sampled(expr)` says whether an expression's figure counts its items. */
-export function parseGateFlags(flags: GateRawFlags, failIf: FailIfExpr[], sampled: (expr: FailIfExpr) => boolean, help: GateHelp = STATS_GATE_HELP): GateFlags {
+export function parseGateFlags(
+  flags: GateRawFlags,
+  failIf: FailIfExpr[],
+  sampled: (expr: FailIfExpr) => boolean,
+  help: GateHelp = STATS_GATE_HELP,
+): GateFlags {
   if (!failIf.length) {
     const stray = (["failIfScope", "minCount", "allowEmpty", "report"] as const).find((k) => flags[k] !== undefined);
     if (stray) {
@@ -118,14 +122,17 @@ export function checkWritableFile(flag: string, path: string): void {
   }
 }
 
-
 export interface GateRun {
   command: string;
   repository: string;
   start_at?: string;
   end_at?: string;
   /** what the step summary shows besides the verdicts (absent: no summary) */
-  summary?: () => { headline: import("../output/markdown.js").MarkdownTable; chart?: import("../output/github.js").StepSummary["chart"]; window?: { start: string; end: string } };
+  summary?: () => {
+    headline: import("../output/markdown.js").MarkdownTable;
+    chart?: import("../output/github.js").StepSummary["chart"];
+    window?: { start: string; end: string };
+  };
 }
 
 /**
@@ -143,7 +150,17 @@ export async function reportGate(ctx: Context, gate: GateFlags, verdicts: readon
       const extra = run.summary();
       const window = extra.window ?? (run.start_at && run.end_at ? { start: run.start_at, end: run.end_at } : undefined);
       try {
-        await github.appendStepSummary(path, github.renderStepSummary({ command: run.command, repository: run.repository, window, headline: extra.headline, chart: extra.chart, verdicts }));
+        await github.appendStepSummary(
+          path,
+          github.renderStepSummary({
+            command: run.command,
+            repository: run.repository,
+            window,
+            headline: extra.headline,
+            chart: extra.chart,
+            verdicts,
+          }),
+        );
       } catch (err) {
         // the gate's verdict stands; a summary that cannot be written is worth a warning, not a failure
         ctx.io.stderr.write(`mq: warning: cannot append the step summary to ${path}: ${(err as Error).message}\n`);
@@ -159,4 +176,3 @@ export async function reportGate(ctx: Context, gate: GateFlags, verdicts: readon
     throw new CheckFailedError(`${failedCount} of ${verdicts.length} --fail-if check${verdicts.length === 1 ? "" : "s"} failed.`);
   }
 }
-

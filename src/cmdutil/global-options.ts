@@ -35,19 +35,34 @@ export function addGlobalOptions(cmd: Command): Command {
     )
     .addOption(new Option("--api-url <url>", "API base URL without /v1 (default: $MQ_API_URL, config, https://api.mergify.com)"))
     .addOption(new Option("--offline", "run against the bundled local server (no account, no network)"))
-    .addOption(new Option("-o, --output <format>", "output format (default: table on a terminal, ndjson otherwise)").choices(OUTPUT_FORMATS))
+    .addOption(
+      new Option("-o, --output <format>", "output format (default: table on a terminal, ndjson otherwise)").choices(OUTPUT_FORMATS),
+    )
     .addOption(new Option("--color <when>", "colour output").choices(COLOR_MODES))
     .addOption(new Option("--debug", "print each HTTP request to stderr (token redacted)"))
-    .addOption(new Option("--token <token>", "API token (visible to other local users in the process list: prefer MQ_TOKEN or mq auth login)"))
+    .addOption(
+      new Option("--token <token>", "API token (visible to other local users in the process list: prefer MQ_TOKEN or mq auth login)"),
+    )
     .addOption(new Option("--timeout <seconds>", "request timeout in seconds (default 30)").argParser(parsePositiveNumber("--timeout")))
     .addOption(new Option("--no-retry", "do not retry on 429, 502, 503, 504 or connection resets"))
     .addOption(new Option("--insecure", "allow sending the token over plain http:// to a non-loopback host"))
-    .addOption(new Option("--strict", "treat a response that differs from the dialect's description (the contract, or the service's OpenAPI) as an error"))
-    .addOption(new Option("--no-csv-guard", "-o csv: cells starting with = + - @ as sent, for programs (default: a ' in front, so spreadsheets do not run them)"))
     .addOption(
-      new Option("--dialect <dialect>", "the API's dialect: spec (the contract, mq serve) or mergify (the real service) (default: from the API URL)").choices(
-        DIALECT_NAMES,
+      new Option(
+        "--strict",
+        "treat a response that differs from the dialect's description (the contract, or the service's OpenAPI) as an error",
       ),
+    )
+    .addOption(
+      new Option(
+        "--no-csv-guard",
+        "-o csv: cells starting with = + - @ as sent, for programs (default: a ' in front, so spreadsheets do not run them)",
+      ),
+    )
+    .addOption(
+      new Option(
+        "--dialect <dialect>",
+        "the API's dialect: spec (the contract, mq serve) or mergify (the real service) (default: from the API URL)",
+      ).choices(DIALECT_NAMES),
     );
 }
 
@@ -73,7 +88,21 @@ export function ensureGlobalOptionsEverywhere(root: Command): void {
   for (const sub of root.commands) ensureGlobalOptionsEverywhere(sub);
 }
 
-const GLOBAL_KEYS = ["repo", "apiUrl", "offline", "output", "color", "debug", "token", "timeout", "retry", "insecure", "strict", "csvGuard", "dialect"] as const;
+const GLOBAL_KEYS = [
+  "repo",
+  "apiUrl",
+  "offline",
+  "output",
+  "color",
+  "debug",
+  "token",
+  "timeout",
+  "retry",
+  "insecure",
+  "strict",
+  "csvGuard",
+  "dialect",
+] as const;
 
 /** The global options in effect for `cmd`: a value typed on the command line anywhere in the chain wins. */
 export function readGlobals(cmd: Command): GlobalOptions {

@@ -26,14 +26,32 @@ export interface LogsFilter {
 export const LOGS_FILTERS: readonly LogsFilter[] = [
   { flag: "--pr", key: "pr", param: "pull_request", value: "pull-request", help: "only events of these pull requests" },
   { flag: "--not-pr", key: "notPr", param: "not_pull_request", value: "pull-request", help: "leave out events of these pull requests" },
-  { flag: "--type", key: "type", param: "event_type", value: "event-type", help: "only these event types, or family globs such as action.queue.*" },
+  {
+    flag: "--type",
+    key: "type",
+    param: "event_type",
+    value: "event-type",
+    help: "only these event types, or family globs such as action.queue.*",
+  },
   { flag: "--not-type", key: "notType", param: "not_event_type", value: "event-type", help: "leave out these event types or families" },
   { flag: "--outcome", key: "outcome", param: "outcome", value: "outcome", help: "only events with this outcome" },
   { flag: "--not-outcome", key: "notOutcome", param: "not_outcome", value: "outcome", help: "leave out events with this outcome" },
   { flag: "--trigger", key: "trigger", param: "trigger", value: "text", help: "only events with exactly this trigger" },
   { flag: "--not-trigger", key: "notTrigger", param: "not_trigger", value: "text", help: "leave out events with exactly this trigger" },
-  { flag: "--batch-pr", key: "batchPr", param: "batch_pull", value: "pull-request", help: "only the checks and bisection events of these batch (draft) pull requests" },
-  { flag: "--not-batch-pr", key: "notBatchPr", param: "not_batch_pull", value: "pull-request", help: "leave out the events of these batch (draft) pull requests" },
+  {
+    flag: "--batch-pr",
+    key: "batchPr",
+    param: "batch_pull",
+    value: "pull-request",
+    help: "only the checks and bisection events of these batch (draft) pull requests",
+  },
+  {
+    flag: "--not-batch-pr",
+    key: "notBatchPr",
+    param: "not_batch_pull",
+    value: "pull-request",
+    help: "leave out the events of these batch (draft) pull requests",
+  },
 ];
 
 /** parameter -> values, in the order typed, duplicates dropped */
@@ -50,7 +68,9 @@ export function filterHelp(f: LogsFilter, dialects: readonly Dialect[]): string 
 }
 
 function notAvailable(flag: string, d: Dialect, param: string): UsageError {
-  return new UsageError(`${flag} is not available with the ${d.name} dialect: ${d.title} has no ${param} filter (see --dialect in \`mq --help\`).`);
+  return new UsageError(
+    `${flag} is not available with the ${d.name} dialect: ${d.title} has no ${param} filter (see --dialect in \`mq --help\`).`,
+  );
 }
 
 /** Expands family globs and checks every type against the dialect; duplicates are dropped, order kept. */
@@ -81,7 +101,9 @@ export function expandTypes(items: readonly string[], d: Dialect, flag = "--type
       const close = closestMatches(item, d.eventTypes);
       const other = Object.values(DIALECTS).find((o) => o !== d && o.eventTypes.includes(item));
       if (other !== undefined) {
-        throw new UsageError(`${flag}: "${item}" is a type of the ${other.name} dialect only; ${d.title} (--dialect ${d.name}) has no such type${close.length ? ` (did you mean ${close.join(", ")}?)` : ""}.`);
+        throw new UsageError(
+          `${flag}: "${item}" is a type of the ${other.name} dialect only; ${d.title} (--dialect ${d.name}) has no such type${close.length ? ` (did you mean ${close.join(", ")}?)` : ""}.`,
+        );
       }
       throw new UsageError(
         `${flag}: unknown event type "${item}"${dialectNote}${close.length ? ` (did you mean ${close.join(", ")}?)` : ""}; see \`mq logs --help\` for the ${d.eventTypes.length} types.`,
@@ -151,7 +173,11 @@ export function filterArgs(values: LogsFilterValues): string[] {
 }
 
 /** The query parameters of `values`: a list where the dialect repeats the parameter, else the one value. */
-export function filterQuery(values: LogsFilterValues, d: Dialect, endpoint = "logs"): Record<string, string | number | Array<string | number> | undefined> {
+export function filterQuery(
+  values: LogsFilterValues,
+  d: Dialect,
+  endpoint = "logs",
+): Record<string, string | number | Array<string | number> | undefined> {
   const q: Record<string, string | number | Array<string | number> | undefined> = {};
   for (const f of LOGS_FILTERS) {
     const v = values[f.param];
@@ -182,13 +208,13 @@ Families: ${[...new Set([...SPEC_DIALECT.eventFamilies, ...MERGIFY_DIALECT.event
 Outcomes (mergify): ${MERGIFY_DIALECT.outcomes.join(", ")}`;
 }
 
-
 /** A --since/--until window longer than the dialect allows, refused before it becomes a 422. */
 export function checkWindow(d: Dialect, since: Date | undefined, until: Date | undefined, now: Date, flags = "--since/--until"): void {
   if (d.maxWindowDays === undefined || since === undefined) return;
   const days = ((until ?? now).getTime() - since.getTime()) / 86_400_000;
   if (days > d.maxWindowDays) {
-    throw new UsageError(`${flags} spans ${Math.ceil(days)} days: with the ${d.name} dialect, ${d.title} answers at most ${d.maxWindowDays} days at once.`);
+    throw new UsageError(
+      `${flags} spans ${Math.ceil(days)} days: with the ${d.name} dialect, ${d.title} answers at most ${d.maxWindowDays} days at once.`,
+    );
   }
 }
-

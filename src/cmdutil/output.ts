@@ -12,7 +12,9 @@ export function resolveOutputFormat(ctx: Context, opts: { figures?: boolean; com
   const format = ctx.globals.output ?? defaultOutputFormat(ctx.io);
   if (!opts.figures && FIGURE_FORMATS.includes(format)) {
     const takes = OUTPUT_FORMATS.filter((f) => !FIGURE_FORMATS.includes(f)).join(", ");
-    throw new UsageError(`-o ${format} is for statistics (mq stats and mq stats summary)${opts.command ? `; ${opts.command} takes ${takes}` : `; use one of ${takes}`}.`);
+    throw new UsageError(
+      `-o ${format} is for statistics (mq stats and mq stats summary)${opts.command ? `; ${opts.command} takes ${takes}` : `; use one of ${takes}`}.`,
+    );
   }
   return format;
 }

@@ -31,7 +31,9 @@ export function parseRepoList(value: string, cwd: string): RepoName[] {
         // refused before it is read: a huge file would be held whole, then echoed in the error
         const { size, isFile } = statOf(path);
         if (isFile && size > MAX_REPO_FILE_BYTES) {
-          throw new UsageError(`--repo ${item}: ${path} is ${size} bytes; a file of repositories is at most 1 MiB (${MAX_REPOS} repositories).`);
+          throw new UsageError(
+            `--repo ${item}: ${path} is ${size} bytes; a file of repositories is at most 1 MiB (${MAX_REPOS} repositories).`,
+          );
         }
         text = readFileSync(path, "utf8");
       } catch (err) {
@@ -137,5 +139,8 @@ export function someReposFailed(failed: readonly RepoFailure[], total: number, f
   const which = failed.map((f) => f.repository).join(", ");
   // "covers the others" when there are none would send a reader looking for output that is not there
   if (failed.length === total) return new MqError(`none of the ${total} repositories could be read (${which}).`, first.exitCode);
-  return new MqError(`${failed.length} of ${total} repositories could not be read (${which}); the output covers the others.`, first.exitCode);
+  return new MqError(
+    `${failed.length} of ${total} repositories could not be read (${which}); the output covers the others.`,
+    first.exitCode,
+  );
 }

@@ -29,7 +29,9 @@ export function parseTimeFlag(flag: string, value: string, now: Date): Date {
   const at = parseIsoDateTime(trimmed);
   if (at !== undefined) return at;
   if (/^\d{4}-\d{2}-\d{2}(T[\d:.]+)?$/.test(trimmed) && !Number.isNaN(Date.parse(trimmed))) {
-    throw new UsageError(`${flag} "${value}" has no timezone: add Z or an offset (e.g. ${trimmed.includes("T") ? trimmed : trimmed + "T00:00:00"}Z), or use a duration such as 7d.`);
+    throw new UsageError(
+      `${flag} "${value}" has no timezone: add Z or an offset (e.g. ${trimmed.includes("T") ? trimmed : trimmed + "T00:00:00"}Z), or use a duration such as 7d.`,
+    );
   }
   throw new UsageError(`${flag} "${value}" is not ${TIME_VALUE_HELP}.`);
 }
@@ -56,5 +58,7 @@ export function checkWindowOrder(
   // An empty window is refused too: the API answers 422 to start == end, and it is never meant.
   if (since.getTime() < until.getTime()) return;
   const relation = since.getTime() === until.getTime() ? "is the same instant as" : "is after";
-  throw new UsageError(`${names.since} (${formatInstant(since)}) ${relation} ${names.until} (${formatInstant(until)}): ${names.since} must be earlier.`);
+  throw new UsageError(
+    `${names.since} (${formatInstant(since)}) ${relation} ${names.until} (${formatInstant(until)}): ${names.since} must be earlier.`,
+  );
 }

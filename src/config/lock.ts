@@ -45,7 +45,11 @@ function acquire(lockPath: string, options: LockOptions): string {
   const staleMs = options.staleMs ?? STALE_MS;
   const waitMs = options.waitMs ?? WAIT_MS;
   const isAlive = options.isAlive ?? pidIsAlive;
-  const me: Owner = { pid: process.pid, host: hostname(), nonce: `${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}` };
+  const me: Owner = {
+    pid: process.pid,
+    host: hostname(),
+    nonce: `${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}`,
+  };
   const deadline = Date.now() + waitMs;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -67,10 +71,7 @@ function acquire(lockPath: string, options: LockOptions): string {
     if (held === "gone") continue;
     if (Date.now() >= deadline) {
       const who = held ? `process ${held.pid} on ${held.host}` : "another process";
-      throw new ConfigError(
-        `the config file is locked by ${who} (${lockPath})`,
-        `if no mq is running, remove ${lockPath} and try again`,
-      );
+      throw new ConfigError(`the config file is locked by ${who} (${lockPath})`, `if no mq is running, remove ${lockPath} and try again`);
     }
     // 2 ms, growing to 50 ms, with jitter so that waiting writers do not wake in step
     sleepSync(Math.min(50, 2 << Math.min(attempt, 5)) * (0.5 + Math.random()));

@@ -133,7 +133,9 @@ export async function resolveDialect(ctx: ConfigSources): Promise<DialectChoice>
 export async function resolveRepo(ctx: ConfigSources): Promise<RepoRef> {
   const fromValue = (raw: string, source: string): RepoRef => {
     if (source === "--repo" && /[,@]/.test(raw)) {
-      throw new UsageError(`--repo "${raw}": this command reads one repository; several (a list or @FILE) are for mq stats, mq insights, mq prs and mq logs.`);
+      throw new UsageError(
+        `--repo "${raw}": this command reads one repository; several (a list or @FILE) are for mq stats, mq insights, mq prs and mq logs.`,
+      );
     }
     const checked = checkRepo(raw.trim());
     // one line: the message already says what a repository looks like (the hint is for "none given")

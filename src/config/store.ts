@@ -10,7 +10,19 @@
 // Files this writes are 0600 and the folder 0700 (a folder we own is tightened if it is looser:
 // tokens live here). A file that cannot be read as a JSON object, or holds a bad value, is a
 // ConfigError naming the file and is never rewritten: the user's hand edit stays for them to fix.
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { ConfigError } from "../errors.js";
 import { CONFIG_KEYS, checkConfigValue, type ConfigKey } from "./keys.js";
@@ -90,7 +102,10 @@ export function openConfigAt(dir: string): ConfigStore {
     const checked = checkConfigValue(key, String(raw));
     if (!checked.ok) {
       // every command reads the whole file first, so `mq config set` cannot repair it: say so
-      throw new ConfigError(`the config file ${path} has a bad value for '${key}': ${checked.message}`, `edit the file to fix or remove '${key}' (mq will not rewrite a file it cannot read)`);
+      throw new ConfigError(
+        `the config file ${path} has a bad value for '${key}': ${checked.message}`,
+        `edit the file to fix or remove '${key}' (mq will not rewrite a file it cannot read)`,
+      );
     }
     return checked.value;
   };
@@ -98,7 +113,10 @@ export function openConfigAt(dir: string): ConfigStore {
     const t = data[TOKENS];
     if (t === undefined) return {};
     if (t === null || typeof t !== "object" || Array.isArray(t)) {
-      throw new ConfigError(`the config file ${path} has a bad '${TOKENS}' entry: expected an object`, `edit the file to fix or remove '${TOKENS}'`);
+      throw new ConfigError(
+        `the config file ${path} has a bad '${TOKENS}' entry: expected an object`,
+        `edit the file to fix or remove '${TOKENS}'`,
+      );
     }
     return t as Record<string, string>;
   };

@@ -125,7 +125,12 @@ async function makeWire(choice: WireChoice, timeoutMs: number): Promise<Wire> {
   }
   const { EnvHttpProxyAgent, undiciWire } = await import("../api/undici-wire.js");
   if (choice.kind === "injected") return undiciWire(choice.dispatcher, timeoutMs);
-  const options = { connect: { timeout: CONNECT_TIMEOUT_MS }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: KEEP_ALIVE_MS };
+  const options = {
+    connect: { timeout: CONNECT_TIMEOUT_MS },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    keepAliveTimeout: KEEP_ALIVE_MS,
+  };
   const { httpProxy, httpsProxy, noProxy } = choice;
   return undiciWire(new EnvHttpProxyAgent({ ...options, httpProxy, httpsProxy, noProxy }), timeoutMs, { owned: true });
 }

@@ -64,19 +64,16 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   archive: [
     "mq --offline archive sync --repo acme/web --since 2d",
     "mq --offline archive sync --repo acme/web --since 1d && mq archive status",
-    "mq --offline archive sync --repo acme/web --since 1d && mq archive query \"SELECT type, count(*) AS n FROM events GROUP BY type ORDER BY n DESC LIMIT 5\"",
+    'mq --offline archive sync --repo acme/web --since 1d && mq archive query "SELECT type, count(*) AS n FROM events GROUP BY type ORDER BY n DESC LIMIT 5"',
   ],
   "archive sync": [
     "mq --offline archive sync --repo acme/web --since 2d",
     "mq --offline archive sync acme/web acme/api --since 1d -o json",
     "mq --offline archive sync --repo acme/web --since 1d --data-dir ./mq-archive",
   ],
-  "archive status": [
-    "mq archive status",
-    "mq --offline archive sync --repo acme/web --since 1d && mq archive status -o json",
-  ],
+  "archive status": ["mq archive status", "mq --offline archive sync --repo acme/web --since 1d && mq archive status -o json"],
   "archive query": [
-    "mq --offline archive sync --repo acme/web --since 1d && mq archive query \"SELECT count(*) AS events FROM events\"",
+    'mq --offline archive sync --repo acme/web --since 1d && mq archive query "SELECT count(*) AS events FROM events"',
     "mq --offline archive sync --repo acme/web --since 2d && mq archive query \"SELECT CAST(received_at AS DATE) AS day, count(*) AS merged FROM events WHERE type = 'action.queue.merged' GROUP BY ALL ORDER BY day\" -o csv",
   ],
   "archive export": [
@@ -84,48 +81,17 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "mq --offline archive sync --repo acme/web --since 1d && mq archive export --parquet ./acme-parquet acme/web --force",
   ],
 
-  auth: [
-    "mq auth login --with-token < token.txt",
-    "mq auth status",
-  ],
-  "auth login": [
-    "mq auth login --with-token < token.txt",
-    "mq --api-url https://mq.example.com auth login --with-token < token.txt",
-  ],
-  "auth status": [
-    "mq auth status",
-    "MQ_TOKEN=mqk_example1234 mq auth status",
-  ],
-  "auth logout": [
-    "mq auth logout",
-    "mq auth logout && mq auth login --with-token < token.txt",
-  ],
-  "auth token": [
-    "mq auth token",
-    'export MQ_TOKEN="$(mq auth token)"',
-  ],
+  auth: ["mq auth login --with-token < token.txt", "mq auth status"],
+  "auth login": ["mq auth login --with-token < token.txt", "mq --api-url https://mq.example.com auth login --with-token < token.txt"],
+  "auth status": ["mq auth status", "MQ_TOKEN=mqk_example1234 mq auth status"],
+  "auth logout": ["mq auth logout", "mq auth logout && mq auth login --with-token < token.txt"],
+  "auth token": ["mq auth token", 'export MQ_TOKEN="$(mq auth token)"'],
 
-  config: [
-    "mq config set repo acme/web",
-    "mq config list",
-  ],
-  "config get": [
-    "mq config get repo",
-    "mq config get api-url",
-  ],
-  "config set": [
-    "mq config set repo acme/web",
-    "mq config set output json",
-    "mq config set timeout 60",
-  ],
-  "config unset": [
-    "mq config unset repo",
-    "mq config unset output",
-  ],
-  "config list": [
-    "mq config list",
-    "mq -o json config list",
-  ],
+  config: ["mq config set repo acme/web", "mq config list"],
+  "config get": ["mq config get repo", "mq config get api-url"],
+  "config set": ["mq config set repo acme/web", "mq config set output json", "mq config set timeout 60"],
+  "config unset": ["mq config unset repo", "mq config unset output"],
+  "config list": ["mq config list", "mq -o json config list"],
 
   completion: [
     "source <(mq completion bash)",
@@ -133,10 +99,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "mkdir -p ~/.config/fish/completions && mq completion fish > ~/.config/fish/completions/mq.fish",
   ],
 
-  help: [
-    "mq help logs",
-    "mq help stats failure-rate",
-  ],
+  help: ["mq help logs", "mq help stats failure-rate"],
 };
 
 /** The "Examples:" block appended to a command's help. */

@@ -24,14 +24,17 @@ More: docs/formats.md
 function configText(): string {
   const width = Math.max(...CONFIG_KEYS.map((k) => k.length)) + 2;
   const keys = CONFIG_KEYS.map((k) => `  ${k.padEnd(width)}${CONFIG_KEY_HELP[k]}`).join("\n");
-  return fitHelpText(`Settings (mq config get KEY, set KEY VALUE, unset KEY, list):
+  return fitHelpText(
+    `Settings (mq config get KEY, set KEY VALUE, unset KEY, list):
 ${keys}
 They live in $MQ_CONFIG_DIR/config.json, else $XDG_CONFIG_HOME/mq/config.json,
 else ~/.config/mq/config.json, with the tokens of mq auth login (which mq config
 list never shows). A flag wins over this file, and so do MQ_API_URL, MQ_REPO and
 MQ_DIALECT (mq help environment).
 More: docs/configuration.md
-`, WIDTH);
+`,
+    WIDTH,
+  );
 }
 
 const ENVIRONMENT = `Environment variables (a flag wins over each):

@@ -69,17 +69,50 @@ export type Field = keyof typeof READINGS;
 export const QUEUE_EVENT_FIELDS = {
   "action.queue.enter": ["queue_name", "branch", "queued_at", "session_id", "priority_rule_name", "partition_name"],
   "action.queue.checks_not_started": ["queue_name", "branch", "queued_at", "session_id", "reason"],
-  "action.queue.checks_start": ["queue_name", "branch", "queued_at", "session_id", "run_id", "batch_name", "pull_request_numbers", "start_reason", "draft_number", "checks_started_at"],
+  "action.queue.checks_start": [
+    "queue_name",
+    "branch",
+    "queued_at",
+    "session_id",
+    "run_id",
+    "batch_name",
+    "pull_request_numbers",
+    "start_reason",
+    "draft_number",
+    "checks_started_at",
+  ],
   "action.queue.checks_end": [
-    "queue_name", "branch", "queued_at", "session_id", "run_id", "batch_name", "pull_request_numbers", "draft_number",
-    "checks_started_at", "checks_ended_at", "checks_conclusion", "unsuccessful_checks", "aborted", "abort_code", "abort_status", "retry_attempt",
+    "queue_name",
+    "branch",
+    "queued_at",
+    "session_id",
+    "run_id",
+    "batch_name",
+    "pull_request_numbers",
+    "draft_number",
+    "checks_started_at",
+    "checks_ended_at",
+    "checks_conclusion",
+    "unsuccessful_checks",
+    "aborted",
+    "abort_code",
+    "abort_status",
+    "retry_attempt",
   ],
   "action.queue.batch_bisection_start": ["queue_name", "original_batch_pr_numbers", "bisection_depth"],
   "action.queue.batch_bisection_end": ["queue_name", "original_batch_pr_numbers", "culprit_pr_numbers"],
   "action.queue.merged": ["queue_name", "branch", "queued_at", "session_id", "partition_names"],
   "action.queue.leave": [
-    "queue_name", "branch", "queued_at", "session_id", "partition_name", "merged", "reason", "dequeue_code",
-    "seconds_waiting_for_schedule", "seconds_waiting_for_freeze",
+    "queue_name",
+    "branch",
+    "queued_at",
+    "session_id",
+    "partition_name",
+    "merged",
+    "reason",
+    "dequeue_code",
+    "seconds_waiting_for_schedule",
+    "seconds_waiting_for_freeze",
   ],
 } as const satisfies Record<string, readonly Field[]>;
 
@@ -91,7 +124,15 @@ export function isQueueEventType(type: string): type is QueueEventType {
   return Object.prototype.hasOwnProperty.call(QUEUE_EVENT_FIELDS, type);
 }
 
-type ValueOf<K extends Kind> = K extends "string" ? string : K extends "number" ? number : K extends "boolean" ? boolean : K extends "numbers" ? number[] : Record<string, unknown>[];
+type ValueOf<K extends Kind> = K extends "string"
+  ? string
+  : K extends "number"
+    ? number
+    : K extends "boolean"
+      ? boolean
+      : K extends "numbers"
+        ? number[]
+        : Record<string, unknown>[];
 export type FieldValue<F extends Field> = ValueOf<(typeof READINGS)[F]["kind"]>;
 
 function at(obj: unknown, path: Path): unknown {
@@ -129,7 +170,8 @@ const LOOKUP_PATHS: ReadonlyMap<Dialect | undefined, Readonly<Record<Field, read
     for (const field of Object.keys(READINGS) as Field[]) {
       const reading: Reading = READINGS[field];
       const paths: Path[] = [];
-      for (const d of order) for (const path of reading.paths[d] ?? []) if (!paths.some((p) => p.join(".") === path.join("."))) paths.push(path);
+      for (const d of order)
+        for (const path of reading.paths[d] ?? []) if (!paths.some((p) => p.join(".") === path.join("."))) paths.push(path);
       byField[field] = paths;
     }
     return [dialect, byField];
@@ -168,7 +210,11 @@ export function dialectOf(type: string, metadata: unknown): Dialect | undefined 
   if (metadata === null || typeof metadata !== "object") return undefined;
   const m = metadata as Record<string, unknown>;
   if (DIALECT_MARKERS.mergify.some((k) => k in m)) return "mergify";
-  if (DIALECT_MARKERS.contract.some((k) => k in m) || (type.startsWith("action.queue.checks_") && DIALECT_MARKERS.contractChecks.some((k) => k in m))) return "contract";
+  if (
+    DIALECT_MARKERS.contract.some((k) => k in m) ||
+    (type.startsWith("action.queue.checks_") && DIALECT_MARKERS.contractChecks.some((k) => k in m))
+  )
+    return "contract";
   return undefined;
 }
 
@@ -191,7 +237,8 @@ const STAY_KEYS: KeyTree = (() => {
       }
     });
   };
-  for (const reading of Object.values(READINGS) as Reading[]) for (const paths of Object.values(reading.paths)) for (const path of paths ?? []) add(path);
+  for (const reading of Object.values(READINGS) as Reading[])
+    for (const paths of Object.values(reading.paths)) for (const path of paths ?? []) add(path);
   for (const keys of Object.values(DIALECT_MARKERS)) for (const key of keys) add([key]);
   return tree;
 })();
@@ -224,7 +271,15 @@ function project(value: Record<string, unknown>, keys: KeyTree): Record<string, 
  * same answers on it as on the whole event, so StayBuilder builds the same stays from either; the
  * archive keeps it next to the event (a third of its size), for the analyses to parse that instead.
  */
-export function stayEvent(event: { id: unknown; received_at: unknown; type: unknown; repository?: unknown; pull_request?: unknown; base_ref?: unknown; metadata?: unknown }): Record<string, unknown> {
+export function stayEvent(event: {
+  id: unknown;
+  received_at: unknown;
+  type: unknown;
+  repository?: unknown;
+  pull_request?: unknown;
+  base_ref?: unknown;
+  metadata?: unknown;
+}): Record<string, unknown> {
   const m = event.metadata;
   return {
     id: event.id,

@@ -187,7 +187,10 @@ export class WindowAccumulator {
   result(): WindowFigures {
     this.trimSlowest();
     const days = (this.to - this.from) / 86_400_000;
-    const distributions = Object.fromEntries(DISTRIBUTIONS.map((d) => [d, distribution(this.values[d])])) as Record<DistributionName, Distribution>;
+    const distributions = Object.fromEntries(DISTRIBUTIONS.map((d) => [d, distribution(this.values[d])])) as Record<
+      DistributionName,
+      Distribution
+    >;
     const values: Record<string, number | null> = {
       entered: this.entered,
       merged: this.merged,
@@ -202,7 +205,9 @@ export class WindowAccumulator {
       window: this.window,
       values,
       distributions,
-      exitReasons: [...this.reasons].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1)),
+      exitReasons: [...this.reasons]
+        .map(([reason, count]) => ({ reason, count }))
+        .sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1)),
       slowest: this.slowest,
     };
   }

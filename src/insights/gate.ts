@@ -10,7 +10,18 @@
 // expression names; the verdicts and their reporters are the same.
 import { UsageError } from "../errors.js";
 import { FIGURE_BY_NAME, FIGURE_NAMES, type Unit } from "./figures.js";
-import { judge, thresholdFor, type FailIfExpr, type GateOptions, type GateScope, type GateUnit, type Operator, type Sample, type Target, type Verdict } from "../stats/fail-if.js";
+import {
+  judge,
+  thresholdFor,
+  type FailIfExpr,
+  type GateOptions,
+  type GateScope,
+  type GateUnit,
+  type Operator,
+  type Sample,
+  type Target,
+  type Verdict,
+} from "../stats/fail-if.js";
 import type { InsightsReport } from "./report.js";
 
 const EXPR = /^\s*(.+?)\s*(>=|<=|==|!=|>|<)\s*(\S+)\s*$/;
@@ -92,7 +103,9 @@ export function judgeInsights(
     }
     if (!reports.repositories || scope !== "each") {
       // "repository acme/web" as the verdicts of `each` name theirs (and mq stats --repo a,b its rows)
-      targets.push(target(reports.total, expr.field, "all", [], reports.repositories ? "all repositories" : `repository ${reports.total.repository}`));
+      targets.push(
+        target(reports.total, expr.field, "all", [], reports.repositories ? "all repositories" : `repository ${reports.total.repository}`),
+      );
     }
     return judge(expr, targets, opts);
   });

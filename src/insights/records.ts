@@ -33,7 +33,18 @@ export const STAY_FIELDS = [
 export const OUTCOMES = ["merged", "failed", "dequeued", "open"] as const;
 
 /** The duration fields `mq prs --sort` accepts (plus the entry time). */
-export const SORT_FIELDS = ["queue_time", "time_to_merge", "wait_time", "idle_capacity", "idle_schedule", "idle_freeze", "ci_time", "entered_at", "retries", "check_runs"] as const;
+export const SORT_FIELDS = [
+  "queue_time",
+  "time_to_merge",
+  "wait_time",
+  "idle_capacity",
+  "idle_schedule",
+  "idle_freeze",
+  "ci_time",
+  "entered_at",
+  "retries",
+  "check_runs",
+] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString().replace(".000Z", "Z"));

@@ -40,7 +40,8 @@ export function buildReport(repository: string, cur: WindowFigures, prev: Window
     return { reason: r.reason, count: r.count, previous: p, change: prev ? change(r.count, p) : null };
   });
   // reasons that disappeared are news too
-  for (const r of prev?.exitReasons ?? []) if (!reasons.has(r.reason)) exitReasons.push({ reason: r.reason, count: 0, previous: r.count, change: -1 });
+  for (const r of prev?.exitReasons ?? [])
+    if (!reasons.has(r.reason)) exitReasons.push({ reason: r.reason, count: 0, previous: r.count, change: -1 });
   return {
     repository,
     since: iso(cur.window.since),

@@ -277,7 +277,11 @@ export class StayBuilder {
         }
         s.scheduleWait = readField(m, "seconds_waiting_for_schedule", dialect) ?? 0;
         s.freezeWait = readField(m, "seconds_waiting_for_freeze", dialect) ?? 0;
-        step?.(s.outcome === "merged" ? "left the queue: merged" : `left the queue: ${s.reason}${s.reasonText && s.reasonText !== s.reason ? ` (${s.reasonText})` : ""}`);
+        step?.(
+          s.outcome === "merged"
+            ? "left the queue: merged"
+            : `left the queue: ${s.reason}${s.reasonText && s.reasonText !== s.reason ? ` (${s.reasonText})` : ""}`,
+        );
         break;
       }
     }

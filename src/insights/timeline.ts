@@ -50,7 +50,10 @@ const byTimeThenId = (a: LogEvent, b: LogEvent) => Date.parse(b.received_at) - D
  */
 export function timelineOf(pr: number, events: readonly LogEvent[]): TimelineStay[] {
   const sorted = [...events].sort(byTimeThenId);
-  const stays = staysOf(sorted.filter((e) => e.pull_request === pr || e.type.startsWith("action.queue.batch_bisection")), { steps: true })
+  const stays = staysOf(
+    sorted.filter((e) => e.pull_request === pr || e.type.startsWith("action.queue.batch_bisection")),
+    { steps: true },
+  )
     .filter((s) => s.pullRequest === pr)
     .sort((a, b) => a.enteredAt - b.enteredAt);
   const out: TimelineStay[] = stays.map((stay) => ({ stay, steps: stay.steps.map((s) => ({ ...s, wait: null })) }));

@@ -77,7 +77,8 @@ export async function* walkLog(ctx: Context, opts: WalkOptions): AsyncGenerator<
   };
   // envelopes are checked; metadata is read field by field, tolerant of either dialect, so a
   // contract mismatch is no news here (unless --strict asks for it)
-  const parse = (body: unknown) => checkPage(body, { strict: ctx.globals.strict, checkMetadataOf: () => false }) as LogEvent[] | Promise<LogEvent[]>;
+  const parse = (body: unknown) =>
+    checkPage(body, { strict: ctx.globals.strict, checkMetadataOf: () => false }) as LogEvent[] | Promise<LogEvent[]>;
   let count = 0;
   let pages = 0;
   // --parallel 1: page after page; else parallel time slices

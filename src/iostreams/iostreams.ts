@@ -126,7 +126,8 @@ export function createIOStreams(init: Partial<IOFacts> | undefined, settings: IO
     width: () => io.columns,
     csvGuarded: () => settings.globals().csvGuard,
     tableWidth: () => (io.stdoutIsTTY ? io.columns : undefined),
-    messageWidth: () => (io.stderrIsTTY ? (io.stderr as { columns?: number }).columns || io.columns : io.stdoutIsTTY ? io.columns : undefined),
+    messageWidth: () =>
+      io.stderrIsTTY ? (io.stderr as { columns?: number }).columns || io.columns : io.stdoutIsTTY ? io.columns : undefined,
     spinnerAllowed(opts = {}) {
       // A terminal that reports 0 columns (a pty without a size: `script`, some CI runners) sends
       // ora's line count to Infinity and clear() into an endless loop of escape codes.

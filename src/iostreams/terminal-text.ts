@@ -83,7 +83,9 @@ export function stderrText(text: string): string {
     .split("\n")
     .map((line) => {
       const safe = terminalText(line);
-      return WORKFLOW_COMMAND.test(safe) ? safe.replace(WORKFLOW_COMMAND, (_m, ws: string, cmd: string) => ws + escapeCodePoint(cmd[0]!) + cmd.slice(1)) : safe;
+      return WORKFLOW_COMMAND.test(safe)
+        ? safe.replace(WORKFLOW_COMMAND, (_m, ws: string, cmd: string) => ws + escapeCodePoint(cmd[0]!) + cmd.slice(1))
+        : safe;
     })
     .join("\n");
 }
@@ -131,7 +133,12 @@ export function shellWord(value: string): string {
     else if (ch === "'") out += "\\'";
     else if (ANY_UNSAFE().test(ch)) {
       const cp = ch.codePointAt(0)!;
-      out += cp < 0x100 ? `\\x${cp.toString(16).padStart(2, "0")}` : cp <= 0xffff ? `\\u${cp.toString(16).padStart(4, "0")}` : `\\U${cp.toString(16).padStart(8, "0")}`;
+      out +=
+        cp < 0x100
+          ? `\\x${cp.toString(16).padStart(2, "0")}`
+          : cp <= 0xffff
+            ? `\\u${cp.toString(16).padStart(4, "0")}`
+            : `\\U${cp.toString(16).padStart(8, "0")}`;
     } else out += ch;
   }
   return `$'${out}'`;

@@ -59,7 +59,6 @@ function* printedUnits(text: string): Generator<string> {
   }
 }
 
-
 // mq's own colour codes in a line to wrap: they take no columns
 const SGR_CODES = /\x1b\[[0-9;]*m/g;
 

@@ -74,7 +74,10 @@ function shortInstant(iso: string): string {
 export function onTimeGrid(points: readonly ChartPoint[]): { values: Array<number | null | undefined>; slots: number } {
   const asGiven = { values: points.map((p) => p.value), slots: points.length };
   const ends = points.map((p) => Date.parse(p.end));
-  const lengths = points.map((p, i) => ends[i]! - Date.parse(p.start)).filter((d) => d > 0).sort((a, b) => a - b);
+  const lengths = points
+    .map((p, i) => ends[i]! - Date.parse(p.start))
+    .filter((d) => d > 0)
+    .sort((a, b) => a - b);
   if (points.length < 2 || lengths.length === 0 || ends.some(Number.isNaN)) return asGiven;
   const step = lengths[Math.floor(lengths.length / 2)]!;
   const slotOf = (end: number) => Math.round((end - ends[0]!) / step);

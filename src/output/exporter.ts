@@ -59,7 +59,8 @@ function recordSink<T>(format: "json" | "ndjson" | "csv", io: IOStreams, x: Expo
         : toRecord;
   return {
     // the items are the records (events from the API): no copy of a long walk's every page
-    write: (items) => writer.writeMany(prepare === undefined ? (items as unknown as readonly Record<string, unknown>[]) : items.map(prepare)),
+    write: (items) =>
+      writer.writeMany(prepare === undefined ? (items as unknown as readonly Record<string, unknown>[]) : items.map(prepare)),
     end: () => writer.end(),
   };
 }
@@ -84,7 +85,6 @@ function textSink<T>(io: IOStreams, what: string, make: (() => string) | undefin
     end: () => writeChunk(io.stdout, make()),
   };
 }
-
 
 export const FORMATS: Readonly<Record<OutputFormat, FormatEntry>> = {
   table: (_io, x) => x.table(),

@@ -82,7 +82,10 @@ export function fittedTable(spec: {
       renderTable({ head, rows: cells, colors: spec.colors, align: spec.align, widths, wrap, lines });
     const whole = room(spec.head);
     const parted = room(broken(spec.head));
-    for (const [head, { widths, left }] of [[spec.head, whole], [broken(spec.head), parted]] as const) {
+    for (const [head, { widths, left }] of [
+      [spec.head, whole],
+      [broken(spec.head), parted],
+    ] as const) {
       if (left >= Math.min(widths[last]!, spec.freeLast.min)) {
         widths[last] = Math.min(widths[last]!, left);
         return one([...head], widths, rows, spec.freeLast.wrap);
@@ -102,9 +105,12 @@ export function fittedTable(spec: {
   const parts = splitColumns(head, rows, columns, spec.lead ?? 1);
   return parts
     .map((keep) => {
-      const pick = <T,>(xs: readonly T[]) => keep.map((i) => xs[i]!);
+      const pick = <T>(xs: readonly T[]) => keep.map((i) => xs[i]!);
       // a part that fits with its headers whole keeps them whole
-      const partHead = parts.length > 1 && columns !== undefined && naturalWidth(pick(spec.head), rows.map(pick)) <= columns ? pick(spec.head) : pick(head);
+      const partHead =
+        parts.length > 1 && columns !== undefined && naturalWidth(pick(spec.head), rows.map(pick)) <= columns
+          ? pick(spec.head)
+          : pick(head);
       return renderTable({ head: partHead, rows: rows.map(pick), columns, colors: spec.colors, align: pick(spec.align) });
     })
     .join("\n");

@@ -15,7 +15,10 @@ import { wrapLine } from "../iostreams/terminal-width.js";
  */
 export function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 function plain(n: number): string {
@@ -78,7 +81,12 @@ function keysText(keys: ReadonlyArray<[string, KeyValue]>, scope: Verdict["scope
 /** Where a verdict's figure comes from: "13/119 checks, all groups". */
 export function verdictWhere(v: Verdict): string {
   const parts: string[] = [];
-  if (v.sample) parts.push(v.sample.part !== undefined ? `${grouped(v.sample.part)}/${grouped(v.sample.count)} ${v.sample.noun}` : `${grouped(v.sample.count)} ${v.sample.noun}`);
+  if (v.sample)
+    parts.push(
+      v.sample.part !== undefined
+        ? `${grouped(v.sample.part)}/${grouped(v.sample.count)} ${v.sample.noun}`
+        : `${grouped(v.sample.count)} ${v.sample.noun}`,
+    );
   parts.push(keysText(v.keys, v.scope, v.over));
   return parts.join(", ");
 }
@@ -96,7 +104,8 @@ export function formatVerdict(v: Verdict): string {
   const word = (v.status === "empty" && v.pass ? "skip" : STATUS_WORD[v.status]).padEnd(6);
   const label = labelOf(v.expr);
   const threshold = formatThreshold(v.expr.threshold, v.expr.unit);
-  if (v.status === "empty") return `${word}${label} ${v.expr.op} ${threshold}${v.over ? ` (${keysText(v.keys, v.scope, v.over)})` : ""}: ${oneLine(v.reason ?? "no data")}`;
+  if (v.status === "empty")
+    return `${word}${label} ${v.expr.op} ${threshold}${v.over ? ` (${keysText(v.keys, v.scope, v.over)})` : ""}: ${oneLine(v.reason ?? "no data")}`;
   const value = v.value === null ? "" : ` ${formatGateValue(v.value, v.expr.threshold, v.expr.unit)}`;
   if (v.status === "skip") return `${word}${label}${value} (${verdictWhere(v)}): ${v.reason}`;
   const op = v.status === "ok" ? negate(v.expr.op) : v.expr.op;
@@ -110,7 +119,8 @@ export function verdictLines(verdicts: readonly Verdict[], paint?: ChalkInstance
       // group keys are the server's: through the door, so a key holding "\n::error::" stays on its line
       const line = terminalText(formatVerdict(v));
       const word = line.slice(0, 6);
-      const colour = !paint || paint.level === 0 ? (s: string) => s : !v.pass ? paint.red.bold : v.status === "ok" ? paint.green : paint.dim;
+      const colour =
+        !paint || paint.level === 0 ? (s: string) => s : !v.pass ? paint.red.bold : v.status === "ok" ? paint.green : paint.dim;
       // on a terminal, broken between words under the check, past the FAIL/ok column
       return wrapLine(colour(word) + line.slice(6), columns, " ".repeat(6)) + "\n";
     })

@@ -39,12 +39,20 @@ export function inActions(env: ActionsEnv): boolean {
 
 /** One `::error` line per failed check (none for passing or skipped ones). */
 export function annotations(verdicts: readonly Verdict[], command: string): string {
-  return verdicts
-    .filter((v) => !v.pass)
-    // the one workflow command mq writes on purpose; the server's group keys inside it go through
-    // the door as well (no raw escape sequence in the CI log), then the command escaping
-    .map((v) => workflowCommand("error", { title: `${command}: --fail-if '${terminalText(v.expr.source)}'` }, terminalText(formatVerdict(v)).replace(/^FAIL\s+/, "")))
-    .join("");
+  return (
+    verdicts
+      .filter((v) => !v.pass)
+      // the one workflow command mq writes on purpose; the server's group keys inside it go through
+      // the door as well (no raw escape sequence in the CI log), then the command escaping
+      .map((v) =>
+        workflowCommand(
+          "error",
+          { title: `${command}: --fail-if '${terminalText(v.expr.source)}'` },
+          terminalText(formatVerdict(v)).replace(/^FAIL\s+/, ""),
+        ),
+      )
+      .join("")
+  );
 }
 
 export interface StepSummary {
@@ -68,7 +76,9 @@ export function renderStepSummary(s: StepSummary): string {
   if (s.window) out.push(`${escapeMarkdown(s.window.start)} → ${escapeMarkdown(s.window.end)}\n`);
   out.push(renderMarkdownTable(s.headline));
   if (s.chart && s.chart.values.some((v) => v !== null)) {
-    out.push(`${escapeMarkdown(s.chart.label)} over time, all groups: \`${sparkline(s.chart.values, Math.min(s.chart.values.length, 60))}\` (min ${escapeMarkdown(s.chart.min)}, max ${escapeMarkdown(s.chart.max)})\n`);
+    out.push(
+      `${escapeMarkdown(s.chart.label)} over time, all groups: \`${sparkline(s.chart.values, Math.min(s.chart.values.length, 60))}\` (min ${escapeMarkdown(s.chart.min)}, max ${escapeMarkdown(s.chart.max)})\n`,
+    );
   }
   if (s.verdicts.length) {
     out.push(

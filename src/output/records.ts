@@ -32,11 +32,7 @@ export interface RecordWriter {
   readonly count: number;
 }
 
-export function createRecordWriter(
-  format: RecordFormat,
-  stream: NodeJS.WritableStream,
-  opts: RecordWriterOptions = {},
-): RecordWriter {
+export function createRecordWriter(format: RecordFormat, stream: NodeJS.WritableStream, opts: RecordWriterOptions = {}): RecordWriter {
   const fields = opts.fields;
   let columns = opts.csvColumns ?? fields;
   let count = 0;

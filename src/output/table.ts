@@ -28,9 +28,20 @@ export interface TableSpec {
 const GAP = 2;
 const MIN_COLUMN = 8;
 const NO_BORDERS = {
-  top: "", "top-mid": "", "top-left": "", "top-right": "",
-  bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "",
-  left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "",
+  top: "",
+  "top-mid": "",
+  "top-left": "",
+  "top-right": "",
+  bottom: "",
+  "bottom-mid": "",
+  "bottom-left": "",
+  "bottom-right": "",
+  left: "",
+  "left-mid": "",
+  mid: "",
+  "mid-mid": "",
+  right: "",
+  "right-mid": "",
   middle: " ".repeat(GAP),
 };
 
@@ -114,17 +125,35 @@ export function fitColumnWidths(natural: number[], columns: number | undefined):
 /** The widths renderTable gives these rows: each column's widest cell, fitted to `columns`. */
 export function columnWidths(spec: Pick<TableSpec, "head" | "rows" | "columns">): number[] {
   // measured on what is printed: a cell escaped by the net is wider than its raw text
-  const natural = spec.head.map((h, i) => Math.max(visibleWidth(safeCell(h, true)), ...spec.rows.map((r) => visibleWidth(safeCell(r[i] ?? "")))));
+  const natural = spec.head.map((h, i) =>
+    Math.max(visibleWidth(safeCell(h, true)), ...spec.rows.map((r) => visibleWidth(safeCell(r[i] ?? "")))),
+  );
   return fitColumnWidths(natural, spec.columns);
 }
 
 export function renderTable(spec: TableSpec): string {
   const { head, rows } = spec;
   const widths = spec.widths ?? columnWidths(spec);
-  return cliTable((spec.colors ? head.map((h) => spec.colors!.bold(h)) : head).map((h) => safeCell(h, true)), rows, widths, spec.align ?? head.map(() => "left"), head.length, spec.wrap === true, spec.lines === true);
+  return cliTable(
+    (spec.colors ? head.map((h) => spec.colors!.bold(h)) : head).map((h) => safeCell(h, true)),
+    rows,
+    widths,
+    spec.align ?? head.map(() => "left"),
+    head.length,
+    spec.wrap === true,
+    spec.lines === true,
+  );
 }
 
-function cliTable(head: string[], rows: readonly string[][], widths: readonly number[], align: readonly ("left" | "right")[], n: number, wrap = false, lines = false): string {
+function cliTable(
+  head: string[],
+  rows: readonly string[][],
+  widths: readonly number[],
+  align: readonly ("left" | "right")[],
+  n: number,
+  wrap = false,
+  lines = false,
+): string {
   const table = new Table({
     head,
     chars: NO_BORDERS,
@@ -136,13 +165,22 @@ function cliTable(head: string[], rows: readonly string[][], widths: readonly nu
   });
   // a table that wraps lets cli-table3 break long cells at spaces; the others are cut here
   const fit = (cell: string, width: number) =>
-    lines && cell.includes("\n") ? cell.split("\n").map((line) => fitCell(safeCell(line), width)).join("\n") : wrap ? safeCell(cell) : fitCell(safeCell(cell), width);
+    lines && cell.includes("\n")
+      ? cell
+          .split("\n")
+          .map((line) => fitCell(safeCell(line), width))
+          .join("\n")
+      : wrap
+        ? safeCell(cell)
+        : fitCell(safeCell(cell), width);
   for (const row of rows) table.push(Array.from({ length: n }, (_, i) => fit(row[i] ?? "", Math.max(widths[i] ?? 1, 1))));
-  return table
-    .toString()
-    .split("\n")
-    .map((line) => line.trimEnd())
-    .join("\n") + "\n";
+  return (
+    table
+      .toString()
+      .split("\n")
+      .map((line) => line.trimEnd())
+      .join("\n") + "\n"
+  );
 }
 
 // SGR colour codes as cli-table3 measures them (utils.codeRegex): they take no width

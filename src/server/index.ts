@@ -293,7 +293,9 @@ class Handler {
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!this.hostAllowed(req)) {
-      return send(res, 421, { detail: "Misdirected Request: this server answers only to a loopback Host (localhost, 127.0.0.1, [::1] or its --host)" });
+      return send(res, 421, {
+        detail: "Misdirected Request: this server answers only to a loopback Host (localhost, 127.0.0.1, [::1] or its --host)",
+      });
     }
     const rawUrl = req.url ?? "/";
     const q = rawUrl.indexOf("?");
@@ -343,12 +345,16 @@ class Handler {
 
   private route(
     s: string[],
-  ): { kind: "logs" | "aggregate"; owner: string; repository: string } | { kind: "stats"; owner: string; repository: string; path: string } | undefined {
+  ):
+    | { kind: "logs" | "aggregate"; owner: string; repository: string }
+    | { kind: "stats"; owner: string; repository: string; path: string }
+    | undefined {
     if (s.length < 5 || s[0] !== "v1" || s[1] !== "repos") return undefined;
     const owner = s[2]!;
     const repository = s[3]!;
     if (s.length === 5 && s[4] === "logs") return { kind: "logs", owner, repository };
-    if (s.length === 6 && s[4] === "logs" && s[5] === "aggregate" && hasEndpoint(this.dialect, "logs/aggregate")) return { kind: "aggregate", owner, repository };
+    if (s.length === 6 && s[4] === "logs" && s[5] === "aggregate" && hasEndpoint(this.dialect, "logs/aggregate"))
+      return { kind: "aggregate", owner, repository };
     // a path the dialect spoken does not have is a 404, as on that side (average_queue_time on the real service)
     if (s.length === 6 && s[4] === "stats" && hasEndpoint(this.dialect, `stats/${s[5]}`)) {
       const path = s[5]!;
@@ -371,7 +377,9 @@ class Handler {
     const to = v.received_to !== undefined ? Date.parse(v.received_to) : this.nowMs();
     const from = v.received_from !== undefined ? Date.parse(v.received_from) : to - DAY;
     if (from > to) {
-      return unprocessable(res, [{ loc: ["query", "received_from"], msg: "Value error, received_from must not be after received_to", type: "value_error" }]);
+      return unprocessable(res, [
+        { loc: ["query", "received_from"], msg: "Value error, received_from must not be after received_to", type: "value_error" },
+      ]);
     }
     if (this.windowTooLong(res, from, to, "received_from")) return;
     if (agg) {
@@ -400,7 +408,9 @@ class Handler {
     const to = v.received_to !== undefined ? Date.parse(v.received_to) : this.nowMs();
     const from = v.received_from !== undefined ? Date.parse(v.received_from) : to - DAY;
     if (from > to) {
-      return unprocessable(res, [{ loc: ["query", "received_from"], msg: "received_from must not be after received_to", type: "value_error" }]);
+      return unprocessable(res, [
+        { loc: ["query", "received_from"], msg: "received_from must not be after received_to", type: "value_error" },
+      ]);
     }
     let cursor: Cursor | undefined;
     // an empty cursor is a cursor, and an invalid one: only its absence means "the first page"
@@ -423,7 +433,12 @@ class Handler {
     sendRaw(res, 200, body, link ? { link } : {});
   }
 
-  private links(req: IncomingMessage, search: URLSearchParams, page: { events: StoredEvent[]; hasNext: boolean; hasPrev: boolean }, _perPage: number): string {
+  private links(
+    req: IncomingMessage,
+    search: URLSearchParams,
+    page: { events: StoredEvent[]; hasNext: boolean; hasPrev: boolean },
+    _perPage: number,
+  ): string {
     const base = `${this.baseUrl}${(req.url ?? "/").split("?")[0]}`;
     const url = (cursor: Cursor | undefined) => {
       const params = new URLSearchParams();
@@ -469,7 +484,9 @@ class Handler {
     const to = typeof v.end_at === "string" ? Date.parse(v.end_at) : this.nowMs();
     const from = typeof v.start_at === "string" ? Date.parse(v.start_at) : to - DAY;
     if (from >= to) {
-      return unprocessable(res, [{ loc: ["query", "start_at"], msg: `${spec ? "" : "Value error, "}start_at must be before end_at`, type: "value_error" }]);
+      return unprocessable(res, [
+        { loc: ["query", "start_at"], msg: `${spec ? "" : "Value error, "}start_at must be before end_at`, type: "value_error" },
+      ]);
     }
     if (this.windowTooLong(res, from, to, "start_at")) return;
     const filter: StatsFilter = {
@@ -510,7 +527,8 @@ export function syntheticEvents(count: number, options: { repo?: string; seed?: 
         ...e,
         id: e.id - shift * ID_PER_MS,
         received_at: new Date(t).toISOString(),
-        metadata: typeof m.session_id === "string" ? { ...m, session_id: `${m.session_id.slice(0, 24)}${String(copy).padStart(12, "0")}` } : m,
+        metadata:
+          typeof m.session_id === "string" ? { ...m, session_id: `${m.session_id.slice(0, 24)}${String(copy).padStart(12, "0")}` } : m,
       });
     }
   }

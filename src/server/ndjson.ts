@@ -56,7 +56,8 @@ export function nestingDepth(value: unknown): number {
     if (v === null || typeof v !== "object") continue;
     if (depth + 1 > deepest) deepest = depth + 1;
     if (deepest > MAX_EVENT_DEPTH) return deepest;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
   }
   return deepest;
 }
@@ -76,7 +77,9 @@ export async function loadEventsFile(path: string, options: { budgetBytes?: numb
   const stream = createReadStream(path, { encoding: "utf8" });
   const opened = new Promise<void>((resolve, reject) => {
     stream.once("open", () => resolve());
-    stream.once("error", (err: NodeJS.ErrnoException) => reject(new EventsFileError(`cannot read ${path}: ${err.code ?? err.message}`, undefined)));
+    stream.once("error", (err: NodeJS.ErrnoException) =>
+      reject(new EventsFileError(`cannot read ${path}: ${err.code ?? err.message}`, undefined)),
+    );
   });
   await opened;
   const lines = createInterface({ input: stream, crlfDelay: Infinity });

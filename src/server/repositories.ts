@@ -181,7 +181,17 @@ export class Repositories {
     const key = repo.toLowerCase();
     let sim = this.simulated.get(key);
     if (sim) this.simulated.delete(key);
-    else sim = { name: repo, store: new EventStore(), days: new Map(), eventBytes: 0, partials: new Map(), edges: new Map(), partialBytes: 0, pinned: false };
+    else
+      sim = {
+        name: repo,
+        store: new EventStore(),
+        days: new Map(),
+        eventBytes: 0,
+        partials: new Map(),
+        edges: new Map(),
+        partialBytes: 0,
+        pinned: false,
+      };
     this.simulated.set(key, sim);
     return sim;
   }
@@ -360,7 +370,8 @@ export class Repositories {
     if (firstWhole < endWhole) {
       const partials = await this.dayPartials(repo, firstWhole, endWhole, dayOf(start));
       // a day's slot is the day itself (or 0 for the endpoints kept whole, which ignore it)
-      for (let d = firstWhole; d < endWhole; d++) mergePartials(name, result, partials.get(d)!.get(name)!, (day) => bucketIndex(buckets, day * DAY));
+      for (let d = firstWhole; d < endWhole; d++)
+        mergePartials(name, result, partials.get(d)!.get(name)!, (day) => bucketIndex(buckets, day * DAY));
       if (lo < firstWhole * DAY) edges.push([lo, firstWhole * DAY]);
       if (endWhole * DAY < hi) edges.push([endWhole * DAY, hi]);
     } else if (lo < hi) {
@@ -372,7 +383,12 @@ export class Repositories {
       let partials = this.entry(repo).edges.get(edgeKey);
       if (!partials) {
         partials = await this.withDays(repo, a, b - 1, (store) => {
-          const acc = new Accumulation(new Sink(() => 1, (sid) => store.firstChecksStart(sid)));
+          const acc = new Accumulation(
+            new Sink(
+              () => 1,
+              (sid) => store.firstChecksStart(sid),
+            ),
+          );
           for (const type of STATS_TYPES) {
             const positions = store.positionsOf(type, a, b);
             for (let i = 0; i < positions.length; i++) acc.add(store.event(positions[i]!), store.time(positions[i]!));
@@ -466,7 +482,12 @@ export class Repositories {
   }
 
   /** Whole calendar days' partials from the simulated events, through the endpoints' own accumulators (a dialect without a fact view). */
-  private async accumulateDays(sim: SimulatedRepo, days: number[], historyDay: number, keep: (d: number, partials: Partials) => void): Promise<void> {
+  private async accumulateDays(
+    sim: SimulatedRepo,
+    days: number[],
+    historyDay: number,
+    keep: (d: number, partials: Partials) => void,
+  ): Promise<void> {
     const building = new Map<number, Accumulation>();
     let currentStarts = new Map<string, number>();
     const starts = (sid: string) => currentStarts.get(sid);
@@ -531,7 +552,6 @@ export class Repositories {
     sim.partialBytes += bytes;
     this.usedBytes += bytes;
   }
-
 
   /** a simulated day's events, in the dialect spoken (translated a chunk per turn, as simulated) */
   private async simulateDay(name: string, day: number): Promise<SimEvent[]> {

@@ -53,7 +53,10 @@ export async function startIsolatedServer(
     new Promise((resolve, reject) => {
       worker = new Worker(new URL(import.meta.url), {
         workerData: { mqServeWorker: true, options: { foldHelper: true, ...options, port: port ?? options.port } },
-        resourceLimits: { maxOldGenerationSizeMb: heapLimitMb(options.memoryBudgetMb), maxYoungGenerationSizeMb: youngMb(options.memoryBudgetMb) },
+        resourceLimits: {
+          maxOldGenerationSizeMb: heapLimitMb(options.memoryBudgetMb),
+          maxYoungGenerationSizeMb: youngMb(options.memoryBudgetMb),
+        },
         stdout: false,
         stderr: false,
       });
@@ -71,7 +74,8 @@ export async function startIsolatedServer(
         }
       });
       worker.on("error", (err: Error & { code?: string }) => {
-        if (!started) return reject(new ServerStartError(outOfMemory(err) ? budgetMessage(options.memoryBudgetMb) : err.message, err.name, err.code));
+        if (!started)
+          return reject(new ServerStartError(outOfMemory(err) ? budgetMessage(options.memoryBudgetMb) : err.message, err.name, err.code));
         if (closing) return;
         // the data is deterministic: a new worker answers as the old one did
         onRestart(outOfMemory(err) ? `it ran out of its ${options.memoryBudgetMb} MB memory budget` : err.message);
@@ -106,7 +110,10 @@ if (!isMainThread && (workerData as { mqServeWorker?: boolean } | null)?.mqServe
   const { startServer } = await import("./index.js");
   try {
     const options = (workerData as { options: ServerOptions }).options;
-    const server = await startServer({ ...options, onNotice: (message) => port.postMessage({ kind: "notice", message } satisfies FromWorker) });
+    const server = await startServer({
+      ...options,
+      onNotice: (message) => port.postMessage({ kind: "notice", message } satisfies FromWorker),
+    });
     port.on("message", (m) => {
       if (m === "close") void server.close().then(() => port.postMessage({ kind: "closed" } satisfies FromWorker));
     });

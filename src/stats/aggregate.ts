@@ -169,13 +169,15 @@ export function mergeIntervals(records: readonly Rec[]): Rec[] {
     const fields = new Set(group.flatMap((r) => Object.keys(r).filter((k) => num(r[k]) !== undefined)));
     for (const field of fields) {
       // the real service's sum_X / count_X are the counts behind an average: they add up
-      out[field] = field.startsWith("sum_") || field.startsWith("count_") ? sum(values(group, field)) : applyRule(ruleOf(field, "groups"), field, group);
+      out[field] =
+        field.startsWith("sum_") || field.startsWith("count_")
+          ? sum(values(group, field))
+          : applyRule(ruleOf(field, "groups"), field, group);
     }
     merged.push(out);
   }
   return merged.sort((a, b) => Date.parse(String(a.start)) - Date.parse(String(b.start)));
 }
-
 
 /**
  * Why `field` has no exact value over `records` pooled from several repositories (undefined: it
@@ -201,7 +203,9 @@ export function totalUnavailable(field: string, records: readonly Rec[]): string
         ? `the API sends ${field} without ${rule.num} and ${rule.den.join(" + ")}, the counts it is a ratio of`
         : undefined;
     case "weighted":
-      return valued.every((r) => num(r[rule.weight]) !== undefined) ? undefined : `the API sends ${field} without ${rule.weight}, the count it averages over`;
+      return valued.every((r) => num(r[rule.weight]) !== undefined)
+        ? undefined
+        : `the API sends ${field} without ${rule.weight}, the count it averages over`;
     case "mean": {
       if (rule.over === "time") return undefined;
       const base = field.replace(/^avg_/, "");

@@ -130,7 +130,11 @@ const rate = (num: string, den: readonly string[]): FieldSpec => ({ kind: "rate"
 const levels = (base: string, kind: "size" | "duration" | "level" = "size") =>
   kind === "duration"
     ? { [`avg_${base}`]: duration(), [`max_${base}`]: duration(MAX), [`min_${base}`]: duration(MIN) }
-    : { [`avg_${base}`]: size("number", kind === "level" ? TIME_MEAN : MEAN), [`max_${base}`]: size("int", MAX), [`min_${base}`]: size("int", MIN) };
+    : {
+        [`avg_${base}`]: size("number", kind === "level" ? TIME_MEAN : MEAN),
+        [`max_${base}`]: size("int", MAX),
+        [`min_${base}`]: size("int", MIN),
+      };
 /** an idle part of the time in queue: the real service sends sum_X and one count_idle for all parts */
 const idlePart = (part: string): FieldSpec => duration({ by: "mean", sum: `sum_${part}`, count: "count_idle" });
 /** a percentile the API computed: over a window the highest interval value is shown (an upper bound) */
@@ -237,7 +241,12 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     dialects: ["spec"],
     params: "filters",
     shape: "groups",
-    figures: { queue_time: duration(), idle_capacity: idlePart("idle_capacity"), idle_schedule: idlePart("idle_schedule"), idle_freeze: idlePart("idle_freeze") },
+    figures: {
+      queue_time: duration(),
+      idle_capacity: idlePart("idle_capacity"),
+      idle_schedule: idlePart("idle_schedule"),
+      idle_freeze: idlePart("idle_freeze"),
+    },
     mainField: "queue_time",
     examples: [
       "mq --offline stats average-queue-time --repo acme/web --since 7d",
@@ -384,10 +393,7 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     shape: "list",
     figures: {},
     listKey: "base_refs",
-    examples: [
-      "mq --offline stats branches --repo acme/web",
-      "mq --offline stats branches --repo acme/web --since 30d -o json",
-    ],
+    examples: ["mq --offline stats branches --repo acme/web", "mq --offline stats branches --repo acme/web --since 30d -o json"],
   },
   {
     name: "checks-retries",
@@ -455,10 +461,7 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     shape: "list",
     figures: {},
     listKey: "queue_names",
-    examples: [
-      "mq --offline stats queues --repo acme/web",
-      "mq --offline stats queues --repo acme/web --since 30d -o json",
-    ],
+    examples: ["mq --offline stats queues --repo acme/web", "mq --offline stats queues --repo acme/web --since 30d -o json"],
   },
 ];
 

@@ -38,8 +38,7 @@ export interface FailIfExpr {
 
 const EXPR = /^\s*(?:([A-Za-z_][\w]*)\s*\(\s*([A-Za-z_][\w]*)\s*\)|([A-Za-z_][\w]*))\s*(>=|<=|==|!=|>|<)\s*(\S+)\s*$/;
 
-const SYNTAX_HELP =
-  "write FIELD OP VALUE or AGG(FIELD) OP VALUE, with OP one of > >= < <= == != and AGG one of avg, max, min, sum, last";
+const SYNTAX_HELP = "write FIELD OP VALUE or AGG(FIELD) OP VALUE, with OP one of > >= < <= == != and AGG one of avg, max, min, sum, last";
 
 type Written = "number" | "percent" | "duration";
 
@@ -98,12 +97,19 @@ export function thresholdFor(source: string, field: string, unit: GateUnit, text
   const fits =
     unit === "ratio" ? parsed.written !== "duration" : unit === "seconds" ? parsed.written !== "percent" : parsed.written === "number";
   if (!fits) {
-    const takes = unit === "ratio" ? "a ratio (0.2) or a percentage (20%)" : unit === "seconds" ? "seconds (600) or a duration (10m)" : "a plain number";
+    const takes =
+      unit === "ratio"
+        ? "a ratio (0.2) or a percentage (20%)"
+        : unit === "seconds"
+          ? "seconds (600) or a duration (10m)"
+          : "a plain number";
     const what = opts.change ? "a relative change" : describeUnit(unit);
     throw new UsageError(`--fail-if "${source}": ${field} is ${what}; give ${takes}, not "${text}".`);
   }
   if (unit === "ratio" && !opts.change && (parsed.value < 0 || parsed.value > 1)) {
-    throw new UsageError(`--fail-if "${source}": ${field} is a ratio from 0 to 1; write ${parsed.value / 100} or ${parsed.value}% for ${parsed.value} percent.`);
+    throw new UsageError(
+      `--fail-if "${source}": ${field} is a ratio from 0 to 1; write ${parsed.value / 100} or ${parsed.value}% for ${parsed.value} percent.`,
+    );
   }
   return parsed.value;
 }
@@ -145,7 +151,11 @@ export function labelOf(expr: FailIfExpr): string {
 }
 
 /** The value the expression tests over `records` (undefined when the window has no value). */
-export function evaluateValue(expr: FailIfExpr, records: readonly Readonly<Record<string, unknown>>[], field = expr.field): number | undefined {
+export function evaluateValue(
+  expr: FailIfExpr,
+  records: readonly Readonly<Record<string, unknown>>[],
+  field = expr.field,
+): number | undefined {
   return expr.aggregation ? aggregate(expr.aggregation, field, records) : windowValue(field, records);
 }
 
@@ -225,7 +235,10 @@ export function statsTargets(endpoint: StatsEndpoint, body: unknown, field: stri
   const groups = toGroups(endpoint, body);
   if (endpoint.shape === "time-to-merge") {
     const rows = groups.flatMap((g) =>
-      g.records.map((r) => ({ keys: [...g.keys, ["queue_name", (r.queue_name as KeyValue) ?? null]] as Array<[string, KeyValue]>, records: [r] })),
+      g.records.map((r) => ({
+        keys: [...g.keys, ["queue_name", (r.queue_name as KeyValue) ?? null]] as Array<[string, KeyValue]>,
+        records: [r],
+      })),
     );
     return rows.map((r) => ({ scope: rows.length === 1 ? "all" : "each", ...r }));
   }
@@ -246,7 +259,8 @@ export function statsTargets(endpoint: StatsEndpoint, body: unknown, field: stri
       part.records.push(...s.records);
       byPart.set(id, part);
     }
-    for (const part of byPart.values()) out.push({ scope: "all", keys: part.keys, records: mergeIntervals(part.records), flat: part.records });
+    for (const part of byPart.values())
+      out.push({ scope: "all", keys: part.keys, records: mergeIntervals(part.records), flat: part.records });
   }
   return out;
 }
@@ -316,12 +330,24 @@ export function judge(expr: FailIfExpr, targets: readonly Target[], opts: GateOp
       // a figure that cannot be computed exactly is not judged on a guess: it counts as no data
       skippedSmall++;
       const allowed = opts.allowEmpty === true;
-      verdicts.push({ ...base, value: null, status: "empty", pass: allowed, reason: `not available: ${t.unavailable}${allowed ? " (--allow-empty)" : ""}` });
+      verdicts.push({
+        ...base,
+        value: null,
+        status: "empty",
+        pass: allowed,
+        reason: `not available: ${t.unavailable}${allowed ? " (--allow-empty)" : ""}`,
+      });
       continue;
     }
     if (opts.minCount !== undefined && sample && sample.count < opts.minCount) {
       skippedSmall++;
-      verdicts.push({ ...base, value: value ?? null, status: "skip", pass: true, reason: `fewer than ${opts.minCount} ${sample.noun} (--min-count ${opts.minCount})` });
+      verdicts.push({
+        ...base,
+        value: value ?? null,
+        status: "skip",
+        pass: true,
+        reason: `fewer than ${opts.minCount} ${sample.noun} (--min-count ${opts.minCount})`,
+      });
       continue;
     }
     if (value === undefined) {
@@ -341,14 +367,29 @@ export function judge(expr: FailIfExpr, targets: readonly Target[], opts: GateOp
     const over = scope === "all" && targets.length && targets.every((t) => t.over === targets[0]!.over) ? targets[0]!.over : undefined;
     return [
       ...verdicts.filter((v) => v.status !== "skip" || v.reason !== "no value in the window"),
-      { expr, scope, keys: [], value: null, status: "empty", pass: allowed, reason: allowed ? `${reason} (--allow-empty)` : reason, ...(over ? { over } : {}) },
+      {
+        expr,
+        scope,
+        keys: [],
+        value: null,
+        status: "empty",
+        pass: allowed,
+        reason: allowed ? `${reason} (--allow-empty)` : reason,
+        ...(over ? { over } : {}),
+      },
     ];
   }
   return verdicts;
 }
 
 /** The checks of a statistics subcommand over its response. */
-export function judgeStats(exprs: readonly FailIfExpr[], endpoint: StatsEndpoint, body: unknown, scope: GateScope, opts: GateOptions = {}): Verdict[] {
+export function judgeStats(
+  exprs: readonly FailIfExpr[],
+  endpoint: StatsEndpoint,
+  body: unknown,
+  scope: GateScope,
+  opts: GateOptions = {},
+): Verdict[] {
   return exprs.flatMap((expr) => judge(expr, statsTargets(endpoint, body, expr.field, scope), { sample: endpoint.sample, ...opts }));
 }
 

@@ -26,9 +26,30 @@ const WINDOW: readonly StatsParamKind[] = ["filters", "filters-no-priority", "ra
 
 /** In the order messages list them. */
 export const STATS_FLAGS: readonly StatsFlag[] = [
-  { flag: "--base-ref", key: "baseRef", value: "<name>", filterParam: "base_ref", acceptedBy: F, help: "only this base ref (repeatable, comma-separated)" },
-  { flag: "--partition", key: "partition", value: "<name>", filterParam: "partition_name", acceptedBy: F, help: "only this partition (repeatable, comma-separated)" },
-  { flag: "--queue", key: "queue", value: "<name>", filterParam: "queue_name", acceptedBy: F, help: "only this queue (repeatable, comma-separated)" },
+  {
+    flag: "--base-ref",
+    key: "baseRef",
+    value: "<name>",
+    filterParam: "base_ref",
+    acceptedBy: F,
+    help: "only this base ref (repeatable, comma-separated)",
+  },
+  {
+    flag: "--partition",
+    key: "partition",
+    value: "<name>",
+    filterParam: "partition_name",
+    acceptedBy: F,
+    help: "only this partition (repeatable, comma-separated)",
+  },
+  {
+    flag: "--queue",
+    key: "queue",
+    value: "<name>",
+    filterParam: "queue_name",
+    acceptedBy: F,
+    help: "only this queue (repeatable, comma-separated)",
+  },
   {
     flag: "--priority-rule",
     key: "priorityRule",

@@ -118,13 +118,26 @@ export function manyTargets(endpoint: StatsEndpoint, repos: readonly RepoBody[],
   if (scope !== "each") {
     for (const part of all) {
       const flat = [...part.byRepo.values()].flat();
-      out.push({ scope: "all", over: ALL_REPOSITORIES, keys: part.keys, records: mergeIntervals(flat), flat, unavailable: totalUnavailable(field, flat) });
+      out.push({
+        scope: "all",
+        over: ALL_REPOSITORIES,
+        keys: part.keys,
+        records: mergeIntervals(flat),
+        flat,
+        unavailable: totalUnavailable(field, flat),
+      });
     }
   }
   return out;
 }
 
-export function judgeMany(exprs: readonly FailIfExpr[], endpoint: StatsEndpoint, repos: readonly RepoBody[], scope: GateScope, opts: GateOptions = {}): Verdict[] {
+export function judgeMany(
+  exprs: readonly FailIfExpr[],
+  endpoint: StatsEndpoint,
+  repos: readonly RepoBody[],
+  scope: GateScope,
+  opts: GateOptions = {},
+): Verdict[] {
   return exprs.flatMap((expr) => judge(expr, manyTargets(endpoint, repos, expr.field, scope), { sample: endpoint.sample, ...opts }));
 }
 
@@ -167,9 +180,18 @@ export function combineSummaries(repos: readonly RepoBodies[]): SummaryMany {
   return { rows: repos.map((r) => ({ repository: r.repository, figures: summaryFigures(r.bodies) })), total, unavailable };
 }
 
-export function judgeSummaryMany(exprs: readonly FailIfExpr[], repos: readonly RepoBodies[], scope: GateScope, opts: GateOptions = {}): Verdict[] {
+export function judgeSummaryMany(
+  exprs: readonly FailIfExpr[],
+  repos: readonly RepoBodies[],
+  scope: GateScope,
+  opts: GateOptions = {},
+): Verdict[] {
   return exprs.flatMap((expr) => {
     const [endpoint, field] = sourceOf(expr.field as SummaryFigureName);
-    return judge(expr, manyTargets(endpoint, bodiesOf(repos, endpoint), field, scope), { sample: endpoint.sample, ...opts, sourceField: field });
+    return judge(expr, manyTargets(endpoint, bodiesOf(repos, endpoint), field, scope), {
+      sample: endpoint.sample,
+      ...opts,
+      sourceField: field,
+    });
   });
 }

@@ -3,7 +3,8 @@
 import { findStatsEndpoint, type FieldKind, type StatsEndpoint } from "./endpoints.js";
 import { judge, statsTargets, targetValue, type FailIfExpr, type GateOptions, type GateScope, type Verdict } from "./fail-if.js";
 
-export const SUMMARY_DESCRIPTION = "headline figures of the window: entered, merged, failure rate, queue time, CI runtime, queue size, retries";
+export const SUMMARY_DESCRIPTION =
+  "headline figures of the window: entered, merged, failure rate, queue time, CI runtime, queue size, retries";
 
 /** Where each headline figure comes from: the endpoint, and the field aggregated over the window. */
 export const SUMMARY_SOURCES = {
@@ -53,10 +54,19 @@ export function summaryKinds(): Record<SummaryFigureName, FieldKind> {
 }
 
 /** The summary's checks: each figure judged over the response of the endpoint it comes from. */
-export function judgeSummary(exprs: readonly FailIfExpr[], bodies: ReadonlyMap<string, unknown>, scope: GateScope, opts: GateOptions = {}): Verdict[] {
+export function judgeSummary(
+  exprs: readonly FailIfExpr[],
+  bodies: ReadonlyMap<string, unknown>,
+  scope: GateScope,
+  opts: GateOptions = {},
+): Verdict[] {
   return exprs.flatMap((expr) => {
     const [endpointName, field] = SUMMARY_SOURCES[expr.field as SummaryFigureName];
     const endpoint = findStatsEndpoint(endpointName)!;
-    return judge(expr, statsTargets(endpoint, bodies.get(endpointName), field, scope), { sample: endpoint.sample, ...opts, sourceField: field });
+    return judge(expr, statsTargets(endpoint, bodies.get(endpointName), field, scope), {
+      sample: endpoint.sample,
+      ...opts,
+      sourceField: field,
+    });
   });
 }

@@ -51,7 +51,12 @@ describe("readBodyText", () => {
   });
 
   it("reports invalid UTF-8 and drops a byte order mark", async () => {
-    const body = (bytes: number[]) => ({ destroy() {}, async *[Symbol.asyncIterator]() { yield Buffer.from(bytes); } });
+    const body = (bytes: number[]) => ({
+      destroy() {},
+      async *[Symbol.asyncIterator]() {
+        yield Buffer.from(bytes);
+      },
+    });
     expect(await readBodyText(body([0x7b, 0xff, 0x7d]))).toEqual({ text: "{\uFFFD}", bytes: 3, invalidUtf8: true });
     expect(await readBodyText(body([0xef, 0xbb, 0xbf, 0x31]))).toEqual({ text: "1", bytes: 4, invalidUtf8: false });
     // ASCII without a byte order mark: the bytes are the text, one a character

@@ -25,7 +25,11 @@ describe("scanJson", () => {
 
   it("takes the last of duplicate keys, as JSON.parse does", () => {
     const text = '{"events":[1],"events":[2,3]}';
-    expect(scanJson(text).rootArrays.get("events")!.map((s) => compactJson(text, s))).toEqual(["2", "3"]);
+    expect(
+      scanJson(text)
+        .rootArrays.get("events")!
+        .map((s) => compactJson(text, s)),
+    ).toEqual(["2", "3"]);
   });
 
   it("stops at the depth limit", () => {
@@ -36,14 +40,19 @@ describe("scanJson", () => {
 
   it("agrees with JSON.parse on generated documents, compact and pretty-printed", () => {
     fc.assert(
-      fc.property(fc.array(fc.jsonValue()), fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 }), fc.boolean(), (events, extra, pretty) => {
-        const doc = { ...extra, events };
-        const text = pretty ? JSON.stringify(doc, null, 2) : JSON.stringify(doc);
-        const spans = scanJson(text).rootArrays.get("events")!;
-        const parsed = (JSON.parse(text) as { events: unknown[] }).events;
-        expect(spans.map((s) => JSON.parse(compactJson(text, s)))).toEqual(parsed);
-        for (const s of spans) expect(compactJson(text, s)).not.toMatch(/\n/);
-      }),
+      fc.property(
+        fc.array(fc.jsonValue()),
+        fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 }),
+        fc.boolean(),
+        (events, extra, pretty) => {
+          const doc = { ...extra, events };
+          const text = pretty ? JSON.stringify(doc, null, 2) : JSON.stringify(doc);
+          const spans = scanJson(text).rootArrays.get("events")!;
+          const parsed = (JSON.parse(text) as { events: unknown[] }).events;
+          expect(spans.map((s) => JSON.parse(compactJson(text, s)))).toEqual(parsed);
+          for (const s of spans) expect(compactJson(text, s)).not.toMatch(/\n/);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -86,7 +95,8 @@ describe("memberTable and memberOf: one walk of an event for all its members", (
   };
 
   it("reads a member as sent, the last of duplicate keys, in any layout; says when only a walk can tell", () => {
-    const text = '{"events":[{"id":1.0,"m":{"id":3},"id":12345678901234567890} , { "id" : 2 , "m" : [ 1 , {"x":1} ] },[1],"s",{"a\\u0069d":4},{"\\u0069d":5,"id":6},{}]}';
+    const text =
+      '{"events":[{"id":1.0,"m":{"id":3},"id":12345678901234567890} , { "id" : 2 , "m" : [ 1 , {"x":1} ] },[1],"s",{"a\\u0069d":4},{"\\u0069d":5,"id":6},{}]}';
     const spans = scanJson(text).rootArrays.get("events")!;
     expect(member(text, spans[0]!, "id")).toBe("12345678901234567890");
     expect(member(text, spans[0]!, "m")).toBe('{"id":3}');
@@ -105,22 +115,28 @@ describe("memberTable and memberOf: one walk of an event for all its members", (
 
   it("agrees with memberSpans (and so with JSON.parse) on generated events, compact and pretty-printed", () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 6 }), fc.jsonValue())), fc.boolean(), (events, pretty) => {
-        const doc = { size: events.length, events };
-        const text = pretty ? JSON.stringify(doc, null, 2) : JSON.stringify(doc);
-        const spans = scanJson(text).rootArrays.get("events")!;
-        expect(spans.length).toBe(events.length);
-        for (const span of spans) {
-          const walked = memberSpans(text, span);
-          const table = memberTable(text, span);
-          for (const key of [...walked.keys(), "id", "metadata", "__proto__", ""]) {
-            const found = memberOf(text, table, key);
-            if (found === false) continue;
-            const expected = walked.get(key);
-            expect(found === undefined ? undefined : compactJson(text, found)).toBe(expected === undefined ? undefined : compactJson(text, expected));
+      fc.property(
+        fc.array(fc.oneof(fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 6 }), fc.jsonValue())),
+        fc.boolean(),
+        (events, pretty) => {
+          const doc = { size: events.length, events };
+          const text = pretty ? JSON.stringify(doc, null, 2) : JSON.stringify(doc);
+          const spans = scanJson(text).rootArrays.get("events")!;
+          expect(spans.length).toBe(events.length);
+          for (const span of spans) {
+            const walked = memberSpans(text, span);
+            const table = memberTable(text, span);
+            for (const key of [...walked.keys(), "id", "metadata", "__proto__", ""]) {
+              const found = memberOf(text, table, key);
+              if (found === false) continue;
+              const expected = walked.get(key);
+              expect(found === undefined ? undefined : compactJson(text, found)).toBe(
+                expected === undefined ? undefined : compactJson(text, expected),
+              );
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -136,7 +152,28 @@ describe("scanJson against the scanner it replaced", () => {
   const stringLiteral = fc
     .array(
       fc.oneof(
-        fc.constantFrom('\\"', "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t", "{", "}", "[", "]", ",", ":", " ", "é", "😀", "\u2028", "\\u0022", "\\u005c"),
+        fc.constantFrom(
+          '\\"',
+          "\\\\",
+          "\\/",
+          "\\b",
+          "\\f",
+          "\\n",
+          "\\r",
+          "\\t",
+          "{",
+          "}",
+          "[",
+          "]",
+          ",",
+          ":",
+          " ",
+          "é",
+          "😀",
+          "\u2028",
+          "\\u0022",
+          "\\u005c",
+        ),
         fc.integer({ min: 0, max: 0xffff }).map((n) => `\\u${n.toString(16).padStart(4, "0")}`),
         fc.constantFrom("\\ud83d\\ude00", "\\ud800", "\\udfff", "\\uD83D"),
         fc.string({ maxLength: 4 }).map((s) => JSON.stringify(s).slice(1, -1)),
@@ -145,7 +182,20 @@ describe("scanJson against the scanner it replaced", () => {
     )
     .map((parts) => `"${parts.join("")}"`);
   const number = fc.oneof(
-    fc.constantFrom("0", "-0", "-0.0", "1.0", "1e2", "1E+2", "1e-7", "1e400", "-1e400", "12345678901234567890", "9007199254740993", "0.1000000000000000055511151231257827"),
+    fc.constantFrom(
+      "0",
+      "-0",
+      "-0.0",
+      "1.0",
+      "1e2",
+      "1E+2",
+      "1e-7",
+      "1e400",
+      "-1e400",
+      "12345678901234567890",
+      "9007199254740993",
+      "0.1000000000000000055511151231257827",
+    ),
     fc.integer().map(String),
     fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
   );
@@ -153,16 +203,56 @@ describe("scanJson against the scanner it replaced", () => {
   const join = (items: string[], gaps: string[]) => items.map((item, k) => `${gaps[2 * k] ?? ""}${item}${gaps[2 * k + 1] ?? ""}`).join(",");
   const { value } = fc.letrec<{ value: string; array: string; object: string }>((tie) => ({
     value: fc.oneof({ depthSize: "small", withCrossShrink: true }, scalar, tie("array"), tie("object")),
-    array: fc.tuple(fc.array(tie("value"), { maxLength: 5 }), fc.array(space, { maxLength: 12 }), space).map(([items, gaps, inner]) => `[${items.length ? join(items, gaps) : inner}]`),
+    array: fc
+      .tuple(fc.array(tie("value"), { maxLength: 5 }), fc.array(space, { maxLength: 12 }), space)
+      .map(([items, gaps, inner]) => `[${items.length ? join(items, gaps) : inner}]`),
     object: fc
-      .tuple(fc.array(fc.tuple(fc.oneof(stringLiteral, fc.constantFrom('"events"', '"e\\u0076ents"', '"size"')), space, space, tie("value")), { maxLength: 5 }), fc.array(space, { maxLength: 12 }), space)
-      .map(([members, gaps, inner]) => `{${members.length ? join(members.map(([k, a, b, v]) => `${k}${a}:${b}${v}`), gaps) : inner}}`),
+      .tuple(
+        fc.array(fc.tuple(fc.oneof(stringLiteral, fc.constantFrom('"events"', '"e\\u0076ents"', '"size"')), space, space, tie("value")), {
+          maxLength: 5,
+        }),
+        fc.array(space, { maxLength: 12 }),
+        space,
+      )
+      .map(
+        ([members, gaps, inner]) =>
+          `{${
+            members.length
+              ? join(
+                  members.map(([k, a, b, v]) => `${k}${a}:${b}${v}`),
+                  gaps,
+                )
+              : inner
+          }}`,
+      ),
   }));
   // the root: an object whose members are often arrays (the events), or any value
   const root = fc.oneof(
     fc
-      .tuple(fc.array(fc.tuple(fc.constantFrom('"events"', '"e\\u0076ents"', '"size"', '"data"', '""'), space, space, fc.oneof(value, fc.array(value, { maxLength: 6 }).map((v) => `[${v.join(",")}]`))), { maxLength: 4 }), fc.array(space, { maxLength: 10 }), space, space)
-      .map(([members, gaps, before, after]) => `${before}{${join(members.map(([k, a, b, v]) => `${k}${a}:${b}${v}`), gaps)}}${after}`),
+      .tuple(
+        fc.array(
+          fc.tuple(
+            fc.constantFrom('"events"', '"e\\u0076ents"', '"size"', '"data"', '""'),
+            space,
+            space,
+            fc.oneof(
+              value,
+              fc.array(value, { maxLength: 6 }).map((v) => `[${v.join(",")}]`),
+            ),
+          ),
+          { maxLength: 4 },
+        ),
+        fc.array(space, { maxLength: 10 }),
+        space,
+        space,
+      )
+      .map(
+        ([members, gaps, before, after]) =>
+          `${before}{${join(
+            members.map(([k, a, b, v]) => `${k}${a}:${b}${v}`),
+            gaps,
+          )}}${after}`,
+      ),
     value,
   );
 
@@ -194,7 +284,12 @@ describe("scanJson against the scanner it replaced", () => {
 
   it("agrees at the depth limit and far past it", () => {
     for (const n of [0, 1, 2, 3, 10, 255, 256, 257, 5000]) {
-      for (const text of [`{"events":[${"[".repeat(n)}${"]".repeat(n)}]}`, `{"events":[${'{"a":'.repeat(n)}1${"}".repeat(n)}],"x":{"y":[[]]}}`, `${"[".repeat(n)}${"]".repeat(n)}`, `{"a":${"[".repeat(n)}"]"${"]".repeat(n)}}`]) {
+      for (const text of [
+        `{"events":[${"[".repeat(n)}${"]".repeat(n)}]}`,
+        `{"events":[${'{"a":'.repeat(n)}1${"}".repeat(n)}],"x":{"y":[[]]}}`,
+        `${"[".repeat(n)}${"]".repeat(n)}`,
+        `{"a":${"[".repeat(n)}"]"${"]".repeat(n)}}`,
+      ]) {
         for (const max of [Infinity, 256, 3, 2, 1, 0]) {
           const expected = referenceScanJson(text, max);
           const got = scanJson(text, max);

@@ -66,8 +66,20 @@ async function setup(pages: number, opts: { held?: number[]; failing?: number[] 
   const server = await startPageServer(pages, opts);
   const wire = testWire("node:http");
   const ac = new AbortController();
-  cleanups.push(() => server.close(), () => wire.close());
-  const client = createTransport({ baseUrl: server.url, token: "t", wire, timeoutMs: 10_000, retry: false, insecure: false, signal: ac.signal, now: () => new Date() });
+  cleanups.push(
+    () => server.close(),
+    () => wire.close(),
+  );
+  const client = createTransport({
+    baseUrl: server.url,
+    token: "t",
+    wire,
+    timeoutMs: 10_000,
+    retry: false,
+    insecure: false,
+    signal: ac.signal,
+    now: () => new Date(),
+  });
   const walk = (extra: { limit?: number } = {}) =>
     paginate<number>(client, "/items", undefined, { parse: (body) => (body as { items: number[] }).items, prefetch: true, ...extra });
   return { server, walk };
@@ -78,7 +90,13 @@ describe("paginate with prefetch", () => {
     const { server, walk } = await setup(5);
     const got: number[][] = [];
     for await (const page of walk()) got.push(page.events);
-    expect(got).toEqual([[0, 1], [2, 3], [4, 5], [6, 7], [8, 9]]);
+    expect(got).toEqual([
+      [0, 1],
+      [2, 3],
+      [4, 5],
+      [6, 7],
+      [8, 9],
+    ]);
     expect(server.requests).toEqual(["/items", "/items?cursor=1", "/items?cursor=2", "/items?cursor=3", "/items?cursor=4"]);
     expect(server.abandoned).toEqual([]);
   });
@@ -104,7 +122,10 @@ describe("paginate with prefetch", () => {
     } catch (err) {
       error = err;
     }
-    expect(got).toEqual([[0, 1], [2, 3]]);
+    expect(got).toEqual([
+      [0, 1],
+      [2, 3],
+    ]);
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).message).toContain("503");
     expect(server.requests).toEqual(["/items", "/items?cursor=1", "/items?cursor=2"]);
@@ -114,8 +135,20 @@ describe("paginate with prefetch", () => {
     const server = await startPageServer(4);
     const wire = testWire("node:http");
     const ac = new AbortController();
-    cleanups.push(() => server.close(), () => wire.close());
-    const transport = createTransport({ baseUrl: server.url, token: "t", wire, timeoutMs: 10_000, retry: false, insecure: false, signal: ac.signal, now: () => new Date() });
+    cleanups.push(
+      () => server.close(),
+      () => wire.close(),
+    );
+    const transport = createTransport({
+      baseUrl: server.url,
+      token: "t",
+      wire,
+      timeoutMs: 10_000,
+      retry: false,
+      insecure: false,
+      signal: ac.signal,
+      now: () => new Date(),
+    });
     const log: string[] = [];
     const client: ApiClient = {
       baseUrl: transport.baseUrl,
@@ -129,8 +162,17 @@ describe("paginate with prefetch", () => {
       },
     };
     const got: number[][] = [];
-    for await (const page of paginate<number>(client, "/items", undefined, { parse: (body) => (body as { items: number[] }).items, prefetch: true })) got.push(page.events);
-    expect(got).toEqual([[0, 1], [2, 3], [4, 5], [6, 7]]);
+    for await (const page of paginate<number>(client, "/items", undefined, {
+      parse: (body) => (body as { items: number[] }).items,
+      prefetch: true,
+    }))
+      got.push(page.events);
+    expect(got).toEqual([
+      [0, 1],
+      [2, 3],
+      [4, 5],
+      [6, 7],
+    ]);
     // the first page is parsed as it comes (nothing to ask for before it); each page asked ahead after
     // the request for the one beyond it is out
     expect(log).toEqual(["get 0", "get 1 (deferred)", "parse 0", "get 2 (deferred)", "parse 1", "get 3 (deferred)", "parse 2", "parse 3"]);
@@ -151,7 +193,10 @@ describe("paginate with prefetch", () => {
     const { server, walk } = await setup(5);
     const got: number[][] = [];
     for await (const page of walk({ limit: 4 })) got.push(page.events);
-    expect(got).toEqual([[0, 1], [2, 3]]);
+    expect(got).toEqual([
+      [0, 1],
+      [2, 3],
+    ]);
     expect(server.requests).toEqual(["/items", "/items?cursor=1"]);
   });
 });

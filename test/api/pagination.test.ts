@@ -29,9 +29,7 @@ describe("parseLinkHeader", () => {
     expect(parseLinkHeader('</v1/repos/a/b/logs?cursor=abc>; rel="next"', base)[0]!.url).toBe(
       "https://api.test/v1/repos/a/b/logs?cursor=abc",
     );
-    expect(parseLinkHeader('<logs?cursor=abc>; rel="next"', base)[0]!.url).toBe(
-      "https://api.test/v1/repos/a/b/logs?cursor=abc",
-    );
+    expect(parseLinkHeader('<logs?cursor=abc>; rel="next"', base)[0]!.url).toBe("https://api.test/v1/repos/a/b/logs?cursor=abc");
   });
 
   it("keeps commas and semicolons inside <> and quotes", () => {
@@ -44,9 +42,7 @@ describe("parseLinkHeader", () => {
   });
 
   it("skips malformed parts and keeps the rest", () => {
-    expect(parseLinkHeader('garbage; rel="x", <https://x.test/ok>; rel="next"').map((l) => l.url)).toEqual([
-      "https://x.test/ok",
-    ]);
+    expect(parseLinkHeader('garbage; rel="x", <https://x.test/ok>; rel="next"').map((l) => l.url)).toEqual(["https://x.test/ok"]);
     expect(parseLinkHeader("")).toEqual([]);
   });
 
@@ -141,9 +137,7 @@ describe("paginate", () => {
       [`${L}?cursor=a`]: { events: [1], link: `<${L}?cursor=b>; rel="next"` },
       [`${L}?cursor=b`]: { events: [2], link: `<${L}?per_page=1&cursor=a>; rel="next"` },
     });
-    const pages = await collect(
-      paginate(client, "logs", { cursor: "a" }, { parse, onRepeat: (u) => repeats.push(u.href) }),
-    );
+    const pages = await collect(paginate(client, "logs", { cursor: "a" }, { parse, onRepeat: (u) => repeats.push(u.href) }));
     expect(pages.map((p) => p.events)).toEqual([[1], [2]]);
     expect(requests).toEqual([`${L}?cursor=a`, `${L}?cursor=b`]);
     expect(repeats).toEqual([`${L}?per_page=1&cursor=a`]);
@@ -171,7 +165,11 @@ describe("paginate", () => {
 describe("parseLinkHeader: what it could not read", () => {
   it("reports the relations of links it skipped", () => {
     const broken: string[][] = [];
-    const links = parseLinkHeader('<http://[::1/x>; rel="next", nonsense; rel=prev, <https://x.test/ok>; rel="first", </unclosed; rel="next last"', "https://x.test/", broken);
+    const links = parseLinkHeader(
+      '<http://[::1/x>; rel="next", nonsense; rel=prev, <https://x.test/ok>; rel="first", </unclosed; rel="next last"',
+      "https://x.test/",
+      broken,
+    );
     expect(links.map((l) => l.url)).toEqual(["https://x.test/ok"]);
     expect(broken).toEqual([["next"], ["prev"], ["next", "last"]]);
   });
@@ -184,14 +182,37 @@ describe("parseLinkHeader reads characters by code (it runs every page): the sam
 
   it("agrees with the previous parser on generated headers", async () => {
     const fc = (await import("fast-check")).default;
-    const piece = fc.constantFrom("<", ">", ";", ",", "=", '"', "\\", " ", "\t", "\r", "\n", "rel", "next", "REL", "https://x.test/p?c=1", "title", "a");
+    const piece = fc.constantFrom(
+      "<",
+      ">",
+      ";",
+      ",",
+      "=",
+      '"',
+      "\\",
+      " ",
+      "\t",
+      "\r",
+      "\n",
+      "rel",
+      "next",
+      "REL",
+      "https://x.test/p?c=1",
+      "title",
+      "a",
+    );
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 40 }).map((xs) => xs.join("")), (header) => {
-        const brokenNow: string[][] = [];
-        const brokenBefore: string[][] = [];
-        expect(parseLinkHeader(header, "https://x.test/", brokenNow)).toEqual(previousParseLinkHeader(header, "https://x.test/", brokenBefore));
-        expect(brokenNow).toEqual(brokenBefore);
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 40 }).map((xs) => xs.join("")),
+        (header) => {
+          const brokenNow: string[][] = [];
+          const brokenBefore: string[][] = [];
+          expect(parseLinkHeader(header, "https://x.test/", brokenNow)).toEqual(
+            previousParseLinkHeader(header, "https://x.test/", brokenBefore),
+          );
+          expect(brokenNow).toEqual(brokenBefore);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -221,7 +242,13 @@ function previousParseLinkHeader(header: string, base?: string | URL, broken?: s
     }
     if (broken !== undefined) {
       const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))/i.exec(header.slice(from, i));
-      if (rel) broken.push((rel[1] ?? rel[2] ?? "").split(/[ \t]+/).filter(Boolean).map((r) => r.toLowerCase()));
+      if (rel)
+        broken.push(
+          (rel[1] ?? rel[2] ?? "")
+            .split(/[ \t]+/)
+            .filter(Boolean)
+            .map((r) => r.toLowerCase()),
+        );
     }
     i++;
   };
@@ -275,7 +302,10 @@ function previousParseLinkHeader(header: string, base?: string | URL, broken?: s
     if (i < n && header[i] !== ",") {
       skipToNextLink();
     }
-    const rel = (params.rel ?? "").split(/[ \t]+/).filter(Boolean).map((r) => r.toLowerCase());
+    const rel = (params.rel ?? "")
+      .split(/[ \t]+/)
+      .filter(Boolean)
+      .map((r) => r.toLowerCase());
     let url = target;
     if (base !== undefined) {
       try {

@@ -24,7 +24,11 @@ describe("decideRetry", () => {
   it("waits what Retry-After says, up to the longest mq accepts", () => {
     expect(decideRetry(status(429, 2000), 1, MAX_ATTEMPTS, 0.9)).toEqual({ action: "retry", waitMs: 2000, why: " (Retry-After)" });
     expect(decideRetry(status(503, 0), 2, MAX_ATTEMPTS, 0.9)).toEqual({ action: "retry", waitMs: 0, why: " (Retry-After)" });
-    expect(decideRetry(status(429, MAX_RETRY_AFTER_MS), 1, MAX_ATTEMPTS, 0)).toEqual({ action: "retry", waitMs: MAX_RETRY_AFTER_MS, why: " (Retry-After)" });
+    expect(decideRetry(status(429, MAX_RETRY_AFTER_MS), 1, MAX_ATTEMPTS, 0)).toEqual({
+      action: "retry",
+      waitMs: MAX_RETRY_AFTER_MS,
+      why: " (Retry-After)",
+    });
   });
 
   it("a longer Retry-After fails now, even on the last attempt or with retries off", () => {

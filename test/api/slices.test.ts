@@ -18,7 +18,16 @@ const EVENTS: Ev[] = Array.from({ length: 1600 }, (_, i) => {
   const ms = BASE + Math.floor(i / 4) * 3;
   const id = 10_000 + (i % 4) * 1000 + Math.floor(i / 4);
   const received_at = new Date(ms).toISOString().replace("Z", "000+00:00");
-  const ev = { id, received_at, trigger: "t", repository: "o/r", pull_request: (i % 50) + 1, base_ref: "main", type: "action.queue.enter", metadata: {} };
+  const ev = {
+    id,
+    received_at,
+    trigger: "t",
+    repository: "o/r",
+    pull_request: (i % 50) + 1,
+    base_ref: "main",
+    type: "action.queue.enter",
+    metadata: {},
+  };
   return { id, ms, json: JSON.stringify(ev) };
 }).sort((a, b) => b.ms - a.ms || b.id - a.id);
 
@@ -72,18 +81,44 @@ function startLogServer(opts: { fail429At?: number[]; fail500At?: number; events
   });
   return new Promise<{ url: string; seen: Seen[]; close: () => Promise<void> }>((resolve) =>
     server.listen(0, "127.0.0.1", () =>
-      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise((r) => server.close(() => r())) }),
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        seen,
+        close: () => new Promise((r) => server.close(() => r())),
+      }),
     ),
   );
 }
 
 const SINCE = "2026-11-19T00:00:00Z";
 const UNTIL = "2026-11-19T00:00:01.5Z";
-const expected = EVENTS.filter((e) => e.ms <= Date.parse(UNTIL)).map((e) => e.json + "\n").join("");
+const expected = EVENTS.filter((e) => e.ms <= Date.parse(UNTIL))
+  .map((e) => e.json + "\n")
+  .join("");
 
 async function logs(url: string, args: string[]) {
   const ctx = testContext();
-  const code = await main(["--api-url", url, "--token", "t", "logs", "--repo", "o/r", "--since", SINCE, "--until", UNTIL, "-o", "ndjson", "--per-page", "20", ...args], ctx);
+  const code = await main(
+    [
+      "--api-url",
+      url,
+      "--token",
+      "t",
+      "logs",
+      "--repo",
+      "o/r",
+      "--since",
+      SINCE,
+      "--until",
+      UNTIL,
+      "-o",
+      "ndjson",
+      "--per-page",
+      "20",
+      ...args,
+    ],
+    ctx,
+  );
   return { code, out: ctx.stdoutText(), err: ctx.stderrText() };
 }
 
@@ -100,7 +135,9 @@ describe("mq logs over parallel time slices", () => {
     expect(sequential.code).toBe(0);
     expect(sequential.out).toBe(expected);
     // --parallel 1: one walk, one window
-    expect(new Set(s.seen.map((r) => new URL(r.url, "http://x").searchParams.get("received_to")))).toEqual(new Set([new Date(UNTIL).toISOString()]));
+    expect(new Set(s.seen.map((r) => new URL(r.url, "http://x").searchParams.get("received_to")))).toEqual(
+      new Set([new Date(UNTIL).toISOString()]),
+    );
     const parallel = await logs(s.url, ["--all", "--parallel", "6"]);
     expect(parallel.code).toBe(0);
     expect(parallel.out).toBe(sequential.out);
@@ -157,7 +194,10 @@ describe("parallel slices and a server that asks to slow down", () => {
       expect(r.out.length).toBeGreaterThan(0);
       const command = /To resume:\n {2}(mq logs .*)/.exec(r.err)?.[1];
       expect(command).toBeDefined();
-      const argv = command!.split(" ").slice(1).map((a) => a.replace(/^'(.*)'$/, "$1"));
+      const argv = command!
+        .split(" ")
+        .slice(1)
+        .map((a) => a.replace(/^'(.*)'$/, "$1"));
       const ctx = testContext();
       const code = await main(["--token", "t", ...argv], ctx);
       expect(code).toBe(0);
@@ -175,14 +215,45 @@ describe("parallel slices over a log of uneven density", () => {
   const uneven: Ev[] = [];
   for (let ms = 0; ms <= 3000; ms += ms < 1500 ? 1 : 40) {
     const id = 50_000 + ms;
-    const ev = { id, received_at: new Date(start + ms).toISOString().replace("Z", "000+00:00"), trigger: "t", repository: "o/r", pull_request: 1, base_ref: "main", type: "action.queue.enter", metadata: {} };
+    const ev = {
+      id,
+      received_at: new Date(start + ms).toISOString().replace("Z", "000+00:00"),
+      trigger: "t",
+      repository: "o/r",
+      pull_request: 1,
+      base_ref: "main",
+      type: "action.queue.enter",
+      metadata: {},
+    };
     uneven.push({ id, ms: start + ms, json: JSON.stringify(ev) });
   }
   uneven.sort((a, b) => b.ms - a.ms || b.id - a.id);
   const until = new Date(start + 3000).toISOString();
   const run = async (url: string, parallel: string) => {
     const ctx = testContext();
-    const code = await main(["--api-url", url, "--token", "t", "logs", "--repo", "o/r", "--since", SINCE, "--until", until, "-o", "ndjson", "--per-page", "20", "--all", "--parallel", parallel], ctx);
+    const code = await main(
+      [
+        "--api-url",
+        url,
+        "--token",
+        "t",
+        "logs",
+        "--repo",
+        "o/r",
+        "--since",
+        SINCE,
+        "--until",
+        until,
+        "-o",
+        "ndjson",
+        "--per-page",
+        "20",
+        "--all",
+        "--parallel",
+        parallel,
+      ],
+      ctx,
+    );
     return { code, out: ctx.stdoutText(), err: ctx.stderrText() };
   };
   const windows = (seen: Seen[]) =>

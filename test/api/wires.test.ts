@@ -80,18 +80,31 @@ describe("chooseWire", () => {
 
   it("--debug names the wire in use", async () => {
     const api = await serve((_req, res) => res.end("{}"));
-    for (const [env, name] of [[{}, "node:http"], [{ HTTP_PROXY: "http://127.0.0.1:9", NO_PROXY: "127.0.0.1" }, "undici"]] as const) {
+    for (const [env, name] of [
+      [{}, "node:http"],
+      [{ HTTP_PROXY: "http://127.0.0.1:9", NO_PROXY: "127.0.0.1" }, "undici"],
+    ] as const) {
       const ctx = testContext({ env: { MQ_TOKEN: "t", ...env } });
       ctx.globals = { ...ctx.globals, apiUrl: api.url, debug: true };
       await (await createApiClient(ctx)).get("/x");
       await ctx.cleanup();
-      expect(ctx.stderrText().split("\n")[0]).toMatch(new RegExp(`^mq debug: API ${api.url}/v1, mq/\\S+, timeout 30 s, retries on, ${name}$`));
+      expect(ctx.stderrText().split("\n")[0]).toMatch(
+        new RegExp(`^mq debug: API ${api.url}/v1, mq/\\S+, timeout 30 s, retries on, ${name}$`),
+      );
     }
   });
 });
 
 describe("the node:http wire", () => {
-  const opts = (extra = {}) => ({ token: "t", timeoutMs: 5000, retry: true, insecure: false, signal: new AbortController().signal, now: () => new Date(), ...extra });
+  const opts = (extra = {}) => ({
+    token: "t",
+    timeoutMs: 5000,
+    retry: true,
+    insecure: false,
+    signal: new AbortController().signal,
+    now: () => new Date(),
+    ...extra,
+  });
 
   it("keeps the connection alive: sequential requests, and a retried 503 whose body it reads to the end, use one connection", async () => {
     const api = await serve((_req, res, n) => {
@@ -153,9 +166,16 @@ describe("the node:http wire", () => {
       res.setHeader("content-type", "application/json");
       res.end("[]");
     });
-    for (const wire of [nodeWire({ connectTimeoutMs: 1000, keepAliveMs: 1000 }), (await import("../../src/api/undici-wire.js")).undiciWire(new Agent(), 1000, { owned: true })]) {
+    for (const wire of [
+      nodeWire({ connectTimeoutMs: 1000, keepAliveMs: 1000 }),
+      (await import("../../src/api/undici-wire.js")).undiciWire(new Agent(), 1000, { owned: true }),
+    ]) {
       const res = await wire.request(new URL(`${api.url}/x`), {}, new AbortController().signal);
-      expect({ name: wire.name, twice: res.headers["x-twice"], type: res.headers["content-type"] }).toEqual({ name: wire.name, twice: ["a", "b"], type: "application/json" });
+      expect({ name: wire.name, twice: res.headers["x-twice"], type: res.headers["content-type"] }).toEqual({
+        name: wire.name,
+        twice: ["a", "b"],
+        type: "application/json",
+      });
       await res.discard();
       await wire.close();
     }

@@ -42,7 +42,8 @@ afterAll(async () => {
   await other?.close();
 });
 
-const notice = (since: string, until: string) => `mq: the archive covers ${since} to ${until} for ${REPO}: reading it, not the API (--no-archive asks the API).\n`;
+const notice = (since: string, until: string) =>
+  `mq: the archive covers ${since} to ${until} for ${REPO}: reading it, not the API (--no-archive asks the API).\n`;
 
 describe("read from the archive, the analyses print what they print from the API", () => {
   it("insights over 30 days: the same JSON, exactly, with no request; by itself it says so", async () => {
@@ -68,7 +69,12 @@ describe("read from the archive, the analyses print what they print from the API
   });
 
   it("prs over 30 days: the same rows, in every format and with filters", async () => {
-    for (const flags of [["-o", "json"], ["--failed", "-o", "csv"], ["--sort", "ci_time", "--limit", "20", "-o", "table"], ["--queue", "default", "--base-ref", "main", "-o", "ndjson"]]) {
+    for (const flags of [
+      ["-o", "json"],
+      ["--failed", "-o", "csv"],
+      ["--sort", "ci_time", "--limit", "20", "-o", "table"],
+      ["--queue", "default", "--base-ref", "main", "-o", "ndjson"],
+    ]) {
       const window = ["prs", "--since", SINCE_30D, "--until", UNTIL, ...flags];
       const api = await mq([...window, "--no-archive"]);
       expect(api.code, api.stderr).toBe(0);
@@ -83,7 +89,9 @@ describe("read from the archive, the analyses print what they print from the API
   }, 180_000);
 
   it("pr N: the same stays, steps and runs, batch bisections included", async () => {
-    const rows = JSON.parse((await mq(["prs", "--since", SINCE_30D, "--until", UNTIL, "--sort", "retries", "--limit", "5", "-o", "json", "--archive"])).stdout) as Array<{ pull_request: number }>;
+    const rows = JSON.parse(
+      (await mq(["prs", "--since", SINCE_30D, "--until", UNTIL, "--sort", "retries", "--limit", "5", "-o", "json", "--archive"])).stdout,
+    ) as Array<{ pull_request: number }>;
     expect(rows.length).toBe(5);
     for (const { pull_request } of rows.slice(0, 2)) {
       for (const format of ["json", "table"]) {
@@ -142,12 +150,19 @@ describe("by itself, the archive is read only when it covers the window, synced 
     const r = await mq(["prs", "--since", "2026-10-10T00:00:00Z", "--until", "2026-10-25T00:00:00Z", "-o", "ndjson", "--archive"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.requests).toBe(0);
-    expect(r.stderr).toBe(`mq: warning: the archive does not cover 2026-10-10T00:00:00Z to 2026-10-20T00:00:00Z for ${REPO}: queue stays there are missing below (mq archive sync fetches them).\n`);
+    expect(r.stderr).toBe(
+      `mq: warning: the archive does not cover 2026-10-10T00:00:00Z to 2026-10-20T00:00:00Z for ${REPO}: queue stays there are missing below (mq archive sync fetches them).\n`,
+    );
     expect(r.stdout.split("\n").length).toBeGreaterThan(10);
   });
 
   it("a bad MQ_ARCHIVE is a usage error before any request", async () => {
     const r = await mq(window, { env: { MQ_ARCHIVE: "sometimes" } });
-    expect(r).toEqual({ code: 2, stdout: "", stderr: 'mq: MQ_ARCHIVE must be one of auto, always, never, not "sometimes".\n', requests: 0 });
+    expect(r).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'mq: MQ_ARCHIVE must be one of auto, always, never, not "sometimes".\n',
+      requests: 0,
+    });
   });
 });

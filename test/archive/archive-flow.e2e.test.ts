@@ -41,7 +41,9 @@ describe("mq archive sync", () => {
       to: "2026-11-20T12:00:00.000Z",
       total: expected.length,
     });
-    expect(first.stderr).toContain(`acme/web: ${expected.length.toLocaleString("en-US")} new events archived from 2026-11-19T18:00:00.000Z to 2026-11-20T12:00:00.000Z`);
+    expect(first.stderr).toContain(
+      `acme/web: ${expected.length.toLocaleString("en-US")} new events archived from 2026-11-19T18:00:00.000Z to 2026-11-20T12:00:00.000Z`,
+    );
     // not a terminal: no progress frames, only the summary line
     expect(first.stderr.split("\n").filter(Boolean)).toHaveLength(1);
   });
@@ -134,9 +136,26 @@ describe("mq archive sync", () => {
   });
 
   it("logs --archive warns about the parts of the window the archive lacks", async () => {
-    const r = await mq(["logs", "--archive", "--repo", "acme/web", "--since", "2026-11-18T00:00:00Z", "--until", "2026-11-19T19:00:00Z", "--all", "-o", "ndjson"], { dataDir: dir });
+    const r = await mq(
+      [
+        "logs",
+        "--archive",
+        "--repo",
+        "acme/web",
+        "--since",
+        "2026-11-18T00:00:00Z",
+        "--until",
+        "2026-11-19T19:00:00Z",
+        "--all",
+        "-o",
+        "ndjson",
+      ],
+      { dataDir: dir },
+    );
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe("mq: warning: the archive does not cover 2026-11-18T00:00:00Z to 2026-11-19T18:00:00Z for acme/web: events there are missing below (mq archive sync fetches them).\n");
+    expect(r.stderr).toBe(
+      "mq: warning: the archive does not cover 2026-11-18T00:00:00Z to 2026-11-19T18:00:00Z for acme/web: events there are missing below (mq archive sync fetches them).\n",
+    );
   });
 
   it("export --parquet writes Hive partitions that DuckDB reads back equal to the archive", async () => {
@@ -155,7 +174,9 @@ describe("mq archive sync", () => {
           UNION ALL
           (SELECT ${cols} FROM read_parquet('${out}/**/*.parquet', hive_partitioning = true) EXCEPT ALL SELECT ${cols} FROM events))`);
       expect(diff[0]!.n).toBe(0);
-      const counts = await archive.all(`SELECT (SELECT count(*) FROM events) AS a, (SELECT count(*) FROM read_parquet('${out}/**/*.parquet', hive_partitioning = true)) AS p`);
+      const counts = await archive.all(
+        `SELECT (SELECT count(*) FROM events) AS a, (SELECT count(*) FROM read_parquet('${out}/**/*.parquet', hive_partitioning = true)) AS p`,
+      );
       expect(counts[0]!.a).toBe(counts[0]!.p);
     } finally {
       archive.close();
@@ -172,7 +193,8 @@ describe("mq archive sync", () => {
     const archive = await openArchive(join(dir, "archive.duckdb"), { readOnly: true });
     try {
       const batches = [];
-      for await (const b of readArchivedEvents(archive, { repository: "ACME/Web", since: new Date(SINCE), until: NOW, batchSize: 1000 })) batches.push(b);
+      for await (const b of readArchivedEvents(archive, { repository: "ACME/Web", since: new Date(SINCE), until: NOW, batchSize: 1000 }))
+        batches.push(b);
       const all = batches.flat();
       expect(batches.every((b, i) => b.length === 1000 || i === batches.length - 1)).toBe(true);
       for (let i = 1; i < all.length; i++) {
@@ -198,7 +220,19 @@ describe("mq archive sync, interrupted by the server", () => {
     });
     const proxyUrl = proxy.url;
     try {
-      const args = ["archive", "sync", "--no-retry", "--api-url", proxy.url, "--token", "mqk_test_token_1234", "--repo", "acme/web", "--since", SINCE];
+      const args = [
+        "archive",
+        "sync",
+        "--no-retry",
+        "--api-url",
+        proxy.url,
+        "--token",
+        "mqk_test_token_1234",
+        "--repo",
+        "acme/web",
+        "--since",
+        SINCE,
+      ];
       const broken = await mq(args, { dataDir: dir });
       expect(broken.code).toBe(6);
       expect(broken.stderr).toMatch(/HTTP 503/);

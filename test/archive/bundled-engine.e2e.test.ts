@@ -85,8 +85,7 @@ describe("the bundle's DuckDB", () => {
   it("values as from src/: instants in ISO 8601 with microseconds, decimals as numbers, lists and structs as JSON", async () => {
     const data = tempDir("mq-bundled-values-");
     (await openArchive(join(data, "archive.duckdb"), { create: true })).close();
-    const sql =
-      "SELECT TIMESTAMPTZ '2026-11-21 06:06:24.502+00' AS at, 1.50::DECIMAL(4,2) AS d, [1, 2] AS l, {'k': 'v'} AS s";
+    const sql = "SELECT TIMESTAMPTZ '2026-11-21 06:06:24.502+00' AS at, 1.50::DECIMAL(4,2) AS d, [1, 2] AS l, {'k': 'v'} AS s";
     const r = spawnSync(process.execPath, [join(root, "bin/mq.js"), "archive", "query", sql, "-o", "ndjson"], {
       env: { PATH: process.env.PATH, HOME: data, MQ_DATA_DIR: data, NO_COLOR: "1" },
       encoding: "utf8",

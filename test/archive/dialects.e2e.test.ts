@@ -37,7 +37,10 @@ async function mq(args: string[], dataDir: string) {
 const SINCE = "2026-11-19T12:00:00Z";
 const UNTIL = "2026-11-20T11:00:00Z";
 const syncFrom = (server: RunningServer, dialect: "spec" | "mergify", repo: string, dataDir: string) =>
-  mq(["archive", "sync", "--api-url", server.url, "--dialect", dialect, "--token", TOKEN, "--repo", repo, "--since", SINCE, "--strict"], dataDir);
+  mq(
+    ["archive", "sync", "--api-url", server.url, "--dialect", dialect, "--token", TOKEN, "--repo", repo, "--since", SINCE, "--strict"],
+    dataDir,
+  );
 
 /** every read of the archive, under --strict, whatever dialect the command line names */
 async function readsStrict(repo: string, dir: string, dialect: "spec" | "mergify") {
@@ -69,7 +72,10 @@ describe("an archive synced from the real service's dialect", () => {
       expectClean(prs);
     }
     // and without --strict, not a warning either (each queue type warned before)
-    const plain = await mq(["logs", "--repo", "acme/web", "--since", SINCE, "--until", UNTIL, "--archive", "--dialect", "spec", "--all", "-o", "ndjson"], dir);
+    const plain = await mq(
+      ["logs", "--repo", "acme/web", "--since", SINCE, "--until", UNTIL, "--archive", "--dialect", "spec", "--all", "-o", "ndjson"],
+      dir,
+    );
     expectClean(plain);
   });
 
@@ -82,7 +88,10 @@ describe("an archive synced from the real service's dialect", () => {
       run(`UPDATE events SET raw = json_merge_patch(raw, '{"metadata":{"queue_name":42}}')
            WHERE id = (SELECT max(id) FROM events WHERE type = 'action.queue.enter' AND received_at < '${UNTIL}'::TIMESTAMPTZ)`),
     );
-    const r = await mq(["logs", "--repo", "acme/web", "--since", SINCE, "--until", UNTIL, "--archive", "--strict", "--all", "-o", "ndjson"], dir);
+    const r = await mq(
+      ["logs", "--repo", "acme/web", "--since", SINCE, "--until", UNTIL, "--archive", "--strict", "--all", "-o", "ndjson"],
+      dir,
+    );
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/^mq: archived event \d+ does not match the service's OpenAPI: action\.queue\.enter: metadata/);
   });
@@ -94,7 +103,9 @@ describe("one archive, a repository from each side", () => {
     expect((await syncFrom(mergify, "mergify", "acme/web", dir)).code).toBe(0);
     expect((await syncFrom(spec, "spec", "acme/api", dir)).code).toBe(0);
     const file = join(dir, "archive.duckdb");
-    expect(await withDb(file, (run) => run("SELECT repository, dialect, count(*)::INTEGER AS n FROM events GROUP BY ALL ORDER BY ALL"))).toEqual([
+    expect(
+      await withDb(file, (run) => run("SELECT repository, dialect, count(*)::INTEGER AS n FROM events GROUP BY ALL ORDER BY ALL")),
+    ).toEqual([
       { repository: "acme/api", dialect: "spec", n: expect.any(Number) },
       { repository: "acme/web", dialect: "mergify", n: expect.any(Number) },
     ]);
@@ -116,10 +127,34 @@ describe("one archive, a repository from each side", () => {
 describe("one repository synced from both sides", () => {
   it("each event keeps the side of the copy archived first, and --strict reads pass", async () => {
     const dir = tempDir();
-    expect((await mq(["archive", "sync", "--api-url", spec.url, "--dialect", "spec", "--token", TOKEN, "--repo", "acme/web", "--since", SINCE, "--until", "2026-11-20T00:00:00Z"], dir)).code).toBe(0);
+    expect(
+      (
+        await mq(
+          [
+            "archive",
+            "sync",
+            "--api-url",
+            spec.url,
+            "--dialect",
+            "spec",
+            "--token",
+            TOKEN,
+            "--repo",
+            "acme/web",
+            "--since",
+            SINCE,
+            "--until",
+            "2026-11-20T00:00:00Z",
+          ],
+          dir,
+        )
+      ).code,
+    ).toBe(0);
     expect((await syncFrom(mergify, "mergify", "acme/web", dir)).code).toBe(0);
     const file = join(dir, "archive.duckdb");
-    const sides = await withDb(file, (run) => run("SELECT dialect, min(received_at)::VARCHAR AS first, max(received_at)::VARCHAR AS last FROM events GROUP BY ALL ORDER BY ALL"));
+    const sides = await withDb(file, (run) =>
+      run("SELECT dialect, min(received_at)::VARCHAR AS first, max(received_at)::VARCHAR AS last FROM events GROUP BY ALL ORDER BY ALL"),
+    );
     expect(sides.map((r) => r.dialect)).toEqual(["mergify", "spec"]);
     const { logs, insights, prs } = await readsStrict("acme/web", dir, "mergify");
     expectClean(logs);
@@ -179,4 +214,3 @@ describe("schema version 2 to 3", () => {
     ]);
   });
 });
-

@@ -36,7 +36,11 @@ describe("a corrupt archive", () => {
     const file = join(dir, "archive.duckdb");
     const junk = Buffer.alloc(300_000, 7);
     writeFileSync(file, junk);
-    for (const args of [["archive", "status"], ["archive", "sync", "--offline", "--repo", "acme/web", "--since", "1h"], ["archive", "query", "SELECT 1"]]) {
+    for (const args of [
+      ["archive", "status"],
+      ["archive", "sync", "--offline", "--repo", "acme/web", "--since", "1h"],
+      ["archive", "query", "SELECT 1"],
+    ]) {
       const r = await mq(args, dir);
       expect(r.code, r.stderr).toBe(8);
       expect(r.stderr).toBe(
@@ -62,7 +66,17 @@ describe("schema versions", () => {
     const dir = tempDir();
     const file = join(dir, "archive.duckdb");
     const ev = (id: number, at: string, pr: number | null) =>
-      JSON.stringify({ id, received_at: at, trigger: "Rule: q", repository: "acme/web", pull_request: pr, base_ref: "main", type: "action.rebase", metadata: {}, outcome: "success" });
+      JSON.stringify({
+        id,
+        received_at: at,
+        trigger: "Rule: q",
+        repository: "acme/web",
+        pull_request: pr,
+        base_ref: "main",
+        type: "action.rebase",
+        metadata: {},
+        outcome: "success",
+      });
     await withDb(file, async (run) => {
       await run(`CREATE TABLE events (repository VARCHAR, id BIGINT, received_at VARCHAR, type VARCHAR, raw VARCHAR)`);
       await run(`CREATE TABLE checkpoints (repository VARCHAR, synced_from VARCHAR, synced_to VARCHAR)`);
@@ -74,14 +88,29 @@ describe("schema versions", () => {
     const status = await mq(["archive", "status", "-o", "json"], dir);
     expect(status.code, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout)).toEqual([
-      expect.objectContaining({ repository: "acme/web", events: 2, covered_from: "2026-11-19T00:00:00.000Z", covered_to: "2026-11-19T03:00:00.000Z" }),
+      expect.objectContaining({
+        repository: "acme/web",
+        events: 2,
+        covered_from: "2026-11-19T00:00:00.000Z",
+        covered_to: "2026-11-19T03:00:00.000Z",
+      }),
     ]);
     // a copy of the old file is kept before migrating
     expect(readFileSync(`${file}.v0.bak`).equals(before)).toBe(true);
-    const q = await mq(["archive", "query", "SELECT id, pull_request, base_ref, \"trigger\", outcome, raw FROM events ORDER BY id", "-o", "json"], dir);
+    const q = await mq(
+      ["archive", "query", 'SELECT id, pull_request, base_ref, "trigger", outcome, raw FROM events ORDER BY id', "-o", "json"],
+      dir,
+    );
     expect(JSON.parse(q.stdout)).toEqual([
       { id: 1, pull_request: 4, base_ref: "main", trigger: "Rule: q", outcome: "success", raw: ev(1, "2026-11-19T01:00:00Z", 4) },
-      { id: 2, pull_request: null, base_ref: "main", trigger: "Rule: q", outcome: "success", raw: ev(2, "2026-11-19T02:00:00.5+00:00", null) },
+      {
+        id: 2,
+        pull_request: null,
+        base_ref: "main",
+        trigger: "Rule: q",
+        outcome: "success",
+        raw: ev(2, "2026-11-19T02:00:00.5+00:00", null),
+      },
     ]);
     const version = await mq(["archive", "query", "SELECT max(version) AS v FROM mq_schema", "-o", "csv"], dir);
     expect(version.stdout).toBe("v\r\n3\r\n");
@@ -101,7 +130,22 @@ describe("schema versions", () => {
     // back to version 1's layout
     await withDb(file, (run) => toSchemaVersion(run, 1));
     const before = readFileSync(file);
-    const window = ["--repo", "acme/web", "--since", "2026-11-19T06:00:00Z", "--until", "2026-11-20T06:00:00Z", "--compare", "none", "-o", "json", "--token", "mqk_test_token_1234", "--api-url", server.url];
+    const window = [
+      "--repo",
+      "acme/web",
+      "--since",
+      "2026-11-19T06:00:00Z",
+      "--until",
+      "2026-11-20T06:00:00Z",
+      "--compare",
+      "none",
+      "-o",
+      "json",
+      "--token",
+      "mqk_test_token_1234",
+      "--api-url",
+      server.url,
+    ];
     const fromArchive = await mq(["insights", ...window, "--archive"], dir);
     expect(fromArchive.code, fromArchive.stderr).toBe(0);
     const overApi = await mq(["insights", ...window, "--no-archive"], dir);
@@ -118,7 +162,9 @@ describe("schema versions", () => {
     await withDb(file, (run) => run("INSERT INTO mq_schema (version) VALUES (9)"));
     const r = await mq(["archive", "status"], dir);
     expect(r.code).toBe(8);
-    expect(r.stderr).toBe(`mq: the archive ${file} has schema version 9, made by a newer mq; this mq reads versions up to 3\nupgrade mq, or point --data-dir at another folder\n`);
+    expect(r.stderr).toBe(
+      `mq: the archive ${file} has schema version 9, made by a newer mq; this mq reads versions up to 3\nupgrade mq, or point --data-dir at another folder\n`,
+    );
   });
 });
 
@@ -139,29 +185,33 @@ describe("a disk that fills up", () => {
     if (mounted) execFileSync("umount", [mountPoint]);
   });
 
-  it.skipIf(!mounted)("stops with exit 8 and a clear message; what was written stays readable, and a rerun elsewhere completes it", async () => {
-    const dir = join(mountPoint, "mq");
-    mkdirSync(dir);
-    const r = await sync(dir);
-    expect(r.code, r.stderr).toBe(8);
-    expect(r.stderr).toContain(`the disk holding ${join(dir, "archive.duckdb")} is full`);
-    expect(r.stderr).toMatch(/nothing was lost/);
-    // move what was archived to a roomy disk, and finish there
-    const roomy = tempDir();
-    copyFileSync(join(dir, "archive.duckdb"), join(roomy, "archive.duckdb"));
-    if (existsSync(join(dir, "archive.duckdb.wal"))) copyFileSync(join(dir, "archive.duckdb.wal"), join(roomy, "archive.duckdb.wal"));
-    const done = await sync(roomy);
-    expect(done.code, done.stderr).toBe(0);
-    const reference = tempDir();
-    expect((await sync(reference)).code).toBe(0);
-    const ids = async (d: string) => {
-      const a = await openArchive(join(d, "archive.duckdb"), { readOnly: true });
-      try {
-        return (await a.all("SELECT id, raw FROM events ORDER BY id")).map((row) => `${row.id} ${row.raw}`);
-      } finally {
-        a.close();
-      }
-    };
-    expect(await ids(roomy)).toEqual(await ids(reference));
-  }, 60_000);
+  it.skipIf(!mounted)(
+    "stops with exit 8 and a clear message; what was written stays readable, and a rerun elsewhere completes it",
+    async () => {
+      const dir = join(mountPoint, "mq");
+      mkdirSync(dir);
+      const r = await sync(dir);
+      expect(r.code, r.stderr).toBe(8);
+      expect(r.stderr).toContain(`the disk holding ${join(dir, "archive.duckdb")} is full`);
+      expect(r.stderr).toMatch(/nothing was lost/);
+      // move what was archived to a roomy disk, and finish there
+      const roomy = tempDir();
+      copyFileSync(join(dir, "archive.duckdb"), join(roomy, "archive.duckdb"));
+      if (existsSync(join(dir, "archive.duckdb.wal"))) copyFileSync(join(dir, "archive.duckdb.wal"), join(roomy, "archive.duckdb.wal"));
+      const done = await sync(roomy);
+      expect(done.code, done.stderr).toBe(0);
+      const reference = tempDir();
+      expect((await sync(reference)).code).toBe(0);
+      const ids = async (d: string) => {
+        const a = await openArchive(join(d, "archive.duckdb"), { readOnly: true });
+        try {
+          return (await a.all("SELECT id, raw FROM events ORDER BY id")).map((row) => `${row.id} ${row.raw}`);
+        } finally {
+          a.close();
+        }
+      };
+      expect(await ids(roomy)).toEqual(await ids(reference));
+    },
+    60_000,
+  );
 });

@@ -22,7 +22,23 @@ afterAll(() => server.close());
 it("an archive another mq migrated between this one's look at its version and its migration is not migrated twice", async () => {
   const dir = tempDir("mq-archive-race-");
   const ctx = testContext({ now: () => NOW, env: { MQ_DATA_DIR: dir } });
-  expect(await main(["archive", "sync", "--api-url", server.url, "--token", "mqk_test_token_1234", "--repo", "acme/web", "--since", "2026-11-19T12:00:00Z"], ctx)).toBe(0);
+  expect(
+    await main(
+      [
+        "archive",
+        "sync",
+        "--api-url",
+        server.url,
+        "--token",
+        "mqk_test_token_1234",
+        "--repo",
+        "acme/web",
+        "--since",
+        "2026-11-19T12:00:00Z",
+      ],
+      ctx,
+    ),
+  ).toBe(0);
   const file = join(dir, "archive.duckdb");
   const sides = "SELECT repository, id, dialect FROM events ORDER BY ALL";
   const synced = await withDb(file, (run) => run(sides));

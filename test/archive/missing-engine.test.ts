@@ -13,7 +13,10 @@ vi.mock("node:module", async (importOriginal) => {
   const createRequire = (from: string | URL) => {
     const req = real.createRequire(from);
     return Object.assign((id: string) => {
-      if (id === "@duckdb/node-api") throw Object.assign(new Error("Cannot find module '@duckdb/node-api'\nRequire stack:\n- dist/chunks/db.js"), { code: "MODULE_NOT_FOUND" });
+      if (id === "@duckdb/node-api")
+        throw Object.assign(new Error("Cannot find module '@duckdb/node-api'\nRequire stack:\n- dist/chunks/db.js"), {
+          code: "MODULE_NOT_FOUND",
+        });
       return req(id);
     }, req);
   };
@@ -45,7 +48,21 @@ describe("without the optional @duckdb/node-api", () => {
       const dir = tempDir("mq-noengine-");
       const { writeFileSync } = await import("node:fs");
       writeFileSync(join(dir, "archive.duckdb"), "");
-      const args = ["logs", "--api-url", server.url, "--token", "mqk_test_token_1234", "--repo", "acme/web", "--since", "2026-11-20T00:00:00Z", "--until", "2026-11-20T01:00:00Z", "-o", "ndjson"];
+      const args = [
+        "logs",
+        "--api-url",
+        server.url,
+        "--token",
+        "mqk_test_token_1234",
+        "--repo",
+        "acme/web",
+        "--since",
+        "2026-11-20T00:00:00Z",
+        "--until",
+        "2026-11-20T01:00:00Z",
+        "-o",
+        "ndjson",
+      ];
       const without = testContext();
       expect(await main(args, without)).toBe(0);
       const ctx = testContext({ env: { MQ_DATA_DIR: dir } });

@@ -37,7 +37,8 @@ describe("mq archive sync --parallel", () => {
 
     // slices: windows that start neither at the start of the sync nor a day after it
     const froms = server.requests.slice(before).map((q) => new URL(q.url, server.url).searchParams.get("received_from"));
-    expect(froms.filter((f) => f !== null && f !== "2026-11-19T06:00:00.000Z" && f !== "2026-11-20T06:00:00.000Z").length).toBeGreaterThan(2);
+    expect(froms.filter((f) => f !== null && f !== "2026-11-19T06:00:00.000Z" && f !== "2026-11-20T06:00:00.000Z").length).toBeGreaterThan(
+      2,
+    );
   }, 60_000);
-
 });

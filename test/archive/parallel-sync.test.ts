@@ -14,7 +14,8 @@ import { archivedEvents, ARCHIVE_NOW, coverageRows, tempDataDir, TEST_TOKEN } fr
 
 describe("mq archive sync --parallel", () => {
   it("a later day finished before an earlier one failed is archived but not recorded as covered; the next run asks for it again", async () => {
-    const event = (id: number, at: string) => `{"id":${id},"received_at":"${at}","trigger":"t","repository":"acme/web","pull_request":1,"base_ref":"main","type":"action.label","metadata":{}}`;
+    const event = (id: number, at: string) =>
+      `{"id":${id},"received_at":"${at}","trigger":"t","repository":"acme/web","pull_request":1,"base_ref":"main","type":"action.label","metadata":{}}`;
     const page = (events: string[], next?: string) => ({
       headers: { "content-type": "application/json", ...(next ? { link: `<${next}>; rel="next"` } : {}) },
       body: `{"size":${events.length},"per_page":100,"events":[${events.join(",")}]}`,
@@ -37,7 +38,16 @@ describe("mq archive sync --parallel", () => {
     const dir = tempDataDir();
     const path = join(dir, "archive.duckdb");
     const wire = testWire("node:http");
-    const client = createTransport({ baseUrl: `${fault.url}/v1`, token: TEST_TOKEN, wire, timeoutMs: 10_000, retry: false, insecure: false, signal: new AbortController().signal, now: () => ARCHIVE_NOW });
+    const client = createTransport({
+      baseUrl: `${fault.url}/v1`,
+      token: TEST_TOKEN,
+      wire,
+      timeoutMs: 10_000,
+      retry: false,
+      insecure: false,
+      signal: new AbortController().signal,
+      now: () => ARCHIVE_NOW,
+    });
     const sync = async (onProgress?: (p: SyncProgress) => void) => {
       const archive = await openArchive(path, { create: true });
       try {
@@ -76,10 +86,12 @@ describe("mq archive sync --parallel", () => {
       });
       const asked = fault.requests.length;
       const result = await sync();
-      expect(fault.requests.slice(asked).map((q) => new URL(q.url, fault.url).searchParams.get("received_from")).sort()).toEqual([
-        "2026-11-18T12:00:00.000Z",
-        "2026-11-19T12:00:00.000Z",
-      ]);
+      expect(
+        fault.requests
+          .slice(asked)
+          .map((q) => new URL(q.url, fault.url).searchParams.get("received_from"))
+          .sort(),
+      ).toEqual(["2026-11-18T12:00:00.000Z", "2026-11-19T12:00:00.000Z"]);
       expect(result).toMatchObject({ added: 0, duplicates: 4, total: 4 });
       expect((await archivedEvents(dir)).map(([id]) => id)).toEqual([3, 4, 1, 2]);
       expect(await coverageRows(dir)).toEqual([["2026-11-18T12:00:00.000000Z", "2026-11-20T11:55:00.000000Z"]]);

@@ -21,7 +21,13 @@ describe("rawEventTexts", () => {
   });
 
   it("agrees with JSON.parse on generated pages", () => {
-    const events = Array.from({ length: 50 }, (_, i) => ({ id: i, t: "x".repeat(i % 7) + '\\"]}', arr: [i, { k: [] }], nil: null, b: i % 2 === 0 }));
+    const events = Array.from({ length: 50 }, (_, i) => ({
+      id: i,
+      t: "x".repeat(i % 7) + '\\"]}',
+      arr: [i, { k: [] }],
+      nil: null,
+      b: i % 2 === 0,
+    }));
     const page = JSON.stringify({ size: 50, per_page: 100, events }, null, 2);
     const cut = rawEventTexts(page).map((r) => JSON.parse(r));
     expect(cut).toEqual(events);

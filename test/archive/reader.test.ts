@@ -30,7 +30,10 @@ beforeAll(async () => {
   archive = await openArchive(join(tempDataDir(), "archive.duckdb"), { create: true });
   for (const [id, at, type] of EVENTS) {
     const raw = JSON.stringify({ id, received_at: at, type, pull_request: 1, base_ref: "main", metadata: {} });
-    await archive.run("INSERT INTO events VALUES ('acme/web', ?, ?::TIMESTAMPTZ, ?, 1, 'main', NULL, NULL, ?, current_timestamp, ?, 'spec')", [id, at, type, raw, queueFactsOf(type, raw)]);
+    await archive.run(
+      "INSERT INTO events VALUES ('acme/web', ?, ?::TIMESTAMPTZ, ?, 1, 'main', NULL, NULL, ?, current_timestamp, ?, 'spec')",
+      [id, at, type, raw, queueFactsOf(type, raw)],
+    );
   }
 });
 afterAll(() => archive.close());
@@ -71,7 +74,10 @@ describe("readArchivedEvents", () => {
         const expected = EVENTS.filter(([, at]) => Date.parse(at) >= s && Date.parse(at) <= u)
           .sort((a, b) => Date.parse(b[1]) - Date.parse(a[1]) || b[0] - a[0])
           .map(([id]) => id);
-        expect((await read({ since: new Date(s), until: new Date(u), rowsPerQuery })).ids, `${since} to ${until}, ${rowsPerQuery} per query`).toEqual(expected);
+        expect(
+          (await read({ since: new Date(s), until: new Date(u), rowsPerQuery })).ids,
+          `${since} to ${until}, ${rowsPerQuery} per query`,
+        ).toEqual(expected);
       }
     }
   });
@@ -79,8 +85,14 @@ describe("readArchivedEvents", () => {
   it("applies the type filter and --limit across days, in batches of the size asked", async () => {
     const queue = ["action.queue.enter", "action.queue.leave", "action.queue.merged"];
     expect((await read({ since: SINCE, until: UNTIL, types: queue })).ids).toEqual([8, 7, 6, 5, 4, 2]);
-    expect(await read({ since: SINCE, until: UNTIL, types: queue, limit: 4, batchSize: 3 })).toEqual({ ids: [8, 7, 6, 5], batches: [3, 1] });
-    expect(await read({ since: SINCE, until: UNTIL, types: queue, limit: 4, batchSize: 3, rowsPerQuery: 1 })).toEqual({ ids: [8, 7, 6, 5], batches: [3, 1] });
+    expect(await read({ since: SINCE, until: UNTIL, types: queue, limit: 4, batchSize: 3 })).toEqual({
+      ids: [8, 7, 6, 5],
+      batches: [3, 1],
+    });
+    expect(await read({ since: SINCE, until: UNTIL, types: queue, limit: 4, batchSize: 3, rowsPerQuery: 1 })).toEqual({
+      ids: [8, 7, 6, 5],
+      batches: [3, 1],
+    });
     expect((await read({ since: SINCE, until: UNTIL, limit: 0 })).ids).toEqual([]);
   });
 
@@ -89,10 +101,18 @@ describe("readArchivedEvents", () => {
     for (const rowsPerQuery of [undefined, 1]) {
       const whole = (await read({ since: SINCE, until: UNTIL, types: queue, rowsPerQuery })).ids;
       const cut: unknown[] = [];
-      for await (const batch of readQueueFacts(archive, { repository: "acme/web", since: SINCE, until: UNTIL, types: queue, rowsPerQuery })) {
+      for await (const batch of readQueueFacts(archive, {
+        repository: "acme/web",
+        since: SINCE,
+        until: UNTIL,
+        types: queue,
+        rowsPerQuery,
+      })) {
         for (let i = 0; i < batch.length; i++) cut.push(batch.at(i));
       }
-      const raws = new Map(EVENTS.map(([id, at, type]) => [id, { id, received_at: at, type, pull_request: 1, base_ref: "main", metadata: {} }]));
+      const raws = new Map(
+        EVENTS.map(([id, at, type]) => [id, { id, received_at: at, type, pull_request: 1, base_ref: "main", metadata: {} }]),
+      );
       expect(cut).toEqual(whole.map((id) => JSON.parse(JSON.stringify(stayEvent(raws.get(id)!)))));
     }
   });

@@ -24,7 +24,20 @@ afterAll(() => {
 });
 
 const tempDir = () => tmp.tempDir("mq-archive-kill-");
-const syncArgs = (since: string, parallel = 6) => ["archive", "sync", "--api-url", url, "--token", TOKEN, "--repo", "acme/web", "--since", since, "--parallel", String(parallel)];
+const syncArgs = (since: string, parallel = 6) => [
+  "archive",
+  "sync",
+  "--api-url",
+  url,
+  "--token",
+  TOKEN,
+  "--repo",
+  "acme/web",
+  "--since",
+  since,
+  "--parallel",
+  String(parallel),
+];
 
 async function contents(dir: string): Promise<string[]> {
   const archive = await openArchive(join(dir, "archive.duckdb"), { readOnly: true });
@@ -108,7 +121,9 @@ describe("two syncs at once, and Ctrl-C", () => {
     first.child.kill("SIGINT");
     const r = await first.done;
     expect(r.code).toBe(130);
-    expect(r.stderr).toMatch(/^mq: interrupted\n[\d,]+ new events were archived before this; run mq archive sync again to continue where it stopped\.\n$/);
+    expect(r.stderr).toMatch(
+      /^mq: interrupted\n[\d,]+ new events were archived before this; run mq archive sync again to continue where it stopped\.\n$/,
+    );
     const after = await spawnMq(["archive", "status", "-o", "json"], { env: { MQ_DATA_DIR: dir } });
     expect(after.code, after.stderr).toBe(0);
     expect(JSON.parse(after.stdout)[0]).toMatchObject({ repository: "acme/web", last_sync_complete: false });

@@ -20,7 +20,9 @@ function staticGraph(entry: string): { files: Set<string>; packages: Set<string>
     files.add(file);
     const text = readFileSync(file, "utf8");
     // `import x from "y"`, `import "y"`, `export ... from "y"`, `require("y")`: not `import("y")`
-    for (const m of text.matchAll(/(?:^|[;}\s])(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']+)["']|(?<![\w$.])require\(["']([^"']+)["']\)/g)) {
+    for (const m of text.matchAll(
+      /(?:^|[;}\s])(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']+)["']|(?<![\w$.])require\(["']([^"']+)["']\)/g,
+    )) {
       const spec = (m[1] ?? m[2])!;
       if (spec.startsWith(".")) visit(resolve(dirname(file), spec));
       else packages.add(spec);

@@ -20,10 +20,27 @@ describe("mq archive sync against servers mq did not write", () => {
       `{ "id": 7, "received_at": "2026-11-20T10:00:00.123456+00:00", "trigger": "Rule: x", "repository": "acme/web", "pull_request": null, "base_ref": null, "type": "queue.pause.delete", "metadata": {"deleted_by": {"type": "user", "id": 1.0, "name": "\\u00e9\\"x"}}, "outcome": "success" }`,
       `{"type":"action.rebase","metadata":{},"id":6,"received_at":"2026-11-20T09:00:00Z","trigger":"t","repository":"acme/web","pull_request":12,"base_ref":"main","extra":1e2}`,
     ];
-    const fault = await startFaultServer(() => ({ headers: { "content-type": "application/json" }, body: `{"size":2,"per_page":100,\n"events":[\n  ${events.join(" ,\n  ")}\n]}` }));
+    const fault = await startFaultServer(() => ({
+      headers: { "content-type": "application/json" },
+      body: `{"size":2,"per_page":100,\n"events":[\n  ${events.join(" ,\n  ")}\n]}`,
+    }));
     try {
       const dir = tempDir();
-      const r = await mq(["archive", "sync", "--api-url", fault.url, "--token", "mqk_test_token_1234", "--repo", "acme/web", "--since", "2026-11-20T00:00:00Z"], { dataDir: dir });
+      const r = await mq(
+        [
+          "archive",
+          "sync",
+          "--api-url",
+          fault.url,
+          "--token",
+          "mqk_test_token_1234",
+          "--repo",
+          "acme/web",
+          "--since",
+          "2026-11-20T00:00:00Z",
+        ],
+        { dataDir: dir },
+      );
       expect(r.code, r.stderr).toBe(0);
       expect((await archived(dir)).map(([, raw]) => raw)).toEqual([events[1], events[0]]);
       // one request per day of the window, each with the window and 100 per page
@@ -39,7 +56,10 @@ describe("mq archive sync against servers mq did not write", () => {
         expect(back.stdout).toBe(live.stdout);
         expect(back.stdout).toContain('"extra":1e2');
       }
-      const q = await mq(["archive", "query", "SELECT id, pull_request, base_ref, \"trigger\", outcome, received_at FROM events ORDER BY id", "-o", "json"], { dataDir: dir });
+      const q = await mq(
+        ["archive", "query", 'SELECT id, pull_request, base_ref, "trigger", outcome, received_at FROM events ORDER BY id', "-o", "json"],
+        { dataDir: dir },
+      );
       expect(JSON.parse(q.stdout)).toEqual([
         { id: 6, pull_request: 12, base_ref: "main", trigger: "t", outcome: null, received_at: "2026-11-20T09:00:00.000000Z" },
         { id: 7, pull_request: null, base_ref: null, trigger: "Rule: x", outcome: "success", received_at: "2026-11-20T10:00:00.123456Z" },
@@ -48,18 +68,47 @@ describe("mq archive sync against servers mq did not write", () => {
       await fault.close();
     }
   });
-
 });
 
 describe("mq archive sync --dialect mergify", () => {
   // the pages are held to the dialect in effect, as `mq logs` holds them: they were held to the
   // contract's shapes, so the real service's valid queue events warned, and --strict failed
   const queueEvent = (id: number, metadata: Record<string, unknown>) =>
-    JSON.stringify({ id, received_at: "2026-11-20T10:00:00Z", trigger: "Merge queue", repository: "acme/web", pull_request: 12, base_ref: "main", outcome: "neutral", type: "action.queue.change", metadata });
+    JSON.stringify({
+      id,
+      received_at: "2026-11-20T10:00:00Z",
+      trigger: "Merge queue",
+      repository: "acme/web",
+      pull_request: 12,
+      base_ref: "main",
+      outcome: "neutral",
+      type: "action.queue.change",
+      metadata,
+    });
   const serve = (metadata: Record<string, unknown>) =>
-    startFaultServer(() => ({ headers: { "content-type": "application/json" }, body: `{"size":1,"per_page":100,"events":[${queueEvent(7, metadata)}]}` }));
+    startFaultServer(() => ({
+      headers: { "content-type": "application/json" },
+      body: `{"size":1,"per_page":100,"events":[${queueEvent(7, metadata)}]}`,
+    }));
   const sync = (url: string, extra: string[] = []) =>
-    mq(["archive", "sync", "--dialect", "mergify", ...extra, "--api-url", url, "--token", "mqk_test_token_1234", "--repo", "acme/web", "--since", "2026-11-20T00:00:00Z"], { dataDir: tempDir() });
+    mq(
+      [
+        "archive",
+        "sync",
+        "--dialect",
+        "mergify",
+        ...extra,
+        "--api-url",
+        url,
+        "--token",
+        "mqk_test_token_1234",
+        "--repo",
+        "acme/web",
+        "--since",
+        "2026-11-20T00:00:00Z",
+      ],
+      { dataDir: tempDir() },
+    );
 
   it("the service's valid events: archived without a word, also with --strict", async () => {
     const fault = await serve({ queue_name: "default", priority_rule_name: null, size: 2 });
@@ -90,7 +139,10 @@ describe("mq archive sync --dialect mergify", () => {
 
 describe("an archive not synced for longer than the service keeps events", () => {
   it("records the lost window as a known gap, says so, and status lists it", async () => {
-    const empty = await startFaultServer(() => ({ headers: { "content-type": "application/json" }, body: `{"size":0,"per_page":100,"events":[]}` }));
+    const empty = await startFaultServer(() => ({
+      headers: { "content-type": "application/json" },
+      body: `{"size":0,"per_page":100,"events":[]}`,
+    }));
     try {
       const dir = tempDir();
       const flags = ["--api-url", empty.url, "--token", "mqk_test_token_1234", "--repo", "acme/web"];
@@ -107,7 +159,11 @@ describe("an archive not synced for longer than the service keeps events", () =>
       expect(summary!.from).toBe("2026-08-22T12:00:00.000Z");
       const status = await mq(["archive", "status", "-o", "json"], { dataDir: dir });
       expect((JSON.parse(status.stdout) as Array<{ gaps: unknown }>)[0]!.gaps).toEqual([
-        { from: "2026-08-12T11:55:00.000Z", to: "2026-08-22T12:00:00.000Z", reason: "older than the service's 90-day retention when synced" },
+        {
+          from: "2026-08-12T11:55:00.000Z",
+          to: "2026-08-22T12:00:00.000Z",
+          reason: "older than the service's 90-day retention when synced",
+        },
       ]);
     } finally {
       await empty.close();
@@ -123,7 +179,21 @@ describe("mq archive status on a terminal", () => {
     }));
     try {
       const dir = tempDir();
-      const sync = await mq(["archive", "sync", "--api-url", fault.url, "--token", "mqk_test_token_1234", "--repo", "acme/web", "--since", "2026-11-20T00:00:00Z"], { dataDir: dir });
+      const sync = await mq(
+        [
+          "archive",
+          "sync",
+          "--api-url",
+          fault.url,
+          "--token",
+          "mqk_test_token_1234",
+          "--repo",
+          "acme/web",
+          "--since",
+          "2026-11-20T00:00:00Z",
+        ],
+        { dataDir: dir },
+      );
       expect(sync.code, sync.stderr).toBe(0);
       const status = async (columns: number | undefined) => {
         const ctx = testContext({ now: () => NOW, env: { MQ_DATA_DIR: dir, NO_COLOR: "1" }, ...(columns ? { tty: true, columns } : {}) });
@@ -137,12 +207,25 @@ describe("mq archive status on a terminal", () => {
         expect(parts.length).toBeGreaterThan(1);
         // every column once, none cut
         const text = lines.join("\n");
-        for (const value of ["2026-11-20T09:00:00.000000Z", "2026-11-20T00:00:00.000Z", "2026-11-20T11:55:00.000Z", "spec", "none"]) expect(text).toContain(value);
+        for (const value of ["2026-11-20T09:00:00.000000Z", "2026-11-20T00:00:00.000Z", "2026-11-20T11:55:00.000Z", "spec", "none"])
+          expect(text).toContain(value);
         expect(text).not.toContain("…");
       }
       const piped = (await status(undefined)).trimEnd().split("\n");
       expect(piped).toHaveLength(2);
-      expect(piped[0]!.split(/ {2,}/)).toEqual(["REPOSITORY", "EVENTS", "FIRST_EVENT", "LAST_EVENT", "COVERED_FROM", "COVERED_TO", "DIALECTS", "LAST_SYNC", "LAST_SYNC_COMPLETE", "RAW_BYTES", "GAPS"]);
+      expect(piped[0]!.split(/ {2,}/)).toEqual([
+        "REPOSITORY",
+        "EVENTS",
+        "FIRST_EVENT",
+        "LAST_EVENT",
+        "COVERED_FROM",
+        "COVERED_TO",
+        "DIALECTS",
+        "LAST_SYNC",
+        "LAST_SYNC_COMPLETE",
+        "RAW_BYTES",
+        "GAPS",
+      ]);
     } finally {
       await fault.close();
     }
@@ -158,7 +241,10 @@ describe("mq archive: input checked before anything runs", () => {
     [["archive", "sync", "acme/web", "--parallel", "0"], 'mq: --parallel must be an integer from 1 to 16, not "0".\n'],
     [["archive", "export"], "mq: --parquet <dir> is required: the folder to write the Parquet files into.\n"],
     [["logs", "--archive", "--follow", "--repo", "acme/web"], /^mq: --archive and --follow cannot be used together/],
-    [["logs", "--archive", "--repo", "acme/web,acme/api"], "mq: --archive reads the log of one repository: give one --repo (mq insights and mq prs read several from the archive).\n"],
+    [
+      ["logs", "--archive", "--repo", "acme/web,acme/api"],
+      "mq: --archive reads the log of one repository: give one --repo (mq insights and mq prs read several from the archive).\n",
+    ],
   ])("mq %j", async (argv, stderr) => {
     const dir = tempDir();
     const r = await mq(argv as string[], { dataDir: dir });
@@ -170,27 +256,40 @@ describe("mq archive: input checked before anything runs", () => {
 
   it.each([["logs"], ["prs"], ["pr", "7"], ["insights"]])("a bad MQ_ARCHIVE is a usage error for mq %s, nothing sent", async (...argv) => {
     const dir = tempDir();
-    const r = await mq([...argv, "--repo", "acme/web", "--api-url", "http://127.0.0.1:9", "--token", "mqk_test_token_1234"], { dataDir: dir, env: { MQ_ARCHIVE: "yes" } });
+    const r = await mq([...argv, "--repo", "acme/web", "--api-url", "http://127.0.0.1:9", "--token", "mqk_test_token_1234"], {
+      dataDir: dir,
+      env: { MQ_ARCHIVE: "yes" },
+    });
     expect(r).toEqual({ code: 2, stdout: "", stderr: 'mq: MQ_ARCHIVE must be one of auto, always, never, not "yes".\n' });
   });
 
   it("status without an archive says so and exits 0", async () => {
     const dir = tempDir();
     const r = await mq(["archive", "status", "-o", "json"], { dataDir: dir });
-    expect(r).toEqual({ code: 0, stdout: "[]\n", stderr: `No archive at ${dir}/archive.duckdb yet: create it with mq archive sync --repo owner/name.\n` });
+    expect(r).toEqual({
+      code: 0,
+      stdout: "[]\n",
+      stderr: `No archive at ${dir}/archive.duckdb yet: create it with mq archive sync --repo owner/name.\n`,
+    });
   });
 
   it("status without an archive, -o table: the message alone, no empty table of ten headers (92 columns wide at 60)", async () => {
     const dir = tempDir();
     const r = await mq(["archive", "status", "-o", "table"], { dataDir: dir });
-    expect(r).toEqual({ code: 0, stdout: "", stderr: `No archive at ${dir}/archive.duckdb yet: create it with mq archive sync --repo owner/name.\n` });
+    expect(r).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: `No archive at ${dir}/archive.duckdb yet: create it with mq archive sync --repo owner/name.\n`,
+    });
   });
 
   it("query without an archive is exit 8 with the way out", async () => {
     const dir = tempDir();
     const r = await mq(["archive", "query", "SELECT 1"], { dataDir: dir });
     expect(r.code).toBe(8);
-    expect(r.stderr).toBe(`mq: no archive at ${dir}/archive.duckdb\ncreate it with mq archive sync --repo owner/name (or point --data-dir / MQ_DATA_DIR at an existing one)\n`);
+    expect(r.stderr).toBe(
+      `mq: no archive at ${dir}/archive.duckdb\ncreate it with mq archive sync --repo owner/name (or point --data-dir / MQ_DATA_DIR at an existing one)\n`,
+    );
   });
 });
 
@@ -198,7 +297,18 @@ describe("an archive that cannot be read never breaks a command that works witho
   it("a corrupt file where the archive should be: a past window is asked of the API, silently", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "archive.duckdb"), "not a database\n".repeat(100));
-    const window = ["insights", ...api(), "--repo", "acme/web", "--since", "2026-11-19T06:00:00Z", "--until", "2026-11-20T06:00:00Z", "-o", "json"];
+    const window = [
+      "insights",
+      ...api(),
+      "--repo",
+      "acme/web",
+      "--since",
+      "2026-11-19T06:00:00Z",
+      "--until",
+      "2026-11-20T06:00:00Z",
+      "-o",
+      "json",
+    ];
     const expected = await mq(window);
     expect(expected.code, expected.stderr).toBe(0);
     expect(await mq(window, { dataDir: dir })).toEqual(expected);

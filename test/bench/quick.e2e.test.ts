@@ -57,7 +57,10 @@ describe("bench --quick", () => {
       "mq logs --all, 1 day, +100 ms a request: sequential (--parallel 1)",
       "mq logs --all, 1 day, +100 ms a request: parallel slices (--parallel 6)",
     ]);
-    const serve = r.stdout.split("\n").filter((l) => l.startsWith("| serve |")).map((l) => l.split(" | ")[1]);
+    const serve = r.stdout
+      .split("\n")
+      .filter((l) => l.startsWith("| serve |"))
+      .map((l) => l.split(" | ")[1]);
     expect(serve).toEqual([
       "mq serve --days 7: warm /logs page of 10 (floor)",
       "whole-window failure_rate (7 days), cold: first query of a fresh server",

@@ -27,7 +27,9 @@ describe("--repo values that are not repositories", () => {
       err = e;
     }
     expect(err).toBeInstanceOf(UsageError);
-    expect((err as Error).message).toBe(`--repo @huge.txt: ${join(dir, "huge.txt")} is 1800000 bytes; a file of repositories is at most 1 MiB (1000 repositories).`);
+    expect((err as Error).message).toBe(
+      `--repo @huge.txt: ${join(dir, "huge.txt")} is 1800000 bytes; a file of repositories is at most 1 MiB (1000 repositories).`,
+    );
   });
 
   it("a bad line of a @FILE is named by the file and its line number", () => {
@@ -36,6 +38,8 @@ describe("--repo values that are not repositories", () => {
     expect(() => parseRepoList("acme/x,@repos.txt", dir)).toThrow(
       new UsageError("bad repository from --repo @repos.txt, line 4: 'acme api' is not of the form owner/name"),
     );
-    expect(() => parseRepoList("acme/x,nope", dir)).toThrow(new UsageError("bad repository from --repo: 'nope' is not of the form owner/name"));
+    expect(() => parseRepoList("acme/x,nope", dir)).toThrow(
+      new UsageError("bad repository from --repo: 'nope' is not of the form owner/name"),
+    );
   });
 });

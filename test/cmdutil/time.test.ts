@@ -18,12 +18,16 @@ describe("parseTimeFlag", () => {
   });
 
   it.each(["20000000w", "99999999999w", "3000000d"])("rejects %s, which reaches back before 1970", (value) => {
-    expect(() => parseTimeFlag("--since", value, now)).toThrow(`--since "${value}" reaches back before 1970: give a shorter duration or a date-time.`);
+    expect(() => parseTimeFlag("--since", value, now)).toThrow(
+      `--since "${value}" reaches back before 1970: give a shorter duration or a date-time.`,
+    );
   });
 
   it("rejects a date-time without a timezone, saying how to fix it", () => {
     expect(() => parseTimeFlag("--since", "2026-11-01T09:00:00", now)).toThrow(
-      new UsageError('--since "2026-11-01T09:00:00" has no timezone: add Z or an offset (e.g. 2026-11-01T09:00:00Z), or use a duration such as 7d.'),
+      new UsageError(
+        '--since "2026-11-01T09:00:00" has no timezone: add Z or an offset (e.g. 2026-11-01T09:00:00Z), or use a duration such as 7d.',
+      ),
     );
   });
 

@@ -119,13 +119,17 @@ describe("mq auth status", () => {
 
     const flag = testContext({ env: { MERGIFY_TOKEN: "mqk_zzzzzzzzzzzz9999" } });
     expect(await main(["auth", "status", "--token", TOKEN, "--api-url", "https://x.example.com"], flag)).toBe(0);
-    expect(flag.stdoutText()).toBe("API URL: https://x.example.com (from the --api-url flag)\nToken:   mqk_****abcd (from the --token flag)\n");
+    expect(flag.stdoutText()).toBe(
+      "API URL: https://x.example.com (from the --api-url flag)\nToken:   mqk_****abcd (from the --token flag)\n",
+    );
 
     const fromFile = testContext({ stdin: TOKEN });
     await main(["auth", "login", "--with-token"], fromFile);
     const again = testContext({ env: { MQ_CONFIG_DIR: fromFile.configDir() } });
     expect(await main(["auth", "status"], again)).toBe(0);
-    expect(again.stdoutText()).toBe(`API URL: https://api.mergify.com (default)\nToken:   mqk_****abcd (from ${join(fromFile.configDir(), "config.json")})\n`);
+    expect(again.stdoutText()).toBe(
+      `API URL: https://api.mergify.com (default)\nToken:   mqk_****abcd (from ${join(fromFile.configDir(), "config.json")})\n`,
+    );
     for (const c of [ctx, flag, again]) expect(c.stdoutText() + c.stderrText()).not.toContain(TOKEN);
   });
 
@@ -155,7 +159,9 @@ describe("mq auth logout and token", () => {
 
     const out = testContext({ env });
     expect(await main(["auth", "logout"], out)).toBe(0);
-    expect(out.stderrText()).toBe(`Logged out of https://api.mergify.com: the token was removed from ${join(login.configDir(), "config.json")}\n`);
+    expect(out.stderrText()).toBe(
+      `Logged out of https://api.mergify.com: the token was removed from ${join(login.configDir(), "config.json")}\n`,
+    );
     expect(stored(out)).toEqual({});
 
     const twice = testContext({ env });

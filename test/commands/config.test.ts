@@ -25,7 +25,9 @@ describe("mq config", () => {
       expect((await mq(["config", "set", k, v], env)).code).toBe(0);
       expect(await mq(["config", "get", k], env)).toMatchObject({ code: 0, out: `${shown}\n`, err: "" });
     }
-    expect((await mq(["config", "list"], env)).out).toBe("api-url=https://api.example.com\nrepo=acme/web\noutput=csv\ncolor=never\ntimeout=12.5\n");
+    expect((await mq(["config", "list"], env)).out).toBe(
+      "api-url=https://api.example.com\nrepo=acme/web\noutput=csv\ncolor=never\ntimeout=12.5\n",
+    );
     expect(JSON.parse((await mq(["config", "list", "-o", "json"], env)).out)).toEqual({
       "api-url": "https://api.example.com",
       repo: "acme/web",
@@ -66,7 +68,9 @@ describe("mq config", () => {
   });
 
   it("rejects unknown keys and refuses tokens without echoing them", async () => {
-    expect((await mq(["config", "get", "colour"])).err).toBe("mq: unknown config key 'colour': allowed keys are api-url, repo, output, color, timeout, dialect\n");
+    expect((await mq(["config", "get", "colour"])).err).toBe(
+      "mq: unknown config key 'colour': allowed keys are api-url, repo, output, color, timeout, dialect\n",
+    );
     const t = await mq(["config", "set", "token", "mqk_do_not_echo"]);
     expect(t.code).toBe(2);
     expect(t.err).toBe("mq: tokens are not config keys\nuse mq auth login --with-token to store one, mq auth token to print it\n");

@@ -79,10 +79,13 @@ const FORMATS = ["table", "json", "ndjson", "csv"] as const;
 /** What stats-dialects.test.ts checks of its sweeps; stats-dialects.e2e.test.ts checks the rest. */
 export const STATS_SAMPLE = {
   /** every subcommand in one format, the formats taken in turn (so each is checked on some) */
-  formats: (dialect: DialectName): Array<[StatsEndpoint, string]> => statsAvailable(dialect).map((e, i) => [e, FORMATS[i % FORMATS.length]!]),
+  formats: (dialect: DialectName): Array<[StatsEndpoint, string]> =>
+    statsAvailable(dialect).map((e, i) => [e, FORMATS[i % FORMATS.length]!]),
   /** the other three formats of every subcommand */
   otherFormats: (dialect: DialectName): Array<[StatsEndpoint, string]> =>
-    statsAvailable(dialect).flatMap((e, i) => FORMATS.filter((_, j) => j !== i % FORMATS.length).map((f): [StatsEndpoint, string] => [e, f])),
+    statsAvailable(dialect).flatMap((e, i) =>
+      FORMATS.filter((_, j) => j !== i % FORMATS.length).map((f): [StatsEndpoint, string] => [e, f]),
+    ),
   /** how many of the subcommands with a main field get --chart and --fail-if */
   charts: 4,
   charted: (dialect: DialectName): StatsEndpoint[] => statsAvailable(dialect).filter((e) => e.mainField),
@@ -92,7 +95,9 @@ const statsWindow = (e: StatsEndpoint) => (e.params === "time-to-merge" ? [] : [
 
 // the table and the chart have a line on stderr naming the repository and the window (issue 17)
 const allowedStderr = (e: StatsEndpoint, human = false) =>
-  new RegExp(`^${e.deprecatedUse ? "mq: warning: the \\S+ endpoint is deprecated; use .*\\n" : ""}${human ? `(acme/web ${e.name}.*\\n)?` : ""}$`);
+  new RegExp(
+    `^${e.deprecatedUse ? "mq: warning: the \\S+ endpoint is deprecated; use .*\\n" : ""}${human ? `(acme/web ${e.name}.*\\n)?` : ""}$`,
+  );
 
 /** `mq stats <e> -o <format>`: exit 0, no warning but a deprecation notice, some output. */
 export async function expectStatsFormat(runs: DialectRuns, e: StatsEndpoint, format: string): Promise<void> {

@@ -19,7 +19,11 @@ describe.each(DIALECT_NAMES)("mq logs against mq serve --dialect %s", (dialect) 
     const r = await run(["logs", "--limit", "3", "-o", "table"]);
     expect(r.code).toBe(0);
     const head = r.stdout.split("\n")[0]!.trim().split(/\s+/);
-    expect(head).toEqual(DIALECTS[dialect].outcomes.length > 0 ? ["TIME", "TYPE", "PR", "BASE", "OUTCOME", "SUMMARY"] : ["TIME", "TYPE", "PR", "BASE", "SUMMARY"]);
+    expect(head).toEqual(
+      DIALECTS[dialect].outcomes.length > 0
+        ? ["TIME", "TYPE", "PR", "BASE", "OUTCOME", "SUMMARY"]
+        : ["TIME", "TYPE", "PR", "BASE", "SUMMARY"],
+    );
   });
 
   test("outcome is a default CSV column where the events carry one", async () => {
@@ -36,7 +40,10 @@ describe.each(DIALECT_NAMES)("mq logs against mq serve --dialect %s", (dialect) 
     const r = await run(["logs", "--type", glob, "--since", "3d", "--limit", "500", "-o", "ndjson"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    const types = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l).type as string);
+    const types = r.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).type as string);
     const expected = DIALECTS[dialect].eventTypes.filter((t) => t.startsWith(glob.slice(0, -1)));
     for (const t of types) expect(expected).toContain(t);
     if (expected.length === 0) expect(types).toEqual([]);
@@ -44,7 +51,8 @@ describe.each(DIALECT_NAMES)("mq logs against mq serve --dialect %s", (dialect) 
   });
 
   test(`event types of the dialect (${LOGS_SAMPLE.types} spread over the list) are served, and the table gives each a sentence, never key=value`, async () => {
-    for (const type of spread(DIALECTS[dialect].eventTypes, LOGS_SAMPLE.types)) await expectTypeServedAsSentences(runs, type, LOGS_SAMPLE.since[dialect]);
+    for (const type of spread(DIALECTS[dialect].eventTypes, LOGS_SAMPLE.types))
+      await expectTypeServedAsSentences(runs, type, LOGS_SAMPLE.since[dialect]);
   }, 120_000);
 
   if (dialect === "mergify") {
@@ -73,9 +81,16 @@ describe.each(DIALECT_NAMES)("mq logs against mq serve --dialect %s", (dialect) 
     });
 
     test("pairs the service refuses are refused here first: exit 2, one line, nothing sent", async () => {
-      for (const [a, b] of [["--pr", "--not-pr"], ["--outcome", "--not-outcome"], ["--trigger", "--not-trigger"], ["--batch-pr", "--not-batch-pr"], ["--type", "--not-type"]]) {
+      for (const [a, b] of [
+        ["--pr", "--not-pr"],
+        ["--outcome", "--not-outcome"],
+        ["--trigger", "--not-trigger"],
+        ["--batch-pr", "--not-batch-pr"],
+        ["--type", "--not-type"],
+      ]) {
         const before = runs.server.requests.length;
-        const value = (f: string) => (f.includes("pr") ? "5" : f.includes("outcome") ? "success" : f.includes("type") ? "action.merge" : "x");
+        const value = (f: string) =>
+          f.includes("pr") ? "5" : f.includes("outcome") ? "success" : f.includes("type") ? "action.merge" : "x";
         const r = await run(["logs", a!, value(a!), b!, value(b!)]);
         expect(r.code, `${a} ${b}`).toBe(2);
         expect(r.stderr.trim().split("\n")).toHaveLength(1);
@@ -88,7 +103,9 @@ describe.each(DIALECT_NAMES)("mq logs against mq serve --dialect %s", (dialect) 
       const before = runs.server.requests.length;
       const r = await run(["logs", "--since", "100d"]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toBe("mq: --since/--until spans 100 days: with the mergify dialect, the real service's OpenAPI answers at most 93 days at once.\n");
+      expect(r.stderr).toBe(
+        "mq: --since/--until spans 100 days: with the mergify dialect, the real service's OpenAPI answers at most 93 days at once.\n",
+      );
       const t = await run(["logs", "--type", "ci_issue.created"]);
       expect(t.code).toBe(2);
       expect(t.stderr).toMatch(/"ci_issue.created" is a type of the spec dialect only/);
@@ -96,16 +113,32 @@ describe.each(DIALECT_NAMES)("mq logs against mq serve --dialect %s", (dialect) 
     });
 
     test.each(["table", "json", "ndjson", "csv"])("mq logs aggregate -o %s: facet counts, filters sent, exit 0", async (format) => {
-      const r = await run(["logs", "aggregate", "--since", "7d", "--not-type", "action.queue.change", "--outcome", "failure", "-o", format]);
+      const r = await run([
+        "logs",
+        "aggregate",
+        "--since",
+        "7d",
+        "--not-type",
+        "action.queue.change",
+        "--outcome",
+        "failure",
+        "-o",
+        format,
+      ]);
       expect(r.stderr).not.toMatch(/warning|error/i);
       expect(r.code).toBe(0);
       const q = lastQuery();
-      expect(new URL(runs.server.requests[runs.server.requests.length - 1]!.url, "http://x").pathname).toBe("/v1/repos/acme/web/logs/aggregate");
+      expect(new URL(runs.server.requests[runs.server.requests.length - 1]!.url, "http://x").pathname).toBe(
+        "/v1/repos/acme/web/logs/aggregate",
+      );
       expect(q.getAll("not_event_type")).toEqual(["action.queue.change"]);
       expect(q.getAll("outcome")).toEqual(["failure"]);
       if (format === "csv") expect(r.stdout.split(/\r?\n/)[0]).toBe("facet,value,count");
       if (format === "ndjson") {
-        const rows = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+        const rows = r.stdout
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l));
         expect(rows[0]).toMatchObject({ facet: "total" });
         expect(rows.filter((x) => x.facet === "outcome")).toEqual([{ facet: "outcome", value: "failure", count: rows[0].count }]);
       }
@@ -130,7 +163,9 @@ describe.each(DIALECT_NAMES)("mq logs against mq serve --dialect %s", (dialect) 
       const before = runs.server.requests.length;
       const r = await run(["logs", flag, value]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(new RegExp(`^mq: ${flag} is not available with the spec dialect: the contract of docs/api.md has no \\w+ filter .*\\n$`));
+      expect(r.stderr).toMatch(
+        new RegExp(`^mq: ${flag} is not available with the spec dialect: the contract of docs/api.md has no \\w+ filter .*\\n$`),
+      );
       expect(runs.server.requests.length).toBe(before);
     });
 

@@ -40,7 +40,10 @@ describe("mq logs --dialect mergify", () => {
   });
 
   const change = MERGIFY_EVENTS.find((e) => e.type === "action.queue.change")!;
-  const broken = [{ ...change, id: 7, metadata: { ...change.metadata, size: "2" } }, { ...change, id: 6, metadata: { ...change.metadata, size: "3" } }];
+  const broken = [
+    { ...change, id: 7, metadata: { ...change.metadata, size: "2" } },
+    { ...change, id: 6, metadata: { ...change.metadata, size: "3" } },
+  ];
 
   it("metadata that differs from the OpenAPI: one warning per type, the events as sent", async () => {
     expect(await run(broken, ["-o", "ndjson"])).toBe(0);
@@ -53,7 +56,9 @@ describe("mq logs --dialect mergify", () => {
   it("--strict makes it an error (exit 6), nothing written", async () => {
     expect(await run(broken, ["--strict", "-o", "ndjson"])).toBe(6);
     expect(ctx!.stdoutText()).toBe("");
-    expect(ctx!.stderrText()).toBe("mq: response does not match the service's OpenAPI: events[0] (id 7) action.queue.change: metadata.size: Invalid input: expected number, received string\n");
+    expect(ctx!.stderrText()).toBe(
+      "mq: response does not match the service's OpenAPI: events[0] (id 7) action.queue.change: metadata.size: Invalid input: expected number, received string\n",
+    );
   });
 });
 
@@ -74,7 +79,10 @@ describe("mq logs --repo a,b --dialect mergify", () => {
       for (const strict of [[], ["--strict"]]) {
         const ctx = testContext({ env: { MQ_TOKEN: "test-token-1234" } });
         try {
-          const code = await main(["logs", "--repo", "acme/web,acme/api", "--dialect", "mergify", ...strict, "--parallel", "1", "-o", "ndjson", "--api-url", url], ctx);
+          const code = await main(
+            ["logs", "--repo", "acme/web,acme/api", "--dialect", "mergify", ...strict, "--parallel", "1", "-o", "ndjson", "--api-url", url],
+            ctx,
+          );
           expect(ctx.stderrText()).toBe("");
           expect(code).toBe(0);
           expect(ctx.stdoutText().trimEnd().split("\n")).toHaveLength(2 * MERGIFY_EVENTS.length);
@@ -82,7 +90,12 @@ describe("mq logs --repo a,b --dialect mergify", () => {
           await ctx.cleanup();
         }
       }
-      expect(requests.map((u) => u.split("?")[0]).sort()).toEqual(["/v1/repos/acme/api/logs", "/v1/repos/acme/api/logs", "/v1/repos/acme/web/logs", "/v1/repos/acme/web/logs"]);
+      expect(requests.map((u) => u.split("?")[0]).sort()).toEqual([
+        "/v1/repos/acme/api/logs",
+        "/v1/repos/acme/api/logs",
+        "/v1/repos/acme/web/logs",
+        "/v1/repos/acme/web/logs",
+      ]);
     } finally {
       server.close();
     }
@@ -98,7 +111,12 @@ describe("mq logs --repo a,b --dialect mergify", () => {
     const ctx = testContext({ env: { MQ_TOKEN: "test-token-1234" } });
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      expect(await main(["logs", "--repo", "acme/web,acme/api", "--dialect", "mergify", "--parallel", "1", "-o", "ndjson", "--api-url", url], ctx)).toBe(0);
+      expect(
+        await main(
+          ["logs", "--repo", "acme/web,acme/api", "--dialect", "mergify", "--parallel", "1", "-o", "ndjson", "--api-url", url],
+          ctx,
+        ),
+      ).toBe(0);
       expect(ctx.stderrText()).toBe(
         "mq: warning: action.queue.change event 7 does not match the service's OpenAPI (metadata.size: Invalid input: expected number, received string); shown as sent. --strict makes this an error.\n",
       );
@@ -121,7 +139,27 @@ describe("mq insights --dialect mergify --strict", () => {
     const ctx = testContext({ env: { MQ_TOKEN: "test-token-1234" } });
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const code = await main(["insights", "--repo", "acme/web", "--dialect", "mergify", "--strict", "--compare", "none", "--parallel", "1", "--since", "7d", "-o", "json", "--api-url", url], ctx);
+      const code = await main(
+        [
+          "insights",
+          "--repo",
+          "acme/web",
+          "--dialect",
+          "mergify",
+          "--strict",
+          "--compare",
+          "none",
+          "--parallel",
+          "1",
+          "--since",
+          "7d",
+          "-o",
+          "json",
+          "--api-url",
+          url,
+        ],
+        ctx,
+      );
       expect(ctx.stderrText()).toBe("");
       expect(code).toBe(0);
     } finally {
@@ -161,10 +199,20 @@ describe("mq stats, answers the generated checks vouch for and answers they do n
     expect(r.err).toBe(
       "mq: warning: failure-rate response does not match the service's OpenAPI (groups[0].stats[0].failure_rate: Invalid input: expected number, received string); shown as sent. --strict makes this an error.\n",
     );
-    const strict = await mq({ ...MERGIFY_BODIES, "failure-rate": brokenRate }, ["--dialect", "mergify", "--strict", "stats", "failure-rate", "-o", "json"]);
+    const strict = await mq({ ...MERGIFY_BODIES, "failure-rate": brokenRate }, [
+      "--dialect",
+      "mergify",
+      "--strict",
+      "stats",
+      "failure-rate",
+      "-o",
+      "json",
+    ]);
     expect(strict.code).toBe(6);
     expect(strict.out).toBe("");
-    expect(strict.err).toBe("mq: failure-rate response does not match the service's OpenAPI (groups[0].stats[0].failure_rate: Invalid input: expected number, received string)\n");
+    expect(strict.err).toBe(
+      "mq: failure-rate response does not match the service's OpenAPI (groups[0].stats[0].failure_rate: Invalid input: expected number, received string)\n",
+    );
   });
 
   it("the contract: the fixture without a word; the real service's groups (no partition_name) still noted under --debug", async () => {

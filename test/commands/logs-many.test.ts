@@ -27,12 +27,17 @@ const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     res.writeHead(status, { "content-type": "application/json", ...headers });
     res.end(JSON.stringify(body));
   };
-  if (u.pathname === "/v1/repos/acme/web/logs") return json(200, { size: 1, per_page: 100, events: [event("acme/web", 10, "2026-11-20T11:30:00Z")] });
+  if (u.pathname === "/v1/repos/acme/web/logs")
+    return json(200, { size: 1, per_page: 100, events: [event("acme/web", 10, "2026-11-20T11:30:00Z")] });
   if (u.pathname === "/v1/repos/acme/api/logs") {
     if (u.searchParams.has("cursor")) return json(500, { detail: "boom" });
     const next = new URL(req.url ?? "/", url);
     next.searchParams.set("cursor", "page2");
-    return json(200, { size: 2, per_page: 100, events: [event("acme/api", 21, "2026-11-20T11:50:00Z"), event("acme/api", 20, "2026-11-20T11:40:00Z")] }, { link: `<${next}>; rel="next"` });
+    return json(
+      200,
+      { size: 2, per_page: 100, events: [event("acme/api", 21, "2026-11-20T11:50:00Z"), event("acme/api", 20, "2026-11-20T11:40:00Z")] },
+      { link: `<${next}>; rel="next"` },
+    );
   }
   json(404, { detail: "Not Found" });
 });
@@ -46,7 +51,22 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 describe("mq logs --repo a,b: a repository that fails part way", () => {
   it("its events already written are said to be there; the JSON array is closed; exit 6", async () => {
     const ctx = testContext({ env: { MQ_TOKEN: "test-token-1234" } });
-    const args = ["logs", "--repo", "acme/web,acme/api", "--since", "2026-11-20T11:00:00Z", "--until", "2026-11-20T12:00:00Z", "--parallel", "1", "--no-retry", "-o", "json", "--api-url", url];
+    const args = [
+      "logs",
+      "--repo",
+      "acme/web,acme/api",
+      "--since",
+      "2026-11-20T11:00:00Z",
+      "--until",
+      "2026-11-20T12:00:00Z",
+      "--parallel",
+      "1",
+      "--no-retry",
+      "-o",
+      "json",
+      "--api-url",
+      url,
+    ];
     const code = await main(args, ctx);
     expect(code).toBe(6);
     const written = JSON.parse(ctx.stdoutText()) as Array<{ id: number }>;
@@ -58,16 +78,44 @@ describe("mq logs --repo a,b: a repository that fails part way", () => {
     );
     expect(lines).toHaveLength(2);
     const last = lines.pop();
-    expect(last).toBe("mq: 1 of 2 repositories could not be read (acme/api); the output covers the others, and the first 2 events of acme/api (it stopped there).");
+    expect(last).toBe(
+      "mq: 1 of 2 repositories could not be read (acme/api); the output covers the others, and the first 2 events of acme/api (it stopped there).",
+    );
   });
 
   it("every repository failing, one after writing events: the line says only those are there", async () => {
     const ctx = testContext({ env: { MQ_TOKEN: "test-token-1234" } });
-    const args = ["logs", "--repo", "acme/nope,acme/api", "--since", "2026-11-20T11:00:00Z", "--until", "2026-11-20T12:00:00Z", "--parallel", "1", "--no-retry", "-o", "ndjson", "--api-url", url];
+    const args = [
+      "logs",
+      "--repo",
+      "acme/nope,acme/api",
+      "--since",
+      "2026-11-20T11:00:00Z",
+      "--until",
+      "2026-11-20T12:00:00Z",
+      "--parallel",
+      "1",
+      "--no-retry",
+      "-o",
+      "ndjson",
+      "--api-url",
+      url,
+    ];
     const code = await main(args, ctx);
     expect(code).toBe(3);
-    expect(ctx.stdoutText().trimEnd().split("\n").map((l) => JSON.parse(l).id)).toEqual([21, 20]);
-    expect(ctx.stderrText().split("\n").filter((l) => l.startsWith("mq: acme/nope: "))).toEqual([expect.stringMatching(/ \(exit 3\)$/)]);
+    expect(
+      ctx
+        .stdoutText()
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([21, 20]);
+    expect(
+      ctx
+        .stderrText()
+        .split("\n")
+        .filter((l) => l.startsWith("mq: acme/nope: ")),
+    ).toEqual([expect.stringMatching(/ \(exit 3\)$/)]);
     expect(ctx.stderrText().trimEnd().split("\n").pop()).toBe(
       "mq: none of the 2 repositories could be read to the end (acme/nope, acme/api); the output holds only the first 2 events of acme/api (it stopped there).",
     );

@@ -11,7 +11,11 @@ const QUERY = "received_from=2026-11-19T12%3A00%3A00Z&received_to=2026-11-20T12%
 
 describe("mq logs, one page ahead", () => {
   const events = makeEvents(45);
-  const ndjson = (from: number, to: number) => events.slice(from, to).map((e) => JSON.stringify(e) + "\n").join("");
+  const ndjson = (from: number, to: number) =>
+    events
+      .slice(from, to)
+      .map((e) => JSON.stringify(e) + "\n")
+      .join("");
   let server: LogServer;
   let ctx: TestContext;
   beforeEach(async () => {

@@ -25,7 +25,11 @@ describe("mq logs against mq serve", () => {
     const before = server.requests.length;
     const { code, ctx } = await run(["--all", "--parallel", "1", "--since", "2d", "-o", "ndjson"]);
     expect(code).toBe(0);
-    const events = ctx.stdoutText().trimEnd().split("\n").map((l) => JSON.parse(l) as { id: number; received_at: string });
+    const events = ctx
+      .stdoutText()
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: number; received_at: string });
     const requests = server.requests.slice(before).map((r) => r.url);
     expect(requests.length).toBeGreaterThan(2);
     expect(requests[0]).toBe("/v1/repos/acme/web/logs?received_from=2026-11-18T12%3A00%3A00Z&per_page=100");
@@ -52,7 +56,10 @@ describe("mq logs against mq serve", () => {
     // a table held until the end is one write; a streamed one is a write per part
     let writes = 0;
     ctx.io.stdout.on("data", () => (writes += 1));
-    const { code } = await run(["--all", "--parallel", "1", "--since", "1d", "--per-page", "100", "--type", "action.queue.change,action.queue.checks.change"], ctx);
+    const { code } = await run(
+      ["--all", "--parallel", "1", "--since", "1d", "--per-page", "100", "--type", "action.queue.change,action.queue.checks.change"],
+      ctx,
+    );
     expect(code).toBe(0);
     const lines = ctx.stdoutText().trimEnd().split("\n");
     const rows = lines.length - 1;
@@ -65,7 +72,11 @@ describe("mq logs against mq serve", () => {
   });
 
   it("json and csv carry the same events as ndjson", async () => {
-    const nd = (await run(["--limit", "250", "-o", "ndjson"])).ctx.stdoutText().trimEnd().split("\n").map((l) => JSON.parse(l));
+    const nd = (await run(["--limit", "250", "-o", "ndjson"])).ctx
+      .stdoutText()
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const json = JSON.parse((await run(["--limit", "250", "-o", "json"])).ctx.stdoutText());
     expect(json).toEqual(nd);
     const csv = (await run(["--limit", "250", "-o", "csv", "--fields", "id,type"])).ctx.stdoutText();
@@ -81,7 +92,13 @@ describe("mq logs against mq serve", () => {
     expect(server.requests[before]!.url).toBe(
       "/v1/repos/acme/web/logs?event_type=action.queue.enter&event_type=action.queue.leave&per_page=20",
     );
-    const types = new Set(ctx.stdoutText().trimEnd().split("\n").map((l) => JSON.parse(l).type));
+    const types = new Set(
+      ctx
+        .stdoutText()
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l).type),
+    );
     expect([...types].sort()).toEqual(["action.queue.enter", "action.queue.leave"]);
   });
 
@@ -89,9 +106,18 @@ describe("mq logs against mq serve", () => {
     const ac = new AbortController();
     const ctx = testContext({ signal: ac.signal });
     const done = run(["--follow", "--interval", "0.1", "--limit", "2", "-o", "ndjson"], ctx);
-    const ids = () => ctx.stdoutText().split("\n").filter(Boolean).map((l) => JSON.parse(l).id as number);
+    const ids = () =>
+      ctx
+        .stdoutText()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).id as number);
     await waitFor(() => ids().length === 2);
-    const [template] = ctx.stdoutText().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const [template] = ctx
+      .stdoutText()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const appended = [1, 2].map((i) => ({
       ...template,
       id: 990_000_000 + i,

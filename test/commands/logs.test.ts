@@ -8,7 +8,12 @@ import { UsageError } from "../../src/errors.js";
 import { FIXTURE_EVENTS, makeEvents, startLogServer, useServer, type LogServer } from "./logs-fixture.js";
 
 /** Parses flags with a spy run function; returns the options or the thrown error. */
-async function parse(args: string[], init: Parameters<typeof testContext>[0] = {}, output?: LogsOptions["format"], dialect: "spec" | "mergify" = "spec") {
+async function parse(
+  args: string[],
+  init: Parameters<typeof testContext>[0] = {},
+  output?: LogsOptions["format"],
+  dialect: "spec" | "mergify" = "spec",
+) {
   const ctx = testContext(init);
   if (output) ctx.globals.output = output;
   ctx.globals.dialect = dialect;
@@ -33,8 +38,22 @@ async function parseError(args: string[], init: Parameters<typeof testContext>[0
 describe("mq logs flags", () => {
   it("parses every filter into options", async () => {
     const o = await parse([
-      "--pr", "4821", "--base-ref", "main", "--type", "action.queue.leave,action.merge", "--type", "action.merge",
-      "--since", "2026-11-19T00:00:00Z", "--until", "6h", "--per-page", "50", "--limit", "200",
+      "--pr",
+      "4821",
+      "--base-ref",
+      "main",
+      "--type",
+      "action.queue.leave,action.merge",
+      "--type",
+      "action.merge",
+      "--since",
+      "2026-11-19T00:00:00Z",
+      "--until",
+      "6h",
+      "--per-page",
+      "50",
+      "--limit",
+      "200",
     ]);
     expect(o).toMatchObject({
       filters: { pull_request: [4821], event_type: ["action.queue.leave", "action.merge"] },
@@ -54,8 +73,14 @@ describe("mq logs flags", () => {
   it("expands family globs", async () => {
     const o = await parse(["--type", "ci_issue.*,command.queue"]);
     expect(o.types).toEqual([
-      "ci_issue.created", "ci_issue.linked", "ci_issue.merged", "ci_issue.renamed", "ci_issue.reopened",
-      "ci_issue.resolved", "ci_issue.unresolved", "command.queue",
+      "ci_issue.created",
+      "ci_issue.linked",
+      "ci_issue.merged",
+      "ci_issue.renamed",
+      "ci_issue.reopened",
+      "ci_issue.resolved",
+      "ci_issue.unresolved",
+      "command.queue",
     ]);
     expect((await parse(["--type", "action.queue.*"])).types).toHaveLength(10);
   });
@@ -76,11 +101,23 @@ describe("mq logs flags", () => {
     [["--base-ref", "x".repeat(256)], "--base-ref value of 256 characters is too long: give 1 to 255 characters."],
     [["--per-page", "101"], '--per-page must be an integer from 1 to 100, not "101".'],
     [["--limit", "0"], '--limit must be an integer from 1 to 1000000000, not "0".'],
-    [["--type", "action.queue.enterd"], '--type: unknown event type "action.queue.enterd" (did you mean action.queue.enter, action.queue.merged, action.queue.leave?); see `mq logs --help` for the 47 types.'],
-    [["--type", "action.quue.*"], '--type: no event type matches "action.quue.*" (did you mean action.queue.*?); families: action.*, action.queue.*, action.queue.checks.*, ci_insights.*, ci_issue.*, command.*, queue.*, queue.pause.*, scheduled_freeze.*.'],
+    [
+      ["--type", "action.queue.enterd"],
+      '--type: unknown event type "action.queue.enterd" (did you mean action.queue.enter, action.queue.merged, action.queue.leave?); see `mq logs --help` for the 47 types.',
+    ],
+    [
+      ["--type", "action.quue.*"],
+      '--type: no event type matches "action.quue.*" (did you mean action.queue.*?); families: action.*, action.queue.*, action.queue.checks.*, ci_insights.*, ci_issue.*, command.*, queue.*, queue.pause.*, scheduled_freeze.*.',
+    ],
     [["--type", "a,,b"], "--type has an empty value: give an event type such as action.queue.leave, or a family such as action.queue.*."],
-    [["--since", "yesterday"], '--since "yesterday" is not an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z) or a duration ago (30m, 6h, 7d, 2w).'],
-    [["--since", "1h", "--until", "2h"], "--since (2026-11-20T11:00:00Z) is after --until (2026-11-20T10:00:00Z): --since must be earlier."],
+    [
+      ["--since", "yesterday"],
+      '--since "yesterday" is not an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z) or a duration ago (30m, 6h, 7d, 2w).',
+    ],
+    [
+      ["--since", "1h", "--until", "2h"],
+      "--since (2026-11-20T11:00:00Z) is after --until (2026-11-20T10:00:00Z): --since must be earlier.",
+    ],
     [["--all", "--limit", "5"], "--all and --limit cannot be used together: --all fetches every event, --limit stops after n."],
     [["--follow", "--all"], "--follow and --all cannot be used together: --follow already prints every new event."],
     [["--follow", "--cursor", "x"], "--follow and --cursor cannot be used together: --follow starts from the newest events."],
@@ -88,7 +125,10 @@ describe("mq logs flags", () => {
     [["--interval", "2"], "--interval only applies with --follow."],
     [["--follow", "--interval", "0"], '--interval must be a number of seconds from 0.1 to 3600, not "0".'],
     [["--cursor", " "], "--cursor is empty: give the cursor printed by an interrupted run."],
-    [["--fields", "id,typ"], '--fields: unknown field "typ"; available fields: id, received_at, trigger, repository, pull_request, base_ref, outcome, type, metadata.'],
+    [
+      ["--fields", "id,typ"],
+      '--fields: unknown field "typ"; available fields: id, received_at, trigger, repository, pull_request, base_ref, outcome, type, metadata.',
+    ],
   ])("%j is a usage error", async (args, message) => {
     const err = await parseError(args);
     expect(err).toBeInstanceOf(UsageError);
@@ -122,9 +162,15 @@ describe("mq logs against a loopback server", () => {
     [[], "/v1/repos/acme/web/logs?per_page=100"],
     [["--pr", "4821"], "/v1/repos/acme/web/logs?pull_request=4821&per_page=100"],
     [["--base-ref", "release/4.1"], "/v1/repos/acme/web/logs?base_ref=release%2F4.1&per_page=100"],
-    [["--type", "queue.pause.*", "--type", "action.merge"], "/v1/repos/acme/web/logs?event_type=queue.pause.create&event_type=queue.pause.delete&event_type=queue.pause.update&event_type=action.merge&per_page=100"],
+    [
+      ["--type", "queue.pause.*", "--type", "action.merge"],
+      "/v1/repos/acme/web/logs?event_type=queue.pause.create&event_type=queue.pause.delete&event_type=queue.pause.update&event_type=action.merge&per_page=100",
+    ],
     [["--since", "2026-11-19T10:00:00+02:00"], "/v1/repos/acme/web/logs?received_from=2026-11-19T08%3A00%3A00Z&per_page=100"],
-    [["--since", "7d", "--until", "30m"], "/v1/repos/acme/web/logs?received_from=2026-11-13T12%3A00%3A00Z&received_to=2026-11-20T11%3A30%3A00Z&per_page=100"],
+    [
+      ["--since", "7d", "--until", "30m"],
+      "/v1/repos/acme/web/logs?received_from=2026-11-13T12%3A00%3A00Z&received_to=2026-11-20T11%3A30%3A00Z&per_page=100",
+    ],
     [["--per-page", "7"], "/v1/repos/acme/web/logs?per_page=7"],
     [["--limit", "5"], "/v1/repos/acme/web/logs?per_page=5"],
     [["--limit", "250"], "/v1/repos/acme/web/logs?per_page=100"],
@@ -195,9 +241,7 @@ describe("mq logs against a loopback server", () => {
   it("on a terminal: a table of the newest 30 with a header saying the limit cut it", async () => {
     expect(await run([], { stdoutIsTTY: true, env: { NO_COLOR: "1" } })).toBe(0);
     expect(server.requests).toEqual(["/v1/repos/acme/web/logs?per_page=30"]);
-    expect(ctx.stderrText()).toBe(
-      "acme/web: the newest 30 events in the last 24 hours; more with --all\n",
-    );
+    expect(ctx.stderrText()).toBe("acme/web: the newest 30 events in the last 24 hours; more with --all\n");
     const lines = ctx.stdoutText().trimEnd().split("\n");
     expect(lines).toHaveLength(31);
     expect(lines[0]).toMatch(/^AGE +TYPE +PR +BASE +SUMMARY$/);
@@ -211,9 +255,7 @@ describe("mq logs against a loopback server", () => {
         "2026-11-20T11:59:00Z  action.assign    #4821  main  assignees +jdoe\n" +
         "2026-11-20T11:55:53Z  action.backport  #4821  main  backported to release/4.1 as #4833\n",
     );
-    expect(ctx.stderrText()).toBe(
-      "acme/web: the newest 2 events in the last 24 hours; more with --all\n",
-    );
+    expect(ctx.stderrText()).toBe("acme/web: the newest 2 events in the last 24 hours; more with --all\n");
   });
 
   it("colours the type by family when colour is on", async () => {
@@ -244,7 +286,9 @@ describe("mq logs against a loopback server", () => {
     server.failRequest(2, 500, { detail: "boom" });
     expect(await run(["-o", "json", "--per-page", "10"])).toBe(6);
     expect(JSON.parse(ctx.stdoutText())).toHaveLength(10);
-    expect(ctx.stderrText()).toContain("To resume:\n  mq logs --repo acme/web --since 2026-11-19T12:00:00Z --until 2026-11-20T12:00:00Z --per-page 10 --all -o json --cursor 10\n");
+    expect(ctx.stderrText()).toContain(
+      "To resume:\n  mq logs --repo acme/web --since 2026-11-19T12:00:00Z --until 2026-11-20T12:00:00Z --per-page 10 --all -o json --cursor 10\n",
+    );
   });
 
   it("shows a spinner on a terminal stderr while a table is fetched", async () => {
@@ -331,20 +375,31 @@ describe("mq logs against a loopback server", () => {
     const bad = [1, 2].map((i) => ({ ...leave, id: i, metadata: { ...leave.metadata, merged: "yes" } }));
     server = await startLogServer(bad);
     expect(await run(["-o", "ndjson"])).toBe(0);
-    expect(ctx.stdoutText().trimEnd().split("\n").map((l) => JSON.parse(l))).toEqual(bad);
+    expect(
+      ctx
+        .stdoutText()
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+    ).toEqual(bad);
     expect(ctx.stderrText()).toBe(
       "mq: warning: action.queue.leave event 1 does not match the contract (metadata.merged: Invalid input: expected boolean, received string); shown as sent. --strict makes this an error.\n",
     );
     await ctx.cleanup();
     expect(await run(["-o", "table"], { env: { NO_COLOR: "1" } })).toBe(0);
-    expect(ctx.stdoutText()).toContain("  reason=\"Pull request checks failed\" merged=yes queue_name=default");
+    expect(ctx.stdoutText()).toContain('  reason="Pull request checks failed" merged=yes queue_name=default');
   });
 
   it("the table shows exactly the mismatched events as sent, page after page and under --follow", async () => {
     await server.close();
     const leave = FIXTURE_EVENTS.find((e) => e.type === "action.queue.leave")!;
     const at = (i: number) => new Date(Date.parse(leave.received_at) - i * 60_000).toISOString();
-    const events = [1, 2, 3].map((i) => ({ ...leave, id: i, received_at: at(i), metadata: i === 2 ? { ...leave.metadata, merged: "yes" } : leave.metadata }));
+    const events = [1, 2, 3].map((i) => ({
+      ...leave,
+      id: i,
+      received_at: at(i),
+      metadata: i === 2 ? { ...leave.metadata, merged: "yes" } : leave.metadata,
+    }));
     server = await startLogServer(events);
     const asSent = (text: string) => text.split("\n").filter((l) => l.includes("merged=")).length;
     expect(await run(["-o", "table", "--per-page", "1", "--all"], { env: { NO_COLOR: "1" } })).toBe(0);
@@ -356,7 +411,13 @@ describe("mq logs against a loopback server", () => {
     const ac = new AbortController();
     ctx = useServer(testContext({ signal: ac.signal, env: { NO_COLOR: "1" } }), server);
     const done = main(["logs", "--follow", "--interval", "0.1", "--per-page", "1", "-o", "table"], ctx);
-    await waitFor(() => ctx.stdoutText().split("\n").filter((l) => l.includes("action.queue.leave")).length === 3);
+    await waitFor(
+      () =>
+        ctx
+          .stdoutText()
+          .split("\n")
+          .filter((l) => l.includes("action.queue.leave")).length === 3,
+    );
     ac.abort();
     expect(await done).toBe(130);
     expect(asSent(ctx.stdoutText())).toBe(1);
@@ -393,7 +454,13 @@ describe("mq logs against a loopback server", () => {
     // the clock has passed the new events' instant: the watermark never goes past now
     ctx = useServer(testContext({ signal: ac.signal, now: () => new Date("2026-11-20T12:01:00Z") }), server);
     const done = main(["logs", "--follow", "--interval", "0.1", "--limit", "3", "-o", "ndjson"], ctx);
-    const ids = () => ctx.stdoutText().trimEnd().split("\n").filter(Boolean).map((l) => JSON.parse(l).id as number);
+    const ids = () =>
+      ctx
+        .stdoutText()
+        .trimEnd()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).id as number);
     await waitFor(() => ids().length === 3);
     await waitFor(() => server.requests.length >= 2);
     const fresh = makeEvents(2, Date.parse("2026-11-20T12:00:30Z"), 950001);
@@ -417,7 +484,13 @@ describe("--follow and a future-stamped event", () => {
       const ac = new AbortController();
       const ctx = useServer(testContext({ signal: ac.signal, now: () => new Date(now) }), server);
       const done = main(["logs", "--follow", "--interval", "0.1", "-o", "ndjson"], ctx);
-      const ids = () => ctx.stdoutText().trimEnd().split("\n").filter(Boolean).map((l) => JSON.parse(l).id as number);
+      const ids = () =>
+        ctx
+          .stdoutText()
+          .trimEnd()
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l).id as number);
       await waitFor(() => ids().length === 3);
       // a server whose clock is years ahead, or a hostile one
       server.appendEvents(makeEvents(1, Date.parse("2031-01-01T00:00:00Z"), 950001));
@@ -453,6 +526,8 @@ describe("resumeCommand", () => {
     expect(resumeCommand(opts, "acme/web", "c2", undefined, { apiUrl: "https://mq.example.com", offline: false })).toBe(
       "mq logs --repo acme/web --api-url https://mq.example.com --all -o ndjson --cursor c2",
     );
-    expect(resumeCommand(opts, "acme/web", "c2", 5, { offline: true })).toBe("mq logs --repo acme/web --offline --limit 5 -o ndjson --cursor c2");
+    expect(resumeCommand(opts, "acme/web", "c2", 5, { offline: true })).toBe(
+      "mq logs --repo acme/web --offline --limit 5 -o ndjson --cursor c2",
+    );
   });
 });

@@ -49,7 +49,22 @@ describe("mq serve flags", () => {
 
   it("reads every flag", async () => {
     const r = await parse([
-      ...["--host", "0.0.0.0", "--port", "8080", "--token", "T0KEN", "--seed", "7", "--days", "5", "--now", "2026-11-20T12:00:00Z", "--repos", "a/b, c/d"],
+      ...[
+        "--host",
+        "0.0.0.0",
+        "--port",
+        "8080",
+        "--token",
+        "T0KEN",
+        "--seed",
+        "7",
+        "--days",
+        "5",
+        "--now",
+        "2026-11-20T12:00:00Z",
+        "--repos",
+        "a/b, c/d",
+      ],
       ...["--latency", "100", "--memory-budget", "1024"],
     ]);
     expect(r.opts).toEqual({
@@ -74,7 +89,10 @@ describe("mq serve flags", () => {
     [["--days", "0"], "mq: --days must be an integer from 1 to 365, not '0'.\n"],
     [["--days", "400"], "mq: --days must be an integer from 1 to 365, not '400'.\n"],
     [["--now", "yesterday"], "mq: --now must be an ISO 8601 date-time with a timezone (e.g. 2026-11-20T12:00:00Z), not 'yesterday'.\n"],
-    [["--now", "2026-11-20T12:00:00"], "mq: --now must be an ISO 8601 date-time with a timezone (e.g. 2026-11-20T12:00:00Z), not '2026-11-20T12:00:00'.\n"],
+    [
+      ["--now", "2026-11-20T12:00:00"],
+      "mq: --now must be an ISO 8601 date-time with a timezone (e.g. 2026-11-20T12:00:00Z), not '2026-11-20T12:00:00'.\n",
+    ],
     [["--repos", "a/b,nope"], "mq: --repos must be a comma-separated list of owner/name, not 'nope'.\n"],
     [["--repos", "a/b/c"], "mq: --repos must be a comma-separated list of owner/name, not 'a/b/c'.\n"],
     [["--token", ""], "mq: --token must be a non-empty token without whitespace (or leave --token out to accept any bearer token).\n"],
@@ -102,7 +120,10 @@ describe("runServe", () => {
     const controller = new AbortController();
     const ctx = testContext({ signal: controller.signal });
     const { runServe } = await import("../../src/commands/serve/index.js");
-    const done = runServe({ host: "127.0.0.1", port: 0, seed: 1, days: 1, now: new Date("2026-11-20T12:00:00Z"), latencyMs: 0, memoryBudgetMb: 512 }, ctx);
+    const done = runServe(
+      { host: "127.0.0.1", port: 0, seed: 1, days: 1, now: new Date("2026-11-20T12:00:00Z"), latencyMs: 0, memoryBudgetMb: 512 },
+      ctx,
+    );
     let url = "";
     for (let i = 0; i < 200 && !url; i++) {
       await new Promise((r) => setTimeout(r, 10));
@@ -124,7 +145,10 @@ describe("runServe", () => {
     controller.abort();
     const ctx = testContext({ signal: controller.signal });
     const { runServe } = await import("../../src/commands/serve/index.js");
-    const err = await runServe({ host: "127.0.0.1", port: 0, seed: 1, days: 1, now: new Date("2026-11-20T12:00:00Z"), latencyMs: 0, memoryBudgetMb: 512 }, ctx).catch((e: unknown) => e);
+    const err = await runServe(
+      { host: "127.0.0.1", port: 0, seed: 1, days: 1, now: new Date("2026-11-20T12:00:00Z"), latencyMs: 0, memoryBudgetMb: 512 },
+      ctx,
+    ).catch((e: unknown) => e);
     const { reportError } = await import("../../src/main.js");
     expect(reportError(err, ctx)).toBe(130);
     expect(ctx.stdoutText()).toBe("");
@@ -139,7 +163,9 @@ describe("runServe", () => {
       const ctx = testContext({ signal: controller.signal });
       expect(await main(["serve", "--token", token, "--days", "1"], ctx), JSON.stringify(token)).toBe(2);
       expect(ctx.stdoutText()).toBe("");
-      expect(ctx.stderrText()).toBe("mq: --token must be a non-empty token without whitespace (or leave --token out to accept any bearer token).\n");
+      expect(ctx.stderrText()).toBe(
+        "mq: --token must be a non-empty token without whitespace (or leave --token out to accept any bearer token).\n",
+      );
     }
   });
 
@@ -150,7 +176,10 @@ describe("runServe", () => {
   ])("an --events line with received_at %s exits 2 with one line", async (receivedAt, problem) => {
     const dir = tempDir("mq-serve-");
     const file = join(dir, "bad.ndjson");
-    writeFileSync(file, `{"id":1,"received_at":${receivedAt},"trigger":"t","repository":"a/b","pull_request":null,"base_ref":null,"type":"action.refresh","metadata":{}}\n`);
+    writeFileSync(
+      file,
+      `{"id":1,"received_at":${receivedAt},"trigger":"t","repository":"a/b","pull_request":null,"base_ref":null,"type":"action.refresh","metadata":{}}\n`,
+    );
     const ctx = testContext();
     expect(await main(["serve", "--events", file], ctx)).toBe(2);
     expect(ctx.stdoutText()).toBe("");
@@ -174,13 +203,19 @@ describe("runServe", () => {
     const dir = tempDir("mq-serve-");
     const file = join(dir, "big.ndjson");
     const pad = "x".repeat(100_000);
-    const lines = Array.from({ length: 600 }, (_, i) => `{"id":${i + 1},"received_at":"2026-11-18T00:00:00Z","trigger":"${pad}","repository":"a/b","pull_request":null,"base_ref":null,"type":"action.refresh","metadata":{}}`);
+    const lines = Array.from(
+      { length: 600 },
+      (_, i) =>
+        `{"id":${i + 1},"received_at":"2026-11-18T00:00:00Z","trigger":"${pad}","repository":"a/b","pull_request":null,"base_ref":null,"type":"action.refresh","metadata":{}}`,
+    );
     writeFileSync(file, `${lines.join("\n")}\n`);
     const ctx = testContext();
     expect(await main(["serve", "--events", file, "--memory-budget", "128"], ctx)).toBe(2);
     expect(ctx.stdoutText()).toBe("");
     // each 100 kB line is taken to weigh 3 x its length + 200 bytes: 128 MB hold 446 of them
-    expect(ctx.stderrText()).toBe(`mq: --events: ${file}:447: the log does not fit in the memory budget (128 MB; raise it with --memory-budget, or replay a shorter log)\n`);
+    expect(ctx.stderrText()).toBe(
+      `mq: --events: ${file}:447: the log does not fit in the memory budget (128 MB; raise it with --memory-budget, or replay a shorter log)\n`,
+    );
   });
 
   it("a malformed --events file exits 2 naming the line", async () => {

@@ -11,7 +11,19 @@ const escaped = (values: readonly string[]) => values.map((v) => v.replace(/\*/g
 
 describe("bash completion", () => {
   it("completes the top-level commands", () => {
-    expect(bashComplete(["mq", ""])).toEqual(["logs", "stats", "insights", "prs", "pr", "serve", "archive", "auth", "config", "completion", "help"]);
+    expect(bashComplete(["mq", ""])).toEqual([
+      "logs",
+      "stats",
+      "insights",
+      "prs",
+      "pr",
+      "serve",
+      "archive",
+      "auth",
+      "config",
+      "completion",
+      "help",
+    ]);
   });
 
   it("completes a command name from its prefix", () => {
@@ -50,7 +62,16 @@ describe("bash completion", () => {
     expect(bashComplete(["mq", "logs", "aggregate", "--not-type", ""])).toEqual(escaped(all));
     expect(ALL_EVENT_TYPES).toHaveLength(57);
     // mq prs shares the flag: its stay outcomes are offered too
-    expect(bashComplete(["mq", "logs", "--outcome", ""])).toEqual(["success", "failure", "pending", "neutral", "merged", "failed", "dequeued", "open"]);
+    expect(bashComplete(["mq", "logs", "--outcome", ""])).toEqual([
+      "success",
+      "failure",
+      "pending",
+      "neutral",
+      "merged",
+      "failed",
+      "dequeued",
+      "open",
+    ]);
     expect(bashComplete(["mq", "logs", "--not-outcome", ""])).toEqual(["success", "failure", "pending", "neutral"]);
   });
 

@@ -15,7 +15,16 @@ describe.skipIf(!fish)(`fish completion${fish ? "" : " (skipped: fish is not ins
     ["mq stats fa", ["failure-rate"]],
     ["mq logs --ty", ["--type"]],
     ["mq logs --type action.queue.e", ["action.queue.enter"]],
-    ["mq logs --type action.queue.checks", ["action.queue.checks.*", "action.queue.checks.change", "action.queue.checks_end", "action.queue.checks_not_started", "action.queue.checks_start"]],
+    [
+      "mq logs --type action.queue.checks",
+      [
+        "action.queue.checks.*",
+        "action.queue.checks.change",
+        "action.queue.checks_end",
+        "action.queue.checks_not_started",
+        "action.queue.checks_start",
+      ],
+    ],
     ["mq -o ", ["csv", "json", "markdown", "ndjson", "none", "openmetrics", "table"]],
     ["mq logs -o j", ["json"]],
     ["mq completion ", ["bash", "fish", "zsh"]],

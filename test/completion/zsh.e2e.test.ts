@@ -10,16 +10,28 @@ describe.skipIf(!zsh)(`zsh completion${zsh ? "" : " (skipped: zsh is not install
   });
 
   it.each([
-    [["mq", ""], ["logs", "stats", "insights", "prs", "pr", "serve", "archive", "auth", "config", "completion", "help"]],
+    [
+      ["mq", ""],
+      ["logs", "stats", "insights", "prs", "pr", "serve", "archive", "auth", "config", "completion", "help"],
+    ],
     [["mq", "st"], ["stats"]],
     [["mq", "stats", "fa"], ["failure-rate"]],
     [["mq", "logs", "--ty"], ["--type"]],
     [["mq", "logs", "--type", "action.queue.e"], ["action.queue.enter"]],
-    [["mq", "logs", "--type=ci_issue.re"], ["--type=ci_issue.renamed", "--type=ci_issue.reopened", "--type=ci_issue.resolved"]],
+    [
+      ["mq", "logs", "--type=ci_issue.re"],
+      ["--type=ci_issue.renamed", "--type=ci_issue.reopened", "--type=ci_issue.resolved"],
+    ],
     [["mq", "logs", "--type", "command.queue,command.de"], ["command.queue,command.dequeue"]],
-    [["mq", "-o", ""], ["table", "json", "ndjson", "csv", "none", "markdown", "openmetrics"]],
+    [
+      ["mq", "-o", ""],
+      ["table", "json", "ndjson", "csv", "none", "markdown", "openmetrics"],
+    ],
     [["mq", "logs", "-o", "j"], ["json"]],
-    [["mq", "completion", ""], ["bash", "zsh", "fish"]],
+    [
+      ["mq", "completion", ""],
+      ["bash", "zsh", "fish"],
+    ],
     [["mq", "-R", "acme/web", "stats", "fa"], ["failure-rate"]],
     [["mq", "serve", "--events", ""], ["<files>"]],
   ])("%j", (words, expected) => {

@@ -18,7 +18,10 @@ function gitRepo(remoteUrl: string | undefined): string {
   const root = tempDir("mq-git-");
   mkdirSync(join(root, ".git"));
   const remote = remoteUrl === undefined ? "" : `[remote "origin"]\n\turl = ${remoteUrl}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`;
-  writeFileSync(join(root, ".git", "config"), `[core]\n\tbare = false\n[remote "upstream"]\n\turl = https://github.com/up/stream.git\n${remote}`);
+  writeFileSync(
+    join(root, ".git", "config"),
+    `[core]\n\tbare = false\n[remote "upstream"]\n\turl = https://github.com/up/stream.git\n${remote}`,
+  );
   return root;
 }
 
@@ -133,13 +136,17 @@ describe("repository precedence", () => {
     ctx.env.MQ_REPO = "a".repeat(41) + "/x";
     expect((await resolveRepo(ctx).catch((e) => e)).message).toMatch(/must be 1 to 40/);
     ctx.env.MQ_REPO = "acme/web/extra";
-    expect((await resolveRepo(ctx).catch((e) => e)).message).toBe("bad repository from MQ_REPO: 'acme/web/extra' is not of the form owner/name");
+    expect((await resolveRepo(ctx).catch((e) => e)).message).toBe(
+      "bad repository from MQ_REPO: 'acme/web/extra' is not of the form owner/name",
+    );
   });
 
   it("never prints the credentials of a CI remote URL", async () => {
     const root = gitRepo("https://x-access-token:ghs_SECRET@github.com/acme/we b.git");
     const err = await resolveRepo(testContext({ cwd: root })).catch((e) => e);
-    expect(err.message).toBe("bad repository from git remote origin (https://github.com/acme/we b.git): repository name 'we b' must be 1 to 100 letters, digits, '_', '-' or '.'");
+    expect(err.message).toBe(
+      "bad repository from git remote origin (https://github.com/acme/we b.git): repository name 'we b' must be 1 to 100 letters, digits, '_', '-' or '.'",
+    );
     const ok = await resolveRepo(testContext({ cwd: gitRepo("https://x-access-token:ghs_SECRET@github.com/acme/web.git") }));
     expect(ok).toEqual({ owner: "acme", name: "web", source: "git remote origin (https://github.com/acme/web.git)" });
   });
@@ -177,7 +184,8 @@ describe("git remote forms", () => {
   }
 
   it("reads url from the origin section only, quoted or with comments", () => {
-    const text = '[remote "upstream"]\n\turl = https://github.com/up/x\n[Remote "origin"]\n\tURL = "git@github.com:acme/web.git" ; comment\n';
+    const text =
+      '[remote "upstream"]\n\turl = https://github.com/up/x\n[Remote "origin"]\n\tURL = "git@github.com:acme/web.git" ; comment\n';
     expect(parseGitConfigRemote(text, "origin")).toBe("git@github.com:acme/web.git");
     expect(parseGitConfigRemote("[core]\n\tbare = false\n", "origin")).toBeUndefined();
   });

@@ -80,7 +80,9 @@ describe("config store", () => {
     const dir = fresh();
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "config.json"), JSON.stringify({ timeout: 3_000_000 }));
-    expect(() => openConfigAt(dir)).toThrow("has a bad value for 'timeout': '3000000' is more than 2147483 seconds (about 24 days), the longest timeout mq can keep");
+    expect(() => openConfigAt(dir)).toThrow(
+      "has a bad value for 'timeout': '3000000' is more than 2147483 seconds (about 24 days), the longest timeout mq can keep",
+    );
   });
 
   it("a bad value in the file is a ConfigError naming the key", () => {
@@ -119,7 +121,11 @@ describe("files that are JSON but not an object", () => {
     ["42", "a number"],
   ] as const) {
     it(`${JSON.stringify(text.trim())}: exit 7 with a hint, on reads and writes, and the file is left as it is`, async () => {
-      for (const argv of [["config", "get", "repo"], ["config", "set", "repo", "acme/web"], ["auth", "logout"]]) {
+      for (const argv of [
+        ["config", "get", "repo"],
+        ["config", "set", "repo", "acme/web"],
+        ["auth", "logout"],
+      ]) {
         const ctx = testContext();
         const path = join(ctx.configDir(), "config.json");
         writeFileSync(path, text, { mode: 0o600 });

@@ -26,7 +26,9 @@ describe("generated from the OpenAPI", () => {
     expect(MERGIFY_DIALECT.eventTypes).toEqual(openapi.components.schemas.EventType.enum);
     expect(MERGIFY_DIALECT.outcomes).toEqual(["success", "failure", "pending", "neutral"]);
     expect(Object.keys(MERGIFY_DIALECT.endpoints).sort()).toEqual(
-      Object.keys(openapi.paths).map((p) => p.replace("/repos/{owner}/{repository}/", "")).sort(),
+      Object.keys(openapi.paths)
+        .map((p) => p.replace("/repos/{owner}/{repository}/", ""))
+        .sort(),
     );
     expect(MERGIFY_DIALECT.endpoints["stats/average_queue_time"]).toBeUndefined();
     expect(MERGIFY_DIALECT.defaultPerPage).toBe(10);
@@ -93,11 +95,15 @@ describe("resolveDialect: --dialect, MQ_DIALECT, the config key, then the API UR
     expect(await choice((c) => void (c.globals.apiUrl = "http://127.0.0.1:9"))).toBe("spec (API URL http://127.0.0.1:9)");
     expect(await choice((c) => void (c.globals.offline = true))).toBe("spec (--offline)");
     expect(await choice(async (c) => (await c.config()).set("dialect", "mergify"))).toBe("mergify (config)");
-    expect(await choice(async (c) => void (c.globals.apiUrl = "http://127.0.0.1:9"), { MQ_DIALECT: "mergify" })).toBe("mergify (MQ_DIALECT)");
+    expect(await choice(async (c) => void (c.globals.apiUrl = "http://127.0.0.1:9"), { MQ_DIALECT: "mergify" })).toBe(
+      "mergify (MQ_DIALECT)",
+    );
     expect(await choice((c) => void (c.globals.dialect = "spec"), { MQ_DIALECT: "mergify" })).toBe("spec (--dialect)");
   });
 
   test("a bad MQ_DIALECT is a usage error naming the allowed values", async () => {
-    await expect(choice(() => {}, { MQ_DIALECT: "real" })).rejects.toThrow(new UsageError("MQ_DIALECT: 'real' is not allowed; allowed values: spec, mergify"));
+    await expect(choice(() => {}, { MQ_DIALECT: "real" })).rejects.toThrow(
+      new UsageError("MQ_DIALECT: 'real' is not allowed; allowed values: spec, mergify"),
+    );
   });
 });

@@ -5,7 +5,19 @@
 // message, a failure, whatever state the cache is in (missing, refused, corrupt, unwritable,
 // written by several runs at once).
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -15,12 +27,22 @@ import { tempDir } from "../helpers/tmp.js";
 
 const LOADER = join(MQ_BIN, "..", "code-cache.js");
 /** this Node keeps the hand-made cache (Node 20); later ones use their own compile cache */
-const HAND_MADE = typeof (createRequire(import.meta.url)("node:module") as { enableCompileCache?: unknown }).enableCompileCache !== "function";
-const { cacheDir } = createRequire(import.meta.url)(LOADER) as { cacheDir: (env: Record<string, string | undefined>, platform: string) => string | undefined };
+const HAND_MADE =
+  typeof (createRequire(import.meta.url)("node:module") as { enableCompileCache?: unknown }).enableCompileCache !== "function";
+const { cacheDir } = createRequire(import.meta.url)(LOADER) as {
+  cacheDir: (env: Record<string, string | undefined>, platform: string) => string | undefined;
+};
 
 function mq(args: string[], cacheHome: string, extraEnv: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [MQ_BIN, ...args], {
-    env: { PATH: process.env.PATH ?? "", HOME: cacheHome, XDG_CACHE_HOME: join(cacheHome, "cache"), MQ_CONFIG_DIR: join(cacheHome, "config"), NO_COLOR: "1", ...extraEnv },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: cacheHome,
+      XDG_CACHE_HOME: join(cacheHome, "cache"),
+      MQ_CONFIG_DIR: join(cacheHome, "config"),
+      NO_COLOR: "1",
+      ...extraEnv,
+    },
     encoding: "utf8",
     timeout: 30_000,
   });
@@ -29,7 +51,14 @@ function mq(args: string[], cacheHome: string, extraEnv: Record<string, string> 
 
 /** What the loader saw: the cache "used", "missing", "rejected" or "off" (a child process: main.cjs runs once per process). */
 function loaderState(dir: string | null): string {
-  const r = spawnSync(process.execPath, ["-e", `const m = require(${JSON.stringify(LOADER)}).loadMain({ dir: ${JSON.stringify(dir)}, runtimeCache: false }); m.save(); process.stdout.write(m.cache)`], { encoding: "utf8", timeout: 30_000 });
+  const r = spawnSync(
+    process.execPath,
+    [
+      "-e",
+      `const m = require(${JSON.stringify(LOADER)}).loadMain({ dir: ${JSON.stringify(dir)}, runtimeCache: false }); m.save(); process.stdout.write(m.cache)`,
+    ],
+    { encoding: "utf8", timeout: 30_000 },
+  );
   expect(r.status, r.stderr).toBe(0);
   expect(r.stderr).toBe("");
   return r.stdout;
@@ -63,33 +92,39 @@ describe("the code cache (made by hand: Node 20)", () => {
     expect(caches(dir)).toHaveLength(2);
   });
 
-  it.runIf(HAND_MADE)("of a command line without a word (no V8 flags) is not shared with one whose first word is a flag's value (flags set)", () => {
-    const home = tempDir("mq-code-cache-");
-    const dir = join(home, "cache", "mq");
-    expect(mq(["--help"], home).code).toBe(0);
-    const [bare] = caches(dir);
-    const compiled = readFileSync(join(dir, bare!));
-    // `acme/web` is no command name; bin/mq.js sets its V8 flags for this run, and V8 refuses a
-    // cache made under other flags: sharing one file, each run rejected and rewrote the other's
-    expect(mq(["-R", "acme/web", "--help"], home).code).toBe(0);
-    expect(mq(["-R", "acme/web", "--help"], home).code).toBe(0);
-    expect(mq(["--help"], home).code).toBe(0);
-    expect(readFileSync(join(dir, bare!)).equals(compiled)).toBe(true);
-    expect(caches(dir)).toHaveLength(2);
-  });
+  it.runIf(HAND_MADE)(
+    "of a command line without a word (no V8 flags) is not shared with one whose first word is a flag's value (flags set)",
+    () => {
+      const home = tempDir("mq-code-cache-");
+      const dir = join(home, "cache", "mq");
+      expect(mq(["--help"], home).code).toBe(0);
+      const [bare] = caches(dir);
+      const compiled = readFileSync(join(dir, bare!));
+      // `acme/web` is no command name; bin/mq.js sets its V8 flags for this run, and V8 refuses a
+      // cache made under other flags: sharing one file, each run rejected and rewrote the other's
+      expect(mq(["-R", "acme/web", "--help"], home).code).toBe(0);
+      expect(mq(["-R", "acme/web", "--help"], home).code).toBe(0);
+      expect(mq(["--help"], home).code).toBe(0);
+      expect(readFileSync(join(dir, bare!)).equals(compiled)).toBe(true);
+      expect(caches(dir)).toHaveLength(2);
+    },
+  );
 
-  it.runIf(HAND_MADE)("of a line that names serve without running it (mq help serve: no --optimize-for-size) is not that of the command's other runs", () => {
-    const home = tempDir("mq-code-cache-");
-    const dir = join(home, "cache", "mq");
-    expect(mq(["help", "logs"], home).code).toBe(0);
-    const [help] = caches(dir);
-    const compiled = readFileSync(join(dir, help!));
-    expect(mq(["help", "serve"], home).code).toBe(0);
-    expect(mq(["help", "serve"], home).code).toBe(0);
-    expect(mq(["help", "logs"], home).code).toBe(0);
-    expect(readFileSync(join(dir, help!)).equals(compiled)).toBe(true);
-    expect(caches(dir)).toHaveLength(2);
-  });
+  it.runIf(HAND_MADE)(
+    "of a line that names serve without running it (mq help serve: no --optimize-for-size) is not that of the command's other runs",
+    () => {
+      const home = tempDir("mq-code-cache-");
+      const dir = join(home, "cache", "mq");
+      expect(mq(["help", "logs"], home).code).toBe(0);
+      const [help] = caches(dir);
+      const compiled = readFileSync(join(dir, help!));
+      expect(mq(["help", "serve"], home).code).toBe(0);
+      expect(mq(["help", "serve"], home).code).toBe(0);
+      expect(mq(["help", "logs"], home).code).toBe(0);
+      expect(readFileSync(join(dir, help!)).equals(compiled)).toBe(true);
+      expect(caches(dir)).toHaveLength(2);
+    },
+  );
 
   it.runIf(HAND_MADE)("is neither written nor read with MQ_NO_CODE_CACHE set", () => {
     const home = tempDir("mq-code-cache-");
@@ -112,7 +147,10 @@ describe("the code cache (made by hand: Node 20)", () => {
     expect(first.code).toBe(0);
     expect(first.stderr).toBe("");
     // the same through a cache written by another run of the command: help, completion
-    for (const args of [["help", "stats", "failure-rate"], ["completion", "zsh"]]) {
+    for (const args of [
+      ["help", "stats", "failure-rate"],
+      ["completion", "zsh"],
+    ]) {
       const uncached = mq(args, home);
       expect(uncached.code).toBe(0);
       expect(mq(args, home)).toEqual(uncached);
@@ -120,7 +158,9 @@ describe("the code cache (made by hand: Node 20)", () => {
     // one cache per command: a run of another command has its own
     expect(mq(["auth", "status"], home).code).toBe(4);
     expect(mq(["config", "list"], home).code).toBe(0);
-    expect(caches(dir).map((f) => f.replace(/^.*-x?\w+-/, "").replace(/^.*-/, ""))).toEqual(expect.arrayContaining(["help.cache", "completion.cache", "config.cache"]));
+    expect(caches(dir).map((f) => f.replace(/^.*-x?\w+-/, "").replace(/^.*-/, ""))).toEqual(
+      expect.arrayContaining(["help.cache", "completion.cache", "config.cache"]),
+    );
     expect(caches(dir)).toHaveLength(4);
   });
 
@@ -191,7 +231,11 @@ describe("the code cache (made by hand: Node 20)", () => {
     expect(loaderState(join(home, "file", "mq"))).toBe("missing");
     expect(loaderState(null)).toBe("off");
     const r = mq(["--version"], home);
-    expect(r).toEqual({ code: 0, stdout: `${JSON.parse(readFileSync(join(MQ_BIN, "..", "..", "package.json"), "utf8")).version}\n`, stderr: "" });
+    expect(r).toEqual({
+      code: 0,
+      stdout: `${JSON.parse(readFileSync(join(MQ_BIN, "..", "..", "package.json"), "utf8")).version}\n`,
+      stderr: "",
+    });
   });
 
   it("is neither read nor written in a folder others may write (a planted cache would run as the user)", () => {
@@ -212,15 +256,23 @@ describe("the code cache (made by hand: Node 20)", () => {
 
   it.runIf(HAND_MADE)("survives runs that write it at the same time: each succeeds, the file left is whole", async () => {
     const home = tempDir("mq-code-cache-");
-    const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CACHE_HOME: join(home, "cache"), MQ_CONFIG_DIR: join(home, "config"), NO_COLOR: "1" };
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: home,
+      XDG_CACHE_HOME: join(home, "cache"),
+      MQ_CONFIG_DIR: join(home, "config"),
+      NO_COLOR: "1",
+    };
     const runs = await Promise.all(
-      Array.from({ length: 4 }, () =>
-        new Promise<{ code: number | null; stdout: string }>((resolve) => {
-          const child = spawn(process.execPath, [MQ_BIN, "--help"], { env });
-          let stdout = "";
-          child.stdout.on("data", (c) => (stdout += c));
-          child.on("close", (code) => resolve({ code, stdout }));
-        }),
+      Array.from(
+        { length: 4 },
+        () =>
+          new Promise<{ code: number | null; stdout: string }>((resolve) => {
+            const child = spawn(process.execPath, [MQ_BIN, "--help"], { env });
+            let stdout = "";
+            child.stdout.on("data", (c) => (stdout += c));
+            child.on("close", (code) => resolve({ code, stdout }));
+          }),
       ),
     );
     for (const r of runs) expect(r).toEqual(runs[0]);
@@ -241,44 +293,78 @@ describe("the code cache (made by hand: Node 20)", () => {
     expect(statSync(file).ino).toBe(before.ino);
   });
 
-  it.runIf(HAND_MADE)("is one per copy of mq: a copy's stack traces name its own main.cjs, not that of another copy which wrote its cache first", async () => {
-    // found from outside: a profile of /work's mq named the bench's temporary copy's main.cjs (V8
-    // restores a script's name from its cache, and the cache was named after the build only)
-    const home = tempDir("mq-code-cache-");
-    const root = join(MQ_BIN, "..", "..");
-    const copies = ["one", "two"].map((name) => {
-      const copy = join(home, name);
-      for (const part of ["bin", "dist", "package.json"]) cpSync(join(root, part), join(copy, part), { recursive: true });
-      symlinkSync(join(root, "node_modules"), join(copy, "node_modules"));
-      return copy;
-    });
-    // not spawnSync: the server below answers from this process
-    const run = (copy: string, args: string[]) =>
-      new Promise<{ status: number | null; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [join(copy, "bin", "mq.js"), ...args], {
-          env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CACHE_HOME: join(home, "cache"), MQ_CONFIG_DIR: join(home, "config"), NO_COLOR: "1" },
-          stdio: ["ignore", "ignore", "pipe"],
-        });
-        let stderr = "";
-        child.stderr.on("data", (c) => (stderr += c));
-        child.on("close", (status) => resolve({ status, stderr }));
+  it.runIf(HAND_MADE)(
+    "is one per copy of mq: a copy's stack traces name its own main.cjs, not that of another copy which wrote its cache first",
+    async () => {
+      // found from outside: a profile of /work's mq named the bench's temporary copy's main.cjs (V8
+      // restores a script's name from its cache, and the cache was named after the build only)
+      const home = tempDir("mq-code-cache-");
+      const root = join(MQ_BIN, "..", "..");
+      const copies = ["one", "two"].map((name) => {
+        const copy = join(home, name);
+        for (const part of ["bin", "dist", "package.json"]) cpSync(join(root, part), join(copy, part), { recursive: true });
+        symlinkSync(join(root, "node_modules"), join(copy, "node_modules"));
+        return copy;
       });
-    const server = await startServer({ days: 2, now: new Date("2026-11-20T12:00:00Z"), recordRequests: false });
-    try {
-      const ok = await run(copies[0]!, ["logs", "--repo", "acme/web", "--limit", "1", "--since", "2026-11-19T12:00:00Z", "--api-url", server.url, "--token", "mqk_copy_token_1234", "-o", "ndjson"]);
-      expect(ok.status, ok.stderr).toBe(0);
-    } finally {
-      await server.close();
-    }
-    expect(caches(join(home, "cache", "mq"))).toHaveLength(1);
-    for (const copy of copies) {
-      // a refused connection, with --debug: the stack goes through main.cjs's client code
-      const failed = await run(copy, ["logs", "--debug", "--repo", "acme/web", "--api-url", "http://127.0.0.1:1", "--token", "mqk_copy_token_1234", "--timeout", "2"]);
-      expect(failed.status).not.toBe(0);
-      const files = [...new Set([...failed.stderr.matchAll(/\((\/[^:()]+main\.cjs):\d+:\d+\)/g)].map((m) => m[1]))];
-      expect(files, failed.stderr).toEqual([join(copy, "dist", "main.cjs")]);
-    }
-  });
+      // not spawnSync: the server below answers from this process
+      const run = (copy: string, args: string[]) =>
+        new Promise<{ status: number | null; stderr: string }>((resolve) => {
+          const child = spawn(process.execPath, [join(copy, "bin", "mq.js"), ...args], {
+            env: {
+              PATH: process.env.PATH ?? "",
+              HOME: home,
+              XDG_CACHE_HOME: join(home, "cache"),
+              MQ_CONFIG_DIR: join(home, "config"),
+              NO_COLOR: "1",
+            },
+            stdio: ["ignore", "ignore", "pipe"],
+          });
+          let stderr = "";
+          child.stderr.on("data", (c) => (stderr += c));
+          child.on("close", (status) => resolve({ status, stderr }));
+        });
+      const server = await startServer({ days: 2, now: new Date("2026-11-20T12:00:00Z"), recordRequests: false });
+      try {
+        const ok = await run(copies[0]!, [
+          "logs",
+          "--repo",
+          "acme/web",
+          "--limit",
+          "1",
+          "--since",
+          "2026-11-19T12:00:00Z",
+          "--api-url",
+          server.url,
+          "--token",
+          "mqk_copy_token_1234",
+          "-o",
+          "ndjson",
+        ]);
+        expect(ok.status, ok.stderr).toBe(0);
+      } finally {
+        await server.close();
+      }
+      expect(caches(join(home, "cache", "mq"))).toHaveLength(1);
+      for (const copy of copies) {
+        // a refused connection, with --debug: the stack goes through main.cjs's client code
+        const failed = await run(copy, [
+          "logs",
+          "--debug",
+          "--repo",
+          "acme/web",
+          "--api-url",
+          "http://127.0.0.1:1",
+          "--token",
+          "mqk_copy_token_1234",
+          "--timeout",
+          "2",
+        ]);
+        expect(failed.status).not.toBe(0);
+        const files = [...new Set([...failed.stderr.matchAll(/\((\/[^:()]+main\.cjs):\d+:\d+\)/g)].map((m) => m[1]))];
+        expect(files, failed.stderr).toEqual([join(copy, "dist", "main.cjs")]);
+      }
+    },
+  );
 
   it("removes, a week after their last write, other builds', other copies', other V8s' files and crashed runs' temporary files, never this copy's", () => {
     const dir = join(tempDir("mq-code-cache-"), "mq");
@@ -337,7 +423,11 @@ describe.runIf(!HAND_MADE)("the runtime's compile cache (Node 22.1 and later)", 
 
   /** what loadMain did with the runtime's cache in DIR */
   function loaderStateOf(dir: string): string {
-    const r = spawnSync(process.execPath, ["-e", `process.stdout.write(require(${JSON.stringify(LOADER)}).loadMain({ dir: ${JSON.stringify(dir)} }).cache)`], { encoding: "utf8", timeout: 30_000 });
+    const r = spawnSync(
+      process.execPath,
+      ["-e", `process.stdout.write(require(${JSON.stringify(LOADER)}).loadMain({ dir: ${JSON.stringify(dir)} }).cache)`],
+      { encoding: "utf8", timeout: 30_000 },
+    );
     expect(r.status, r.stderr).toBe(0);
     return r.stdout;
   }

@@ -23,7 +23,10 @@ describe("--offline in an empty folder", () => {
     const r = mqIn(dir, ["--offline", "logs", "--limit", "2", "-o", "ndjson"]);
     expect(r.status).toBe(0);
     expect(r.stderr).toBe(demo);
-    const events = r.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as { repository: string });
+    const events = r.stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { repository: string });
     expect(events.map((e) => e.repository)).toEqual(["acme/web", "acme/web"]);
   });
 

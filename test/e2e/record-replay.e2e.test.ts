@@ -23,7 +23,22 @@ async function serve(args: string[]): Promise<[Running, string]> {
 beforeAll(async () => {
   [simulated, simulatedUrl] = await serve(["--now", "2026-11-20T12:00:00Z", "--days", "3", "--seed", "9"]);
   const recorded = await spawnMq(
-    ["logs", "--api-url", simulatedUrl, "--token", "t", "--repo", "acme/web", "--all", "-o", "ndjson", "--since", "2026-11-18T00:00:00Z", "--until", "2026-11-20T12:00:00Z"],
+    [
+      "logs",
+      "--api-url",
+      simulatedUrl,
+      "--token",
+      "t",
+      "--repo",
+      "acme/web",
+      "--all",
+      "-o",
+      "ndjson",
+      "--since",
+      "2026-11-18T00:00:00Z",
+      "--until",
+      "2026-11-20T12:00:00Z",
+    ],
     { killAfterMs: 60_000 },
   );
   expect(recorded.code).toBe(0);

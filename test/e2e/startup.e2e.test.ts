@@ -17,7 +17,10 @@ import { startServer } from "../../src/server/index.js";
 import { tempDir } from "../helpers/tmp.js";
 
 // (module (func (export "add") (param i32 i32) (result i32) local.get 0 local.get 1 i32.add))
-const ADD_WASM = [0, 97, 115, 109, 1, 0, 0, 0, 1, 7, 1, 96, 2, 127, 127, 1, 127, 3, 2, 1, 0, 7, 7, 1, 3, 97, 100, 100, 0, 0, 10, 9, 1, 7, 0, 32, 0, 32, 1, 106, 11];
+const ADD_WASM = [
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 7, 1, 96, 2, 127, 127, 1, 127, 3, 2, 1, 0, 7, 7, 1, 3, 97, 100, 100, 0, 0, 10, 9, 1, 7, 0, 32, 0, 32, 1,
+  106, 11,
+];
 
 const PROBE = `
 // \`mq help\`: a run with a command word, the kind bin/mq.js sets its flags for (a bare --help or
@@ -105,13 +108,21 @@ for (const name of ["NumberFormat", "DateTimeFormat", "Collator", "PluralRules",
     });
     for (const args of [["--help"], ["auth", "status"], ["logs", "--help"]]) {
       const r = spawnSync(process.execPath, [probe], {
-        env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: tempDir("mq-modules-config-") },
+        env: {
+          PATH: process.env.PATH ?? "",
+          MQ_ARGS: JSON.stringify(args),
+          MQ_TOKEN: "mqk_probe_token_1234",
+          MQ_CONFIG_DIR: tempDir("mq-modules-config-"),
+        },
         encoding: "utf8",
         timeout: 30_000,
       });
       expect(r.status, r.stderr).toBe(0);
       const { loaded, tail } = loadedBy(r.stderr);
-      expect(loaded.filter((u) => /^node:(child_process|dgram|https?)$/.test(u) || u.startsWith("dist/chunks/")), args.join(" ")).toEqual([]);
+      expect(
+        loaded.filter((u) => /^node:(child_process|dgram|https?)$/.test(u) || u.startsWith("dist/chunks/")),
+        args.join(" "),
+      ).toEqual([]);
       expect(loaded, args.join(" ")).toContain("dist/main.cjs");
       expect(tail).toBe("; Intl formats: 0");
     }
@@ -126,7 +137,11 @@ describe("mq --help on pipes (a script's, a CI job's)", () => {
     for (const args of [["--help"], ["-h"]]) {
       // twice: without a code cache, then with the one the first run wrote
       for (const round of [1, 2]) {
-        const r = spawnSync(process.execPath, [probe], { env: { ...env, MQ_ARGS: JSON.stringify(args) }, encoding: "utf8", timeout: 30_000 });
+        const r = spawnSync(process.execPath, [probe], {
+          env: { ...env, MQ_ARGS: JSON.stringify(args) },
+          encoding: "utf8",
+          timeout: 30_000,
+        });
         expect(r.status, `${args.join(" ")} round ${round}: ${r.stderr}`).toBe(0);
         const { loaded, rest } = loadedBy(r.stderr);
         expect(rest).toBe("");
@@ -139,7 +154,13 @@ describe("mq --help on pipes (a script's, a CI job's)", () => {
 
   it("mq auth status (a command: V8 flags set, so node:v8 and streams) builds no stream for its answer: no net, no tty", () => {
     const probe = loadProbe("mq-auth-modules-");
-    const env = { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(["auth", "status"]), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: tempDir("mq-auth-config-"), XDG_CACHE_HOME: tempDir("mq-auth-cache-") };
+    const env = {
+      PATH: process.env.PATH ?? "",
+      MQ_ARGS: JSON.stringify(["auth", "status"]),
+      MQ_TOKEN: "mqk_probe_token_1234",
+      MQ_CONFIG_DIR: tempDir("mq-auth-config-"),
+      XDG_CACHE_HOME: tempDir("mq-auth-cache-"),
+    };
     const r = spawnSync(process.execPath, [probe], { env, encoding: "utf8", timeout: 30_000 });
     expect(r.status, r.stderr).toBe(0);
     const { loaded, rest } = loadedBy(r.stderr);
@@ -160,7 +181,12 @@ await import(${JSON.stringify(MQ_BIN)});
 process.on("exit", () => process.stderr.write("\\nzod: " + ("__zod_globalConfig" in globalThis) + "\\n"));`,
     );
     const child = spawn(process.execPath, [probe], {
-      env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: tempDir("mq-zod-config-") },
+      env: {
+        PATH: process.env.PATH ?? "",
+        MQ_ARGS: JSON.stringify(args),
+        MQ_TOKEN: "mqk_probe_token_1234",
+        MQ_CONFIG_DIR: tempDir("mq-zod-config-"),
+      },
     });
     let stdout = "";
     let stderr = "";
@@ -173,37 +199,61 @@ process.on("exit", () => process.stderr.write("\\nzod: " + ("__zod_globalConfig"
     return { stdout, stderr: stderr.slice(0, m!.index), zod: m![1] === "true" };
   }
 
-  it.each(["mergify", "spec"] as const)("--dialect %s: a valid page of mq logs and a valid answer of mq stats are written without zod", async (dialect) => {
-    const server = await startServer({ dialect, days: 2, now: new Date("2026-11-20T12:00:00Z"), recordRequests: false });
-    try {
-      const common = ["--repo", "acme/web", "--api-url", server.url, "--dialect", dialect, "-o", "ndjson"];
-      const logs = await zodLoaded(["logs", "--limit", "20", "--since", "2026-11-19T12:00:00Z", ...common]);
-      expect(logs.stdout.trimEnd().split("\n")).toHaveLength(20);
-      // no warning: the page was valid as it came, and zod was not needed to say so
-      expect(logs.stderr).toBe("");
-      expect(logs.zod).toBe(false);
-      for (const name of ["failure-rate", "queue-size", "batch-bisection", "queues"]) {
-        const stats = await zodLoaded(["stats", name, "--since", "2026-11-19T12:00:00Z", "--until", "2026-11-20T12:00:00Z", ...common]);
-        expect(stats.stdout.length, name).toBeGreaterThan(0);
-        expect(stats.stderr, name).toBe("");
-        expect(stats.zod, name).toBe(false);
+  it.each(["mergify", "spec"] as const)(
+    "--dialect %s: a valid page of mq logs and a valid answer of mq stats are written without zod",
+    async (dialect) => {
+      const server = await startServer({ dialect, days: 2, now: new Date("2026-11-20T12:00:00Z"), recordRequests: false });
+      try {
+        const common = ["--repo", "acme/web", "--api-url", server.url, "--dialect", dialect, "-o", "ndjson"];
+        const logs = await zodLoaded(["logs", "--limit", "20", "--since", "2026-11-19T12:00:00Z", ...common]);
+        expect(logs.stdout.trimEnd().split("\n")).toHaveLength(20);
+        // no warning: the page was valid as it came, and zod was not needed to say so
+        expect(logs.stderr).toBe("");
+        expect(logs.zod).toBe(false);
+        for (const name of ["failure-rate", "queue-size", "batch-bisection", "queues"]) {
+          const stats = await zodLoaded(["stats", name, "--since", "2026-11-19T12:00:00Z", "--until", "2026-11-20T12:00:00Z", ...common]);
+          expect(stats.stdout.length, name).toBeGreaterThan(0);
+          expect(stats.stderr, name).toBe("");
+          expect(stats.zod, name).toBe(false);
+        }
+      } finally {
+        await server.close();
       }
-    } finally {
-      await server.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 
   it("a page that differs from the dialect is worded by the generated validators, without zod, and warns as before", async () => {
     const server = createServer((_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ events: [{ id: 1, received_at: "2026-11-20T11:59:00Z", trigger: "t", repository: "a/b", pull_request: null, base_ref: null, outcome: "neutral", type: "action.queue.change", metadata: { queue_name: "default", size: "2" } }], per_page: 1, size: 1 }));
+      res.end(
+        JSON.stringify({
+          events: [
+            {
+              id: 1,
+              received_at: "2026-11-20T11:59:00Z",
+              trigger: "t",
+              repository: "a/b",
+              pull_request: null,
+              base_ref: null,
+              outcome: "neutral",
+              type: "action.queue.change",
+              metadata: { queue_name: "default", size: "2" },
+            },
+          ],
+          per_page: 1,
+          size: 1,
+        }),
+      );
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const r = await zodLoaded(["logs", "--repo", "a/b", "--api-url", url, "--dialect", "mergify", "--limit", "1", "-o", "ndjson"]);
       expect(r.stdout).toMatch(/^\{"id":1,/);
-      expect(r.stderr).toMatch(/^mq: warning: action.queue.change event 1 does not match the service's OpenAPI \(metadata.priority_rule_name: .*metadata.size: /);
+      expect(r.stderr).toMatch(
+        /^mq: warning: action.queue.change event 1 does not match the service's OpenAPI \(metadata.priority_rule_name: .*metadata.size: /,
+      );
       // zod is the contract's definition language, not a validator: an invalid page needs it no more than a valid one
       expect(r.zod).toBe(false);
     } finally {
@@ -246,7 +296,10 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
     // into a fresh folder: dist/ keeps the chunks of earlier builds (a running mq may load them)
     const out = tempDir("mq-build-out-");
     try {
-      execFileSync(process.execPath, [fileURLToPath(new URL("../../scripts/build.mjs", import.meta.url))], { env: { ...process.env, MQ_BUILD_OUT: out }, stdio: "pipe" });
+      execFileSync(process.execPath, [fileURLToPath(new URL("../../scripts/build.mjs", import.meta.url))], {
+        env: { ...process.env, MQ_BUILD_OUT: out },
+        stdio: "pipe",
+      });
       const written = readdirSync(join(out, "chunks")).sort();
       expect(written.length).toBeGreaterThan(5);
       expect(reachable(join(out, "main.cjs"))).toEqual(written);
@@ -258,24 +311,52 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
   it("a chunk takes the modules main.cjs holds from main.cjs (one instance of every module: one MqError class)", () => {
     const files = reachable(join(dist, "main.cjs"));
     const wanted = new Set<string>();
-    for (const f of files) for (const [, key] of readFileSync(join(dist, "chunks", f), "utf8").matchAll(/\[Symbol\.for\("mq\.modules"\)\]\["([^"]+)"\]/g)) wanted.add(key!);
+    for (const f of files)
+      for (const [, key] of readFileSync(join(dist, "chunks", f), "utf8").matchAll(/\[Symbol\.for\("mq\.modules"\)\]\["([^"]+)"\]/g))
+        wanted.add(key!);
     expect(wanted.size).toBeGreaterThan(5);
     expect(wanted).toContain("src/errors.ts");
     // what main.cjs registers, each evaluated on first read: every key a chunk reads is there
-    const r = spawnSync(process.execPath, ["-e", `require(${JSON.stringify(join(dist, "main.cjs"))}); const m = globalThis[Symbol.for("mq.modules")]; process.stdout.write(JSON.stringify(Object.keys(m)) + "\\n" + typeof m["src/errors.ts"].MqError)`], { encoding: "utf8" });
+    const r = spawnSync(
+      process.execPath,
+      [
+        "-e",
+        `require(${JSON.stringify(join(dist, "main.cjs"))}); const m = globalThis[Symbol.for("mq.modules")]; process.stdout.write(JSON.stringify(Object.keys(m)) + "\\n" + typeof m["src/errors.ts"].MqError)`,
+      ],
+      { encoding: "utf8" },
+    );
     expect(r.status, r.stderr).toBe(0);
     const [keys, type] = r.stdout.split("\n");
     expect(JSON.parse(keys!)).toEqual(expect.arrayContaining([...wanted]));
     expect(type).toBe("function");
     // and no chunk bundles a copy of what main.cjs holds
-    const defining = [join(dist, "main.cjs"), ...files.map((f) => join(dist, "chunks", f))].filter((f) => /\bMqError=class\b/.test(readFileSync(f, "utf8")));
+    const defining = [join(dist, "main.cjs"), ...files.map((f) => join(dist, "chunks", f))].filter((f) =>
+      /\bMqError=class\b/.test(readFileSync(f, "utf8")),
+    );
     expect(defining).toEqual([join(dist, "main.cjs")]);
   });
 
   it("a one-page mq logs over http:// loads neither undici nor zod nor node:http2 nor tls nor crypto nor any ES module, and compiles no WebAssembly", async () => {
     const server = createServer((req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ events: [{ id: 1, received_at: "2026-11-20T11:59:00.000000+00:00", trigger: "Rule: automatic merge", repository: "a/b", pull_request: 1, base_ref: "main", type: "action.assign", metadata: { added: ["jdoe"], removed: [] } }], per_page: 1, size: 1 }));
+      res.end(
+        JSON.stringify({
+          events: [
+            {
+              id: 1,
+              received_at: "2026-11-20T11:59:00.000000+00:00",
+              trigger: "Rule: automatic merge",
+              repository: "a/b",
+              pull_request: 1,
+              base_ref: "main",
+              type: "action.assign",
+              metadata: { added: ["jdoe"], removed: [] },
+            },
+          ],
+          per_page: 1,
+          size: 1,
+        }),
+      );
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
@@ -292,7 +373,12 @@ WebAssembly.Module = new Proxy(Module, { construct: (target, args) => (wasm++, n
       });
       const args = ["logs", "--repo", "a/b", "--api-url", url, "--limit", "1", "-o", "ndjson"];
       const child = spawn(process.execPath, [probe], {
-        env: { PATH: process.env.PATH ?? "", MQ_ARGS: JSON.stringify(args), MQ_TOKEN: "mqk_probe_token_1234", MQ_CONFIG_DIR: tempDir("mq-http2-config-") },
+        env: {
+          PATH: process.env.PATH ?? "",
+          MQ_ARGS: JSON.stringify(args),
+          MQ_TOKEN: "mqk_probe_token_1234",
+          MQ_CONFIG_DIR: tempDir("mq-http2-config-"),
+        },
       });
       let stdout = "";
       let stderr = "";

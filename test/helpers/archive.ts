@@ -25,7 +25,10 @@ export interface MqRun {
 
 /** mq in-process, with the archive in `dataDir` (when given) and the clock at `now` (default ARCHIVE_NOW). */
 export async function runMq(args: string[], opts: { dataDir?: string; now?: Date; env?: Record<string, string> } = {}): Promise<MqRun> {
-  const ctx = testContext({ now: () => opts.now ?? ARCHIVE_NOW, env: { ...(opts.dataDir ? { MQ_DATA_DIR: opts.dataDir } : {}), ...opts.env } });
+  const ctx = testContext({
+    now: () => opts.now ?? ARCHIVE_NOW,
+    env: { ...(opts.dataDir ? { MQ_DATA_DIR: opts.dataDir } : {}), ...opts.env },
+  });
   const code = await main(args, ctx);
   return { code, stdout: ctx.stdoutText(), stderr: ctx.stderrText() };
 }
@@ -61,14 +64,21 @@ export async function coverageRows(dir: string, repo = "acme/web"): Promise<Arra
 export async function eventsFromApi(url: string, since: string, until: string): Promise<Record<string, unknown>[]> {
   const r = await runMq(["logs", ...apiFlags(url), "--repo", "acme/web", "--since", since, "--until", until, "--all", "-o", "ndjson"]);
   expect(r.code, r.stderr).toBe(0);
-  return r.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+  return r.stdout
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 /**
  * The bundled server both archive suites sync from (3 simulated days up to ARCHIVE_NOW, seed 3), for
  * the enclosing file: its API flags and the events it serves over a window.
  */
-export function archiveApiServer(): { url: () => string; api: () => string[]; fromApi: (since: string, until: string) => ReturnType<typeof eventsFromApi> } {
+export function archiveApiServer(): {
+  url: () => string;
+  api: () => string[];
+  fromApi: (since: string, until: string) => ReturnType<typeof eventsFromApi>;
+} {
   let server: RunningServer;
   beforeAll(async () => {
     server = await startServer({ now: ARCHIVE_NOW, seed: 3, days: 3, recordRequests: false });

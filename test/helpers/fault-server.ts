@@ -167,7 +167,10 @@ function answer(res: ServerResponse, reply: Reply): void {
 export type TestEvent = GenericEvent;
 
 /** A valid `action.queue.change` event; ids count down from `id` as time goes back. */
-export function queueChangeEvent(id: number, receivedAt: string = new Date(Date.parse("2026-11-20T11:00:00Z") - (1000 - id) * 1000).toISOString()): TestEvent {
+export function queueChangeEvent(
+  id: number,
+  receivedAt: string = new Date(Date.parse("2026-11-20T11:00:00Z") - (1000 - id) * 1000).toISOString(),
+): TestEvent {
   return {
     id,
     received_at: receivedAt,
@@ -186,7 +189,10 @@ export function eventRange(from: number, count: number): TestEvent[] {
 }
 
 /** The body of an events page. */
-export function pageBody(events: readonly unknown[], perPage = Math.max(events.length, 1)): { size: number; per_page: number; events: unknown[] } {
+export function pageBody(
+  events: readonly unknown[],
+  perPage = Math.max(events.length, 1),
+): { size: number; per_page: number; events: unknown[] } {
   return { size: events.length, per_page: perPage, events: [...events] };
 }
 

@@ -53,9 +53,13 @@ function poison<T extends Json>(value: T, payload: string, accepts: (v: T) => bo
   const copy = structuredClone(value);
   const leaves: Array<{ holder: Record<string, Json> | Json[]; key: string | number; path: string[] }> = [];
   const walk = (v: Json, path: string[]) => {
-    if (Array.isArray(v)) v.forEach((x, i) => (typeof x === "string" ? leaves.push({ holder: v, key: i, path: [...path, String(i)] }) : walk(x, [...path, String(i)])));
+    if (Array.isArray(v))
+      v.forEach((x, i) =>
+        typeof x === "string" ? leaves.push({ holder: v, key: i, path: [...path, String(i)] }) : walk(x, [...path, String(i)]),
+      );
     else if (v !== null && typeof v === "object")
-      for (const [k, x] of Object.entries(v)) typeof x === "string" ? leaves.push({ holder: v, key: k, path: [...path, k] }) : walk(x, [...path, k]);
+      for (const [k, x] of Object.entries(v))
+        typeof x === "string" ? leaves.push({ holder: v, key: k, path: [...path, k] }) : walk(x, [...path, k]);
   };
   walk(copy, []);
   for (const leaf of leaves) {
@@ -84,7 +88,12 @@ export function hostileEvents(): HostileEvent[] {
   for (const cls of HOSTILE_CLASSES) {
     for (const fixture of fixtures) {
       // the type picks the summary: kept, so each hand-written sentence meets the payload
-      const ev = poison(fixture as { [k: string]: Json }, cls.text, (e) => validateEvent(e).ok, (p) => p[0] === "type" || p[0] === "received_at");
+      const ev = poison(
+        fixture as { [k: string]: Json },
+        cls.text,
+        (e) => validateEvent(e).ok,
+        (p) => p[0] === "type" || p[0] === "received_at",
+      );
       out.push({ ...(ev as object), id: id, received_at: at(out.length) } as HostileEvent);
       id--;
     }
@@ -108,14 +117,19 @@ export function hostileStats(name: string, cls: HostileClass): Json {
   const fixtures = JSON.parse(readFileSync(`${FIXTURES}/stats.json`, "utf8")) as Record<string, Json>;
   const body = fixtures[name];
   if (body === undefined || !isStatsEndpointName(name)) throw new Error(`no fixture for ${name}`);
-  return poison(body, cls.text, (b) => {
-    try {
-      parseStatsResponse(name, b);
-      return true;
-    } catch {
-      return false;
-    }
-  }, (p) => p[p.length - 1] === "start" || p[p.length - 1] === "end");
+  return poison(
+    body,
+    cls.text,
+    (b) => {
+      try {
+        parseStatsResponse(name, b);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    (p) => p[p.length - 1] === "start" || p[p.length - 1] === "end",
+  );
 }
 
 /** Statistics endpoints the fixtures cover, as CLI names (`failure-rate`) and API paths (`failure_rate`). */
@@ -158,7 +172,10 @@ export async function startHostileServer(): Promise<HostileServer> {
       case "denied":
         return { status: 403, body: { detail: `denied\n::error::spoofed\n${ALL_PAYLOADS}` } };
       case "validation":
-        return { status: 422, body: { detail: [{ loc: ["query", `per_page${ALL_PAYLOADS}`], msg: `bad${ALL_PAYLOADS}`, type: "value_error" }] } };
+        return {
+          status: 422,
+          body: { detail: [{ loc: ["query", `per_page${ALL_PAYLOADS}`], msg: `bad${ALL_PAYLOADS}`, type: "value_error" }] },
+        };
       case "notjson":
         return raw(200, { "content-type": HOSTILE_HEADER_BYTES }, `not json${ALL_PAYLOADS}`);
       case "redirect":
@@ -168,7 +185,11 @@ export async function startHostileServer(): Promise<HostileServer> {
         return { status: 200, body: { size: 1, per_page: 1, events: [bad] } };
       }
       case "throttled":
-        return raw(429, { "retry-after": HOSTILE_HEADER_BYTES, "content-type": Buffer.from("application/json") }, JSON.stringify({ detail: `slow down${ALL_PAYLOADS}` }));
+        return raw(
+          429,
+          { "retry-after": HOSTILE_HEADER_BYTES, "content-type": Buffer.from("application/json") },
+          JSON.stringify({ detail: `slow down${ALL_PAYLOADS}` }),
+        );
       case "broken":
         if (cursor !== null) return { status: 500, body: { detail: `database gone\n::error::spoofed${ALL_PAYLOADS}` } };
         return page("broken", 0, 10);
@@ -217,7 +238,10 @@ function raw(status: number, headers: Record<string, Buffer>, body: string): Rep
 /** Every byte outside the unreserved set as %XX (a lone surrogate goes out as U+FFFD's bytes). */
 function percentEncode(text: string): string {
   let out = "";
-  for (const byte of Buffer.from(text, "utf8")) out += /[A-Za-z0-9._~-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+  for (const byte of Buffer.from(text, "utf8"))
+    out += /[A-Za-z0-9._~-]/.test(String.fromCharCode(byte))
+      ? String.fromCharCode(byte)
+      : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
   return out;
 }
 

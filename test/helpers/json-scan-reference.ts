@@ -86,7 +86,16 @@ function walkValues(
       continue;
     }
     // a value starting in the collected container (an array element, or an object member's value)
-    if (collecting && depth === collect && valueStart < 0 && c !== COMMA && c !== CLOSE_ARRAY && c !== CLOSE_OBJECT && c !== COLON && (inArray || afterColon)) {
+    if (
+      collecting &&
+      depth === collect &&
+      valueStart < 0 &&
+      c !== COMMA &&
+      c !== CLOSE_ARRAY &&
+      c !== CLOSE_OBJECT &&
+      c !== COLON &&
+      (inArray || afterColon)
+    ) {
       valueStart = i;
     }
     if (c === QUOTE) {
@@ -182,4 +191,3 @@ export function referenceScanJson(text: string, maxDepth = Infinity): JsonScan {
   );
   return { depth, rootArrays };
 }
-

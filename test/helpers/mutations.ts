@@ -121,7 +121,11 @@ const anyJson: fc.Arbitrary<unknown> = fc.oneof(
 
 /** Breaks a string a little: a character changed, dropped, doubled, or the case flipped. */
 const breakString = fc
-  .tuple(fc.nat(), fc.constantFrom("change", "drop", "double", "upper", "lower", "trim-end", "prefix"), fc.constantFrom("x", "0", "9", "-", ":", "Z", "+", " ", "\u00e9", "\ud83d\ude00"))
+  .tuple(
+    fc.nat(),
+    fc.constantFrom("change", "drop", "double", "upper", "lower", "trim-end", "prefix"),
+    fc.constantFrom("x", "0", "9", "-", ":", "Z", "+", " ", "\u00e9", "\ud83d\ude00"),
+  )
   .map(([n, how, ch]) => (s: string): string => {
     const i = s.length === 0 ? 0 : n % s.length;
     switch (how) {
@@ -216,11 +220,9 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 
 /** One to four mutations applied in turn to a copy of one of `seeds`. */
 export function mutated(seeds: readonly unknown[]): fc.Arbitrary<unknown> {
-  return fc
-    .tuple(fc.nat(seeds.length - 1), fc.array(fc.tuple(mutation, fc.nat()), { minLength: 1, maxLength: 4 }))
-    .map(([i, steps]) => {
-      let v: unknown = clone(seeds[i]);
-      for (const [m, pick] of steps) v = m(v, pick);
-      return v;
-    });
+  return fc.tuple(fc.nat(seeds.length - 1), fc.array(fc.tuple(mutation, fc.nat()), { minLength: 1, maxLength: 4 })).map(([i, steps]) => {
+    let v: unknown = clone(seeds[i]);
+    for (const [m, pick] of steps) v = m(v, pick);
+    return v;
+  });
 }

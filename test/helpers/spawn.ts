@@ -96,7 +96,10 @@ function track(child: ChildProcess, opts: SpawnOptions): Running {
       const test = () => (typeof pattern === "string" ? out.includes(pattern) : pattern.test(out));
       return new Promise<void>((res, rej) => {
         if (test()) return res();
-        const t = setTimeout(() => rej(new Error(`stdout never matched ${String(pattern)}; stdout: ${out.slice(-500)}; stderr: ${err.slice(-500)}`)), timeoutMs);
+        const t = setTimeout(
+          () => rej(new Error(`stdout never matched ${String(pattern)}; stdout: ${out.slice(-500)}; stderr: ${err.slice(-500)}`)),
+          timeoutMs,
+        );
         const check = () => {
           if (test()) {
             clearTimeout(t);

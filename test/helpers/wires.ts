@@ -12,7 +12,12 @@ export const WIRE_NAMES: readonly WireName[] = ["node:http", "undici"];
 /** A wire of that kind, with the factory's connect timeout; close it after the test. */
 export function testWire(name: WireName, timeoutMs = 10_000): Wire {
   if (name === "node:http") return nodeWire({ connectTimeoutMs: CONNECT_TIMEOUT_MS, keepAliveMs: 10_000 });
-  const agent = new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 10_000 });
+  const agent = new Agent({
+    connect: { timeout: CONNECT_TIMEOUT_MS },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    keepAliveTimeout: 10_000,
+  });
   return undiciWire(agent, timeoutMs, { owned: true });
 }
 

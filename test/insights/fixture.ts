@@ -20,7 +20,13 @@ interface Raw {
 }
 
 function check(name: string, state: string) {
-  return { name, description: state === "success" ? "Successful" : `${name} ${state}`, url: `https://ci.example.com/${name}`, state, avatar_url: null };
+  return {
+    name,
+    description: state === "success" ? "Successful" : `${name} ${state}`,
+    url: `https://ci.example.com/${name}`,
+    state,
+    avatar_url: null,
+  };
 }
 
 export function prSevenEvents(dialect: Dialect) {
@@ -44,16 +50,42 @@ export function prSevenEvents(dialect: Dialect) {
     ...(contract ? {} : { pull_request_numbers: numbers }),
   });
   const run = (car: number, numbers: number[]) =>
-    contract ? { pull_request_numbers: numbers, train_car_id: CAR(car) } : { train_car_id: null, batch_id: CAR(car), batch_name: `batch-${car}`, scopes: null, parent_batch_ids: null };
-  const start = (t: string, pr: number, qAt: string, session: string, car: number, draft: number, numbers: number[], reason: string): Raw => ({
+    contract
+      ? { pull_request_numbers: numbers, train_car_id: CAR(car) }
+      : { train_car_id: null, batch_id: CAR(car), batch_name: `batch-${car}`, scopes: null, parent_batch_ids: null };
+  const start = (
+    t: string,
+    pr: number,
+    qAt: string,
+    session: string,
+    car: number,
+    draft: number,
+    numbers: number[],
+    reason: string,
+  ): Raw => ({
     t,
     type: "action.queue.checks_start",
     pr,
-    meta: { ...queued(qAt, session), start_reason: reason, speculative_check_pull_request: spec(draft, numbers, t, null, "pending"), ...run(car, numbers) },
+    meta: {
+      ...queued(qAt, session),
+      start_reason: reason,
+      speculative_check_pull_request: spec(draft, numbers, t, null, "pending"),
+      ...run(car, numbers),
+    },
   });
   const end = (
-    t: string, pr: number, qAt: string, session: string, car: number, draft: number, numbers: number[], started: string,
-    conclusion: string, abort: [string, string] | null, retry: number | null, failing: string[] = [],
+    t: string,
+    pr: number,
+    qAt: string,
+    session: string,
+    car: number,
+    draft: number,
+    numbers: number[],
+    started: string,
+    conclusion: string,
+    abort: [string, string] | null,
+    retry: number | null,
+    failing: string[] = [],
   ): Raw => ({
     t,
     type: "action.queue.checks_end",
@@ -96,7 +128,15 @@ export function prSevenEvents(dialect: Dialect) {
       conditions_evaluation: null,
       checks: merged ? [check("ci/test", "success")] : failing.map((f) => check(f, "failure")),
       pull_request_head_sha: "a".repeat(40),
-      ...(contract ? {} : { unsuccessful_checks: failing.map((f) => check(f, "failure")), dequeue_code: code, batch_id: null, scopes: null, all_scopes: null }),
+      ...(contract
+        ? {}
+        : {
+            unsuccessful_checks: failing.map((f) => check(f, "failure")),
+            dequeue_code: code,
+            batch_id: null,
+            scopes: null,
+            all_scopes: null,
+          }),
     },
   });
   const raws: Raw[] = [
@@ -112,7 +152,12 @@ export function prSevenEvents(dialect: Dialect) {
     start("10:25:15", 8, "10:01:00", S8, 3, 902, [8, 9], "Batch bisection"),
     end("10:38:15", 8, "10:01:00", S8, 3, 902, [8, 9], "10:25:15", "success", null, null),
     end("10:40:15", 7, "10:00:00", S1, 2, 7, [7], "10:25:15", "failure", ["CHECKS_FAILED", "DEFINITIVE"], null, ["ci/test"]),
-    bisection("10:40:20", false, { culprit_found: true, culprit_pr_numbers: [7], remaining_pr_numbers: [8, 9], max_failure_resolution_reached: false }),
+    bisection("10:40:20", false, {
+      culprit_found: true,
+      culprit_pr_numbers: [7],
+      remaining_pr_numbers: [8, 9],
+      max_failure_resolution_reached: false,
+    }),
     leave("10:40:23", "10:00:00", S1, false, "Checks failed", "CHECKS_FAILED", ["ci/test"]),
     { t: "10:59:57", type: "command.requeue", pr: 7, meta: { author: alice, comment_id: 5002 } },
     { t: "11:00:00", type: "action.queue.enter", pr: 7, meta: queued("11:00:00", S2) },
@@ -122,7 +167,14 @@ export function prSevenEvents(dialect: Dialect) {
       t: "11:12:04",
       type: "ci_insights.job_retried",
       pr: 7,
-      meta: { rule_id: "5f0c6a1e-8d3b-4c1e-9f4a-2b7d9e1c3a55", rule_name: "Retry flaky jobs", max_retry: 1, retry_mode: "job", retry_attempt: 1, condition_matches: [] },
+      meta: {
+        rule_id: "5f0c6a1e-8d3b-4c1e-9f4a-2b7d9e1c3a55",
+        rule_name: "Retry flaky jobs",
+        max_retry: 1,
+        retry_mode: "job",
+        retry_attempt: 1,
+        condition_matches: [],
+      },
     },
     start("11:12:10", 7, "11:00:00", S2, 5, 7, [7], "Re-embarked pull requests"),
     end("11:22:10", 7, "11:00:00", S2, 5, 7, [7], "11:12:10", "success", null, 1),
@@ -131,8 +183,22 @@ export function prSevenEvents(dialect: Dialect) {
       type: "action.queue.merged",
       pr: 7,
       meta: contract
-        ? { branch: "main", partition_names: ["__default__"], queue_name: "default", queued_at: at("11:00:00"), priority_rule_name: null, session_id: S2 }
-        : { branch: "main", queue_name: "default", queued_at: at("11:00:00"), priority_rule_name: null, session_id: S2, merge_commit_sha: "b".repeat(40) },
+        ? {
+            branch: "main",
+            partition_names: ["__default__"],
+            queue_name: "default",
+            queued_at: at("11:00:00"),
+            priority_rule_name: null,
+            session_id: S2,
+          }
+        : {
+            branch: "main",
+            queue_name: "default",
+            queued_at: at("11:00:00"),
+            priority_rule_name: null,
+            session_id: S2,
+            merge_commit_sha: "b".repeat(40),
+          },
     },
     leave("11:22:16", "11:00:00", S2, true, "Pull request merged by the merge queue", "PR_MERGED", []),
   ];

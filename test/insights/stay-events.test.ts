@@ -14,40 +14,71 @@ import { newestFirst, prSevenEvents } from "./fixture.js";
 const stored = (e: unknown) => JSON.parse(JSON.stringify(stayEvent(e as LogEvent))) as LogEvent;
 
 describe("stayEvent", () => {
-  it.each(["contract", "mergify"] as const)("rebuilds the fixture's stays, steps included, exactly as the whole events do (%s)", (dialect) => {
-    const events = newestFirst(prSevenEvents(dialect)) as LogEvent[];
-    expect(staysOf(events.map(stored), { steps: true })).toEqual(staysOf(events, { steps: true }));
-  });
+  it.each(["contract", "mergify"] as const)(
+    "rebuilds the fixture's stays, steps included, exactly as the whole events do (%s)",
+    (dialect) => {
+      const events = newestFirst(prSevenEvents(dialect)) as LogEvent[];
+      expect(staysOf(events.map(stored), { steps: true })).toEqual(staysOf(events, { steps: true }));
+    },
+  );
 
   it("keeps the envelope and drops what no stay reads (a leave's checks, a head sha)", () => {
     const leave = {
-      id: 5, received_at: "2026-11-20T10:00:00Z", trigger: "Rule: q", repository: "acme/web", pull_request: 7, base_ref: "main", type: "action.queue.leave",
-      metadata: { reason: "merged", merged: true, queue_name: "default", checks: [{ name: "ci" }], pull_request_head_sha: "c5f7", seconds_waiting_for_freeze: 3 },
+      id: 5,
+      received_at: "2026-11-20T10:00:00Z",
+      trigger: "Rule: q",
+      repository: "acme/web",
+      pull_request: 7,
+      base_ref: "main",
+      type: "action.queue.leave",
+      metadata: {
+        reason: "merged",
+        merged: true,
+        queue_name: "default",
+        checks: [{ name: "ci" }],
+        pull_request_head_sha: "c5f7",
+        seconds_waiting_for_freeze: 3,
+      },
     };
     expect(stored(leave)).toEqual({
-      id: 5, received_at: "2026-11-20T10:00:00Z", repository: "acme/web", pull_request: 7, base_ref: "main", type: "action.queue.leave",
+      id: 5,
+      received_at: "2026-11-20T10:00:00Z",
+      repository: "acme/web",
+      pull_request: 7,
+      base_ref: "main",
+      type: "action.queue.leave",
       metadata: { reason: "merged", merged: true, queue_name: "default", seconds_waiting_for_freeze: 3 },
     });
   });
 
   it("reads every field, in every dialect, the same from it as from the whole event, whatever the metadata holds", () => {
-    const keys = [...new Set(Object.values(READINGS).flatMap((r) => Object.values(r.paths).flatMap((paths) => (paths ?? []).map((p) => p[0]!))))];
+    const keys = [
+      ...new Set(Object.values(READINGS).flatMap((r) => Object.values(r.paths).flatMap((paths) => (paths ?? []).map((p) => p[0]!)))),
+    ];
     const value: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
       v: fc.oneof(
         { depthSize: "small" },
         fc.constantFrom(null, true, false, 0, -0, 1, 2.5, 1e21, "", "x", "2026-11-20T10:00:00Z", [], {}),
         fc.array(fc.oneof(fc.integer(), fc.constant(2 ** 60), fc.string(), fc.constant(null)), { maxLength: 3 }),
-        fc.dictionary(fc.constantFrom(...keys, "name", "number", "checks_started_at", "pull_request_numbers", "__proto__", "other"), tie("v"), { maxKeys: 4 }),
+        fc.dictionary(
+          fc.constantFrom(...keys, "name", "number", "checks_started_at", "pull_request_numbers", "__proto__", "other"),
+          tie("v"),
+          { maxKeys: 4 },
+        ),
       ),
     })).v;
     const metadata = fc.oneof(
-      fc.dictionary(fc.constantFrom(...keys, "dequeue_code", "batch_id", "merge_commit_sha", "partition_names", "unrelated"), value, { maxKeys: 8 }),
+      fc.dictionary(fc.constantFrom(...keys, "dequeue_code", "batch_id", "merge_commit_sha", "partition_names", "unrelated"), value, {
+        maxKeys: 8,
+      }),
       value,
     );
     fc.assert(
       fc.property(fc.constantFrom(...QUEUE_EVENT_TYPES), metadata, (type, m) => {
         // through JSON text as the server sends it (a parsed "__proto__" is an own key)
-        const whole = JSON.parse(JSON.stringify({ id: 1, received_at: "2026-11-20T10:00:00Z", type, pull_request: 7, base_ref: "main", metadata: m })) as LogEvent;
+        const whole = JSON.parse(
+          JSON.stringify({ id: 1, received_at: "2026-11-20T10:00:00Z", type, pull_request: 7, base_ref: "main", metadata: m }),
+        ) as LogEvent;
         const cut = stored(whole);
         expect(dialectOf(type, cut.metadata)).toBe(dialectOf(type, whole.metadata));
         for (const field of Object.keys(READINGS) as Field[]) {
@@ -62,8 +93,9 @@ describe("stayEvent", () => {
 
   it("keeps what the archive's queue_facts were computed with: a change needs a schema version that recomputes them", () => {
     const hash = createHash("sha256").update(STAY_KEYS_SPEC).digest("hex").slice(0, 16);
-    expect(hash, "the keys a stay reads changed: add an archive schema version whose migration recomputes queue_facts (src/archive/db.ts), then update QUEUE_FACTS_SPEC_SHA256").toBe(
-      QUEUE_FACTS_SPEC_SHA256,
-    );
+    expect(
+      hash,
+      "the keys a stay reads changed: add an archive schema version whose migration recomputes queue_facts (src/archive/db.ts), then update QUEUE_FACTS_SPEC_SHA256",
+    ).toBe(QUEUE_FACTS_SPEC_SHA256);
   });
 });

@@ -19,20 +19,58 @@ describe("queue stays from the log", () => {
     const stays = records(newestFirst(prSevenEvents("contract"))).filter((r) => r.pull_request === 7);
     expect(stays).toEqual([
       {
-        repository: "acme/web", pull_request: 7, base_ref: "main", queue_name: "default", partition_name: "__default__", priority_rule_name: null,
+        repository: "acme/web",
+        pull_request: 7,
+        base_ref: "main",
+        queue_name: "default",
+        partition_name: "__default__",
+        priority_rule_name: null,
         session_id: "11111111-1111-4111-8111-111111111111",
-        entered_at: "2026-11-20T10:00:00Z", left_at: "2026-11-20T10:40:23Z", merged_at: null, outcome: "failed", reason: "CHECKS_FAILED",
+        entered_at: "2026-11-20T10:00:00Z",
+        left_at: "2026-11-20T10:40:23Z",
+        merged_at: null,
+        outcome: "failed",
+        reason: "CHECKS_FAILED",
         // 10:00:00 -> 10:40:23; first checks at 10:05:00; runs 10:05-10:25 and 10:25:15-10:40:15
-        queue_time: 2423, time_to_merge: null, wait_time: 300, idle_capacity: 300, idle_schedule: 0, idle_freeze: 0,
-        ci_time: 1200 + 900, check_runs: 2, retries: 0, batch_size: 3, bisections: 1, began_before_window: false,
+        queue_time: 2423,
+        time_to_merge: null,
+        wait_time: 300,
+        idle_capacity: 300,
+        idle_schedule: 0,
+        idle_freeze: 0,
+        ci_time: 1200 + 900,
+        check_runs: 2,
+        retries: 0,
+        batch_size: 3,
+        bisections: 1,
+        began_before_window: false,
       },
       {
-        repository: "acme/web", pull_request: 7, base_ref: "main", queue_name: "default", partition_name: "__default__", priority_rule_name: null,
+        repository: "acme/web",
+        pull_request: 7,
+        base_ref: "main",
+        queue_name: "default",
+        partition_name: "__default__",
+        priority_rule_name: null,
         session_id: "22222222-2222-4222-8222-222222222222",
-        entered_at: "2026-11-20T11:00:00Z", left_at: "2026-11-20T11:22:16Z", merged_at: "2026-11-20T11:22:15Z", outcome: "merged", reason: "SUCCESS",
+        entered_at: "2026-11-20T11:00:00Z",
+        left_at: "2026-11-20T11:22:16Z",
+        merged_at: "2026-11-20T11:22:15Z",
+        outcome: "merged",
+        reason: "SUCCESS",
         // 11:00:00 -> 11:22:16 (merged 11:22:15); runs 11:02-11:12 and 11:12:10-11:22:10, the second a retry
-        queue_time: 1336, time_to_merge: 1335, wait_time: 120, idle_capacity: 120, idle_schedule: 0, idle_freeze: 0,
-        ci_time: 600 + 600, check_runs: 2, retries: 1, batch_size: 1, bisections: 0, began_before_window: false,
+        queue_time: 1336,
+        time_to_merge: 1335,
+        wait_time: 120,
+        idle_capacity: 120,
+        idle_schedule: 0,
+        idle_freeze: 0,
+        ci_time: 600 + 600,
+        check_runs: 2,
+        retries: 1,
+        batch_size: 1,
+        bisections: 0,
+        began_before_window: false,
       },
     ]);
   });
@@ -63,25 +101,66 @@ describe("queue stays from the log", () => {
   it("a run that goes on after the stay left counts only while the pull request was in the queue", () => {
     // seen in the bundled data: dequeued at 10:01:30 while its checks ran until 10:26:00
     const meta = { queue_name: "default", branch: "main", queued_at: "2026-11-20T10:00:00Z", session_id: "s" };
-    const spec = (ended: string | null) => ({ checks_started_at: "2026-11-20T10:00:00Z", checks_ended_at: ended, checks_conclusion: ended ? "failure" : "pending" });
-    const ev = (id: number, t: string, type: string, m: Record<string, unknown>): LogEvent => ({ id, received_at: t, type, pull_request: 3, base_ref: "main", metadata: { ...meta, ...m } });
+    const spec = (ended: string | null) => ({
+      checks_started_at: "2026-11-20T10:00:00Z",
+      checks_ended_at: ended,
+      checks_conclusion: ended ? "failure" : "pending",
+    });
+    const ev = (id: number, t: string, type: string, m: Record<string, unknown>): LogEvent => ({
+      id,
+      received_at: t,
+      type,
+      pull_request: 3,
+      base_ref: "main",
+      metadata: { ...meta, ...m },
+    });
     const stays = staysOf([
-      ev(4, "2026-11-20T10:26:00Z", "action.queue.checks_end", { train_car_id: "c", speculative_check_pull_request: spec("2026-11-20T10:26:00Z") }),
+      ev(4, "2026-11-20T10:26:00Z", "action.queue.checks_end", {
+        train_car_id: "c",
+        speculative_check_pull_request: spec("2026-11-20T10:26:00Z"),
+      }),
       ev(3, "2026-11-20T10:01:30Z", "action.queue.leave", { merged: false, reason: "Pull request dequeued by a dequeue command" }),
       ev(2, "2026-11-20T10:00:00Z", "action.queue.checks_start", { train_car_id: "c", speculative_check_pull_request: spec(null) }),
       ev(1, "2026-11-20T10:00:00Z", "action.queue.enter", {}),
     ]);
     expect(stays).toHaveLength(1);
-    expect(stayRecord(stays[0]!, UNTIL)).toMatchObject({ outcome: "dequeued", reason: "PR_MANUALLY_DEQUEUED", queue_time: 90, ci_time: 90, check_runs: 1 });
+    expect(stayRecord(stays[0]!, UNTIL)).toMatchObject({
+      outcome: "dequeued",
+      reason: "PR_MANUALLY_DEQUEUED",
+      queue_time: 90,
+      ci_time: 90,
+      check_runs: 1,
+    });
   });
 
   it("ignores what it cannot read instead of failing: unknown types, wrong types, missing fields", () => {
     const hostile: LogEvent[] = [
       { id: 1, received_at: "2026-11-20T10:00:00Z", type: "action.queue.unknown", pull_request: 1, base_ref: null, metadata: null },
       { id: 2, received_at: "not a time", type: "action.queue.enter", pull_request: 1, base_ref: null, metadata: {} },
-      { id: 3, received_at: "2026-11-20T10:00:00Z", type: "action.queue.leave", pull_request: 1, base_ref: null, metadata: { queued_at: 5, merged: "yes" } },
-      { id: 4, received_at: "2026-11-20T10:00:00Z", type: "action.queue.checks_end", pull_request: 2, base_ref: "main", metadata: { queued_at: "2026-11-20T09:00:00Z", speculative_check_pull_request: "x", pull_request_numbers: ["a", 3] } },
-      { id: 5, received_at: "2026-11-20T10:00:00Z", type: "action.queue.batch_bisection_start", pull_request: null, base_ref: null, metadata: { original_batch_pr_numbers: "7" } },
+      {
+        id: 3,
+        received_at: "2026-11-20T10:00:00Z",
+        type: "action.queue.leave",
+        pull_request: 1,
+        base_ref: null,
+        metadata: { queued_at: 5, merged: "yes" },
+      },
+      {
+        id: 4,
+        received_at: "2026-11-20T10:00:00Z",
+        type: "action.queue.checks_end",
+        pull_request: 2,
+        base_ref: "main",
+        metadata: { queued_at: "2026-11-20T09:00:00Z", speculative_check_pull_request: "x", pull_request_numbers: ["a", 3] },
+      },
+      {
+        id: 5,
+        received_at: "2026-11-20T10:00:00Z",
+        type: "action.queue.batch_bisection_start",
+        pull_request: null,
+        base_ref: null,
+        metadata: { original_batch_pr_numbers: "7" },
+      },
     ];
     const stays = staysOf(hostile);
     expect(stays).toHaveLength(1);
@@ -100,7 +179,14 @@ describe("queue stays from the log", () => {
       const enter = Date.UTC(2026, 0, 1) + k * 60_000;
       const q = new Date(enter).toISOString();
       const meta = { queue_name: "default", branch: "main", queued_at: q, session_id: `s${k}` };
-      b.push({ id: id--, received_at: new Date(enter + 150_000).toISOString(), type: "action.queue.leave", pull_request: k, base_ref: "main", metadata: { ...meta, merged: true, reason: "merged" } });
+      b.push({
+        id: id--,
+        received_at: new Date(enter + 150_000).toISOString(),
+        type: "action.queue.leave",
+        pull_request: k,
+        base_ref: "main",
+        metadata: { ...meta, merged: true, reason: "merged" },
+      });
       b.push({ id: id--, received_at: q, type: "action.queue.enter", pull_request: k, base_ref: "main", metadata: meta });
       max = Math.max(max, b.openCount);
     }
@@ -131,7 +217,13 @@ describe("figures", () => {
 
   it("--fail-if: figures, changes, percentages and durations, judged by the gate engine of mq stats", () => {
     const g = parseInsightsFailIf("change( p50(time_to_merge) ) > 20%", { compare: true });
-    expect(g).toEqual({ source: "change( p50(time_to_merge) ) > 20%", field: "change(p50(time_to_merge))", op: ">", threshold: 0.2, unit: "ratio" });
+    expect(g).toEqual({
+      source: "change( p50(time_to_merge) ) > 20%",
+      field: "change(p50(time_to_merge))",
+      op: ">",
+      threshold: 0.2,
+      unit: "ratio",
+    });
     expect(parseInsightsFailIf("change(merged) < -50%", { compare: true }).threshold).toBe(-0.5);
     expect(parseInsightsFailIf("p95(queue_time) > 2h", { compare: false })).toMatchObject({ threshold: 7200, unit: "seconds" });
     expect(() => parseInsightsFailIf("p97(queue_time) > 2h", { compare: false })).toThrow(/unknown figure "p97\(queue_time\)"/);
@@ -139,13 +231,29 @@ describe("figures", () => {
     expect(() => parseInsightsFailIf("failure_rate > 20", { compare: false })).toThrow(/failure_rate is a ratio from 0 to 1/);
     expect(() => parseInsightsFailIf("p50(queue_time) > 20%", { compare: false })).toThrow(/p50\(queue_time\) is a duration; give seconds/);
     expect(() => parseInsightsFailIf("change(merged) < 0", { compare: false })).toThrow(/change\(\) needs a comparison window/);
-    const row = (figure: string, value: number | null, previous: number | null = null) => ({ figure, value, previous, change: previous ? value! / previous - 1 : null, unit: "seconds" as const, verdict: 0 as const });
+    const row = (figure: string, value: number | null, previous: number | null = null) => ({
+      figure,
+      value,
+      previous,
+      change: previous ? value! / previous - 1 : null,
+      unit: "seconds" as const,
+      verdict: 0 as const,
+    });
     const report = {
-      repository: "acme/web", since: "", until: "", compare: null, exitReasons: [], slowest: [],
+      repository: "acme/web",
+      since: "",
+      until: "",
+      compare: null,
+      exitReasons: [],
+      slowest: [],
       figures: [row("p95(queue_time)", 9000, 6000), row("count(queue_time)", 12, 10), row("merged", null)],
     };
     const verdicts = judgeInsights(
-      [parseInsightsFailIf("p95(queue_time) > 2h", { compare: true }), parseInsightsFailIf("change(p95(queue_time)) > 40%", { compare: true }), parseInsightsFailIf("merged < 1", { compare: true })],
+      [
+        parseInsightsFailIf("p95(queue_time) > 2h", { compare: true }),
+        parseInsightsFailIf("change(p95(queue_time)) > 40%", { compare: true }),
+        parseInsightsFailIf("merged < 1", { compare: true }),
+      ],
       { total: report },
       "all",
     );
@@ -154,8 +262,10 @@ describe("figures", () => {
       "FAIL  change(p95(queue_time)) 50.0% > 40% (10 stays, repository acme/web)",
       "FAIL  merged < 1 (repository acme/web): no value in the window",
     ]);
-    expect(judgeInsights([parseInsightsFailIf("p95(queue_time) > 2h", { compare: true })], { total: report }, "all", { minCount: 20 }).map(formatVerdict)).toEqual([
-      "skip  p95(queue_time) 2h 30m (12 stays, repository acme/web): fewer than 20 stays (--min-count 20)",
-    ]);
+    expect(
+      judgeInsights([parseInsightsFailIf("p95(queue_time) > 2h", { compare: true })], { total: report }, "all", { minCount: 20 }).map(
+        formatVerdict,
+      ),
+    ).toEqual(["skip  p95(queue_time) 2h 30m (12 stays, repository acme/web): fewer than 20 stays (--min-count 20)"]);
   });
 });

@@ -17,7 +17,8 @@ async function walk(parallel: number | undefined) {
   ctx.globals = { ...ctx.globals, apiUrl: server.url, token: "t" };
   const before = server.requests.length;
   const ids: number[] = [];
-  for await (const e of walkLog(ctx, { owner: "acme", name: "web", since: new Date(NOW.getTime() - 2 * 86_400_000), until: NOW, parallel })) ids.push(e.id);
+  for await (const e of walkLog(ctx, { owner: "acme", name: "web", since: new Date(NOW.getTime() - 2 * 86_400_000), until: NOW, parallel }))
+    ids.push(e.id);
   const windows = new Set(server.requests.slice(before).map((r) => new URL(r.url, "http://x").searchParams.get("received_to")));
   return { ids, windows: windows.size };
 }

@@ -8,10 +8,22 @@ import { testContext } from "../helpers/context.js";
 describe("I/O object", () => {
   it("is a terminal as the streams say; tables fit the width only on a terminal", () => {
     const tty = testContext({ tty: true, columns: 72 });
-    expect([tty.io.isStdoutTerminal(), tty.io.isStderrTerminal(), tty.io.canPrompt(), tty.io.width(), tty.io.tableWidth()]).toEqual([true, true, true, 72, 72]);
+    expect([tty.io.isStdoutTerminal(), tty.io.isStderrTerminal(), tty.io.canPrompt(), tty.io.width(), tty.io.tableWidth()]).toEqual([
+      true,
+      true,
+      true,
+      72,
+      72,
+    ]);
     expect(defaultOutputFormat(tty.io)).toBe("table");
     const pipe = testContext({ columns: 72 });
-    expect([pipe.io.isStdoutTerminal(), pipe.io.isStderrTerminal(), pipe.io.canPrompt(), pipe.io.width(), pipe.io.tableWidth()]).toEqual([false, false, false, 72, undefined]);
+    expect([pipe.io.isStdoutTerminal(), pipe.io.isStderrTerminal(), pipe.io.canPrompt(), pipe.io.width(), pipe.io.tableWidth()]).toEqual([
+      false,
+      false,
+      false,
+      72,
+      undefined,
+    ]);
     expect(defaultOutputFormat(pipe.io)).toBe("ndjson");
   });
 
@@ -44,7 +56,15 @@ describe("I/O object", () => {
 
   it("no spinner while stdout is a pipe: the reader (jq, head, less) writes to the same terminal; a file keeps it", () => {
     const io = (stdoutIsPipe: boolean) =>
-      createContext({ io: { stderr: Object.assign(new PassThrough(), { columns: 80 }), stderrIsTTY: true, stdout: new PassThrough(), stdoutIsTTY: false, stdoutIsPipe } }).io;
+      createContext({
+        io: {
+          stderr: Object.assign(new PassThrough(), { columns: 80 }),
+          stderrIsTTY: true,
+          stdout: new PassThrough(),
+          stdoutIsTTY: false,
+          stdoutIsPipe,
+        },
+      }).io;
     expect(io(true).spinnerAllowed()).toBe(false);
     expect(io(false).spinnerAllowed()).toBe(true);
   });

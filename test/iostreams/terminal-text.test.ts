@@ -17,7 +17,11 @@ describe("terminalText", () => {
     ["NUL, BS, BEL, DEL", "\x00\x08\x07\x7f", "\\x00\\x08\\x07\\x7f"],
     ["C1 CSI and OSC", "\x9b2J\x9d0;t\x9c", "\\x9b2J\\x9d0;t\\x9c"],
     ["bidi override", "abc\u202Efdp.exe", "abc\\u202efdp.exe"],
-    ["bidi embeddings and isolates", "\u202A\u202B\u202C\u202D\u2066\u2067\u2068\u2069", "\\u202a\\u202b\\u202c\\u202d\\u2066\\u2067\\u2068\\u2069"],
+    [
+      "bidi embeddings and isolates",
+      "\u202A\u202B\u202C\u202D\u2066\u2067\u2068\u2069",
+      "\\u202a\\u202b\\u202c\\u202d\\u2066\\u2067\\u2068\\u2069",
+    ],
     ["bidi marks", "\u200E\u200F\u061C", "\\u200e\\u200f\\u061c"],
     ["zero-width space, BOM, word joiner", "ma\u200Bin\uFEFF\u2060", "ma\\u200bin\\ufeff\\u2060"],
     ["soft hyphen", "ma\u00ADin", "ma\\xadin"],
@@ -56,11 +60,14 @@ describe("stderrText", () => {
     expect(stderrText("mq: failed: \x1b[31mred\nhint line")).toBe("mq: failed: \\x1b[31mred\nhint line");
   });
 
-  it.each(["::error::spoofed", "  ::add-mask::x", "##[error]legacy form"])("defuses a line that would be a workflow command: %s", (line) => {
-    const out = stderrText(`mq: failed\n${line}`);
-    for (const l of out.split("\n")) expect(l.trimStart()).not.toMatch(/^(::|##\[)/);
-    expect(out).toContain(line.trimStart().slice(1));
-  });
+  it.each(["::error::spoofed", "  ::add-mask::x", "##[error]legacy form"])(
+    "defuses a line that would be a workflow command: %s",
+    (line) => {
+      const out = stderrText(`mq: failed\n${line}`);
+      for (const l of out.split("\n")) expect(l.trimStart()).not.toMatch(/^(::|##\[)/);
+      expect(out).toContain(line.trimStart().slice(1));
+    },
+  );
 });
 
 describe("displayWidth and truncateToWidth", () => {
@@ -117,9 +124,16 @@ describe("displayWidth's printable-ASCII shortcut", () => {
     const fc = (await import("fast-check")).default;
     const { displayWidth } = await import("../../src/iostreams/terminal-width.js");
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), fc.constantFrom("", " ", "~", "\x7f", "a\x1b[1mb\x1b[0m", "é", "日本", "\t")), (text) => {
-        expect(displayWidth(text)).toBe(stringWidth(text.replace(/\x1b\[[0-9;]*m/g, "")));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: "grapheme" }),
+          fc.constantFrom("", " ", "~", "\x7f", "a\x1b[1mb\x1b[0m", "é", "日本", "\t"),
+        ),
+        (text) => {
+          expect(displayWidth(text)).toBe(stringWidth(text.replace(/\x1b\[[0-9;]*m/g, "")));
+        },
+      ),
       { numRuns: 500 },
     );
   });

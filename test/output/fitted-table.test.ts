@@ -15,7 +15,8 @@ const ROWS = [
   ["#3913", "main", "default", "2026-11-22 18:05:21Z", "44m 56s", "11m 11s", "33m 31s", "merged"],
   ["#3897", "main", "default", "2026-11-22 16:32:40Z", "41m 48s", "0s", "41m 14s", "merged"],
 ];
-const slowest = (columns: number, rows = ROWS) => fittedTable({ head: HEAD, rows, columns, align: ALIGN, breakHeadsAt: / /g, freeLast: { min: 10 } });
+const slowest = (columns: number, rows = ROWS) =>
+  fittedTable({ head: HEAD, rows, columns, align: ALIGN, breakHeadsAt: / /g, freeLast: { min: 10 } });
 const widest = (text: string) => Math.max(...text.split("\n").map(displayWidth));
 
 describe("a table with a free-text last column", () => {
@@ -42,7 +43,10 @@ describe("a table with a free-text last column", () => {
 
   it("at 60 columns: two parts, each breaking its headers only if it must", () => {
     const text = slowest(60);
-    expect(text.split("\n").filter((l) => l.startsWith("SLOWEST"))).toEqual(["SLOWEST  BASE  QUEUE    ENTERED               IN QUEUE", "SLOWEST  WAITING       CI  OUTCOME"]);
+    expect(text.split("\n").filter((l) => l.startsWith("SLOWEST"))).toEqual([
+      "SLOWEST  BASE  QUEUE    ENTERED               IN QUEUE",
+      "SLOWEST  WAITING       CI  OUTCOME",
+    ]);
     expect(text).not.toContain("\n                                                QUEUE\n");
     expect(widest(text)).toBeLessThanOrEqual(60);
   });

@@ -41,15 +41,23 @@ describe("workflow-command escaping", () => {
     ];
     const out = annotations(verdicts, "mq stats failure-rate");
     expect(out.split("\n").filter(Boolean)).toHaveLength(1);
-    expect(out.startsWith("::error title=mq stats failure-rate%3A --fail-if 'failure_rate > 20%25'::FAIL".replace("FAIL", "failure_rate 50.0%25 > 20%25"))).toBe(true);
+    expect(
+      out.startsWith(
+        "::error title=mq stats failure-rate%3A --fail-if 'failure_rate > 20%25'::FAIL".replace("FAIL", "failure_rate 50.0%25 > 20%25"),
+      ),
+    ).toBe(true);
     // the verdict line itself keeps the group name on one line, controls escaped
-    expect(formatVerdict(verdicts[0]!)).toBe("FAIL  failure_rate 50.0% > 20% (queue_name evil\\u000a::error::forged,title=x:y%0A\\u000d\\u001b[31mred\\u202e)");
+    expect(formatVerdict(verdicts[0]!)).toBe(
+      "FAIL  failure_rate 50.0% > 20% (queue_name evil\\u000a::error::forged,title=x:y%0A\\u000d\\u001b[31mred\\u202e)",
+    );
   });
 });
 
 describe("Markdown", () => {
   it("escapes server text so it can neither break a table nor become markup", () => {
-    expect(escapeMarkdown("a|b <img src=x> [l](http://e) *x* `c`\nnext")).toBe("a\\|b &lt;img src=x&gt; \\[l\\]\\(http://e\\) \\*x\\* \\`c\\` next");
+    expect(escapeMarkdown("a|b <img src=x> [l](http://e) *x* `c`\nnext")).toBe(
+      "a\\|b &lt;img src=x&gt; \\[l\\]\\(http://e\\) \\*x\\* \\`c\\` next",
+    );
     const table = renderMarkdownTable({ head: ["group", "n"], rows: [["x|y\n| 1 | 2 |", "3"]], right: [false, true] });
     expect(table).toBe("| group | n |\n|---|---:|\n| x\\|y \\| 1 \\| 2 \\| | 3 |\n");
     expect(table.split("\n").filter(Boolean)).toHaveLength(3);
@@ -57,9 +65,13 @@ describe("Markdown", () => {
 
   it("a step summary: title, window, headline, chart, verdicts", () => {
     const fr = parseFailIf("failure_rate > 20%", "mq stats failure-rate", { failure_rate: "rate", total: "count", failures: "count" });
-    const verdicts = judge(fr, [{ scope: "all", keys: [], records: [{ start: "a", end: "b", total: 119, failures: 13, failure_rate: 0.1 }] }], {
-      sample: { field: "total", noun: "checks" },
-    });
+    const verdicts = judge(
+      fr,
+      [{ scope: "all", keys: [], records: [{ start: "a", end: "b", total: 119, failures: 13, failure_rate: 0.1 }] }],
+      {
+        sample: { field: "total", noun: "checks" },
+      },
+    );
     expect(
       renderStepSummary({
         command: "mq stats failure-rate",

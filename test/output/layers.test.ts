@@ -22,7 +22,11 @@ function importsOf(file: string): string[] {
 }
 
 function offenders(dir: string, forbidden: string): string[] {
-  return sources(dir).flatMap((f) => importsOf(f).filter((i) => i.startsWith(forbidden)).map((i) => `${f} -> ${i}`));
+  return sources(dir).flatMap((f) =>
+    importsOf(f)
+      .filter((i) => i.startsWith(forbidden))
+      .map((i) => `${f} -> ${i}`),
+  );
 }
 
 describe("layers", () => {
@@ -42,7 +46,9 @@ describe("layers", () => {
   });
 
   it("commands never test whether a stream is a terminal themselves", () => {
-    const reads = sources("src/commands").filter((f) => /\bisTTY\b|stdoutIsTTY|stderrIsTTY|stdinIsTTY/.test(readFileSync(join(root, f), "utf8")));
+    const reads = sources("src/commands").filter((f) =>
+      /\bisTTY\b|stdoutIsTTY|stderrIsTTY|stdinIsTTY/.test(readFileSync(join(root, f), "utf8")),
+    );
     expect(reads).toEqual([]);
   });
 });

@@ -19,8 +19,11 @@ for f in text_string_to_metric_families(sys.stdin.read()):
 print(json.dumps(out))
 `;
 
-const python = ["/usr/bin/python3", "python3"].find((p) => spawnSync(p, ["-c", "import prometheus_client.openmetrics.parser"]).status === 0);
-if (!python) console.warn("openmetrics parser tests skipped: no python3 with prometheus_client (apt-get install python3-prometheus-client)");
+const python = ["/usr/bin/python3", "python3"].find(
+  (p) => spawnSync(p, ["-c", "import prometheus_client.openmetrics.parser"]).status === 0,
+);
+if (!python)
+  console.warn("openmetrics parser tests skipped: no python3 with prometheus_client (apt-get install python3-prometheus-client)");
 
 interface Family {
   name: string;
@@ -57,7 +60,11 @@ describe.skipIf(!python)("-o openmetrics through the OpenMetrics parser", () => 
     expect(out.endsWith("# EOF\n")).toBe(true);
     const families = parse(out);
     const byName = Object.fromEntries(families.map((f) => [f.name, f]));
-    expect(byName.mq_queue_failure_rate).toMatchObject({ type: "gauge", unit: "", samples: [{ name: "mq_queue_failure_rate", labels: { repository: "acme/web" }, value: 9 / 68 }] });
+    expect(byName.mq_queue_failure_rate).toMatchObject({
+      type: "gauge",
+      unit: "",
+      samples: [{ name: "mq_queue_failure_rate", labels: { repository: "acme/web" }, value: 9 / 68 }],
+    });
     expect(byName.mq_queue_entered!.samples[0]!.value).toBe(49);
     expect(byName.mq_queue_max_queue_time_seconds).toMatchObject({ type: "gauge", unit: "seconds", samples: [{ value: 7100.5 }] });
     expect(families).toHaveLength(12);
@@ -92,13 +99,29 @@ describe.skipIf(!python)("-o openmetrics through the OpenMetrics parser", () => 
 
   it("label values a server sends are escaped and read back exactly", async () => {
     const nasty = 'q"ue\\ue\nline} x{="y"';
-    const body = { groups: [{ base_ref: "main", partition_name: "__default__", queue_name: nasty, priority_rule_name: null, stats: [{ start: "2026-11-20T00:00:00Z", end: "2026-11-20T12:00:00Z", entered: 3 }] }] };
+    const body = {
+      groups: [
+        {
+          base_ref: "main",
+          partition_name: "__default__",
+          queue_name: nasty,
+          priority_rule_name: null,
+          stats: [{ start: "2026-11-20T00:00:00Z", end: "2026-11-20T12:00:00Z", entered: 3 }],
+        },
+      ],
+    };
     const hostile = await startFixtureServer({ bodies: { ...FIXTURES, "queues-entered-count": body } });
     try {
       const { code, out } = await openmetrics(["stats", "queues-entered-count"], hostile.url);
       expect(code).toBe(0);
       const [family] = parse(out);
-      expect(family!.samples).toEqual([{ name: "mq_queue_entered", labels: { repository: "acme/web", base_ref: "main", partition: "__default__", queue: nasty, priority_rule: "" }, value: 3 }]);
+      expect(family!.samples).toEqual([
+        {
+          name: "mq_queue_entered",
+          labels: { repository: "acme/web", base_ref: "main", partition: "__default__", queue: nasty, priority_rule: "" },
+          value: 3,
+        },
+      ]);
       hostile.verify();
     } finally {
       await hostile.close();

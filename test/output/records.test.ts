@@ -34,7 +34,10 @@ describe("createRecordWriter", () => {
   it("ndjson: one line per record, fields selected in the order given", async () => {
     const s = sink();
     const w = createRecordWriter("ndjson", s.stream, { fields: ["type", "id"] });
-    await w.writeMany([{ id: 1, type: "a", x: 1 }, { id: 2, type: "b" }]);
+    await w.writeMany([
+      { id: 1, type: "a", x: 1 },
+      { id: 2, type: "b" },
+    ]);
     await w.end();
     expect(s.text()).toBe('{"type":"a","id":1}\n{"type":"b","id":2}\n');
     expect(w.count).toBe(2);
@@ -77,11 +80,18 @@ describe("createRecordWriter", () => {
   it("csvRow quotes a cell as RFC 4180 does: quotes doubled, any text", () => {
     // RFC 4180's rule as a regex replace: what the quoting did before it sliced around each quote
     const rfc4180 = (t: string) => (/[",\r\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t);
-    expect(csvRow(['"', '""', 'a"b"c', '{"k":"v"}', "a,b", "a\nb", "a\rb", ""])).toBe('"""","""""","a""b""c","{""k"":""v""}","a,b","a\nb","a\rb",\r\n');
+    expect(csvRow(['"', '""', 'a"b"c', '{"k":"v"}', "a,b", "a\nb", "a\rb", ""])).toBe(
+      '"""","""""","a""b""c","{""k"":""v""}","a,b","a\nb","a\rb",\r\n',
+    );
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: fc.oneof(fc.constantFrom('"', ",", "\r", "\n", "a", "é"), fc.string({ maxLength: 1 })) }), { maxLength: 4 }), (cells) => {
-        expect(csvRow(cells)).toBe(cells.map(rfc4180).join(",") + "\r\n");
-      }),
+      fc.property(
+        fc.array(fc.string({ unit: fc.oneof(fc.constantFrom('"', ",", "\r", "\n", "a", "é"), fc.string({ maxLength: 1 })) }), {
+          maxLength: 4,
+        }),
+        (cells) => {
+          expect(csvRow(cells)).toBe(cells.map(rfc4180).join(",") + "\r\n");
+        },
+      ),
       { numRuns: 500 },
     );
   });

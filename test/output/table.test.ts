@@ -5,15 +5,28 @@ import { fitColumnWidths, fixedWidthRows, renderTable } from "../../src/output/t
 
 describe("renderTable", () => {
   it("renders a borderless table with two spaces between columns", () => {
-    expect(renderTable({ head: ["ID", "NAME"], rows: [["1", "alpha"], ["22", "b"]] })).toBe(
-      "ID  NAME\n1   alpha\n22  b\n",
-    );
+    expect(
+      renderTable({
+        head: ["ID", "NAME"],
+        rows: [
+          ["1", "alpha"],
+          ["22", "b"],
+        ],
+      }),
+    ).toBe("ID  NAME\n1   alpha\n22  b\n");
   });
 
   it("right-aligns the columns asked for", () => {
-    expect(renderTable({ head: ["N", "COUNT"], rows: [["a", "5"], ["b", "1,200"]], align: ["left", "right"] })).toBe(
-      "N  COUNT\na      5\nb  1,200\n",
-    );
+    expect(
+      renderTable({
+        head: ["N", "COUNT"],
+        rows: [
+          ["a", "5"],
+          ["b", "1,200"],
+        ],
+        align: ["left", "right"],
+      }),
+    ).toBe("N  COUNT\na      5\nb  1,200\n");
   });
 
   it("truncates the last column with an ellipsis to fit the terminal", () => {
@@ -43,7 +56,11 @@ describe("fixedWidthRows (the streaming path of a long table)", () => {
   };
 
   it("pads, cuts with an ellipsis and trims the line end as cli-table3 does", () => {
-    const rows = [["1", "a very long summary", "x"], ["22", "b", ""], ["333333", "é…→", "tail  "]];
+    const rows = [
+      ["1", "a very long summary", "x"],
+      ["22", "b", ""],
+      ["333333", "é…→", "tail  "],
+    ];
     const out = fixedWidthRows([4, 8, 3])(rows);
     expect(out).toBe("1     a very …  x\n22    b\n333…  é…→       ta…\n");
     expect(out).toBe(viaCliTable(rows, [4, 8, 3]));
@@ -60,22 +77,27 @@ describe("fixedWidthRows (the streaming path of a long table)", () => {
   it.each([
     // with escapes terminalText wrote (`\x1b`): a cut keeps one whole or drops it
     ["plain", ["a", "Z", " ", "~", "-", "é", "ÿ", "…", "→", "—", "\\x1b", "\\u202e", "\\"]],
-    ["any", ["a", "Z", " ", "~", "-", "é", "ÿ", "\u00ad", "\u00a0", "…", "→", "中", "😀", "e\u0301", "\n", "\t", "\u001b", "\u200b", "\u202e"]],
+    [
+      "any",
+      ["a", "Z", " ", "~", "-", "é", "ÿ", "\u00ad", "\u00a0", "…", "→", "中", "😀", "e\u0301", "\n", "\t", "\u001b", "\u200b", "\u202e"],
+    ],
   ])("gives byte for byte the text of cli-table3 for any cells and widths (%s characters)", (_, pieces) => {
     const plain = fc.array(fc.constantFrom(...pieces), { maxLength: 12 }).map((xs) => xs.join(""));
-    const painted = fc.tuple(plain, fc.constantFrom("none", "red", "bold", "cyanBold")).map(([s, how]) =>
-      how === "none" ? s : how === "red" ? c.red(s) : how === "bold" ? c.bold(s) : c.cyan(c.bold(s)),
-    );
+    const painted = fc
+      .tuple(plain, fc.constantFrom("none", "red", "bold", "cyanBold"))
+      .map(([s, how]) => (how === "none" ? s : how === "red" ? c.red(s) : how === "bold" ? c.bold(s) : c.cyan(c.bold(s))));
     const cellText = fc.array(painted, { minLength: 1, maxLength: 3 }).map((xs) => xs.join(""));
     fc.assert(
       fc.property(
-        fc.array(fc.integer({ min: 1, max: 14 }), { minLength: 1, maxLength: 5 }).chain((widths) =>
-          fc.tuple(
-            fc.constant(widths),
-            fc.array(fc.constantFrom<"left" | "right">("left", "right"), { minLength: widths.length, maxLength: widths.length }),
-            fc.array(fc.array(cellText, { minLength: widths.length, maxLength: widths.length }), { minLength: 1, maxLength: 4 }),
+        fc
+          .array(fc.integer({ min: 1, max: 14 }), { minLength: 1, maxLength: 5 })
+          .chain((widths) =>
+            fc.tuple(
+              fc.constant(widths),
+              fc.array(fc.constantFrom<"left" | "right">("left", "right"), { minLength: widths.length, maxLength: widths.length }),
+              fc.array(fc.array(cellText, { minLength: widths.length, maxLength: widths.length }), { minLength: 1, maxLength: 4 }),
+            ),
           ),
-        ),
         ([widths, align, rows]) => {
           expect(fixedWidthRows(widths, align)(rows)).toBe(viaCliTable(rows, widths, align));
         },
@@ -93,7 +115,14 @@ describe("renderTable with untrusted cells", () => {
   });
 
   it("measures wide characters as two columns and cuts between whole characters", () => {
-    const out = renderTable({ head: ["A", "B"], rows: [["中文", "x"], ["ab", "👨‍👩‍👧".repeat(6)]], columns: 12 });
+    const out = renderTable({
+      head: ["A", "B"],
+      rows: [
+        ["中文", "x"],
+        ["ab", "👨‍👩‍👧".repeat(6)],
+      ],
+      columns: 12,
+    });
     expect(out).toBe("A     B\n中文  x\nab    👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧…\n");
   });
 });

@@ -31,7 +31,11 @@ describe("bad input through the real binary", () => {
   it.each(BINARY.map((c) => [c.args.join(" "), c] as const))("%s", async (_name, c) => {
     const before = server.requests.length;
     const r = await spawnMq(["--api-url", server.url, "--token", "tok-12345", "--repo", "acme/web", ...c.args]);
-    expect({ code: r.code, signal: r.signal, stderr: lines(r.stderr) }).toEqual({ code: 2, signal: null, stderr: [expect.stringMatching(c.says)] });
+    expect({ code: r.code, signal: r.signal, stderr: lines(r.stderr) }).toEqual({
+      code: 2,
+      signal: null,
+      stderr: [expect.stringMatching(c.says)],
+    });
     expect(r.stdout).toBe("");
     expect(server.requests.length - before).toBe(0);
   });

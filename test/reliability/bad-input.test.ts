@@ -31,13 +31,19 @@ const LOGS: Case[] = [
   { args: ["logs", "--pr", "99999999999999999999"], says: /--pr must be an integer from 1 to 2147483646/ },
   { args: ["logs", "--base-ref", long(256)], says: /--base-ref value of 256 characters is too long: give 1 to 255/ },
   { args: ["logs", "--base-ref", ""], says: /--base-ref has an empty value: give 1 to 255/ },
-  { args: ["logs", "--type", "action.queue.enterd"], says: /--type: unknown event type "action.queue.enterd" \(did you mean action.queue.enter/ },
+  {
+    args: ["logs", "--type", "action.queue.enterd"],
+    says: /--type: unknown event type "action.queue.enterd" \(did you mean action.queue.enter/,
+  },
   { args: ["logs", "--type", "nope.*"], says: /--type: no event type matches "nope.\*".*families: action\.\*/ },
   { args: ["logs", "--type", "action.merge,,action.close"], says: /--type has an empty value/ },
   { args: ["logs", "--type", "ACTION.MERGE"], says: /--type: unknown event type "ACTION.MERGE"/ },
   { args: ["logs", "--since", "2026-11-19T00:00:00"], says: /--since "2026-11-19T00:00:00" has no timezone: add Z or an offset/ },
   { args: ["logs", "--since", "2026-11-19"], says: /--since "2026-11-19" has no timezone/ },
-  { args: ["logs", "--since", "2026-02-30T00:00:00Z"], says: /--since "2026-02-30T00:00:00Z" is not an ISO 8601 date-time with a timezone/ },
+  {
+    args: ["logs", "--since", "2026-02-30T00:00:00Z"],
+    says: /--since "2026-02-30T00:00:00Z" is not an ISO 8601 date-time with a timezone/,
+  },
   { args: ["logs", "--since", "2026-11-19T24:30:00Z"], says: /--since "2026-11-19T24:30:00Z" is not an ISO 8601/ },
   { args: ["logs", "--since", "2026-13-01T00:00:00Z"], says: /--since "2026-13-01T00:00:00Z" is not an ISO 8601/ },
   { args: ["logs", "--since", "2026-11-19T10:61:00+01:00"], says: /--since .* is not an ISO 8601/ },
@@ -69,9 +75,15 @@ const LOGS: Case[] = [
 ];
 
 const GLOBALS: Case[] = [
-  { args: ["logs", "-o", "xml"], says: /option '-o, --output <format>' argument 'xml' is invalid. Allowed choices are table, json, ndjson, csv/ },
+  {
+    args: ["logs", "-o", "xml"],
+    says: /option '-o, --output <format>' argument 'xml' is invalid. Allowed choices are table, json, ndjson, csv/,
+  },
   { args: ["--output", "yaml", "logs"], says: /argument 'yaml' is invalid. Allowed choices are table, json, ndjson, csv/ },
-  { args: ["logs", "--color", "sometimes"], says: /--color <when>' argument 'sometimes' is invalid. Allowed choices are auto, always, never/ },
+  {
+    args: ["logs", "--color", "sometimes"],
+    says: /--color <when>' argument 'sometimes' is invalid. Allowed choices are auto, always, never/,
+  },
   { args: ["logs", "--timeout", "0"], says: /--timeout must be a positive number of seconds/ },
   { args: ["logs", "--timeout", "-2"], says: /--timeout must be a positive number of seconds/ },
   { args: ["logs", "--timeout", "soon"], says: /--timeout must be a positive number of seconds/ },
@@ -106,10 +118,19 @@ const STATS: Case[] = [
   { args: ["stats", "failure-rate", "--since", "2026-11-19T00:00:00"], says: /--since "2026-11-19T00:00:00" has no timezone/ },
   { args: ["stats", "failure-rate", "--since", "1h", "--until", "2h"], says: /--since .* is after --until/ },
   { args: ["stats", "failure-rate", "--until", "tomorrow"], says: /--until "tomorrow" is not/ },
-  { args: ["stats", "branches", "--queue", "default"], says: /--queue is not accepted by mq stats branches: it takes only --since and --until/ },
+  {
+    args: ["stats", "branches", "--queue", "default"],
+    says: /--queue is not accepted by mq stats branches: it takes only --since and --until/,
+  },
   { args: ["stats", "queues", "--base-ref", "main"], says: /--base-ref is not accepted by mq stats queues/ },
-  { args: ["stats", "running-speculative-checks", "--priority-rule", "hot"], says: /--priority-rule is not accepted by mq stats running-speculative-checks: its groups have no priority rule/ },
-  { args: ["stats", "time-to-merge", "--since", "1d"], says: /--since is not accepted by mq stats time-to-merge: it takes only --at and --branch/ },
+  {
+    args: ["stats", "running-speculative-checks", "--priority-rule", "hot"],
+    says: /--priority-rule is not accepted by mq stats running-speculative-checks: its groups have no priority rule/,
+  },
+  {
+    args: ["stats", "time-to-merge", "--since", "1d"],
+    says: /--since is not accepted by mq stats time-to-merge: it takes only --at and --branch/,
+  },
   { args: ["stats", "time-to-merge", "--at", "2026-02-30T00:00:00Z"], says: /--at "2026-02-30T00:00:00Z" is not/ },
   { args: ["stats", "time-to-merge", "--branch", ""], says: /--branch has an empty value/ },
   { args: ["stats", "failure-rate", "--queue", "a,,b"], says: /--queue has an empty value: give 1 to 255 characters/ },
@@ -119,7 +140,10 @@ const STATS: Case[] = [
   { args: ["stats", "summary", "--since", "later"], says: /--since "later" is not/ },
   { args: ["stats", "summary", "--at", "1h"], says: /--at is not accepted by mq stats summary/ },
   { args: ["stats", "summary", "--fail-if", "x > 1"], says: /unknown field "x" for mq stats summary/ },
-  { args: ["stats", "summary", "--fail-if", "failure_rate > 0.2", "--fail-if-scope", "some"], says: /--fail-if-scope must be one of all, each, both/ },
+  {
+    args: ["stats", "summary", "--fail-if", "failure_rate > 0.2", "--fail-if-scope", "some"],
+    says: /--fail-if-scope must be one of all, each, both/,
+  },
   { args: ["stats", "failure-rate", "--min-count", "x", "--fail-if", "failure_rate > 0.2"], says: /--min-count must be an integer/ },
   { args: ["stats", "failure-rate", "--report", "r.json"], says: /--report only applies to --fail-if checks/ },
   { args: ["stats", "failure-rate", "-o", "xlsx"], says: /argument 'xlsx' is invalid. Allowed choices are table, json, ndjson, csv/ },
@@ -137,20 +161,37 @@ const SERVE: Case[] = [
   { args: ["serve", "--repos", "a_b/c"], says: /--repos must be a comma-separated list of owner\/name, not 'a_b\/c'/ },
   { args: ["serve", "--repos", "acme"], says: /--repos must be a comma-separated list of owner\/name/ },
   { args: ["serve", "--repos", "acme/web/x"], says: /--repos must be a comma-separated list of owner\/name/ },
-  { args: ["serve", "--events", "x.ndjson", "--seed", "1"], says: /--events replays a recorded log: it cannot be combined with --seed or --days/ },
+  {
+    args: ["serve", "--events", "x.ndjson", "--seed", "1"],
+    says: /--events replays a recorded log: it cannot be combined with --seed or --days/,
+  },
   { args: ["serve", "--host", ""], says: /--host must be a host name or IP address/ },
 ];
 
 const OTHERS: Case[] = [
   { args: ["auth", "login", "--with-token", "--bogus"], says: /unknown option '--bogus'/ },
   { args: ["auth", "login", "--with-token"], bare: true, stdin: "", says: /no token on standard input/ },
-  { args: ["auth", "login", "--with-token"], bare: true, stdin: "two words\n", says: /the token from standard input contains spaces or control characters/ },
+  {
+    args: ["auth", "login", "--with-token"],
+    bare: true,
+    stdin: "two words\n",
+    says: /the token from standard input contains spaces or control characters/,
+  },
   { args: ["auth", "nope"], says: /unknown command 'nope'/ },
   { args: ["config", "get", "colour"], says: /unknown config key 'colour': allowed keys are api-url, repo, output, color, timeout/ },
-  { args: ["config", "set", "color", "sometimes"], says: /bad value for color: 'sometimes' is not allowed; allowed values: auto, always, never/ },
-  { args: ["config", "set", "output", "xml"], says: /bad value for output: 'xml' is not allowed; allowed values: table, json, ndjson, csv/ },
+  {
+    args: ["config", "set", "color", "sometimes"],
+    says: /bad value for color: 'sometimes' is not allowed; allowed values: auto, always, never/,
+  },
+  {
+    args: ["config", "set", "output", "xml"],
+    says: /bad value for output: 'xml' is not allowed; allowed values: table, json, ndjson, csv/,
+  },
   { args: ["config", "set", "timeout", "0"], says: /bad value for timeout: '0' is not a positive number of seconds/ },
-  { args: ["config", "set", "timeout", "3000000"], says: /bad value for timeout: '3000000' is more than 2147483 seconds \(about 24 days\), the longest timeout mq can keep/ },
+  {
+    args: ["config", "set", "timeout", "3000000"],
+    says: /bad value for timeout: '3000000' is more than 2147483 seconds \(about 24 days\), the longest timeout mq can keep/,
+  },
   { args: ["config", "set", "repo", "a_b/c"], says: /bad value for repo: owner 'a_b' must be 1 to 40 letters, digits or hyphens/ },
   { args: ["config", "set", "api-url", "ftp://x"], says: /bad value for api-url: 'ftp:' is not supported/ },
   { args: ["config", "set", "repo"], says: /missing required argument 'value'/ },
@@ -178,7 +219,12 @@ describe("bad input: exit 2, one line naming the flag, nothing sent", () => {
   const check = async (c: Case) => {
     const before = server.requests.length;
     // a `serve` whose flags pass by mistake would listen until aborted: bound it
-    const r = await runMq(c.args, { apiUrl: c.bare ? undefined : server.url, repo: c.ownRepo ? false : undefined, stdin: c.stdin, signal: AbortSignal.timeout(3000) });
+    const r = await runMq(c.args, {
+      apiUrl: c.bare ? undefined : server.url,
+      repo: c.ownRepo ? false : undefined,
+      stdin: c.stdin,
+      signal: AbortSignal.timeout(3000),
+    });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(server.requests.length - before).toBe(0);

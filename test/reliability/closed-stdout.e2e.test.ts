@@ -11,7 +11,16 @@ import { tempDir } from "../helpers/tmp.js";
 
 const BIN = fileURLToPath(new URL("../../bin/mq.js", import.meta.url));
 
-const COMMANDS = ["--help", "--version", "--offline auth status", "stats --help", "stats", "completion bash", "help exit-codes", "--offline logs --repo acme/web --limit 5"];
+const COMMANDS = [
+  "--help",
+  "--version",
+  "--offline auth status",
+  "stats --help",
+  "stats",
+  "completion bash",
+  "help exit-codes",
+  "--offline logs --repo acme/web --limit 5",
+];
 
 describe("a reader that leaves before mq writes", () => {
   it.each(COMMANDS)("mq %s | true ends with 0 and nothing on stderr", (command) => {
@@ -32,7 +41,11 @@ describe("standard error a closed pipe that a preload wrote to before mq ran", (
   const preload = join(tempDir("mq-preload-"), "preload.cjs");
   writeFileSync(preload, `process.stderr.write("from a preload\\n");\n`);
 
-  it.each(["--help", "--offline auth status", "--offline logs --repo acme/web --since 2026-11-01T00:00:00Z --until 2026-11-01T06:00:00Z -o csv"])(
+  it.each([
+    "--help",
+    "--offline auth status",
+    "--offline logs --repo acme/web --since 2026-11-01T00:00:00Z --until 2026-11-01T06:00:00Z -o csv",
+  ])(
     "mq %s writes all of its output and ends with 0",
     async (command) => {
       const env = { ...process.env, MQ_CONFIG_DIR: "/nonexistent-mq-config", NO_COLOR: "1" };

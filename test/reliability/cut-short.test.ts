@@ -14,7 +14,8 @@ const BODY = JSON.stringify(pageBody(eventRange(100, 5)));
 const SENT = 300;
 
 type Cut = (socket: Socket) => void;
-const head = (...headers: string[]) => `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n${headers.map((h) => `${h}\r\n`).join("")}\r\n`;
+const head = (...headers: string[]) =>
+  `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n${headers.map((h) => `${h}\r\n`).join("")}\r\n`;
 /** write, then close (FIN) or reset (RST) once the bytes have left */
 const then = (socket: Socket, bytes: string, end: "close" | "reset") =>
   socket.write(bytes, () => setTimeout(() => (end === "close" ? socket.end() : socket.resetAndDestroy()), 20));
@@ -22,8 +23,10 @@ const then = (socket: Socket, bytes: string, end: "close" | "reset") =>
 const CUTS: Record<string, Cut> = {
   "Content-Length, then closed": (s) => then(s, head(`content-length: ${BODY.length}`) + BODY.slice(0, SENT), "close"),
   "Content-Length, then reset": (s) => then(s, head(`content-length: ${BODY.length}`) + BODY.slice(0, SENT), "reset"),
-  "chunked, closed in the middle of a chunk": (s) => then(s, head("transfer-encoding: chunked") + `${BODY.length.toString(16)}\r\n${BODY.slice(0, SENT)}`, "close"),
-  "chunked, closed between chunks (no last chunk)": (s) => then(s, head("transfer-encoding: chunked") + `${SENT.toString(16)}\r\n${BODY.slice(0, SENT)}\r\n`, "close"),
+  "chunked, closed in the middle of a chunk": (s) =>
+    then(s, head("transfer-encoding: chunked") + `${BODY.length.toString(16)}\r\n${BODY.slice(0, SENT)}`, "close"),
+  "chunked, closed between chunks (no last chunk)": (s) =>
+    then(s, head("transfer-encoding: chunked") + `${SENT.toString(16)}\r\n${BODY.slice(0, SENT)}\r\n`, "close"),
   "no length (ends where the connection closes)": (s) => then(s, head("connection: close") + BODY.slice(0, SENT), "close"),
 };
 
@@ -69,7 +72,9 @@ onEachWire(() => {
       const r = await runMq(["logs", "-o", "ndjson", "--per-page", "5"], { apiUrl: url });
       expect(r.code).toBe(6);
       expect(r.stdout).toBe("");
-      expect(lines(r.stderr)).toEqual([`mq: the connection to ${host()} closed before the whole response arrived ${got}, after 4 attempts`]);
+      expect(lines(r.stderr)).toEqual([
+        `mq: the connection to ${host()} closed before the whole response arrived ${got}, after 4 attempts`,
+      ]);
       expect(received).toEqual([REQUEST, REQUEST, REQUEST, REQUEST]);
       expect(r.sleeps).toHaveLength(3);
     });
@@ -78,7 +83,9 @@ onEachWire(() => {
       cut = CUTS["Content-Length, then closed"]!;
       const r = await runMq(["logs", "-o", "ndjson", "--per-page", "5", "--no-retry"], { apiUrl: url });
       expect(r.code).toBe(6);
-      expect(lines(r.stderr)).toEqual([`mq: the connection to ${host()} closed before the whole response arrived (got 300 of ${BODY.length.toLocaleString("en-US")} bytes)`]);
+      expect(lines(r.stderr)).toEqual([
+        `mq: the connection to ${host()} closed before the whole response arrived (got 300 of ${BODY.length.toLocaleString("en-US")} bytes)`,
+      ]);
       expect(received).toEqual([REQUEST]);
     });
 

@@ -67,26 +67,60 @@ onEachWire(scenarios);
 function scenarios(): void {
   describe("transient faults are retried and nothing is lost", () => {
     it.each<[string, (attempt: number) => Reply | undefined, number[] | ((s: number[]) => void)]>([
-      ["429 with Retry-After: 2", (a) => (a === 1 ? { status: 429, headers: { "retry-after": "2" }, body: { detail: "slow down" } } : undefined), [2000]],
-      ["429 with Retry-After as an HTTP date", (a) => (a === 1 ? { status: 429, headers: { "retry-after": new Date("2026-11-20T12:00:03Z").toUTCString() }, body: {} } : undefined), (s) => {
-        expect(s).toHaveLength(1);
-        // against the fixed clock of the test context, 12:00:00
-        expect(s[0]).toBe(3000);
-      }],
-      ["429 without Retry-After (backoff)", (a) => (a === 1 ? { status: 429, body: {} } : undefined), (s) => {
-        expect(s).toHaveLength(1);
-        expect(s[0]).toBeGreaterThanOrEqual(250);
-        expect(s[0]).toBeLessThanOrEqual(500);
-      }],
-      ["502 then success", (a) => (a === 1 ? { status: 502, body: "<html><body>Bad Gateway</body></html>", headers: { "content-type": "text/html" } } : undefined), (s) => expect(s).toHaveLength(1)],
-      ["503 twice then success", (a) => (a <= 2 ? { status: 503, body: { detail: "maintenance" } } : undefined), (s) => {
-        expect(s).toHaveLength(2);
-        // exponential: the second wait is drawn from a later step than the first
-        expect(s[1]!).toBeGreaterThanOrEqual(500);
-      }],
-      ["504 three times then success (the 4th and last attempt)", (a) => (a <= 3 ? { status: 504, body: {} } : undefined), (s) => expect(s).toHaveLength(3)],
-      ["a connection reset mid-body, once", (a) => (a === 1 ? { kind: "reset", body: JSON.stringify(pageBody(PAGE2)), sent: 200 } : undefined), (s) => expect(s).toHaveLength(1)],
-      ["a body shorter than its Content-Length, once", (a) => (a === 1 ? { kind: "short", body: JSON.stringify(pageBody(PAGE2)), sent: 300 } : undefined), (s) => expect(s).toHaveLength(1)],
+      [
+        "429 with Retry-After: 2",
+        (a) => (a === 1 ? { status: 429, headers: { "retry-after": "2" }, body: { detail: "slow down" } } : undefined),
+        [2000],
+      ],
+      [
+        "429 with Retry-After as an HTTP date",
+        (a) =>
+          a === 1 ? { status: 429, headers: { "retry-after": new Date("2026-11-20T12:00:03Z").toUTCString() }, body: {} } : undefined,
+        (s) => {
+          expect(s).toHaveLength(1);
+          // against the fixed clock of the test context, 12:00:00
+          expect(s[0]).toBe(3000);
+        },
+      ],
+      [
+        "429 without Retry-After (backoff)",
+        (a) => (a === 1 ? { status: 429, body: {} } : undefined),
+        (s) => {
+          expect(s).toHaveLength(1);
+          expect(s[0]).toBeGreaterThanOrEqual(250);
+          expect(s[0]).toBeLessThanOrEqual(500);
+        },
+      ],
+      [
+        "502 then success",
+        (a) =>
+          a === 1 ? { status: 502, body: "<html><body>Bad Gateway</body></html>", headers: { "content-type": "text/html" } } : undefined,
+        (s) => expect(s).toHaveLength(1),
+      ],
+      [
+        "503 twice then success",
+        (a) => (a <= 2 ? { status: 503, body: { detail: "maintenance" } } : undefined),
+        (s) => {
+          expect(s).toHaveLength(2);
+          // exponential: the second wait is drawn from a later step than the first
+          expect(s[1]!).toBeGreaterThanOrEqual(500);
+        },
+      ],
+      [
+        "504 three times then success (the 4th and last attempt)",
+        (a) => (a <= 3 ? { status: 504, body: {} } : undefined),
+        (s) => expect(s).toHaveLength(3),
+      ],
+      [
+        "a connection reset mid-body, once",
+        (a) => (a === 1 ? { kind: "reset", body: JSON.stringify(pageBody(PAGE2)), sent: 200 } : undefined),
+        (s) => expect(s).toHaveLength(1),
+      ],
+      [
+        "a body shorter than its Content-Length, once",
+        (a) => (a === 1 ? { kind: "short", body: JSON.stringify(pageBody(PAGE2)), sent: 300 } : undefined),
+        (s) => expect(s).toHaveLength(1),
+      ],
     ])("%s", async (_name, fault, sleeps) => {
       twoPages(fault);
       const r = await runMq(ARGS, { apiUrl: server.url });
@@ -99,7 +133,11 @@ function scenarios(): void {
     it("--no-retry fails on the first 503, keeping page 1 and the cursor", async () => {
       twoPages(() => ({ status: 503, body: { detail: "maintenance" } }));
       const r = await runMq([...ARGS, "--no-retry"], { apiUrl: server.url });
-      expectResumable(r, 6, /^mq: GET \/v1\/repos\/acme\/web\/logs\?per_page=10&cursor=c2 failed: HTTP 503 Service Unavailable: maintenance$/);
+      expectResumable(
+        r,
+        6,
+        /^mq: GET \/v1\/repos\/acme\/web\/logs\?per_page=10&cursor=c2 failed: HTTP 503 Service Unavailable: maintenance$/,
+      );
       expect(page2Requests()).toBe(1);
       expect(r.sleeps).toEqual([]);
     });
@@ -107,26 +145,128 @@ function scenarios(): void {
 
   describe("permanent faults: exit code, message, page 1 kept, resume cursor", () => {
     it.each<[string, Reply, number, RegExp, number]>([
-      ["permanent 503", { status: 503, body: { detail: "down for maintenance" } }, 6, /failed after 4 attempts: HTTP 503 Service Unavailable: down for maintenance$/, 4],
-      ["permanent 502 with an HTML page", { status: 502, body: "<!DOCTYPE html><html><h1>502 Bad Gateway</h1></html>", headers: { "content-type": "text/html" } }, 6, /failed after 4 attempts: HTTP 502 Bad Gateway$/, 4],
-      ["500 (not retried: only 429, 502, 503, 504 and resets are)", { status: 500, body: { detail: "boom" } }, 6, /failed: HTTP 500 Internal Server Error: boom$/, 1],
-      ["429 asking for an hour", { status: 429, headers: { "retry-after": "3600" }, body: {} }, 6, /HTTP 429 Too Many Requests; the server asks to retry after 3600 s$/, 1],
+      [
+        "permanent 503",
+        { status: 503, body: { detail: "down for maintenance" } },
+        6,
+        /failed after 4 attempts: HTTP 503 Service Unavailable: down for maintenance$/,
+        4,
+      ],
+      [
+        "permanent 502 with an HTML page",
+        { status: 502, body: "<!DOCTYPE html><html><h1>502 Bad Gateway</h1></html>", headers: { "content-type": "text/html" } },
+        6,
+        /failed after 4 attempts: HTTP 502 Bad Gateway$/,
+        4,
+      ],
+      [
+        "500 (not retried: only 429, 502, 503, 504 and resets are)",
+        { status: 500, body: { detail: "boom" } },
+        6,
+        /failed: HTTP 500 Internal Server Error: boom$/,
+        1,
+      ],
+      [
+        "429 asking for an hour",
+        { status: 429, headers: { "retry-after": "3600" }, body: {} },
+        6,
+        /HTTP 429 Too Many Requests; the server asks to retry after 3600 s$/,
+        1,
+      ],
       ["404 mid-way", { status: 404, body: { detail: "Not Found" } }, 3, /HTTP 404 Not Found: Not Found$/, 1],
       ["403 mid-way", { status: 403, body: { detail: "Forbidden" } }, 4, /HTTP 403 Forbidden: Forbidden$/, 1],
-      ["422 on the cursor", { status: 422, body: { detail: [{ loc: ["query", "cursor"], msg: "Invalid cursor", type: "value_error" }] } }, 5, /HTTP 422 Unprocessable (Entity|Content): query.cursor: Invalid cursor$/, 1],
-      ["a redirect (never followed: the token would go with it)", { status: 302, headers: { location: "https://elsewhere.example.com/v1/x" }, body: "" }, 6, /HTTP 302 Found$/, 1],
-      ["connection reset mid-body every time", { kind: "reset", body: JSON.stringify(pageBody(PAGE2)), sent: 100 }, 6, /^mq: the connection to 127\.0\.0\.1:\d+ closed before the whole response arrived \(got 100 bytes\), after 4 attempts$/, 4],
-      ["a truncated JSON body (complete HTTP message)", { status: 200, body: JSON.stringify(pageBody(PAGE2)).slice(0, 150), headers: { "content-type": "application/json" } }, 6, /returned HTTP 200 with JSON that stops before its end \(150 bytes\)$/, 1],
-      ["invalid JSON", { status: 200, body: "{size: 1, events: [}", headers: { "content-type": "application/json" } }, 6, /a body that is not JSON/, 1],
-      ["an HTML page with status 200", { status: 200, body: "<html><body>Sign in</body></html>", headers: { "content-type": "text/html; charset=utf-8" } }, 6, /returned HTTP 200 with an HTML page instead of JSON$/, 1],
-      ["an empty 200", { status: 200, body: "", headers: { "content-type": "application/json" } }, 6, /returned HTTP 200 with an empty body instead of JSON$/, 1],
-      ["a page without per_page", json({ size: 10, events: PAGE2 }), 6, /^mq: response does not match the contract: per_page: expected an integer, got missing$/, 1],
-      ["a page whose events is an object", json({ size: 10, per_page: 10, events: {} }), 6, /^mq: response does not match the contract: events: expected an array, got a object$/, 1],
+      [
+        "422 on the cursor",
+        { status: 422, body: { detail: [{ loc: ["query", "cursor"], msg: "Invalid cursor", type: "value_error" }] } },
+        5,
+        /HTTP 422 Unprocessable (Entity|Content): query.cursor: Invalid cursor$/,
+        1,
+      ],
+      [
+        "a redirect (never followed: the token would go with it)",
+        { status: 302, headers: { location: "https://elsewhere.example.com/v1/x" }, body: "" },
+        6,
+        /HTTP 302 Found$/,
+        1,
+      ],
+      [
+        "connection reset mid-body every time",
+        { kind: "reset", body: JSON.stringify(pageBody(PAGE2)), sent: 100 },
+        6,
+        /^mq: the connection to 127\.0\.0\.1:\d+ closed before the whole response arrived \(got 100 bytes\), after 4 attempts$/,
+        4,
+      ],
+      [
+        "a truncated JSON body (complete HTTP message)",
+        { status: 200, body: JSON.stringify(pageBody(PAGE2)).slice(0, 150), headers: { "content-type": "application/json" } },
+        6,
+        /returned HTTP 200 with JSON that stops before its end \(150 bytes\)$/,
+        1,
+      ],
+      [
+        "invalid JSON",
+        { status: 200, body: "{size: 1, events: [}", headers: { "content-type": "application/json" } },
+        6,
+        /a body that is not JSON/,
+        1,
+      ],
+      [
+        "an HTML page with status 200",
+        { status: 200, body: "<html><body>Sign in</body></html>", headers: { "content-type": "text/html; charset=utf-8" } },
+        6,
+        /returned HTTP 200 with an HTML page instead of JSON$/,
+        1,
+      ],
+      [
+        "an empty 200",
+        { status: 200, body: "", headers: { "content-type": "application/json" } },
+        6,
+        /returned HTTP 200 with an empty body instead of JSON$/,
+        1,
+      ],
+      [
+        "a page without per_page",
+        json({ size: 10, events: PAGE2 }),
+        6,
+        /^mq: response does not match the contract: per_page: expected an integer, got missing$/,
+        1,
+      ],
+      [
+        "a page whose events is an object",
+        json({ size: 10, per_page: 10, events: {} }),
+        6,
+        /^mq: response does not match the contract: events: expected an array, got a object$/,
+        1,
+      ],
       ["a page that is an array", json([]), 6, /^mq: response does not match the contract: expected a JSON object, got an array$/, 1],
-      ["an event without received_at", json(pageBody([PAGE2[0], { ...PAGE2[1], received_at: undefined }])), 6, /^mq: response does not match the contract: events\[1\] \(id 89\): received_at: .*got missing$/, 1],
-      ["an event whose id is a string", json(pageBody([{ ...PAGE2[0], id: "90" }])), 6, /^mq: response does not match the contract: events\[0\] \(id 90\): id: expected an integer, got a string$/, 1],
-      ["an event whose metadata is null", json(pageBody([{ ...PAGE2[0], metadata: null }])), 6, /events\[0\] \(id 90\): metadata: expected an object, got null$/, 1],
-      ["an event without a type", json(pageBody([{ ...PAGE2[0], type: undefined }])), 6, /events\[0\] \(id 90\): type: expected a string, got missing$/, 1],
+      [
+        "an event without received_at",
+        json(pageBody([PAGE2[0], { ...PAGE2[1], received_at: undefined }])),
+        6,
+        /^mq: response does not match the contract: events\[1\] \(id 89\): received_at: .*got missing$/,
+        1,
+      ],
+      [
+        "an event whose id is a string",
+        json(pageBody([{ ...PAGE2[0], id: "90" }])),
+        6,
+        /^mq: response does not match the contract: events\[0\] \(id 90\): id: expected an integer, got a string$/,
+        1,
+      ],
+      [
+        "an event whose metadata is null",
+        json(pageBody([{ ...PAGE2[0], metadata: null }])),
+        6,
+        /events\[0\] \(id 90\): metadata: expected an object, got null$/,
+        1,
+      ],
+      [
+        "an event without a type",
+        json(pageBody([{ ...PAGE2[0], type: undefined }])),
+        6,
+        /events\[0\] \(id 90\): type: expected a string, got missing$/,
+        1,
+      ],
     ])("%s", async (_name, fault, code, message, attempts) => {
       twoPages(() => fault);
       const r = await runMq(ARGS, { apiUrl: server.url });
@@ -141,7 +281,7 @@ function scenarios(): void {
       expect(r.code).toBe(6);
       expect(r.stdout).toBe("");
       expect(lines(r.stderr)).toEqual([
-        'mq: response does not match the contract: events[0] (id 1): received_at: expected an ISO 8601 date-time, got missing',
+        "mq: response does not match the contract: events[0] (id 1): received_at: expected an ISO 8601 date-time, got missing",
       ]);
     });
 
@@ -162,7 +302,10 @@ function scenarios(): void {
   });
 
   describe("metadata that differs from the contract", () => {
-    const odd = { ...queueChangeEvent(90), metadata: { queue_name: "default", partition_name: "__default__", priority_rule_name: null, size: "big" } };
+    const odd = {
+      ...queueChangeEvent(90),
+      metadata: { queue_name: "default", partition_name: "__default__", priority_rule_name: null, size: "big" },
+    };
 
     it("is passed through as sent, with one warning naming the type, the event and the field", async () => {
       twoPages(() => json(pageBody([odd, { ...odd, id: 89 }])));
@@ -170,7 +313,9 @@ function scenarios(): void {
       expect(r.code).toBe(0);
       expect(r.stdout).toBe(ndjson([...PAGE1, odd, { ...odd, id: 89 }]));
       expect(lines(r.stderr)).toEqual([
-        expect.stringMatching(/^mq: warning: action\.queue\.change event 90 does not match the contract \(metadata\.size: .*\); shown as sent\. --strict makes this an error\.$/),
+        expect.stringMatching(
+          /^mq: warning: action\.queue\.change event 90 does not match the contract \(metadata\.size: .*\); shown as sent\. --strict makes this an error\.$/,
+        ),
       ]);
     });
 
@@ -201,7 +346,8 @@ function scenarios(): void {
   });
 
   describe("pagination links that would never end or leave the API", () => {
-    const LOOP_WARNING = /^mq: warning: the server's next-page link repeats a page already fetched \(cursor .*\); stopping there, the result may be incomplete\.$/;
+    const LOOP_WARNING =
+      /^mq: warning: the server's next-page link repeats a page already fetched \(cursor .*\); stopping there, the result may be incomplete\.$/;
 
     it("a Link loop (page 2 points back to page 1) stops after each page once, with a warning", async () => {
       server.expect(pageReply(PAGE1, NEXT), pageReply(PAGE2, "/v1/repos/acme/web/logs?per_page=10"));
@@ -284,7 +430,12 @@ function scenarios(): void {
       });
       const stderr: string[] = [];
       const ctx = createContext({
-        io: { stdout, stderr: new Writable({ write: (c, _e, cb) => (stderr.push(String(c)), cb()) }), stdoutIsTTY: false, stderrIsTTY: false },
+        io: {
+          stdout,
+          stderr: new Writable({ write: (c, _e, cb) => (stderr.push(String(c)), cb()) }),
+          stdoutIsTTY: false,
+          stderrIsTTY: false,
+        },
         env: { MQ_CONFIG_DIR: "/nonexistent-mq-rel", HOME: "/nonexistent-mq-rel" },
         now: () => new Date("2026-11-20T12:00:00Z"),
       });
@@ -298,7 +449,17 @@ function scenarios(): void {
   });
 
   describe("statistics under faults", () => {
-    const groups = { groups: [{ base_ref: "main", partition_name: "__default__", queue_name: "default", priority_rule_name: null, stats: [{ start: "2026-11-19T12:00:00Z", end: "2026-11-20T12:00:00Z", total: 10, failures: 1, failure_rate: 0.1 }] }] };
+    const groups = {
+      groups: [
+        {
+          base_ref: "main",
+          partition_name: "__default__",
+          queue_name: "default",
+          priority_rule_name: null,
+          stats: [{ start: "2026-11-19T12:00:00Z", end: "2026-11-20T12:00:00Z", total: 10, failures: 1, failure_rate: 0.1 }],
+        },
+      ],
+    };
 
     it("503 then success prints the figures, exit 0", async () => {
       server.expect({ status: 503, body: {} }, json(groups));
@@ -323,7 +484,9 @@ function scenarios(): void {
     });
 
     it("summary: one endpoint down is exit 6, no half summary on stdout", async () => {
-      server.setScript((_n, url) => (url.pathname.endsWith("/queue_size") ? { status: 500, body: { detail: "boom" } } : json({ groups: [] })));
+      server.setScript((_n, url) =>
+        url.pathname.endsWith("/queue_size") ? { status: 500, body: { detail: "boom" } } : json({ groups: [] }),
+      );
       const r = await runMq(["stats", "summary", "-o", "json"], { apiUrl: server.url });
       expect(r.code).toBe(6);
       expect(r.stdout).toBe("");

@@ -19,15 +19,25 @@ function toFullDisk(command: string) {
 }
 
 describe.skipIf(!existsSync("/dev/full"))("standard output on a full disk", () => {
-  it.each(["--help", "stats --help", "help exit-codes", "completion bash", "auth status", "auth token", "--offline logs --repo acme/web --limit 5", "--offline logs --repo acme/web --limit 5 -o csv", "--offline stats failure-rate --repo acme/web"])(
-    "mq %s > /dev/full: one line, exit 74",
-    (command) => {
-      expect(toFullDisk(command)).toEqual({ code: 74, stderr: FULL });
-    },
-  );
+  it.each([
+    "--help",
+    "stats --help",
+    "help exit-codes",
+    "completion bash",
+    "auth status",
+    "auth token",
+    "--offline logs --repo acme/web --limit 5",
+    "--offline logs --repo acme/web --limit 5 -o csv",
+    "--offline stats failure-rate --repo acme/web",
+  ])("mq %s > /dev/full: one line, exit 74", (command) => {
+    expect(toFullDisk(command)).toEqual({ code: 74, stderr: FULL });
+  });
 
   it("mq --version > /dev/full: exit 74", () => {
-    expect(toFullDisk("--version")).toEqual({ code: 74, stderr: "mq: could not write the output: ENOSPC: no space left on device, write\n" });
+    expect(toFullDisk("--version")).toEqual({
+      code: 74,
+      stderr: "mq: could not write the output: ENOSPC: no space left on device, write\n",
+    });
   });
 
   it("mq logs --all > /dev/full stops at the first failed write, with how many events were written and how to resume", () => {

@@ -49,7 +49,11 @@ function scenarios(): void {
     });
 
     it("a pretty-printed page comes out one event a line, tokens as sent", async () => {
-      server.setScript(() => json(`{\n  "size": 1, "per_page": 10,\n  "events": [\n    {\n      "id": 9007199254740993,\n      ${ENVELOPE.replace(/,/g, ",\n      ")},\n      "type": "x.custom",\n      "metadata": { "v": 1.0, "s": "a  b" }\n    }\n  ]\n}`));
+      server.setScript(() =>
+        json(
+          `{\n  "size": 1, "per_page": 10,\n  "events": [\n    {\n      "id": 9007199254740993,\n      ${ENVELOPE.replace(/,/g, ",\n      ")},\n      "type": "x.custom",\n      "metadata": { "v": 1.0, "s": "a  b" }\n    }\n  ]\n}`,
+        ),
+      );
       const r = await run(ARGS);
       expect(r.code).toBe(0);
       expect(r.stdout).toBe(`{"id":9007199254740993,${ENVELOPE},"type":"x.custom","metadata":{"v":1.0,"s":"a  b"}}\n`);
@@ -69,16 +73,30 @@ function scenarios(): void {
       server.setScript(() => json(pageText(texts.slice(0, 1))));
       const r = await run(["logs", "--all", "-o", "csv", "--fields", "id,metadata"]);
       expect(r.code).toBe(0);
-      expect(r.stdout).toBe(`id,metadata\r\n12345678901234567890,"{""big"":123456789012345678901234567890,""f"":1.0,""e"":1e2,""z"":1,""a"":2,""s"":""caf\\u00e9""}"\r\n`);
+      expect(r.stdout).toBe(
+        `id,metadata\r\n12345678901234567890,"{""big"":123456789012345678901234567890,""f"":1.0,""e"":1e2,""z"":1,""a"":2,""s"":""caf\\u00e9""}"\r\n`,
+      );
     });
 
     it("invalid UTF-8 in a page is a warning, not a silent U+FFFD", async () => {
-      const bytes = Buffer.concat([Buffer.from(`{"size":1,"per_page":10,"events":[{"id":1,${ENVELOPE},"type":"x.custom","metadata":{"s":"a`), Buffer.from([0xff, 0xfe]), Buffer.from(`b"}}]}`)]);
-      server.setScript(() => ({ kind: "raw", bytes: Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${bytes.length}\r\n\r\n`), bytes]) }));
+      const bytes = Buffer.concat([
+        Buffer.from(`{"size":1,"per_page":10,"events":[{"id":1,${ENVELOPE},"type":"x.custom","metadata":{"s":"a`),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from(`b"}}]}`),
+      ]);
+      server.setScript(() => ({
+        kind: "raw",
+        bytes: Buffer.concat([
+          Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${bytes.length}\r\n\r\n`),
+          bytes,
+        ]),
+      }));
       const r = await run(ARGS);
       expect(r.code).toBe(0);
       expect(r.stdout).toBe(`{"id":1,${ENVELOPE},"type":"x.custom","metadata":{"s":"a\uFFFD\uFFFDb"}}\n`);
-      expect(r.stderr).toMatch(/^mq: warning: GET \/v1\/repos\/acme\/web\/logs\?per_page=10 returned bytes that are not UTF-8; they are shown as U\+FFFD\n$/);
+      expect(r.stderr).toMatch(
+        /^mq: warning: GET \/v1\/repos\/acme\/web\/logs\?per_page=10 returned bytes that are not UTF-8; they are shown as U\+FFFD\n$/,
+      );
     });
   });
 
@@ -100,16 +118,20 @@ function scenarios(): void {
     });
 
     it("stats csv too, and a statistics answer that is not UTF-8 is a warning", async () => {
-      const body = Buffer.concat([
-        Buffer.from('{"queue_names":["=cmd|\' /C calc\'!A0","ok'),
-        Buffer.from([0xff]),
-        Buffer.from('"]}'),
-      ]);
-      server.setScript(() => ({ kind: "raw", bytes: Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`), body]) }));
+      const body = Buffer.concat([Buffer.from('{"queue_names":["=cmd|\' /C calc\'!A0","ok'), Buffer.from([0xff]), Buffer.from('"]}')]);
+      server.setScript(() => ({
+        kind: "raw",
+        bytes: Buffer.concat([
+          Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`),
+          body,
+        ]),
+      }));
       const r = await run(["stats", "queues", "-o", "csv"]);
       expect(r.code).toBe(0);
       expect(r.stdout).toBe(`queue_name\r\n'=cmd|' /C calc'!A0\r\nok\uFFFD\r\n`);
-      expect(r.stderr).toBe("mq: warning: GET /v1/repos/acme/web/stats/queues returned bytes that are not UTF-8; they are shown as U+FFFD\n");
+      expect(r.stderr).toBe(
+        "mq: warning: GET /v1/repos/acme/web/stats/queues returned bytes that are not UTF-8; they are shown as U+FFFD\n",
+      );
     });
   });
 
@@ -173,7 +195,11 @@ function scenarios(): void {
 
     it("an unparsable Link target: a message and exit 6, not a silent stop after page 1", async () => {
       const page1 = [queueChangeEvent(20), queueChangeEvent(19)];
-      for (const link of ['<http://[::1/logs?cursor=2>; rel="next"', '</v1/repos/acme/web/logs?cursor=2; rel="next"', '/v1/repos/acme/web/logs?cursor=2; rel="next"']) {
+      for (const link of [
+        '<http://[::1/logs?cursor=2>; rel="next"',
+        '</v1/repos/acme/web/logs?cursor=2; rel="next"',
+        '/v1/repos/acme/web/logs?cursor=2; rel="next"',
+      ]) {
         server.setScript(() => ({ status: 200, body: { size: 2, per_page: 10, events: page1 }, headers: { link } }));
         const r = await run(ARGS);
         expect(r.code, link).toBe(6);

@@ -30,7 +30,11 @@ const CASES: Array<{ name: string; args: string[]; code: number }> = [
   { name: "failure half-way with a resume hint", args: ["--repo", "acme/broken", "logs", "--all", "--per-page", "10"], code: 6 },
   { name: "403 detail", args: ["--repo", "acme/denied", "logs"], code: 4 },
   { name: "a Location header", args: ["--repo", "acme/redirect", "logs"], code: 6 },
-  { name: "stats tables and --fail-if breaches", args: ["--repo", "acme/web", "stats", "failure-rate", "--fail-if", "failure_rate>0.01"], code: 1 },
+  {
+    name: "stats tables and --fail-if breaches",
+    args: ["--repo", "acme/web", "stats", "failure-rate", "--fail-if", "failure_rate>0.01"],
+    code: 1,
+  },
   { name: "charts", args: ["--repo", "acme/web", "stats", "average-queue-time", "--chart"], code: 0 },
   { name: "queue names", args: ["--repo", "acme/web", "stats", "queues"], code: 0 },
   { name: "branch names", args: ["--repo", "acme/web", "stats", "branches"], code: 0 },
@@ -42,7 +46,10 @@ describe.skipIf(!hasPython)("hostile server on real terminals", () => {
     { colour: "never", extra: ["--color", "never"], sgr: false },
   ])("--color $colour", ({ extra, sgr }) => {
     it.each(CASES)("$name", async ({ args, code }) => {
-      const r = await runInPty([process.execPath, MQ_BIN, "--api-url", server.url, "--token", "tok-12345", ...extra, ...args], { env: env(), columns: 120 });
+      const r = await runInPty([process.execPath, MQ_BIN, "--api-url", server.url, "--token", "tok-12345", ...extra, ...args], {
+        env: env(),
+        columns: 120,
+      });
       expect(r.killed).toBe(false);
       expect(r.code, r.stderr).toBe(code);
       // csv rows end in CR LF (RFC 4180): mq's own

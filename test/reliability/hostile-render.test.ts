@@ -18,7 +18,11 @@ const SCENARIOS: Array<{ name: string; args: string[]; code: number }> = [
   { name: "logs ndjson on a terminal", args: ["--repo", "acme/web", "logs", "--all", "-o", "ndjson"], code: 0 },
   { name: "logs json on a terminal", args: ["--repo", "acme/web", "logs", "--limit", "50", "-o", "json"], code: 0 },
   { name: "logs csv on a terminal", args: ["--repo", "acme/web", "logs", "--all", "-o", "csv"], code: 0 },
-  { name: "a failure half-way: detail and the resume hint's cursor", args: ["--repo", "acme/broken", "logs", "--all", "--per-page", "10"], code: 6 },
+  {
+    name: "a failure half-way: detail and the resume hint's cursor",
+    args: ["--repo", "acme/broken", "logs", "--all", "--per-page", "10"],
+    code: 6,
+  },
   { name: "403 detail", args: ["--repo", "acme/denied", "logs"], code: 4 },
   { name: "422 detail list", args: ["--repo", "acme/validation", "logs"], code: 5 },
   { name: "a Content-Type header", args: ["--repo", "acme/notjson", "logs"], code: 6 },
@@ -57,7 +61,12 @@ describe("piped (CI)", () => {
 
 describe("what the user sees", () => {
   it("the table shows each payload escaped, where it was", async () => {
-    const r = await runMq(["--color", "never", "--repo", "acme/web", "logs", "--all"], { apiUrl: server.url, repo: false, stdoutIsTTY: true, columns: 400 });
+    const r = await runMq(["--color", "never", "--repo", "acme/web", "logs", "--all"], {
+      apiUrl: server.url,
+      repo: false,
+      stdoutIsTTY: true,
+      columns: 400,
+    });
     expect(r.stdout).toContain("main\\x1b[2J\\x1b[H");
     expect(r.stdout).toContain("\\u202egnp.exe");
     expect(r.stdout).toContain("custom.type\\x1b]0;pwned\\x07");
@@ -69,7 +78,9 @@ describe("what the user sees", () => {
 
   it("an error's detail stays on its line, escaped", async () => {
     const r = await runMq(["--repo", "acme/denied", "logs"], { apiUrl: server.url, repo: false });
-    expect(r.stderr.split("\n")[0]).toMatch(/^mq: GET \/v1\/repos\/acme\/denied\/logs\?per_page=\d+ failed: HTTP 403 Forbidden: denied\\n::error::spoofed\\n\\x1b\[2J/);
+    expect(r.stderr.split("\n")[0]).toMatch(
+      /^mq: GET \/v1\/repos\/acme\/denied\/logs\?per_page=\d+ failed: HTTP 403 Forbidden: denied\\n::error::spoofed\\n\\x1b\[2J/,
+    );
   });
 
   it("the resume hint's cursor is escaped after percent-decoding, quoted so a shell gives back the same cursor", async () => {

@@ -16,7 +16,13 @@ async function client() {
     if (i >= requests) return;
     const path = paths[i % paths.length];
     try {
-      const res = await pool.request({ method: "GET", path, headers: { authorization: `Bearer ${token}` }, headersTimeout: 600_000, bodyTimeout: 600_000 });
+      const res = await pool.request({
+        method: "GET",
+        path,
+        headers: { authorization: `Bearer ${token}` },
+        headersTimeout: 600_000,
+        bodyTimeout: 600_000,
+      });
       const text = await res.body.text();
       statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
       if (res.statusCode !== 200) failures.push(`${res.statusCode} ${path} ${text.slice(0, 200)}`);
@@ -28,4 +34,6 @@ async function client() {
 }
 await Promise.all(Array.from({ length: clients }, client));
 await pool.close();
-process.stdout.write(`${JSON.stringify({ statuses, failures: failures.slice(0, 20), errors: failures.length, wallMs: Math.round(performance.now() - started) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ statuses, failures: failures.slice(0, 20), errors: failures.length, wallMs: Math.round(performance.now() - started) })}\n`,
+);

@@ -34,7 +34,11 @@ const escape = (s: string) => s.replace(/[\\"]/g, (c) => `\\${c}`);
 const linkArb = fc.record({
   cursor: fc.string({ minLength: 1, maxLength: 30, unit: "grapheme" }),
   rels: fc.uniqueArray(fc.constantFrom(...RELS), { minLength: 1, maxLength: 2 }),
-  extra: fc.dictionary(token.filter((t) => t !== "rel"), quoted, { maxKeys: 3 }),
+  extra: fc.dictionary(
+    token.filter((t) => t !== "rel"),
+    quoted,
+    { maxKeys: 3 },
+  ),
 });
 
 describe("Link headers (property)", () => {
@@ -42,10 +46,14 @@ describe("Link headers (property)", () => {
     fc.assert(
       fc.property(fc.array(linkArb, { minLength: 1, maxLength: 5 }), fc.boolean(), (links, spaces) => {
         const sep = spaces ? " ,  " : ",";
-        const urls = links.map((l) => `https://api.example.com/v1/repos/acme/web/logs?${new URLSearchParams({ cursor: l.cursor, per_page: "10" })}`);
+        const urls = links.map(
+          (l) => `https://api.example.com/v1/repos/acme/web/logs?${new URLSearchParams({ cursor: l.cursor, per_page: "10" })}`,
+        );
         const header = links
           .map((l, i) => {
-            const params = Object.entries(l.extra).map(([k, v]) => `; ${k}="${escape(v)}"`).join("");
+            const params = Object.entries(l.extra)
+              .map(([k, v]) => `; ${k}="${escape(v)}"`)
+              .join("");
             return `<${urls[i]}>; rel="${l.rels.join(" ")}"${params}`;
           })
           .join(sep);
@@ -86,13 +94,17 @@ const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, "0");
 describe("durations and date-times (property)", () => {
   it("a duration N<unit> is N units back from now", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 100_000 }), fc.constantFrom(...(Object.keys(UNITS) as Array<keyof typeof UNITS>)), (n, unit) => {
-        expect(parseDurationSeconds(`${n}${unit}`)).toBe(n * UNITS[unit]);
-        const at = NOW.getTime() - n * UNITS[unit] * 1000;
-        // before the Unix epoch a duration is a typo, refused as a usage error
-        if (at >= 0) expect(parseTimeFlag("--since", `${n}${unit}`, NOW).getTime()).toBe(at);
-        else expect(() => parseTimeFlag("--since", `${n}${unit}`, NOW)).toThrow(/reaches back before 1970/);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 100_000 }),
+        fc.constantFrom(...(Object.keys(UNITS) as Array<keyof typeof UNITS>)),
+        (n, unit) => {
+          expect(parseDurationSeconds(`${n}${unit}`)).toBe(n * UNITS[unit]);
+          const at = NOW.getTime() - n * UNITS[unit] * 1000;
+          // before the Unix epoch a duration is a typo, refused as a usage error
+          if (at >= 0) expect(parseTimeFlag("--since", `${n}${unit}`, NOW).getTime()).toBe(at);
+          else expect(() => parseTimeFlag("--since", `${n}${unit}`, NOW)).toThrow(/reaches back before 1970/);
+        },
+      ),
       RUNS,
     );
   });
@@ -122,12 +134,15 @@ describe("durations and date-times (property)", () => {
 
   it("a date-time without a timezone is refused, naming the flag", () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date("1971-01-01T00:00:00Z"), max: new Date("9998-12-31T00:00:00Z"), noInvalidDate: true }), (date) => {
-        const naive = date.toISOString().slice(0, 19);
-        expect(isIsoDateTimeWithZone(naive)).toBe(false);
-        expect(() => parseTimeFlag("--since", naive, NOW)).toThrow(UsageError);
-        expect(() => parseTimeFlag("--since", naive, NOW)).toThrow(/^--since ".*" has no timezone/);
-      }),
+      fc.property(
+        fc.date({ min: new Date("1971-01-01T00:00:00Z"), max: new Date("9998-12-31T00:00:00Z"), noInvalidDate: true }),
+        (date) => {
+          const naive = date.toISOString().slice(0, 19);
+          expect(isIsoDateTimeWithZone(naive)).toBe(false);
+          expect(() => parseTimeFlag("--since", naive, NOW)).toThrow(UsageError);
+          expect(() => parseTimeFlag("--since", naive, NOW)).toThrow(/^--since ".*" has no timezone/);
+        },
+      ),
       RUNS,
     );
   });
@@ -177,10 +192,15 @@ describe("query strings with any Unicode (property)", () => {
 
   it("a logs query with any base ref and cursor round-trips", () => {
     fc.assert(
-      fc.property(name, fc.string({ maxLength: 64, unit: "grapheme" }), fc.subarray([...EVENT_TYPES], { minLength: 1, maxLength: 4 }), (baseRef, cursor, types) => {
-        const r = decodeQuery(new URLSearchParams(encodeQuery({ base_ref: baseRef, cursor, event_type: types })), LogsQuerySchema);
-        expect(r).toEqual({ ok: true, value: { base_ref: baseRef, cursor, event_type: types } });
-      }),
+      fc.property(
+        name,
+        fc.string({ maxLength: 64, unit: "grapheme" }),
+        fc.subarray([...EVENT_TYPES], { minLength: 1, maxLength: 4 }),
+        (baseRef, cursor, types) => {
+          const r = decodeQuery(new URLSearchParams(encodeQuery({ base_ref: baseRef, cursor, event_type: types })), LogsQuerySchema);
+          expect(r).toEqual({ ok: true, value: { base_ref: baseRef, cursor, event_type: types } });
+        },
+      ),
       RUNS,
     );
   });
@@ -189,7 +209,9 @@ describe("query strings with any Unicode (property)", () => {
 // ---------------------------------------------------------------------------------------------
 // the event envelope
 
-const isoArb = fc.date({ min: new Date("2020-01-01T00:00:00Z"), max: new Date("2030-01-01T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString());
+const isoArb = fc
+  .date({ min: new Date("2020-01-01T00:00:00Z"), max: new Date("2030-01-01T00:00:00Z"), noInvalidDate: true })
+  .map((d) => d.toISOString());
 const UNTYPED = ["action.requeue", "command.requeue", "ci_issue.created", "some.future_type"];
 
 const eventArb = fc.record({

@@ -19,7 +19,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** JSON with every character outside ASCII as a \u escape: the same value, ASCII bytes. */
-const asciiJson = (value: unknown) => JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+const asciiJson = (value: unknown) =>
+  JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 const ENVELOPE = `"received_at":"2026-11-20T11:00:00Z","trigger":"t","repository":"acme/web","pull_request":1,"base_ref":"main"`;
 
@@ -84,7 +85,11 @@ describe("the byte path writes what the text path writes", () => {
   });
 
   it("csv without the guard, and --fields", async () => {
-    for (const args of [["-o", "csv", "--no-csv-guard"], ["--fields", "metadata,id,outcome,pull_request"], ["-o", "csv", "--fields", "pull_request,metadata"]]) {
+    for (const args of [
+      ["-o", "csv", "--no-csv-guard"],
+      ["--fields", "metadata,id,outcome,pull_request"],
+      ["-o", "csv", "--fields", "pull_request,metadata"],
+    ]) {
       const [fast, text] = await outputs(compact, args);
       expect(fast!.code).toBe(0);
       expect(fast!.stdout).toBe(text!.stdout);
@@ -117,7 +122,11 @@ describe("the byte path writes what the text path writes", () => {
   });
 
   it("a page that is not UTF-8: the text path, U+FFFD and a warning", async () => {
-    const body = Buffer.concat([Buffer.from(`{"size":1,"per_page":100,"events":[{"id":1,${ENVELOPE},"type":"x.custom","metadata":{"s":"a`), Buffer.from([0xff, 0xc3]), Buffer.from(`b"}}]}`)]);
+    const body = Buffer.concat([
+      Buffer.from(`{"size":1,"per_page":100,"events":[{"id":1,${ENVELOPE},"type":"x.custom","metadata":{"s":"a`),
+      Buffer.from([0xff, 0xc3]),
+      Buffer.from(`b"}}]}`),
+    ]);
     server.setScript(() => bytesReply(body));
     const r = await runMq(["logs", "--all", "-o", "ndjson"], { apiUrl: server.url });
     expect(r.code).toBe(0);

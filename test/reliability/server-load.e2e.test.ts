@@ -67,20 +67,32 @@ async function fetchBody(pool: Pool, path: string): Promise<{ status: number; bo
 }
 
 /** runs test/reliability/load-client.mjs: many clients in another process */
-function loadClient(config: { url: string; clients: number; requests: number; paths: string[] }): Promise<{ statuses: Record<string, number>; failures: string[]; errors: number; wallMs: number }> {
+function loadClient(config: {
+  url: string;
+  clients: number;
+  requests: number;
+  paths: string[];
+}): Promise<{ statuses: Record<string, number>; failures: string[]; errors: number; wallMs: number }> {
   const script = resolve(import.meta.dirname, "load-client.mjs");
   return new Promise((done, fail) => {
-    execFile(process.execPath, [script, JSON.stringify({ ...config, token: "load-test-token" })], { timeout: 600_000, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
-      if (err) return fail(new Error(`load client: ${err.message}\n${stderr}`));
-      done(JSON.parse(stdout));
-    });
+    execFile(
+      process.execPath,
+      [script, JSON.stringify({ ...config, token: "load-test-token" })],
+      { timeout: 600_000, maxBuffer: 1 << 20 },
+      (err, stdout, stderr) => {
+        if (err) return fail(new Error(`load client: ${err.message}\n${stderr}`));
+        done(JSON.parse(stdout));
+      },
+    );
   });
 }
 
 describe("mq serve under load", () => {
   it(`the real \`mq serve\`: ${CLIENTS} keep-alive clients, ${TOTAL} requests, zero errors, memory bounded`, async () => {
     // a separate process: the server gets its own core, and its memory is measured alone
-    const serve = startMq(["serve", "--port", "0", "--seed", "7", "--days", "7", "--now", "2026-11-20T12:00:00Z"], { killAfterMs: 150_000 });
+    const serve = startMq(["serve", "--port", "0", "--seed", "7", "--days", "7", "--now", "2026-11-20T12:00:00Z"], {
+      killAfterMs: 150_000,
+    });
     await serve.waitForStdout(/^http:\/\/.*\n/);
     const url = serve.stdout().trim();
     const pid = serve.child.pid!;
@@ -354,7 +366,11 @@ describe("mq serve under abuse: 4xx, never a crash", () => {
     ["per_page=1e2", GET("/v1/repos/acme/web/logs?per_page=1e2"), 422],
     ["pull_request=2147483647", GET("/v1/repos/acme/web/logs?pull_request=2147483647"), 422],
     ["an unknown event type", GET("/v1/repos/acme/web/logs?event_type=nope"), 422],
-    ["received_from after received_to", GET("/v1/repos/acme/web/logs?received_from=2026-11-20T00:00:00Z&received_to=2026-11-19T00:00:00Z"), 422],
+    [
+      "received_from after received_to",
+      GET("/v1/repos/acme/web/logs?received_from=2026-11-20T00:00:00Z&received_to=2026-11-19T00:00:00Z"),
+      422,
+    ],
     ["a date without timezone", GET("/v1/repos/acme/web/stats/queues?start_at=2026-11-19T00:00:00"), 422],
     ["POST", "POST /v1/repos/acme/web/logs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}", 405],
     ["DELETE", "DELETE /v1/repos/acme/web/logs HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 405],

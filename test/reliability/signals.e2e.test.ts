@@ -43,7 +43,10 @@ async function interrupt(run: Running, boundMs = 2000) {
 /** Every line of stdout is a complete JSON record, and stdout ends with a newline. */
 function wholeLines(stdout: string): Array<{ id: number }> {
   expect(stdout.endsWith("\n")).toBe(true);
-  return stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as { id: number });
+  return stdout
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { id: number });
 }
 
 describe("SIGINT", () => {
@@ -244,7 +247,9 @@ describe("a closed pipe", () => {
 
   it("`mq logs --all -o ndjson | head -1` exits 0 quietly", async () => {
     server.setScript(endless(0));
-    const run = startShell(`"$NODE" "$MQ_BIN" ${GLOBALS().join(" ")} logs --all -o ndjson --per-page 10 | head -1; echo "mq exit ${"$"}{PIPESTATUS[0]}" >&2`);
+    const run = startShell(
+      `"$NODE" "$MQ_BIN" ${GLOBALS().join(" ")} logs --all -o ndjson --per-page 10 | head -1; echo "mq exit ${"$"}{PIPESTATUS[0]}" >&2`,
+    );
     const r = await run.done;
     expect(r.killed).toBe(false);
     expect(r.stderr).toBe("mq exit 0\n");
@@ -253,7 +258,9 @@ describe("a closed pipe", () => {
 
   it("`mq logs --all -o csv | head -c 100` exits 0 quietly", async () => {
     server.setScript(endless(0));
-    const run = startShell(`"$NODE" "$MQ_BIN" ${GLOBALS().join(" ")} logs --all -o csv | head -c 100 > /dev/null; echo "mq exit ${"$"}{PIPESTATUS[0]}" >&2`);
+    const run = startShell(
+      `"$NODE" "$MQ_BIN" ${GLOBALS().join(" ")} logs --all -o csv | head -c 100 > /dev/null; echo "mq exit ${"$"}{PIPESTATUS[0]}" >&2`,
+    );
     const r = await run.done;
     expect(r.stderr).toBe("mq exit 0\n");
   });

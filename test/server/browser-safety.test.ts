@@ -55,7 +55,15 @@ describe("a loopback mq serve and the Host header (DNS rebinding)", () => {
 
   it("answers loopback names and addresses, with or without a port", async () => {
     const port = new URL(open.url).port;
-    for (const host of ["127.0.0.1", `127.0.0.1:${port}`, `localhost:${port}`, "LOCALHOST", `[::1]:${port}`, "127.0.0.2", "app.localhost"]) {
+    for (const host of [
+      "127.0.0.1",
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      "LOCALHOST",
+      `[::1]:${port}`,
+      "127.0.0.2",
+      "app.localhost",
+    ]) {
       expect((await send(open.url, LOGS, { host })).status, host).toBe(200);
     }
   });
@@ -80,7 +88,12 @@ describe("a loopback mq serve and the Host header (DNS rebinding)", () => {
 describe("no CORS", () => {
   it("sends no Access-Control-* header, to a simple request or to a preflight", async () => {
     const get = await send(open.url, LOGS, { origin: "http://evil.example" });
-    const pre = await send(open.url, LOGS, { origin: "http://evil.example", "access-control-request-method": "GET", "access-control-request-headers": "authorization" }, "OPTIONS");
+    const pre = await send(
+      open.url,
+      LOGS,
+      { origin: "http://evil.example", "access-control-request-method": "GET", "access-control-request-headers": "authorization" },
+      "OPTIONS",
+    );
     for (const r of [get, pre]) expect(Object.keys(r.headers).filter((h) => h.startsWith("access-control-"))).toEqual([]);
   });
 });
@@ -112,7 +125,13 @@ describe("HEAD and OPTIONS", () => {
 
 describe("the token", () => {
   it("only the exact token passes, whatever the length of a wrong one", async () => {
-    for (const [token, status] of [["s3cret", 200], ["s3cre", 403], ["s3crett", 403], ["S3CRET", 403], ["x".repeat(5000), 403]] as const) {
+    for (const [token, status] of [
+      ["s3cret", 200],
+      ["s3cre", 403],
+      ["s3crett", 403],
+      ["S3CRET", 403],
+      ["x".repeat(5000), 403],
+    ] as const) {
       const r = await send(locked.url, LOGS, { authorization: `Bearer ${token}` });
       expect(r.status, token.slice(0, 10)).toBe(status);
     }

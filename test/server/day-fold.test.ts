@@ -55,7 +55,8 @@ describe("a day's partials, whichever thread and direction fold it", () => {
       }
       got.set("blocks from the back", blocks);
       for (const [name, days] of got) {
-        for (const [d, partials] of days) expect(entries(partials), `${name}: day ${d}, history from ${historyDay}`).toEqual(entries(expected.get(d)!));
+        for (const [d, partials] of days)
+          expect(entries(partials), `${name}: day ${d}, history from ${historyDay}`).toEqual(entries(expected.get(d)!));
       }
     }
   });
@@ -73,7 +74,9 @@ describe("a day's partials, whichever thread and direction fold it", () => {
     expect(folder.simulatedDaysOf(20409)).toEqual([20406, 20408, 20409]);
     expect(folder.simulatedDaysOf(20406)).toEqual([20405, 20406]);
     // none before the history
-    expect(new DayFolder({ repo: "acme/web", seed: 0, view: CONTRACT_VIEW, historyDay: 20407 }, []).simulatedDaysOf(20409)).toEqual([20408, 20409]);
+    expect(new DayFolder({ repo: "acme/web", seed: 0, view: CONTRACT_VIEW, historyDay: 20407 }, []).simulatedDaysOf(20409)).toEqual([
+      20408, 20409,
+    ]);
   });
 
   it.each(VIEWS)("%s: packed and unpacked, the same values in the same order under this thread's interned keys", (_, view) => {

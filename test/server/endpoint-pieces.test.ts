@@ -33,17 +33,31 @@ function missingPieces(records: readonly StatsEndpoint[], s: Sources): string[] 
     const spec = e.dialects.includes("spec");
     const mergify = e.dialects.includes("mergify");
     const miss = (what: string, how: string) => out.push(`${e.name}: ${what} (${how})`);
-    if (!s.hasDefinition(e)) miss("no server definition", "a Spec in the family's file of src/server/endpoints/, listed in STATS_SPECS of src/server/endpoints/index.ts");
-    else if (e.params !== "time-to-merge" && s.factKinds(e) === 0) miss("its server definition reads no facts", "`facts` in its definition: the statistics of whole simulated days are folded from them");
+    if (!s.hasDefinition(e))
+      miss(
+        "no server definition",
+        "a Spec in the family's file of src/server/endpoints/, listed in STATS_SPECS of src/server/endpoints/index.ts",
+      );
+    else if (e.params !== "time-to-merge" && s.factKinds(e) === 0)
+      miss(
+        "its server definition reads no facts",
+        "`facts` in its definition: the statistics of whole simulated days are folded from them",
+      );
     const examples = s.examples[`stats ${e.name}`];
-    if (!examples || examples.length < 2 || examples.length > 4) miss("no help examples (2 to 4)", `"stats ${e.name}" in src/help/examples.ts`);
+    if (!examples || examples.length < 2 || examples.length > 4)
+      miss("no help examples (2 to 4)", `"stats ${e.name}" in src/help/examples.ts`);
     if (spec && s.contractFixtures[e.name] === undefined) miss("no example answer of the contract in src/api/fixtures/stats.json", GEN);
-    if (mergify && s.mergifyFixtures[`stats/${e.path}`] === undefined) miss("no example answer of the real service in test/fixtures/mergify-stats.json", GEN);
+    if (mergify && s.mergifyFixtures[`stats/${e.path}`] === undefined)
+      miss("no example answer of the real service in test/fixtures/mergify-stats.json", GEN);
     for (const [file, script] of s.completions) {
       if (!new RegExp(`(^|[^a-z-])${e.name}([^a-z-]|$)`, "m").test(script)) miss(`not in ${file}`, "npm run build && npm run completions");
     }
     if (spec && !(e.name in s.contractChecks)) miss("no generated check of the contract's answer", "node scripts/gen-checks.mjs");
-    if (mergify && !(`stats/${e.path}` in s.mergifyChecks)) miss("no generated check of the real service's answer", "node scripts/gen-checks.mjs, after adding the path to docs/mergify-openapi.json");
+    if (mergify && !(`stats/${e.path}` in s.mergifyChecks))
+      miss(
+        "no generated check of the real service's answer",
+        "node scripts/gen-checks.mjs, after adding the path to docs/mergify-openapi.json",
+      );
   }
   return out;
 }

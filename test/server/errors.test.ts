@@ -58,7 +58,12 @@ describe("errors like the real service", () => {
     expect((await get(`${open.url}/repos/acme/web/logs`)).status).toBe(404);
     expect((await get(`${open.url}/`)).status).toBe(404);
     // a trailing slash is another path
-    for (const path of ["/v1/repos/acme/web/logs/", "/v1/repos/acme/web/logs/?per_page=1", "/v1/repos/acme/web/stats/queues/", "/v1/repos/acme/web/stats/failure_rate//"]) {
+    for (const path of [
+      "/v1/repos/acme/web/logs/",
+      "/v1/repos/acme/web/logs/?per_page=1",
+      "/v1/repos/acme/web/stats/queues/",
+      "/v1/repos/acme/web/stats/failure_rate//",
+    ]) {
       const r = await raw(open.url, path);
       expect(r.status, path).toBe(404);
       expect(JSON.parse(r.body), path).toEqual({ detail: "Not Found" });
@@ -151,7 +156,10 @@ describe("--events: record and replay", () => {
       const again = await walk(`${replay.url}/v1/repos/acme/web/logs?${qs({ received_from: from, per_page: 100 })}`);
       expect(again.events).toEqual(recorded.events);
       for (const ep of STATS_ENDPOINTS) {
-        const q = ep.params === "time-to-merge" ? "" : `?${qs({ start_at: new Date(NOW.getTime() - 86_400_000).toISOString(), end_at: NOW.toISOString() })}`;
+        const q =
+          ep.params === "time-to-merge"
+            ? ""
+            : `?${qs({ start_at: new Date(NOW.getTime() - 86_400_000).toISOString(), end_at: NOW.toISOString() })}`;
         const a = await get(`${open.url}/v1/repos/acme/web/stats/${ep.path}${q}`);
         const b = await get(`${replay.url}/v1/repos/acme/web/stats/${ep.path}${q}`);
         expect(b.text, ep.path).toBe(a.text);
@@ -166,7 +174,16 @@ describe("--events: record and replay", () => {
   it("a replayed log defaults to the time of its newest event", async () => {
     const dir = tempDir("mq-events-");
     const file = join(dir, "one.ndjson");
-    const ev = { id: 7, received_at: "2024-03-01T10:00:00.500Z", trigger: "t", repository: "a/b", pull_request: null, base_ref: null, type: "action.refresh", metadata: {} };
+    const ev = {
+      id: 7,
+      received_at: "2024-03-01T10:00:00.500Z",
+      trigger: "t",
+      repository: "a/b",
+      pull_request: null,
+      base_ref: null,
+      type: "action.refresh",
+      metadata: {},
+    };
     writeFileSync(file, JSON.stringify(ev) + "\n\n");
     const replay = await startServer({ port: 0, eventsFile: file });
     try {
@@ -180,7 +197,16 @@ describe("--events: record and replay", () => {
   it("a malformed line is an error naming its line number", async () => {
     const dir = tempDir("mq-events-");
     const file = join(dir, "bad.ndjson");
-    const ok = JSON.stringify({ id: 1, received_at: "2024-03-01T10:00:00Z", trigger: "t", repository: "a/b", pull_request: null, base_ref: null, type: "x", metadata: {} });
+    const ok = JSON.stringify({
+      id: 1,
+      received_at: "2024-03-01T10:00:00Z",
+      trigger: "t",
+      repository: "a/b",
+      pull_request: null,
+      base_ref: null,
+      type: "x",
+      metadata: {},
+    });
     writeFileSync(file, `${ok}\n{"id": 2, oops\n`);
     await expect(loadEventsFile(file)).rejects.toThrow(EventsFileError);
     await expect(loadEventsFile(file)).rejects.toThrow(/bad\.ndjson:2: not valid JSON/);
@@ -194,15 +220,40 @@ describe("--events: record and replay", () => {
     ["received_at", "2026-11-18", 'received_at: expected an ISO 8601 date-time, got "2026-11-18"'],
     ["received_at", "2026-02-30T00:00:00Z", 'received_at: expected an ISO 8601 date-time, got "2026-02-30T00:00:00Z"'],
     ["received_at", "2026-11-18 00:00:00Z", 'received_at: expected an ISO 8601 date-time, got "2026-11-18 00:00:00Z"'],
-    ["repository", "a_b/c", 'repository: expected "owner/name" (owner: letters, digits and -, up to 40; name: letters, digits, _, - and ., up to 100), got "a_b/c"'],
-    ["repository", "a/b/c", 'repository: expected "owner/name" (owner: letters, digits and -, up to 40; name: letters, digits, _, - and ., up to 100), got "a/b/c"'],
-    ["repository", "a/..", 'repository: expected "owner/name" (owner: letters, digits and -, up to 40; name: letters, digits, _, - and ., up to 100), got "a/.."'],
-    ["repository", "ab", 'repository: expected "owner/name" (owner: letters, digits and -, up to 40; name: letters, digits, _, - and ., up to 100), got "ab"'],
+    [
+      "repository",
+      "a_b/c",
+      'repository: expected "owner/name" (owner: letters, digits and -, up to 40; name: letters, digits, _, - and ., up to 100), got "a_b/c"',
+    ],
+    [
+      "repository",
+      "a/b/c",
+      'repository: expected "owner/name" (owner: letters, digits and -, up to 40; name: letters, digits, _, - and ., up to 100), got "a/b/c"',
+    ],
+    [
+      "repository",
+      "a/..",
+      'repository: expected "owner/name" (owner: letters, digits and -, up to 40; name: letters, digits, _, - and ., up to 100), got "a/.."',
+    ],
+    [
+      "repository",
+      "ab",
+      'repository: expected "owner/name" (owner: letters, digits and -, up to 40; name: letters, digits, _, - and ., up to 100), got "ab"',
+    ],
     ["type", "", 'type: expected an event type, got ""'],
   ])("an envelope with %s %j is refused naming the file and line", async (field, value, message) => {
     const dir = tempDir("mq-events-");
     const file = join(dir, "bad.ndjson");
-    const ev = { id: 1, received_at: "2026-11-18T00:00:00Z", trigger: "t", repository: "a-b/c.d_e", pull_request: null, base_ref: null, type: "action.refresh", metadata: {} };
+    const ev = {
+      id: 1,
+      received_at: "2026-11-18T00:00:00Z",
+      trigger: "t",
+      repository: "a-b/c.d_e",
+      pull_request: null,
+      base_ref: null,
+      type: "action.refresh",
+      metadata: {},
+    };
     writeFileSync(file, `${JSON.stringify(ev)}\n\n${JSON.stringify({ ...ev, id: 2, [field]: value })}\n`);
     await expect(loadEventsFile(file)).rejects.toThrow(new EventsFileError(`${file}:3: not an event: ${message}`, 3));
     // the good line alone loads
@@ -213,7 +264,16 @@ describe("--events: record and replay", () => {
   it("keeps an event whose metadata differs from its type's shape (a log recorded from the real service)", async () => {
     const dir = tempDir("mq-events-");
     const file = join(dir, "real.ndjson");
-    const ev = { id: 1, received_at: "2026-11-18T00:00:00+01:00", trigger: "t", repository: "a/b", pull_request: 3, base_ref: "main", type: "action.queue.enter", metadata: { queue_name: "q", outcome: "x" } };
+    const ev = {
+      id: 1,
+      received_at: "2026-11-18T00:00:00+01:00",
+      trigger: "t",
+      repository: "a/b",
+      pull_request: 3,
+      base_ref: "main",
+      type: "action.queue.enter",
+      metadata: { queue_name: "q", outcome: "x" },
+    };
     writeFileSync(file, `${JSON.stringify(ev)}\n`);
     expect((await loadEventsFile(file)).byRepo.get("a/b")).toEqual([ev]);
   });

@@ -27,7 +27,14 @@ let helperUrl: URL;
 beforeAll(async () => {
   const dir = tempDir("mq-fold-helper-");
   const outfile = join(dir, "fold-helper.mjs");
-  await build({ entryPoints: ["src/server/stats/fold-helper.ts"], bundle: true, platform: "node", format: "esm", outfile, logLevel: "warning" });
+  await build({
+    entryPoints: ["src/server/stats/fold-helper.ts"],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    outfile,
+    logLevel: "warning",
+  });
   helperUrl = pathToFileURL(outfile);
 }, 60_000);
 
@@ -47,28 +54,33 @@ const windows: Array<[from: number, to: number]> = [
 async function answers(repos: Repositories): Promise<string[]> {
   const out: string[] = [];
   for (const [from, to] of windows) {
-    for (const name of Object.keys(STATS_SPECS)) out.push(JSON.stringify(await repos.stats("acme/web", name, from, to, {}, { sums: true })));
+    for (const name of Object.keys(STATS_SPECS))
+      out.push(JSON.stringify(await repos.stats("acme/web", name, from, to, {}, { sums: true })));
     out.push(JSON.stringify(await repos.stats("acme/web", "average-queue-time", from, to, { base_ref: ["main"] })));
   }
   return out;
 }
 
 describe("the statistics of a long window on two threads", () => {
-  it.each(DIALECTS)("$name: every endpoint's answers are those of one thread", async ({ translate, factView }) => {
-    const options = { seed: 3, days: DAYS, now: NOW, translate, factView };
-    const alone = new Repositories(options);
-    const both = new Repositories({ ...options, foldHelper: { url: helperUrl, resourceLimits: LIMITS } });
-    try {
-      const expected = await answers(alone);
-      expect(await answers(both)).toEqual(expected);
-      // the window's days were folded once each, some of them by the helper (which starts while
-      // this thread folds: it takes fewer than half)
-      expect(both.helperDays).toBeGreaterThan(0);
-      expect(both.helperDays).toBeLessThan(DAYS);
-    } finally {
-      await both.close();
-    }
-  }, 120_000);
+  it.each(DIALECTS)(
+    "$name: every endpoint's answers are those of one thread",
+    async ({ translate, factView }) => {
+      const options = { seed: 3, days: DAYS, now: NOW, translate, factView };
+      const alone = new Repositories(options);
+      const both = new Repositories({ ...options, foldHelper: { url: helperUrl, resourceLimits: LIMITS } });
+      try {
+        const expected = await answers(alone);
+        expect(await answers(both)).toEqual(expected);
+        // the window's days were folded once each, some of them by the helper (which starts while
+        // this thread folds: it takes fewer than half)
+        expect(both.helperDays).toBeGreaterThan(0);
+        expect(both.helperDays).toBeLessThan(DAYS);
+      } finally {
+        await both.close();
+      }
+    },
+    120_000,
+  );
 
   it("the helper alone folds a whole window, each day as this thread would, in either view", async () => {
     for (const view of [CONTRACT_VIEW, MERGIFY_FACT_VIEW]) {
@@ -95,7 +107,10 @@ describe("the statistics of a long window on two threads", () => {
     const expected = await answers(new Repositories({ seed: 3, days: DAYS, now: NOW }));
     for (const [foldHelper, reason] of [
       [{ url: pathToFileURL(exits) }, /the fold helper exited \(code 3\)/],
-      [{ url: helperUrl, resourceLimits: { maxOldGenerationSizeMb: 2, maxYoungGenerationSizeMb: 1 } }, /ran out of its share of the memory budget/],
+      [
+        { url: helperUrl, resourceLimits: { maxOldGenerationSizeMb: 2, maxYoungGenerationSizeMb: 1 } },
+        /ran out of its share of the memory budget/,
+      ],
     ] as const) {
       const notices: string[] = [];
       const repos = new Repositories({ seed: 3, days: DAYS, now: NOW, foldHelper: { ...foldHelper, onFailure: (m) => notices.push(m) } });
@@ -116,7 +131,12 @@ describe("the statistics of a long window on two threads", () => {
     const exits = join(dir, "exits.mjs");
     writeFileSync(exits, "process.exit(3);\n");
     const notices: string[] = [];
-    const repos = new Repositories({ seed: 3, days: DAYS, now: NOW, foldHelper: { url: pathToFileURL(exits), onFailure: (m) => notices.push(m) } });
+    const repos = new Repositories({
+      seed: 3,
+      days: DAYS,
+      now: NOW,
+      foldHelper: { url: pathToFileURL(exits), onFailure: (m) => notices.push(m) },
+    });
     for (const repo of ["acme/a", "acme/b", "acme/c"]) await repos.stats(repo, "failure-rate", now - DAYS * DAY, now, {});
     expect(notices).toHaveLength(2);
     expect(notices[1]).toMatch(/which now folds every window alone/);
@@ -139,7 +159,9 @@ describe("the statistics of a long window on two threads", () => {
 
 describe("mq serve with its helper thread", () => {
   it("answers a year-long window, then stops on Ctrl-C with nothing left running", async () => {
-    const serve = startMq(["serve", "--port", "0", "--now", NOW.toISOString(), "--days", "120", "--memory-budget", "512"], { killAfterMs: 60_000 });
+    const serve = startMq(["serve", "--port", "0", "--now", NOW.toISOString(), "--days", "120", "--memory-budget", "512"], {
+      killAfterMs: 60_000,
+    });
     await serve.waitForStdout(/^http:\/\/.*\n/, 30_000);
     const url = serve.stdout().trim();
     const r = await get(`${url}/v1/repos/acme/web/stats/failure_rate?start_at=2000-01-01T00:00:00Z`, AUTH);

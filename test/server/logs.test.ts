@@ -100,7 +100,9 @@ describe("the day-by-day simulation", () => {
     const warmed = await startServer({ port: 0, seed: 3, days: 5, now: NOW });
     try {
       // the second server has simulated other days first, in another order
-      await get(`${warmed.url}/v1/repos/acme/web/logs?${qs({ received_from: new Date(NOW.getTime() - 4 * DAY).toISOString(), received_to: new Date(NOW.getTime() - 4 * DAY + 3_600_000).toISOString() })}`);
+      await get(
+        `${warmed.url}/v1/repos/acme/web/logs?${qs({ received_from: new Date(NOW.getTime() - 4 * DAY).toISOString(), received_to: new Date(NOW.getTime() - 4 * DAY + 3_600_000).toISOString() })}`,
+      );
       await get(`${warmed.url}/v1/repos/acme/web/stats/queues_entered_count`);
       const a = await walk(`${fresh.url}/v1/repos/acme/web/logs?${window}`);
       const b = await walk(`${warmed.url}/v1/repos/acme/web/logs?${window}`);
@@ -109,7 +111,9 @@ describe("the day-by-day simulation", () => {
       // and the same as the whole history simulated at once
       const from = NOW.getTime() - 2 * DAY;
       const types = new Set(["action.queue.enter", "action.queue.leave", "scheduled_freeze.create", "ci_issue.resolved"]);
-      const whole = simulateRepository({ repo: "acme/web", seed: 3, now: NOW, days: 5 }).filter((e) => types.has(e.type) && Date.parse(e.received_at) >= from);
+      const whole = simulateRepository({ repo: "acme/web", seed: 3, now: NOW, days: 5 }).filter(
+        (e) => types.has(e.type) && Date.parse(e.received_at) >= from,
+      );
       expect(a.events.map((e) => e.id)).toEqual(whole.map((e) => e.id).reverse());
     } finally {
       await fresh.close();
@@ -123,7 +127,9 @@ describe("the day-by-day simulation", () => {
       const url = `${s.url}/v1/repos/acme/web`;
       const newest = await get(`${url}/logs?per_page=1`);
       expect(Date.parse(newest.json.events[0].received_at)).toBeLessThanOrEqual(NOW.getTime());
-      const oldest = await get(linkOf((await get(`${url}/logs?${qs({ received_from: "2026-11-01T00:00:00Z" })}`)).headers.get("link"), "last")!);
+      const oldest = await get(
+        linkOf((await get(`${url}/logs?${qs({ received_from: "2026-11-01T00:00:00Z" })}`)).headers.get("link"), "last")!,
+      );
       expect(oldest.json.events.at(-1).received_at >= "2026-11-18T00:00:00.000Z").toBe(true);
       expect(oldest.json.events.at(-1).received_at < "2026-11-18T01:00:00.000Z").toBe(true);
       const stats = await get(`${url}/stats/queues_entered_count`);
@@ -178,7 +184,9 @@ describe("GET /logs pagination", () => {
   });
 
   it("keeps every filter in the Link URLs", async () => {
-    const r = await get(`${logs}?${qs({ event_type: ["action.queue.enter", "action.queue.leave"], base_ref: "main", per_page: 5, received_from: from6h })}`);
+    const r = await get(
+      `${logs}?${qs({ event_type: ["action.queue.enter", "action.queue.leave"], base_ref: "main", per_page: 5, received_from: from6h })}`,
+    );
     const next = new URL(linkOf(r.headers.get("link"), "next")!);
     expect(next.searchParams.getAll("event_type")).toEqual(["action.queue.enter", "action.queue.leave"]);
     expect(next.searchParams.get("base_ref")).toBe("main");
@@ -222,8 +230,12 @@ describe("GET /logs filters", () => {
 
   it("combines pull_request, event_type and base_ref", async () => {
     const pr = all.find((e) => e.type === "action.queue.merged" && e.base_ref === "main")!.pull_request!;
-    const got = await walk(`${logs}?${qs({ received_from: from6h, per_page: 100, pull_request: pr, base_ref: "main", event_type: ["action.queue.merged"] })}`);
-    expect(got.events.map((e) => e.id)).toEqual(all.filter((e) => e.pull_request === pr && e.type === "action.queue.merged").map((e) => e.id));
+    const got = await walk(
+      `${logs}?${qs({ received_from: from6h, per_page: 100, pull_request: pr, base_ref: "main", event_type: ["action.queue.merged"] })}`,
+    );
+    expect(got.events.map((e) => e.id)).toEqual(
+      all.filter((e) => e.pull_request === pr && e.type === "action.queue.merged").map((e) => e.id),
+    );
   });
 
   it("received_from and received_to bound the window, both inclusive", async () => {
@@ -244,7 +256,16 @@ describe("GET /logs filters", () => {
   it("appended events become visible, and move the default window forward", async () => {
     const at = new Date(NOW.getTime() + 60_000).toISOString();
     server.appendEvents("acme/web", [
-      { id: 999_999_999, received_at: at, trigger: "test", repository: "acme/web", pull_request: 1, base_ref: "main", type: "action.refresh", metadata: {} },
+      {
+        id: 999_999_999,
+        received_at: at,
+        trigger: "test",
+        repository: "acme/web",
+        pull_request: 1,
+        base_ref: "main",
+        type: "action.refresh",
+        metadata: {},
+      },
     ]);
     const r = await get(`${logs}?per_page=1`);
     expect(r.json.events[0].id).toBe(999_999_999);

@@ -38,7 +38,16 @@ describe("simulated repositories kept within a memory budget", () => {
 
   it("never drops a repository holding appended events", async () => {
     const repos = new Repositories({ seed: 3, days: 1, now: NOW, budgetBytes: BUDGET });
-    const ev = { id: to * 1024 + 1023, received_at: NOW.toISOString(), trigger: "t", repository: "acme/kept", pull_request: null, base_ref: null, type: "action.refresh", metadata: {} };
+    const ev = {
+      id: to * 1024 + 1023,
+      received_at: NOW.toISOString(),
+      trigger: "t",
+      repository: "acme/kept",
+      pull_request: null,
+      base_ref: null,
+      type: "action.refresh",
+      metadata: {},
+    };
     repos.append("acme/kept", [ev as unknown as StoredEvent]);
     for (let i = 0; i < 12; i++) await page(repos, `acme/r${i}`);
     expect(repos.cachedRepositories()).toContain("acme/kept");
@@ -49,7 +58,9 @@ describe("simulated repositories kept within a memory budget", () => {
     const repos = new Repositories({ seed: 3, days: 365, now: NOW, budgetBytes: BUDGET });
     // a filter nothing matches walks the whole year
     await expect(repos.page("acme/web", { ...HUGE, perPage: 10, pullRequest: 1 })).rejects.toThrow(BudgetError);
-    await expect(repos.page("acme/web", { ...HUGE, perPage: 10, pullRequest: 1 })).rejects.toThrow(/more than the server's memory budget \(40 MB, mq serve --memory-budget\)/);
+    await expect(repos.page("acme/web", { ...HUGE, perPage: 10, pullRequest: 1 })).rejects.toThrow(
+      /more than the server's memory budget \(40 MB, mq serve --memory-budget\)/,
+    );
     expect(repos.heldBytes).toBeLessThanOrEqual(BUDGET);
     expect((await page(repos, "acme/web")).length).toBe(20);
   });

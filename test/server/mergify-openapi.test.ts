@@ -7,7 +7,15 @@ import { MERGIFY_DIALECT } from "../../src/api/dialects/index.js";
 import { AUTH, get, linkOf, NOW } from "./helpers.js";
 import { schemaErrors } from "../helpers/openapi.js";
 import { spread } from "../helpers/sweep.js";
-import { expectTypeServed, mergifyServer, MONTH_AGO, OPENAPI_SAMPLE, sampledStatsQueries, STATS_PATHS, WEEK_AGO } from "./mergify-openapi-checks.js";
+import {
+  expectTypeServed,
+  mergifyServer,
+  MONTH_AGO,
+  OPENAPI_SAMPLE,
+  sampledStatsQueries,
+  STATS_PATHS,
+  WEEK_AGO,
+} from "./mergify-openapi-checks.js";
 
 const served = mergifyServer();
 const valid = served.valid;
@@ -47,10 +55,13 @@ describe("the event log", () => {
     beforeAll(async () => {
       sample = (await get(`${served.base}/logs?received_from=${WEEK_AGO}&per_page=100`)).json.events;
     });
-    const some = <T,>(xs: T[], n: number) => [...new Set(xs)].slice(0, n);
+    const some = <T>(xs: T[], n: number) => [...new Set(xs)].slice(0, n);
 
     test("pull_request (repeated) and not_pull_request", async () => {
-      const prs = some(sample.map((e) => e.pull_request).filter((p) => p !== null), 2);
+      const prs = some(
+        sample.map((e) => e.pull_request).filter((p) => p !== null),
+        2,
+      );
       const r = await valid("logs", `${prs.map((p) => `pull_request=${p}`).join("&")}&received_from=${WEEK_AGO}&per_page=100`);
       expect(r.json.events.length).toBeGreaterThan(0);
       for (const e of r.json.events) expect(prs).toContain(e.pull_request);
@@ -97,7 +108,13 @@ describe("the event log", () => {
     });
 
     test("pairs the OpenAPI calls mutually exclusive are a 422", async () => {
-      for (const q of ["pull_request=1&not_pull_request=2", "outcome=success&not_outcome=failure", "trigger=a&not_trigger=b", "batch_pull=1&not_batch_pull=2", "event_type=action.merge&not_event_type=action.label"]) {
+      for (const q of [
+        "pull_request=1&not_pull_request=2",
+        "outcome=success&not_outcome=failure",
+        "trigger=a&not_trigger=b",
+        "batch_pull=1&not_batch_pull=2",
+        "event_type=action.merge&not_event_type=action.label",
+      ]) {
         const r = await get(`${served.base}/logs?${q}`);
         expect(r.status, q).toBe(422);
         expect(r.json.detail[0]).toMatchObject({ type: "value_error" });

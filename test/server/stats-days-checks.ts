@@ -11,7 +11,15 @@ export const now = NOW.getTime();
 export const BIG = 4 * 1024 ** 3;
 
 /** one pass over the events of [from, to), as a recorded log is answered */
-export async function onePass(repos: Repositories, repo: string, name: string, from: number, to: number, filter: StatsFilter, sums?: boolean): Promise<unknown> {
+export async function onePass(
+  repos: Repositories,
+  repo: string,
+  name: string,
+  from: number,
+  to: number,
+  filter: StatsFilter,
+  sums?: boolean,
+): Promise<unknown> {
   const store = await repos.store(repo, from, to - 1);
   return computeStats(name, { store, from, to, filter, sums });
 }
@@ -44,7 +52,10 @@ export const FILTER_WINDOW = [now - 30 * DAY - 3_600_000, now] as const;
 
 /** the history the merged figures come from, and an oracle with the same history that answers in one pass */
 export function historyAndOracle(): [Repositories, Repositories] {
-  return [new Repositories({ seed: 11, days: 40, now: NOW, budgetBytes: BIG }), new Repositories({ seed: 11, days: 40, now: NOW, budgetBytes: BIG })];
+  return [
+    new Repositories({ seed: 11, days: 40, now: NOW, budgetBytes: BIG }),
+    new Repositories({ seed: 11, days: 40, now: NOW, budgetBytes: BIG }),
+  ];
 }
 
 /** every endpoint over [from, to): the merged figures, cold then warm, are the one-pass figures */
@@ -58,8 +69,14 @@ export async function expectWindowMerged([repos, reference]: [Repositories, Repo
 }
 
 /** every endpoint with `filter`, applied to the cached partials' group keys, gives the one-pass figures */
-export async function expectFilterMerged([repos, reference]: [Repositories, Repositories], filter: StatsFilter, [from, to]: readonly [number, number]): Promise<void> {
+export async function expectFilterMerged(
+  [repos, reference]: [Repositories, Repositories],
+  filter: StatsFilter,
+  [from, to]: readonly [number, number],
+): Promise<void> {
   for (const name of Object.keys(STATS_SPECS)) {
-    expect(await repos.stats("acme/web", name, from, to, filter), `${name} ${JSON.stringify(filter)}`).toEqual(await onePass(reference, "acme/web", name, from, to, filter));
+    expect(await repos.stats("acme/web", name, from, to, filter), `${name} ${JSON.stringify(filter)}`).toEqual(
+      await onePass(reference, "acme/web", name, from, to, filter),
+    );
   }
 }

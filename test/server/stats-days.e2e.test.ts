@@ -1,7 +1,15 @@
 // The whole sweep of stats-days.test.ts (which checks two kinds of window over ten days, and two
 // filters): every window of the 40-day history, and the other filters over the month.
 import { describe, it } from "vitest";
-import { expectFilterMerged, expectWindowMerged, FAST_FILTERS, FILTER_WINDOW, FILTERS, historyAndOracle, WINDOWS } from "./stats-days-checks.js";
+import {
+  expectFilterMerged,
+  expectWindowMerged,
+  FAST_FILTERS,
+  FILTER_WINDOW,
+  FILTERS,
+  historyAndOracle,
+  WINDOWS,
+} from "./stats-days-checks.js";
 
 describe("per-day partials give exactly the one-pass figures, the whole sweep", () => {
   const history = historyAndOracle();

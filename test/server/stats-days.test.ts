@@ -7,7 +7,17 @@ import { Repositories } from "../../src/server/index.js";
 import { STATS_SPECS } from "../../src/server/stats/index.js";
 import { toMergifyEvent } from "../../src/server/dialects/mergify-events.js";
 import { NOW } from "./helpers.js";
-import { BIG, DAY, expectFilterMerged, expectWindowMerged, FAST_FILTERS, FAST_WINDOWS, historyAndOracle, now, onePass } from "./stats-days-checks.js";
+import {
+  BIG,
+  DAY,
+  expectFilterMerged,
+  expectWindowMerged,
+  FAST_FILTERS,
+  FAST_WINDOWS,
+  historyAndOracle,
+  now,
+  onePass,
+} from "./stats-days-checks.js";
 
 describe("per-day partials give exactly the one-pass figures", () => {
   const history = historyAndOracle();
@@ -24,13 +34,19 @@ describe("per-day partials give exactly the one-pass figures", () => {
     const [merged, oracle] = [new Repositories(opts), new Repositories(opts)];
     const [from, to] = [now - 8 * DAY - 5_000_000, now];
     for (const name of Object.keys(STATS_SPECS)) {
-      expect(await merged.stats("acme/web", name, from, to, {}, { sums: true }), name).toEqual(await onePass(oracle, "acme/web", name, from, to, {}, true));
+      expect(await merged.stats("acme/web", name, from, to, {}, { sums: true }), name).toEqual(
+        await onePass(oracle, "acme/web", name, from, to, {}, true),
+      );
     }
     // the service's own endpoints have figures over its shape (the batch nested in the speculative check)
-    const batch = (await merged.stats("acme/web", "batch-size", from, to, {}, { sums: true })) as { groups: Array<{ stats: Array<Record<string, number>> }> };
+    const batch = (await merged.stats("acme/web", "batch-size", from, to, {}, { sums: true })) as {
+      groups: Array<{ stats: Array<Record<string, number>> }>;
+    };
     expect(batch.groups.length).toBeGreaterThan(0);
     expect(batch.groups[0]!.stats[0]!.count_batch_size).toBeGreaterThan(0);
-    const idle = (await merged.stats("acme/web", "idle-queue-time", from, to, {})) as { groups: Array<{ summary: Record<string, number> }> };
+    const idle = (await merged.stats("acme/web", "idle-queue-time", from, to, {})) as {
+      groups: Array<{ summary: Record<string, number> }>;
+    };
     expect(idle.groups.length).toBeGreaterThan(0);
     expect(idle.groups[0]!.summary.p95_ci_runtime).toBeGreaterThan(0);
   }, 120_000);

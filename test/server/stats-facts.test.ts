@@ -14,11 +14,18 @@ import { NOW } from "./helpers.js";
 const DAY = 86_400_000;
 
 /** calendar days [first, end) of one repository, as the server's dayPartials folds them, from events or from facts */
-function partialsOf(repo: string, seed: number, first: number, end: number, how: { view: FactView } | { translate: (e: StoredEvent) => StoredEvent }): Map<number, Partials> {
+function partialsOf(
+  repo: string,
+  seed: number,
+  first: number,
+  end: number,
+  how: { view: FactView } | { translate: (e: StoredEvent) => StoredEvent },
+): Map<number, Partials> {
   let starts = new Map<string, number>();
   const firstStart = (sid: string) => starts.get(sid);
   const out = new Map<number, Accumulation | FactAccumulation>();
-  for (let d = first; d < end; d++) out.set(d, "view" in how ? new FactAccumulation(d, how.view) : new Accumulation(new Sink(() => d, firstStart)));
+  for (let d = first; d < end; d++)
+    out.set(d, "view" in how ? new FactAccumulation(d, how.view) : new Accumulation(new Sink(() => d, firstStart)));
   for (let s = first - 3; s < end; s++) {
     starts = new Map();
     if ("view" in how) {
@@ -79,7 +86,9 @@ describe("statistics folded from the simulation's facts", () => {
       // a translation and no view: whole days folded from the (translated) events
       const events = new Repositories({ seed: 5, days: 5, now: NOW, translate: translate ?? ((e) => e) });
       for (const name of Object.keys(STATS_SPECS)) {
-        expect(await fast.stats("acme/web", name, from, to, {}, { sums: true }), name).toEqual(await events.stats("acme/web", name, from, to, {}, { sums: true }));
+        expect(await fast.stats("acme/web", name, from, to, {}, { sums: true }), name).toEqual(
+          await events.stats("acme/web", name, from, to, {}, { sums: true }),
+        );
       }
     }
   }, 60_000);

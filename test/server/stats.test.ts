@@ -64,9 +64,17 @@ describe("statistics against figures recomputed from /logs", () => {
     for (const g of body.groups) {
       expect(g.partition_name).toBeUndefined();
       const k = `${g.base_ref}|${g.partition_names.join(",")}|${g.queue_name}|${g.priority_rule_name}`;
-      fromStats.set(k, g.stats.reduce((s: number, x: { merged: number }) => s + x.merged, 0));
+      fromStats.set(
+        k,
+        g.stats.reduce((s: number, x: { merged: number }) => s + x.merged, 0),
+      );
     }
-    expect(fromStats).toEqual(tally(merged, (e) => `${e.base_ref}|${e.metadata.partition_names.join(",")}|${e.metadata.queue_name}|${e.metadata.priority_rule_name}`));
+    expect(fromStats).toEqual(
+      tally(
+        merged,
+        (e) => `${e.base_ref}|${e.metadata.partition_names.join(",")}|${e.metadata.queue_name}|${e.metadata.priority_rule_name}`,
+      ),
+    );
   });
 
   it("failure_rate is failed / total action.queue.checks_end", async () => {
@@ -120,7 +128,8 @@ describe("statistics against figures recomputed from /logs", () => {
     const totals = await stats("merge_queue_checks_outcome");
     const ends = await eventsOf(["action.queue.checks_end"]);
     const a = new Map<string, number>();
-    for (const g of byInterval.groups) for (const s of g.stats) a.set(`${groupKey(g)}|${s.check_outcome}`, (a.get(`${groupKey(g)}|${s.check_outcome}`) ?? 0) + s.count);
+    for (const g of byInterval.groups)
+      for (const s of g.stats) a.set(`${groupKey(g)}|${s.check_outcome}`, (a.get(`${groupKey(g)}|${s.check_outcome}`) ?? 0) + s.count);
     const b = new Map<string, number>();
     for (const g of totals.groups) for (const [k, n] of Object.entries(g.stats)) b.set(`${groupKey(g)}|${k}`, n as number);
     expect(a).toEqual(b);
@@ -179,7 +188,8 @@ describe("statistics invariants over 3 days", () => {
     }
     const bis = await stats("batch_bisection", wide);
     expect(bis.started.length + bis.completed.length).toBeGreaterThan(0);
-    for (const g of bis.completed) for (const s of g.stats) expect(s.culprit_found_count + s.max_failure_reached_count).toBeLessThanOrEqual(s.bisection_completed_count);
+    for (const g of bis.completed)
+      for (const s of g.stats) expect(s.culprit_found_count + s.max_failure_reached_count).toBeLessThanOrEqual(s.bisection_completed_count);
 
     const aqt = await stats("average_queue_time", wide);
     for (const g of aqt.groups) {
@@ -216,7 +226,12 @@ describe("statistics invariants over 3 days", () => {
   });
 
   it("filters restrict groups to the given names", async () => {
-    const body = await stats("queues_entered_count", { ...wide, base_ref: ["main"], queue_name: ["default", "hotfix"], partition_name: ["api"] });
+    const body = await stats("queues_entered_count", {
+      ...wide,
+      base_ref: ["main"],
+      queue_name: ["default", "hotfix"],
+      partition_name: ["api"],
+    });
     expect(body.groups.length).toBeGreaterThan(0);
     for (const g of body.groups) {
       expect(g.base_ref).toBe("main");
@@ -261,7 +276,20 @@ describe("the interval ladder", () => {
     expect(new Date(w[0]!.end).toISOString()).toBe("2026-08-03T00:00:00.000Z");
     expect(new Date(w[1]!.end).toISOString()).toBe("2026-08-10T00:00:00.000Z");
     const m = bucketsFor(Date.parse("2026-11-20T10:02:00Z"), Date.parse("2026-11-20T11:00:00Z"));
-    expect(m.map((x) => new Date(x.start).toISOString().slice(11, 16))).toEqual(["10:02", "10:05", "10:10", "10:15", "10:20", "10:25", "10:30", "10:35", "10:40", "10:45", "10:50", "10:55"]);
+    expect(m.map((x) => new Date(x.start).toISOString().slice(11, 16))).toEqual([
+      "10:02",
+      "10:05",
+      "10:10",
+      "10:15",
+      "10:20",
+      "10:25",
+      "10:30",
+      "10:35",
+      "10:40",
+      "10:45",
+      "10:50",
+      "10:55",
+    ]);
   });
 
   it("cuts any range into at most MAX_INTERVALS contiguous intervals (a multiple of 30 days beyond the ladder)", () => {
@@ -297,8 +325,13 @@ describe("the interval ladder", () => {
       expect(g.stats[g.stats.length - 1].end).toBe("9999-12-31T00:00:00.000Z");
     }
     // every event of the history is counted once
-    const total = r.json.groups.reduce((s: number, g: { stats: { entered: number }[] }) => s + g.stats.reduce((t, x) => t + x.entered, 0), 0);
-    const { events } = await walk(`${base}/logs?${qs({ event_type: "action.queue.enter", received_from: "0001-01-01T00:00:00Z", received_to: "9999-12-31T00:00:00Z", per_page: 100 })}`);
+    const total = r.json.groups.reduce(
+      (s: number, g: { stats: { entered: number }[] }) => s + g.stats.reduce((t, x) => t + x.entered, 0),
+      0,
+    );
+    const { events } = await walk(
+      `${base}/logs?${qs({ event_type: "action.queue.enter", received_from: "0001-01-01T00:00:00Z", received_to: "9999-12-31T00:00:00Z", per_page: 100 })}`,
+    );
     expect(total).toBe(events.length);
   });
 });
@@ -331,14 +364,19 @@ describe("every statistics endpoint against a figure recomputed from /logs", () 
 
   beforeAll(async () => {
     // the server keeps 4 days: everything it has, oldest first ((received_at, id) ascending)
-    const { events } = await walk(`${base}/logs?${qs({ event_type: TYPES, received_from: "2026-11-10T00:00:00Z", received_to: end_at, per_page: 100 })}`);
+    const { events } = await walk(
+      `${base}/logs?${qs({ event_type: TYPES, received_from: "2026-11-10T00:00:00Z", received_to: end_at, per_page: 100 })}`,
+    );
     history = events.slice().reverse();
     win = history.filter((e) => t(e) >= Date.parse(start_at) && t(e) < Date.parse(end_at));
     expect(history.length).toBeGreaterThan(win.length);
   });
 
   /** the served records keyed by group and interval start, without start/end (checked here) */
-  function served(body: { groups: Record<string, unknown>[] }, key: (g: Record<string, unknown>) => string = groupKey): Map<string, Record<string, number>> {
+  function served(
+    body: { groups: Record<string, unknown>[] },
+    key: (g: Record<string, unknown>) => string = groupKey,
+  ): Map<string, Record<string, number>> {
     const out = new Map<string, Record<string, number>>();
     for (const g of body.groups) {
       for (const { start, end, ...rest } of g.stats as Array<{ start: string; end: string } & Record<string, number>>) {
@@ -417,7 +455,9 @@ describe("every statistics endpoint against a figure recomputed from /logs", () 
 
   it("average_ci_runtime is the mean checks_ended_at - checks_started_at, once per train car", async () => {
     const runs = firstPerCar(
-      of("action.queue.checks_end").filter((e) => e.metadata.speculative_check_pull_request.checks_started_at && e.metadata.speculative_check_pull_request.checks_ended_at),
+      of("action.queue.checks_end").filter(
+        (e) => e.metadata.speculative_check_pull_request.checks_started_at && e.metadata.speculative_check_pull_request.checks_ended_at,
+      ),
     );
     const runtime = (e: Ev) => {
       const s = e.metadata.speculative_check_pull_request;
@@ -429,7 +469,8 @@ describe("every statistics endpoint against a figure recomputed from /logs", () 
 
   it("average_queue_time: leave - queued_at, the idle parts from seconds_waiting_for_* and the first checks_start", async () => {
     const firstStart = new Map<string, number>();
-    for (const e of of("action.queue.checks_start", history)) if (!firstStart.has(e.metadata.session_id)) firstStart.set(e.metadata.session_id, t(e));
+    for (const e of of("action.queue.checks_start", history))
+      if (!firstStart.has(e.metadata.session_id)) firstStart.set(e.metadata.session_id, t(e));
     const parts = byBucket(of("action.queue.leave"), (e) => {
       const total = queueSeconds(e);
       if (total === undefined) return undefined;
@@ -464,25 +505,29 @@ describe("every statistics endpoint against a figure recomputed from /logs", () 
   });
 
   it("queue_size: avg / max / min of action.queue.change size", async () => {
-    const want = spread(byBucket(of("action.queue.change"), (e) => e.metadata.size), ["avg_size", "max_size", "min_size"]);
+    const want = spread(
+      byBucket(of("action.queue.change"), (e) => e.metadata.size),
+      ["avg_size", "max_size", "min_size"],
+    );
     expectSame(served(await stats("queue_size")), want);
   });
 
   it("running_speculative_checks: avg / max / min of action.queue.checks.change running_checks, without priority", async () => {
-    const want = spread(byBucket(of("action.queue.checks.change"), (e) => e.metadata.running_checks, noPrioKey), [
-      "avg_running_checks",
-      "max_running_checks",
-      "min_running_checks",
-    ]);
-    expectSame(served(await stats("running_speculative_checks"), (g) => `${g.base_ref}|${g.partition_name}|${g.queue_name}`), want);
+    const want = spread(
+      byBucket(of("action.queue.checks.change"), (e) => e.metadata.running_checks, noPrioKey),
+      ["avg_running_checks", "max_running_checks", "min_running_checks"],
+    );
+    expectSame(
+      served(await stats("running_speculative_checks"), (g) => `${g.base_ref}|${g.partition_name}|${g.queue_name}`),
+      want,
+    );
   });
 
   it("batch_size: avg / max / min of pull_request_numbers per train car at checks_start", async () => {
-    const want = spread(byBucket(firstPerCar(of("action.queue.checks_start")), (e) => e.metadata.pull_request_numbers.length), [
-      "avg_batch_size",
-      "max_batch_size",
-      "min_batch_size",
-    ]);
+    const want = spread(
+      byBucket(firstPerCar(of("action.queue.checks_start")), (e) => e.metadata.pull_request_numbers.length),
+      ["avg_batch_size", "max_batch_size", "min_batch_size"],
+    );
     expectSame(served(await stats("batch_size")), want);
     expect([...want.values()].some((s) => s.max_batch_size! > 1)).toBe(true);
   });
@@ -522,7 +567,9 @@ describe("every statistics endpoint against a figure recomputed from /logs", () 
 
   it("checks_retries: per session, its retried runs, counted in the hour of its last one", async () => {
     const sessions = new Map<string, { first: Ev; last: Ev; runs: Ev[] }>();
-    for (const e of of("action.queue.checks_end").filter((x) => typeof x.metadata.retry_attempt === "number" && x.metadata.retry_attempt >= 1)) {
+    for (const e of of("action.queue.checks_end").filter(
+      (x) => typeof x.metadata.retry_attempt === "number" && x.metadata.retry_attempt >= 1,
+    )) {
       const s = sessions.get(e.metadata.session_id);
       if (s) {
         s.last = e;

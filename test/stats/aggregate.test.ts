@@ -42,7 +42,12 @@ describe("windowValue", () => {
       { avg_depth: 3, bisection_count: 3 },
     ];
     expect(windowValue("avg_depth", rs)).toBe(2.5);
-    expect(windowValue("avg_retry_depth", [{ avg_retry_depth: 2, sessions_with_retries: 1 }, { avg_retry_depth: 1, sessions_with_retries: 0 }])).toBe(2);
+    expect(
+      windowValue("avg_retry_depth", [
+        { avg_retry_depth: 2, sessions_with_retries: 1 },
+        { avg_retry_depth: 1, sessions_with_retries: 0 },
+      ]),
+    ).toBe(2);
   });
 
   it("weights other averages by interval length", () => {
@@ -70,12 +75,20 @@ describe("aggregate", () => {
 
 describe("totalUnavailable: which figures total exactly over several repositories", () => {
   // records as the contract sends them: every figure present, no sum_X / count_X
-  const contract = (fields: readonly string[]) => [Object.fromEntries([["start", "2026-11-20T10:00:00Z"], ["end", "2026-11-20T11:00:00Z"], ...fields.map((f) => [f, 1])])];
+  const contract = (fields: readonly string[]) => [
+    Object.fromEntries([["start", "2026-11-20T10:00:00Z"], ["end", "2026-11-20T11:00:00Z"], ...fields.map((f) => [f, 1])]),
+  ];
   it("counts, extremes, rates with their counts, weighted means and time averages are exact; averages without counts and percentiles are not", () => {
     const verdicts: Record<string, boolean> = {};
     // each endpoint's records carry its own fields: idle-queue-time's its sums and count_idle
-    for (const e of STATS_ENDPOINTS) for (const f of e.fields) verdicts[`${e.name} ${f}`] = totalUnavailable(f, contract(e.fields)) === undefined;
-    expect(Object.entries(verdicts).filter(([, exact]) => !exact).map(([f]) => f).sort()).toEqual([
+    for (const e of STATS_ENDPOINTS)
+      for (const f of e.fields) verdicts[`${e.name} ${f}`] = totalUnavailable(f, contract(e.fields)) === undefined;
+    expect(
+      Object.entries(verdicts)
+        .filter(([, exact]) => !exact)
+        .map(([f]) => f)
+        .sort(),
+    ).toEqual([
       "average-ci-runtime runtime",
       "average-queue-time idle_capacity",
       "average-queue-time idle_freeze",

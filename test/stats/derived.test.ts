@@ -13,14 +13,46 @@ function bodies(queue: [number, number], idle: [number, number]) {
   const [sumQ, countQ] = queue;
   const [sumIdle, countIdle] = idle;
   return new Map<string, unknown>([
-    ["total-queue-time", { groups: [{ ...G, stats: [{ ...I1, avg_queue_time: sumQ / countQ, max_queue_time: sumQ, min_queue_time: 1, sum_queue_time: sumQ, count_queue_time: countQ }] }] }],
+    [
+      "total-queue-time",
+      {
+        groups: [
+          {
+            ...G,
+            stats: [
+              {
+                ...I1,
+                avg_queue_time: sumQ / countQ,
+                max_queue_time: sumQ,
+                min_queue_time: 1,
+                sum_queue_time: sumQ,
+                count_queue_time: countQ,
+              },
+            ],
+          },
+        ],
+      },
+    ],
     [
       "idle-queue-time",
       {
         groups: [
           {
             ...G,
-            stats: [{ ...I1, idle_capacity: sumIdle / countIdle, idle_schedule: 0, idle_freeze: 0, ci_runtime: 0, sum_idle_capacity: sumIdle, sum_idle_schedule: 0, sum_idle_freeze: 0, sum_ci_runtime: 0, count_idle: countIdle }],
+            stats: [
+              {
+                ...I1,
+                idle_capacity: sumIdle / countIdle,
+                idle_schedule: 0,
+                idle_freeze: 0,
+                ci_runtime: 0,
+                sum_idle_capacity: sumIdle,
+                sum_idle_schedule: 0,
+                sum_idle_freeze: 0,
+                sum_ci_runtime: 0,
+                count_idle: countIdle,
+              },
+            ],
           },
         ],
       },

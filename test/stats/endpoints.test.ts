@@ -30,15 +30,16 @@ function fixtureRecords(e: StatsEndpoint): Rec[] {
 
 describe("stats endpoint records", () => {
   // the real service's own endpoints are checked against its OpenAPI (test/dialects/data.test.ts)
-  it.each(STATS_ENDPOINTS.filter((e) => e.shape !== "list" && e.shape !== "checks-outcome" && e.dialects.includes("spec")).map((e) => [e.name, e] as const))(
-    "%s: the figures are exactly the numeric fields of the contract's example response",
-    (_name, e) => {
-      const seen = new Set(fixtureRecords(e).flatMap((r) => Object.keys(r)));
-      for (const k of ["start", "end", e.category]) if (k) seen.delete(k);
-      expect([...seen].sort()).toEqual([...e.fields].sort());
-      if (e.category) expect(fixtureRecords(e).every((r) => typeof r[e.category!] === "string")).toBe(true);
-    },
-  );
+  it.each(
+    STATS_ENDPOINTS.filter((e) => e.shape !== "list" && e.shape !== "checks-outcome" && e.dialects.includes("spec")).map(
+      (e) => [e.name, e] as const,
+    ),
+  )("%s: the figures are exactly the numeric fields of the contract's example response", (_name, e) => {
+    const seen = new Set(fixtureRecords(e).flatMap((r) => Object.keys(r)));
+    for (const k of ["start", "end", e.category]) if (k) seen.delete(k);
+    expect([...seen].sort()).toEqual([...e.fields].sort());
+    if (e.category) expect(fixtureRecords(e).every((r) => typeof r[e.category!] === "string")).toBe(true);
+  });
 
   it("checks-outcome: the example's counters are outcome names, counted in the one figure", () => {
     const e = STATS_ENDPOINTS.find((x) => x.shape === "checks-outcome")!;

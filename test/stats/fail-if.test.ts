@@ -20,10 +20,20 @@ function usage(fn: () => unknown): string {
 describe("parseFailIf", () => {
   it("parses a bare field, an aggregation, every operator", () => {
     expect(parseFailIf("failure_rate > 0.2", "mq stats failure-rate", FR)).toEqual({
-      source: "failure_rate > 0.2", aggregation: undefined, field: "failure_rate", op: ">", threshold: 0.2, unit: "ratio",
+      source: "failure_rate > 0.2",
+      aggregation: undefined,
+      field: "failure_rate",
+      op: ">",
+      threshold: 0.2,
+      unit: "ratio",
     });
     expect(parseFailIf("max(max_queue_time) >= 3600", "mq stats total-queue-time", TQ)).toEqual({
-      source: "max(max_queue_time) >= 3600", aggregation: "max", field: "max_queue_time", op: ">=", threshold: 3600, unit: "seconds",
+      source: "max(max_queue_time) >= 3600",
+      aggregation: "max",
+      field: "max_queue_time",
+      op: ">=",
+      threshold: 3600,
+      unit: "seconds",
     });
     for (const op of [">", ">=", "<", "<=", "==", "!="]) {
       expect(parseFailIf(`total${op}5`, "mq stats failure-rate", FR).op).toBe(op);
@@ -100,9 +110,14 @@ describe("evaluation", () => {
   });
 
   it("compares with every operator", () => {
-    expect([compare(1, ">", 1), compare(1, ">=", 1), compare(1, "<", 2), compare(2, "<=", 1), compare(1, "==", 1), compare(1, "!=", 1)]).toEqual([
-      false, true, true, false, true, false,
-    ]);
+    expect([
+      compare(1, ">", 1),
+      compare(1, ">=", 1),
+      compare(1, "<", 2),
+      compare(2, "<=", 1),
+      compare(1, "==", 1),
+      compare(1, "!=", 1),
+    ]).toEqual([false, true, true, false, true, false]);
   });
 });
 
@@ -138,22 +153,38 @@ describe("units: the threshold must fit the field, verdicts print in its unit", 
     // the issue's examples: `1305.293528 (threshold > 600)` for > 10m, `0.3333333333` for > 15%
     const tq = parseFailIf("avg_queue_time > 10m", "mq stats total-queue-time", TQ);
     const recs = [{ start: "2026-11-20T10:00:00Z", end: "2026-11-20T11:00:00Z", avg_queue_time: 1305.293528 }];
-    expect(formatVerdict(judge(tq, [{ scope: "all", keys: [], records: recs }])[0]!)).toBe("FAIL  avg_queue_time 21m 45s > 10m (all groups)");
+    expect(formatVerdict(judge(tq, [{ scope: "all", keys: [], records: recs }])[0]!)).toBe(
+      "FAIL  avg_queue_time 21m 45s > 10m (all groups)",
+    );
     const fr = parseFailIf("failure_rate > 15%", "mq stats failure-rate", FR);
     const rr = [{ start: "a", end: "b", total: 3, failures: 1, failure_rate: 0.3333 }];
     expect(formatVerdict(judge(fr, [{ scope: "all", keys: [], records: rr }])[0]!)).toBe("FAIL  failure_rate 33.3% > 15% (all groups)");
     const close = [{ start: "2026-11-20T10:00:00Z", end: "2026-11-20T11:00:00Z", avg_queue_time: 600.4 }];
-    expect(formatVerdict(judge(tq, [{ scope: "all", keys: [], records: close }])[0]!)).toBe("FAIL  avg_queue_time 600.4s > 10m (all groups)");
+    expect(formatVerdict(judge(tq, [{ scope: "all", keys: [], records: close }])[0]!)).toBe(
+      "FAIL  avg_queue_time 600.4s > 10m (all groups)",
+    );
   });
 
   it("the JSON record carries expression, scope, value, threshold, unit, group, pass", () => {
     const fr = parseFailIf("failure_rate > 15%", "mq stats failure-rate", FR);
     const rr = [{ start: "a", end: "b", total: 3, failures: 1, failure_rate: 0.3333 }];
-    const [v] = judge(fr, [{ scope: "each", keys: [["queue_name", "hotfix"]], records: rr }], { sample: { field: "total", noun: "checks" } });
+    const [v] = judge(fr, [{ scope: "each", keys: [["queue_name", "hotfix"]], records: rr }], {
+      sample: { field: "total", noun: "checks" },
+    });
     expect(verdictRecord(v!)).toEqual({
-      expression: "failure_rate > 15%", field: "failure_rate", aggregation: null, op: ">", scope: "each",
-      group: { queue_name: "hotfix" }, value: 1 / 3, threshold: 0.15, unit: "ratio", status: "fail", pass: false,
-      sample: { count: 3, part: 1, noun: "checks" }, reason: null,
+      expression: "failure_rate > 15%",
+      field: "failure_rate",
+      aggregation: null,
+      op: ">",
+      scope: "each",
+      group: { queue_name: "hotfix" },
+      value: 1 / 3,
+      threshold: 0.15,
+      unit: "ratio",
+      status: "fail",
+      pass: false,
+      sample: { count: 3, part: 1, noun: "checks" },
+      reason: null,
       line: "FAIL  failure_rate 33.3% > 15% (1/3 checks, queue_name hotfix)",
     });
   });
@@ -162,7 +193,8 @@ describe("units: the threshold must fit the field, verdicts print in its unit", 
 describe("scope and sample size", () => {
   const endpoint = findStatsEndpoint("failure-rate")!;
   const group = (queue: string, total: number, failures: number) => ({
-    base_ref: "main", queue_name: queue,
+    base_ref: "main",
+    queue_name: queue,
     stats: [{ start: "2026-11-20T00:00:00Z", end: "2026-11-20T12:00:00Z", total, failures, failure_rate: total ? failures / total : 0 }],
   });
   // the issue's case: the queue fails 13 of 119 checks, but small groups fail 1 of 2
@@ -170,7 +202,9 @@ describe("scope and sample size", () => {
   const expr = parseFailIf("failure_rate > 20%", "mq stats failure-rate", FR);
 
   it("judges the all-groups figure by default", () => {
-    expect(judgeStats([expr], endpoint, body, "all").map(formatVerdict)).toEqual(["ok    failure_rate 10.9% <= 20% (13/119 checks, all groups)"]);
+    expect(judgeStats([expr], endpoint, body, "all").map(formatVerdict)).toEqual([
+      "ok    failure_rate 10.9% <= 20% (13/119 checks, all groups)",
+    ]);
   });
 
   it("each group with --fail-if-scope each, both with both", () => {
@@ -194,17 +228,29 @@ describe("scope and sample size", () => {
     const ttm = findStatsEndpoint("time-to-merge")!;
     const mean = parseFailIf("mean > 1h", "mq stats time-to-merge", { mean: "duration", median: "duration" });
     const rows = [
-      { partition_name: "__default__", queues: [
-        { queue_name: "default", time_to_merge: { mean: 1800, median: 1500 } },
-        { queue_name: "hotfix", time_to_merge: { mean: 5400, median: 5000 } },
-        { queue_name: "idle", time_to_merge: { mean: null, median: null } },
-      ] },
+      {
+        partition_name: "__default__",
+        queues: [
+          { queue_name: "default", time_to_merge: { mean: 1800, median: 1500 } },
+          { queue_name: "hotfix", time_to_merge: { mean: 5400, median: 5000 } },
+          { queue_name: "idle", time_to_merge: { mean: null, median: null } },
+        ],
+      },
     ];
     // the old all-groups value was (1800 + 5400) / 2 = 1h: not above 1h, and a figure nobody sent
     expect(statsTargets(ttm, rows, "mean", "all").map((t) => t.keys)).toEqual([
-      [["partition_name", "__default__"], ["queue_name", "default"]],
-      [["partition_name", "__default__"], ["queue_name", "hotfix"]],
-      [["partition_name", "__default__"], ["queue_name", "idle"]],
+      [
+        ["partition_name", "__default__"],
+        ["queue_name", "default"],
+      ],
+      [
+        ["partition_name", "__default__"],
+        ["queue_name", "hotfix"],
+      ],
+      [
+        ["partition_name", "__default__"],
+        ["queue_name", "idle"],
+      ],
     ]);
     expect(judgeStats([mean], ttm, rows, "all").map(formatVerdict)).toEqual([
       "ok    mean 30m <= 1h (partition_name __default__, queue_name default)",
@@ -216,7 +262,12 @@ describe("scope and sample size", () => {
   it("outcome endpoints judge each outcome over all groups", () => {
     const oc = findStatsEndpoint("queues-checks-outcome-count")!;
     const rec = (o: string, count: number) => ({ start: "2026-11-20T00:00:00Z", end: "2026-11-20T12:00:00Z", check_outcome: o, count });
-    const b = { groups: [{ queue_name: "a", stats: [rec("SUCCESS", 5), rec("CHECKS_FAILED", 2)] }, { queue_name: "b", stats: [rec("CHECKS_FAILED", 4)] }] };
+    const b = {
+      groups: [
+        { queue_name: "a", stats: [rec("SUCCESS", 5), rec("CHECKS_FAILED", 2)] },
+        { queue_name: "b", stats: [rec("CHECKS_FAILED", 4)] },
+      ],
+    };
     const e = parseFailIf("count > 5", "mq stats queues-checks-outcome-count", { count: "count" });
     expect(judgeStats([e], oc, b, "all").map(formatVerdict)).toEqual([
       "ok    count 5 <= 5 (all groups, check_outcome SUCCESS)",

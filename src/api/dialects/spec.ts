@@ -73,8 +73,7 @@ export const UNTYPED_EVENT_TYPES = [
 
 /** The 38 types with a documented metadata shape (docs/api.md §6). */
 export const TYPED_EVENT_TYPES = EVENT_TYPES.filter(
-  (t): t is Exclude<EventType, (typeof UNTYPED_EVENT_TYPES)[number]> =>
-    !(UNTYPED_EVENT_TYPES as readonly string[]).includes(t),
+  (t): t is Exclude<EventType, (typeof UNTYPED_EVENT_TYPES)[number]> => !(UNTYPED_EVENT_TYPES as readonly string[]).includes(t),
 );
 
 const dateTime = (name: string): ParamSpec => ({ name, array: false, type: "string", format: "date-time" });
@@ -82,7 +81,14 @@ const names = (name: string): ParamSpec => ({ name, array: true, type: "string",
 
 /** docs/api.md §4.2: the standard filter set F and its variants */
 const STATS_PARAMS: Record<StatsParamKind, ParamSpec[]> = {
-  filters: [names("base_ref"), names("partition_name"), names("queue_name"), names("priority_rule_name"), dateTime("start_at"), dateTime("end_at")],
+  filters: [
+    names("base_ref"),
+    names("partition_name"),
+    names("queue_name"),
+    names("priority_rule_name"),
+    dateTime("start_at"),
+    dateTime("end_at"),
+  ],
   "filters-no-priority": [names("base_ref"), names("partition_name"), names("queue_name"), dateTime("start_at"), dateTime("end_at")],
   range: [dateTime("start_at"), dateTime("end_at")],
   "time-to-merge": [dateTime("at"), { name: "branch", array: false, type: "string" }],
@@ -108,7 +114,9 @@ export const SPEC_DIALECT: Dialect = {
   abortCodes: ABORT_CODES,
   endpoints: {
     logs: LOGS_PARAMS,
-    ...Object.fromEntries(STATS_ENDPOINTS.filter((e) => e.dialects.includes("spec")).map((e) => [`stats/${e.path}`, STATS_PARAMS[e.params]])),
+    ...Object.fromEntries(
+      STATS_ENDPOINTS.filter((e) => e.dialects.includes("spec")).map((e) => [`stats/${e.path}`, STATS_PARAMS[e.params]]),
+    ),
   },
   defaultPerPage: 10,
   linkRels: ["next", "prev", "first", "last"],

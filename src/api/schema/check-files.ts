@@ -73,15 +73,29 @@ export const CHECK_FILES: readonly ChecksFile[] = [
     path: "src/api/schema/contract-checks.generated.ts",
     from: "src/api/schema/{events,common}.ts",
     what: "The contract's metadata shapes",
-    tables: [{ name: "CONTRACT_METADATA_CHECKS", keys: "event type -> the validator of its metadata (the contract's)", schemas: fromZod("metadata", EVENT_METADATA_SCHEMAS) }],
-    preamble: () => ["/** zod's date-time pattern of DateTimeSchema (offset required, any precision) */", `export const DATE_TIME_RE: RegExp = ${FORMATS()["date-time"].toString()};`, ""],
+    tables: [
+      {
+        name: "CONTRACT_METADATA_CHECKS",
+        keys: "event type -> the validator of its metadata (the contract's)",
+        schemas: fromZod("metadata", EVENT_METADATA_SCHEMAS),
+      },
+    ],
+    preamble: () => [
+      "/** zod's date-time pattern of DateTimeSchema (offset required, any precision) */",
+      `export const DATE_TIME_RE: RegExp = ${FORMATS()["date-time"].toString()};`,
+      "",
+    ],
   },
   {
     path: "src/api/schema/contract-stats-checks.generated.ts",
     from: "src/api/schema/stats.ts (the records of src/stats/endpoints.ts)",
     what: "The contract's statistics answers",
     tables: [
-      { name: "CONTRACT_STATS_CHECKS", keys: "endpoint name -> the validator of its answer (the contract's)", schemas: fromZod("stats", STATS_RESPONSE_SCHEMAS) },
+      {
+        name: "CONTRACT_STATS_CHECKS",
+        keys: "endpoint name -> the validator of its answer (the contract's)",
+        schemas: fromZod("stats", STATS_RESPONSE_SCHEMAS),
+      },
       {
         name: "CONTRACT_STATS_LENIENT_CHECKS",
         keys: "endpoint name -> the same with the group keys the real service omits (partition_name, partition_names) optional",
@@ -93,7 +107,13 @@ export const CHECK_FILES: readonly ChecksFile[] = [
     path: "src/api/dialects/mergify-checks.generated.ts",
     from: "docs/mergify-openapi.json (src/api/dialects/mergify-schemas.generated.ts)",
     what: "The real service's metadata shapes",
-    tables: [{ name: "MERGIFY_METADATA_CHECKS", keys: "event type -> the validator of its metadata (the service's OpenAPI)", schemas: fromOpenApi(() => Object.entries(MERGIFY_METADATA)) }],
+    tables: [
+      {
+        name: "MERGIFY_METADATA_CHECKS",
+        keys: "event type -> the validator of its metadata (the service's OpenAPI)",
+        schemas: fromOpenApi(() => Object.entries(MERGIFY_METADATA)),
+      },
+    ],
   },
   {
     path: "src/api/dialects/mergify-stats-checks.generated.ts",

@@ -44,7 +44,11 @@ export function int(v: number, p: Path | null | undefined): boolean {
   if (Number.isSafeInteger(v)) return true;
   if (p == null) return false;
   if (!Number.isInteger(v)) return bad(p, "Invalid input: expected int, received number");
-  return bad(p, v > 0 ? `Too big: expected int to be <=${Number.MAX_SAFE_INTEGER}` : `Too small: expected int to be >=${-Number.MAX_SAFE_INTEGER}`, false);
+  return bad(
+    p,
+    v > 0 ? `Too big: expected int to be <=${Number.MAX_SAFE_INTEGER}` : `Too small: expected int to be >=${-Number.MAX_SAFE_INTEGER}`,
+    false,
+  );
 }
 
 const child = (p: Path | null | undefined, k: string | number): Path | null => (p == null ? null : [...p, k]);

@@ -105,7 +105,9 @@ export function emitChecks(schemas: ReadonlyMap<string, unknown>, opts: EmitOpti
   }
 
   function oneOf(values: unknown[]): string {
-    if (!values.every((x) => x === null || typeof x === "string" || typeof x === "boolean" || (typeof x === "number" && Number.isFinite(x)))) {
+    if (
+      !values.every((x) => x === null || typeof x === "string" || typeof x === "boolean" || (typeof x === "number" && Number.isFinite(x)))
+    ) {
       throw new Error(`cannot emit an enum of ${q(values)}`);
     }
     const test = values.length <= 4 ? values.map((x) => `v === ${q(x)}`).join(" || ") : `${constant("e", `new Set(${q(values)})`)}.has(v)`;
@@ -133,8 +135,10 @@ export function emitChecks(schemas: ReadonlyMap<string, unknown>, opts: EmitOpti
     if (node.format === "uuid") checks.push([`${constant("re", opts.formats.uuid!.toString())}.test(v)`, "Invalid GUID"]);
     else if (node.format !== undefined) throw new Error(`cannot emit format ${String(node.format)}`);
     // zod counts UTF-16 units (string.length)
-    if (typeof node.minLength === "number") checks.push([`v.length >= ${node.minLength}`, `Too small: expected string to have >=${node.minLength} characters`]);
-    if (typeof node.maxLength === "number") checks.push([`v.length <= ${node.maxLength}`, `Too big: expected string to have <=${node.maxLength} characters`]);
+    if (typeof node.minLength === "number")
+      checks.push([`v.length >= ${node.minLength}`, `Too small: expected string to have >=${node.minLength} characters`]);
+    if (typeof node.maxLength === "number")
+      checks.push([`v.length <= ${node.maxLength}`, `Too big: expected string to have <=${node.maxLength} characters`]);
     if (typeof node.pattern === "string") {
       const re = new RegExp(node.pattern);
       checks.push([`${constant("re", re.toString())}.test(v)`, `Invalid string: must match pattern ${re.toString()}`]);
@@ -156,15 +160,21 @@ export function emitChecks(schemas: ReadonlyMap<string, unknown>, opts: EmitOpti
     const lines = [`  if (typeof v !== "number" || !Number.isFinite(v)) return p != null && typeIssue(p, "number", v);`];
     const checks: Array<[string, string]> = [];
     if (node.minimum !== undefined) checks.push([`v >= ${node.minimum}`, `Too small: expected number to be >=${node.minimum}`]);
-    if (node.exclusiveMinimum !== undefined) checks.push([`v > ${node.exclusiveMinimum}`, `Too small: expected number to be >${node.exclusiveMinimum}`]);
+    if (node.exclusiveMinimum !== undefined)
+      checks.push([`v > ${node.exclusiveMinimum}`, `Too small: expected number to be >${node.exclusiveMinimum}`]);
     if (node.maximum !== undefined) checks.push([`v <= ${node.maximum}`, `Too big: expected number to be <=${node.maximum}`]);
-    if (node.exclusiveMaximum !== undefined) checks.push([`v < ${node.exclusiveMaximum}`, `Too big: expected number to be <${node.exclusiveMaximum}`]);
+    if (node.exclusiveMaximum !== undefined)
+      checks.push([`v < ${node.exclusiveMaximum}`, `Too big: expected number to be <${node.exclusiveMaximum}`]);
     if (node["x-int"] === true) {
       // zod's int check comes first, and a non-integer stops the checks after it
       if (checks.length === 0) return [...lines, "  return int(v, p);"].join("\n");
       lines.push("  if (!Number.isInteger(v)) return int(v, p);");
       if (checks.length > 0) {
-        return [...lines, `  if (p == null) return Number.isSafeInteger(v) && ${checks.map(([t]) => `(${t})`).join(" && ")};`, `  return all([int(v, p), ${checks.map(([t, m]) => `${t} || bad(p, ${q(m)}, false)`).join(", ")}]);`].join("\n");
+        return [
+          ...lines,
+          `  if (p == null) return Number.isSafeInteger(v) && ${checks.map(([t]) => `(${t})`).join(" && ")};`,
+          `  return all([int(v, p), ${checks.map(([t, m]) => `${t} || bad(p, ${q(m)}, false)`).join(", ")}]);`,
+        ].join("\n");
       }
     }
     return [...lines, ...checksCode(checks)].join("\n");
@@ -174,8 +184,10 @@ export function emitChecks(schemas: ReadonlyMap<string, unknown>, opts: EmitOpti
     const item = isObject(node.items) && Object.keys(node.items).length > 0 ? fn(node.items) : undefined;
     const lines = [`  if (!Array.isArray(v)) return p != null && typeIssue(p, "array", v);`];
     const checks: Array<[string, string]> = [];
-    if (typeof node.minItems === "number") checks.push([`v.length >= ${node.minItems}`, `Too small: expected array to have >=${node.minItems} items`]);
-    if (typeof node.maxItems === "number") checks.push([`v.length <= ${node.maxItems}`, `Too big: expected array to have <=${node.maxItems} items`]);
+    if (typeof node.minItems === "number")
+      checks.push([`v.length >= ${node.minItems}`, `Too small: expected array to have >=${node.minItems} items`]);
+    if (typeof node.maxItems === "number")
+      checks.push([`v.length <= ${node.maxItems}`, `Too big: expected array to have <=${node.maxItems} items`]);
     if (item === undefined) return [...lines, ...checksCode(checks)].join("\n");
     if (checks.length === 0) return [...lines, `  return items(v, p, ${item});`].join("\n");
     // an item's aborting issue skips the array's own checks, as zod does
@@ -190,7 +202,8 @@ export function emitChecks(schemas: ReadonlyMap<string, unknown>, opts: EmitOpti
   }
 
   function recordBody(node: Json): string {
-    const value = isObject(node.additionalProperties) && Object.keys(node.additionalProperties).length > 0 ? fn(node.additionalProperties) : undefined;
+    const value =
+      isObject(node.additionalProperties) && Object.keys(node.additionalProperties).length > 0 ? fn(node.additionalProperties) : undefined;
     const test = `  if (!isObj(v)) return p != null && typeIssue(p, "record", v);`;
     return value === undefined ? `${test}\n  return true;` : `${test}\n  return values(v, p, ${value});`;
   }

@@ -39,8 +39,7 @@ export function envelopeError(ev: unknown): string | undefined {
   if (typeof ev.repository !== "string") return `repository: expected a string, got ${describe(ev.repository)}`;
   if (ev.pull_request !== null && !Number.isInteger(ev.pull_request))
     return `pull_request: expected an integer or null, got ${describe(ev.pull_request)}`;
-  if (ev.base_ref !== null && typeof ev.base_ref !== "string")
-    return `base_ref: expected a string or null, got ${describe(ev.base_ref)}`;
+  if (ev.base_ref !== null && typeof ev.base_ref !== "string") return `base_ref: expected a string or null, got ${describe(ev.base_ref)}`;
   if (typeof ev.type !== "string") return `type: expected a string, got ${describe(ev.type)}`;
   if (!isObject(ev.metadata)) return `metadata: expected an object, got ${describe(ev.metadata)}`;
   return undefined;

@@ -11,8 +11,5 @@ export const ValidationDetailSchema = z.looseObject({
 });
 export type ValidationDetail = z.infer<typeof ValidationDetailSchema>;
 
-export const ErrorBodySchema = z.union([
-  z.looseObject({ detail: z.string() }),
-  z.looseObject({ detail: z.array(ValidationDetailSchema) }),
-]);
+export const ErrorBodySchema = z.union([z.looseObject({ detail: z.string() }), z.looseObject({ detail: z.array(ValidationDetailSchema) })]);
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;

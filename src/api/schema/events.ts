@@ -373,7 +373,10 @@ function buildEventSchemas() {
   const EventSchema = z.union([
     z.discriminatedUnion(
       "type",
-      TYPED_EVENT_TYPES.map((t) => typedEventSchemas[t]) as unknown as [TypedEventSchemas[TypedEventType], ...TypedEventSchemas[TypedEventType][]],
+      TYPED_EVENT_TYPES.map((t) => typedEventSchemas[t]) as unknown as [
+        TypedEventSchemas[TypedEventType],
+        ...TypedEventSchemas[TypedEventType][],
+      ],
     ),
     GenericEventSchema,
   ]);
@@ -415,9 +418,7 @@ export function isTypedEvent<T extends TypedEventType>(ev: { type: string }, typ
   return ev.type === type;
 }
 
-const METADATA_BY_TYPE: ReadonlyMap<string, z.ZodType> = new Map(
-  Object.entries(EVENT_METADATA_SCHEMAS) as [string, z.ZodType][],
-);
+const METADATA_BY_TYPE: ReadonlyMap<string, z.ZodType> = new Map(Object.entries(EVENT_METADATA_SCHEMAS) as [string, z.ZodType][]);
 
 /** The metadata schema of a typed event type, undefined for untyped or unknown types. */
 export function metadataSchemaFor(type: string): z.ZodType | undefined {

@@ -48,7 +48,10 @@ export function normalize(schema: unknown, opts: NormalizeOptions): JsonSchema {
   if (Array.isArray(schema.type)) {
     // zod writes "string or null" as a list of types
     const types = schema.type as string[];
-    return union(types.map((type) => ({ ...schema, type })), opts);
+    return union(
+      types.map((type) => ({ ...schema, type })),
+      opts,
+    );
   }
   switch (schema.type) {
     case "object":
@@ -136,4 +139,3 @@ function object(schema: Json, opts: NormalizeOptions): JsonSchema {
   if (req.length > 0) out.required = req;
   return out;
 }
-

@@ -24,7 +24,8 @@ const NO_METADATA_CHECKS: MetadataChecks = {};
  */
 export async function pageCheck(dialect: DialectName, what: "pages" | "envelopes" = "pages"): Promise<PageCheck> {
   // the contract's validators come with envelope.ts; the real service's are loaded for its dialect only
-  const metadata = dialect === "mergify" ? (await import("../dialects/mergify-checks.generated.js")).MERGIFY_METADATA_CHECKS : CONTRACT_METADATA_CHECKS;
+  const metadata =
+    dialect === "mergify" ? (await import("../dialects/mergify-checks.generated.js")).MERGIFY_METADATA_CHECKS : CONTRACT_METADATA_CHECKS;
   const quick = what === "envelopes" ? NO_METADATA_CHECKS : metadata;
   const against = METADATA_SHAPES_OF[dialect];
   return (body, opts) => {

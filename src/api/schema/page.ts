@@ -69,7 +69,8 @@ export function parseEventsPage(body: unknown, opts: ParseEventsPageOptions = {}
   const prefix = `response does not match ${opts.against ?? "the contract"}`;
   if (!isObject(body)) throw new ContractError(`${prefix}: expected a JSON object, got ${describe(body)}`);
   if (!Number.isSafeInteger(body.size)) throw new ContractError(`${prefix}: size: expected an integer, got ${describe(body.size)}`);
-  if (!Number.isSafeInteger(body.per_page)) throw new ContractError(`${prefix}: per_page: expected an integer, got ${describe(body.per_page)}`);
+  if (!Number.isSafeInteger(body.per_page))
+    throw new ContractError(`${prefix}: per_page: expected an integer, got ${describe(body.per_page)}`);
   const events = body.events;
   if (!Array.isArray(events)) throw new ContractError(`${prefix}: events: expected an array, got ${describe(events)}`);
   const { strict = false, onMetadataMismatch, checkMetadataOf, metadata } = opts;

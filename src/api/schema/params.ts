@@ -152,11 +152,7 @@ function toDetail(issue: z.core.$ZodIssue, location: string, input: Record<strin
   }
 }
 
-function decode<T extends z.ZodObject>(
-  read: (key: string) => string[],
-  schema: T,
-  location: "query" | "path",
-): DecodeResult<z.infer<T>> {
+function decode<T extends z.ZodObject>(read: (key: string) => string[], schema: T, location: "query" | "path"): DecodeResult<z.infer<T>> {
   const input: Record<string, unknown> = {};
   const detail: FastApiDetail[] = [];
   for (const [key, field] of Object.entries(schema.shape)) {
@@ -169,7 +165,11 @@ function decode<T extends z.ZodObject>(
       const ints: number[] = [];
       values.forEach((raw, i) => {
         if (!INT_RE.test(raw.trim())) {
-          detail.push({ loc: [location, key, i], msg: "Input should be a valid integer, unable to parse string as an integer", type: "int_parsing" });
+          detail.push({
+            loc: [location, key, i],
+            msg: "Input should be a valid integer, unable to parse string as an integer",
+            type: "int_parsing",
+          });
         } else ints.push(Number(raw.trim()));
       });
       input[key] = ints;
@@ -252,7 +252,11 @@ export function exclusionDetails(params: readonly ParamSpec[], present: (name: s
     if (seen.has(pair)) continue;
     seen.add(pair);
     if (present(p.name) && present(p.exclusiveWith)) {
-      out.push({ loc: ["query", p.name], msg: `Value error, ${p.name} and ${p.exclusiveWith} are mutually exclusive`, type: "value_error" });
+      out.push({
+        loc: ["query", p.name],
+        msg: `Value error, ${p.name} and ${p.exclusiveWith} are mutually exclusive`,
+        type: "value_error",
+      });
     }
   }
   return out;

@@ -31,15 +31,9 @@ function groupKeys(lenient: boolean, opts: { priority?: boolean; partitions?: bo
   };
 }
 
-function groupsOf<S extends z.core.$ZodLooseShape>(
-  lenient: boolean,
-  fields: S,
-  opts?: { priority?: boolean; partitions?: boolean },
-) {
+function groupsOf<S extends z.core.$ZodLooseShape>(lenient: boolean, fields: S, opts?: { priority?: boolean; partitions?: boolean }) {
   return z.looseObject({
-    groups: z.array(
-      z.looseObject({ ...groupKeys(lenient, opts), stats: z.array(z.looseObject({ ...intervalShape, ...fields })) }),
-    ),
+    groups: z.array(z.looseObject({ ...groupKeys(lenient, opts), stats: z.array(z.looseObject({ ...intervalShape, ...fields })) })),
   });
 }
 

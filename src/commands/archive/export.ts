@@ -13,13 +13,16 @@ export interface ArchiveExportOptions {
 
 export function NewCmdArchiveExport(ctx: Context, runF?: (opts: ArchiveExportOptions) => Promise<void>): Command {
   return new Command("export")
-    .description("write the archive as Hive-partitioned Parquet (DIR/repository=owner%2Fname/date=YYYY-MM-DD/) for Spark, Trino, BigQuery, ClickHouse or DuckDB")
+    .description(
+      "write the archive as Hive-partitioned Parquet (DIR/repository=owner%2Fname/date=YYYY-MM-DD/) for Spark, Trino, BigQuery, ClickHouse or DuckDB",
+    )
     .argument("[repos...]", "only these repositories (default: all)")
     .addOption(new Option("--parquet <dir>", "the folder to write (required)"))
     .addOption(new Option("--force", "replace what the folder already holds"))
     .addOption(dataDirOption())
     .action(async (repos: string[], flags: { parquet?: string; force?: boolean; dataDir?: string }) => {
-      if (flags.parquet === undefined || flags.parquet.trim() === "") throw new UsageError("--parquet <dir> is required: the folder to write the Parquet files into.");
+      if (flags.parquet === undefined || flags.parquet.trim() === "")
+        throw new UsageError("--parquet <dir> is required: the folder to write the Parquet files into.");
       const opts: ArchiveExportOptions = {
         parquet: flags.parquet,
         repositories: await checkRepositories(repos, "repository"),
@@ -47,5 +50,7 @@ export async function runArchiveExport(opts: ArchiveExportOptions, ctx: Context)
   ]);
   const archive = await openArchiveForReading(ctx, opts.dataDir);
   const result = await exportParquet(archive, { dir, repositories: opts.repositories, overwrite: opts.force });
-  ctx.io.stderr.write(`Exported ${formatCount(result.events)} event${result.events === 1 ? "" : "s"} into ${formatCount(result.partitions)} partition${result.partitions === 1 ? "" : "s"} under ${dir}.\n`);
+  ctx.io.stderr.write(
+    `Exported ${formatCount(result.events)} event${result.events === 1 ? "" : "s"} into ${formatCount(result.partitions)} partition${result.partitions === 1 ? "" : "s"} under ${dir}.\n`,
+  );
 }

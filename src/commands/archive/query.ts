@@ -15,10 +15,10 @@ export interface ArchiveQueryOptions {
 export function NewCmdArchiveQuery(ctx: Context, runF?: (opts: ArchiveQueryOptions) => Promise<void>): Command {
   return new Command("query")
     .description("run read-only SQL (DuckDB dialect) over the archive: the events are in the table events; see the README for the schema")
-    .argument("<sql>", "one SQL statement, e.g. \"SELECT type, count(*) FROM events GROUP BY type\"")
+    .argument("<sql>", 'one SQL statement, e.g. "SELECT type, count(*) FROM events GROUP BY type"')
     .addOption(dataDirOption())
     .action(async (sql: string, flags: { dataDir?: string }) => {
-      if (sql.trim() === "") throw new UsageError("the SQL is empty: give a statement such as \"SELECT count(*) FROM events\".");
+      if (sql.trim() === "") throw new UsageError('the SQL is empty: give a statement such as "SELECT count(*) FROM events".');
       const opts = { sql, dataDir: checkDataDir(flags.dataDir), format: resolveOutputFormat(ctx) };
       await (runF ?? runArchiveQuery)(opts, ctx);
     });

@@ -15,7 +15,10 @@ const SIZING_ROWS = 500;
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 export function safeCell(text: string): string {
-  return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).replace(/\r?\n/g, "\\n").replace(/\t/g, "\\t");
+  return text
+    .replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    .replace(/\r?\n/g, "\\n")
+    .replace(/\t/g, "\\t");
 }
 
 /** A value as a table shows it: "-" for none, JSON for a list or an object, controls escaped. */
@@ -26,7 +29,10 @@ export function cellText(value: unknown): string {
 }
 
 async function rowTable(io: IOStreams, columns: readonly string[]): Promise<Sink<Row>> {
-  const [{ renderTable, columnWidths }, { colors }] = await Promise.all([import("../../output/table.js"), import("../../iostreams/color.js")]);
+  const [{ renderTable, columnWidths }, { colors }] = await Promise.all([
+    import("../../output/table.js"),
+    import("../../iostreams/color.js"),
+  ]);
   const c = colors(io, "stdout");
   const head = columns.map((h) => h.toUpperCase());
   const width = io.tableWidth();

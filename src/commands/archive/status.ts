@@ -11,7 +11,19 @@ export interface ArchiveStatusOptions {
   format: OutputFormat;
 }
 
-export const STATUS_COLUMNS = ["repository", "events", "first_event", "last_event", "covered_from", "covered_to", "dialects", "last_sync", "last_sync_complete", "raw_bytes", "gaps"];
+export const STATUS_COLUMNS = [
+  "repository",
+  "events",
+  "first_event",
+  "last_event",
+  "covered_from",
+  "covered_to",
+  "dialects",
+  "last_sync",
+  "last_sync_complete",
+  "raw_bytes",
+  "gaps",
+];
 
 export function NewCmdArchiveStatus(ctx: Context, runF?: (opts: ArchiveStatusOptions) => Promise<void>): Command {
   return new Command("status")
@@ -61,10 +73,14 @@ export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context)
     const repo = String(row.repository);
     const coverage = await readCoverage(archive, repo);
     const gaps: Gap[] = [];
-    const rows = await archive.all("SELECT epoch_us(gap_from) AS f, epoch_us(gap_to) AS t, reason FROM gaps WHERE repository = ? ORDER BY gap_from", [repo]);
+    const rows = await archive.all(
+      "SELECT epoch_us(gap_from) AS f, epoch_us(gap_to) AS t, reason FROM gaps WHERE repository = ? ORDER BY gap_from",
+      [repo],
+    );
     const recorded = rows.map((g) => ({ from: Number(g.f) / 1000, to: Number(g.t) / 1000, reason: String(g.reason) }));
     // a recorded gap that a later --since filled is no longer one
-    for (const g of recorded) for (const part of subtract(g, coverage)) gaps.push({ from: iso(part.from), to: iso(part.to), reason: g.reason });
+    for (const g of recorded)
+      for (const part of subtract(g, coverage)) gaps.push({ from: iso(part.from), to: iso(part.to), reason: g.reason });
     // other holes between covered ranges: an old --since, or a window asked for and not finished
     const known = mergeRanges(recorded);
     for (let i = 1; i < coverage.length; i++) {
@@ -89,7 +105,9 @@ export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context)
     });
   }
   const size = await archiveSize(path);
-  ctx.io.stderr.write(`Archive ${path}: ${formatBytes(size)}, schema version ${SCHEMA_VERSION}, ${formatCount(records.length)} repositor${records.length === 1 ? "y" : "ies"}.\n`);
+  ctx.io.stderr.write(
+    `Archive ${path}: ${formatBytes(size)}, schema version ${SCHEMA_VERSION}, ${formatCount(records.length)} repositor${records.length === 1 ? "y" : "ies"}.\n`,
+  );
   if (opts.format === "table") {
     // a row per repository, a dozen columns of timestamps: one streaming table ran 110 columns wide
     // at 60 with every cell cut to 7 characters; fitted, it splits into parts, each with the
@@ -98,7 +116,17 @@ export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context)
     const head = STATUS_COLUMNS.map((c) => c.toUpperCase());
     const rows = records.map((r) => STATUS_COLUMNS.map((c) => cellText(r[c])));
     const align = STATUS_COLUMNS.map((c) => (c === "events" || c === "raw_bytes" ? "right" : "left"));
-    ctx.io.stdout.write(fittedTable({ head, rows, columns: ctx.io.tableWidth(), colors: colors(ctx.io, "stdout"), align, lead: 1, freeLast: { min: 30, wrap: true } }) + "\n");
+    ctx.io.stdout.write(
+      fittedTable({
+        head,
+        rows,
+        columns: ctx.io.tableWidth(),
+        colors: colors(ctx.io, "stdout"),
+        align,
+        lead: 1,
+        freeLast: { min: 30, wrap: true },
+      }) + "\n",
+    );
     return;
   }
   await writeRows(ctx, opts.format, STATUS_COLUMNS, records);

@@ -35,7 +35,12 @@ export function NewCmdArchiveSync(ctx: Context, runF?: (opts: ArchiveSyncOptions
     .argument("[repos...]", "owner/name of each repository (default: --repo, $MQ_REPO, the git remote or the config)")
     .addOption(new Option("--since <time>", `start of the first sync: ${TIME_VALUE_HELP} (default: 90d, as far back as the service keeps)`))
     .addOption(new Option("--until <time>", "end of the window (default: now)"))
-    .addOption(new Option("--parallel <n>", `requests in flight: several days at once, and parallel time slices within a day: 1 to ${MAX_PARALLEL}, 1 for one page after another (default ${DEFAULT_PARALLEL})`))
+    .addOption(
+      new Option(
+        "--parallel <n>",
+        `requests in flight: several days at once, and parallel time slices within a day: 1 to ${MAX_PARALLEL}, 1 for one page after another (default ${DEFAULT_PARALLEL})`,
+      ),
+    )
     .addOption(dataDirOption())
     .action(async (repos: string[], flags: RawFlags) => {
       const opts = await parseArchiveSyncFlags(repos, flags, ctx);
@@ -49,7 +54,8 @@ export async function parseArchiveSyncFlags(repos: string[], flags: RawFlags, ct
     throw new UsageError("give the repositories either as arguments or with --repo, not both.");
   }
   const { since, until } = parseTimeWindow({ since: flags.since, until: flags.until }, ctx.now());
-  if (until && until.getTime() > ctx.now().getTime()) throw new UsageError("--until is in the future: the archive holds what has happened.");
+  if (until && until.getTime() > ctx.now().getTime())
+    throw new UsageError("--until is in the future: the archive holds what has happened.");
   const parallel = flags.parallel === undefined ? DEFAULT_PARALLEL : parseIntFlag("--parallel", flags.parallel, 1, MAX_PARALLEL);
   return { repositories, since, until, dataDir: checkDataDir(flags.dataDir), parallel, format: resolveOutputFormat(ctx) };
 }
@@ -91,7 +97,9 @@ export async function runArchiveSync(opts: ArchiveSyncOptions, ctx: Context): Pr
         onProgress(p) {
           const seconds = (performance.now() - started) / 1000;
           const rate = seconds > 0.5 ? `, ${formatCount(Math.round(p.fetched / seconds))} events/s` : "";
-          spinner.update(`${repository}: ${p.chunksDone} of ${p.chunks} day${p.chunks === 1 ? "" : "s"} done, ${formatCount(p.fetched)} events read, ${formatCount(p.added)} new${rate}`);
+          spinner.update(
+            `${repository}: ${p.chunksDone} of ${p.chunks} day${p.chunks === 1 ? "" : "s"} done, ${formatCount(p.fetched)} events read, ${formatCount(p.added)} new${rate}`,
+          );
         },
       });
       spinner.stop();

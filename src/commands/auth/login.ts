@@ -11,23 +11,25 @@ export interface AuthLoginOptions {
 }
 
 export function NewCmdAuthLogin(ctx: Context, runF?: (opts: AuthLoginOptions) => Promise<void>): Command {
-  return new Command("login")
-    .description("store an API token for the API URL in effect")
-    .option("--with-token", "read the token from standard input")
-    .option("--check", "check the token against the API (GET the repository's queues) before storing it")
-    // excess arguments are accepted only to refuse them with a better message than commander's
-    .allowExcessArguments(true)
-    .action(async (flags: { withToken?: boolean; check?: boolean }, cmd: Command) => {
-      if (cmd.args.length > 0) {
-        // never echo it: it is probably the token
-        throw new UsageError(
-          "mq auth login does not take the token as an argument (it would stay in shell history and the process list)",
-          "pipe it in with: mq auth login --with-token < token.txt, or run mq auth login on a terminal to be prompted",
-        );
-      }
-      const opts: AuthLoginOptions = { withToken: Boolean(flags.withToken), check: Boolean(flags.check) };
-      await (runF ?? ((o) => runAuthLogin(o, ctx)))(opts);
-    });
+  return (
+    new Command("login")
+      .description("store an API token for the API URL in effect")
+      .option("--with-token", "read the token from standard input")
+      .option("--check", "check the token against the API (GET the repository's queues) before storing it")
+      // excess arguments are accepted only to refuse them with a better message than commander's
+      .allowExcessArguments(true)
+      .action(async (flags: { withToken?: boolean; check?: boolean }, cmd: Command) => {
+        if (cmd.args.length > 0) {
+          // never echo it: it is probably the token
+          throw new UsageError(
+            "mq auth login does not take the token as an argument (it would stay in shell history and the process list)",
+            "pipe it in with: mq auth login --with-token < token.txt, or run mq auth login on a terminal to be prompted",
+          );
+        }
+        const opts: AuthLoginOptions = { withToken: Boolean(flags.withToken), check: Boolean(flags.check) };
+        await (runF ?? ((o) => runAuthLogin(o, ctx)))(opts);
+      })
+  );
 }
 
 const MAX_TOKEN_BYTES = 64 * 1024;
@@ -35,7 +37,10 @@ const MAX_TOKEN_BYTES = 64 * 1024;
 export async function runAuthLogin(opts: AuthLoginOptions, ctx: Context): Promise<void> {
   if (ctx.globals.offline) throw new UsageError("--offline needs no login: the bundled server accepts any request");
   if (ctx.globals.token !== undefined) {
-    throw new UsageError("mq auth login does not read --token", "pipe the token in with --with-token, or run it on a terminal to be prompted");
+    throw new UsageError(
+      "mq auth login does not read --token",
+      "pipe the token in with --with-token, or run it on a terminal to be prompted",
+    );
   }
   const api = await resolveApiUrl(ctx);
 

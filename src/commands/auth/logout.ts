@@ -6,11 +6,9 @@ import { resolveApiUrl } from "../../config/resolve.js";
 export type AuthLogoutOptions = Record<string, never>;
 
 export function NewCmdAuthLogout(ctx: Context, runF?: (opts: AuthLogoutOptions) => Promise<void>): Command {
-  return new Command("logout")
-    .description("remove the stored token for the API URL in effect")
-    .action(async () => {
-      await (runF ?? ((o) => runAuthLogout(o, ctx)))({});
-    });
+  return new Command("logout").description("remove the stored token for the API URL in effect").action(async () => {
+    await (runF ?? ((o) => runAuthLogout(o, ctx)))({});
+  });
 }
 
 export async function runAuthLogout(_opts: AuthLogoutOptions, ctx: Context): Promise<void> {

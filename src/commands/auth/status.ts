@@ -28,7 +28,9 @@ export async function runAuthStatus(_opts: AuthStatusOptions, ctx: Context): Pro
     throw new AuthError(`not logged in to ${api.url}`, "run mq auth login, set MQ_TOKEN, or use --offline");
   }
   const apiFrom = api.source === "default" ? "default" : `from ${describeSource(api.source, configPath)}`;
-  ctx.io.writeText(`API URL: ${api.url} (${apiFrom})\nToken:   ${maskToken(found.token)} (from ${describeSource(found.source, configPath)})\n`);
+  ctx.io.writeText(
+    `API URL: ${api.url} (${apiFrom})\nToken:   ${maskToken(found.token)} (from ${describeSource(found.source, configPath)})\n`,
+  );
 }
 
 /** How `mq auth status` names a source: the flag, the environment variable, or the config file. */

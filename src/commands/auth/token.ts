@@ -7,11 +7,9 @@ import { AuthError } from "../../errors.js";
 export type AuthTokenOptions = Record<string, never>;
 
 export function NewCmdAuthToken(ctx: Context, runF?: (opts: AuthTokenOptions) => Promise<void>): Command {
-  return new Command("token")
-    .description("print the token in effect (unmasked) to standard output, for scripts")
-    .action(async () => {
-      await (runF ?? ((o) => runAuthToken(o, ctx)))({});
-    });
+  return new Command("token").description("print the token in effect (unmasked) to standard output, for scripts").action(async () => {
+    await (runF ?? ((o) => runAuthToken(o, ctx)))({});
+  });
 }
 
 export async function runAuthToken(_opts: AuthTokenOptions, ctx: Context): Promise<void> {

@@ -22,18 +22,45 @@ export function bashScript(nodes: readonly NodeSpec[]): string {
 
   out.push("# __mq_subs PATH: the subcommands of PATH, in __mq_r", "__mq_subs() {", '  case "$1" in');
   for (const n of nodes) {
-    if (n.subcommands.length > 0) out.push(`    ${shq(n.path)}) ${arrayAssign("__mq_r", n.subcommands.map((s) => s.name), "    ")} ;;`);
+    if (n.subcommands.length > 0)
+      out.push(
+        `    ${shq(n.path)}) ${arrayAssign(
+          "__mq_r",
+          n.subcommands.map((s) => s.name),
+          "    ",
+        )} ;;`,
+      );
   }
   out.push("    *) __mq_r=() ;;", "  esac", "}", "");
 
   const { common, own } = splitCommonOptions(nodes);
   out.push("# __mq_flags PATH: the flags of PATH (its own, then the global ones), in __mq_r", "__mq_flags() {", '  case "$1" in');
   for (const n of nodes) {
-    out.push(`    ${shq(n.path)}) ${arrayAssign("__mq_r", own(n).flatMap((o) => o.flags), "    ")} ;;`);
+    out.push(
+      `    ${shq(n.path)}) ${arrayAssign(
+        "__mq_r",
+        own(n).flatMap((o) => o.flags),
+        "    ",
+      )} ;;`,
+    );
   }
-  out.push("    *) __mq_r=() ;;", "  esac", `  ${arrayAssign("__mq_r+", common.flatMap((o) => o.flags), "  ")}`, "}", "");
+  out.push(
+    "    *) __mq_r=() ;;",
+    "  esac",
+    `  ${arrayAssign(
+      "__mq_r+",
+      common.flatMap((o) => o.flags),
+      "  ",
+    )}`,
+    "}",
+    "",
+  );
 
-  out.push("# __mq_takes_value PATH FLAG: whether FLAG of PATH reads the next word as its value", "__mq_takes_value() {", '  case "$1|$2" in');
+  out.push(
+    "# __mq_takes_value PATH FLAG: whether FLAG of PATH reads the next word as its value",
+    "__mq_takes_value() {",
+    '  case "$1|$2" in',
+  );
   const takes = mergeRules(flagRules(nodes, (o) => (o.takesValue ? true : undefined)));
   for (const group of takes) out.push(`    ${casePatterns(group.keys)}) return 0 ;;`);
   out.push("  esac", "  return 1", "}", "");

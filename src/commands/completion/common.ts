@@ -39,7 +39,9 @@ export function flagRules<T>(nodes: readonly NodeSpec[], pick: (o: OptionSpec) =
 }
 
 /** Rules with the same value merged into one, keeping first-seen order. */
-export function mergeRules<T>(rules: readonly FlagRule<T>[]): Array<{ keys: Array<{ paths: readonly string[] | "*"; flag: string }>; value: T }> {
+export function mergeRules<T>(
+  rules: readonly FlagRule<T>[],
+): Array<{ keys: Array<{ paths: readonly string[] | "*"; flag: string }>; value: T }> {
   const out = new Map<string, { keys: Array<{ paths: readonly string[] | "*"; flag: string }>; value: T }>();
   for (const r of rules) {
     const k = JSON.stringify(r.value);

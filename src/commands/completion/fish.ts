@@ -23,17 +23,26 @@ export function fishScript(nodes: readonly NodeSpec[]): string {
     "",
   );
 
-  out.push("# __mq_sub PATH WORD: the subcommand WORD names below PATH, if any", "function __mq_sub --argument-names path word", '    switch "$path|$word"');
+  out.push(
+    "# __mq_sub PATH WORD: the subcommand WORD names below PATH, if any",
+    "function __mq_sub --argument-names path word",
+    '    switch "$path|$word"',
+  );
   for (const n of nodes) {
     if (n.subcommands.length === 0) continue;
     out.push(`        case ${n.subcommands.map((s) => fq(`${n.path}|${s.name}`)).join(" ")}`, "            echo $word");
     for (const s of n.subcommands) {
-      if (s.aliases.length > 0) out.push(`        case ${s.aliases.map((a) => fq(`${n.path}|${a}`)).join(" ")}`, `            echo ${fq(s.name)}`);
+      if (s.aliases.length > 0)
+        out.push(`        case ${s.aliases.map((a) => fq(`${n.path}|${a}`)).join(" ")}`, `            echo ${fq(s.name)}`);
     }
   }
   out.push("    end", "end", "");
 
-  out.push("# __mq_takes_value PATH FLAG: whether FLAG of PATH reads the next word as its value", "function __mq_takes_value --argument-names path flag", '    switch "$path|$flag"');
+  out.push(
+    "# __mq_takes_value PATH FLAG: whether FLAG of PATH reads the next word as its value",
+    "function __mq_takes_value --argument-names path flag",
+    '    switch "$path|$flag"',
+  );
   for (const group of mergeRules(flagRules(nodes, (o) => (o.takesValue ? true : undefined)))) {
     const pats = group.keys.flatMap((k) => (k.paths === "*" ? [fq(`*|${k.flag}`)] : k.paths.map((p) => fq(`${p}|${k.flag}`))));
     out.push(`        case ${pats.join(" ")}`, "            return 0");

@@ -83,12 +83,14 @@ function mirrorHelpCommand(nodes: NodeSpec[]): NodeSpec[] {
   const help = nodes.find((n) => n.path === "help");
   if (!help || help.subcommands.length > 0) return nodes;
   const described = nodes.filter((n) => n.path !== "help" && !n.path.startsWith("help "));
-  const mirrored = described.map((n): NodeSpec => ({
-    path: n.path === "" ? "help" : `help ${n.path}`,
-    description: n.path === "" ? help.description : n.description,
-    subcommands: n.path === "" ? n.subcommands.filter((s) => s.name !== "help") : n.subcommands,
-    options: help.options,
-    args: [],
-  }));
+  const mirrored = described.map(
+    (n): NodeSpec => ({
+      path: n.path === "" ? "help" : `help ${n.path}`,
+      description: n.path === "" ? help.description : n.description,
+      subcommands: n.path === "" ? n.subcommands.filter((s) => s.name !== "help") : n.subcommands,
+      options: help.options,
+      args: [],
+    }),
+  );
   return [...nodes.filter((n) => n.path !== "help"), ...mirrored];
 }

@@ -35,7 +35,11 @@ export function zshScript(nodes: readonly NodeSpec[]): string {
   out.push("    (*) __mq_r=() ;;", "  esac", "}", "");
 
   const { common, own } = splitCommonOptions(nodes);
-  out.push("# __mq_flags PATH: the flags of PATH as flag:description (its own, then the global ones), in __mq_r", "__mq_flags() {", '  case "$1" in');
+  out.push(
+    "# __mq_flags PATH: the flags of PATH as flag:description (its own, then the global ones), in __mq_r",
+    "__mq_flags() {",
+    '  case "$1" in',
+  );
   for (const n of nodes) {
     const entries = own(n).flatMap((o) => o.flags.map((f) => shq(described(f, o.description))));
     if (entries.length === 0) out.push(`    (${shq(n.path)}) __mq_r=() ;;`);
@@ -45,7 +49,11 @@ export function zshScript(nodes: readonly NodeSpec[]): string {
   for (const o of common) for (const f of o.flags) out.push(`    ${shq(described(f, o.description))}`);
   out.push("  )", "}", "");
 
-  out.push("# __mq_takes_value PATH FLAG: whether FLAG of PATH reads the next word as its value", "__mq_takes_value() {", '  case "$1|$2" in');
+  out.push(
+    "# __mq_takes_value PATH FLAG: whether FLAG of PATH reads the next word as its value",
+    "__mq_takes_value() {",
+    '  case "$1|$2" in',
+  );
   for (const group of mergeRules(flagRules(nodes, (o) => (o.takesValue ? true : undefined)))) {
     out.push(`    (${casePatterns(group.keys)}) return 0 ;;`);
   }

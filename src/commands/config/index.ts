@@ -33,7 +33,12 @@ export function NewCmdConfig(ctx: Context, runF?: (opts: ConfigOptions) => Promi
         .description("set a key; the value is checked first")
         .argument("<key>", "api-url, repo, output, color or timeout")
         .argument("<value>", "the new value, checked against what the key takes (below)")
-        .addHelpText("after", `\nValues:\n${Object.entries(CONFIG_KEY_HELP).map(([k, v]) => `  ${k.padEnd(9)}${v}`).join("\n")}`)
+        .addHelpText(
+          "after",
+          `\nValues:\n${Object.entries(CONFIG_KEY_HELP)
+            .map(([k, v]) => `  ${k.padEnd(9)}${v}`)
+            .join("\n")}`,
+        )
         .action((key: string, value: string) => run({ action: "set", key, value })),
     )
     .addCommand(
@@ -57,15 +62,20 @@ export async function runConfig(opts: ConfigOptions, ctx: Context): Promise<void
     const { exportAll } = await import("../../output/exporter.js");
     const settings = CONFIG_KEYS.filter((key) => values[key] !== undefined).map((key) => ({ key, value: values[key] }));
     // settings are key=value lines in every format but json, which gets the file's object
-    await exportAll(ctx.globals.output === "json" ? "json" : "table", ctx.io, {
-      document: () => values,
-      table: () => ({
-        async write(items) {
-          for (const { key, value } of items) out.write(`${key}=${value}\n`);
-        },
-        async end() {},
-      }),
-    }, () => settings);
+    await exportAll(
+      ctx.globals.output === "json" ? "json" : "table",
+      ctx.io,
+      {
+        document: () => values,
+        table: () => ({
+          async write(items) {
+            for (const { key, value } of items) out.write(`${key}=${value}\n`);
+          },
+          async end() {},
+        }),
+      },
+      () => settings,
+    );
     return;
   }
   const key = opts.key ?? "";

@@ -39,7 +39,8 @@ interface RawFlags extends GateRawFlags, StaysRawFlags {
 }
 
 const INSIGHTS_GATE_HELP = {
-  failIf: "exit 1 when FIGURE OP VALUE or change(FIGURE) OP VALUE holds, e.g. 'p95(queue_time) > 2h' (repeatable); one verdict line per check on stderr",
+  failIf:
+    "exit 1 when FIGURE OP VALUE or change(FIGURE) OP VALUE holds, e.g. 'p95(queue_time) > 2h' (repeatable); one verdict line per check on stderr",
   scope: "with several --repo: judge the total (all, default), each repository (each), or both; one repository takes only all",
   minCount: "skip (and report) figures with fewer than n stays behind them (distributions, failure_rate)",
   allowEmpty: "pass when a check's figure has no value (no stays in the window, no base to change from); default: fail",
@@ -96,7 +97,13 @@ export async function parseInsightsFlags(flags: RawFlags, ctx: Context): Promise
   if (compare && compare.since.getTime() < 0) throw new UsageError("--compare reaches back before 1970: give a shorter window.");
   const slowest = flags.slowest !== undefined ? parseIntFlag("--slowest", flags.slowest, 0, 100) : DEFAULT_SLOWEST;
   let gate: GateFlags = { failIf: [], scope: "all", allowEmpty: false };
-  if (flags.failIf?.length || flags.failIfScope !== undefined || flags.minCount !== undefined || flags.allowEmpty || flags.report !== undefined) {
+  if (
+    flags.failIf?.length ||
+    flags.failIfScope !== undefined ||
+    flags.minCount !== undefined ||
+    flags.allowEmpty ||
+    flags.report !== undefined
+  ) {
     // the figure catalogue, only when a gate flag is given: the command is built for every
     // `mq --help` and `mq insights` without a gate does not check its figures' names here
     const { parseInsightsFailIf, insightsSampled } = await import("../../insights/gate.js");

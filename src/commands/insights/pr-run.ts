@@ -21,7 +21,14 @@ export async function runPr(opts: PrOptions, ctx: Context): Promise<void> {
   const events: LogEvent[] = [];
   try {
     // one pull request's events: few, kept to be put in time order with the bisections
-    for await (const e of source.events({ owner: repo.owner, name: repo.name, since: opts.since, until: opts.until, pullRequest: opts.pullRequest, parallel: opts.parallel })) {
+    for await (const e of source.events({
+      owner: repo.owner,
+      name: repo.name,
+      since: opts.since,
+      until: opts.until,
+      pullRequest: opts.pullRequest,
+      parallel: opts.parallel,
+    })) {
       events.push(e);
     }
     // batch bisections name their pull requests in the metadata, not the envelope: read them over
@@ -48,6 +55,8 @@ export async function runPr(opts: PrOptions, ctx: Context): Promise<void> {
   await writeTimeline(ctx, `${repo.owner}/${repo.name}`, opts, timeline);
   if (timeline.length === 0) {
     const iso = (d: Date) => d.toISOString().replace(".000Z", "Z");
-    ctx.io.stderr.write(`mq: #${opts.pullRequest} has no queue stay from ${iso(opts.since)} to ${iso(opts.until)}; --since reaches further back.\n`);
+    ctx.io.stderr.write(
+      `mq: #${opts.pullRequest} has no queue stay from ${iso(opts.since)} to ${iso(opts.until)}; --since reaches further back.\n`,
+    );
   }
 }

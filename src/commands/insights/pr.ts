@@ -35,11 +35,10 @@ export function NewCmdPr(ctx: Context, runF?: (opts: PrOptions) => Promise<void>
     .description("one pull request's way through the queue: each stay step by step, the wait before each step, its checks")
     .argument("<number>", "the pull request number");
   addWindowFlags(cmd, "30 days");
-  return addArchiveFlags(cmd)
-    .action(async (number: string, flags: RawFlags) => {
-      const opts = parsePrFlags(number, flags, ctx);
-      await runF?.(opts);
-    });
+  return addArchiveFlags(cmd).action(async (number: string, flags: RawFlags) => {
+    const opts = parsePrFlags(number, flags, ctx);
+    await runF?.(opts);
+  });
 }
 
 export function parsePrFlags(number: string, flags: RawFlags, ctx: Context): PrOptions {

@@ -42,37 +42,42 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
   let failed: RepoFailure[] = [];
   let error: MqError | undefined;
   try {
-    ({ failed, error } = await eachRepo(ctx, repos, async (repo) => {
-      const rows: Row[] = [];
-      let seen = 0;
-      await walkStays(source, {
-        owner: repo.owner,
-        name: repo.name,
-        baseRef: opts.baseRef,
-        pullRequest: opts.pullRequest,
-        parallel: opts.parallel,
-        spans: [{ since: opts.since, until: opts.until }],
-        onPage: (n) => {
-          events += n - seen;
-          seen = n;
-          if (spinner.active) spinner.update(`${formatCount(events)} queue events of ${label}`);
-        },
-        onStay: async (s) => {
-          const r = stayRecord(s, untilMs);
-          if (!keep(r)) return;
-          if (multi) rows.push(r);
-          else if (opts.sort) buffered.push(r);
-          // stays begun before the window come out last, in no particular order: sorted at the end
-          else if (r.began_before_window) late.push(r);
-          else if (opts.limit === undefined || written < opts.limit) {
-            written++;
-            await sink.write([r]);
-          }
-        },
-      });
-      // a repository's rows join the others only once all of them are read
-      buffered.push(...rows);
-    }, (line) => spinner.log(line)));
+    ({ failed, error } = await eachRepo(
+      ctx,
+      repos,
+      async (repo) => {
+        const rows: Row[] = [];
+        let seen = 0;
+        await walkStays(source, {
+          owner: repo.owner,
+          name: repo.name,
+          baseRef: opts.baseRef,
+          pullRequest: opts.pullRequest,
+          parallel: opts.parallel,
+          spans: [{ since: opts.since, until: opts.until }],
+          onPage: (n) => {
+            events += n - seen;
+            seen = n;
+            if (spinner.active) spinner.update(`${formatCount(events)} queue events of ${label}`);
+          },
+          onStay: async (s) => {
+            const r = stayRecord(s, untilMs);
+            if (!keep(r)) return;
+            if (multi) rows.push(r);
+            else if (opts.sort) buffered.push(r);
+            // stays begun before the window come out last, in no particular order: sorted at the end
+            else if (r.began_before_window) late.push(r);
+            else if (opts.limit === undefined || written < opts.limit) {
+              written++;
+              await sink.write([r]);
+            }
+          },
+        });
+        // a repository's rows join the others only once all of them are read
+        buffered.push(...rows);
+      },
+      (line) => spinner.log(line),
+    ));
   } catch (err) {
     spinner.stop();
     await sink.end().catch(() => undefined);
@@ -82,7 +87,12 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
   }
   const field = opts.sort ?? "entered_at";
   const rest = [...buffered, ...late];
-  rest.sort((a, b) => sortValue(b, field) - sortValue(a, field) || String(a.repository).localeCompare(String(b.repository)) || Number(b.pull_request) - Number(a.pull_request));
+  rest.sort(
+    (a, b) =>
+      sortValue(b, field) - sortValue(a, field) ||
+      String(a.repository).localeCompare(String(b.repository)) ||
+      Number(b.pull_request) - Number(a.pull_request),
+  );
   for (const r of rest) {
     if (opts.limit !== undefined && written >= opts.limit) break;
     written++;

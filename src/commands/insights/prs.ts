@@ -44,24 +44,34 @@ interface RawFlags extends StaysRawFlags {
 }
 
 export function NewCmdPrs(ctx: Context, runF?: (opts: PrsOptions) => Promise<void>): Command {
-  const cmd = new Command("prs").description("one row per queue stay in the window: pull request, queue, time in queue, waiting, CI, retries, outcome");
+  const cmd = new Command("prs").description(
+    "one row per queue stay in the window: pull request, queue, time in queue, waiting, CI, retries, outcome",
+  );
   addWindowFlags(cmd, "7 days");
   addStayFilterFlags(cmd);
   return addArchiveFlags(
     cmd
       .addOption(new Option("--pr <number>", "only this pull request's stays"))
-      .addOption(new Option("--outcome <outcome>", `only stays that ended so: ${OUTCOMES.join(", ")} (repeatable, comma-separated)`).argParser(collectList))
-      .addOption(new Option("--reason <code>", "only stays that left for this exit reason, e.g. CHECKS_FAILED (repeatable, comma-separated)").argParser(collectList))
+      .addOption(
+        new Option("--outcome <outcome>", `only stays that ended so: ${OUTCOMES.join(", ")} (repeatable, comma-separated)`).argParser(
+          collectList,
+        ),
+      )
+      .addOption(
+        new Option(
+          "--reason <code>",
+          "only stays that left for this exit reason, e.g. CHECKS_FAILED (repeatable, comma-separated)",
+        ).argParser(collectList),
+      )
       .addOption(new Option("--failed", "only stays that failed (same as --outcome failed)"))
       .addOption(new Option("--sort <field>", `sort by this field, largest (or newest) first: ${SORT_FIELDS.join(", ")}`))
       .addOption(new Option("--slowest <n>", "the n stays with the longest time in queue (--sort queue_time --limit n)"))
       .addOption(new Option("--limit <n>", "at most n rows"))
       .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv: ${STAY_FIELDS.join(", ")}`).argParser(collectList)),
-  )
-    .action(async (flags: RawFlags) => {
-      const opts = parsePrsFlags(flags, ctx);
-      await runF?.(opts);
-    });
+  ).action(async (flags: RawFlags) => {
+    const opts = parsePrsFlags(flags, ctx);
+    await runF?.(opts);
+  });
 }
 
 function oneOf(flag: string, items: readonly string[], allowed: readonly string[]): string[] {
@@ -69,7 +79,9 @@ function oneOf(flag: string, items: readonly string[], allowed: readonly string[
   for (const v of values) {
     if (!allowed.includes(v)) {
       const near = closestMatches(v, allowed);
-      throw new UsageError(`${flag}: unknown value "${v}"${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}; allowed: ${allowed.join(", ")}.`);
+      throw new UsageError(
+        `${flag}: unknown value "${v}"${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}; allowed: ${allowed.join(", ")}.`,
+      );
     }
   }
   return values;
@@ -81,14 +93,16 @@ export function parsePrsFlags(flags: RawFlags, ctx: Context): PrsOptions {
   const pullRequest = flags.pr !== undefined ? parseIntFlag("--pr", flags.pr, 1, MAX_PULL_REQUEST) : undefined;
   let outcomes = flags.outcome !== undefined ? oneOf("--outcome", flags.outcome, OUTCOMES) : undefined;
   if (flags.failed) {
-    if (outcomes && !outcomes.includes("failed")) throw new UsageError("--failed and --outcome cannot be combined: --failed is --outcome failed.");
+    if (outcomes && !outcomes.includes("failed"))
+      throw new UsageError("--failed and --outcome cannot be combined: --failed is --outcome failed.");
     outcomes = ["failed"];
   }
   const reasons = flags.reason !== undefined ? requireNonEmptyItems("--reason", flags.reason).map((r) => r.toUpperCase()) : undefined;
   let sort = flags.sort !== undefined ? (oneOf("--sort", [flags.sort], SORT_FIELDS)[0] as SortField) : undefined;
   let limit = flags.limit !== undefined ? parseIntFlag("--limit", flags.limit, 1, 1_000_000_000) : undefined;
   if (flags.slowest !== undefined) {
-    if (sort !== undefined && sort !== "queue_time") throw new UsageError(`--slowest sorts by queue_time: it cannot be combined with --sort ${sort}.`);
+    if (sort !== undefined && sort !== "queue_time")
+      throw new UsageError(`--slowest sorts by queue_time: it cannot be combined with --sort ${sort}.`);
     if (limit !== undefined) throw new UsageError("--slowest n already limits the rows to n: drop --limit.");
     limit = parseIntFlag("--slowest", flags.slowest, 1, 1_000_000);
     sort = "queue_time";

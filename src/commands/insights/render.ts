@@ -29,14 +29,18 @@ export async function writeInsights(ctx: Context, report: InsightsReport | Insig
     ctx.io,
     {
       document: () =>
-        multi ? { repositories: multi.reports.map(insightsJson), total: insightsJson(multi.total), failed: multi.failed } : insightsJson(report as InsightsReport),
+        multi
+          ? { repositories: multi.reports.map(insightsJson), total: insightsJson(multi.total), failed: multi.failed }
+          : insightsJson(report as InsightsReport),
       csvColumns: () => ["repository", "figure", "value", "previous", "change", "unit"],
       table: () => ({
         async write() {},
         end: () => {
           // for people wherever it goes, as mq stats' tables: humanised always, fitted to a terminal only
           const o = { columns: ctx.io.tableWidth(), colors: colors(ctx.io) };
-          const text = multi ? renderRepositories(multi, o) + "\n" + renderInsights(multi.total, o) : renderInsights(report as InsightsReport, o);
+          const text = multi
+            ? renderRepositories(multi, o) + "\n" + renderInsights(multi.total, o)
+            : renderInsights(report as InsightsReport, o);
           return writeChunk(ctx.io.stdout, text);
         },
       }),
@@ -50,7 +54,10 @@ export function renderRepositories(m: InsightsMulti, o: InsightsRenderOptions): 
   const cols = ["entered", "merged", "failure_rate", "p50(time_to_merge)", "p95(time_to_merge)", "p50(queue_time)", "p95(queue_time)"];
   const row = (r: InsightsReport) => {
     const by = new Map(r.figures.map((f) => [f.figure, f]));
-    return [r.repository === "total" ? o.colors.bold("total") : r.repository, ...cols.map((c) => formatValue(by.get(c)!.value, by.get(c)!.unit))];
+    return [
+      r.repository === "total" ? o.colors.bold("total") : r.repository,
+      ...cols.map((c) => formatValue(by.get(c)!.value, by.get(c)!.unit)),
+    ];
   };
   const head = ["REPOSITORY", "ENTERED", "MERGED", "FAILURE RATE", "P50 TO MERGE", "P95 TO MERGE", "P50 IN QUEUE", "P95 IN QUEUE"];
   // as wide as the terminal: headers broken into words, then parts one under the other
@@ -59,7 +66,11 @@ export function renderRepositories(m: InsightsMulti, o: InsightsRenderOptions): 
     rows: [
       ...m.reports.map(row),
       // its message is on stderr already (mq: acme/nope: ... (exit 3)); the row says which, as mq stats --repo a,b's do
-      ...m.failed.map((f) => [printable(f.repository), o.colors.red(`failed (exit ${f.exit_code})`), ...Array<string>(head.length - 2).fill("")]),
+      ...m.failed.map((f) => [
+        printable(f.repository),
+        o.colors.red(`failed (exit ${f.exit_code})`),
+        ...Array<string>(head.length - 2).fill(""),
+      ]),
       row(m.total),
     ],
     columns: o.columns,
@@ -74,7 +85,11 @@ export function insightsHeadline(r: InsightsReport): MarkdownTable {
   const pct = (d: number | null) => (d === null ? "-" : `${d > 0 ? "+" : ""}${(d * 100).toFixed(Math.abs(d) < 0.1 && d !== 0 ? 1 : 0)}%`);
   return {
     head: ["figure", "value", ...(r.compare ? ["previous", "change"] : [])],
-    rows: r.figures.map((f) => [f.figure, formatValue(f.value, f.unit), ...(r.compare ? [formatValue(f.previous, f.unit), pct(f.change)] : [])]),
+    rows: r.figures.map((f) => [
+      f.figure,
+      formatValue(f.value, f.unit),
+      ...(r.compare ? [formatValue(f.previous, f.unit), pct(f.change)] : []),
+    ]),
     right: [false, true, ...(r.compare ? [true, true] : [])],
   };
 }
@@ -95,8 +110,22 @@ export function insightsJson(r: InsightsReport): Record<string, unknown> {
 /** One record per figure, then one per exit reason (`exit_reason(CODE)`). */
 export function insightsRecords(r: InsightsReport): Array<Record<string, unknown>> {
   return [
-    ...r.figures.map((f) => ({ repository: r.repository, figure: f.figure, value: f.value, previous: f.previous, change: f.change, unit: f.unit })),
-    ...r.exitReasons.map((e) => ({ repository: r.repository, figure: `exit_reason(${e.reason})`, value: e.count, previous: e.previous, change: e.change, unit: "count" })),
+    ...r.figures.map((f) => ({
+      repository: r.repository,
+      figure: f.figure,
+      value: f.value,
+      previous: f.previous,
+      change: f.change,
+      unit: f.unit,
+    })),
+    ...r.exitReasons.map((e) => ({
+      repository: r.repository,
+      figure: `exit_reason(${e.reason})`,
+      value: e.count,
+      previous: e.previous,
+      change: e.change,
+      unit: "count",
+    })),
   ];
 }
 
@@ -126,9 +155,24 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
   // every table as wide as the terminal at most, as mq stats' are: headers broken into words, then
   // parts one under the other, each with the row's label; a free-text last column is cut first
   const table = (head: string[], rows: string[][], more: Partial<Parameters<typeof fittedTable>[0]> = {}) =>
-    fittedTable({ head, rows, columns: o.columns, colors: c, align: head.map((_, i) => (i === 0 ? "left" : "right")), breakHeadsAt: / /g, ...more });
+    fittedTable({
+      head,
+      rows,
+      columns: o.columns,
+      colors: c,
+      align: head.map((_, i) => (i === 0 ? "left" : "right")),
+      breakHeadsAt: / /g,
+      ...more,
+    });
   out.push(c.bold(fitLine(`${r.repository}  ${when(r.since)} → ${when(r.until)}`, o.columns)));
-  out.push(c.dim(fitLine(r.compare ? `compared with ${when(r.compare.since)} → ${when(r.compare.until)}` : "no comparison (--compare none)", o.columns)));
+  out.push(
+    c.dim(
+      fitLine(
+        r.compare ? `compared with ${when(r.compare.since)} → ${when(r.compare.until)}` : "no comparison (--compare none)",
+        o.columns,
+      ),
+    ),
+  );
   out.push("");
 
   const counts = ["entered", "merged", "left", "failed", "failure_rate", "throughput", "retries"].map((n) => fig(n));
@@ -155,7 +199,12 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
         reasons.map((e) => [
           printable(e.reason),
           formatValue(e.count, "count"),
-          ...(r.compare ? [formatValue(e.previous, "count"), changeText(e.change, e.reason === "SUCCESS" ? 1 : -1, true, c, e.reason === "SUCCESS" ? 1 : -1)] : []),
+          ...(r.compare
+            ? [
+                formatValue(e.previous, "count"),
+                changeText(e.change, e.reason === "SUCCESS" ? 1 : -1, true, c, e.reason === "SUCCESS" ? 1 : -1),
+              ]
+            : []),
         ]),
       ),
     );

@@ -26,7 +26,12 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
     );
   }
   const spans = [{ since: opts.since, until: opts.until }, ...(opts.compare ? [opts.compare] : [])];
-  const source = await openEventSource(ctx, { mode: opts.archive, repositories: repos.map((r) => `${r.owner}/${r.name}`), spans, what: "queue stays" });
+  const source = await openEventSource(ctx, {
+    mode: opts.archive,
+    repositories: repos.map((r) => `${r.owner}/${r.name}`),
+    spans,
+    what: "queue stays",
+  });
   const label = repos.length === 1 ? `${repos[0]!.owner}/${repos[0]!.name}` : `${repos.length} repositories`;
   const spinner = await startSpinner(ctx, `reading the queue events of ${label}`);
   const queues = opts.queues ? new Set(opts.queues) : undefined;

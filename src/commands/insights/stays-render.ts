@@ -21,7 +21,12 @@ export function printable(text: unknown): string {
 }
 
 /** The rows of `mq prs` through the exporter; the table is sized from all its rows, so it keeps them (a few strings per stay). */
-export async function openStayRows(ctx: Context, format: OutputFormat, fields?: string[], o: { repository?: boolean } = {}): Promise<Sink<StayRecord>> {
+export async function openStayRows(
+  ctx: Context,
+  format: OutputFormat,
+  fields?: string[],
+  o: { repository?: boolean } = {},
+): Promise<Sink<StayRecord>> {
   return openExport<StayRecord>(format, ctx.io, {
     fields,
     csvColumns: () => fields ?? [...STAY_FIELDS],
@@ -35,7 +40,10 @@ export async function openStayRows(ctx: Context, format: OutputFormat, fields?: 
           if (rows.length === 0) return;
           // ages ("12m ago") on a terminal only: in a file they would be wrong tomorrow
           const now = ctx.io.isStdoutTerminal() ? ctx.now() : undefined;
-          await writeChunk(ctx.io.stdout, renderStayTable(rows, { columns: ctx.io.tableWidth(), color: colors(ctx.io), now, repository: o.repository }));
+          await writeChunk(
+            ctx.io.stdout,
+            renderStayTable(rows, { columns: ctx.io.tableWidth(), color: colors(ctx.io), now, repository: o.repository }),
+          );
         },
       };
     },
@@ -50,7 +58,8 @@ export function renderStayTable(
   const d = (v: unknown) => (typeof v === "number" ? formatFigure(v, "duration") : "-");
   const n = (v: unknown) => (typeof v === "number" ? formatFigure(v, "count") : "-");
   const c = o.color;
-  const paint = (outcome: unknown, text: string) => (outcome === "merged" ? c.green(text) : outcome === "failed" ? c.red(text) : outcome === "open" ? c.yellow(text) : text);
+  const paint = (outcome: unknown, text: string) =>
+    outcome === "merged" ? c.green(text) : outcome === "failed" ? c.red(text) : outcome === "open" ? c.yellow(text) : text;
   // as wide as the terminal at most: the outcome cut first, then headers broken into words, then
   // parts one under the other, each with the PR
   return fittedTable({
@@ -91,7 +100,6 @@ function seconds(v: unknown): string {
 // ---------------------------------------------------------------------------------------------
 // mq pr N
 
-
 const iso = (t: number | null) => (t === null ? null : new Date(Math.floor(t / 1000) * 1000).toISOString().replace(".000Z", "Z"));
 
 export async function writeTimeline(
@@ -102,7 +110,15 @@ export async function writeTimeline(
 ): Promise<void> {
   const untilMs = opts.until.getTime();
   const steps = timeline.flatMap((t, i) =>
-    t.steps.map((st) => ({ repository, pull_request: opts.pullRequest, stay: i + 1, at: new Date(st.at).toISOString(), wait: st.wait, type: st.type, text: st.text })),
+    t.steps.map((st) => ({
+      repository,
+      pull_request: opts.pullRequest,
+      stay: i + 1,
+      at: new Date(st.at).toISOString(),
+      wait: st.wait,
+      type: st.type,
+      text: st.text,
+    })),
   );
   await exportAll<Record<string, unknown>>(
     opts.format,
@@ -168,7 +184,13 @@ export function renderTimeline(
   const n = timeline.length;
   // its prose too: broken at spaces to the terminal's width
   const prose = (text: string) => wrapLine(text, columns, "    ");
-  out.push(prose(c.bold(`#${opts.pullRequest} in ${repository}: ${n} stay${n === 1 ? "" : "s"} in the queue from ${iso(opts.since.getTime())} to ${iso(untilMs)}`)));
+  out.push(
+    prose(
+      c.bold(
+        `#${opts.pullRequest} in ${repository}: ${n} stay${n === 1 ? "" : "s"} in the queue from ${iso(opts.since.getTime())} to ${iso(untilMs)}`,
+      ),
+    ),
+  );
   timeline.forEach((t, i) => {
     const s = t.stay;
     const times = stayTimes(s, untilMs);
@@ -177,11 +199,17 @@ export function renderTimeline(
         ? c.yellow(`still in the queue after ${formatDuration(times.queueTime)}`)
         : s.outcome === "merged"
           ? c.green(`merged after ${formatDuration(times.queueTime)}`)
-          : c.red(printable(`${s.outcome}, ${s.reason}${s.reasonText && s.reasonText !== s.reason ? ` (${s.reasonText})` : ""}, after ${formatDuration(times.queueTime)}`));
+          : c.red(
+              printable(
+                `${s.outcome}, ${s.reason}${s.reasonText && s.reasonText !== s.reason ? ` (${s.reasonText})` : ""}, after ${formatDuration(times.queueTime)}`,
+              ),
+            );
     out.push("");
     out.push(
       prose(
-        c.bold(`Stay ${i + 1} of ${n}: base ${printable(s.base ?? "?")}, queue ${printable(s.queue ?? "?")}, entered ${iso(s.enteredAt)}${s.enterEventAt === null ? " (before the window)" : ""}: `) + ended,
+        c.bold(
+          `Stay ${i + 1} of ${n}: base ${printable(s.base ?? "?")}, queue ${printable(s.queue ?? "?")}, entered ${iso(s.enteredAt)}${s.enterEventAt === null ? " (before the window)" : ""}: `,
+        ) + ended,
       ),
     );
     const idle = [
@@ -191,7 +219,9 @@ export function renderTimeline(
     ].join(", ");
     const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? "" : word.endsWith("y") ? "" : "s"}`;
     out.push(
-      prose(`  time in queue ${formatDuration(times.queueTime)}: waiting ${formatDuration(times.waitTime)} (${idle}), CI ${formatDuration(times.ciTime)} in ${plural(times.checkRuns, "run")}, ${times.retries === 1 ? "1 retry" : `${times.retries} retries`}, largest batch ${times.batchSize || 1}, ${plural(s.bisections, "bisection")}`),
+      prose(
+        `  time in queue ${formatDuration(times.queueTime)}: waiting ${formatDuration(times.waitTime)} (${idle}), CI ${formatDuration(times.ciTime)} in ${plural(times.checkRuns, "run")}, ${times.retries === 1 ? "1 retry" : `${times.retries} retries`}, largest batch ${times.batchSize || 1}, ${plural(s.bisections, "bisection")}`,
+      ),
     );
     out.push(
       indent(

@@ -53,7 +53,9 @@ export function NewCmdLogsAggregate(ctx: Context, runF?: (opts: LogsAggregateOpt
 
 export function parseLogsAggregateFlags(flags: RawFlags, ctx: Context, dialect: Dialect): LogsAggregateOptions {
   if (!hasEndpoint(dialect, "logs/aggregate")) {
-    throw new UsageError(`mq logs aggregate needs the mergify dialect: ${dialect.title} has no /logs/aggregate (use --dialect mergify against a server that has it).`);
+    throw new UsageError(
+      `mq logs aggregate needs the mergify dialect: ${dialect.title} has no /logs/aggregate (use --dialect mergify against a server that has it).`,
+    );
   }
   const filters = parseLogsFilters(flags, dialect, "logs/aggregate");
   let baseRef: string | undefined;
@@ -65,7 +67,10 @@ export function parseLogsAggregateFlags(flags: RawFlags, ctx: Context, dialect: 
 
 /** A server's string made safe for a terminal: control and bidi characters shown as escapes. */
 function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 interface FacetCount {
@@ -112,28 +117,33 @@ export async function runLogsAggregate(opts: LogsAggregateOptions, ctx: Context)
   }
   type Row = (typeof rows)[number];
   const { exportAll } = await import("../../output/exporter.js");
-  await exportAll<Row>(opts.format, ctx.io, {
-    // -o json: the service's document as sent (histogram included), for jq
-    document: () => body,
-    csvColumns: () => ["facet", "value", "count"],
-    table: async () => {
-      const [{ renderTable }, { colors }] = await Promise.all([import("../../output/table.js"), import("../../iostreams/color.js")]);
-      const share = (n: number) => (body.total > 0 ? `${((100 * n) / body.total).toFixed(1)}%` : "-");
-      return {
-        async write() {},
-        async end() {
-          ctx.io.stderr.write(`${repo.owner}/${repo.name}: ${body.total.toLocaleString("en-US")} events\n`);
-          ctx.io.stdout.write(
-            renderTable({
-              head: ["FACET", "VALUE", "COUNT", "SHARE"],
-              rows: rows.map((r) => [r.facet, printable(r.value), r.count.toLocaleString("en-US"), share(r.count)]),
-              columns: ctx.io.tableWidth(),
-              colors: colors(ctx.io, "stdout"),
-              align: ["left", "left", "right", "right"],
-            }),
-          );
-        },
-      };
+  await exportAll<Row>(
+    opts.format,
+    ctx.io,
+    {
+      // -o json: the service's document as sent (histogram included), for jq
+      document: () => body,
+      csvColumns: () => ["facet", "value", "count"],
+      table: async () => {
+        const [{ renderTable }, { colors }] = await Promise.all([import("../../output/table.js"), import("../../iostreams/color.js")]);
+        const share = (n: number) => (body.total > 0 ? `${((100 * n) / body.total).toFixed(1)}%` : "-");
+        return {
+          async write() {},
+          async end() {
+            ctx.io.stderr.write(`${repo.owner}/${repo.name}: ${body.total.toLocaleString("en-US")} events\n`);
+            ctx.io.stdout.write(
+              renderTable({
+                head: ["FACET", "VALUE", "COUNT", "SHARE"],
+                rows: rows.map((r) => [r.facet, printable(r.value), r.count.toLocaleString("en-US"), share(r.count)]),
+                columns: ctx.io.tableWidth(),
+                colors: colors(ctx.io, "stdout"),
+                align: ["left", "left", "right", "right"],
+              }),
+            );
+          },
+        };
+      },
     },
-  }, () => [{ facet: "total", value: "", count: body.total }, ...rows]);
+    () => [{ facet: "total", value: "", count: body.total }, ...rows],
+  );
 }

@@ -12,7 +12,11 @@ import { headerLine } from "./messages.js";
  * order and output as the API gives. archive/choose.ts has warned about any part of the window
  * the archive lacks.
  */
-export async function runLogsFromArchive(opts: LogsOptions, ctx: Context, from: { archive: Archive; repoName: string; since: Date; until: Date }): Promise<void> {
+export async function runLogsFromArchive(
+  opts: LogsOptions,
+  ctx: Context,
+  from: { archive: Archive; repoName: string; since: Date; until: Date },
+): Promise<void> {
   const { archive, repoName, since, until } = from;
   const [{ readArchivedEvents }, { archivedEventsCheck }, { attachRawJson }] = await Promise.all([
     import("../../archive/reader.js"),
@@ -22,14 +26,25 @@ export async function runLogsFromArchive(opts: LogsOptions, ctx: Context, from: 
   const mismatches = new ContractMismatches((line) => void ctx.io.stderr.write(line + "\n"));
   // the archive keeps events as sent, each with the side of the API that sent it: each is checked
   // against that side's shapes, as a page from it is (not the dialect this command is in)
-  const check = await archivedEventsCheck({ strict: ctx.globals.strict, onMetadataMismatch: (type, id, message, against) => mismatches.record(type, id, message, against) });
+  const check = await archivedEventsCheck({
+    strict: ctx.globals.strict,
+    onMetadataMismatch: (type, id, message, against) => mismatches.record(type, id, message, against),
+  });
   const sink = await openLogsOutput(opts, ctx, mismatches);
   let count = 0;
   let truncated = false;
   try {
     // one event more than --limit says whether more are available, as the API's next link does
     const limit = opts.limit !== undefined ? opts.limit + 1 : undefined;
-    for await (const batch of readArchivedEvents(archive, { repository: repoName, since, until, types: opts.types, pullRequest: opts.filters.pull_request?.[0] as number | undefined, baseRef: opts.baseRef, limit })) {
+    for await (const batch of readArchivedEvents(archive, {
+      repository: repoName,
+      since,
+      until,
+      types: opts.types,
+      pullRequest: opts.filters.pull_request?.[0] as number | undefined,
+      baseRef: opts.baseRef,
+      limit,
+    })) {
       if (ctx.signal.aborted) throw new InterruptedError();
       // each event's text as the server sent it, as the API's pages carry theirs: json, ndjson
       // and csv write those bytes (integers past 2^53, 1.0, escapes), not a re-serialisation

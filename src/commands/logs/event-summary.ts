@@ -1,12 +1,7 @@
 // One line per event for the table: what happened, in words, for each of the 38 typed metadata
 // shapes (docs/api.md §6). Types without a documented shape, and typed events whose metadata differs from
 // the contract, fall back to a compact key=value list so that nothing is hidden or misread.
-import type {
-  Actor,
-  EventMetadataByType,
-  ScheduledFreezeAttributes,
-  TypedEventType,
-} from "../../api/schema/events.js";
+import type { Actor, EventMetadataByType, ScheduledFreezeAttributes, TypedEventType } from "../../api/schema/events.js";
 import { formatDuration } from "../../output/format.js";
 
 /** The envelope fields a summary needs. */
@@ -112,13 +107,15 @@ const SUMMARIES: { [T in TypedEventType]: Summarizer<T> } = {
   "action.queue.checks_not_started": (m) => `checks not started in ${queue(m.queue_name, m.partition_name)}: ${m.reason}`,
   "action.queue.checks_start": (m) => {
     // the contract lists the batch at the top; the real service nests it in the speculative check
-    const numbers = m.pull_request_numbers ?? (m.speculative_check_pull_request as { pull_request_numbers?: number[] }).pull_request_numbers ?? [];
+    const numbers =
+      m.pull_request_numbers ?? (m.speculative_check_pull_request as { pull_request_numbers?: number[] }).pull_request_numbers ?? [];
     const batch = numbers.length > 1 ? ` for ${prs(numbers)}` : "";
     return `checks started in ${queue(m.queue_name, m.partition_name)}${batch}: ${m.start_reason}`;
   },
   "action.queue.enter": (m) =>
     `entered ${queue(m.queue_name, m.partition_name)}${m.priority_rule_name ? ` with priority ${m.priority_rule_name}` : ""}`,
-  "action.queue.leave": (m, ev) => `left ${queue(m.queue_name, m.partition_name)}: ${m.merged ? "merged" : m.reason}${elapsed(m.queued_at, ev)}`,
+  "action.queue.leave": (m, ev) =>
+    `left ${queue(m.queue_name, m.partition_name)}: ${m.merged ? "merged" : m.reason}${elapsed(m.queued_at, ev)}`,
   "action.queue.merged": (m, ev) => {
     const parts = (m.partition_names ?? []).filter((p) => p !== "__default__");
     const where = parts.length ? `queue "${m.queue_name}" (partition ${parts.join(", ")})` : `queue "${m.queue_name}"`;
@@ -133,8 +130,7 @@ const SUMMARIES: { [T in TypedEventType]: Summarizer<T> } = {
     const who = [...m.reviewers, ...m.team_reviewers.map((t) => `team ${t}`)];
     return who.length ? `requested reviews from ${list(who)}` : "requested reviews";
   },
-  "action.review": (m) =>
-    `review ${m.review_type}${m.reviewer ? ` by ${m.reviewer}` : ""}${m.message ? `: ${quote(m.message)}` : ""}`,
+  "action.review": (m) => `review ${m.review_type}${m.reviewer ? ` by ${m.reviewer}` : ""}${m.message ? `: ${quote(m.message)}` : ""}`,
   "ci_insights.job_retried": (m) => `${m.retry_mode} retried by rule ${quote(m.rule_name)}: attempt ${m.retry_attempt}/${m.max_retry}`,
   "command.dequeue": (m) => `dequeue command by ${m.author.login}`,
   "command.queue": (m) => `queue command by ${m.author.login}`,

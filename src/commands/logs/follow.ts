@@ -49,7 +49,8 @@ export async function follow(run: LogsRun): Promise<void> {
   // every page of a poll, so the batch is printed in time order
   const fetchAll = async (query: QueryInput, limit?: number): Promise<LogEvent[]> => {
     const out: LogEvent[] = [];
-    for await (const page of run.paginate(run.client, run.path, query, { limit, signal: ctx.signal, parse: run.parse })) out.push(...page.events);
+    for await (const page of run.paginate(run.client, run.path, query, { limit, signal: ctx.signal, parse: run.parse }))
+      out.push(...page.events);
     return out;
   };
 

@@ -49,13 +49,24 @@ export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<v
     .addOption(new Option("--base-ref <ref>", "only events of pull requests targeting this base ref"))
     .addOption(new Option("--since <time>", `start of the window: ${TIME_VALUE_HELP} (default: 24h before --until)`))
     .addOption(new Option("--until <time>", "end of the window (default: now)"))
-    .addOption(new Option("--per-page <n>", `events per request, 1 to ${MAX_PER_PAGE} (default: what --limit needs, at most ${MAX_PER_PAGE})`))
-    .addOption(new Option("--limit <n>", `stop after n events (default: ${DEFAULT_TERMINAL_LIMIT} on a terminal, every event of the window otherwise)`))
+    .addOption(
+      new Option("--per-page <n>", `events per request, 1 to ${MAX_PER_PAGE} (default: what --limit needs, at most ${MAX_PER_PAGE})`),
+    )
+    .addOption(
+      new Option(
+        "--limit <n>",
+        `stop after n events (default: ${DEFAULT_TERMINAL_LIMIT} on a terminal, every event of the window otherwise)`,
+      ),
+    )
     .addOption(new Option("--all", "every event of the window, whatever the terminal"))
     .addOption(new Option("--cursor <cursor>", "start from this page cursor (printed when a run is interrupted)"))
     .addOption(new Option("--follow", "keep polling and print new events, oldest first, until Ctrl-C"))
     .addOption(new Option("--interval <seconds>", `seconds between polls with --follow (default ${DEFAULT_INTERVAL_SECONDS})`))
-    .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv (implies -o ndjson): ${EVENT_FIELDS.join(",")}`).argParser(collectList))
+    .addOption(
+      new Option("--fields <fields>", `fields for json, ndjson and csv (implies -o ndjson): ${EVENT_FIELDS.join(",")}`).argParser(
+        collectList,
+      ),
+    )
     .addOption(
       new Option(
         "--parallel <n>",
@@ -75,7 +86,8 @@ export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<v
 /** Turns raw flags into LogsOptions, or throws a one-line UsageError before anything is sent. */
 export function parseLogsFlags(flags: RawFlags, ctx: Context, dialect: Dialect = DIALECTS.spec): LogsOptions {
   // --fields names record fields: without -o it means the records, as ndjson, wherever stdout goes
-  const format = flags.fields !== undefined && ctx.globals.output === undefined ? "ndjson" : resolveOutputFormat(ctx, { command: "mq logs" });
+  const format =
+    flags.fields !== undefined && ctx.globals.output === undefined ? "ndjson" : resolveOutputFormat(ctx, { command: "mq logs" });
   const filters = parseLogsFilters(flags, dialect);
   let baseRef: string | undefined;
   if (flags.baseRef !== undefined) baseRef = requireNonEmptyItems("--base-ref", [flags.baseRef], 255)[0];
@@ -86,37 +98,50 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context, dialect: Dialect =
   const limitFlag = flags.limit !== undefined ? parseIntFlag("--limit", flags.limit, 1, 1_000_000_000) : undefined;
   const all = flags.all === true;
   const follow = flags.follow === true;
-  if (all && limitFlag !== undefined) throw new UsageError("--all and --limit cannot be used together: --all fetches every event, --limit stops after n.");
+  if (all && limitFlag !== undefined)
+    throw new UsageError("--all and --limit cannot be used together: --all fetches every event, --limit stops after n.");
   if (follow && all) throw new UsageError("--follow and --all cannot be used together: --follow already prints every new event.");
-  if (follow && flags.cursor !== undefined) throw new UsageError("--follow and --cursor cannot be used together: --follow starts from the newest events.");
+  if (follow && flags.cursor !== undefined)
+    throw new UsageError("--follow and --cursor cannot be used together: --follow starts from the newest events.");
   if (follow && flags.until !== undefined) throw new UsageError("--follow and --until cannot be used together: --follow has no end.");
   if (flags.interval !== undefined && !follow) throw new UsageError("--interval only applies with --follow.");
   const archiveMode = resolveArchiveMode(flags.archive, ctx.env);
   const archiveAsked = flags.archive === true;
   if (archiveAsked) {
     if (follow) throw new UsageError("--archive and --follow cannot be used together: the archive changes only when mq archive sync runs.");
-    if (flags.cursor !== undefined) throw new UsageError("--archive and --cursor cannot be used together: cursors belong to the API's pages.");
+    if (flags.cursor !== undefined)
+      throw new UsageError("--archive and --cursor cannot be used together: cursors belong to the API's pages.");
     if (flags.perPage !== undefined) throw new UsageError("--per-page applies to the API's pages, not to --archive.");
-    if (ctx.globals.repo !== undefined && /[,@]/.test(ctx.globals.repo)) throw new UsageError("--archive reads the log of one repository: give one --repo (mq insights and mq prs read several from the archive).");
+    if (ctx.globals.repo !== undefined && /[,@]/.test(ctx.globals.repo))
+      throw new UsageError(
+        "--archive reads the log of one repository: give one --repo (mq insights and mq prs read several from the archive).",
+      );
   }
   let parallel = DEFAULT_PARALLEL;
   if (flags.parallel !== undefined) {
     parallel = parseIntFlag("--parallel", flags.parallel, 1, MAX_PARALLEL);
     if (follow) throw new UsageError("--parallel and --follow cannot be used together: --follow polls for the newest events.");
     if (archiveAsked) throw new UsageError("--parallel applies to the API's pages, not to --archive.");
-    if (flags.cursor !== undefined) throw new UsageError("--parallel and --cursor cannot be used together: a cursor resumes one walk, page after page.");
-    if (limitFlag !== undefined) throw new UsageError("--parallel and --limit cannot be used together: --limit reads the newest pages in order until it has n events.");
+    if (flags.cursor !== undefined)
+      throw new UsageError("--parallel and --cursor cannot be used together: a cursor resumes one walk, page after page.");
+    if (limitFlag !== undefined)
+      throw new UsageError(
+        "--parallel and --limit cannot be used together: --limit reads the newest pages in order until it has n events.",
+      );
   }
   // the archive indexes type, pull request and base ref; the service's other filters are the API's
   const apiOnlyFilter = LOGS_FILTERS.find((f) => f.param !== "event_type" && f.param !== "pull_request" && filters[f.param] !== undefined);
   const severalPrs = (filters.pull_request?.length ?? 0) > 1;
   if (archiveAsked) {
-    if (apiOnlyFilter) throw new UsageError(`${apiOnlyFilter.flag} cannot be used with --archive: the archive filters by --type, --pr and --base-ref only.`);
+    if (apiOnlyFilter)
+      throw new UsageError(`${apiOnlyFilter.flag} cannot be used with --archive: the archive filters by --type, --pr and --base-ref only.`);
     if (severalPrs) throw new UsageError("--pr takes one value with --archive.");
   }
   // following, resuming from a cursor, sizing pages and the API's own filters are the API's: those runs ask it
   const archive =
-    follow || flags.cursor !== undefined || flags.perPage !== undefined || apiOnlyFilter !== undefined || severalPrs ? "never" : archiveMode;
+    follow || flags.cursor !== undefined || flags.perPage !== undefined || apiOnlyFilter !== undefined || severalPrs
+      ? "never"
+      : archiveMode;
   let interval = DEFAULT_INTERVAL_SECONDS;
   if (flags.interval !== undefined) {
     interval = Number(flags.interval);

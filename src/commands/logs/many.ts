@@ -39,7 +39,13 @@ export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void>
   const { opts } = run;
   if (opts.follow) throw new UsageError("--follow reads one repository: give one --repo.");
   if (opts.cursor !== undefined) throw new UsageError("--cursor belongs to one repository's log: give one --repo.");
-  const [{ resolveRepos, REPO_CONCURRENCY, pool, repoFailureLine }, { pageCheck, METADATA_SHAPES_OF }, { paginate }, { startSpinner }, { formatCount }] = await Promise.all([
+  const [
+    { resolveRepos, REPO_CONCURRENCY, pool, repoFailureLine },
+    { pageCheck, METADATA_SHAPES_OF },
+    { paginate },
+    { startSpinner },
+    { formatCount },
+  ] = await Promise.all([
     import("../../cmdutil/repos.js"),
     import("../../api/schema/page-check.js"),
     import("../../api/pagination.js"),
@@ -133,7 +139,10 @@ export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void>
     for (const s of sources) void s.iterator.return?.(undefined)?.catch?.(() => undefined);
   }
   if (opts.format === "table" || ctx.io.isStderrTerminal()) {
-    const more = opts.limit !== undefined && count >= opts.limit ? `; stopped at ${opts.limit}${opts.limitGiven ? " (--limit)" : ", more may be available (--limit N or --all)"}` : "";
+    const more =
+      opts.limit !== undefined && count >= opts.limit
+        ? `; stopped at ${opts.limit}${opts.limitGiven ? " (--limit)" : ", more may be available (--limit N or --all)"}`
+        : "";
     ctx.io.stderr.write(`${repos.length} repositories: ${formatCount(count)} event${count === 1 ? "" : "s"}${more}\n`);
   }
   if (failures.length) {
@@ -151,5 +160,7 @@ export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void>
 /** The failed repositories whose first events were written before they failed, in words. */
 function partlyWritten(sources: readonly Source[]): string {
   const partly = sources.filter((s) => s.failed && s.written > 0);
-  return partly.map((s) => `, and the first ${s.written} event${s.written === 1 ? "" : "s"} of ${s.repository} (it stopped there)`).join("");
+  return partly
+    .map((s) => `, and the first ${s.written} event${s.written === 1 ? "" : "s"} of ${s.repository} (it stopped there)`)
+    .join("");
 }

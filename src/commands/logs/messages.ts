@@ -60,7 +60,9 @@ export function filterWords(opts: LogsOptions): string[] {
     if (v === undefined || v.length === 0) continue;
     // a family glob expands to many types: the first few and how many
     const words = v.map(String);
-    out.push(`${f.flag} ${words.length > 3 ? `${words.slice(0, 3).join(",")},… (${words.length} ${f.value === "event-type" ? "types" : "values"})` : words.join(",")}`);
+    out.push(
+      `${f.flag} ${words.length > 3 ? `${words.slice(0, 3).join(",")},… (${words.length} ${f.value === "event-type" ? "types" : "values"})` : words.join(",")}`,
+    );
   }
   if (opts.baseRef !== undefined) out.push(`--base-ref ${opts.baseRef}`);
   return out;

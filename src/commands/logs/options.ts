@@ -11,13 +11,25 @@ export const MAX_PER_PAGE = 100;
 export const DEFAULT_INTERVAL_SECONDS = 5;
 
 /** Fields of the event envelope that --fields can select; `outcome` is sent by the real service. */
-export const EVENT_FIELDS = ["id", "received_at", "trigger", "repository", "pull_request", "base_ref", "outcome", "type", "metadata"] as const;
+export const EVENT_FIELDS = [
+  "id",
+  "received_at",
+  "trigger",
+  "repository",
+  "pull_request",
+  "base_ref",
+  "outcome",
+  "type",
+  "metadata",
+] as const;
 /** CSV columns without --fields: the contract's envelope, metadata as JSON. */
 export const CSV_COLUMNS = ["id", "received_at", "trigger", "repository", "pull_request", "base_ref", "type", "metadata"];
 
 /** CSV columns without --fields: the envelope of the dialect's events (the real service adds `outcome`). */
 export function csvColumns(d: Dialect): string[] {
-  return d.outcomes.length > 0 ? ["id", "received_at", "trigger", "repository", "pull_request", "base_ref", "outcome", "type", "metadata"] : CSV_COLUMNS;
+  return d.outcomes.length > 0
+    ? ["id", "received_at", "trigger", "repository", "pull_request", "base_ref", "outcome", "type", "metadata"]
+    : CSV_COLUMNS;
 }
 
 export interface LogsOptions {

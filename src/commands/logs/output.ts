@@ -31,7 +31,9 @@ export class ContractMismatches {
     this.unwritten.add(id);
     if (this.warnedTypes.has(type)) return;
     this.warnedTypes.add(type);
-    this.warn(`mq: warning: ${messageText(type)} event ${id} does not match ${against} (${messageText(message)}); shown as sent. --strict makes this an error.`);
+    this.warn(
+      `mq: warning: ${messageText(type)} event ${id} does not match ${against} (${messageText(message)}); shown as sent. --strict makes this an error.`,
+    );
   }
 
   trusted(id: number): boolean {

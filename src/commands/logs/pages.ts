@@ -63,7 +63,14 @@ export interface Progress {
 export async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
   const repo = await ctx.resolveRepo();
   const client = await ctx.apiClient();
-  const [{ checkPage, METADATA_SHAPES_OF }, { paginate, cursorOf }, { startSpinner }, { formatCount }, { attachElementTexts }, { invalidUtf8Warning }] = await Promise.all([
+  const [
+    { checkPage, METADATA_SHAPES_OF },
+    { paginate, cursorOf },
+    { startSpinner },
+    { formatCount },
+    { attachElementTexts },
+    { invalidUtf8Warning },
+  ] = await Promise.all([
     // the dialect's generated checks load with the rest, not after it
     import("../../api/schema/page-check.js").then(async (m) => ({ ...m, checkPage: await m.pageCheck(opts.dialect.name) })),
     import("../../api/pagination.js"),
@@ -75,13 +82,10 @@ export async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsR
   const repoName = `${repo.owner}/${repo.name}`;
   const spinner = await startSpinner(ctx, `fetching events of ${repoName}…`, { stdoutStreams: opts.format !== "table" });
   const waiting = new WaitingLine(ctx);
-  const mismatches = new ContractMismatches(
-    (line) => {
-      waiting.clear();
-      spinner.log(line);
-    },
-    METADATA_SHAPES_OF[opts.dialect.name],
-  );
+  const mismatches = new ContractMismatches((line) => {
+    waiting.clear();
+    spinner.log(line);
+  }, METADATA_SHAPES_OF[opts.dialect.name]);
   const withEvents = (events: unknown[], res: ApiResponse): LogEvent[] => {
     // -o ndjson/json/csv write each event's text as the API sent it (the table reads values only)
     if (opts.format !== "table") attachElementTexts(events, res, "events");
@@ -123,10 +127,15 @@ export async function fetchPages(run: LogsRun, progress: Progress): Promise<void
   const { opts, ctx, spinner, cursorOf, formatCount } = run;
   // a next link that repeats a page is a server bug; stopping silently would hide a short result
   const onRepeat = (url: URL) =>
-    spinner.log(`mq: warning: the server's next-page link repeats a page already fetched (cursor ${messageText(cursorOf(url) ?? url.href)}); stopping there, the result may be incomplete.`);
+    spinner.log(
+      `mq: warning: the server's next-page link repeats a page already fetched (cursor ${messageText(cursorOf(url) ?? url.href)}); stopping there, the result may be incomplete.`,
+    );
   // the progress text only where a spinner shows it: a pipe run of a thousand pages builds none
   const showProgress = () => {
-    if (spinner.active) spinner.update(`fetching events of ${run.repoName}… ${formatCount(progress.count)} events, ${formatCount(progress.pages)} page${progress.pages === 1 ? "" : "s"}`);
+    if (spinner.active)
+      spinner.update(
+        `fetching events of ${run.repoName}… ${formatCount(progress.count)} events, ${formatCount(progress.pages)} page${progress.pages === 1 ? "" : "s"}`,
+      );
   };
   if (opts.since !== undefined && opts.limit === undefined && opts.cursor === undefined && opts.parallel > 1) {
     const { walkSlices } = await import("../../api/slices.js");
@@ -154,7 +163,13 @@ export async function fetchPages(run: LogsRun, progress: Progress): Promise<void
     }
     return;
   }
-  for await (const page of run.paginate(run.client, run.path, run.query, { limit: opts.limit, signal: ctx.signal, parse: run.parse, onRepeat, prefetch: true })) {
+  for await (const page of run.paginate(run.client, run.path, run.query, {
+    limit: opts.limit,
+    signal: ctx.signal,
+    parse: run.parse,
+    onRepeat,
+    prefetch: true,
+  })) {
     progress.pages++;
     progress.count += page.events.length;
     progress.truncated = page.truncated;

@@ -112,10 +112,18 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
   // log: exact instants and full type names
   const terminal = io.isStdoutTerminal();
   // with events that carry the real service's derived outcome, an OUTCOME column before the summary
-  const head = [opts.clock ? "TIME" : terminal ? "AGE" : "TIME", "TYPE", opts.repository ? "REPOSITORY#PR" : "PR", "BASE", ...(opts.outcome ? ["OUTCOME"] : []), "SUMMARY"];
+  const head = [
+    opts.clock ? "TIME" : terminal ? "AGE" : "TIME",
+    "TYPE",
+    opts.repository ? "REPOSITORY#PR" : "PR",
+    "BASE",
+    ...(opts.outcome ? ["OUTCOME"] : []),
+    "SUMMARY",
+  ];
   const outcomeColor: Record<string, (s: string) => string> = { success: c.green, failure: c.red, pending: c.yellow };
   // a server's string: shown only when it is one of the plain words an outcome is
-  const outcomeCell = (v: unknown): string => (typeof v === "string" && /^[a-z_]{1,20}$/.test(v) ? (outcomeColor[v] ?? ((s: string) => s))(v) : "-");
+  const outcomeCell = (v: unknown): string =>
+    typeof v === "string" && /^[a-z_]{1,20}$/.test(v) ? (outcomeColor[v] ?? ((s: string) => s))(v) : "-";
   const toCells = (ev: LogEvent): string[] => {
     // off a terminal, a UTC instant is its own text cut to the second: what the Date round trip
     // below gives, without parsing and formatting a date for every row of a long log

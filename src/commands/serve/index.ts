@@ -66,7 +66,10 @@ export function parseServeFlags(flags: RawServeFlags, token: string | undefined)
   }
   let repos: string[] | undefined;
   if (flags.repos !== undefined) {
-    repos = flags.repos.split(",").map((r) => r.trim()).filter((r) => r !== "");
+    repos = flags.repos
+      .split(",")
+      .map((r) => r.trim())
+      .filter((r) => r !== "");
     const bad = repos.find((r) => !checkRepo(r).ok);
     if (repos.length === 0 || bad !== undefined) {
       throw new UsageError(`--repos must be a comma-separated list of owner/name, not '${bad ?? flags.repos}'.`);
@@ -81,8 +84,13 @@ export function parseServeFlags(flags: RawServeFlags, token: string | undefined)
     throw new UsageError(`--latency must be an integer number of milliseconds from 0 to ${MAX_LATENCY_MS}, not '${flags.latency}'.`);
   }
   const memoryBudgetMb = flags.memoryBudget === undefined ? MEMORY_BUDGET_MB.default : Number(flags.memoryBudget);
-  if (flags.memoryBudget !== undefined && (!/^\d+$/.test(flags.memoryBudget) || memoryBudgetMb < MEMORY_BUDGET_MB.min || memoryBudgetMb > MEMORY_BUDGET_MB.max)) {
-    throw new UsageError(`--memory-budget must be an integer number of MB from ${MEMORY_BUDGET_MB.min} to ${MEMORY_BUDGET_MB.max}, not '${flags.memoryBudget}'.`);
+  if (
+    flags.memoryBudget !== undefined &&
+    (!/^\d+$/.test(flags.memoryBudget) || memoryBudgetMb < MEMORY_BUDGET_MB.min || memoryBudgetMb > MEMORY_BUDGET_MB.max)
+  ) {
+    throw new UsageError(
+      `--memory-budget must be an integer number of MB from ${MEMORY_BUDGET_MB.min} to ${MEMORY_BUDGET_MB.max}, not '${flags.memoryBudget}'.`,
+    );
   }
   return { host, port, token, seed, days, now, repos, eventsFile: flags.events, latencyMs, memoryBudgetMb };
 }
@@ -148,7 +156,8 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
     const code = (err as NodeJS.ErrnoException).code;
     // the worker's heap cap reached while loading --events: the budget is the flag to change
     if (code === "ERR_WORKER_OUT_OF_MEMORY") throw new UsageError(`--memory-budget ${opts.memoryBudgetMb}: ${(err as Error).message}`);
-    if (code === "EADDRINUSE") throw new UsageError(`--port ${opts.port}: the address ${opts.host}:${opts.port} is already in use (use --port 0 for a free port).`);
+    if (code === "EADDRINUSE")
+      throw new UsageError(`--port ${opts.port}: the address ${opts.host}:${opts.port} is already in use (use --port 0 for a free port).`);
     if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EACCES") {
       throw new UsageError(`--host ${opts.host} / --port ${opts.port}: cannot listen there (${code}).`);
     }

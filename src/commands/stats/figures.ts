@@ -32,8 +32,11 @@ export function statsHeadline(endpoint: StatsEndpoint, body: unknown): MarkdownT
     }
   }
   const ordered = [...rows.values()].sort((a, b) => Number(b.all) - Number(a.all));
-  const shown = ordered.slice(0, MAX_ROWS).map((r) => [r.label, ...endpoint.fields.map((f) => formatCell(endpoint, f, r.cells.get(f), true))]);
-  if (ordered.length > MAX_ROWS) shown.push([`… ${ordered.length - MAX_ROWS} more groups (-o ndjson for all)`, ...endpoint.fields.map(() => "")]);
+  const shown = ordered
+    .slice(0, MAX_ROWS)
+    .map((r) => [r.label, ...endpoint.fields.map((f) => formatCell(endpoint, f, r.cells.get(f), true))]);
+  if (ordered.length > MAX_ROWS)
+    shown.push([`… ${ordered.length - MAX_ROWS} more groups (-o ndjson for all)`, ...endpoint.fields.map(() => "")]);
   return { head: ["group", ...endpoint.fields], rows: shown, right: [false, ...endpoint.fields.map(() => true)] };
 }
 
@@ -74,7 +77,11 @@ export function statsMetrics(endpoint: StatsEndpoint, body: unknown, repository:
 }
 
 function summarySources(): Array<[SummaryFigureName, StatsEndpoint, string]> {
-  return (Object.entries(SUMMARY_SOURCES) as Array<[SummaryFigureName, readonly [string, string]]>).map(([name, [e, field]]) => [name, findStatsEndpoint(e)!, field]);
+  return (Object.entries(SUMMARY_SOURCES) as Array<[SummaryFigureName, readonly [string, string]]>).map(([name, [e, field]]) => [
+    name,
+    findStatsEndpoint(e)!,
+    field,
+  ]);
 }
 
 /** The summary's figures as gauges named as the subcommands name them, labelled with the repository only. */
@@ -100,12 +107,21 @@ export function summaryHeadline(figures: SummaryFigures): MarkdownTable {
 }
 
 /** The main figure over time, all groups together, for the step summary's sparkline. */
-export function statsChart(endpoint: StatsEndpoint, body: unknown): { label: string; values: Array<number | null>; min: string; max: string } | undefined {
+export function statsChart(
+  endpoint: StatsEndpoint,
+  body: unknown,
+): { label: string; values: Array<number | null>; min: string; max: string } | undefined {
   const field = endpoint.mainField;
   if (!field || endpoint.category) return undefined;
   const [all] = statsTargets(endpoint, body, field, "all");
   if (!all || all.records.length < 2) return undefined;
-  const { values } = onTimeGrid(all.records.map((r) => ({ start: String(r.start), end: String(r.end), value: typeof r[field] === "number" ? (r[field] as number) : null })));
+  const { values } = onTimeGrid(
+    all.records.map((r) => ({
+      start: String(r.start),
+      end: String(r.end),
+      value: typeof r[field] === "number" ? (r[field] as number) : null,
+    })),
+  );
   const present = values.filter((v): v is number => typeof v === "number" && Number.isFinite(v));
   if (!present.length) return undefined;
   return {

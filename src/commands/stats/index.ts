@@ -96,7 +96,8 @@ function rejectForeignFlags(cmd: Command, name: string, accepted: readonly strin
   for (const { flag, key } of STATS_FLAGS) {
     if (accepted.includes(flag) || cmd.getOptionValueSource(key) !== "cli") continue;
     let why = `it takes ${listWords(accepted)}`;
-    if (flag === "--priority-rule" && accepted.includes("--queue")) why = `its groups have no priority rule; it takes ${listWords(accepted)}`;
+    if (flag === "--priority-rule" && accepted.includes("--queue"))
+      why = `its groups have no priority rule; it takes ${listWords(accepted)}`;
     else if (accepted.length === 2 && accepted[0] === "--since") why = `it takes only ${listWords(accepted)}`;
     else if (accepted[0] === "--at") why = `it takes only ${listWords(accepted)}`;
     throw new UsageError(`${flag} is not accepted by mq stats ${name}: ${why}.`);
@@ -136,7 +137,12 @@ function filterWords(flags: RawFlags, accepted: readonly string[]): string[] {
 }
 
 /** --fields: known names of the endpoint's flat records; implies ndjson when no -o is given. */
-export function parseStatsFields(endpoint: StatsEndpoint, raw: string[] | undefined, ctx: Context, subject: string): { fields?: string[]; format: OutputFormat } {
+export function parseStatsFields(
+  endpoint: StatsEndpoint,
+  raw: string[] | undefined,
+  ctx: Context,
+  subject: string,
+): { fields?: string[]; format: OutputFormat } {
   if (raw === undefined) return { format: resolveOutputFormat(ctx, { figures: endpoint.fields.length > 0, command: subject }) };
   const fields = requireNonEmptyItems("--fields", raw);
   const known = recordFieldNames(endpoint);
@@ -144,7 +150,8 @@ export function parseStatsFields(endpoint: StatsEndpoint, raw: string[] | undefi
     if (!known.includes(f)) throw new UsageError(`--fields: unknown field "${f}" for ${subject}; available fields: ${known.join(", ")}.`);
   }
   const format = ctx.globals.output ?? "ndjson";
-  if (!["json", "ndjson", "csv"].includes(format)) throw new UsageError(`--fields applies to -o json, ndjson or csv, not to ${format === "table" ? "the table" : `-o ${format}`}.`);
+  if (!["json", "ndjson", "csv"].includes(format))
+    throw new UsageError(`--fields applies to -o json, ndjson or csv, not to ${format === "table" ? "the table" : `-o ${format}`}.`);
   return { fields, format };
 }
 
@@ -152,15 +159,25 @@ export function parseStatsFields(endpoint: StatsEndpoint, raw: string[] | undefi
 function checkDialect(name: string, endpoint: StatsEndpoint | undefined, flags: RawFlags, dialect: Dialect): void {
   if (endpoint && !endpoint.dialects.includes(dialect.name) && !derivationOf(endpoint.name, dialect.name)) {
     const other = endpoint.dialects.map((d) => `--dialect ${d}`).join(" or ");
-    throw new UsageError(`mq stats ${name} is not available with the ${dialect.name} dialect: ${dialect.title} has no /stats/${endpoint.path} (it exists with ${other}).`);
+    throw new UsageError(
+      `mq stats ${name} is not available with the ${dialect.name} dialect: ${dialect.title} has no /stats/${endpoint.path} (it exists with ${other}).`,
+    );
   }
   if (!dialect.partitions && flags.partition !== undefined) {
-    throw new UsageError(`--partition is not available with the ${dialect.name} dialect: ${dialect.title} has no partitions in its statistics and would ignore the filter.`);
+    throw new UsageError(
+      `--partition is not available with the ${dialect.name} dialect: ${dialect.title} has no partitions in its statistics and would ignore the filter.`,
+    );
   }
 }
 
 /** Validates the flags of one endpoint's subcommand into the options runStats needs. */
-export function parseStatsFlags(cmd: Command, endpoint: StatsEndpoint, flags: RawFlags, ctx: Context, dialect: Dialect = DIALECTS.spec): StatsOptions {
+export function parseStatsFlags(
+  cmd: Command,
+  endpoint: StatsEndpoint,
+  flags: RawFlags,
+  ctx: Context,
+  dialect: Dialect = DIALECTS.spec,
+): StatsOptions {
   rejectForeignFlags(cmd, endpoint.name, endpoint.accepts);
   checkDialect(endpoint.name, endpoint, flags, dialect);
   let query: StatsQuery = {};
@@ -180,7 +197,11 @@ export function parseStatsFlags(cmd: Command, endpoint: StatsEndpoint, flags: Ra
   const chart = Boolean(flags.chart);
   if (chart && !endpoint.mainField) {
     throw new UsageError(
-      `--chart is not available for mq stats ${endpoint.name}: it has no figure over time; charts exist for ${STATS_ENDPOINTS.filter((e) => e.mainField).map((e) => e.name).join(", ")}.`,
+      `--chart is not available for mq stats ${endpoint.name}: it has no figure over time; charts exist for ${STATS_ENDPOINTS.filter(
+        (e) => e.mainField,
+      )
+        .map((e) => e.name)
+        .join(", ")}.`,
     );
   }
   if (chart && ctx.globals.output && ctx.globals.output !== "table") {
@@ -192,7 +213,9 @@ export function parseStatsFlags(cmd: Command, endpoint: StatsEndpoint, flags: Ra
   const gate = parseGateFlags(flags, failIf, endpointSampled(endpoint));
   const intervals = Boolean(flags.intervals);
   const repos = manyRepoList(ctx);
-  const { fields, format } = repos ? parseManyFields(endpoint, flags.fields, ctx, subject) : parseStatsFields(endpoint, flags.fields, ctx, subject);
+  const { fields, format } = repos
+    ? parseManyFields(endpoint, flags.fields, ctx, subject)
+    : parseStatsFields(endpoint, flags.fields, ctx, subject);
   if (chart && intervals) throw new UsageError("--chart and --intervals cannot be used together: the chart already shows every interval.");
   if (intervals && (endpoint.shape === "list" || endpoint.shape === "time-to-merge" || endpoint.shape === "checks-outcome")) {
     throw new UsageError(`--intervals is not available for ${subject}: its response has no intervals.`);
@@ -208,32 +231,66 @@ export function parseStatsFlags(cmd: Command, endpoint: StatsEndpoint, flags: Ra
     query = { ...filters, start_at: formatInstant(start), end_at: formatInstant(end) };
     return { endpoint, dialect, query, chart, intervals, fields, format, filterWords: filterWords(flags, endpoint.accepts), gate, repos };
   }
-  return { endpoint, dialect, query, chart, intervals, fields, format: chart ? "table" : format, filterWords: filterWords(flags, endpoint.accepts), gate };
+  return {
+    endpoint,
+    dialect,
+    query,
+    chart,
+    intervals,
+    fields,
+    format: chart ? "table" : format,
+    filterWords: filterWords(flags, endpoint.accepts),
+    gate,
+  };
 }
 
 /** What several repositories cannot do, said before anything is sent. */
 function checkManyRepos(endpoint: StatsEndpoint, view: { chart: boolean; intervals: boolean }): void {
   const subject = `mq stats ${endpoint.name}`;
   if (endpoint.shape === "list") {
-    throw new UsageError(`${subject} lists the names of one repository: give one --repo (mq stats queues-entered-count --repo a/b,c/d compares the activity of several).`);
+    throw new UsageError(
+      `${subject} lists the names of one repository: give one --repo (mq stats queues-entered-count --repo a/b,c/d compares the activity of several).`,
+    );
   }
   if (endpoint.shape === "time-to-merge") {
-    throw new UsageError(`${subject} reads one repository: its means and medians per queue carry no counts to combine; mq insights --repo a/b,c/d gives time to merge across repositories.`);
+    throw new UsageError(
+      `${subject} reads one repository: its means and medians per queue carry no counts to combine; mq insights --repo a/b,c/d gives time to merge across repositories.`,
+    );
   }
-  if (view.chart) throw new UsageError("--chart draws the groups of one repository: give one --repo, or drop --chart for a row per repository and a total.");
-  if (view.intervals) throw new UsageError("--intervals shows the groups of one repository: give one --repo, or drop --intervals for a row per repository and a total.");
+  if (view.chart)
+    throw new UsageError(
+      "--chart draws the groups of one repository: give one --repo, or drop --chart for a row per repository and a total.",
+    );
+  if (view.intervals)
+    throw new UsageError(
+      "--intervals shows the groups of one repository: give one --repo, or drop --intervals for a row per repository and a total.",
+    );
 }
 
 /** --fields over several repositories: the repository, the part keys and the figures. */
-function parseManyFields(endpoint: StatsEndpoint, raw: string[] | undefined, ctx: Context, subject: string): { fields?: string[]; format: OutputFormat } {
+function parseManyFields(
+  endpoint: StatsEndpoint,
+  raw: string[] | undefined,
+  ctx: Context,
+  subject: string,
+): { fields?: string[]; format: OutputFormat } {
   if (raw === undefined) return { format: resolveOutputFormat(ctx, { figures: true, command: subject }) };
   const fields = requireNonEmptyItems("--fields", raw);
-  const known = ["repository", ...(endpoint.sections ? ["section"] : []), ...(endpoint.category ? [endpoint.category] : []), ...endpoint.fields];
+  const known = [
+    "repository",
+    ...(endpoint.sections ? ["section"] : []),
+    ...(endpoint.category ? [endpoint.category] : []),
+    ...endpoint.fields,
+  ];
   for (const f of fields) {
-    if (!known.includes(f)) throw new UsageError(`--fields: unknown field "${f}" for ${subject} over several repositories; available fields: ${known.join(", ")}.`);
+    if (!known.includes(f))
+      throw new UsageError(
+        `--fields: unknown field "${f}" for ${subject} over several repositories; available fields: ${known.join(", ")}.`,
+      );
   }
   const format = ctx.globals.output ?? "ndjson";
-  if (!["json", "ndjson", "csv"].includes(format)) throw new UsageError(`--fields applies to -o json, ndjson or csv, not to ${format === "table" ? "the table" : `-o ${format}`}.`);
+  if (!["json", "ndjson", "csv"].includes(format))
+    throw new UsageError(`--fields applies to -o json, ndjson or csv, not to ${format === "table" ? "the table" : `-o ${format}`}.`);
   return { fields, format };
 }
 
@@ -265,7 +322,9 @@ export function NewCmdStats(
       if (sub !== undefined) {
         const names = [...STATS_ENDPOINTS.map((e) => e.name), "summary"];
         const near = closestMatches(sub, names);
-        throw new UsageError(`unknown stats subcommand "${sub}"${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}; run mq stats to list them.`);
+        throw new UsageError(
+          `unknown stats subcommand "${sub}"${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}; run mq stats to list them.`,
+        );
       }
       await runListF?.();
     });
@@ -281,7 +340,12 @@ export function NewCmdStats(
     if (!endpoint.mainField) intervals.hideHelp();
     cmd.addOption(chart);
     cmd.addOption(intervals);
-    cmd.addOption(new Option("--fields <fields>", "fields for json, ndjson and csv (implies -o ndjson): " + recordFieldNames(endpoint).join(",")).argParser(collectList));
+    cmd.addOption(
+      new Option(
+        "--fields <fields>",
+        "fields for json, ndjson and csv (implies -o ndjson): " + recordFieldNames(endpoint).join(","),
+      ).argParser(collectList),
+    );
     addGateFlags(cmd, endpoint.fields.length === 0);
     if (endpoint.fields.length) {
       cmd.addHelpText("after", `\nNumeric fields (for --fail-if): ${endpoint.fields.join(", ")}`);
@@ -343,7 +407,10 @@ export function statsRecords(): Array<{ name: string; summary: string; dialects:
 }
 
 export function statsListing(): string {
-  const rows: Array<[string, string]> = [...STATS_ENDPOINTS.map((e) => [e.name, e.summary] as [string, string]), ["summary", SUMMARY_DESCRIPTION]];
+  const rows: Array<[string, string]> = [
+    ...STATS_ENDPOINTS.map((e) => [e.name, e.summary] as [string, string]),
+    ["summary", SUMMARY_DESCRIPTION],
+  ];
   const width = Math.max(...rows.map(([n]) => n.length));
   return rows.map(([n, s]) => `${n.padEnd(width)}  ${s}`).join("\n") + "\n";
 }

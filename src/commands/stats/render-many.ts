@@ -69,7 +69,14 @@ interface Grid {
 }
 
 /** The rows of one section as cells: repository, category, each shown figure (humanised when `human`). */
-function grid(endpoint: StatsEndpoint, m: ManyStats, section: string | undefined, failed: readonly RepoFailure[], human: boolean, bold: (s: string) => string): Grid {
+function grid(
+  endpoint: StatsEndpoint,
+  m: ManyStats,
+  section: string | undefined,
+  failed: readonly RepoFailure[],
+  human: boolean,
+  bold: (s: string) => string,
+): Grid {
   const shown = endpoint.tableFields;
   const fields = fieldsOfSection(endpoint, section as "started" | "completed" | undefined).filter((f) => !shown || shown.includes(f));
   const category = endpoint.category;
@@ -101,7 +108,13 @@ function unavailableLines(m: ManyStats, columns: number | undefined): string {
     .join("");
 }
 
-export function statsManyExport(io: IOStreams, endpoint: StatsEndpoint, m: ManyStats, repos: readonly RepoBody[], view: StatsManyView): Export<Record<string, unknown>> & { records(): Array<Record<string, unknown>> } {
+export function statsManyExport(
+  io: IOStreams,
+  endpoint: StatsEndpoint,
+  m: ManyStats,
+  repos: readonly RepoBody[],
+  view: StatsManyView,
+): Export<Record<string, unknown>> & { records(): Array<Record<string, unknown>> } {
   const records = () => [...m.rows, ...m.total].map(flatRow);
   return {
     records,
@@ -131,13 +144,27 @@ export function statsManyExport(io: IOStreams, endpoint: StatsEndpoint, m: ManyS
           const g = grid(endpoint, m, section, section === sections(endpoint)[0] ? view.failed : [], true, (s) => c.bold(s));
           if (!g.rows.length) continue;
           if (section) out.push(c.bold(section) + "\n");
-          out.push(fittedTable({ head: g.head, rows: g.rows, columns, colors: c, align: g.right.map((r) => (r ? "right" : "left")), lead: endpoint.category ? 2 : 1 }) + "\n");
+          out.push(
+            fittedTable({
+              head: g.head,
+              rows: g.rows,
+              columns,
+              colors: c,
+              align: g.right.map((r) => (r ? "right" : "left")),
+              lead: endpoint.category ? 2 : 1,
+            }) + "\n",
+          );
         }
-        io.stderr.write(fitLine(`${repositories(repos.length + view.failed.length)} ${endpoint.name}${view.window ? `, ${view.window}` : ""}`, columns) + "\n");
+        io.stderr.write(
+          fitLine(`${repositories(repos.length + view.failed.length)} ${endpoint.name}${view.window ? `, ${view.window}` : ""}`, columns) +
+            "\n",
+        );
         if (!m.rows.length && !view.failed.length) {
           // nothing in any repository: say what was asked, as one repository's empty table does
           const filters = view.filters?.length ? ` with ${view.filters.join(" ")}` : "";
-          io.stderr.write(`mq: no ${endpoint.name} data in any of the ${repos.length} repositories${view.window ? ` in ${view.window}` : ""}${filters}; try fewer filters or a longer --since (e.g. --since 7d).\n`);
+          io.stderr.write(
+            `mq: no ${endpoint.name} data in any of the ${repos.length} repositories${view.window ? ` in ${view.window}` : ""}${filters}; try fewer filters or a longer --since (e.g. --since 7d).\n`,
+          );
           return;
         }
         await writeChunk(io.stdout, out.join("") + unavailableLines(m, columns));
@@ -178,7 +205,11 @@ export function manyMetrics(endpoint: StatsEndpoint, repos: readonly RepoBody[])
 // ---------------------------------------------------------------------------------------------
 // mq stats summary --repo a/b,c/d
 
-function summaryCells(figures: Record<SummaryFigureName, number | null>, unavailable: SummaryMany["unavailable"], human: boolean): string[] {
+function summaryCells(
+  figures: Record<SummaryFigureName, number | null>,
+  unavailable: SummaryMany["unavailable"],
+  human: boolean,
+): string[] {
   return SUMMARY_NAMES.map((name) => {
     if (unavailable[name]) return "n/a";
     const [endpointName, field] = SUMMARY_SOURCES[name];
@@ -217,7 +248,14 @@ export function summaryManyExport(
   const records = () => [...m.rows.map((r) => ({ repository: r.repository, ...r.figures })), { repository: "total", ...m.total }];
   return {
     records,
-    document: () => ({ start_at: view.start_at, end_at: view.end_at, repositories: records().slice(0, -1), total: m.total, unavailable: m.unavailable, failed: view.failed }),
+    document: () => ({
+      start_at: view.start_at,
+      end_at: view.end_at,
+      repositories: records().slice(0, -1),
+      total: m.total,
+      unavailable: m.unavailable,
+      failed: view.failed,
+    }),
     csvColumns: () => ["repository", ...SUMMARY_NAMES],
     table: () => ({
       async write() {},
@@ -225,7 +263,12 @@ export function summaryManyExport(
         const c = colors(io);
         const columns = io.tableWidth();
         const g = summaryGrid(m, view.failed, (s) => c.bold(s));
-        io.stderr.write(fitLine(`${repositories(repos.length + view.failed.length)} summary, ${view.start_at.slice(0, 16).replace("T", " ")}Z → ${view.end_at.slice(0, 16).replace("T", " ")}Z`, columns) + "\n");
+        io.stderr.write(
+          fitLine(
+            `${repositories(repos.length + view.failed.length)} summary, ${view.start_at.slice(0, 16).replace("T", " ")}Z → ${view.end_at.slice(0, 16).replace("T", " ")}Z`,
+            columns,
+          ) + "\n",
+        );
         const table = fittedTable({ head: g.head, rows: g.rows, columns, colors: c, align: g.right.map((r) => (r ? "right" : "left")) });
         await writeChunk(io.stdout, table + "\n" + summaryUnavailableLines(m, columns));
       },

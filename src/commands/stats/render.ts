@@ -6,7 +6,17 @@ import type { ChalkInstance } from "chalk";
 import type { IOStreams } from "../../iostreams/iostreams.js";
 import { windowValue } from "../../stats/aggregate.js";
 import type { StatsEndpoint } from "../../stats/endpoints.js";
-import { fieldsOfSection, flatten, formatKeyValue, listItemKey, listItems, toGroups, toSeries, type KeyValue, type StatsGroup } from "../../stats/series.js";
+import {
+  fieldsOfSection,
+  flatten,
+  formatKeyValue,
+  listItemKey,
+  listItems,
+  toGroups,
+  toSeries,
+  type KeyValue,
+  type StatsGroup,
+} from "../../stats/series.js";
 import type { SummaryFigures } from "../../stats/summary.js";
 import { renderChart } from "../../output/chart.js";
 import { colors } from "../../iostreams/color.js";
@@ -133,7 +143,7 @@ function layOut(layout: Layout, rows: readonly Row[], opts: RenderOptions, foote
   const natural = columnWidths({ head, rows: cells });
   return splitColumns(head, cells, opts.columns)
     .map((keep) => {
-      const pick = <T,>(xs: readonly T[]) => keep.map((i) => xs[i]!);
+      const pick = <T>(xs: readonly T[]) => keep.map((i) => xs[i]!);
       const align = keep.map((i) => (i === 0 ? ("left" as const) : ("right" as const)));
       // figures keep their width; a label that does not fit wraps onto more lines rather than
       // being cut in the middle, which would hide which group it is
@@ -236,9 +246,14 @@ function overview(endpoint: StatsEndpoint, groups: readonly StatsGroup[], fields
  * it): the starts seen in any group, with the gaps of a regular grid filled in.
  */
 function intervalGrid(groups: readonly StatsGroup[]): number[] {
-  const starts = [...new Set(groups.flatMap((g) => g.records.map((r) => Date.parse(String(r.start)))).filter((t) => !Number.isNaN(t)))].sort((a, b) => a - b);
+  const starts = [
+    ...new Set(groups.flatMap((g) => g.records.map((r) => Date.parse(String(r.start)))).filter((t) => !Number.isNaN(t))),
+  ].sort((a, b) => a - b);
   if (starts.length < 3) return starts;
-  const steps = starts.slice(1).map((t, i) => t - starts[i]!).sort((a, b) => a - b);
+  const steps = starts
+    .slice(1)
+    .map((t, i) => t - starts[i]!)
+    .sort((a, b) => a - b);
   const step = steps[Math.floor(steps.length / 2)]!;
   const out: number[] = [starts[0]!];
   for (const t of starts.slice(1)) {
@@ -307,7 +322,9 @@ function groupSummaries(endpoint: StatsEndpoint, groups: readonly StatsGroup[], 
   return groups
     .map((g, i) => {
       if (!g.summary) return "";
-      const parts = Object.entries(g.summary).map(([k, v]) => `${terminalText(k)} ${formatCell(endpoint, k.replace(/^(avg|p95|max)_/, ""), v, true)}`);
+      const parts = Object.entries(g.summary).map(
+        ([k, v]) => `${terminalText(k)} ${formatCell(endpoint, k.replace(/^(avg|p95|max)_/, ""), v, true)}`,
+      );
       const label = groups.length > 1 && labels[i] ? ` ${labels[i]}` : "";
       // a dozen figures make a line of 300 columns: cut to the terminal like every other line (all are in -o json)
       return `${fitLine(`summary${label}: ${parts.join(", ")}`, columns)}\n`;
@@ -320,12 +337,19 @@ export function renderStatsTables(endpoint: StatsEndpoint, body: unknown, opts: 
   if (endpoint.shape === "list") {
     const items = listItems(endpoint, body);
     if (!items.length) return "";
-    return renderTable({ head: [listItemKey(endpoint)], rows: items.map((i) => [terminalText(i)]), columns: opts.columns, colors: opts.colors });
+    return renderTable({
+      head: [listItemKey(endpoint)],
+      rows: items.map((i) => [terminalText(i)]),
+      columns: opts.columns,
+      colors: opts.colors,
+    });
   }
   const groups = toGroups(endpoint, body);
   if (endpoint.shape === "time-to-merge") {
     // one row per partition and queue: the API gives a value per queue and nothing to combine them by
-    const flat = groups.flatMap((g) => g.records.map((r) => ({ keys: [...g.keys, ["queue_name", r.queue_name as KeyValue]] as StatsGroup["keys"], records: [r] })));
+    const flat = groups.flatMap((g) =>
+      g.records.map((r) => ({ keys: [...g.keys, ["queue_name", r.queue_name as KeyValue]] as StatsGroup["keys"], records: [r] })),
+    );
     return overview(endpoint, flat, endpoint.fields, { ...opts, intervals: false });
   }
   const bold = (s: string) => (opts.colors ? opts.colors.bold(s) : s);
@@ -337,9 +361,12 @@ export function renderStatsTables(endpoint: StatsEndpoint, body: unknown, opts: 
     if (section) out.push(bold(section) + "\n");
     // an endpoint with many figures names the ones its table shows (the others are in json/ndjson/csv)
     const shown = endpoint.tableFields;
-    const fields = fieldsOfSection(endpoint, section).filter((f) => (!shown || shown.includes(f)) && inSection.some((g) => g.records.some((r) => f in r)));
+    const fields = fieldsOfSection(endpoint, section).filter(
+      (f) => (!shown || shown.includes(f)) && inSection.some((g) => g.records.some((r) => f in r)),
+    );
     const intervals = opts.intervals && endpoint.shape !== "checks-outcome";
-    const text = (intervals ? perInterval : overview)(endpoint, inSection, fields, opts) + groupSummaries(endpoint, inSection, opts.columns);
+    const text =
+      (intervals ? perInterval : overview)(endpoint, inSection, fields, opts) + groupSummaries(endpoint, inSection, opts.columns);
     // one blank line between tables, none after the last
     out.push(section && !text.endsWith("\n\n") ? text + "\n" : text);
   }
@@ -421,7 +448,12 @@ export interface StatsView {
  * group and interval, the table one row per group (a table per group with --intervals, a chart per
  * series with --chart), under a line on stderr naming the repository and the window.
  */
-export function statsExport(io: IOStreams, endpoint: StatsEndpoint, body: unknown, view: StatsView): Export<Record<string, unknown>> & { records(): Array<Record<string, unknown>> } {
+export function statsExport(
+  io: IOStreams,
+  endpoint: StatsEndpoint,
+  body: unknown,
+  view: StatsView,
+): Export<Record<string, unknown>> & { records(): Array<Record<string, unknown>> } {
   let records: Array<Record<string, unknown>> | undefined;
   const all = () => (records ??= flatten(endpoint, body));
   return {
@@ -436,7 +468,8 @@ export function statsExport(io: IOStreams, endpoint: StatsEndpoint, body: unknow
       async end() {
         const opts = renderOptions(io, view.intervals);
         const text = view.chart ? renderStatsCharts(endpoint, body, opts) : renderStatsTables(endpoint, body, opts);
-        if (view.repo && text) io.stderr.write(fitLine(`${view.repo} ${endpoint.name}${view.window ? `, ${view.window}` : ""}`, io.tableWidth()) + "\n");
+        if (view.repo && text)
+          io.stderr.write(fitLine(`${view.repo} ${endpoint.name}${view.window ? `, ${view.window}` : ""}`, io.tableWidth()) + "\n");
         if (text) await writeChunk(io.stdout, text);
         else io.stderr.write(emptyMessage(endpoint, view));
       },

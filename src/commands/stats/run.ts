@@ -31,7 +31,13 @@ function statsPath(owner: string, name: string, endpoint: StatsEndpoint): string
   return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/stats/${endpoint.path}`;
 }
 
-async function fetchStats(ctx: Context, endpoint: StatsEndpoint, query: StatsQuery, dialect: Dialect = DIALECTS.spec, repo?: RepoName): Promise<unknown> {
+async function fetchStats(
+  ctx: Context,
+  endpoint: StatsEndpoint,
+  query: StatsQuery,
+  dialect: Dialect = DIALECTS.spec,
+  repo?: RepoName,
+): Promise<unknown> {
   repo ??= await ctx.resolveRepo();
   const client = await ctx.apiClient();
   const derived = derivationOf(endpoint.name, dialect.name);
@@ -62,7 +68,8 @@ async function fetchStats(ctx: Context, endpoint: StatsEndpoint, query: StatsQue
     strict: ctx.globals.strict,
     // the real service omits partition keys on every call: worth a line under --debug, not each time
     onMismatch: (name, message) => {
-      if (ctx.globals.debug) ctx.io.stderr.write(`mq: ${name} response differs from the contract (${messageText(message)}); --strict makes this an error.\n`);
+      if (ctx.globals.debug)
+        ctx.io.stderr.write(`mq: ${name} response differs from the contract (${messageText(message)}); --strict makes this an error.\n`);
     },
   });
   return res.body;
@@ -137,16 +144,28 @@ async function runStatsMany(opts: StatsOptions, repos: RepoName[], ctx: Context)
   const { endpoint } = opts;
   warnDeprecated(ctx, endpoint);
   const spinner = await startSpinner(ctx, `fetching ${endpoint.name} of ${repos.length} repositories…`);
-  const { results, failed, error } = await eachRepo(ctx, repos, (repo) => fetchStats(ctx, endpoint, opts.query, opts.dialect, repo), (line) => spinner.log(line)).finally(() => spinner.stop());
+  const { results, failed, error } = await eachRepo(
+    ctx,
+    repos,
+    (repo) => fetchStats(ctx, endpoint, opts.query, opts.dialect, repo),
+    (line) => spinner.log(line),
+  ).finally(() => spinner.stop());
   const done = results.map((r) => ({ repository: r.repository, body: r.value }));
   const many = combineRepos(endpoint, done);
-  const out = statsManyExport(ctx.io, endpoint, many, done, { fields: opts.fields, window: windowWords(opts.query), filters: opts.filterWords, failed });
+  const out = statsManyExport(ctx.io, endpoint, many, done, {
+    fields: opts.fields,
+    window: windowWords(opts.query),
+    filters: opts.filterWords,
+    failed,
+  });
   await exportAll(opts.format, ctx.io, out, out.records);
   if (opts.format !== "table" && opts.format !== "none") {
     // the table says it under itself; elsewhere stdout is data, so the reasons go to stderr
     for (const [field, why] of unavailableTotals(many)) ctx.io.stderr.write(`mq: total ${field} not available: ${messageText(why)}\n`);
   }
-  const verdicts = opts.gate.failIf.length ? judgeMany(opts.gate.failIf, endpoint, done, opts.gate.scope, gateOptions(opts.gate, opts.query)) : [];
+  const verdicts = opts.gate.failIf.length
+    ? judgeMany(opts.gate.failIf, endpoint, done, opts.gate.scope, gateOptions(opts.gate, opts.query))
+    : [];
   const gate = reportGate(ctx, opts.gate, verdicts, {
     command: `mq stats ${endpoint.name}`,
     repository: repos.map((r) => `${r.owner}/${r.name}`).join(","),
@@ -243,7 +262,8 @@ async function runStatsSummaryMany(opts: StatsSummaryOptions, repos: RepoName[],
   const out = summaryManyExport(ctx.io, many, done, { start_at: query.start_at as string, end_at: query.end_at as string, failed });
   await exportAll(format, ctx.io, out, out.records);
   if (format !== "table" && format !== "none") {
-    for (const [name, why] of Object.entries(many.unavailable)) ctx.io.stderr.write(`mq: total ${name} not available: ${messageText(why)}\n`);
+    for (const [name, why] of Object.entries(many.unavailable))
+      ctx.io.stderr.write(`mq: total ${name} not available: ${messageText(why)}\n`);
   }
   const verdicts = opts.gate.failIf.length ? judgeSummaryMany(opts.gate.failIf, done, opts.gate.scope, gateOptions(opts.gate, query)) : [];
   const gate = reportGate(ctx, opts.gate, verdicts, {
@@ -271,5 +291,10 @@ export async function runStatsList(ctx: Context): Promise<void> {
     return void ctx.io.stdout.write(width === undefined ? statsListing() : fitHelpText(statsListing(), width));
   }
   const format = resolveOutputFormat(ctx, { command: "mq stats (the list of subcommands)" });
-  await exportAll(format, ctx.io, { table: () => ({ async write() {}, end: () => writeChunk(ctx.io.stdout, statsListing()) }), csvJoinArrays: true }, statsRecords);
+  await exportAll(
+    format,
+    ctx.io,
+    { table: () => ({ async write() {}, end: () => writeChunk(ctx.io.stdout, statsListing()) }), csvJoinArrays: true },
+    statsRecords,
+  );
 }

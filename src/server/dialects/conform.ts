@@ -133,7 +133,12 @@ function compile(schema: unknown, c: ConformContext): Conformer {
   }
   if (s.type === "object" && isObject(s.properties)) {
     const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
-    const props = Object.entries(s.properties).map(([k, p]) => ({ k, p, required: required.has(k), f: undefined as Conformer | undefined }));
+    const props = Object.entries(s.properties).map(([k, p]) => ({
+      k,
+      p,
+      required: required.has(k),
+      f: undefined as Conformer | undefined,
+    }));
     return (value, cc) => {
       if (!typeMatches(s, value)) return fallback(cc);
       if (!isObject(value)) return value;

@@ -62,7 +62,8 @@ const OUTCOME_OF: Readonly<Record<string, (m: Meta) => Outcome>> = {
   "action.queue.leave": (m) =>
     m.merged === true ? "success" : typeof m.dequeue_code === "string" && FAILED_EXITS.has(m.dequeue_code) ? "failure" : "neutral",
   "action.queue.batch_bisection_end": (m) => (m.culprit_found === true ? "failure" : "success"),
-  "action.post_check": (m) => (m.conclusion === "success" ? "success" : FAILED_CONCLUSIONS.has(String(m.conclusion)) ? "failure" : "neutral"),
+  "action.post_check": (m) =>
+    m.conclusion === "success" ? "success" : FAILED_CONCLUSIONS.has(String(m.conclusion)) ? "failure" : "neutral",
   "ci_insights.job_retried": () => "failure",
   "test.quarantined": () => "failure",
   "test.dequarantined": () => "success",
@@ -95,7 +96,9 @@ const DERIVE: Readonly<Record<string, (m: Meta, e: StoredEvent) => Meta>> = {
     const exit = exitReasonOf(m.merged, m.reason);
     return {
       ...m,
-      unsuccessful_checks: checks.filter((c) => c.state !== "success" && c.state !== "neutral" && c.state !== "skipped" && c.state !== "pending"),
+      unsuccessful_checks: checks.filter(
+        (c) => c.state !== "success" && c.state !== "neutral" && c.state !== "skipped" && c.state !== "pending",
+      ),
       dequeue_code: m.merged === true ? "PR_MERGED" : DEQUEUE_CODES.has(exit) ? exit : null,
       batch_id: null,
       scopes: null,
@@ -104,7 +107,12 @@ const DERIVE: Readonly<Record<string, (m: Meta, e: StoredEvent) => Meta>> = {
   },
   "action.queue.merged": (m, e) => ({ ...m, merge_commit_sha: shaOf(e.id) }),
   "action.queue.batch_bisection_start": (m) => ({ ...m, batch_id: m.train_car_id ?? null }),
-  "action.queue.batch_bisection_end": (m) => ({ ...m, batch_id: m.train_car_id ?? null, confirmed_culprit_pr_numbers: m.culprit_pr_numbers ?? [], dropped_unverified_pr_numbers: [] }),
+  "action.queue.batch_bisection_end": (m) => ({
+    ...m,
+    batch_id: m.train_car_id ?? null,
+    confirmed_culprit_pr_numbers: m.culprit_pr_numbers ?? [],
+    dropped_unverified_pr_numbers: [],
+  }),
   "action.queue.conflict_deferred": (_m, e) => ({
     branch: e.base_ref ?? "main",
     queue_name: "default",
@@ -120,7 +128,7 @@ const DERIVE: Readonly<Record<string, (m: Meta, e: StoredEvent) => Meta>> = {
       attribute: typeof c.job_name === "string" ? c.job_name : "job",
       matched_value: typeof c.pattern === "string" ? c.pattern : "",
       source: "job_log",
-      matched_line_number: 1 + ((e.id >> 10) + i) % 500,
+      matched_line_number: 1 + (((e.id >> 10) + i) % 500),
     })),
     outcome: "retried",
   }),

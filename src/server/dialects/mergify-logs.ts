@@ -54,7 +54,7 @@ type Facet = "pull_request" | "batch_pull" | "none";
 
 /** the predicate of every filter, but those of `skip` (a facet does not filter itself) */
 function predicate(q: MergifyLogsQuery, store: EventStore, skip: Facet = "none"): (e: StoredEvent) => boolean {
-  const set = <T,>(xs: readonly T[] | undefined) => (xs && xs.length > 0 ? new Set(xs) : undefined);
+  const set = <T>(xs: readonly T[] | undefined) => (xs && xs.length > 0 ? new Set(xs) : undefined);
   const types = set(q.event_type);
   const notTypes = set(q.not_event_type);
   const prs = skip === "pull_request" ? undefined : set(q.pull_request);

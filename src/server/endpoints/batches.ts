@@ -16,7 +16,8 @@ export const BATCH_SIZE = distribution(
   (e) => {
     // the contract lists the batch at the top; the real service nests it in the speculative check
     const m = meta(e);
-    const n = m.pull_request_numbers ?? (m.speculative_check_pull_request as { pull_request_numbers?: unknown } | undefined)?.pull_request_numbers;
+    const n =
+      m.pull_request_numbers ?? (m.speculative_check_pull_request as { pull_request_numbers?: unknown } | undefined)?.pull_request_numbers;
     return Array.isArray(n) ? n.length : undefined;
   },
   ["avg_batch_size", "max_batch_size", "min_batch_size"],
@@ -34,12 +35,20 @@ export const BATCH_BISECTION: Spec<Bisections> = {
     const m = meta(e);
     const a = acc(keyOf(e), t);
     if (e.type === BISECTION_START) {
-      addBisectionStart(a, typeof m.bisection_depth === "number" ? m.bisection_depth : 0, typeof m.batch_size_before_split === "number" ? m.batch_size_before_split : 0);
+      addBisectionStart(
+        a,
+        typeof m.bisection_depth === "number" ? m.bisection_depth : 0,
+        typeof m.batch_size_before_split === "number" ? m.batch_size_before_split : 0,
+      );
     } else {
       addBisectionEnd(a, m.culprit_found === true, m.max_failure_resolution_reached === true);
     }
   },
-  doc: { from: "`batch_bisection_start` / `_end`", figure: "started: count, mean and max `bisection_depth`, mean `batch_size_before_split`; completed: count, `culprit_found` count, `max_failure_resolution_reached` count" },
+  doc: {
+    from: "`batch_bisection_start` / `_end`",
+    figure:
+      "started: count, mean and max `bisection_depth`, mean `batch_size_before_split`; completed: count, `culprit_found` count, `max_failure_resolution_reached` count",
+  },
   facts: {
     kinds: [FACT.bisectionStart, FACT.bisectionEnd],
     add: (cell, f, c) => {
@@ -49,20 +58,36 @@ export const BATCH_BISECTION: Spec<Bisections> = {
     },
   },
   render: (slots, buckets, f) => {
-    const only = (keep: (a: Bisections) => boolean): Slots<Bisections> => new Map([...slots].map(([s, m]) => [s, new Map([...m].filter(([, a]) => keep(a)))]));
+    const only = (keep: (a: Bisections) => boolean): Slots<Bisections> =>
+      new Map([...slots].map(([s, m]) => [s, new Map([...m].filter(([, a]) => keep(a)))]));
     return {
       started: grouped(
         only((a) => a.started > 0),
         buckets,
         byKey(f),
-        (a, b) => [{ ...interval(b), bisection_count: a!.started, avg_depth: round(a!.depthSum / a!.started), max_depth: a!.maxDepth, avg_batch_size_before_split: round(a!.sizeSum / a!.started) }],
+        (a, b) => [
+          {
+            ...interval(b),
+            bisection_count: a!.started,
+            avg_depth: round(a!.depthSum / a!.started),
+            max_depth: a!.maxDepth,
+            avg_batch_size_before_split: round(a!.sizeSum / a!.started),
+          },
+        ],
         false,
       ),
       completed: grouped(
         only((a) => a.completed > 0),
         buckets,
         byKey(f),
-        (a, b) => [{ ...interval(b), bisection_completed_count: a!.completed, culprit_found_count: a!.culpritFound, max_failure_reached_count: a!.maxReached }],
+        (a, b) => [
+          {
+            ...interval(b),
+            bisection_completed_count: a!.completed,
+            culprit_found_count: a!.culpritFound,
+            max_failure_reached_count: a!.maxReached,
+          },
+        ],
         false,
       ),
     };
@@ -87,7 +112,11 @@ export const SKIP_INTERMEDIATE_RESULTS: Spec<Count> = {
     }
     a.n++;
   },
-  doc: { from: "`action.queue.checks_end`", figure: "`batches_saved` = checks_end events whose `abort_code` is `INTERMEDIATE_RESULTS_SKIPPED`, once per `batch_id` (else `train_car_id`); every bucket listed, zeros included, for every group with checks in the window" },
+  doc: {
+    from: "`action.queue.checks_end`",
+    figure:
+      "`batches_saved` = checks_end events whose `abort_code` is `INTERMEDIATE_RESULTS_SKIPPED`, once per `batch_id` (else `train_car_id`); every bucket listed, zeros included, for every group with checks in the window",
+  },
   facts: {
     kinds: [FACT.checksEnd],
     add: (cell, f, c) => {
@@ -96,5 +125,7 @@ export const SKIP_INTERMEDIATE_RESULTS: Spec<Count> = {
       if (f.text === "INTERMEDIATE_RESULTS_SKIPPED" && f.flag) a.n++;
     },
   },
-  render: (slots, buckets, f) => ({ groups: grouped(slots, buckets, byKey(f), (a, b) => [{ ...interval(b), batches_saved: a?.n ?? 0 }], true) }),
+  render: (slots, buckets, f) => ({
+    groups: grouped(slots, buckets, byKey(f), (a, b) => [{ ...interval(b), batches_saved: a?.n ?? 0 }], true),
+  }),
 };

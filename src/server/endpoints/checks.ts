@@ -1,7 +1,21 @@
 // The queue's check runs (action.queue.checks_end): how many failed, their outcomes, how long CI
 // ran, and the retried runs of each session.
 import { FACT, type QueueFact } from "../simulate/index.js";
-import { addRetry, addRun, addRuntime, bump, COUNTS, RETRY_SESSIONS, RUNS, RUNTIME, sortedCounts, type Counts, type RetrySessions, type Runs, type Runtime } from "../stats/accumulators.js";
+import {
+  addRetry,
+  addRun,
+  addRuntime,
+  bump,
+  COUNTS,
+  RETRY_SESSIONS,
+  RUNS,
+  RUNTIME,
+  sortedCounts,
+  type Counts,
+  type RetrySessions,
+  type Runs,
+  type Runtime,
+} from "../stats/accumulators.js";
 import { bucketIndex, interval } from "../stats/buckets.js";
 import { grouped, type EndpointDoc, type Slots, type Spec } from "../stats/engine.js";
 import { checkOutcome, FAILED_CONCLUSIONS, isFailedCheck, meta, millis, outcomeOf, round, sessionKey, trainCar } from "../stats/fields.js";
@@ -17,7 +31,11 @@ export const FAILURE_RATE: Spec<Runs> = {
   types: [CHECKS_END],
   ...RUNS,
   add: (acc, e, t) => addRun(acc(keyOf(e), t), isFailedCheck(e)),
-  doc: { from: "`action.queue.checks_end`", figure: "`total` = events; `failures` = those whose `speculative_check_pull_request.checks_conclusion` is `failure`, `timed_out` or `error`; `failure_rate` = failures / total (0 when total is 0)" },
+  doc: {
+    from: "`action.queue.checks_end`",
+    figure:
+      "`total` = events; `failures` = those whose `speculative_check_pull_request.checks_conclusion` is `failure`, `timed_out` or `error`; `failure_rate` = failures / total (0 when total is 0)",
+  },
   facts: { kinds: [FACT.checksEnd], add: (cell, f, c) => addRun(cell(c.key), FAILED_CONCLUSIONS.has(f.conclusion)) },
   render: (slots, buckets, f) => ({
     groups: grouped(
@@ -47,15 +65,33 @@ function checkOutcomes(whole: boolean, doc: EndpointDoc, render: Spec<Counts>["r
   };
 }
 
-export const QUEUES_CHECKS_OUTCOME_COUNT = checkOutcomes(false, { from: "`action.queue.checks_end`", figure: "`check_outcome` = `abort_code`, else `SUCCESS` for a successful run (`CHECKS_TIMEOUT` / `CHECKS_FAILED` for an unsuccessful run without a code); `count` per outcome" }, (slots, buckets, f) => ({
-  groups: grouped(slots, buckets, byKey(f), (a, b) => sortedCounts(a!).map(([check_outcome, count]) => ({ ...interval(b), check_outcome, count })), false),
-}));
+export const QUEUES_CHECKS_OUTCOME_COUNT = checkOutcomes(
+  false,
+  {
+    from: "`action.queue.checks_end`",
+    figure:
+      "`check_outcome` = `abort_code`, else `SUCCESS` for a successful run (`CHECKS_TIMEOUT` / `CHECKS_FAILED` for an unsuccessful run without a code); `count` per outcome",
+  },
+  (slots, buckets, f) => ({
+    groups: grouped(
+      slots,
+      buckets,
+      byKey(f),
+      (a, b) => sortedCounts(a!).map(([check_outcome, count]) => ({ ...interval(b), check_outcome, count })),
+      false,
+    ),
+  }),
+);
 
 /** the deprecated endpoint: the same counts over one bucket, the whole window */
-export const MERGE_QUEUE_CHECKS_OUTCOME = checkOutcomes(true, { from: "`action.queue.checks_end`", figure: "the counts of `queues_checks_outcome_count` over the whole window, one object per group" }, (slots, _buckets, f, from, to) => {
-  const groups = grouped(slots, [{ start: from, end: to }], byKey(f), (a) => [Object.fromEntries(sortedCounts(a!))], false);
-  return { groups: groups.map((grp) => ({ ...grp, stats: (grp.stats as unknown[])[0] ?? {} })) };
-});
+export const MERGE_QUEUE_CHECKS_OUTCOME = checkOutcomes(
+  true,
+  { from: "`action.queue.checks_end`", figure: "the counts of `queues_checks_outcome_count` over the whole window, one object per group" },
+  (slots, _buckets, f, from, to) => {
+    const groups = grouped(slots, [{ start: from, end: to }], byKey(f), (a) => [Object.fromEntries(sortedCounts(a!))], false);
+    return { groups: groups.map((grp) => ({ ...grp, stats: (grp.stats as unknown[])[0] ?? {} })) };
+  },
+);
 
 /** average_ci_runtime: one run per train car (the pull requests of a batch share it), checks_started_at to checks_ended_at */
 export const AVERAGE_CI_RUNTIME: Spec<Runtime> = {
@@ -71,7 +107,10 @@ export const AVERAGE_CI_RUNTIME: Spec<Runtime> = {
     }
     addRuntime(acc(keyOf(e), t), runtime);
   },
-  doc: { from: "`action.queue.checks_end`", figure: "`runtime` = mean of `checks_ended_at` − `checks_started_at` (seconds), once per `train_car_id`" },
+  doc: {
+    from: "`action.queue.checks_end`",
+    figure: "`runtime` = mean of `checks_ended_at` − `checks_started_at` (seconds), once per `train_car_id`",
+  },
   facts: {
     kinds: [FACT.checksEnd],
     add: (cell, f, c) => {
@@ -85,7 +124,13 @@ export const AVERAGE_CI_RUNTIME: Spec<Runtime> = {
       slots,
       buckets,
       byKey(f),
-      (a, b) => [{ ...interval(b), runtime: round(a!.ms / 1000 / a!.runs), ...(o.sums ? { sum_runtime: round(a!.ms / 1000), count_runtime: a!.runs } : {}) }],
+      (a, b) => [
+        {
+          ...interval(b),
+          runtime: round(a!.ms / 1000 / a!.runs),
+          ...(o.sums ? { sum_runtime: round(a!.ms / 1000), count_runtime: a!.runs } : {}),
+        },
+      ],
       false,
     ),
   }),
@@ -123,7 +168,11 @@ export const CHECKS_RETRIES: Spec<RetrySessions> = {
     if (typeof m.retry_attempt !== "number" || m.retry_attempt < 1) return;
     addRetry(acc(SESSIONS, t), sessionKey(e) ?? `event:${e.id}`, keyOf(e), t, checkOutcome(e) === "SUCCESS", m.retry_attempt);
   },
-  doc: { from: "`action.queue.checks_end` with `retry_attempt` ≥ 1", figure: "per session, in the bucket of its last retried run: `total_retries` = retried runs, `sessions_with_retries`, `recovered` = sessions whose last retried run succeeded, `not_recovered`, `recovery_rate` = recovered / sessions, `avg_retry_depth` / `max_retry_depth` = highest `retry_attempt`" },
+  doc: {
+    from: "`action.queue.checks_end` with `retry_attempt` ≥ 1",
+    figure:
+      "per session, in the bucket of its last retried run: `total_retries` = retried runs, `sessions_with_retries`, `recovered` = sessions whose last retried run succeeded, `not_recovered`, `recovery_rate` = recovered / sessions, `avg_retry_depth` / `max_retry_depth` = highest `retry_attempt`",
+  },
   facts: {
     kinds: [FACT.checksEnd],
     add: (cell, f, c) => {

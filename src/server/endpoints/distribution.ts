@@ -41,7 +41,12 @@ export function distribution(
         buckets,
         byKey(f),
         (a, b) => {
-          const rec: Record<string, unknown> = { ...interval(b), [fields[0]]: round(a!.sum / unit / a!.n), [fields[1]]: a!.max / unit, [fields[2]]: a!.min / unit };
+          const rec: Record<string, unknown> = {
+            ...interval(b),
+            [fields[0]]: round(a!.sum / unit / a!.n),
+            [fields[1]]: a!.max / unit,
+            [fields[2]]: a!.min / unit,
+          };
           if (o.sums) {
             const name = fields[0].replace(/^avg_/, "");
             rec[`sum_${name}`] = round(a!.sum / unit);

@@ -15,7 +15,10 @@ export function definitionOf(name: string): { doc: EndpointDoc } | undefined {
 }
 
 function label(e: StatsEndpoint): string {
-  const notes = [e.deprecatedUse ? "deprecated" : "", e.dialects.length === 1 && e.dialects[0] === "mergify" ? "the real service's; `--dialect mergify`" : ""].filter(Boolean);
+  const notes = [
+    e.deprecatedUse ? "deprecated" : "",
+    e.dialects.length === 1 && e.dialects[0] === "mergify" ? "the real service's; `--dialect mergify`" : "",
+  ].filter(Boolean);
   return `\`${e.path}\`${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`;
 }
 

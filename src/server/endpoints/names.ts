@@ -4,7 +4,14 @@ import { NAMES, type Names } from "../stats/accumulators.js";
 import type { Spec } from "../stats/engine.js";
 import { ALL_NAMES, keyOf } from "../stats/keys.js";
 
-const QUEUE_TYPES = ["action.queue.enter", "action.queue.leave", "action.queue.merged", "action.queue.checks_start", "action.queue.checks_end", "action.queue.change"];
+const QUEUE_TYPES = [
+  "action.queue.enter",
+  "action.queue.leave",
+  "action.queue.merged",
+  "action.queue.checks_start",
+  "action.queue.checks_end",
+  "action.queue.change",
+];
 /** the facts of those events (not checks.change, not bisections) */
 const QUEUE_FACTS = [FACT.enter, FACT.change, FACT.checksStart, FACT.checksEnd, FACT.leave, FACT.merged];
 

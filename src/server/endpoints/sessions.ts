@@ -63,7 +63,11 @@ export const AVERAGE_QUEUE_TIME: Spec<QueueTimes> = {
     if (total === undefined) return;
     addQueueTime(acc(keyOf(e), t), total, waitedMs(e, total, sink), scheduleS(e), freezeS(e));
   },
-  doc: { from: "`action.queue.leave`", figure: "`queue_time` = mean of leave − `queued_at` (seconds); `idle_schedule` / `idle_freeze` = mean `seconds_waiting_for_schedule` / `_freeze`; `idle_capacity` = mean of (first `checks_start` of the session − `queued_at`) − schedule − freeze, at least 0 (leave − `queued_at` when checks never started)" },
+  doc: {
+    from: "`action.queue.leave`",
+    figure:
+      "`queue_time` = mean of leave − `queued_at` (seconds); `idle_schedule` / `idle_freeze` = mean `seconds_waiting_for_schedule` / `_freeze`; `idle_capacity` = mean of (first `checks_start` of the session − `queued_at`) − schedule − freeze, at least 0 (leave − `queued_at` when checks never started)",
+  },
   facts: {
     kinds: [FACT.leave],
     add: (cell, f, c) => {
@@ -119,11 +123,21 @@ export const QUEUES_PR_EXIT_REASONS: Spec<Counts> = {
     const m = meta(e);
     bump(acc(keyOf(e), t), exitReasonOf(m.merged, m.reason));
   },
-  doc: { from: "`action.queue.leave`", figure: "once per `session_id`: `SUCCESS` when `merged`, else the abort code whose sentence is `reason` (`src/server/texts.ts`), a reason that already is a code, or the raw reason (a replayed real log keeps its words)" },
+  doc: {
+    from: "`action.queue.leave`",
+    figure:
+      "once per `session_id`: `SUCCESS` when `merged`, else the abort code whose sentence is `reason` (`src/server/texts.ts`), a reason that already is a code, or the raw reason (a replayed real log keeps its words)",
+  },
   // a session leaves once: its first leave (Sink.first over the events) is its only fact; flag: merged, text: reason
   facts: { kinds: [FACT.leave], add: (cell, f, c) => bump(cell(c.key), exitReasonOf(f.flag, f.text)) },
   render: (slots, buckets, f) => ({
-    groups: grouped(slots, buckets, byKey(f), (a, b) => sortedCounts(a!).map(([exit_reason, count]) => ({ ...interval(b), exit_reason, count })), false),
+    groups: grouped(
+      slots,
+      buckets,
+      byKey(f),
+      (a, b) => sortedCounts(a!).map(([exit_reason, count]) => ({ ...interval(b), exit_reason, count })),
+      false,
+    ),
   }),
 };
 
@@ -164,7 +178,11 @@ export const IDLE_QUEUE_TIME: Spec<IdleValues> = {
     const freeze = Math.round(freezeS(e) * 1000);
     addIdle(acc(keyOf(e), t), totalMs, waitedMs(e, totalMs, sink), sched, freeze);
   },
-  doc: { from: "`action.queue.leave`", figure: "once per `session_id`, the session's time in the queue (leave − `queued_at`, whole ms) cut in four: `idle_schedule` = `seconds_waiting_for_schedule`, `idle_freeze` = `seconds_waiting_for_freeze`, `idle_capacity` = (first `checks_start` of the session − `queued_at`) − schedule − freeze, at least 0 (the whole time when checks never started), `ci_runtime` = the rest, at least 0. Per bucket: mean, `p95_` (nearest rank), `max_` and `sum_` of each part, and `count_idle`; per group a `summary` (mean, p95, max) over the whole window. The parts' values are kept, not summed, so per-day partials give the same percentiles as one pass" },
+  doc: {
+    from: "`action.queue.leave`",
+    figure:
+      "once per `session_id`, the session's time in the queue (leave − `queued_at`, whole ms) cut in four: `idle_schedule` = `seconds_waiting_for_schedule`, `idle_freeze` = `seconds_waiting_for_freeze`, `idle_capacity` = (first `checks_start` of the session − `queued_at`) − schedule − freeze, at least 0 (the whole time when checks never started), `ci_runtime` = the rest, at least 0. Per bucket: mean, `p95_` (nearest rank), `max_` and `sum_` of each part, and `count_idle`; per group a `summary` (mean, p95, max) over the whole window. The parts' values are kept, not summed, so per-day partials give the same percentiles as one pass",
+  },
   facts: {
     kinds: [FACT.leave],
     add: (cell, f, c) => {
@@ -254,7 +272,11 @@ export function timeToMerge(store: EventStore, at: number, branch: string | unde
   return [...byQueue.keys()].sort().map((partition) => ({
     partition_name: partition,
     queues: [...byQueue.get(partition)!.keys()].sort().map((queue) => {
-      const v = byQueue.get(partition)!.get(queue)!.slice().sort((a, b) => a - b);
+      const v = byQueue
+        .get(partition)!
+        .get(queue)!
+        .slice()
+        .sort((a, b) => a - b);
       const mean = v.length === 0 ? null : round(v.reduce((s, x) => s + x, 0) / v.length);
       const median = v.length === 0 ? null : round(v.length % 2 ? v[(v.length - 1) / 2]! : (v[v.length / 2 - 1]! + v[v.length / 2]!) / 2);
       return { queue_name: queue, time_to_merge: { mean, median } };
@@ -265,5 +287,9 @@ export function timeToMerge(store: EventStore, at: number, branch: string | unde
 /** time_to_merge's definition: answered by timeToMerge over the store of the 7 days before its instant */
 export const TIME_TO_MERGE: { answer: typeof timeToMerge; doc: EndpointDoc } = {
   answer: timeToMerge,
-  doc: { from: "`action.queue.merged`, `action.queue.enter`", figure: "for the 7 days before `at` (default now), optionally only `branch`: mean and median of merged − `queued_at` in seconds per partition and queue; a queue with entries but no merge has `null`" },
+  doc: {
+    from: "`action.queue.merged`, `action.queue.enter`",
+    figure:
+      "for the 7 days before `at` (default now), optionally only `branch`: mean and median of merged − `queued_at` in seconds per partition and queue; a queue with entries but no merge has `null`",
+  },
 };

@@ -129,7 +129,14 @@ export class Batches {
     const failed = cars[failIdx]!;
     // the cars behind a failure were tested on top of it: re-embark them
     for (let c = cars.length - 1; c > failIdx; c--) {
-      ci.endCar(lane, cars[c]!, Math.max(decisive, cars[c]!.start + 1000), "cancelled", { code: "BATCH_AHEAD_FAILED", status: "REEMBARKED" }, null);
+      ci.endCar(
+        lane,
+        cars[c]!,
+        Math.max(decisive, cars[c]!.start + 1000),
+        "cancelled",
+        { code: "BATCH_AHEAD_FAILED", status: "REEMBARKED" },
+        null,
+      );
       putBack(cars[c]!.sessions);
     }
     const failing = ci.failingCheck(failed);

@@ -32,7 +32,10 @@ export class Calendar {
       const reason = rng.pick(["Incident on the CI runners", "Deploy in progress", "Investigating flaky tests", "Database migration"]);
       this.out.emit(start, "queue.pause.create", null, null, "Queue pause", { reason, created_by: this.actor() });
       if (rng.chance(0.5)) {
-        this.out.emit((start + end) / 2, "queue.pause.update", null, null, "Queue pause", { reason: `${reason} (extended)`, updated_by: this.actor() });
+        this.out.emit((start + end) / 2, "queue.pause.update", null, null, "Queue pause", {
+          reason: `${reason} (extended)`,
+          updated_by: this.actor(),
+        });
       }
       this.out.emit(end, "queue.pause.delete", null, null, "Queue pause", { deleted_by: this.actor() });
     }

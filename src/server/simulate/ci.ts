@@ -79,8 +79,10 @@ export class Ci {
       const name = `Flaky test: ${rng.pick(["test_checkout", "test_login", "e2e/cart.spec.ts", "TestQueueOrder"])}`;
       const meta = { ci_issue_id: id, name };
       out.emit(t, "ci_issue.created", null, null, "CI Insights", meta);
-      if (rng.chance(0.7)) out.emit(t + rng.int(1, 120) * MIN, "ci_issue.linked", day.prCounter - rng.int(0, 50), "main", "CI Insights", meta);
-      if (rng.chance(0.1)) out.emit(t + rng.int(1, 60) * MIN, "ci_issue.renamed", null, null, "CI Insights", { ...meta, name: `${name} (renamed)` });
+      if (rng.chance(0.7))
+        out.emit(t + rng.int(1, 120) * MIN, "ci_issue.linked", day.prCounter - rng.int(0, 50), "main", "CI Insights", meta);
+      if (rng.chance(0.1))
+        out.emit(t + rng.int(1, 60) * MIN, "ci_issue.renamed", null, null, "CI Insights", { ...meta, name: `${name} (renamed)` });
       if (rng.chance(0.05)) out.emit(t + rng.int(60, 600) * MIN, "ci_issue.merged", null, null, "CI Insights", { ...meta, into: id - 1 });
       if (rng.chance(0.5)) {
         const r = t + rng.int(2, 12) * HOUR;

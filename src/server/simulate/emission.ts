@@ -5,7 +5,17 @@
 // they call this module to write it, and nothing here draws a random number.
 import { ABORT_CODE_TEXT, MERGED_REASON } from "../texts.js";
 import { ID_PER_MS, iso, SLOTS_PER_DAY, SPILL_DAYS } from "./days.js";
-import { FACT, type Car, type Failing, type FactKind, type FactLane, type Lane, type QueueFact, type Session, type SimEvent } from "./model.js";
+import {
+  FACT,
+  type Car,
+  type Failing,
+  type FactKind,
+  type FactLane,
+  type Lane,
+  type QueueFact,
+  type Session,
+  type SimEvent,
+} from "./model.js";
 import type { SimDay } from "./shape.js";
 
 export const CHECK_NAMES = ["ci/build", "ci/test", "ci/lint", "e2e"] as const;
@@ -21,7 +31,17 @@ const CONDITIONS = [false, true].map((match) => ({
   operator: null,
   schedule: null,
   subconditions: [
-    { match, label: "check-success=ci/test", is_label_user_input: true, description: null, attribute_name: "check-success", operator: "=", schedule: null, subconditions: [], evaluations: [] },
+    {
+      match,
+      label: "check-success=ci/test",
+      is_label_user_input: true,
+      description: null,
+      attribute_name: "check-success",
+      operator: "=",
+      schedule: null,
+      subconditions: [],
+      evaluations: [],
+    },
   ],
   evaluations: [],
 }));
@@ -187,7 +207,12 @@ export class Emission {
       priority_rule_name: s.prio,
       queue_name: lane.queue.name,
       queued_at: s.enterIso,
-      reason: kind === "pause" ? "The merge queue is paused" : kind === "freeze" ? "A scheduled freeze is active" : "The queue schedule is closed",
+      reason:
+        kind === "pause"
+          ? "The merge queue is paused"
+          : kind === "freeze"
+            ? "A scheduled freeze is active"
+            : "The queue schedule is closed",
       session_id: s.id,
     });
   }
@@ -198,24 +223,38 @@ export class Emission {
     s.left = true;
     const lane = s.lane;
     if (this.facts) {
-      const reason = merged ? MERGED_REASON : ABORT_CODE_TEXT[code!] ?? code;
+      const reason = merged ? MERGED_REASON : (ABORT_CODE_TEXT[code!] ?? code);
       // queued_at is the entry time's text, to the ms (truncated, as iso writes it)
-      this.fact(t, FACT.leave, lane, s.prio, "", s.firstStart, Math.trunc(s.enter), Math.round(s.scheduleWait / 1000), Math.round(s.freezeWait / 1000), reason, "", merged);
-    } else this.emit(t, "action.queue.leave", s.pr, lane.base, this.trigger(s), {
-      reason: merged ? MERGED_REASON : ABORT_CODE_TEXT[code!] ?? code,
-      merged,
-      queue_name: lane.queue.name,
-      branch: lane.base,
-      partition_name: lane.partition,
-      queued_at: s.enterIso,
-      seconds_waiting_for_schedule: Math.round(s.scheduleWait / 1000),
-      seconds_waiting_for_freeze: Math.round(s.freezeWait / 1000),
-      priority_rule_name: s.prio,
-      conditions_evaluation: merged ? null : CONDITIONS[code === "CHECKS_FAILED" ? 0 : 1],
-      checks: failing ? this.checks(failing.state, failing.check) : merged ? this.checks("success", null) : [],
-      pull_request_head_sha: s.sha,
-      session_id: s.id,
-    });
+      this.fact(
+        t,
+        FACT.leave,
+        lane,
+        s.prio,
+        "",
+        s.firstStart,
+        Math.trunc(s.enter),
+        Math.round(s.scheduleWait / 1000),
+        Math.round(s.freezeWait / 1000),
+        reason,
+        "",
+        merged,
+      );
+    } else
+      this.emit(t, "action.queue.leave", s.pr, lane.base, this.trigger(s), {
+        reason: merged ? MERGED_REASON : (ABORT_CODE_TEXT[code!] ?? code),
+        merged,
+        queue_name: lane.queue.name,
+        branch: lane.base,
+        partition_name: lane.partition,
+        queued_at: s.enterIso,
+        seconds_waiting_for_schedule: Math.round(s.scheduleWait / 1000),
+        seconds_waiting_for_freeze: Math.round(s.freezeWait / 1000),
+        priority_rule_name: s.prio,
+        conditions_evaluation: merged ? null : CONDITIONS[code === "CHECKS_FAILED" ? 0 : 1],
+        checks: failing ? this.checks(failing.state, failing.check) : merged ? this.checks("success", null) : [],
+        pull_request_head_sha: s.sha,
+        session_id: s.id,
+      });
     this.sizeDeltas.push({ t, key: this.sizeKey(lane, s.prio), lane, prio: s.prio, d: -1, pr: s.pr });
   }
 
@@ -279,7 +318,20 @@ export class Emission {
         // flag: the car's first fact (a car ends once: the statistics count a run once by it)
         const retry = q.maxRetries === null ? -1 : s.retry;
         // the session's id is read only by checks_retries, for retried runs
-        this.fact(at, FACT.checksEnd, lane, s.prio, retry >= 1 ? this.sessionId(s) : "", 0, started, ended, retry, code, conclusion, s === car.sessions[0]);
+        this.fact(
+          at,
+          FACT.checksEnd,
+          lane,
+          s.prio,
+          retry >= 1 ? this.sessionId(s) : "",
+          0,
+          started,
+          ended,
+          retry,
+          code,
+          conclusion,
+          s === car.sessions[0],
+        );
       }
       return;
     }
@@ -289,7 +341,7 @@ export class Emission {
       this.emit(at, "action.queue.checks_end", s.pr, lane.base, this.trigger(s), {
         aborted: abort !== null,
         abort_code: abort?.code ?? null,
-        abort_reason: abort ? ABORT_CODE_TEXT[abort.code] ?? abort.code : null,
+        abort_reason: abort ? (ABORT_CODE_TEXT[abort.code] ?? abort.code) : null,
         abort_status: abort?.status ?? "DEFINITIVE",
         branch: lane.base,
         partition_name: lane.partition,
@@ -309,33 +361,35 @@ export class Emission {
   /** a failed batch is split in two (the first pull request's session speaks for the batch) */
   bisectionStart(lane: Lane, first: Session, time: number, original: number[], set: readonly Session[], depth: number): void {
     if (this.facts) this.fact(time, FACT.bisectionStart, lane, first.prio, "", 0, depth, set.length);
-    else this.emit(time, "action.queue.batch_bisection_start", null, lane.base, this.trigger(first), {
-      queue_name: lane.queue.name,
-      partition_name: lane.partition,
-      priority_rule_name: first.prio,
-      original_batch_pr_numbers: original,
-      batch_size_before_split: set.length,
-      number_of_sub_batches: 2,
-      bisection_depth: depth,
-      is_top_level: depth === 1,
-      session_id: first.id,
-    });
+    else
+      this.emit(time, "action.queue.batch_bisection_start", null, lane.base, this.trigger(first), {
+        queue_name: lane.queue.name,
+        partition_name: lane.partition,
+        priority_rule_name: first.prio,
+        original_batch_pr_numbers: original,
+        batch_size_before_split: set.length,
+        number_of_sub_batches: 2,
+        bisection_depth: depth,
+        is_top_level: depth === 1,
+        session_id: first.id,
+      });
   }
 
   /** a bisection found its culprit, or gave up (max_failure_resolution_reached) */
   bisectionEnd(lane: Lane, first: Session, time: number, original: number[], culprit: number, reachedMax: boolean): void {
     if (this.facts) this.fact(time, FACT.bisectionEnd, lane, first.prio, "", 0, 0, 0, 0, null, "", !reachedMax, reachedMax);
-    else this.emit(time, "action.queue.batch_bisection_end", null, lane.base, this.trigger(first), {
-      queue_name: lane.queue.name,
-      partition_name: lane.partition,
-      priority_rule_name: first.prio,
-      original_batch_pr_numbers: original,
-      culprit_found: !reachedMax,
-      culprit_pr_numbers: reachedMax ? [] : [culprit],
-      remaining_pr_numbers: original.filter((n) => reachedMax || n !== culprit),
-      max_failure_resolution_reached: reachedMax,
-      session_id: first.id,
-    });
+    else
+      this.emit(time, "action.queue.batch_bisection_end", null, lane.base, this.trigger(first), {
+        queue_name: lane.queue.name,
+        partition_name: lane.partition,
+        priority_rule_name: first.prio,
+        original_batch_pr_numbers: original,
+        culprit_found: !reachedMax,
+        culprit_pr_numbers: reachedMax ? [] : [culprit],
+        remaining_pr_numbers: original.filter((n) => reachedMax || n !== culprit),
+        max_failure_resolution_reached: reachedMax,
+        session_id: first.id,
+      });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -353,12 +407,13 @@ export class Emission {
       const size = Math.max(0, (sizes.get(d.key) ?? 0) + d.d);
       sizes.set(d.key, size);
       if (this.facts) this.fact(d.t, FACT.change, d.lane, d.prio, "", 0, size);
-      else this.emit(d.t, "action.queue.change", d.pr, d.lane.base, "Merge queue", {
-        queue_name: d.lane.queue.name,
-        partition_name: d.lane.partition,
-        priority_rule_name: d.prio,
-        size,
-      });
+      else
+        this.emit(d.t, "action.queue.change", d.pr, d.lane.base, "Merge queue", {
+          queue_name: d.lane.queue.name,
+          partition_name: d.lane.partition,
+          priority_rule_name: d.prio,
+          size,
+        });
     }
   }
 
@@ -369,11 +424,12 @@ export class Emission {
       const n = Math.max(0, (running.get(d.lane.key) ?? 0) + d.d);
       running.set(d.lane.key, n);
       if (this.facts) this.fact(d.t, FACT.checksChange, d.lane, null, "", 0, n);
-      else this.emit(d.t, "action.queue.checks.change", null, d.lane.base, "Merge queue", {
-        queue_name: d.lane.queue.name,
-        partition_name: d.lane.partition,
-        running_checks: n,
-      });
+      else
+        this.emit(d.t, "action.queue.checks.change", null, d.lane.base, "Merge queue", {
+          queue_name: d.lane.queue.name,
+          partition_name: d.lane.partition,
+          running_checks: n,
+        });
     }
   }
 }

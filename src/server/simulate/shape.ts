@@ -9,8 +9,26 @@ import { DAY, MIN, reachOf } from "./days.js";
 import type { Account, QueueConfig } from "./model.js";
 
 export const LOGINS = [
-  "alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory",
-  "niaj", "olivia", "peggy", "rupert", "sybil", "trent", "victor", "walter", "yves",
+  "alice",
+  "bob",
+  "carol",
+  "dave",
+  "erin",
+  "frank",
+  "grace",
+  "heidi",
+  "ivan",
+  "judy",
+  "mallory",
+  "niaj",
+  "olivia",
+  "peggy",
+  "rupert",
+  "sybil",
+  "trent",
+  "victor",
+  "walter",
+  "yves",
 ];
 export const BOTS = ["dependabot[bot]", "renovate[bot]"];
 
@@ -65,9 +83,36 @@ export class SimDay {
     this.baseRefs = ["main", "release/v2"];
     if (shape.chance(0.5)) this.baseRefs.push("develop");
     this.queues = [
-      { name: "default", maxBatch: 4, speculative: 2, ciMedianMs: 14 * MIN, timeoutMs: 45 * MIN, maxRetries: 2, officeHours: false, failureRate: 0.12 },
-      { name: "hotfix", maxBatch: 1, speculative: 1, ciMedianMs: 9 * MIN, timeoutMs: 30 * MIN, maxRetries: null, officeHours: false, failureRate: 0.08 },
-      { name: "lowrisk", maxBatch: 8, speculative: 1, ciMedianMs: 20 * MIN, timeoutMs: 60 * MIN, maxRetries: 1, officeHours: true, failureRate: 0.16 },
+      {
+        name: "default",
+        maxBatch: 4,
+        speculative: 2,
+        ciMedianMs: 14 * MIN,
+        timeoutMs: 45 * MIN,
+        maxRetries: 2,
+        officeHours: false,
+        failureRate: 0.12,
+      },
+      {
+        name: "hotfix",
+        maxBatch: 1,
+        speculative: 1,
+        ciMedianMs: 9 * MIN,
+        timeoutMs: 30 * MIN,
+        maxRetries: null,
+        officeHours: false,
+        failureRate: 0.08,
+      },
+      {
+        name: "lowrisk",
+        maxBatch: 8,
+        speculative: 1,
+        ciMedianMs: 20 * MIN,
+        timeoutMs: 60 * MIN,
+        maxRetries: 1,
+        officeHours: true,
+        failureRate: 0.16,
+      },
     ];
     this.authors = [
       ...LOGINS.map((login, i) => ({ login, id: 1000 + ((h + i * 7919) % 9_000_000), type: "User" })),

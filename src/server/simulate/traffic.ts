@@ -191,7 +191,8 @@ export class Traffic {
     const base = s.lane.base;
     const at = () => s.enter - rng.int(10, 6 * 3600) * 1000;
     const trig = "Rule: pull request automation";
-    if (rng.chance(0.4)) out.emit(at(), "action.label", pr, base, trig, { added: ["ready-to-merge"], removed: rng.chance(0.3) ? ["wip"] : [] });
+    if (rng.chance(0.4))
+      out.emit(at(), "action.label", pr, base, trig, { added: ["ready-to-merge"], removed: rng.chance(0.3) ? ["wip"] : [] });
     if (rng.chance(0.25)) {
       out.emit(at(), "action.request_reviews", pr, base, trig, {
         reviewers: [rng.pick(LOGINS), rng.pick(LOGINS)].filter((v, i, a) => a.indexOf(v) === i),
@@ -206,7 +207,8 @@ export class Traffic {
       });
     }
     if (rng.chance(0.15)) out.emit(at(), "action.assign", pr, base, trig, { added: [s.author.login], removed: [] });
-    if (rng.chance(0.08)) out.emit(at(), "action.comment", pr, base, trig, { message: "Thanks! This pull request will be queued once approved." });
+    if (rng.chance(0.08))
+      out.emit(at(), "action.comment", pr, base, trig, { message: "Thanks! This pull request will be queued once approved." });
     if (rng.chance(0.2)) {
       out.emit(at(), "action.post_check", pr, base, trig, {
         conclusion: rng.pick(["success", "success", "failure", "neutral"]),
@@ -219,7 +221,11 @@ export class Traffic {
     if (rng.chance(0.05)) out.emit(at(), "action.refresh", pr, base, "Command: refresh", {});
     if (rng.chance(0.03)) out.emit(at(), "action.edit", pr, base, trig, { draft: false });
     if (rng.chance(0.02)) out.emit(at(), "action.squash", pr, base, trig, {});
-    if (rng.chance(0.02)) out.emit(at(), "action.platform_actions", pr, base, trig, { workflow: "deploy-preview.yml", inputs: { environment: "preview", pr: String(pr) } });
+    if (rng.chance(0.02))
+      out.emit(at(), "action.platform_actions", pr, base, trig, {
+        workflow: "deploy-preview.yml",
+        inputs: { environment: "preview", pr: String(pr) },
+      });
     if (rng.chance(0.03)) out.emit(at(), "action.dismiss_reviews", pr, base, trig, { users: [rng.pick(LOGINS)] });
   }
 
@@ -238,7 +244,8 @@ export class Traffic {
       });
       this.out.emit(at - 1000, "action.unqueue", s.pr, base, "Command: dequeue", {});
     }
-    if (code === "PULL_REQUEST_UPDATED" && rng.chance(0.3)) this.out.emit(at - 500, "action.dismiss_reviews", s.pr, base, "Rule: dismiss stale reviews", { users: [rng.pick(LOGINS)] });
+    if (code === "PULL_REQUEST_UPDATED" && rng.chance(0.3))
+      this.out.emit(at - 500, "action.dismiss_reviews", s.pr, base, "Rule: dismiss stale reviews", { users: [rng.pick(LOGINS)] });
     this.out.leave(s, at, code, false);
   }
 
@@ -256,9 +263,18 @@ export class Traffic {
     const trig = "Rule: after merge";
     if (rng.chance(0.6)) this.out.emit(t + 3000, "action.delete_head_branch", s.pr, lane.base, trig, { branch: `feature/pr-${s.pr}` });
     if (lane.base === "main" && rng.chance(0.04)) {
-      this.out.emit(t + 5000, "action.backport", s.pr, lane.base, "Rule: backport to release", { to: "release/v2", pull_request_number: ++day.draftCounter, conflicts: rng.chance(0.1) });
+      this.out.emit(t + 5000, "action.backport", s.pr, lane.base, "Rule: backport to release", {
+        to: "release/v2",
+        pull_request_number: ++day.draftCounter,
+        conflicts: rng.chance(0.1),
+      });
     }
-    if (rng.chance(0.01)) this.out.emit(t + 6000, "action.copy", s.pr, lane.base, "Rule: copy", { to: "develop", pull_request_number: ++day.draftCounter, conflicts: false });
+    if (rng.chance(0.01))
+      this.out.emit(t + 6000, "action.copy", s.pr, lane.base, "Rule: copy", {
+        to: "develop",
+        pull_request_number: ++day.draftCounter,
+        conflicts: false,
+      });
     if (rng.chance(0.1)) this.out.emit(t + 4000, "action.label", s.pr, lane.base, trig, { added: [], removed: ["ready-to-merge"] });
   }
 
@@ -271,12 +287,18 @@ export class Traffic {
     const day = this.day;
     const rng = day.rng;
     const base = s.lane.base;
-    if (rng.chance(0.3)) this.out.emit(t + 2000, "action.comment", s.pr, base, "Rule: notify on queue failure", { message: "This pull request failed the merge queue checks." });
+    if (rng.chance(0.3))
+      this.out.emit(t + 2000, "action.comment", s.pr, base, "Rule: notify on queue failure", {
+        message: "This pull request failed the merge queue checks.",
+      });
     if (rng.chance(0.25) && t < day.startMs + 17 * HOUR) {
       // the author fixes it and queues it again: a new session (of this day's simulation; not late in the day, so that the day ends)
       const at = t + rng.int(30, 240) * MIN;
       if (rng.chance(0.5)) {
-        this.out.emit(at - 3000, "command.requeue", s.pr, base, "Command: requeue", { author: { ...s.author }, comment_id: (day.commentCounter += rng.int(1, 50)) });
+        this.out.emit(at - 3000, "command.requeue", s.pr, base, "Command: requeue", {
+          author: { ...s.author },
+          comment_id: (day.commentCounter += rng.int(1, 50)),
+        });
       } else {
         this.out.emit(at - 3000, "action.requeue", s.pr, base, "Rule: requeue", {});
       }

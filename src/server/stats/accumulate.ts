@@ -64,7 +64,11 @@ export function mergePartials(name: string, into: Slots<unknown>, from: Slots<un
 }
 
 /** the answer of an endpoint from its bucketed values */
-export function renderStats(name: string, slots: Slots<unknown>, c: { from: number; to: number; filter: StatsFilter; sums?: boolean }): unknown {
+export function renderStats(
+  name: string,
+  slots: Slots<unknown>,
+  c: { from: number; to: number; filter: StatsFilter; sums?: boolean },
+): unknown {
   return STATS_SPECS[name]!.render(slots, bucketsFor(c.from, c.to), c.filter, c.from, c.to, { sums: c.sums });
 }
 
@@ -153,7 +157,8 @@ export function partialBytes(slots: Slots<unknown>): number {
   for (const m of slots.values()) {
     n += 64;
     // a list of values, or a record of numbers (its fields)
-    for (const a of m.values()) n += 48 + (a instanceof Map || a instanceof Set ? 56 * a.size : 16 * (Array.isArray(a) ? a.length : Object.keys(a as object).length));
+    for (const a of m.values())
+      n += 48 + (a instanceof Map || a instanceof Set ? 56 * a.size : 16 * (Array.isArray(a) ? a.length : Object.keys(a as object).length));
   }
   return n;
 }
@@ -174,7 +179,10 @@ export function computeStats(name: string, c: StatsContext): unknown {
   const spec = STATS_SPECS[name]!;
   const buckets = bucketsFor(c.from, c.to);
   const slots: Slots<unknown> = new Map();
-  const sink = new Sink((t) => bucketIndex(buckets, t), (sid) => c.store.firstChecksStart(sid));
+  const sink = new Sink(
+    (t) => bucketIndex(buckets, t),
+    (sid) => c.store.firstChecksStart(sid),
+  );
   const acc = slotFor(spec, slots, sink);
   for (const type of spec.types) {
     const positions = c.store.positionsOf(type, c.from, c.to);

@@ -85,7 +85,8 @@ export class FactAccumulation implements FactContext {
   private keyOf(lane: FactLane, prio: string | null): GroupKey {
     const keys = this.laneKeys(lane);
     let key = keys.group.get(prio);
-    if (key === undefined) keys.group.set(prio, (key = groupKey(lane.base, this.view.partitions ? lane.partition : "__default__", lane.queue.name, prio)));
+    if (key === undefined)
+      keys.group.set(prio, (key = groupKey(lane.base, this.view.partitions ? lane.partition : "__default__", lane.queue.name, prio)));
     return key;
   }
 

@@ -73,4 +73,5 @@ export function sessionKey(e: StoredEvent): string | undefined {
 }
 
 /** a dedupe key of the train car an event is of */
-export const trainCar = (e: StoredEvent) => (typeof meta(e).train_car_id === "string" ? `car:${meta(e).train_car_id as string}` : undefined);
+export const trainCar = (e: StoredEvent) =>
+  typeof meta(e).train_car_id === "string" ? `car:${meta(e).train_car_id as string}` : undefined;

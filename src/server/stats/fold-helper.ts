@@ -62,7 +62,9 @@ export interface FoldHelperOptions {
 export class FoldHelper {
   private worker: Worker | undefined;
   private jobs = 0;
-  private current: { job: number; onDay: (day: number, packed: PackedPartials) => void; settle: (r: { folded: number } | { error: Error }) => void } | undefined;
+  private current:
+    | { job: number; onDay: (day: number, packed: PackedPartials) => void; settle: (r: { folded: number } | { error: Error }) => void }
+    | undefined;
   private failures = 0;
   private closed = false;
 

@@ -89,7 +89,11 @@ export function mergedKey(k: GroupKey, partition_names: string[]): object {
   if (!byNames) mergedKeys.set(k, (byNames = new Map()));
   const s = partition_names.join("\u0000");
   let key = byNames.get(s);
-  if (!key) byNames.set(s, (key = intern({ base_ref: k.base_ref, partition_names, queue_name: k.queue_name, priority_rule_name: k.priority_rule_name })));
+  if (!key)
+    byNames.set(
+      s,
+      (key = intern({ base_ref: k.base_ref, partition_names, queue_name: k.queue_name, priority_rule_name: k.priority_rule_name })),
+    );
   return key;
 }
 

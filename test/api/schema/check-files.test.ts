@@ -8,7 +8,9 @@ describe("the generated validators (src/api/schema/check-files.ts)", () => {
   it.each(CHECK_FILES.map((f) => [f.path, f] as const))("%s is what the generator makes now", (path, file) => {
     const committed = readFileSync(new URL(`../../../${path}`, import.meta.url), "utf8");
     if (committed !== checksFileText(file)) {
-      throw new Error(`${path} is stale: run node scripts/gen-checks.mjs (after node scripts/gen-mergify-dialect.mjs when the OpenAPI changed)`);
+      throw new Error(
+        `${path} is stale: run node scripts/gen-checks.mjs (after node scripts/gen-mergify-dialect.mjs when the OpenAPI changed)`,
+      );
     }
     expect(committed.length).toBeGreaterThan(0);
   });

@@ -19,8 +19,7 @@ import { mutated, show } from "../../helpers/mutations.js";
 
 type Obj = Record<string, unknown>;
 
-const fixture = (name: string): unknown =>
-  JSON.parse(readFileSync(new URL(`../../../src/api/fixtures/${name}`, import.meta.url), "utf8"));
+const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../../../src/api/fixtures/${name}`, import.meta.url), "utf8"));
 const events = fixture("events.json") as Array<Obj & { type: string; metadata: Obj }>;
 const realEvent = fixture("real-service-event.json") as Obj & { type: string; metadata: Obj };
 const allEvents = [...events, realEvent];
@@ -32,7 +31,9 @@ export function agree(schema: z.ZodType, check: Check, value: unknown, prefix = 
   const zod = schema.safeParse(value).success;
   const ours = check(value);
   if (ours !== zod) throw new Error(`generated check says ${ours}, zod says ${zod}, for ${show(value)}`);
-  const words = firstIssues(schema, value)?.map((i) => formatIssue(i, prefix)).join("; ");
+  const words = firstIssues(schema, value)
+    ?.map((i) => formatIssue(i, prefix))
+    .join("; ");
   const ourWords = issuesText(check, value, prefix);
   if (ourWords !== words) throw new Error(`generated check says ${show(ourWords)}, zod says ${show(words)}, for ${show(value)}`);
 }
@@ -83,7 +84,13 @@ describe("the contract's metadata shapes (contract-checks.generated.ts)", () => 
       }),
       { numRuns: 1500 },
     );
-    for (const page of [null, [], { size: 1, per_page: 1 }, { size: "1", per_page: 1, events: [] }, { size: 1, per_page: 1, events: [1] }]) {
+    for (const page of [
+      null,
+      [],
+      { size: 1, per_page: 1 },
+      { size: "1", per_page: 1, events: [] },
+      { size: 1, per_page: 1, events: [1] },
+    ]) {
       expect(surelyValidPage(page)).toBe(false);
     }
   });

@@ -26,13 +26,22 @@ describe("error bodies", () => {
     );
   });
 
-  it.each([[null], [""], [42], [{}], [{ detail: [] }], [{ other: "x" }]])("undefined for %j", (body) => expect(formatErrorBody(body)).toBeUndefined());
+  it.each([[null], [""], [42], [{}], [{ detail: [] }], [{ other: "x" }]])("undefined for %j", (body) =>
+    expect(formatErrorBody(body)).toBeUndefined(),
+  );
 
   it("outside the contract's shapes: a message, short text, a detail of another type, loose list items", () => {
     expect(formatErrorBody({ message: "y" })).toBe("y");
     expect(formatErrorBody("oops")).toBe("oops");
     expect(formatErrorBody({ detail: 3 })).toBe("3");
-    expect(formatErrorBody({ detail: [{ loc: ["query", "a"], msg: "m1" }, { loc: ["path", "owner"], msg: "m2" }] })).toBe("query.a: m1; path.owner: m2");
+    expect(
+      formatErrorBody({
+        detail: [
+          { loc: ["query", "a"], msg: "m1" },
+          { loc: ["path", "owner"], msg: "m2" },
+        ],
+      }),
+    ).toBe("query.a: m1; path.owner: m2");
     expect(formatErrorBody({ detail: ["plain", { msg: "no loc" }] })).toBe("plain; no loc");
   });
 

@@ -14,8 +14,7 @@ const { EventSchema } = eventSchemas();
 import { DateTimeSchema, EventTypeSchema, firstIssues } from "../../../src/api/schema/common.js";
 import { contractError } from "../../helpers/contract.js";
 
-const fixture = (name: string): unknown =>
-  JSON.parse(readFileSync(new URL(`../../../src/api/fixtures/${name}`, import.meta.url), "utf8"));
+const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../../../src/api/fixtures/${name}`, import.meta.url), "utf8"));
 const events = fixture("events.json") as Array<Record<string, unknown> & { id: number; type: string }>;
 const realEvent = fixture("real-service-event.json") as Record<string, unknown>;
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
@@ -61,8 +60,7 @@ describe("loose objects", () => {
     expect(parsed.outcome).toBe("failure");
     expect((parsed.metadata as Record<string, unknown>).batch_id).toBe(m.batch_id);
     expect(
-      ((parsed.metadata as Record<string, unknown>).speculative_check_pull_request as Record<string, unknown>)
-        .pull_request_numbers,
+      ((parsed.metadata as Record<string, unknown>).speculative_check_pull_request as Record<string, unknown>).pull_request_numbers,
     ).toEqual([4821]);
   });
 
@@ -76,8 +74,7 @@ describe("loose objects", () => {
 
   it("the recursive condition evaluation is checked at depth", () => {
     const ev = clone(events.find((e) => e.type === "action.queue.leave")!);
-    const cond = (ev.metadata as { conditions_evaluation: { subconditions: Array<Record<string, unknown>> } })
-      .conditions_evaluation;
+    const cond = (ev.metadata as { conditions_evaluation: { subconditions: Array<Record<string, unknown>> } }).conditions_evaluation;
     cond.subconditions[1]!.match = "no";
     expect(validateEvent(ev)).toEqual({
       ok: false,
@@ -94,13 +91,7 @@ describe("the real service's event", () => {
     const out = parseEventsPage(body, { onMetadataMismatch: (...a) => calls.push(a) });
     expect(out.events[0]).toBe(realEvent);
     expect((out.events[0] as Record<string, unknown>).outcome).toBe("success");
-    expect(calls).toEqual([
-      [
-        "action.queue.enter",
-        1042,
-        "metadata.partition_name: Invalid input: expected string, received undefined",
-      ],
-    ]);
+    expect(calls).toEqual([["action.queue.enter", 1042, "metadata.partition_name: Invalid input: expected string, received undefined"]]);
   });
 
   it("skips the metadata check of a type the caller no longer asks about, but not with strict", () => {
@@ -220,9 +211,7 @@ describe("firstIssues", () => {
     const good = events.find((e) => e.type === "action.queue.enter")!.metadata;
     expect(firstIssues(schema, good)).toBeUndefined();
     const bad = realEvent.metadata;
-    expect(firstIssues(schema, bad)?.map((i) => i.message)).toEqual(
-      schema.safeParse(bad).error?.issues.map((i) => i.message),
-    );
+    expect(firstIssues(schema, bad)?.map((i) => i.message)).toEqual(schema.safeParse(bad).error?.issues.map((i) => i.message));
   });
 });
 

@@ -38,7 +38,9 @@ function agree(schema: z.ZodType, check: Check, value: unknown): void {
   const zod = schema.safeParse(value).success;
   const ours = check(value);
   if (ours !== zod) throw new Error(`generated check says ${ours}, zod says ${zod}, for ${show(value)}`);
-  const words = firstIssues(schema, value)?.map((i) => formatIssue(i)).join("; ");
+  const words = firstIssues(schema, value)
+    ?.map((i) => formatIssue(i))
+    .join("; ");
   const ourWords = issuesText(check, value);
   if (ourWords !== words) throw new Error(`generated check says ${show(ourWords)}, zod says ${show(words)}, for ${show(value)}`);
 }
@@ -120,28 +122,46 @@ describe("pageCheck (api/schema/page-check.ts)", () => {
     ["mergify", "pages", { strict: true }],
     ["mergify", "envelopes", { strict: false, checkMetadataOf: (): boolean => false }],
     ["spec", "envelopes", { strict: false, checkMetadataOf: (): boolean => false }],
-  ] as const)("%s, %s: the outcome of parseEventsPage with the dialect's shapes on mutated pages, mismatches reported alike", async (dialect, what, opts) => {
-    const check = await pageCheck(dialect, what);
-    const metadata = dialect === "mergify" ? MERGIFY_METADATA_CHECKS : undefined;
-    await fc.assert(
-      fc.asyncProperty(mutated(allEvents), fc.nat(mergifyEvents.length - 1), async (e, at) => {
-        const p = { size: 2, per_page: 100, events: [mergifyEvents[at], e] };
-        const ours: string[] = [];
-        const theirs: string[] = [];
-        const got = await outcome(() => check(structuredClone(p), { ...opts, onMetadataMismatch: (t, id, m) => ours.push(`${t} ${id} ${m}`) }));
-        const want = await outcome(() => parseEventsPage(structuredClone(p), { ...opts, metadata, against: METADATA_SHAPES_OF[dialect], onMetadataMismatch: (t, id, m) => theirs.push(`${t} ${id} ${m}`) }).events);
-        if (got !== want || show(ours) !== show(theirs)) throw new Error(`pageCheck ${got} ${show(ours)}, parseEventsPage ${want} ${show(theirs)}`);
-      }),
-      { numRuns: 300 },
-    );
-  });
+  ] as const)(
+    "%s, %s: the outcome of parseEventsPage with the dialect's shapes on mutated pages, mismatches reported alike",
+    async (dialect, what, opts) => {
+      const check = await pageCheck(dialect, what);
+      const metadata = dialect === "mergify" ? MERGIFY_METADATA_CHECKS : undefined;
+      await fc.assert(
+        fc.asyncProperty(mutated(allEvents), fc.nat(mergifyEvents.length - 1), async (e, at) => {
+          const p = { size: 2, per_page: 100, events: [mergifyEvents[at], e] };
+          const ours: string[] = [];
+          const theirs: string[] = [];
+          const got = await outcome(() =>
+            check(structuredClone(p), { ...opts, onMetadataMismatch: (t, id, m) => ours.push(`${t} ${id} ${m}`) }),
+          );
+          const want = await outcome(
+            () =>
+              parseEventsPage(structuredClone(p), {
+                ...opts,
+                metadata,
+                against: METADATA_SHAPES_OF[dialect],
+                onMetadataMismatch: (t, id, m) => theirs.push(`${t} ${id} ${m}`),
+              }).events,
+          );
+          if (got !== want || show(ours) !== show(theirs))
+            throw new Error(`pageCheck ${got} ${show(ours)}, parseEventsPage ${want} ${show(theirs)}`);
+        }),
+        { numRuns: 300 },
+      );
+    },
+  );
 });
 
 describe("statistics answers without zod", () => {
   const mergify = Object.entries(MERGIFY_STATS_CHECKS).map(([path, check]) => [path, check, mergifyResponseSchema(path)!] as const);
 
   it("the real service's: a predicate for every statistics path with an answer schema, and nothing left to zod", () => {
-    expect(Object.keys(MERGIFY_STATS_CHECKS).sort()).toEqual(Object.keys(MERGIFY_RESPONSES).filter((p) => p.startsWith("stats/")).sort());
+    expect(Object.keys(MERGIFY_STATS_CHECKS).sort()).toEqual(
+      Object.keys(MERGIFY_RESPONSES)
+        .filter((p) => p.startsWith("stats/"))
+        .sort(),
+    );
     expect(mergify.filter(([, check]) => check === undefined)).toEqual([]);
   });
 
@@ -161,25 +181,28 @@ describe("statistics answers without zod", () => {
 
   const contract = Object.entries(STATS_RESPONSE_SCHEMAS).filter(([name]) => contractStats[name] !== undefined);
 
-  it.each(contract)("%s: agrees with zod on the fixture and on mutations of it; true only when parseStatsResponse --strict says nothing", (name, schema) => {
-    const check = CONTRACT_STATS_CHECKS[name]!;
-    const own = contractStats[name];
-    expect(check(own)).toBe(true);
-    const quiet = (v: unknown) => {
-      let said = false;
-      try {
-        parseStatsResponse(name, v, { strict: true, onMismatch: () => (said = true) });
-      } catch {
-        return false;
-      }
-      return !said;
-    };
-    fc.assert(
-      fc.property(mutated([own, own, own, ...Object.values(contractStats), ...Object.values(mergifyStats)]), (v) => {
-        agree(schema as z.ZodType, check, v);
-        if (check(v) && !quiet(v)) throw new Error(`generated check says valid, parseStatsResponse objects to ${show(v)}`);
-      }),
-      { numRuns: 100 },
-    );
-  });
+  it.each(contract)(
+    "%s: agrees with zod on the fixture and on mutations of it; true only when parseStatsResponse --strict says nothing",
+    (name, schema) => {
+      const check = CONTRACT_STATS_CHECKS[name]!;
+      const own = contractStats[name];
+      expect(check(own)).toBe(true);
+      const quiet = (v: unknown) => {
+        let said = false;
+        try {
+          parseStatsResponse(name, v, { strict: true, onMismatch: () => (said = true) });
+        } catch {
+          return false;
+        }
+        return !said;
+      };
+      fc.assert(
+        fc.property(mutated([own, own, own, ...Object.values(contractStats), ...Object.values(mergifyStats)]), (v) => {
+          agree(schema as z.ZodType, check, v);
+          if (check(v) && !quiet(v)) throw new Error(`generated check says valid, parseStatsResponse objects to ${show(v)}`);
+        }),
+        { numRuns: 100 },
+      );
+    },
+  );
 });

@@ -78,9 +78,7 @@ describe("limits on both sides of each boundary", () => {
 
   it("the query schema of each kind has exactly its parameters", () => {
     const keys = (s: { shape: object }) => Object.keys(s.shape).sort();
-    expect(keys(StatsFilterSchema)).toEqual(
-      ["base_ref", "end_at", "partition_name", "priority_rule_name", "queue_name", "start_at"],
-    );
+    expect(keys(StatsFilterSchema)).toEqual(["base_ref", "end_at", "partition_name", "priority_rule_name", "queue_name", "start_at"]);
     expect(keys(RunningChecksQuerySchema)).toEqual(["base_ref", "end_at", "partition_name", "queue_name", "start_at"]);
     expect(keys(RangeQuerySchema)).toEqual(["end_at", "start_at"]);
     expect(keys(TimeToMergeQuerySchema)).toEqual(["at", "branch"]);
@@ -91,9 +89,7 @@ describe("limits on both sides of each boundary", () => {
 describe("decodeQuery", () => {
   it("reads repeated keys into arrays, coerces integers, ignores unknown parameters", () => {
     const r = decodeQuery(
-      new URLSearchParams(
-        "event_type=action.queue.enter&event_type=action.queue.leave&per_page=50&pull_request=7&outcome=success",
-      ),
+      new URLSearchParams("event_type=action.queue.enter&event_type=action.queue.leave&per_page=50&pull_request=7&outcome=success"),
       LogsQuerySchema,
     );
     expect(r).toEqual({
@@ -129,10 +125,7 @@ describe("decodeQuery", () => {
       `base_ref=${"x".repeat(256)}`,
       { loc: ["query", "base_ref"], msg: "String should have at most 255 characters", type: "string_too_long" },
     ],
-    [
-      "received_to=2026-11-20T10:00:00",
-      { loc: ["query", "received_to"], msg: "Input should have timezone info", type: "timezone_aware" },
-    ],
+    ["received_to=2026-11-20T10:00:00", { loc: ["query", "received_to"], msg: "Input should have timezone info", type: "timezone_aware" }],
     ["received_to=yesterday", { loc: ["query", "received_to"], msg: "Input should be a valid datetime", type: "datetime_parsing" }],
   ])("%s gives a FastAPI detail", (qs, detail) => {
     expect(decodeQuery(new URLSearchParams(qs), LogsQuerySchema)).toEqual({ ok: false, detail: [detail] });
@@ -157,9 +150,7 @@ describe("decodeQuery", () => {
     const qs = Array.from({ length: 256 }, (_, i) => `queue_name=q${i}`).join("&");
     expect(decodeQuery(new URLSearchParams(qs), StatsFilterSchema)).toEqual({
       ok: false,
-      detail: [
-        { loc: ["query", "queue_name"], msg: "List should have at most 255 items after validation, not 256", type: "too_long" },
-      ],
+      detail: [{ loc: ["query", "queue_name"], msg: "List should have at most 255 items after validation, not 256", type: "too_long" }],
     });
   });
 });

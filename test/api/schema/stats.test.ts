@@ -12,9 +12,10 @@ import {
 import { CHECKS_OUTCOME_COUNTERS } from "../../../src/api/schema/common.js";
 import { contractError } from "../../helpers/contract.js";
 
-const stats = JSON.parse(
-  readFileSync(new URL("../../../src/api/fixtures/stats.json", import.meta.url), "utf8"),
-) as Record<StatsEndpointName, unknown>;
+const stats = JSON.parse(readFileSync(new URL("../../../src/api/fixtures/stats.json", import.meta.url), "utf8")) as Record<
+  StatsEndpointName,
+  unknown
+>;
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 describe("statistics schemas", () => {
@@ -27,16 +28,21 @@ describe("statistics schemas", () => {
     expect(Object.keys(stats)).toEqual(STATS_ENDPOINTS.filter((e) => e.dialects.includes("spec")).map((e) => e.name));
   });
 
-  it.each(STATS_ENDPOINTS.filter((e) => e.dialects.includes("spec")).map((e) => [e.name]))("%s fixture parses strictly and round-trips", (name) => {
-    const body = stats[name];
-    const mismatches: string[] = [];
-    expect(parseStatsResponse(name, body, { strict: true, onMismatch: (_n, m) => mismatches.push(m) })).toBe(body);
-    expect(mismatches).toEqual([]);
-    expect(JSON.stringify(STATS_RESPONSE_SCHEMAS[name].parse(body))).toBe(JSON.stringify(body));
-  });
+  it.each(STATS_ENDPOINTS.filter((e) => e.dialects.includes("spec")).map((e) => [e.name]))(
+    "%s fixture parses strictly and round-trips",
+    (name) => {
+      const body = stats[name];
+      const mismatches: string[] = [];
+      expect(parseStatsResponse(name, body, { strict: true, onMismatch: (_n, m) => mismatches.push(m) })).toBe(body);
+      expect(mismatches).toEqual([]);
+      expect(JSON.stringify(STATS_RESPONSE_SCHEMAS[name].parse(body))).toBe(JSON.stringify(body));
+    },
+  );
 
   it("keeps extra fields (loose objects)", () => {
-    const body = clone(stats["average-ci-runtime"]) as { groups: Array<Record<string, unknown> & { stats: Array<Record<string, unknown>> }> };
+    const body = clone(stats["average-ci-runtime"]) as {
+      groups: Array<Record<string, unknown> & { stats: Array<Record<string, unknown>> }>;
+    };
     body.groups[0]!.stats[0]!.sum_runtime = 2449.6;
     body.groups[0]!.summary = { p95: 1 };
     const parsed = STATS_RESPONSE_SCHEMAS["average-ci-runtime"].parse(body) as typeof body;

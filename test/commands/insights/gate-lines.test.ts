@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const mq = (args: string[]) => runMq([...args, "-o", "none", "--color", "never"], { apiUrl: server.url, now: () => NOW, repo: !args.includes("--repo") });
+const mq = (args: string[]) =>
+  runMq([...args, "-o", "none", "--color", "never"], { apiUrl: server.url, now: () => NOW, repo: !args.includes("--repo") });
 
 describe("gate lines", () => {
   it("mq insights, one repository", async () => {
@@ -30,7 +31,17 @@ describe("gate lines", () => {
   });
 
   it("mq insights, several repositories", async () => {
-    const r = await mq(["insights", "--since", "3d", "--repo", "acme/web,acme/api", "--fail-if", "merged < 1000", "--fail-if-scope", "both"]);
+    const r = await mq([
+      "insights",
+      "--since",
+      "3d",
+      "--repo",
+      "acme/web,acme/api",
+      "--fail-if",
+      "merged < 1000",
+      "--fail-if-scope",
+      "both",
+    ]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toBe(
       [
@@ -44,7 +55,18 @@ describe("gate lines", () => {
   });
 
   it("mq stats: counts grouped too", async () => {
-    const r = await mq(["stats", "queues-entered-count", "--since", "3d", "--repo", "acme/web,acme/api", "--fail-if", "entered < 1000", "--fail-if-scope", "both"]);
+    const r = await mq([
+      "stats",
+      "queues-entered-count",
+      "--since",
+      "3d",
+      "--repo",
+      "acme/web,acme/api",
+      "--fail-if",
+      "entered < 1000",
+      "--fail-if-scope",
+      "both",
+    ]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toBe(
       [
@@ -63,7 +85,9 @@ describe("gate lines", () => {
       const r = await mq(["insights", "--since", "3d", "--fail-if", "merged < 1000", "--fail-if-scope", scope]);
       expect(r.code).toBe(2);
       expect(r.stdout).toBe("");
-      expect(r.stderr).toBe(`mq: --fail-if-scope ${scope} judges each of several repositories, and --repo names one (acme/web): give several --repo, or drop --fail-if-scope.\n`);
+      expect(r.stderr).toBe(
+        `mq: --fail-if-scope ${scope} judges each of several repositories, and --repo names one (acme/web): give several --repo, or drop --fail-if-scope.\n`,
+      );
       expect(server.requests.slice(before)).toEqual([]);
     }
     const all = await mq(["insights", "--since", "3d", "--fail-if", "merged < 1000", "--fail-if-scope", "all"]);

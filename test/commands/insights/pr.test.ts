@@ -8,7 +8,11 @@ import { prSevenEvents } from "../../insights/fixture.js";
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ port: 0, now: new Date("2026-11-20T12:00:00Z"), events: { "acme/web": prSevenEvents("contract") as never } });
+  server = await startServer({
+    port: 0,
+    now: new Date("2026-11-20T12:00:00Z"),
+    events: { "acme/web": prSevenEvents("contract") as never },
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -81,19 +85,48 @@ describe("mq pr N", () => {
     const r = await mq(["pr", "#7", ...WINDOW, "-o", "json"]);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.out);
-    expect(doc.stays.map((s: Record<string, unknown>) => [s.outcome, s.reason, s.queue_time, s.wait_time, s.ci_time, s.retries, s.batch_size, s.bisections])).toEqual([
+    expect(
+      doc.stays.map((s: Record<string, unknown>) => [
+        s.outcome,
+        s.reason,
+        s.queue_time,
+        s.wait_time,
+        s.ci_time,
+        s.retries,
+        s.batch_size,
+        s.bisections,
+      ]),
+    ).toEqual([
       ["failed", "CHECKS_FAILED", 2423, 300, 2100, 0, 3, 1],
       ["merged", "SUCCESS", 1336, 120, 1200, 1, 1, 0],
     ]);
-    expect(doc.stays[0].runs[0]).toMatchObject({ started_at: "2026-11-20T10:05:00Z", ended_at: "2026-11-20T10:25:00Z", duration: 1200, pull_requests: [7, 8, 9], conclusion: "failure", failed_checks: ["ci/test"] });
+    expect(doc.stays[0].runs[0]).toMatchObject({
+      started_at: "2026-11-20T10:05:00Z",
+      ended_at: "2026-11-20T10:25:00Z",
+      duration: 1200,
+      pull_requests: [7, 8, 9],
+      conclusion: "failure",
+      failed_checks: ["ci/test"],
+    });
     expect(doc.stays[1].steps.map((s: { wait: number | null }) => s.wait)).toEqual([null, 3, 120, 600, 4, 6, 600, 5, 1]);
   });
 
   it("ndjson: one line per step", async () => {
     const r = await mq(["pr", "7", ...WINDOW, "-o", "ndjson"]);
-    const lines = r.out.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = r.out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(18);
-    expect(lines[0]).toEqual({ repository: "acme/web", pull_request: 7, stay: 1, at: "2026-11-20T09:59:50.000Z", wait: null, type: "command.queue", text: "queue command by @alice" });
+    expect(lines[0]).toEqual({
+      repository: "acme/web",
+      pull_request: 7,
+      stay: 1,
+      at: "2026-11-20T09:59:50.000Z",
+      wait: null,
+      type: "command.queue",
+      text: "queue command by @alice",
+    });
   });
 
   it("a pull request without a stay in the window: a note, no rows, exit 0", async () => {
@@ -123,7 +156,10 @@ describe("what a hostile server sends is shown, not obeyed", () => {
       if (e.type === "action.queue.leave" && m.merged === false) metadata.reason = "Checks failed\n#99  main  fake row";
       if (e.type === "action.queue.checks_end" && e.id === 1005) {
         const spec = m.speculative_check_pull_request as Record<string, unknown>;
-        metadata.speculative_check_pull_request = { ...spec, unsuccessful_checks: [{ name: "ci/\u001b[31mtest", description: "", url: null, state: "failure", avatar_url: null }] };
+        metadata.speculative_check_pull_request = {
+          ...spec,
+          unsuccessful_checks: [{ name: "ci/\u001b[31mtest", description: "", url: null, state: "failure", avatar_url: null }],
+        };
       }
       return { ...e, metadata };
     });
@@ -134,7 +170,11 @@ describe("what a hostile server sends is shown, not obeyed", () => {
   });
 
   it("mq pr, mq prs and mq insights print control characters as \\uXXXX", async () => {
-    for (const args of [["pr", "7", "-o", "table"], ["prs", "-o", "table"], ["insights", "--slowest", "3"]]) {
+    for (const args of [
+      ["pr", "7", "-o", "table"],
+      ["prs", "-o", "table"],
+      ["insights", "--slowest", "3"],
+    ]) {
       const ctx = testContext({ tty: args[0] === "insights", env: { MQ_TOKEN: "test-token-1234" } });
       const code = await main([...args, ...WINDOW, "--api-url", hostile.url, "--repo", "acme/web", "--color", "never"], ctx);
       const out = ctx.stdoutText();

@@ -23,7 +23,11 @@ async function mq(args: string[], opts: { tty?: boolean; columns?: number } = {}
   return { code, out: ctx.stdoutText(), err: ctx.stderrText(), requests: server.requests.slice(before).map((r) => r.url) };
 }
 
-const records = (text: string) => text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const records = (text: string) =>
+  text
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 /** The sum of a count field over every group and interval of a statistics endpoint. */
 async function statTotal(name: string, field: string, since: string, until: string): Promise<number> {
@@ -67,7 +71,9 @@ describe("mq insights on the bundled data", () => {
       const left = Object.values(reasons).reduce((a, b) => a + b, 0);
       expect(f.left[key]).toBe(left);
       const ours = Object.fromEntries(
-        doc.exit_reasons.map((e: { reason: string; count: number; previous: number }) => [e.reason, key === "value" ? e.count : e.previous]).filter(([, n]: [string, number]) => n > 0),
+        doc.exit_reasons
+          .map((e: { reason: string; count: number; previous: number }) => [e.reason, key === "value" ? e.count : e.previous])
+          .filter(([, n]: [string, number]) => n > 0),
       );
       expect(ours).toEqual(reasons);
     }
@@ -108,7 +114,9 @@ describe("mq insights on the bundled data", () => {
     // two windows apart: two walks, each starting with its whole window (then cut into parallel
     // time slices); the comparison window's is exactly the one given
     const windows = r.requests.filter((u) => !u.includes("cursor=")).map((u) => new URL(u, "http://x").searchParams);
-    expect(windows.filter((q) => q.get("received_from") === "2026-10-01T00:00:00Z" && q.get("received_to") === "2026-10-08T00:00:00Z")).toHaveLength(1);
+    expect(
+      windows.filter((q) => q.get("received_from") === "2026-10-01T00:00:00Z" && q.get("received_to") === "2026-10-08T00:00:00Z"),
+    ).toHaveLength(1);
     const none = await mq(["insights", "--since", "1d", "--compare", "none", "-o", "ndjson"]);
     const first = records(none.out)[0];
     expect(first).toMatchObject({ repository: "acme/web", figure: "entered", previous: null, change: null, unit: "count" });
@@ -122,7 +130,17 @@ describe("mq insights on the bundled data", () => {
   });
 
   it("--fail-if on a figure and on a change: exit 1 with the breach, the report still written", async () => {
-    const r = await mq(["insights", "--since", "7d", "-o", "json", "--fail-if", "p95(queue_time) > 1s", "--fail-if", "change(p50(time_to_merge)) > 1000%"]);
+    const r = await mq([
+      "insights",
+      "--since",
+      "7d",
+      "-o",
+      "json",
+      "--fail-if",
+      "p95(queue_time) > 1s",
+      "--fail-if",
+      "change(p50(time_to_merge)) > 1000%",
+    ]);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.out).figures["p95(queue_time)"].value).toBeGreaterThan(1);
     // the verdict lines of mq stats: one per check, ok ones too
@@ -141,16 +159,42 @@ describe("mq insights on the bundled data", () => {
     const report = join(dir, "report.json");
     const window = ["--since", "2026-11-19T12:00:00Z", "--until", "2026-11-20T12:00:00Z"];
     const ctx = testContext({ env: { MQ_TOKEN: "test-token-1234", GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary } });
-    const code = await main(["insights", ...window, "-o", "none", "--fail-if", "p95(queue_time) > 1s", "--fail-if", "merged < 1", "--report", report, "--api-url", server.url, "--repo", "acme/web"], ctx);
+    const code = await main(
+      [
+        "insights",
+        ...window,
+        "-o",
+        "none",
+        "--fail-if",
+        "p95(queue_time) > 1s",
+        "--fail-if",
+        "merged < 1",
+        "--report",
+        report,
+        "--api-url",
+        server.url,
+        "--repo",
+        "acme/web",
+      ],
+      ctx,
+    );
     expect(code).toBe(1);
     expect(ctx.stdoutText()).toBe("");
     const err = ctx.stderrText().split("\n");
     expect(err[0]).toMatch(/^FAIL {2}p95\(queue_time\) \d+[dhms]( \d+[dhms])? > 1s \([\d,]+ stays, repository acme\/web\)$/);
     expect(err[1]).toMatch(/^ok {4}merged [\d,]+ >= 1 \(repository acme\/web\)$/);
-    expect(err[2]).toMatch(/^::error title=mq insights%3A --fail-if 'p95\(queue_time\) > 1s'::p95\(queue_time\) \d+[dhms]( \d+[dhms])? > 1s \([\d,]+ stays, repository acme\/web\)$/);
+    expect(err[2]).toMatch(
+      /^::error title=mq insights%3A --fail-if 'p95\(queue_time\) > 1s'::p95\(queue_time\) \d+[dhms]( \d+[dhms])? > 1s \([\d,]+ stays, repository acme\/web\)$/,
+    );
     expect(err[3]).toBe("mq: 1 of 2 --fail-if checks failed.");
     const json = JSON.parse(readFileSync(report, "utf8"));
-    expect(json).toMatchObject({ command: "mq insights", repository: "acme/web", start_at: "2026-11-19T12:00:00Z", end_at: "2026-11-20T12:00:00Z", pass: false });
+    expect(json).toMatchObject({
+      command: "mq insights",
+      repository: "acme/web",
+      start_at: "2026-11-19T12:00:00Z",
+      end_at: "2026-11-20T12:00:00Z",
+      pass: false,
+    });
     expect(json.checks.map((c: { expression: string; status: string }) => [c.expression, c.status])).toEqual([
       ["p95(queue_time) > 1s", "fail"],
       ["merged < 1", "ok"],
@@ -163,17 +207,35 @@ describe("mq insights on the bundled data", () => {
     // --min-count sets aside small samples (and says so); counts have none: refused before any request
     const small = await mq(["insights", ...window, "-o", "none", "--fail-if", "p95(queue_time) > 1s", "--min-count", "100000"]);
     expect(small.code).toBe(0);
-    expect(small.err).toMatch(/^skip {2}p95\(queue_time\) \d+[dhms]( \d+[dhms])? \([\d,]+ stays, repository acme\/web\): fewer than 100000 stays \(--min-count 100000\)\n$/);
+    expect(small.err).toMatch(
+      /^skip {2}p95\(queue_time\) \d+[dhms]( \d+[dhms])? \([\d,]+ stays, repository acme\/web\): fewer than 100000 stays \(--min-count 100000\)\n$/,
+    );
     const counted = await mq(["insights", ...window, "--fail-if", "merged < 1", "--min-count", "5"]);
     expect(counted.code).toBe(2);
-    expect(counted.err).toBe("mq: --min-count: merged has no count of the items behind it; --min-count applies to the distributions (STAT(DISTRIBUTION)) and failure_rate, and their change() (drop it, or gate merged without it in another step).\n");
+    expect(counted.err).toBe(
+      "mq: --min-count: merged has no count of the items behind it; --min-count applies to the distributions (STAT(DISTRIBUTION)) and failure_rate, and their change() (drop it, or gate merged without it in another step).\n",
+    );
     expect(counted.requests).toEqual([]);
 
     // a window without stays: the check fails unless --allow-empty
-    const empty = ["insights", "--since", "2020-01-01T00:00:00Z", "--until", "2020-01-01T01:00:00Z", "--compare", "none", "-o", "none", "--fail-if", "p95(queue_time) > 1h"];
+    const empty = [
+      "insights",
+      "--since",
+      "2020-01-01T00:00:00Z",
+      "--until",
+      "2020-01-01T01:00:00Z",
+      "--compare",
+      "none",
+      "-o",
+      "none",
+      "--fail-if",
+      "p95(queue_time) > 1h",
+    ];
     const strict = await mq(empty);
     expect(strict.code).toBe(1);
-    expect(strict.err).toBe("FAIL  p95(queue_time) > 1h (repository acme/web): no value in the window\nmq: 1 of 1 --fail-if check failed.\n");
+    expect(strict.err).toBe(
+      "FAIL  p95(queue_time) > 1h (repository acme/web): no value in the window\nmq: 1 of 1 --fail-if check failed.\n",
+    );
     const allowed = await mq([...empty, "--allow-empty"]);
     expect(allowed.code).toBe(0);
     expect(allowed.err).toBe("skip  p95(queue_time) > 1h (repository acme/web): no value in the window (--allow-empty)\n");
@@ -181,11 +243,20 @@ describe("mq insights on the bundled data", () => {
 
   it("bad flags are usage errors before any request", async () => {
     const cases: Array<[string[], string]> = [
-      [["--compare", "lastweek"], 'mq: --compare "lastweek" is not previous, none or SINCE..UNTIL (e.g. 2026-10-01..2026-10-08 or 14d..7d).\n'],
-      [["--compare", "2026-10-08..2026-10-01"], "mq: --compare start (2026-10-08T00:00:00Z) is after --compare end (2026-10-01T00:00:00Z): --compare start must be earlier.\n"],
+      [
+        ["--compare", "lastweek"],
+        'mq: --compare "lastweek" is not previous, none or SINCE..UNTIL (e.g. 2026-10-01..2026-10-08 or 14d..7d).\n',
+      ],
+      [
+        ["--compare", "2026-10-08..2026-10-01"],
+        "mq: --compare start (2026-10-08T00:00:00Z) is after --compare end (2026-10-01T00:00:00Z): --compare start must be earlier.\n",
+      ],
       [["--slowest", "-1"], ""],
       [["--fail-if", "p97(queue_time) > 1h"], ""],
-      [["--compare", "none", "--fail-if", "change(merged) < 0"], 'mq: --fail-if "change(merged) < 0": change() needs a comparison window; drop --compare none.\n'],
+      [
+        ["--compare", "none", "--fail-if", "change(merged) < 0"],
+        'mq: --fail-if "change(merged) < 0": change() needs a comparison window; drop --compare none.\n',
+      ],
     ];
     for (const [args, message] of cases) {
       const r = await mq(["insights", ...args]);
@@ -201,7 +272,9 @@ describe("mq prs on the bundled data", () => {
     const r = await mq(["prs", "--since", "2026-11-19T12:00:00Z", "--until", "2026-11-20T12:00:00Z", "-o", "ndjson"]);
     expect(r.code).toBe(0);
     const rows = records(r.out);
-    const entered = rows.filter((x) => !x.began_before_window && Date.parse(x.entered_at as string) < Date.parse("2026-11-20T12:00:00Z")).length;
+    const entered = rows.filter(
+      (x) => !x.began_before_window && Date.parse(x.entered_at as string) < Date.parse("2026-11-20T12:00:00Z"),
+    ).length;
     expect(entered).toBe(await statTotal("queues-entered-count", "entered", "2026-11-19T12:00:00Z", "2026-11-20T12:00:00Z"));
     // newest entry first, those begun before the window last
     const inWindow = rows.filter((x) => !x.began_before_window).map((x) => Date.parse(x.entered_at as string));
@@ -213,7 +286,9 @@ describe("mq prs on the bundled data", () => {
     expect(slow).toHaveLength(5);
     const times = slow.map((x) => x.queue_time as number);
     expect(times).toEqual([...times].sort((a, b) => b - a));
-    const ci = records((await mq(["prs", "--since", "2d", "--sort", "ci_time", "--limit", "3", "-o", "ndjson"])).out).map((x) => x.ci_time as number);
+    const ci = records((await mq(["prs", "--since", "2d", "--sort", "ci_time", "--limit", "3", "-o", "ndjson"])).out).map(
+      (x) => x.ci_time as number,
+    );
     expect(ci).toEqual([...ci].sort((a, b) => b - a));
     const failed = records((await mq(["prs", "--since", "2d", "--failed", "-o", "ndjson"])).out);
     expect(failed.length).toBeGreaterThan(0);
@@ -226,7 +301,10 @@ describe("mq prs on the bundled data", () => {
 
   it("bad flags are usage errors before any request", async () => {
     const cases: Array<[string[], string]> = [
-      [["--sort", "speed"], 'mq: --sort: unknown value "speed"; allowed: queue_time, time_to_merge, wait_time, idle_capacity, idle_schedule, idle_freeze, ci_time, entered_at, retries, check_runs.\n'],
+      [
+        ["--sort", "speed"],
+        'mq: --sort: unknown value "speed"; allowed: queue_time, time_to_merge, wait_time, idle_capacity, idle_schedule, idle_freeze, ci_time, entered_at, retries, check_runs.\n',
+      ],
       [["--outcome", "merge"], 'mq: --outcome: unknown value "merge" (did you mean merged?); allowed: merged, failed, dequeued, open.\n'],
       [["--slowest", "3", "--sort", "ci_time"], "mq: --slowest sorts by queue_time: it cannot be combined with --sort ci_time.\n"],
       [["--failed", "--outcome", "merged"], "mq: --failed and --outcome cannot be combined: --failed is --outcome failed.\n"],
@@ -273,9 +351,14 @@ describe("several repositories", () => {
     expect(doc.total.figures.entered.value).toBe(a.figures.entered.value + b.figures.entered.value);
     expect(doc.total.figures.merged.value).toBe(a.figures.merged.value + b.figures.merged.value);
     // a rate from the summed counts, not a mean of the two rates
-    expect(doc.total.figures.failure_rate.value).toBeCloseTo((a.figures.failed.value + b.figures.failed.value) / (a.figures.left.value + b.figures.left.value), 3);
+    expect(doc.total.figures.failure_rate.value).toBeCloseTo(
+      (a.figures.failed.value + b.figures.failed.value) / (a.figures.left.value + b.figures.left.value),
+      3,
+    );
     // the pooled maximum is the larger maximum; the pooled p50 lies between the two
-    expect(doc.total.figures["max(queue_time)"].value).toBe(Math.max(a.figures["max(queue_time)"].value, b.figures["max(queue_time)"].value));
+    expect(doc.total.figures["max(queue_time)"].value).toBe(
+      Math.max(a.figures["max(queue_time)"].value, b.figures["max(queue_time)"].value),
+    );
     const p50s = [a.figures["p50(queue_time)"].value, b.figures["p50(queue_time)"].value].sort((x, y) => x - y);
     expect(doc.total.figures["p50(queue_time)"].value).toBeGreaterThanOrEqual(p50s[0]);
     expect(doc.total.figures["p50(queue_time)"].value).toBeLessThanOrEqual(p50s[1]);
@@ -339,14 +422,31 @@ describe("several repositories", () => {
     expect(JSON.parse(r.out).repositories.map((x: { repository: string }) => x.repository)).toEqual(["acme/web", "acme/api"]);
     const pr = await run(["pr", "7", "--repo", "acme/web,acme/api"]);
     expect(pr.code).toBe(2);
-    expect(pr.err).toBe('mq: --repo "acme/web,acme/api": this command reads one repository; several (a list or @FILE) are for mq stats, mq insights, mq prs and mq logs.\n');
+    expect(pr.err).toBe(
+      'mq: --repo "acme/web,acme/api": this command reads one repository; several (a list or @FILE) are for mq stats, mq insights, mq prs and mq logs.\n',
+    );
   });
 
   it("logs --repo a,b: one log, newest first, the repository in every event; a failing one reported", async () => {
-    const r = await run(["logs", "--repo", "acme/web,acme/nope,acme/api", "--since", "2026-11-20T09:00:00Z", "--until", "2026-11-20T12:00:00Z", "--all", "-o", "ndjson"]);
+    const r = await run([
+      "logs",
+      "--repo",
+      "acme/web,acme/nope,acme/api",
+      "--since",
+      "2026-11-20T09:00:00Z",
+      "--until",
+      "2026-11-20T12:00:00Z",
+      "--all",
+      "-o",
+      "ndjson",
+    ]);
     expect(r.code).toBe(3);
     const events = records(r.out);
-    const one = async (repo: string) => records((await run(["logs", "--repo", repo, "--since", "2026-11-20T09:00:00Z", "--until", "2026-11-20T12:00:00Z", "--all", "-o", "ndjson"])).out);
+    const one = async (repo: string) =>
+      records(
+        (await run(["logs", "--repo", repo, "--since", "2026-11-20T09:00:00Z", "--until", "2026-11-20T12:00:00Z", "--all", "-o", "ndjson"]))
+          .out,
+      );
     const [web, api] = [await one("acme/web"), await one("acme/api")];
     expect(events).toHaveLength(web.length + api.length);
     expect(new Set(events.map((e) => e.repository))).toEqual(new Set(["acme/web", "acme/api"]));

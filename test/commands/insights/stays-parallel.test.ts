@@ -53,9 +53,9 @@ describe.each([
   });
 
   it.each([
-    [["--parallel", "0"], "--parallel must be an integer from 1 to 16, not \"0\".\n"],
-    [["--parallel", "17"], "--parallel must be an integer from 1 to 16, not \"17\".\n"],
-    [["--parallel", "two"], "--parallel must be an integer from 1 to 16, not \"two\".\n"],
+    [["--parallel", "0"], '--parallel must be an integer from 1 to 16, not "0".\n'],
+    [["--parallel", "17"], '--parallel must be an integer from 1 to 16, not "17".\n'],
+    [["--parallel", "two"], '--parallel must be an integer from 1 to 16, not "two".\n'],
     [["--parallel", "2", "--archive"], "--parallel applies to the API's pages, not to --archive.\n"],
   ])("%j: exit 2, one line, nothing sent", async (flags, message) => {
     const r = await mq([...command, ...WINDOW, ...flags]);

@@ -15,7 +15,13 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const mq = (args: string[], tty: { columns: number } | undefined = undefined) =>
-  runMq([...args, "--color", "never"], { apiUrl: server.url, now: () => NOW, stdoutIsTTY: tty !== undefined, columns: tty?.columns, repo: !args.includes("--repo") });
+  runMq([...args, "--color", "never"], {
+    apiUrl: server.url,
+    now: () => NOW,
+    stdoutIsTTY: tty !== undefined,
+    columns: tty?.columns,
+    repo: !args.includes("--repo"),
+  });
 
 describe("-o table in a pipe: the table rules of mq stats", () => {
   it("mq insights", async () => {
@@ -63,7 +69,7 @@ describe("-o table in a pipe: the table rules of mq stats", () => {
     const r = await mq(["prs", "--since", "2h", "--limit", "3", "-o", "table"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(
-[
+      [
         "   PR  BASE  QUEUE    ENTERED               IN QUEUE  WAITING      CI  RUNS  RETRIES  OUTCOME",
         "#2001  main  lowrisk  2026-11-20T11:58:24Z    1m 36s   1m 36s      0s     0        0  open",
         "#2000  main  default  2026-11-20T11:53:56Z     6m 3s    6m 3s      0s     0        0  open",
@@ -76,7 +82,10 @@ describe("-o table in a pipe: the table rules of mq stats", () => {
   it("-o csv keeps raw seconds and fractions", async () => {
     const r = await mq(["insights", "--since", "2h", "--compare", "none", "--slowest", "0", "-o", "csv"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.split("\r\n").filter((l) => /,(failure_rate|p50\(queue_time\)),/.test(l))).toEqual(["acme/web,failure_rate,0.132,,,ratio", "acme/web,p50(queue_time),1740.279,,,seconds"]);
+    expect(r.stdout.split("\r\n").filter((l) => /,(failure_rate|p50\(queue_time\)),/.test(l))).toEqual([
+      "acme/web,failure_rate,0.132,,,ratio",
+      "acme/web,p50(queue_time),1740.279,,,seconds",
+    ]);
   });
 });
 

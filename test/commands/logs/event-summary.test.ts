@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import fixtureEvents from "../../../src/api/fixtures/events.json" with { type: "json" };
 import { TYPED_EVENT_TYPES } from "../../../src/api/dialects/spec.js";
-import { eventFamily, keyValueSummary, SUMMARIZED_TYPES, summarizeEvent, type SummaryEvent } from "../../../src/commands/logs/event-summary.js";
+import {
+  eventFamily,
+  keyValueSummary,
+  SUMMARIZED_TYPES,
+  summarizeEvent,
+  type SummaryEvent,
+} from "../../../src/commands/logs/event-summary.js";
 
 const events = fixtureEvents as unknown as SummaryEvent[];
 
@@ -73,9 +79,9 @@ describe("summarizeEvent", () => {
   });
 
   it("key=value quotes strings with spaces and names people by login or name", () => {
-    expect(
-      keyValueSummary({ a: "x y", b: [1, 2], c: { login: "jdoe", id: 1 }, d: { deep: true }, e: [{ x: 1 }], f: "" }),
-    ).toBe('a="x y" b=1,2 c=jdoe d={…} e=[1] f=""');
+    expect(keyValueSummary({ a: "x y", b: [1, 2], c: { login: "jdoe", id: 1 }, d: { deep: true }, e: [{ x: 1 }], f: "" })).toBe(
+      'a="x y" b=1,2 c=jdoe d={…} e=[1] f=""',
+    );
   });
 
   it("describes uneven batch splits", () => {

@@ -70,7 +70,11 @@ describe("one true header sentence", () => {
     expect(ctx.stdoutText()).toBe("");
     // broken between words to the 80 columns (it is 146 wide); after the spinner's last frame
     const err = ctx.stderrText();
-    const message = err.slice(err.lastIndexOf("…") + 1).replace(/^(\x1b\[[0-9;?]*[A-Za-z])*/, "").trimEnd().split("\n");
+    const message = err
+      .slice(err.lastIndexOf("…") + 1)
+      .replace(/^(\x1b\[[0-9;?]*[A-Za-z])*/, "")
+      .trimEnd()
+      .split("\n");
     expect(message.join(" ")).toBe(
       "acme/web: no events in the last 24 hours matching --pr 1 --type action.merge; try a longer window (--since 7d) or fewer filters than --pr 1 --type action.merge.",
     );

@@ -12,7 +12,12 @@ function events(): LogEvent[] {
     const shape = shapes[i % shapes.length]!;
     // the real service's derived outcome on most events (the OUTCOME column, coloured), none on some
     const outcome = ["success", "failure", "pending", undefined][i % 4];
-    return { ...shape, id: 5000 - i, received_at: new Date(Date.parse("2026-11-20T11:00:00Z") - i * 37_000).toISOString(), ...(outcome ? { outcome } : {}) };
+    return {
+      ...shape,
+      id: 5000 - i,
+      received_at: new Date(Date.parse("2026-11-20T11:00:00Z") - i * 37_000).toISOString(),
+      ...(outcome ? { outcome } : {}),
+    };
   });
 }
 
@@ -33,7 +38,12 @@ async function tableText(columns: number, viaCliTable: boolean, outcome = false)
   }
   const { createEventTable } = await import("../../../src/commands/logs/table.js");
   const ctx = testContext({ tty: true, columns, env: { FORCE_COLOR: "1" } });
-  const table = createEventTable(ctx.io, { now: () => new Date("2026-11-20T12:00:00Z"), trusted: (ev) => ev.id % 7 !== 0, eager: false, outcome });
+  const table = createEventTable(ctx.io, {
+    now: () => new Date("2026-11-20T12:00:00Z"),
+    trusted: (ev) => ev.id % 7 !== 0,
+    eager: false,
+    outcome,
+  });
   const all = events();
   for (let i = 0; i < all.length; i += 100) await table.write(all.slice(i, i + 100));
   await table.end();
@@ -66,7 +76,11 @@ describe("the TIME column off a terminal", () => {
     const { createEventTable } = await import("../../../src/commands/logs/table.js");
     const shape = (fixtures as unknown as LogEvent[])[0]!;
     const spell = fc
-      .tuple(fc.date({ min: new Date("0001-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z"), noInvalidDate: true }), fc.constantFrom("", ".5", ".000001", ".999999999"), fc.constantFrom("Z", "z", "+00:00", "-00:00", "+02:00", "-11:30"))
+      .tuple(
+        fc.date({ min: new Date("0001-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z"), noInvalidDate: true }),
+        fc.constantFrom("", ".5", ".000001", ".999999999"),
+        fc.constantFrom("Z", "z", "+00:00", "-00:00", "+02:00", "-11:30"),
+      )
       .map(([d, frac, zone]) => d.toISOString().slice(0, 19) + frac + zone);
     await fc.assert(
       fc.asyncProperty(fc.array(spell, { minLength: 1, maxLength: 20 }), async (instants) => {
@@ -75,7 +89,11 @@ describe("the TIME column off a terminal", () => {
         await table.write(instants.map((received_at, i) => ({ ...shape, id: i, received_at })));
         await table.end();
         await new Promise((r) => setImmediate(r));
-        const times = ctx.stdoutText().split("\n").slice(1, -1).map((line) => line.split("  ")[0]);
+        const times = ctx
+          .stdoutText()
+          .split("\n")
+          .slice(1, -1)
+          .map((line) => line.split("  ")[0]);
         expect(times).toEqual(instants.map((s) => new Date(Math.floor(Date.parse(s) / 1000) * 1000).toISOString().replace(".000Z", "Z")));
       }),
       { numRuns: 100 },

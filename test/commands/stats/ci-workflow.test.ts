@@ -29,7 +29,9 @@ async function runGate(line: string) {
   const dir = tempDir("mq-actions-");
   const summary = join(dir, "step-summary.md");
   writeFileSync(summary, "previous step\n");
-  const ctx = testContext({ env: { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary, GITHUB_REPOSITORY: "acme/web", MQ_TOKEN: "unused" } });
+  const ctx = testContext({
+    env: { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary, GITHUB_REPOSITORY: "acme/web", MQ_TOKEN: "unused" },
+  });
   const [mq, ...args] = words(line);
   expect(mq).toBe("mq");
   const code = await main(["--offline", ...args], ctx);
@@ -72,7 +74,9 @@ describe("the CI workflow of docs/ci.md", () => {
     expect(fails[0]).toMatch(/^FAIL {2}failure_rate \d+\.\d% > 1% \(\d+\/\d+ checks, all groups\)$/);
     const errors = err.split("\n").filter((l) => l.startsWith("::error"));
     // % is escaped as %25 in a workflow command, and `:` as %3A in its properties
-    expect(errors).toEqual([`::error title=mq stats summary%3A --fail-if 'failure_rate > 1%25'::${fails[0]!.replace(/^FAIL\s+/, "").replaceAll("%", "%25")}`]);
+    expect(errors).toEqual([
+      `::error title=mq stats summary%3A --fail-if 'failure_rate > 1%25'::${fails[0]!.replace(/^FAIL\s+/, "").replaceAll("%", "%25")}`,
+    ]);
     expect(err.split("\n").at(-2)).toBe("mq: 1 of 2 --fail-if checks failed.");
     expect(summary).toMatch(/— ❌ 1 of 2 checks failed/);
   });

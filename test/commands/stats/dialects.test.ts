@@ -41,7 +41,12 @@ describe.each(DIALECT_NAMES)("mq stats against mq serve --dialect %s", (dialect)
     });
 
     test("idle-queue-time's summary lines fit an 80-column terminal (cut with an ellipsis, all of it in -o json)", async () => {
-      const r = await runMq(["--dialect", dialect, "--strict", "stats", "idle-queue-time", "--since", "7d", "--color", "never"], { apiUrl: runs.server.url, now: () => NOW, stdoutIsTTY: true, columns: 80 });
+      const r = await runMq(["--dialect", dialect, "--strict", "stats", "idle-queue-time", "--since", "7d", "--color", "never"], {
+        apiUrl: runs.server.url,
+        now: () => NOW,
+        stdoutIsTTY: true,
+        columns: 80,
+      });
       expect(r.code).toBe(0);
       const summaries = r.stdout.split("\n").filter((l) => l.startsWith("summary"));
       expect(summaries.length).toBeGreaterThan(0);
@@ -56,7 +61,11 @@ describe.each(DIALECT_NAMES)("mq stats against mq serve --dialect %s", (dialect)
       const r = await run(["stats", "idle-queue-time", "--since", "2d", "-o", "json", "--repo", "acme/web,acme/api"]);
       expect(r.code, r.stderr).toBe(0);
       const doc = JSON.parse(r.stdout);
-      const per = await Promise.all(["acme/web", "acme/api"].map(async (repo) => JSON.parse((await run(["stats", "idle-queue-time", "--since", "2d", "-o", "json", "--repo", repo])).stdout)));
+      const per = await Promise.all(
+        ["acme/web", "acme/api"].map(async (repo) =>
+          JSON.parse((await run(["stats", "idle-queue-time", "--since", "2d", "-o", "json", "--repo", repo])).stdout),
+        ),
+      );
       const records = per.flatMap((b) => b.groups.flatMap((g: { stats: Array<Record<string, number>> }) => g.stats));
       const sum = (k: string) => records.reduce((a: number, x: Record<string, number>) => a + x[k]!, 0);
       const [total] = doc.total;
@@ -65,14 +74,19 @@ describe.each(DIALECT_NAMES)("mq stats against mq serve --dialect %s", (dialect)
       expect(total.ci_runtime).toBeCloseTo(sum("sum_ci_runtime") / sum("count_idle"), 6);
       expect(total.p95_idle_capacity).toBeNull();
       expect(Object.keys(doc.unavailable).sort()).toEqual(["p95_ci_runtime", "p95_idle_capacity", "p95_idle_freeze", "p95_idle_schedule"]);
-      expect(r.stderr.split("\n").filter(Boolean)).toEqual(Object.entries(doc.unavailable).map(([f, why]) => `mq: total ${f} not available: ${why}`));
+      expect(r.stderr.split("\n").filter(Boolean)).toEqual(
+        Object.entries(doc.unavailable).map(([f, why]) => `mq: total ${f} not available: ${why}`),
+      );
     });
 
     test("--repo a,b: total-queue-time's average totals exactly from sum_queue_time / count_queue_time", async () => {
       const r = await run(["stats", "total-queue-time", "--since", "2d", "-o", "ndjson", "--repo", "acme/web,acme/api"]);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toBe("");
-      const rows = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+      const rows = r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
       expect(rows.map((x) => x.repository)).toEqual(["acme/web", "acme/api", "total"]);
       expect(rows[2].avg_queue_time).not.toBeNull();
       expect(rows[2].max_queue_time).toBe(Math.max(rows[0].max_queue_time, rows[1].max_queue_time));
@@ -86,12 +100,15 @@ describe.each(DIALECT_NAMES)("mq stats against mq serve --dialect %s", (dialect)
       expect(runs.server.requests.length).toBe(before);
     });
   } else {
-    test.each(["idle-queue-time", "skip-intermediate-results"])("%s exists only on the real service: exit 2, one line, nothing sent", async (name) => {
-      const before = runs.server.requests.length;
-      const r = await run(["stats", name]);
-      expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(new RegExp(`^mq: mq stats ${name} is not available with the spec dialect: .*--dialect mergify\\)\\.\\n$`));
-      expect(runs.server.requests.length).toBe(before);
-    });
+    test.each(["idle-queue-time", "skip-intermediate-results"])(
+      "%s exists only on the real service: exit 2, one line, nothing sent",
+      async (name) => {
+        const before = runs.server.requests.length;
+        const r = await run(["stats", name]);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toMatch(new RegExp(`^mq: mq stats ${name} is not available with the spec dialect: .*--dialect mergify\\)\\.\\n$`));
+        expect(runs.server.requests.length).toBe(before);
+      },
+    );
   }
 });

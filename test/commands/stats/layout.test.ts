@@ -27,8 +27,19 @@ function groupsBody(groups: Array<[Record<string, unknown>, Array<Record<string,
 }
 
 const H = (h: number) => `2026-11-20T${String(h).padStart(2, "0")}:00:00Z`;
-const rate = (h: number, total: number, failures: number) => ({ start: H(h), end: H(h + 1), total, failures, failure_rate: total ? failures / total : 0 });
-const keys = (queue: string, rule: string | null) => ({ base_ref: "main", partition_name: "api", queue_name: queue, priority_rule_name: rule });
+const rate = (h: number, total: number, failures: number) => ({
+  start: H(h),
+  end: H(h + 1),
+  total,
+  failures,
+  failure_rate: total ? failures / total : 0,
+});
+const keys = (queue: string, rule: string | null) => ({
+  base_ref: "main",
+  partition_name: "api",
+  queue_name: queue,
+  priority_rule_name: rule,
+});
 
 describe("mq stats on a terminal: the answer first", () => {
   it("one row per group over the window, sorted by volume, all groups, idle groups folded, short labels", async () => {
@@ -105,10 +116,13 @@ describe("mq stats on a terminal: the answer first", () => {
   it("no line wider than the terminal, at 60, 80 and 120 columns, for every endpoint", async () => {
     for (const columns of [60, 80, 120]) {
       for (const name of Object.keys(FIXTURES)) {
-        for (const extra of name === "time-to-merge" || name === "merge-queue-checks-outcome" || name === "branches" || name === "queues" ? [[]] : [[], ["--intervals"]]) {
+        for (const extra of name === "time-to-merge" || name === "merge-queue-checks-outcome" || name === "branches" || name === "queues"
+          ? [[]]
+          : [[], ["--intervals"]]) {
           const { code, out } = await mq(["stats", name, ...extra], { tty: true, columns });
           expect(code).toBe(0);
-          for (const line of out.split("\n")) expect(line.length, `${name} ${extra.join(" ")} at ${columns}: ${line}`).toBeLessThanOrEqual(columns);
+          for (const line of out.split("\n"))
+            expect(line.length, `${name} ${extra.join(" ")} at ${columns}: ${line}`).toBeLessThanOrEqual(columns);
         }
       }
     }

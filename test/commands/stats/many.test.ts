@@ -19,14 +19,74 @@ const G = { base_ref: "main", partition_name: "__default__", queue_name: "defaul
 const BODIES: Record<string, Record<string, unknown>> = {
   "acme/web": {
     // 1 of 10 checks failed (10%)
-    failure_rate: { groups: [{ ...G, stats: [{ ...I1, total: 4, failures: 1, failure_rate: 0.25 }, { ...I2, total: 6, failures: 0, failure_rate: 0 }] }] },
+    failure_rate: {
+      groups: [
+        {
+          ...G,
+          stats: [
+            { ...I1, total: 4, failures: 1, failure_rate: 0.25 },
+            { ...I2, total: 6, failures: 0, failure_rate: 0 },
+          ],
+        },
+      ],
+    },
     total_queue_time: { groups: [{ ...G, stats: [{ ...I1, avg_queue_time: 600, max_queue_time: 900, min_queue_time: 300 }] }] },
-    queues_pr_exit_reasons: { groups: [{ ...G, stats: [{ ...I1, exit_reason: "SUCCESS", count: 3 }, { ...I1, exit_reason: "CHECKS_FAILED", count: 1 }] }] },
-    queues_entered_count: { groups: [{ ...G, stats: [{ ...I1, entered: 4 }, { ...I2, entered: 2 }] }] },
-    queues_merged_count: { groups: [{ base_ref: "main", partition_names: [], queue_name: "default", priority_rule_name: null, stats: [{ ...I2, merged: 3 }] }] },
+    queues_pr_exit_reasons: {
+      groups: [
+        {
+          ...G,
+          stats: [
+            { ...I1, exit_reason: "SUCCESS", count: 3 },
+            { ...I1, exit_reason: "CHECKS_FAILED", count: 1 },
+          ],
+        },
+      ],
+    },
+    queues_entered_count: {
+      groups: [
+        {
+          ...G,
+          stats: [
+            { ...I1, entered: 4 },
+            { ...I2, entered: 2 },
+          ],
+        },
+      ],
+    },
+    queues_merged_count: {
+      groups: [{ base_ref: "main", partition_names: [], queue_name: "default", priority_rule_name: null, stats: [{ ...I2, merged: 3 }] }],
+    },
     average_ci_runtime: { groups: [{ ...G, stats: [{ ...I1, runtime: 300 }] }] },
-    queue_size: { groups: [{ ...G, stats: [{ ...I1, avg_size: 2, max_size: 3, min_size: 1 }, { ...I2, avg_size: 1, max_size: 2, min_size: 0 }] }] },
-    checks_retries: { groups: [{ ...G, stats: [{ ...I1, total_retries: 2, sessions_with_retries: 2, recovered: 1, not_recovered: 1, recovery_rate: 0.5, avg_retry_depth: 1, max_retry_depth: 1 }] }] },
+    queue_size: {
+      groups: [
+        {
+          ...G,
+          stats: [
+            { ...I1, avg_size: 2, max_size: 3, min_size: 1 },
+            { ...I2, avg_size: 1, max_size: 2, min_size: 0 },
+          ],
+        },
+      ],
+    },
+    checks_retries: {
+      groups: [
+        {
+          ...G,
+          stats: [
+            {
+              ...I1,
+              total_retries: 2,
+              sessions_with_retries: 2,
+              recovered: 1,
+              not_recovered: 1,
+              recovery_rate: 0.5,
+              avg_retry_depth: 1,
+              max_retry_depth: 1,
+            },
+          ],
+        },
+      ],
+    },
   },
   "acme/api": {
     // 9 of 30 checks failed (30%): the total is 10/40 = 25%, not the mean of 10% and 30%
@@ -34,21 +94,77 @@ const BODIES: Record<string, Record<string, unknown>> = {
     total_queue_time: { groups: [{ ...G, stats: [{ ...I2, avg_queue_time: 1200, max_queue_time: 3600, min_queue_time: 60 }] }] },
     queues_pr_exit_reasons: { groups: [{ ...G, stats: [{ ...I2, exit_reason: "SUCCESS", count: 5 }] }] },
     queues_entered_count: { groups: [{ ...G, stats: [{ ...I2, entered: 10 }] }] },
-    queues_merged_count: { groups: [{ base_ref: "main", partition_names: [], queue_name: "default", priority_rule_name: null, stats: [{ ...I2, merged: 7 }] }] },
+    queues_merged_count: {
+      groups: [{ base_ref: "main", partition_names: [], queue_name: "default", priority_rule_name: null, stats: [{ ...I2, merged: 7 }] }],
+    },
     average_ci_runtime: { groups: [{ ...G, stats: [{ ...I2, runtime: 900 }] }] },
-    queue_size: { groups: [{ ...G, stats: [{ ...I1, avg_size: 4, max_size: 6, min_size: 2 }, { ...I2, avg_size: 3, max_size: 5, min_size: 1 }] }] },
-    checks_retries: { groups: [{ ...G, stats: [{ ...I2, total_retries: 6, sessions_with_retries: 3, recovered: 3, not_recovered: 0, recovery_rate: 1, avg_retry_depth: 2, max_retry_depth: 3 }] }] },
+    queue_size: {
+      groups: [
+        {
+          ...G,
+          stats: [
+            { ...I1, avg_size: 4, max_size: 6, min_size: 2 },
+            { ...I2, avg_size: 3, max_size: 5, min_size: 1 },
+          ],
+        },
+      ],
+    },
+    checks_retries: {
+      groups: [
+        {
+          ...G,
+          stats: [
+            {
+              ...I2,
+              total_retries: 6,
+              sessions_with_retries: 3,
+              recovered: 3,
+              not_recovered: 0,
+              recovery_rate: 1,
+              avg_retry_depth: 2,
+              max_retry_depth: 3,
+            },
+          ],
+        },
+      ],
+    },
   },
   // a hostile server: terminal escapes and a spreadsheet formula in a category it names
-  "acme/evil": { queues_pr_exit_reasons: { groups: [{ ...G, stats: [{ ...I1, exit_reason: "X\u001b[2J\nRED", count: 1 }, { ...I1, exit_reason: "=HYPERLINK(1)", count: 2 }] }] } },
+  "acme/evil": {
+    queues_pr_exit_reasons: {
+      groups: [
+        {
+          ...G,
+          stats: [
+            { ...I1, exit_reason: "X\u001b[2J\nRED", count: 1 },
+            { ...I1, exit_reason: "=HYPERLINK(1)", count: 2 },
+          ],
+        },
+      ],
+    },
+  },
   "acme/empty1": { failure_rate: { groups: [] } },
   "acme/empty2": { failure_rate: { groups: [] } },
   // the real service's shape: sum_X and count_X behind the average
   "acme/sums1": {
-    total_queue_time: { groups: [{ ...G, stats: [{ ...I1, avg_queue_time: 100, max_queue_time: 200, min_queue_time: 50, sum_queue_time: 300, count_queue_time: 3 }] }] },
+    total_queue_time: {
+      groups: [
+        {
+          ...G,
+          stats: [{ ...I1, avg_queue_time: 100, max_queue_time: 200, min_queue_time: 50, sum_queue_time: 300, count_queue_time: 3 }],
+        },
+      ],
+    },
   },
   "acme/sums2": {
-    total_queue_time: { groups: [{ ...G, stats: [{ ...I1, avg_queue_time: 400, max_queue_time: 500, min_queue_time: 300, sum_queue_time: 400, count_queue_time: 1 }] }] },
+    total_queue_time: {
+      groups: [
+        {
+          ...G,
+          stats: [{ ...I1, avg_queue_time: 400, max_queue_time: 500, min_queue_time: 300, sum_queue_time: 400, count_queue_time: 1 }],
+        },
+      ],
+    },
   },
 };
 
@@ -84,7 +200,12 @@ const WINDOW = ["--since", "2026-11-20T10:00:00Z", "--until", "2026-11-20T12:00:
 const QUERY = "start_at=2026-11-20T10%3A00%3A00Z&end_at=2026-11-20T12%3A00%3A00Z";
 
 async function mq(args: string[], init: { stdoutIsTTY?: boolean; columns?: number; cwd?: string; env?: Record<string, string> } = {}) {
-  const ctx = testContext({ stdoutIsTTY: init.stdoutIsTTY, columns: init.columns, cwd: init.cwd, env: { MQ_TOKEN: "test-token-1234", ...init.env } });
+  const ctx = testContext({
+    stdoutIsTTY: init.stdoutIsTTY,
+    columns: init.columns,
+    cwd: init.cwd,
+    env: { MQ_TOKEN: "test-token-1234", ...init.env },
+  });
   const code = await main([...args, "--api-url", url], ctx);
   return { code, out: ctx.stdoutText(), err: ctx.stderrText() };
 }
@@ -126,7 +247,8 @@ describe("mq stats --repo a,b: a row per repository and an exact total", () => {
   it("an average sent without its count has no total: null with the reason on stderr, extremes still combine", async () => {
     const r = await mq(["stats", "total-queue-time", "--repo", "acme/web,acme/api", ...WINDOW, "-o", "json"]);
     expect(r.code).toBe(0);
-    const reason = "the API sends avg_queue_time without the count behind it (no sum_queue_time and count_queue_time), and an average of averages would be wrong";
+    const reason =
+      "the API sends avg_queue_time without the count behind it (no sum_queue_time and count_queue_time), and an average of averages would be wrong";
     expect(r.err).toBe(`mq: total avg_queue_time not available: ${reason}\n`);
     expect(JSON.parse(r.out)).toEqual({
       endpoint: "total-queue-time",
@@ -141,13 +263,28 @@ describe("mq stats --repo a,b: a row per repository and an exact total", () => {
   });
 
   it("an average sent with sum and count has an exact total: Σsum / Σcount (700/4), not the mean of 100 and 400", async () => {
-    const r = await mq(["stats", "total-queue-time", "--repo", "acme/sums1,acme/sums2", ...WINDOW, "-o", "ndjson", "--fields", "repository,avg_queue_time"]);
+    const r = await mq([
+      "stats",
+      "total-queue-time",
+      "--repo",
+      "acme/sums1,acme/sums2",
+      ...WINDOW,
+      "-o",
+      "ndjson",
+      "--fields",
+      "repository,avg_queue_time",
+    ]);
     expect(r.err).toBe("");
-    expect(r.out).toBe('{"repository":"acme/sums1","avg_queue_time":100}\n{"repository":"acme/sums2","avg_queue_time":400}\n{"repository":"total","avg_queue_time":175}\n');
+    expect(r.out).toBe(
+      '{"repository":"acme/sums1","avg_queue_time":100}\n{"repository":"acme/sums2","avg_queue_time":400}\n{"repository":"total","avg_queue_time":175}\n',
+    );
   });
 
   it("the table: humanised rows, the total in bold, n/a with its reason cut to the terminal's width", async () => {
-    const r = await mq(["stats", "total-queue-time", "--repo", "acme/web,acme/api", ...WINDOW, "--color", "never"], { stdoutIsTTY: true, columns: 80 });
+    const r = await mq(["stats", "total-queue-time", "--repo", "acme/web,acme/api", ...WINDOW, "--color", "never"], {
+      stdoutIsTTY: true,
+      columns: 80,
+    });
     expect(r.code).toBe(0);
     expect(r.out).toBe(
       "repository  avg_queue_time  max_queue_time  min_queue_time\n" +
@@ -161,7 +298,10 @@ describe("mq stats --repo a,b: a row per repository and an exact total", () => {
   });
 
   it("a table wider than the terminal is split into parts that fit, each with the repository column (checks-retries at 60, summary at 80)", async () => {
-    for (const [args, columns] of [[["stats", "checks-retries"], 60], [["stats", "summary"], 80]] as const) {
+    for (const [args, columns] of [
+      [["stats", "checks-retries"], 60],
+      [["stats", "summary"], 80],
+    ] as const) {
       const r = await mq([...args, "--repo", "acme/web,acme/api", ...WINDOW, "--color", "never"], { stdoutIsTTY: true, columns });
       expect(r.code, r.err).toBe(0);
       const lines = r.out.split("\n");
@@ -170,17 +310,27 @@ describe("mq stats --repo a,b: a row per repository and an exact total", () => {
       expect(lines.filter((l) => l.startsWith("total")).length).toBeGreaterThan(1);
       expect(lines.filter((l) => l.startsWith("acme/api")).length).toBe(lines.filter((l) => l.startsWith("total")).length);
     }
-    const r = await mq(["stats", "checks-retries", "--repo", "acme/web,acme/api", ...WINDOW, "--color", "never"], { stdoutIsTTY: true, columns: 60 });
+    const r = await mq(["stats", "checks-retries", "--repo", "acme/web,acme/api", ...WINDOW, "--color", "never"], {
+      stdoutIsTTY: true,
+      columns: 60,
+    });
     // the first part breaks its headers; the second fits with them whole and keeps them so
-    for (const figure of ["total", "sessions", "recovered", "not", "recovery_rate", "avg_retry_depth", "max_retry_depth"]) expect(r.out).toMatch(new RegExp(`(^|\\s)${figure}(\\s|$)`, "m"));
+    for (const figure of ["total", "sessions", "recovered", "not", "recovery_rate", "avg_retry_depth", "max_retry_depth"])
+      expect(r.out).toMatch(new RegExp(`(^|\\s)${figure}(\\s|$)`, "m"));
   });
 
   it("a list that names one repository twice is one repository, and the line above the table says so in the singular", async () => {
-    const r = await mq(["stats", "failure-rate", "--repo", "acme/web,ACME/web", ...WINDOW, "--color", "never"], { stdoutIsTTY: true, columns: 80 });
+    const r = await mq(["stats", "failure-rate", "--repo", "acme/web,ACME/web", ...WINDOW, "--color", "never"], {
+      stdoutIsTTY: true,
+      columns: 80,
+    });
     expect(r.code).toBe(0);
     expect(r.err).toBe("1 repository failure-rate, 2026-11-20 10:00Z → 2026-11-20 12:00Z\n");
     expect(requests).toEqual([`/v1/repos/acme/web/stats/failure_rate?${QUERY}`]);
-    const summary = await mq(["stats", "summary", "--repo", "acme/web,acme/web", ...WINDOW, "--color", "never"], { stdoutIsTTY: true, columns: 80 });
+    const summary = await mq(["stats", "summary", "--repo", "acme/web,acme/web", ...WINDOW, "--color", "never"], {
+      stdoutIsTTY: true,
+      columns: 80,
+    });
     expect(summary.err.split("\n")[0]).toBe("1 repository summary, 2026-11-20 10:00Z → 2026-11-20 12:00Z");
   });
 
@@ -202,7 +352,10 @@ describe("mq stats --repo a,b: a row per repository and an exact total", () => {
   });
 
   it("server text is escaped on the table and guarded in csv", async () => {
-    const table = await mq(["stats", "queues-pr-exit-reasons", "--repo", "acme/evil,acme/api", ...WINDOW, "--color", "never"], { stdoutIsTTY: true, columns: 80 });
+    const table = await mq(["stats", "queues-pr-exit-reasons", "--repo", "acme/evil,acme/api", ...WINDOW, "--color", "never"], {
+      stdoutIsTTY: true,
+      columns: 80,
+    });
     expect(table.code).toBe(0);
     expect(table.out).not.toContain("\u001b");
     expect(table.out).toContain("acme/evil   X\\x1b[2J\\nRED      1\n");
@@ -214,8 +367,12 @@ describe("mq stats --repo a,b: a row per repository and an exact total", () => {
   it("openmetrics: each repository's gauges with a repository label", async () => {
     const r = await mq(["stats", "failure-rate", "--repo", "acme/web,acme/api", ...WINDOW, "-o", "openmetrics"]);
     expect(r.code).toBe(0);
-    expect(r.out).toContain('mq_queue_checks{repository="acme/web",base_ref="main",partition="__default__",queue="default",priority_rule=""} 10\n');
-    expect(r.out).toContain('mq_queue_checks{repository="acme/api",base_ref="main",partition="__default__",queue="default",priority_rule=""} 30\n');
+    expect(r.out).toContain(
+      'mq_queue_checks{repository="acme/web",base_ref="main",partition="__default__",queue="default",priority_rule=""} 10\n',
+    );
+    expect(r.out).toContain(
+      'mq_queue_checks{repository="acme/api",base_ref="main",partition="__default__",queue="default",priority_rule=""} 30\n',
+    );
     expect(r.out.endsWith("# EOF\n")).toBe(true);
   });
 
@@ -239,12 +396,57 @@ describe("mq stats summary --repo a,b", () => {
   it("a row per repository and the total, each figure from its endpoint's pooled records; averages without counts n/a", async () => {
     const r = await mq(["stats", "summary", "--repo", "acme/web,acme/api", ...WINDOW, "-o", "ndjson"]);
     expect(r.code).toBe(0);
-    const rows = r.out.trim().split("\n").map((l) => JSON.parse(l));
+    const rows = r.out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(rows).toEqual([
-      { repository: "acme/web", entered: 6, merged: 3, checks: 10, failures: 1, failure_rate: 0.1, avg_queue_time: 600, max_queue_time: 900, avg_ci_runtime: 300, avg_queue_size: 1.5, max_queue_size: 3, retries: 2, recovery_rate: 0.5 },
-      { repository: "acme/api", entered: 10, merged: 7, checks: 30, failures: 9, failure_rate: 0.3, avg_queue_time: 1200, max_queue_time: 3600, avg_ci_runtime: 900, avg_queue_size: 3.5, max_queue_size: 6, retries: 6, recovery_rate: 1 },
+      {
+        repository: "acme/web",
+        entered: 6,
+        merged: 3,
+        checks: 10,
+        failures: 1,
+        failure_rate: 0.1,
+        avg_queue_time: 600,
+        max_queue_time: 900,
+        avg_ci_runtime: 300,
+        avg_queue_size: 1.5,
+        max_queue_size: 3,
+        retries: 2,
+        recovery_rate: 0.5,
+      },
+      {
+        repository: "acme/api",
+        entered: 10,
+        merged: 7,
+        checks: 30,
+        failures: 9,
+        failure_rate: 0.3,
+        avg_queue_time: 1200,
+        max_queue_time: 3600,
+        avg_ci_runtime: 900,
+        avg_queue_size: 3.5,
+        max_queue_size: 6,
+        retries: 6,
+        recovery_rate: 1,
+      },
       // recovery_rate: 4 recovered of 5; queue size: the time average over every queue and hour
-      { repository: "total", entered: 16, merged: 10, checks: 40, failures: 10, failure_rate: 0.25, avg_queue_time: null, max_queue_time: 3600, avg_ci_runtime: null, avg_queue_size: 2.5, max_queue_size: 6, retries: 8, recovery_rate: 0.8 },
+      {
+        repository: "total",
+        entered: 16,
+        merged: 10,
+        checks: 40,
+        failures: 10,
+        failure_rate: 0.25,
+        avg_queue_time: null,
+        max_queue_time: 3600,
+        avg_ci_runtime: null,
+        avg_queue_size: 2.5,
+        max_queue_size: 6,
+        retries: 8,
+        recovery_rate: 0.8,
+      },
     ]);
     expect(r.err).toBe(
       "mq: total avg_queue_time not available: the API sends avg_queue_time without the count behind it (no sum_queue_time and count_queue_time), and an average of averages would be wrong\n" +
@@ -256,7 +458,19 @@ describe("mq stats summary --repo a,b", () => {
   });
 
   it("--fail-if on the total and each repository", async () => {
-    const r = await mq(["stats", "summary", "--repo", "acme/web,acme/api", ...WINDOW, "-o", "none", "--fail-if", "retries > 5", "--fail-if-scope", "both"]);
+    const r = await mq([
+      "stats",
+      "summary",
+      "--repo",
+      "acme/web,acme/api",
+      ...WINDOW,
+      "-o",
+      "none",
+      "--fail-if",
+      "retries > 5",
+      "--fail-if-scope",
+      "both",
+    ]);
     expect(r.code).toBe(1);
     expect(r.err).toBe(
       "ok    retries 2 <= 5 (2 sessions with retries, repository acme/web)\n" +
@@ -297,13 +511,35 @@ describe("mq stats --repo a,b: one repository failing", () => {
 
 describe("mq stats --repo a,b --fail-if", () => {
   it("judges the total by default: 25% over all repositories", async () => {
-    const r = await mq(["stats", "failure-rate", "--repo", "acme/web,acme/api", ...WINDOW, "-o", "none", "--fail-if", "failure_rate > 20%"]);
+    const r = await mq([
+      "stats",
+      "failure-rate",
+      "--repo",
+      "acme/web,acme/api",
+      ...WINDOW,
+      "-o",
+      "none",
+      "--fail-if",
+      "failure_rate > 20%",
+    ]);
     expect(r.code).toBe(1);
     expect(r.err).toBe("FAIL  failure_rate 25.0% > 20% (10/40 checks, all repositories)\nmq: 1 of 1 --fail-if check failed.\n");
   });
 
   it("--fail-if-scope each judges every repository, both adds the total", async () => {
-    const r = await mq(["stats", "failure-rate", "--repo", "acme/web,acme/api", ...WINDOW, "-o", "none", "--fail-if", "failure_rate > 20%", "--fail-if-scope", "both"]);
+    const r = await mq([
+      "stats",
+      "failure-rate",
+      "--repo",
+      "acme/web,acme/api",
+      ...WINDOW,
+      "-o",
+      "none",
+      "--fail-if",
+      "failure_rate > 20%",
+      "--fail-if-scope",
+      "both",
+    ]);
     expect(r.code).toBe(1);
     expect(r.err).toBe(
       "ok    failure_rate 10.0% <= 20% (1/10 checks, repository acme/web)\n" +
@@ -328,7 +564,10 @@ describe("mq stats --repo a,b --fail-if", () => {
   it("in GitHub Actions: an annotation per failed check and the rows of every repository in the step summary", async () => {
     const dir = tempDir("mq-summary-");
     const summary = join(dir, "summary.md");
-    const r = await mq(["stats", "failure-rate", "--repo", "acme/web,acme/api", ...WINDOW, "-o", "none", "--fail-if", "failure_rate > 20%"], { env: { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary } });
+    const r = await mq(
+      ["stats", "failure-rate", "--repo", "acme/web,acme/api", ...WINDOW, "-o", "none", "--fail-if", "failure_rate > 20%"],
+      { env: { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary } },
+    );
     expect(r.code).toBe(1);
     expect(r.err).toBe(
       "FAIL  failure_rate 25.0% > 20% (10/40 checks, all repositories)\n" +
@@ -342,7 +581,21 @@ describe("mq stats --repo a,b --fail-if", () => {
   it("--report writes the verdicts with the repository of each", async () => {
     const dir = tempDir("mq-report-");
     const file = join(dir, "report.json");
-    const r = await mq(["stats", "failure-rate", "--repo", "acme/web,acme/api", ...WINDOW, "-o", "none", "--fail-if", "failure_rate > 50%", "--fail-if-scope", "each", "--report", file]);
+    const r = await mq([
+      "stats",
+      "failure-rate",
+      "--repo",
+      "acme/web,acme/api",
+      ...WINDOW,
+      "-o",
+      "none",
+      "--fail-if",
+      "failure_rate > 50%",
+      "--fail-if-scope",
+      "each",
+      "--report",
+      file,
+    ]);
     expect(r.code).toBe(0);
     const report = JSON.parse(readFileSync(file, "utf8"));
     expect(report.repository).toBe("acme/web,acme/api");
@@ -355,11 +608,26 @@ describe("mq stats --repo a,b --fail-if", () => {
 
 describe("mq stats --repo a,b: refused before any request", () => {
   const cases: Array<[string[], string]> = [
-    [["stats", "failure-rate", "--chart"], "mq: --chart draws the groups of one repository: give one --repo, or drop --chart for a row per repository and a total.\n"],
-    [["stats", "failure-rate", "--intervals"], "mq: --intervals shows the groups of one repository: give one --repo, or drop --intervals for a row per repository and a total.\n"],
-    [["stats", "time-to-merge"], "mq: mq stats time-to-merge reads one repository: its means and medians per queue carry no counts to combine; mq insights --repo a/b,c/d gives time to merge across repositories.\n"],
-    [["stats", "branches"], "mq: mq stats branches lists the names of one repository: give one --repo (mq stats queues-entered-count --repo a/b,c/d compares the activity of several).\n"],
-    [["stats", "failure-rate", "--fields", "start"], "mq: --fields: unknown field \"start\" for mq stats failure-rate over several repositories; available fields: repository, total, failures, failure_rate.\n"],
+    [
+      ["stats", "failure-rate", "--chart"],
+      "mq: --chart draws the groups of one repository: give one --repo, or drop --chart for a row per repository and a total.\n",
+    ],
+    [
+      ["stats", "failure-rate", "--intervals"],
+      "mq: --intervals shows the groups of one repository: give one --repo, or drop --intervals for a row per repository and a total.\n",
+    ],
+    [
+      ["stats", "time-to-merge"],
+      "mq: mq stats time-to-merge reads one repository: its means and medians per queue carry no counts to combine; mq insights --repo a/b,c/d gives time to merge across repositories.\n",
+    ],
+    [
+      ["stats", "branches"],
+      "mq: mq stats branches lists the names of one repository: give one --repo (mq stats queues-entered-count --repo a/b,c/d compares the activity of several).\n",
+    ],
+    [
+      ["stats", "failure-rate", "--fields", "start"],
+      'mq: --fields: unknown field "start" for mq stats failure-rate over several repositories; available fields: repository, total, failures, failure_rate.\n',
+    ],
   ];
   for (const [args, message] of cases) {
     it(args.slice(1).join(" "), async () => {

@@ -20,7 +20,19 @@ async function parse(args: string[]): Promise<{ opts?: StatsOptions; summary?: S
 describe("NewCmdStats", () => {
   it("builds the query of the filter set F in a stable order", async () => {
     const { opts } = await parse([
-      "failure-rate", "--until", "2026-11-20T10:00:00Z", "--priority-rule", "urgent", "--queue", "a,b", "--queue", "a", "--since", "7d", "--base-ref", "main",
+      "failure-rate",
+      "--until",
+      "2026-11-20T10:00:00Z",
+      "--priority-rule",
+      "urgent",
+      "--queue",
+      "a,b",
+      "--queue",
+      "a",
+      "--since",
+      "7d",
+      "--base-ref",
+      "main",
     ]);
     expect(opts!.endpoint.name).toBe("failure-rate");
     expect(opts!.query).toEqual({
@@ -36,7 +48,14 @@ describe("NewCmdStats", () => {
   });
 
   it("parses --chart and repeated --fail-if", async () => {
-    const { opts } = await parse(["total-queue-time", "--chart", "--fail-if", "max(max_queue_time) >= 3600", "--fail-if", "avg_queue_time > 10m"]);
+    const { opts } = await parse([
+      "total-queue-time",
+      "--chart",
+      "--fail-if",
+      "max(max_queue_time) >= 3600",
+      "--fail-if",
+      "avg_queue_time > 10m",
+    ]);
     expect(opts!.chart).toBe(true);
     expect(opts!.gate.failIf.map((e) => [e.aggregation, e.field, e.op, e.threshold])).toEqual([
       ["max", "max_queue_time", ">=", 3600],
@@ -46,10 +65,23 @@ describe("NewCmdStats", () => {
 
   it("parses the gate flags: scope, minimum sample, empty allowed, report file", async () => {
     const { opts } = await parse([
-      "failure-rate", "--fail-if", "failure_rate > 20%", "--fail-if-scope", "both", "--min-count", "20", "--allow-empty", "--report", "gate.json",
+      "failure-rate",
+      "--fail-if",
+      "failure_rate > 20%",
+      "--fail-if-scope",
+      "both",
+      "--min-count",
+      "20",
+      "--allow-empty",
+      "--report",
+      "gate.json",
     ]);
     expect({ ...opts!.gate, failIf: opts!.gate.failIf.map((e) => e.source) }).toEqual({
-      failIf: ["failure_rate > 20%"], scope: "both", minCount: 20, allowEmpty: true, report: "gate.json",
+      failIf: ["failure_rate > 20%"],
+      scope: "both",
+      minCount: 20,
+      allowEmpty: true,
+      report: "gate.json",
     });
     const { summary } = await parse(["summary", "--fail-if", "failure_rate > 20%", "--min-count", "5"]);
     expect(summary!.gate.minCount).toBe(5);

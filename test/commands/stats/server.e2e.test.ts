@@ -61,7 +61,10 @@ describe("against mq serve", () => {
     expect(code).toBe(0);
     const summary = JSON.parse(out);
     const figure = async (name: string, field: string) =>
-      windowValue(field, lines((await mq(["stats", name, ...window, "-o", "ndjson"])).out).map((l) => JSON.parse(l))) ?? null;
+      windowValue(
+        field,
+        lines((await mq(["stats", name, ...window, "-o", "ndjson"])).out).map((l) => JSON.parse(l)),
+      ) ?? null;
     expect(summary.entered).toBeGreaterThan(0);
     expect(summary).toEqual({
       start_at: "2026-11-13T12:00:00Z",

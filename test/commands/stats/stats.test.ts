@@ -23,7 +23,10 @@ afterAll(async () => {
 });
 afterEach(() => server.verify());
 
-async function mq(args: string[], init: { tty?: boolean; columns?: number; url?: string } = {}): Promise<{ code: number; out: string; err: string; ctx: TestContext }> {
+async function mq(
+  args: string[],
+  init: { tty?: boolean; columns?: number; url?: string } = {},
+): Promise<{ code: number; out: string; err: string; ctx: TestContext }> {
   const ctx = testContext({ tty: init.tty, columns: init.columns, env: { MQ_TOKEN: "test-token-1234" } });
   const code = await main([...args, "--api-url", init.url ?? server.url, "--repo", "acme/web"], ctx);
   return { code, out: ctx.stdoutText(), err: ctx.stderrText(), ctx };
@@ -70,10 +73,19 @@ describe("mq stats (listing)", () => {
     expect(json.code).toBe(0);
     const records = JSON.parse(json.out) as Array<{ name: string; summary: string; dialects: string[] }>;
     expect(records).toHaveLength(ALL_STATS_ENDPOINTS.length + 1);
-    expect(records[0]).toEqual({ name: "time-to-merge", summary: expect.stringMatching(/^mean and median time to merge/), dialects: ["spec", "mergify"] });
+    expect(records[0]).toEqual({
+      name: "time-to-merge",
+      summary: expect.stringMatching(/^mean and median time to merge/),
+      dialects: ["spec", "mergify"],
+    });
     expect(records.find((r) => r.name === "idle-queue-time")!.dialects).toEqual(["mergify"]);
     const ndjson = await mq(["stats", "-o", "ndjson"]);
-    expect(ndjson.out.trimEnd().split("\n").map((l) => JSON.parse(l))).toEqual(records);
+    expect(
+      ndjson.out
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+    ).toEqual(records);
     const csv = await mq(["stats", "-o", "csv"]);
     // RFC 4180 line ends
     expect(csv.out.split("\r\n")[0]).toBe("name,summary,dialects");
@@ -103,10 +115,14 @@ describe("every subcommand in every output format", () => {
     it(`${endpoint.name}: ndjson is one flat record per group × interval`, async () => {
       const { code, out } = await mq(["stats", endpoint.name, "-o", "ndjson"]);
       expect(code).toBe(0);
-      const records = out.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+      const records = out
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
       expect(records).toEqual(flatten(endpoint, body));
       expect(records.length).toBeGreaterThan(0);
-      for (const r of records) for (const v of Object.values(r)) expect(typeof v === "object" && v !== null && !Array.isArray(v)).toBe(false);
+      for (const r of records)
+        for (const v of Object.values(r)) expect(typeof v === "object" && v !== null && !Array.isArray(v)).toBe(false);
     });
 
     it(`${endpoint.name}: csv has a header and one row per record`, async () => {
@@ -168,7 +184,9 @@ describe("-o none, markdown and openmetrics", () => {
   it("mq logs refuses the figure formats before any request", async () => {
     const { code, err } = await mq(["logs", "-o", "openmetrics"]);
     expect(code).toBe(2);
-    expect(err).toBe("mq: -o openmetrics is for statistics (mq stats and mq stats summary); mq logs takes table, json, ndjson, csv, none.\n");
+    expect(err).toBe(
+      "mq: -o openmetrics is for statistics (mq stats and mq stats summary); mq logs takes table, json, ndjson, csv, none.\n",
+    );
   });
 });
 
@@ -188,13 +206,27 @@ describe("filters: the exact query sent", () => {
 
   it("sends each filter as repeated keys, in a stable order", async () => {
     expect(await lastUrl(["failure-rate", "--base-ref", "main"])).toBe("/v1/repos/acme/web/stats/failure_rate?base_ref=main");
-    expect(await lastUrl(["queue-size", "--partition", "p1,p2"])).toBe("/v1/repos/acme/web/stats/queue_size?partition_name=p1&partition_name=p2");
+    expect(await lastUrl(["queue-size", "--partition", "p1,p2"])).toBe(
+      "/v1/repos/acme/web/stats/queue_size?partition_name=p1&partition_name=p2",
+    );
     expect(await lastUrl(["batch-size", "--queue", "default", "--queue", "hotfix"])).toBe(
       "/v1/repos/acme/web/stats/batch_size?queue_name=default&queue_name=hotfix",
     );
-    expect(await lastUrl(["checks-retries", "--priority-rule", "urgent"])).toBe("/v1/repos/acme/web/stats/checks_retries?priority_rule_name=urgent");
+    expect(await lastUrl(["checks-retries", "--priority-rule", "urgent"])).toBe(
+      "/v1/repos/acme/web/stats/checks_retries?priority_rule_name=urgent",
+    );
     expect(
-      await lastUrl(["failure-rate", "--priority-rule", "urgent", "--queue", "default", "--partition", "p1", "--base-ref", "main,release/4.1"]),
+      await lastUrl([
+        "failure-rate",
+        "--priority-rule",
+        "urgent",
+        "--queue",
+        "default",
+        "--partition",
+        "p1",
+        "--base-ref",
+        "main,release/4.1",
+      ]),
     ).toBe(
       "/v1/repos/acme/web/stats/failure_rate?base_ref=main&base_ref=release%2F4.1&partition_name=p1&queue_name=default&priority_rule_name=urgent",
     );
@@ -227,24 +259,57 @@ describe("filters: the exact query sent", () => {
 
 describe("flag errors: exit 2, one line, nothing sent", () => {
   const cases: Array<[string[], string]> = [
-    [["running-speculative-checks", "--priority-rule", "urgent"], "--priority-rule is not accepted by mq stats running-speculative-checks: its groups have no priority rule; it takes --base-ref, --partition, --queue, --since and --until."],
+    [
+      ["running-speculative-checks", "--priority-rule", "urgent"],
+      "--priority-rule is not accepted by mq stats running-speculative-checks: its groups have no priority rule; it takes --base-ref, --partition, --queue, --since and --until.",
+    ],
     [["branches", "--queue", "default"], "--queue is not accepted by mq stats branches: it takes only --since and --until."],
     [["queues", "--base-ref", "main"], "--base-ref is not accepted by mq stats queues: it takes only --since and --until."],
     [["time-to-merge", "--since", "1d"], "--since is not accepted by mq stats time-to-merge: it takes only --at and --branch."],
     [["time-to-merge", "--queue", "default"], "--queue is not accepted by mq stats time-to-merge: it takes only --at and --branch."],
-    [["failure-rate", "--at", "1h"], "--at is not accepted by mq stats failure-rate: it takes --base-ref, --partition, --queue, --priority-rule, --since and --until."],
+    [
+      ["failure-rate", "--at", "1h"],
+      "--at is not accepted by mq stats failure-rate: it takes --base-ref, --partition, --queue, --priority-rule, --since and --until.",
+    ],
     [["failure-rate", "--queue", "a,,b"], "--queue has an empty value: give 1 to 255 characters."],
-    [["failure-rate", "--since", "yesterday"], '--since "yesterday" is not an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z) or a duration ago (30m, 6h, 7d, 2w).'],
-    [["failure-rate", "--since", "2026-11-19"], '--since "2026-11-19" has no timezone: add Z or an offset (e.g. 2026-11-19T00:00:00Z), or use a duration such as 7d.'],
-    [["failure-rate", "--since", "1h", "--until", "2d"], "--since (2026-11-20T11:00:00Z) is after --until (2026-11-18T12:00:00Z): --since must be earlier."],
-    [["time-to-merge", "--at", "noon"], '--at "noon" is not an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z) or a duration ago (30m, 6h, 7d, 2w).'],
-    [["branches", "--chart"], "--chart is not available for mq stats branches: it has no figure over time; charts exist for queues-checks-outcome-count, queues-entered-count, queues-merged-count, average-ci-runtime, average-queue-time, idle-queue-time, skip-intermediate-results, total-queue-time, queue-size, running-speculative-checks, batch-size, batch-bisection, checks-retries, failure-rate, queues-pr-exit-reasons."],
+    [
+      ["failure-rate", "--since", "yesterday"],
+      '--since "yesterday" is not an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z) or a duration ago (30m, 6h, 7d, 2w).',
+    ],
+    [
+      ["failure-rate", "--since", "2026-11-19"],
+      '--since "2026-11-19" has no timezone: add Z or an offset (e.g. 2026-11-19T00:00:00Z), or use a duration such as 7d.',
+    ],
+    [
+      ["failure-rate", "--since", "1h", "--until", "2d"],
+      "--since (2026-11-20T11:00:00Z) is after --until (2026-11-18T12:00:00Z): --since must be earlier.",
+    ],
+    [
+      ["time-to-merge", "--at", "noon"],
+      '--at "noon" is not an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z) or a duration ago (30m, 6h, 7d, 2w).',
+    ],
+    [
+      ["branches", "--chart"],
+      "--chart is not available for mq stats branches: it has no figure over time; charts exist for queues-checks-outcome-count, queues-entered-count, queues-merged-count, average-ci-runtime, average-queue-time, idle-queue-time, skip-intermediate-results, total-queue-time, queue-size, running-speculative-checks, batch-size, batch-bisection, checks-retries, failure-rate, queues-pr-exit-reasons.",
+    ],
     [["failure-rate", "--chart", "-o", "csv"], "--chart draws on the terminal and cannot be combined with -o csv: drop one of them."],
-    [["failure-rate", "--fail-if", "rate > 0.2"], '--fail-if "rate > 0.2": unknown field "rate" for mq stats failure-rate; fields: total, failures, failure_rate.'],
-    [["failure-rate", "--fail-if", "failure_rate >> 0.2"], '--fail-if "failure_rate >> 0.2" is not an expression: write FIELD OP VALUE or AGG(FIELD) OP VALUE, with OP one of > >= < <= == != and AGG one of avg, max, min, sum, last; fields of mq stats failure-rate: total, failures, failure_rate.'],
-    [["failure-rate", "--fail-if", "failure_rate > high"], '--fail-if "failure_rate > high": "high" is not a number, a percentage (20%) or a duration (30m).'],
+    [
+      ["failure-rate", "--fail-if", "rate > 0.2"],
+      '--fail-if "rate > 0.2": unknown field "rate" for mq stats failure-rate; fields: total, failures, failure_rate.',
+    ],
+    [
+      ["failure-rate", "--fail-if", "failure_rate >> 0.2"],
+      '--fail-if "failure_rate >> 0.2" is not an expression: write FIELD OP VALUE or AGG(FIELD) OP VALUE, with OP one of > >= < <= == != and AGG one of avg, max, min, sum, last; fields of mq stats failure-rate: total, failures, failure_rate.',
+    ],
+    [
+      ["failure-rate", "--fail-if", "failure_rate > high"],
+      '--fail-if "failure_rate > high": "high" is not a number, a percentage (20%) or a duration (30m).',
+    ],
     [["queues", "--fail-if", "x > 1"], "--fail-if is not available for mq stats queues: it returns names, not figures."],
-    [["summary", "--at", "1h"], "--at is not accepted by mq stats summary: it takes --base-ref, --partition, --queue, --priority-rule, --since and --until."],
+    [
+      ["summary", "--at", "1h"],
+      "--at is not accepted by mq stats summary: it takes --base-ref, --partition, --queue, --priority-rule, --since and --until.",
+    ],
   ];
   for (const [args, message] of cases) {
     it(`mq stats ${args.join(" ")}`, async () => {
@@ -295,14 +360,34 @@ describe("--chart", () => {
 describe("--fail-if on known data", () => {
   // failure-rate fixture: totals 20+25+5+18 = 68, failures 2+4+0+3 = 9 → 9/68 = 13.2%
   it("passes with one ok line per check on stderr, output printed", async () => {
-    const { code, out, err } = await mq(["stats", "failure-rate", "-o", "ndjson", "--fail-if", "failure_rate > 0.2", "--fail-if", "max(failures) > 4"]);
+    const { code, out, err } = await mq([
+      "stats",
+      "failure-rate",
+      "-o",
+      "ndjson",
+      "--fail-if",
+      "failure_rate > 0.2",
+      "--fail-if",
+      "max(failures) > 4",
+    ]);
     expect(code).toBe(0);
     expect(err).toBe("ok    failure_rate 13.2% <= 20% (9/68 checks, all groups)\nok    max(failures) 4 <= 4 (68 checks, all groups)\n");
     expect(out.split("\n").filter(Boolean)).toHaveLength(4);
   });
 
   it("fails with exit 1 and a line per check, output still printed", async () => {
-    const { code, out, err } = await mq(["stats", "failure-rate", "-o", "ndjson", "--fail-if", "failure_rate > 0.13", "--fail-if", "sum(total) >= 68", "--fail-if", "last(failure_rate) < 0.1"]);
+    const { code, out, err } = await mq([
+      "stats",
+      "failure-rate",
+      "-o",
+      "ndjson",
+      "--fail-if",
+      "failure_rate > 0.13",
+      "--fail-if",
+      "sum(total) >= 68",
+      "--fail-if",
+      "last(failure_rate) < 0.1",
+    ]);
     expect(code).toBe(1);
     expect(out.split("\n").filter(Boolean)).toHaveLength(4);
     expect(err).toBe(
@@ -314,7 +399,18 @@ describe("--fail-if on known data", () => {
   });
 
   it("colours the status word when stderr takes colour, never otherwise", async () => {
-    const { err } = await mq(["stats", "failure-rate", "-o", "none", "--fail-if", "failure_rate > 0.2", "--fail-if", "total < 100", "--color", "always"]);
+    const { err } = await mq([
+      "stats",
+      "failure-rate",
+      "-o",
+      "none",
+      "--fail-if",
+      "failure_rate > 0.2",
+      "--fail-if",
+      "total < 100",
+      "--color",
+      "always",
+    ]);
     expect(err).toBe(
       "\u001b[32mok    \u001b[39mfailure_rate 13.2% <= 20% (9/68 checks, all groups)\n" +
         "\u001b[31m\u001b[1mFAIL  \u001b[22m\u001b[39mtotal 68 < 100 (68 checks, all groups)\n" +
@@ -359,10 +455,17 @@ describe("--fail-if on known data", () => {
   it("a filter that matches no group fails the gate, saying why; --allow-empty lets it pass", async () => {
     const empty = await startFixtureServer({ bodies: { ...FIXTURES, "failure-rate": { groups: [] } } });
     try {
-      const typo = await mq(["stats", "failure-rate", "--queue", "defualt", "-o", "none", "--fail-if", "failure_rate > 20%"], { url: empty.url });
+      const typo = await mq(["stats", "failure-rate", "--queue", "defualt", "-o", "none", "--fail-if", "failure_rate > 20%"], {
+        url: empty.url,
+      });
       expect(typo.code).toBe(1);
-      expect(typo.err).toBe("FAIL  failure_rate > 20%: no group matches the filters (--queue defualt) in the window\nmq: 1 of 1 --fail-if check failed.\n");
-      const allowed = await mq(["stats", "failure-rate", "--queue", "defualt", "-o", "none", "--fail-if", "failure_rate > 20%", "--allow-empty"], { url: empty.url });
+      expect(typo.err).toBe(
+        "FAIL  failure_rate > 20%: no group matches the filters (--queue defualt) in the window\nmq: 1 of 1 --fail-if check failed.\n",
+      );
+      const allowed = await mq(
+        ["stats", "failure-rate", "--queue", "defualt", "-o", "none", "--fail-if", "failure_rate > 20%", "--allow-empty"],
+        { url: empty.url },
+      );
       expect(allowed.code).toBe(0);
       expect(allowed.err).toBe("skip  failure_rate > 20%: no group matches the filters (--queue defualt) in the window (--allow-empty)\n");
       empty.verify();
@@ -380,9 +483,20 @@ describe("--fail-if on known data", () => {
     expect(report).toMatchObject({ command: "mq stats failure-rate", repository: "acme/web", pass: true });
     expect(report.checks).toEqual([
       {
-        expression: "failure_rate > 20%", field: "failure_rate", aggregation: null, op: ">", scope: "all", group: null,
-        value: 9 / 68, threshold: 0.2, unit: "ratio", status: "ok", pass: true, sample: { count: 68, part: 9, noun: "checks" },
-        reason: null, line: "ok    failure_rate 13.2% <= 20% (9/68 checks, all groups)",
+        expression: "failure_rate > 20%",
+        field: "failure_rate",
+        aggregation: null,
+        op: ">",
+        scope: "all",
+        group: null,
+        value: 9 / 68,
+        threshold: 0.2,
+        unit: "ratio",
+        status: "ok",
+        pass: true,
+        sample: { count: 68, part: 9, noun: "checks" },
+        reason: null,
+        line: "ok    failure_rate 13.2% <= 20% (9/68 checks, all groups)",
       },
     ]);
   });
@@ -404,7 +518,16 @@ describe("inside GitHub Actions", () => {
   }
 
   it("a subcommand appends its figures, a sparkline and the verdicts to the step summary", async () => {
-    const { code, out, summary } = await inActions(["stats", "failure-rate", "--since", "1d", "-o", "none", "--fail-if", "failure_rate > 20%"]);
+    const { code, out, summary } = await inActions([
+      "stats",
+      "failure-rate",
+      "--since",
+      "1d",
+      "-o",
+      "none",
+      "--fail-if",
+      "failure_rate > 20%",
+    ]);
     expect([code, out]).toEqual([0, ""]);
     expect(summary).toBe(
       [
@@ -440,16 +563,40 @@ describe("inside GitHub Actions", () => {
 
 describe("--fail-if flags: exit 2, one line, nothing sent", () => {
   const cases: Array<[string[], string]> = [
-    [["failure-rate", "--fail-if-scope", "every", "--fail-if", "failure_rate > 0.2"], '--fail-if-scope must be one of all, each, both, not "every".'],
-    [["failure-rate", "--min-count", "0", "--fail-if", "failure_rate > 0.2"], '--min-count must be an integer from 1 to 1000000000, not "0".'],
+    [
+      ["failure-rate", "--fail-if-scope", "every", "--fail-if", "failure_rate > 0.2"],
+      '--fail-if-scope must be one of all, each, both, not "every".',
+    ],
+    [
+      ["failure-rate", "--min-count", "0", "--fail-if", "failure_rate > 0.2"],
+      '--min-count must be an integer from 1 to 1000000000, not "0".',
+    ],
     [["failure-rate", "--min-count", "5"], "--min-count only applies to --fail-if checks: add --fail-if EXPR or drop --min-count."],
-    [["queue-size", "--min-count", "5", "--fail-if", "avg_size > 3"], "--min-count: avg_size has no count of the items behind it; --min-count applies to rates and to the figures of failure-rate and checks-retries (drop it, or gate avg_size without it in another step)."],
-    [["failure-rate", "--fail-if", "failure_rate > 20"], '--fail-if "failure_rate > 20": failure_rate is a ratio from 0 to 1; write 0.2 or 20% for 20 percent.'],
-    [["failure-rate", "--fail-if", "failure_rate > 0.2", "--report", "/nonexistent-dir/x.json"], "--report /nonexistent-dir/x.json: cannot write to the folder /nonexistent-dir (missing or not writable)."],
+    [
+      ["queue-size", "--min-count", "5", "--fail-if", "avg_size > 3"],
+      "--min-count: avg_size has no count of the items behind it; --min-count applies to rates and to the figures of failure-rate and checks-retries (drop it, or gate avg_size without it in another step).",
+    ],
+    [
+      ["failure-rate", "--fail-if", "failure_rate > 20"],
+      '--fail-if "failure_rate > 20": failure_rate is a ratio from 0 to 1; write 0.2 or 20% for 20 percent.',
+    ],
+    [
+      ["failure-rate", "--fail-if", "failure_rate > 0.2", "--report", "/nonexistent-dir/x.json"],
+      "--report /nonexistent-dir/x.json: cannot write to the folder /nonexistent-dir (missing or not writable).",
+    ],
     // a folder: it was an internal error (EISDIR, exit 70) after every request
-    [["failure-rate", "--fail-if", "failure_rate > 0.2", "--report", tmpdir()], `--report ${tmpdir()}: is a folder; give a file name (e.g. ${join(tmpdir(), "mq-report.json")}).`],
-    [["summary", "--fail-if", "rate > 0.2"], '--fail-if "rate > 0.2": unknown field "rate" for mq stats summary; fields: entered, merged, checks, failures, failure_rate, avg_queue_time, max_queue_time, avg_ci_runtime, avg_queue_size, max_queue_size, retries, recovery_rate.'],
-    [["branches", "-o", "openmetrics"], "-o openmetrics is for statistics (mq stats and mq stats summary); mq stats branches takes table, json, ndjson, csv, none."],
+    [
+      ["failure-rate", "--fail-if", "failure_rate > 0.2", "--report", tmpdir()],
+      `--report ${tmpdir()}: is a folder; give a file name (e.g. ${join(tmpdir(), "mq-report.json")}).`,
+    ],
+    [
+      ["summary", "--fail-if", "rate > 0.2"],
+      '--fail-if "rate > 0.2": unknown field "rate" for mq stats summary; fields: entered, merged, checks, failures, failure_rate, avg_queue_time, max_queue_time, avg_ci_runtime, avg_queue_size, max_queue_size, retries, recovery_rate.',
+    ],
+    [
+      ["branches", "-o", "openmetrics"],
+      "-o openmetrics is for statistics (mq stats and mq stats summary); mq stats branches takes table, json, ndjson, csv, none.",
+    ],
   ];
   for (const [args, message] of cases) {
     it(`mq stats ${args.join(" ")}`, async () => {
@@ -486,7 +633,15 @@ describe("mq stats summary", () => {
     const summary = JSON.parse(out);
     const figure = async (name: string, field: string) => {
       const r = await mq(["stats", name, "--since", "1d", "-o", "ndjson"]);
-      return windowValue(field, r.out.split("\n").filter(Boolean).map((l) => JSON.parse(l))) ?? null;
+      return (
+        windowValue(
+          field,
+          r.out
+            .split("\n")
+            .filter(Boolean)
+            .map((l) => JSON.parse(l)),
+        ) ?? null
+      );
     };
     expect(summary).toEqual({
       start_at: "2026-11-19T12:00:00Z",
@@ -506,7 +661,18 @@ describe("mq stats summary", () => {
   });
 
   it("takes --fail-if over any of its figures", async () => {
-    const { code, out, err } = await mq(["stats", "summary", "-o", "none", "--fail-if", "failure_rate > 20%", "--fail-if", "avg_queue_time > 1h", "--fail-if", "merged < 40"]);
+    const { code, out, err } = await mq([
+      "stats",
+      "summary",
+      "-o",
+      "none",
+      "--fail-if",
+      "failure_rate > 20%",
+      "--fail-if",
+      "avg_queue_time > 1h",
+      "--fail-if",
+      "merged < 40",
+    ]);
     expect(out).toBe("");
     expect(err).toBe(
       "ok    failure_rate 13.2% <= 20% (9/68 checks, all groups)\n" +
@@ -551,9 +717,13 @@ describe("warnings and errors", () => {
   it("warns on stderr that a deprecated endpoint has a replacement", async () => {
     const { code, err } = await mq(["stats", "merge-queue-checks-outcome", "-o", "json"]);
     expect(code).toBe(0);
-    expect(err).toBe("mq: warning: the merge-queue-checks-outcome endpoint is deprecated; use mq stats queues-checks-outcome-count instead.\n");
+    expect(err).toBe(
+      "mq: warning: the merge-queue-checks-outcome endpoint is deprecated; use mq stats queues-checks-outcome-count instead.\n",
+    );
     const ttm = await mq(["stats", "time-to-merge", "-o", "json"]);
-    expect(ttm.err).toBe("mq: warning: the time-to-merge endpoint is deprecated; use mq stats average-queue-time or mq stats total-queue-time instead.\n");
+    expect(ttm.err).toBe(
+      "mq: warning: the time-to-merge endpoint is deprecated; use mq stats average-queue-time or mq stats total-queue-time instead.\n",
+    );
   });
 
   it("maps HTTP errors to the exit-code map", async () => {
@@ -585,13 +755,31 @@ describe("warnings and errors", () => {
   });
 
   it("accepts the real service's groups without partition keys", async () => {
-    const body = { groups: [{ base_ref: "main", queue_name: "default", priority_rule_name: null, stats: [{ start: "2026-11-20T00:00:00Z", end: "2026-11-20T12:00:00Z", runtime: 600, sum_runtime: 1800, count_runtime: 3 }] }] };
+    const body = {
+      groups: [
+        {
+          base_ref: "main",
+          queue_name: "default",
+          priority_rule_name: null,
+          stats: [{ start: "2026-11-20T00:00:00Z", end: "2026-11-20T12:00:00Z", runtime: 600, sum_runtime: 1800, count_runtime: 3 }],
+        },
+      ],
+    };
     const real = await startFixtureServer({ bodies: { ...FIXTURES, "average-ci-runtime": body } });
     try {
       const { code, out, err } = await mq(["stats", "average-ci-runtime", "-o", "ndjson"], { url: real.url });
       expect(err).toBe("");
       expect(code).toBe(0);
-      expect(JSON.parse(out)).toEqual({ base_ref: "main", queue_name: "default", priority_rule_name: null, start: "2026-11-20T00:00:00Z", end: "2026-11-20T12:00:00Z", runtime: 600, sum_runtime: 1800, count_runtime: 3 });
+      expect(JSON.parse(out)).toEqual({
+        base_ref: "main",
+        queue_name: "default",
+        priority_rule_name: null,
+        start: "2026-11-20T00:00:00Z",
+        end: "2026-11-20T12:00:00Z",
+        runtime: 600,
+        sum_runtime: 1800,
+        count_runtime: 3,
+      });
       real.verify();
     } finally {
       await real.close();
