@@ -577,7 +577,10 @@ export class Repositories {
     const key = repo.toLowerCase();
     this.allowed?.add(key);
     const fixed = this.fixedStore(key);
-    if (fixed) return fixed.append(events);
+    if (fixed) {
+      fixed.append(events);
+      return;
+    }
     // the simulated days join the same store when a request needs them
     const sim = this.entry(repo);
     sim.pinned = true;

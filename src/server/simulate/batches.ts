@@ -109,8 +109,8 @@ export class Batches {
 
     // an urgent pull request arriving while a lower-priority car runs takes its place
     const lastCar = cars[cars.length - 1]!;
-    for (let k = nextArrival; k < arrivals.length && arrivals[k]!.enter < lastCar.end; k++) {
-      const s = arrivals[k]!;
+    const s = arrivals[nextArrival];
+    if (s !== undefined && s.enter < lastCar.end) {
       if (s.prioRank === 0 && lastCar.sessions.every((x) => x.prioRank > 0) && failIdx < 0 && rng.chance(0.5)) {
         const at = Math.max(s.enter + 5000, lastCar.start + 1000);
         for (let c = 0; c < cars.length - 1; c++) this.finishSuccess(lane, cars[c]!, 0);
@@ -118,7 +118,6 @@ export class Batches {
         putBack(lastCar.sessions);
         return Math.max(at, ...cars.slice(0, -1).map((c) => c.end)) + 5000;
       }
-      break;
     }
 
     let mergedUntil = 0;
