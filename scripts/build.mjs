@@ -158,7 +158,10 @@ function mainModule(eager, shared) {
         });
         if (found.errors.length > 0 || found.external) return undefined;
         const key = posix(relative(ROOT, found.path));
-        if (!eager.has(key)) return undefined;
+        // mq's own modules only: a package a chunk imports is bundled into the chunk. An ES module
+        // package read through the registry (CommonJS-shaped) reached an ES module importer in
+        // Node's interop, whose default import is the whole exports object (ora's chalk.default)
+        if (!eager.has(key) || /(^|\/)node_modules\//.test(key)) return undefined;
         shared.add(key);
         // import() of a module main.cjs holds: esbuild makes such a target an entry of its own, and a
         // CommonJS entry exports only `default`; a `then` export hands the caller main's exports
