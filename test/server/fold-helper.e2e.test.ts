@@ -105,12 +105,20 @@ describe("the statistics of a long window on two threads", () => {
     const exits = join(dir, "exits.mjs");
     writeFileSync(exits, "process.exit(3);\n");
     const expected = await answers(new Repositories({ seed: 3, days: DAYS, now: NOW }));
+    // Node 24's V8 cannot start a worker in a 2 MB heap at all: it aborts the whole process
+    // ("GC during deserialization") instead of ending the worker, so the out-of-memory case runs
+    // on Node 20 and 22 only
+    const oldV8 = Number(process.versions.node.split(".")[0]) < 24;
     for (const [foldHelper, reason] of [
       [{ url: pathToFileURL(exits) }, /the fold helper exited \(code 3\)/],
-      [
-        { url: helperUrl, resourceLimits: { maxOldGenerationSizeMb: 2, maxYoungGenerationSizeMb: 1 } },
-        /ran out of its share of the memory budget/,
-      ],
+      ...(oldV8
+        ? ([
+            [
+              { url: helperUrl, resourceLimits: { maxOldGenerationSizeMb: 2, maxYoungGenerationSizeMb: 1 } },
+              /ran out of its share of the memory budget/,
+            ],
+          ] as const)
+        : []),
     ] as const) {
       const notices: string[] = [];
       const repos = new Repositories({ seed: 3, days: DAYS, now: NOW, foldHelper: { ...foldHelper, onFailure: (m) => notices.push(m) } });
