@@ -232,6 +232,9 @@ export function createTransport(opts: TransportOptions): ApiClient {
       if (retrying) await res.discard();
       // counted as it arrives and cut at the cap: a 600 MB page is never held
       else ({ text, invalidUtf8, ascii } = await readBodyText(res.body, MAX_BODY_BYTES, res.headers["content-length"]));
+      // a body that ends where the connection closes (HTTP/1.0, no Content-Length) "ends" when the
+      // deadline destroys the socket: what came by then is cut, not complete
+      if (deadline.signal.aborted && !signal.aborted && !own?.aborted) throw timedOut(url, timeoutMs);
       return { kind: "status", status, headers: res.headers, text, invalidUtf8, ascii, retryAfterMs };
     } catch (err) {
       if (signal.aborted || own?.aborted) throw new InterruptedError();
