@@ -95,12 +95,12 @@ export type WireChoice =
  */
 export function chooseWire(ctx: Pick<ClientSources, "env" | "globals" | "dispatcher">, apiUrl?: string): WireChoice {
   // --offline talks to its own server on loopback: a proxy could only fail to reach it
-  const loopback = ctx.globals.offline || (apiUrl !== undefined && isLoopbackHost(new URL(apiUrl).hostname));
-  const env = loopback ? {} : ctx.env;
+  const env = ctx.globals.offline ? {} : ctx.env;
   const httpProxy = checkedProxy(env, "http_proxy", "HTTP_PROXY");
   const httpsProxy = checkedProxy(env, "https_proxy", "HTTPS_PROXY");
   if (ctx.dispatcher) return { kind: "injected", dispatcher: ctx.dispatcher };
-  if (!httpProxy && !httpsProxy) return { kind: "node" };
+  const loopback = apiUrl !== undefined && isLoopbackHost(new URL(apiUrl).hostname);
+  if ((!httpProxy && !httpsProxy) || loopback) return { kind: "node" };
   // explicit values (empty string = none) so ctx.env, not process.env, decides
   return { kind: "proxy", httpProxy: httpProxy ?? "", httpsProxy: httpsProxy ?? "", noProxy: env.no_proxy ?? env.NO_PROXY ?? "" };
 }
