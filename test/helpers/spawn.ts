@@ -3,7 +3,7 @@
 // instead of the suite.
 import { spawn, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
-import { tempDir } from "./tmp.js";
+import { beforeTempRemoval, tempDir } from "./tmp.js";
 
 export const MQ_BIN = resolve(import.meta.dirname, "../../bin/mq.js");
 
@@ -82,9 +82,17 @@ function track(child: ChildProcess, opts: SpawnOptions): Running {
     killed = true;
     child.kill("SIGKILL");
   }, opts.killAfterMs ?? 15_000);
+  // a process a test left running is killed before the file's temp folders go: it could write
+  // into them (its config folder, its code cache under HOME) after they were removed
+  const exited = new Promise<void>((res) => child.once("exit", () => res()));
+  const unregister = beforeTempRemoval(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await exited;
+  });
   const done = new Promise<SpawnResult>((resolveDone) => {
     child.on("close", (code, signal) => {
       clearTimeout(timer);
+      unregister();
       resolveDone({ code, signal, stdout: out, stderr: err, killed });
     });
   });
