@@ -85,7 +85,7 @@ function runExample(
 ): Promise<Result> {
   const dir = tempDir("mq-example-");
   prepare?.(dir);
-  mkdirSync(join(dir, "config"));
+  mkdirSync(join(dir, "config"), { recursive: true });
   writeFileSync(join(dir, "token.txt"), "mqk_example_token_abcd\n");
   const env: NodeJS.ProcessEnv = {
     PATH: `${shimDir}:${process.env.PATH ?? ""}`,
@@ -137,7 +137,9 @@ describe("every help example runs", () => {
     if (path !== "") command = command.replace(/ --offline( |$)/g, ` --api-url ${url} --token mqk_example_token_abcd$1`);
     const script = [setup, command].filter(Boolean).join("\n");
     const long = isLongRunning(path, line);
-    const r = await runExample(script, long);
+    // `mq archive sync ... && the rest`: the sync once for every example that starts with it
+    const sync = /^(mq [^&|;$]* archive sync --repo acme\/web --since \d+d)(?: && (.*))?$/.exec(script);
+    const r = sync ? (sync[2] ? await afterSync(sync[1]!, sync[2]) : await syncOnce(sync[1]!)) : await runExample(script, long);
     const report = `$ ${command}\nexit ${r.code ?? r.signal}\nstderr: ${r.stderr.slice(-2000)}`;
     if (long) {
       expect(r.interrupted, `${report}\n(it stopped by itself before Ctrl-C)`).toBe(true);
@@ -217,22 +219,31 @@ const README_SETUP: ReadonlyArray<[RegExp, string]> = [
 const PAGE_ENV = { MQ_REPO: "acme/web", MQ_DATA_DIR: "data" };
 
 /**
- * `mq --offline archive sync` over 7 or 14 days takes seconds of CPU (tens of thousands of events
- * into DuckDB), and a dozen lines sync the same window as their setup or are that very sync. Each
- * such line runs once, as written, in a fresh folder; a line it sets up starts from a copy of that
- * folder's archive (what the same line run in its own folder a moment earlier writes), and a line
- * that is that sync gets that run's result.
+ * `mq archive sync` takes seconds of CPU (tens of thousands of events into DuckDB over 7 or 14
+ * days), and two dozen examples sync the same window, as their setup, as the first command of
+ * their line (`sync && query`) or as the whole line. Each such sync runs once, as written, in a
+ * fresh folder; an example it sets up starts from a copy of that folder (what the same sync run in
+ * its own folder a moment earlier leaves there), and an example that is that sync gets its result.
  */
-const syncs = new Map<string, Promise<Result & { data: string }>>();
-function syncOnce(line: string): Promise<Result & { data: string }> {
-  let run = syncs.get(line);
+const syncs = new Map<string, Promise<Result & { dir: string }>>();
+function syncOnce(script: string, env: NodeJS.ProcessEnv = {}): Promise<Result & { dir: string }> {
+  const key = `${JSON.stringify(env)}\n${script}`;
+  let run = syncs.get(key);
   if (!run) {
-    let data = "";
-    run = runExample(`set -o pipefail\n${line}`, false, PAGE_ENV, (dir) => (data = join(dir, "data"))).then((r) => ({ ...r, data }));
-    syncs.set(line, run);
+    let dir = "";
+    run = runExample(script, false, env, (d) => (dir = d)).then((r) => ({ ...r, dir }));
+    syncs.set(key, run);
   }
   return run;
 }
+
+/** runs `then` in a copy of the folder `sync` (run once, see syncOnce) left, if it exited 0 */
+async function afterSync(sync: string, then: string, env: NodeJS.ProcessEnv = {}): Promise<Result> {
+  const synced = await syncOnce(sync, env);
+  expect(synced.code, `$ ${sync}\nexit ${synced.code ?? synced.signal}\nstderr: ${synced.stderr.slice(-2000)}`).toBe(0);
+  return runExample(then, false, env, (dir) => cpSync(synced.dir, dir, { recursive: true }));
+}
+
 const isSync = (command: string) => README_SETUP.some(([, setup]) => setup === command);
 
 /** The pages whose examples run: the README and every page of docs/. */
@@ -280,13 +291,14 @@ describe("every example of the README and docs/ returns data on the bundled hist
         const folder = /--parquet\s+(\S+)/.exec(command)?.[1];
         if (folder) script += `\nfind ${folder} -type f | head -3`;
         const setup = README_SETUP.find(([re]) => re.test(command))?.[1];
-        let prepare: ((dir: string) => void) | undefined;
-        if (setup?.startsWith("mq --offline archive sync ")) {
-          const synced = await syncOnce(setup);
-          expect(synced.code, `$ ${setup}\nexit ${synced.code ?? synced.signal}\nstderr: ${synced.stderr.slice(-2000)}`).toBe(0);
-          prepare = (dir) => cpSync(synced.data, join(dir, "data"), { recursive: true });
-        } else if (setup) script = `${setup} > /dev/null\n${script}`;
-        const r = isSync(script) ? await syncOnce(script) : await runExample(`set -o pipefail\n${script}`, false, PAGE_ENV, prepare);
+        const sync = setup?.startsWith("mq --offline archive sync ");
+        if (setup && !sync) script = `${setup} > /dev/null\n${script}`;
+        script = `set -o pipefail\n${script}`;
+        const r = isSync(command)
+          ? await syncOnce(script, PAGE_ENV)
+          : sync
+            ? await afterSync(`set -o pipefail\n${setup}`, script, PAGE_ENV)
+            : await runExample(script, false, PAGE_ENV);
         const report = `$ ${script}\nexit ${r.code ?? r.signal}\nstderr: ${r.stderr.slice(-2000)}`;
         const refusal = README_REFUSALS.find(([re]) => re.test(command))?.[1];
         if (refusal) {
