@@ -1,35 +1,26 @@
 // Installed with --omit=optional, mq has no DuckDB: the archive commands say what is missing and
 // how to get it (exit 8); nothing else notices.
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { main } from "../../src/main.js";
 import { testContext } from "../helpers/context.js";
 import { tempDir } from "../helpers/tmp.js";
 
 // the archive loads the engine with require (archive/db.ts): a require that cannot find it, as
-// Node's says so when the package was left out. Test files share their worker's modules (the fast
-// half runs with isolate off), so mq is loaded afresh under the fake and the fake is taken away after.
-let main: typeof import("../../src/main.js").main;
-beforeAll(async () => {
-  vi.resetModules();
-  vi.doMock("node:module", async (importOriginal) => {
-    const real = await importOriginal<typeof import("node:module")>();
-    const createRequire = (from: string | URL) => {
-      const req = real.createRequire(from);
-      return Object.assign((id: string) => {
-        if (id === "@duckdb/node-api")
-          throw Object.assign(new Error("Cannot find module '@duckdb/node-api'\nRequire stack:\n- dist/chunks/db.js"), {
-            code: "MODULE_NOT_FOUND",
-          });
-        return req(id);
-      }, req);
-    };
-    return { ...real, default: { ...real, createRequire }, createRequire };
-  });
-  ({ main } = await import("../../src/main.js"));
-});
-afterAll(() => {
-  vi.doUnmock("node:module");
-  vi.resetModules();
+// Node's says so when the package was left out
+vi.mock("node:module", async (importOriginal) => {
+  const real = await importOriginal<typeof import("node:module")>();
+  const createRequire = (from: string | URL) => {
+    const req = real.createRequire(from);
+    return Object.assign((id: string) => {
+      if (id === "@duckdb/node-api")
+        throw Object.assign(new Error("Cannot find module '@duckdb/node-api'\nRequire stack:\n- dist/chunks/db.js"), {
+          code: "MODULE_NOT_FOUND",
+        });
+      return req(id);
+    }, req);
+  };
+  return { ...real, default: { ...real, createRequire }, createRequire };
 });
 
 describe("without the optional @duckdb/node-api", () => {
