@@ -99,12 +99,12 @@ describe("mq archive sync", () => {
     expect(table.stdout.trimEnd().split("\n")).toHaveLength(4);
   });
 
-  it("query cannot change the archive, and bad SQL is one clear line with exit 8", async () => {
+  it("query cannot change the archive, and bad SQL is one clear line with exit 2", async () => {
     const del = await mq(["archive", "query", "DELETE FROM events"], { dataDir: dir });
-    expect(del.code).toBe(8);
-    expect(del.stderr).toMatch(/^mq: could not run the query: .*read-only/m);
+    expect(del.code).toBe(2);
+    expect(del.stderr).toMatch(/^mq: mq archive query runs one read-only SELECT over the archive: DELETE statements are refused\./m);
     const bad = await mq(["archive", "query", "SELEC 1"], { dataDir: dir });
-    expect(bad.code).toBe(8);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^mq: could not run the query: Parser Error/);
     const empty = await mq(["archive", "query", " "], { dataDir: dir });
     expect(empty.code).toBe(2);
