@@ -162,7 +162,7 @@ describe("mq archive sync", () => {
     const out = join(tempDir(), "parquet");
     const r = await mq(["archive", "export", "--parquet", out], { dataDir: dir });
     expect(r.code, r.stderr).toBe(0);
-    expect(readdirSync(out)).toEqual(["repository=acme%2Fweb"]);
+    expect(readdirSync(out)).toEqual(["_mq_export.json", "repository=acme%2Fweb"]);
     expect(readdirSync(join(out, "repository=acme%2Fweb"))).toEqual(["date=2026-11-19", "date=2026-11-20"]);
     expect(r.stderr).toMatch(/^Exported [\d,]+ events into 2 partitions under /);
     const archive = await openArchive(join(dir, "archive.duckdb"), { readOnly: true });

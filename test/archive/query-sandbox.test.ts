@@ -3,9 +3,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { openArchive } from "../../src/archive/db.js";
 import { firstWord } from "../../src/archive/sandbox.js";
-import { runMq, tempDataDir } from "../helpers/archive.js";
+import { runMq, seedArchive, tempDataDir } from "../helpers/archive.js";
 
 let dir: string;
 let path: string;
@@ -13,19 +12,7 @@ let path: string;
 beforeAll(async () => {
   dir = tempDataDir();
   path = join(dir, "archive.duckdb");
-  const archive = await openArchive(path, { create: true });
-  try {
-    for (const id of [1, 2, 3])
-      await archive.run(
-        `INSERT INTO events (repository, id, received_at, type, raw, archived_at, dialect) VALUES ('acme/web', ?, TIMESTAMPTZ '2026-11-20 10:00:00+00', 'action.rebase', '{}', now(), 'spec')`,
-        [id],
-      );
-    await archive.run(
-      "INSERT INTO coverage VALUES ('acme/web', TIMESTAMPTZ '2026-11-20 00:00:00+00', TIMESTAMPTZ '2026-11-20 12:00:00+00')",
-    );
-  } finally {
-    archive.close();
-  }
+  await seedArchive(dir);
 });
 
 const query = (sql: string) => runMq(["archive", "query", sql, "-o", "csv"], { dataDir: dir });
