@@ -16,8 +16,8 @@ export type JsonSchema = Json | boolean;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-/** 2^63 - 1 as a double (2^63): the OpenAPI's int64 maximum */
-const INT64_MAX = 9223372036854775807;
+/** the OpenAPI's int64 maximum, 2^63 - 1, as JSON.parse reads it: the double 2^63 */
+const INT64_MAX = 2 ** 63;
 
 /** zod's patterns of the contract's date-time and uuid (z.guid: any 8-4-4-4-12 hex), read through its public JSON Schema. */
 export function formats(dateTime: z.ZodType, uuid: z.ZodType): Record<"date-time" | "uuid", RegExp> {
