@@ -429,16 +429,24 @@ export function renderSummary(repo: string, f: SummaryFigures, opts: RenderOptio
   const rows: Array<[string, string]> = [
     ["entered", cnt(f.entered)],
     ["merged", cnt(f.merged)],
-    ["failure rate", `${pct(f.failure_rate)} (${cnt(f.failures)} of ${cnt(f.checks)} checks)`],
+    ["check failure rate", `${pct(f.check_failure_rate)} (${cnt(f.check_failures)} of ${cnt(f.checks)} checks)`],
     ["queue time", `avg ${dur(f.avg_queue_time)}, max ${dur(f.max_queue_time)}`],
     ["CI runtime", `avg ${dur(f.avg_ci_runtime)}`],
     ["queue size", `avg ${cnt(f.avg_queue_size)}, max ${cnt(f.max_queue_size)}`],
-    ["retries", `${cnt(f.retries)}, recovery rate ${pct(f.recovery_rate)}`],
+    ["retries", `${cnt(f.total_retries)}, recovery rate ${pct(f.recovery_rate)}`],
   ];
+  // a dash is no value, never 0: each says why under the figures
+  const notes = Object.entries(f.unavailable ?? {}).map(([name, why]) => `-: ${name}: ${why}`);
   const title = `${repo}  ${shortTime(f.start_at)} → ${shortTime(f.end_at)}`;
   const width = Math.max(...rows.map(([k]) => k.length));
   const bold = (s: string) => (opts.colors ? opts.colors.bold(s) : s);
-  return [bold(fitLine(title, opts.columns)), ...rows.map(([k, v]) => `${bold(k.padEnd(width))}  ${v}`)].join("\n") + "\n";
+  return (
+    [
+      bold(fitLine(title, opts.columns)),
+      ...rows.map(([k, v]) => `${bold(k.padEnd(width))}  ${v}`),
+      ...notes.map((n) => fitLine(n, opts.columns)),
+    ].join("\n") + "\n"
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

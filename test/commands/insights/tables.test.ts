@@ -32,14 +32,14 @@ describe("-o table in a pipe: the table rules of mq stats", () => {
         "acme/web  2026-11-20 10:00Z → 2026-11-20 12:00Z",
         "no comparison (--compare none)",
         "",
-        "                VALUE",
-        "entered            54",
-        "merged             54",
-        "left               68",
-        "failed              9",
-        "failure rate    13.2%",
-        "merged per day    648",
-        "retries             1",
+        "                   VALUE",
+        "entered               54",
+        "merged                54",
+        "left                  68",
+        "failed                 9",
+        "stay failure rate  13.2%",
+        "merged per day       648",
+        "retries                1",
         "",
         "               COUNT      AVG      P50      P90      P95      P99      MAX",
         "time to merge     54  37m 51s  28m 53s    1h 9m   1h 23m    2h 4m    2h 4m",
@@ -82,8 +82,8 @@ describe("-o table in a pipe: the table rules of mq stats", () => {
   it("-o csv keeps raw seconds and fractions", async () => {
     const r = await mq(["insights", "--since", "2h", "--compare", "none", "--slowest", "0", "-o", "csv"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.split("\r\n").filter((l) => /,(failure_rate|p50\(queue_time\)),/.test(l))).toEqual([
-      "acme/web,failure_rate,0.132,,,ratio",
+    expect(r.stdout.split("\r\n").filter((l) => /,(stay_failure_rate|p50\(queue_time\)),/.test(l))).toEqual([
+      "acme/web,stay_failure_rate,0.132,,,ratio",
       "acme/web,p50(queue_time),1740.279,,,seconds",
     ]);
   });
