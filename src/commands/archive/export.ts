@@ -18,7 +18,7 @@ export function NewCmdArchiveExport(ctx: Context, runF?: (opts: ArchiveExportOpt
     )
     .argument("[repos...]", "only these repositories (default: all)")
     .addOption(new Option("--parquet <dir>", "the folder to write (required)"))
-    .addOption(new Option("--force", "replace what the folder already holds"))
+    .addOption(new Option("--force", "replace a previous export in the folder (refused when it holds anything else, or a symbolic link)"))
     .addOption(dataDirOption())
     .action(async (repos: string[], flags: { parquet?: string; force?: boolean; dataDir?: string }) => {
       if (flags.parquet === undefined || flags.parquet.trim() === "")
@@ -34,22 +34,40 @@ export function NewCmdArchiveExport(ctx: Context, runF?: (opts: ArchiveExportOpt
 }
 
 export async function runArchiveExport(opts: ArchiveExportOptions, ctx: Context): Promise<void> {
-  const { readdirSync, existsSync, statSync } = await import("node:fs");
+  const { lstatSync, readdirSync } = await import("node:fs");
   const { resolve } = await import("node:path");
+  const { exportParquet, previousExport, removePreviousExport } = await import("../../archive/export.js");
   const dir = resolve(ctx.cwd, opts.parquet);
-  if (existsSync(dir)) {
-    if (!statSync(dir).isDirectory()) throw new UsageError(`--parquet ${opts.parquet} is a file, not a folder.`);
-    if (readdirSync(dir).length > 0 && !opts.force) {
-      throw new UsageError(`--parquet ${opts.parquet} is not empty: choose an empty folder, or add --force to replace its contents.`);
+  // lstat: DIR itself a link is refused, as is any link inside it (previousExport)
+  const stat = (() => {
+    try {
+      return lstatSync(dir);
+    } catch {
+      return undefined;
+    }
+  })();
+  let replace: string[] = [];
+  if (stat) {
+    if (stat.isSymbolicLink())
+      throw new UsageError(
+        `--parquet ${opts.parquet} is a symbolic link: mq archive export writes into a real folder, never through a link.`,
+        "give the folder itself, or another one",
+      );
+    if (!stat.isDirectory()) throw new UsageError(`--parquet ${opts.parquet} is a file, not a folder.`);
+    if (readdirSync(dir).length > 0) {
+      if (!opts.force)
+        throw new UsageError(`--parquet ${opts.parquet} is not empty: choose an empty folder, or add --force to replace its contents.`);
+      replace = previousExport(dir, opts.parquet);
     }
   }
-  const [{ openArchiveForReading }, { exportParquet }, { formatCount }] = await Promise.all([
+  const [{ openArchiveForReading }, { formatCount }] = await Promise.all([
     import("../../archive/reader.js"),
-    import("../../archive/export.js"),
     import("../../output/format.js"),
   ]);
   const archive = await openArchiveForReading(ctx, opts.dataDir);
-  const result = await exportParquet(archive, { dir, repositories: opts.repositories, overwrite: opts.force });
+  // removed once the archive is open: a missing or locked archive leaves the old export in place
+  removePreviousExport(dir, replace);
+  const result = await exportParquet(archive, { dir, repositories: opts.repositories });
   ctx.io.stderr.write(
     `Exported ${formatCount(result.events)} event${result.events === 1 ? "" : "s"} into ${formatCount(result.partitions)} partition${result.partitions === 1 ? "" : "s"} under ${dir}.\n`,
   );

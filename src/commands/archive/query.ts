@@ -1,5 +1,5 @@
-// `mq archive query "SQL"`: any read-only SQL over the archive (the events are in the table
-// `events`), its rows in every output format, streamed.
+// `mq archive query "SQL"`: one read-only SELECT over the archive (the events are in the table
+// `events`), sandboxed (archive/sandbox.ts), its rows in every output format, streamed.
 import { Command } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
 import { UsageError } from "../../errors.js";
@@ -14,7 +14,9 @@ export interface ArchiveQueryOptions {
 
 export function NewCmdArchiveQuery(ctx: Context, runF?: (opts: ArchiveQueryOptions) => Promise<void>): Command {
   return new Command("query")
-    .description("run read-only SQL (DuckDB dialect) over the archive: the events are in the table events; see the README for the schema")
+    .description(
+      "run one read-only SELECT (DuckDB dialect) over the archive, sandboxed (no files, no network, no ATTACH/COPY/SET/PRAGMA): the events are in the table events; see docs/archive.md for the schema",
+    )
     .argument("<sql>", 'one SQL statement, e.g. "SELECT type, count(*) FROM events GROUP BY type"')
     .addOption(dataDirOption())
     .action(async (sql: string, flags: { dataDir?: string }) => {
@@ -25,20 +27,23 @@ export function NewCmdArchiveQuery(ctx: Context, runF?: (opts: ArchiveQueryOptio
 }
 
 export async function runArchiveQuery(opts: ArchiveQueryOptions, ctx: Context): Promise<void> {
-  const [{ openArchiveForReading }, { archiveFailure, duckValue }, { openRows }] = await Promise.all([
+  const [{ openArchiveForReading }, { duckValue }, { prepareArchiveQuery, queryFailure }, { openRows }] = await Promise.all([
     import("../../archive/reader.js"),
     import("../../archive/db.js"),
+    import("../../archive/sandbox.js"),
     import("./render.js"),
   ]);
-  // read-only: a query cannot change the archive, whatever it says
-  const archive = await openArchiveForReading(ctx, opts.dataDir);
+  // sandboxed: the engine reaches the archive only, read-only, its configuration locked; the
+  // statement is parsed and bound first, and anything but one SELECT is refused before it runs
+  const archive = await openArchiveForReading(ctx, opts.dataDir, { sandbox: true });
+  const prepared = await prepareArchiveQuery(archive, opts.sql);
   let columns: string[];
   let result;
   try {
-    result = await archive.conn.stream(opts.sql);
+    result = await prepared.stream();
     columns = result.deduplicatedColumnNames();
   } catch (err) {
-    throw archiveFailure(err, archive.path, "run the query");
+    throw queryFailure(err, archive.path);
   }
   const sink = await openRows(ctx, opts.format, columns);
   try {
@@ -48,7 +53,7 @@ export async function runArchiveQuery(opts: ArchiveQueryOptions, ctx: Context): 
     }
   } catch (err) {
     await sink.end().catch(() => undefined);
-    throw archiveFailure(err, archive.path, "run the query");
+    throw queryFailure(err, archive.path);
   }
   await sink.end();
 }
