@@ -4,6 +4,7 @@
 // NDJSON and CSV outputs and --fail-if share.
 import { figure } from "../figures/catalogue.js";
 import { stayTimes, type Stay, type StayTimes } from "./stays.js";
+import { pushAll } from "../arrays.js";
 
 export const DISTRIBUTIONS = ["time_to_merge", "queue_time", "ci_time", "wait_time"] as const;
 export type DistributionName = (typeof DISTRIBUTIONS)[number];
@@ -170,7 +171,7 @@ export class WindowAccumulator {
     this.retries += other.retries;
     for (const d of DISTRIBUTIONS) for (const v of other.values[d]) this.values[d].push(v);
     for (const [reason, n] of other.reasons) this.reasons.set(reason, (this.reasons.get(reason) ?? 0) + n);
-    this.slowest.push(...other.slowest);
+    pushAll(this.slowest, other.slowest);
     this.trimSlowest();
   }
 

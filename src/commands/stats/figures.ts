@@ -12,6 +12,7 @@ import { catalogueNameOf, figure, type Figure } from "../../figures/catalogue.js
 import type { MarkdownTable } from "../../output/markdown.js";
 import type { MetricFamily } from "../../output/openmetrics.js";
 import { formatCell } from "./render.js";
+import { maxOf, minOf } from "../../arrays.js";
 
 /** Rows of the headline table beyond which the rest is summed up in one line. */
 const MAX_ROWS = 50;
@@ -131,8 +132,8 @@ export function statsChart(
   return {
     label: field,
     values: values.map((v) => (typeof v === "number" ? v : null)),
-    min: formatCell(endpoint, field, Math.min(...present), true),
-    max: formatCell(endpoint, field, Math.max(...present), true),
+    min: formatCell(endpoint, field, minOf(present), true),
+    max: formatCell(endpoint, field, maxOf(present), true),
   };
 }
 
