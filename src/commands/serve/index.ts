@@ -5,6 +5,7 @@ import type { Context } from "../../context.js";
 import { InterruptedError, UsageError } from "../../errors.js";
 import { checkRepo, parseIsoDateTime } from "../../validators.js";
 import type { DialectName } from "../../api/dialects/types.js";
+import { isLoopbackHost } from "../../api/urls.js";
 import { MEMORY_BUDGET_MB } from "../../server/budget.js";
 
 export interface ServeOptions {
@@ -44,6 +45,10 @@ export function parseServeFlags(flags: RawServeFlags, token: string | undefined)
   }
   const host = flags.host ?? "127.0.0.1";
   if (host.trim() === "" || /\s/.test(host)) throw new UsageError(`--host must be a host name or IP address, not '${host}'.`);
+  // without a token the server answers any bearer token: fine on loopback, an open door beyond it
+  if (token === undefined && !isLoopbackHost(host.replace(/^\[(.*)\]$/, "$1"))) {
+    throw new UsageError(`--host ${host} listens beyond this machine: give --token T too, so that only requests carrying T are answered.`);
+  }
   const port = flags.port === undefined ? 0 : Number(flags.port);
   if (flags.port !== undefined && (!/^\d+$/.test(flags.port) || port > 65535)) {
     throw new UsageError(`--port must be an integer from 0 to 65535 (0 picks a free port), not '${flags.port}'.`);
@@ -177,7 +182,7 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
     : `simulating ${opts.days} days${opts.now ? ` up to ${opts.now.toISOString()}` : ""}, seed ${opts.seed}${opts.repos ? `, repositories ${opts.repos.join(", ")}` : ", any owner/name"}`;
   ctx.io.stderr.write(
     `mq serve: listening on ${server.url} (${what}${dialect === "spec" ? "" : `, speaking the ${dialect} dialect`})\n` +
-      `Try: mq --api-url ${server.url}${dialect === "spec" ? "" : ` --dialect ${dialect}`} --token ${opts.token ? "<your --token>" : "anything"} logs --repo ${opts.repos?.[0] ?? "acme/web"}\n` +
+      `Try: mq --api-url ${tryUrl(server.url)}${dialect === "spec" ? "" : ` --dialect ${dialect}`} --token ${opts.token ? "<your --token>" : "anything"} logs --repo ${opts.repos?.[0] ?? "acme/web"}\n` +
       "Press Ctrl-C to stop.\n",
   );
   await new Promise<void>((resolve) => {
@@ -186,6 +191,18 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
   });
   await server.close();
   ctx.io.stderr.write("mq serve: stopped\n");
+}
+
+/**
+ * The URL this machine reaches the server at, with the flags mq needs for it: a wildcard address
+ * (0.0.0.0, ::) is no destination, its loopback is; plain http:// beyond loopback needs --insecure.
+ */
+function tryUrl(url: string): string {
+  const u = new URL(url);
+  if (u.hostname === "0.0.0.0") u.hostname = "127.0.0.1";
+  else if (u.hostname === "[::]") u.hostname = "[::1]";
+  const local = isLoopbackHost(u.hostname);
+  return `${u.origin}${local ? "" : " --insecure"}`;
 }
 
 /**
