@@ -3,6 +3,7 @@
 // docs/configuration.md say the same at length. `mq help exit-codes` prints src/errors.ts's table.
 import { CONFIG_KEY_HELP, CONFIG_KEYS } from "../config/keys.js";
 import { fitHelpText } from "../output/help-text.js";
+import { catalogueText } from "../figures/catalogue.js";
 
 /** The width the texts are written to; on a narrower terminal `mq help` fits them again. */
 export const WIDTH = 80;
@@ -57,4 +58,5 @@ export const HELP_TOPICS: Readonly<Record<string, () => string>> = {
   formats: () => fitHelpText(FORMATS, WIDTH),
   config: configText,
   environment: () => fitHelpText(ENVIRONMENT, WIDTH),
+  figures: () => fitHelpText(catalogueText(), WIDTH),
 };
