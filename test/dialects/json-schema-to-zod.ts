@@ -35,6 +35,13 @@ export class JsonSchemaToZod {
         return this.string(schema);
       case "integer":
       case "number": {
+        if (schema.type === "integer" && typeof schema.maximum === "number" && schema.maximum >= 2 ** 63) {
+          // the real service's int64: any integer up to 2^63 (JSON.parse reads 2^63-1 as 2^63), not
+          // only the safe ones z.int() takes; the words are zod's for an int and its maximum
+          let n = z.number().refine(Number.isInteger, { message: "Invalid input: expected int, received number", abort: true });
+          if (typeof schema.minimum === "number") n = n.min(schema.minimum);
+          return n.refine((v) => v <= 2 ** 63, { message: "Too big: expected int to be <=9223372036854775807" });
+        }
         let n = schema.type === "integer" ? z.int() : z.number();
         if (typeof schema.minimum === "number") n = n.min(schema.minimum);
         if (typeof schema.maximum === "number" && schema.maximum <= Number.MAX_SAFE_INTEGER) n = n.max(schema.maximum);

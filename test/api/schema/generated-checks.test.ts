@@ -79,6 +79,15 @@ describe("the real service's metadata shapes without zod (mergify-checks.generat
     );
   });
 
+  it("agrees with zod on int64 arrays at and beyond 2^53 (the real service's pull-request numbers)", () => {
+    const bisection = mergifyEvents.find((e) => e.type === "action.queue.batch_bisection_start")!;
+    const [, schema] = types.find(([t]) => t === bisection.type)!;
+    const check = MERGIFY_METADATA_CHECKS[bisection.type]!;
+    for (const n of [2 ** 53 - 1, 2 ** 53, 2 ** 53 + 2, 2 ** 63, 2 ** 64, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      agree(schema, check, { ...bisection.metadata, original_batch_pr_numbers: [1, n] });
+    }
+  });
+
   it("surelyValidPage with them says a page is valid exactly when parseEventsPage --strict accepts it with the service's shapes", () => {
     const page = (events: unknown[]) => ({ size: events.length, per_page: 100, events });
     expect(surelyValidPage(page(allEvents), MERGIFY_METADATA_CHECKS)).toBe(true);
