@@ -8,7 +8,7 @@
 //   if (cover.complete) for await (const batch of readArchivedEvents(archive, { repository: "acme/web", since, until })) ...
 import type { Context } from "../context.js";
 import type { LogEvent } from "../api/events.js";
-import type { Archive } from "./db.js";
+import { type Archive, archiveFailure, openArchive } from "./db.js";
 import type { DialectName } from "../api/dialects/types.js";
 import { archivePath } from "./paths.js";
 import { ArchiveError } from "../errors.js";
@@ -41,7 +41,6 @@ export interface ArchivedEvent {
 
 /** Opens the archive read-only (from --data-dir, $MQ_DATA_DIR or the XDG data folder); closed when the command ends. */
 export async function openArchiveForReading(ctx: Context, dataDir?: string): Promise<Archive> {
-  const { openArchive } = await import("./db.js");
   const archive = await openArchive(archivePath(ctx.env, dataDir), { readOnly: true });
   ctx.onCleanup(() => archive.close());
   return archive;
@@ -147,7 +146,6 @@ async function* readColumn(
     filterValues.push(q.until.toISOString());
   }
   const fail = async (err: unknown) => {
-    const { archiveFailure } = await import("./db.js");
     return archiveFailure(err, archive.path, "read the archive");
   };
   // the events per hour (a scan of small columns), newest hour first, cut into slices of whole

@@ -11,7 +11,7 @@ export interface ArchiveExportOptions {
   dataDir?: string;
 }
 
-export function NewCmdArchiveExport(ctx: Context, runF?: (opts: ArchiveExportOptions) => Promise<void>): Command {
+export function NewCmdArchiveExport(_ctx: Context, runF: (opts: ArchiveExportOptions) => Promise<void>): Command {
   return new Command("export")
     .description(
       "write the archive as Hive-partitioned Parquet (DIR/repository=owner%2Fname/date=YYYY-MM-DD/) for Spark, Trino, BigQuery, ClickHouse or DuckDB",
@@ -29,28 +29,6 @@ export function NewCmdArchiveExport(ctx: Context, runF?: (opts: ArchiveExportOpt
         force: flags.force === true,
         dataDir: checkDataDir(flags.dataDir),
       };
-      await (runF ?? runArchiveExport)(opts, ctx);
+      await runF(opts);
     });
-}
-
-export async function runArchiveExport(opts: ArchiveExportOptions, ctx: Context): Promise<void> {
-  const { readdirSync, existsSync, statSync } = await import("node:fs");
-  const { resolve } = await import("node:path");
-  const dir = resolve(ctx.cwd, opts.parquet);
-  if (existsSync(dir)) {
-    if (!statSync(dir).isDirectory()) throw new UsageError(`--parquet ${opts.parquet} is a file, not a folder.`);
-    if (readdirSync(dir).length > 0 && !opts.force) {
-      throw new UsageError(`--parquet ${opts.parquet} is not empty: choose an empty folder, or add --force to replace its contents.`);
-    }
-  }
-  const [{ openArchiveForReading }, { exportParquet }, { formatCount }] = await Promise.all([
-    import("../../archive/reader.js"),
-    import("../../archive/export.js"),
-    import("../../output/format.js"),
-  ]);
-  const archive = await openArchiveForReading(ctx, opts.dataDir);
-  const result = await exportParquet(archive, { dir, repositories: opts.repositories, overwrite: opts.force });
-  ctx.io.stderr.write(
-    `Exported ${formatCount(result.events)} event${result.events === 1 ? "" : "s"} into ${formatCount(result.partitions)} partition${result.partitions === 1 ? "" : "s"} under ${dir}.\n`,
-  );
 }
