@@ -14,11 +14,11 @@ import { NewCmdAuth } from "./commands/auth/index.js";
 import { NewCmdConfig } from "./commands/config/index.js";
 import { NewCmdCompletion } from "./commands/completion/index.js";
 import { NewCmdArchive } from "./commands/archive/index.js";
-import { EXIT_CODE_TABLE, redact } from "./errors.js";
+import { redact } from "./errors.js";
 import { examplesHelpText } from "./help/examples.js";
 import { messageSecrets } from "./secrets.js";
 import { fitHelpText } from "./output/help-text.js";
-import { HELP_TOPICS } from "./help/topics.js";
+import { exitCodesText, HELP_TOPICS } from "./help/topics.js";
 import { closestMatches } from "./cmdutil/lists.js";
 import { applyConfigDefaults } from "./config/resolve.js";
 
@@ -184,19 +184,13 @@ export function commandPath(cmd: Command): string {
   return names.join(" ");
 }
 
-/** The exit codes as `mq --help` ends and `mq help exit-codes` prints them, from the one map. */
-function exitCodesText(): string {
-  return `Exit codes:\n${EXIT_CODE_TABLE.map(([c, d]) => `  ${String(c).padEnd(4)}${d}`).join("\n")}\n`;
-}
-
-const EXIT_CODES_TOPIC = "exit-codes";
-
 function newHelpCommand(program: Command, ctx: Context): Command {
+  const topics = Object.keys(HELP_TOPICS);
   return new Command("help")
-    .description("show help for a command, or the exit codes (mq help exit-codes)")
-    .argument("[command...]", "the command, e.g. logs or stats failure-rate, or exit-codes")
+    .description(`show help for a command, or a topic: ${topics.join(", ")}`)
+    .argument("[command...]", "the command, e.g. logs or stats failure-rate, or a topic")
     .action((names: string[]) => {
-      const topic = names.length !== 1 ? undefined : names[0] === EXIT_CODES_TOPIC ? exitCodesText : HELP_TOPICS[names[0]!];
+      const topic = names.length === 1 && Object.hasOwn(HELP_TOPICS, names[0]!) ? HELP_TOPICS[names[0]!] : undefined;
       if (topic !== undefined) {
         const width = ctx.io.tableWidth();
         ctx.io.writeText(width === undefined ? topic() : fitHelpText(topic(), width));
@@ -205,7 +199,7 @@ function newHelpCommand(program: Command, ctx: Context): Command {
       let target = program;
       for (const name of names) {
         const sub = target.commands.find((c) => c.name() === name || c.aliases().includes(name));
-        target = sub ?? unknownCommand(target, name, target === program ? [EXIT_CODES_TOPIC, ...Object.keys(HELP_TOPICS)] : []);
+        target = sub ?? unknownCommand(target, name, target === program ? topics : []);
       }
       ensureGlobalOptions(target).help();
     });

@@ -15,7 +15,7 @@ export interface ArchiveQueryOptions {
 export function NewCmdArchiveQuery(ctx: Context, runF: (opts: ArchiveQueryOptions) => Promise<void>): Command {
   return new Command("query")
     .description(
-      "run read-only SQL (DuckDB dialect) over the archive: the events are in the table events; see the README for the schema",
+      "run read-only SQL (DuckDB dialect) over the archive: the events are in the table events; its schema is in docs/archive.md",
     )
     .argument("<sql>", 'one SQL statement, e.g. "SELECT type, count(*) FROM events GROUP BY type"')
     .addOption(dataDirOption())
