@@ -9,6 +9,7 @@ import type { ApiClient } from "./api/client.js";
 import type { ClientOverrides } from "./context/api-client.js";
 // config/ statically: every command that reads the config (auth, config, every data command) would
 // otherwise start Node's ES module loader for it (with fs/promises: ~8 ms); main.cjs is code-cached
+import { configDirFrom } from "./config/dir.js";
 import { openConfig, type ConfigStore } from "./config/store.js";
 import { resolveDialect, resolveRepo, type RepoRef, type DialectChoice } from "./config/resolve.js";
 import { DEFAULT_GLOBALS, type GlobalOptions } from "./globals.js";
@@ -39,7 +40,7 @@ export interface Context {
   dispatcher?: Dispatcher;
   /** values that must never be printed (tokens); main() redacts them from every message */
   secrets: Set<string>;
-  /** the config folder ($MQ_CONFIG_DIR, $XDG_CONFIG_HOME/mq or ~/.config/mq) */
+  /** the config folder ($MQ_CONFIG_DIR, $XDG_CONFIG_HOME/mq or ~/.config/mq: config/dir.ts); throws when there is none */
   configDir(): string;
   config(): Promise<ConfigStore>;
   /** the API client for the API URL and token in effect (starts the bundled server with --offline) */
@@ -69,6 +70,7 @@ export function createContext(init: ContextInit = {}): Context {
   let clientPromise: Promise<ApiClient> | undefined;
   let repoPromise: Promise<RepoRef> | undefined;
   let dialectPromise: Promise<DialectChoice> | undefined;
+  let configDirChoice: { dir: string } | { error: unknown } | undefined;
 
   const ctx: Context = {
     io,
@@ -80,9 +82,16 @@ export function createContext(init: ContextInit = {}): Context {
     dispatcher: init.dispatcher,
     secrets: new Set(),
     configDir() {
-      if (env.MQ_CONFIG_DIR) return env.MQ_CONFIG_DIR;
-      const xdg = env.XDG_CONFIG_HOME || `${env.HOME ?? "."}/.config`;
-      return `${xdg}/mq`;
+      // once per run: its warnings (a relative XDG_CONFIG_HOME or HOME) are printed once
+      configDirChoice ??= (() => {
+        try {
+          return { dir: configDirFrom(env, (m) => io.stderr.write(`${m}\n`)) };
+        } catch (error) {
+          return { error };
+        }
+      })();
+      if ("error" in configDirChoice) throw configDirChoice.error;
+      return configDirChoice.dir;
     },
     config() {
       configPromise ??= Promise.resolve().then(() => openConfig(ctx));

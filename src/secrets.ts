@@ -29,7 +29,13 @@ const withStored = new WeakSet<Context>();
 export function messageSecrets(ctx: Context): Set<string> {
   if (!withStored.has(ctx)) {
     withStored.add(ctx);
-    for (const token of storedTokens(ctx.configDir())) ctx.secrets.add(token);
+    let dir: string | undefined;
+    try {
+      dir = ctx.configDir();
+    } catch {
+      // no config folder (no home): no stored tokens to hide; that error is reported where it arises
+    }
+    if (dir !== undefined) for (const token of storedTokens(dir)) ctx.secrets.add(token);
   }
   return ctx.secrets;
 }

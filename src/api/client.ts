@@ -9,7 +9,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { CONNECT_TIMEOUT_CODE, type Wire, type WireHeaders } from "./wire.js";
 import { version } from "../../package.json";
 import { ContractError, HttpError, InterruptedError, NetworkError, UsageError } from "../errors.js";
-import { stripUserinfo } from "./urls.js";
+import { isLoopbackHost, stripUserinfo } from "./urls.js";
 import { messageText } from "../iostreams/terminal-text.js";
 import { BodyCutShortError, BodyTooLargeError, formatBytes, MAX_BODY_BYTES, readBodyText } from "./body.js";
 import { formatErrorBody, parseErrorBody } from "./error-body.js";
@@ -100,11 +100,6 @@ export interface TransportOptions {
 }
 
 const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal });
-
-function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase();
-  return h === "localhost" || h === "[::1]" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
-}
 
 /** What one attempt brought back: a whole answer, or no answer and the error's code. */
 type Exchange =
@@ -232,6 +227,9 @@ export function createTransport(opts: TransportOptions): ApiClient {
       if (retrying) await res.discard();
       // counted as it arrives and cut at the cap: a 600 MB page is never held
       else ({ text, invalidUtf8, ascii } = await readBodyText(res.body, MAX_BODY_BYTES, res.headers["content-length"]));
+      // a body that ends where the connection closes (HTTP/1.0, no Content-Length) "ends" when the
+      // deadline destroys the socket: what came by then is cut, not complete
+      if (deadline.signal.aborted && !signal.aborted && !own?.aborted) throw timedOut(url, timeoutMs);
       return { kind: "status", status, headers: res.headers, text, invalidUtf8, ascii, retryAfterMs };
     } catch (err) {
       if (signal.aborted || own?.aborted) throw new InterruptedError();

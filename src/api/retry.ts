@@ -50,13 +50,22 @@ export function backoff(attempt: number, jitter: number): number {
   return Math.round(base / 2 + jitter * (base / 2));
 }
 
-/** Retry-After in milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+// RFC 9110's HTTP-date in its three forms (IMF-fixdate, obsolete RFC 850, asctime): Date.parse
+// alone reads "-5", "1.5" or "+2" as dates in the past, so a retry fired at once instead of backing off
+const HTTP_DATE =
+  /^(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+
+/**
+ * Retry-After in milliseconds: delta-seconds (a non-negative integer) or an HTTP-date; undefined
+ * when absent or anything else ("-5", "1.5", "+2", "soon"), which leaves the wait to the backoff.
+ */
 export function parseRetryAfter(value: string | string[] | undefined, now: Date): number | undefined {
   const v = Array.isArray(value) ? value[0] : value;
   if (v === undefined) return undefined;
   const trimmed = v.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
+  if (!HTTP_DATE.test(trimmed)) return undefined;
+  const date = Date.parse(trimmed.endsWith("GMT") ? trimmed : `${trimmed} GMT`);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now.getTime());
 }

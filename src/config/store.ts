@@ -7,11 +7,11 @@
 // temporary file renamed over it: a reader sees the old file or the new one, never half of one, and
 // concurrent writers apply their changes one after the other instead of overwriting each other.
 //
-// Files this writes are 0600 and the folder 0700 (a folder we own is tightened if it is looser:
-// tokens live here). A file that cannot be read as a JSON object, or holds a bad value, is a
+// Files this writes are 0600 and a folder it creates 0700. An existing folder's mode is never
+// changed (a shared 1777 folder keeps its sticky bit, through a symbolic link too): when one holding
+// a token is group- or world-writable, a warning says so once per run. A file that cannot be read as a JSON object, or holds a bad value, is a
 // ConfigError naming the file and is never rewritten: the user's hand edit stays for them to fix.
 import {
-  chmodSync,
   closeSync,
   fsyncSync,
   mkdirSync,
@@ -48,11 +48,17 @@ const NOT_REWRITTEN = "fix or remove it by hand; mq does not overwrite it";
 type Raw = Record<string, unknown>;
 
 /** The store in the context's config folder (any object that names one: the Context is one). */
-export async function openConfig(ctx: { configDir(): string }): Promise<ConfigStore> {
-  return openConfigAt(ctx.configDir());
+export async function openConfig(ctx: { configDir(): string; io?: { stderr: NodeJS.WritableStream } }): Promise<ConfigStore> {
+  const stderr = ctx.io?.stderr;
+  return openConfigAt(ctx.configDir(), stderr ? { warn: (m) => stderr.write(`${m}\n`) } : {});
 }
 
-export function openConfigAt(dir: string): ConfigStore {
+export interface ConfigStoreOptions {
+  /** where warnings go (a token in a folder others may write); none: not warned */
+  warn?: (message: string) => void;
+}
+
+export function openConfigAt(dir: string, options: ConfigStoreOptions = {}): ConfigStore {
   const path = join(dir, CONFIG_FILE_NAME);
   const fail = (err: unknown, doing: string): never => {
     if (err instanceof ConfigError) throw err;
@@ -61,10 +67,22 @@ export function openConfigAt(dir: string): ConfigStore {
   };
 
   try {
-    ensurePrivateFolder(dir);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
     fail(err, "create the folder of");
   }
+  let warned = false;
+  /** Once per run, when a token is read or written: a folder others may write lets them swap the file. */
+  const warnIfShared = (): void => {
+    if (warned || options.warn === undefined || process.platform === "win32") return;
+    warned = true;
+    const who = sharedWriters(dir);
+    if (who !== undefined) {
+      options.warn(
+        `mq: warning: the folder holding your token, ${dir}, is writable by ${who}; make it private (chmod 700) or set MQ_CONFIG_DIR to a private folder`,
+      );
+    }
+  };
 
   /** The file's object; {} when there is no file yet. */
   const readFile = (): Raw => {
@@ -167,12 +185,15 @@ export function openConfigAt(dir: string): ConfigStore {
     },
     getToken(apiUrl) {
       const t = tokens(current)[apiUrl];
-      return typeof t === "string" && t !== "" ? t : undefined;
+      if (typeof t !== "string" || t === "") return undefined;
+      warnIfShared();
+      return t;
     },
     setToken(apiUrl, token) {
       update((d) => {
         d[TOKENS] = { ...tokens(d), [apiUrl]: token };
       });
+      warnIfShared();
     },
     deleteToken(apiUrl) {
       let removed = false;
@@ -189,15 +210,19 @@ export function openConfigAt(dir: string): ConfigStore {
   };
 }
 
-/**
- * Creates DIR (and its parents) 0700, and tightens DIR itself to 0700 when it exists with a looser
- * mode and belongs to this user (a folder someone else owns is not ours to change).
- */
-function ensurePrivateFolder(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (process.platform === "win32") return;
-  const st = statSync(dir);
-  if ((st.mode & 0o777) !== 0o700 && st.uid === process.getuid?.()) chmodSync(dir, 0o700);
+/** "its group", "everyone" or "its group and everyone" when DIR's mode lets them write; else undefined. */
+function sharedWriters(dir: string): string | undefined {
+  let mode: number;
+  try {
+    mode = statSync(dir).mode;
+  } catch {
+    return undefined;
+  }
+  const group = (mode & 0o020) !== 0;
+  const world = (mode & 0o002) !== 0;
+  if (group && world) return "its group and everyone";
+  if (world) return "everyone";
+  return group ? "its group" : undefined;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Dispatcher } from "undici";
 import type { Wire } from "../api/wire.js";
 import { nodeWire } from "../api/node-wire.js";
 import { proxyUrl } from "../api/proxy-env.js";
+import { isLoopbackHost } from "../api/urls.js";
 import { apiBaseUrl } from "../api/urls.js";
 import { stderrText } from "../iostreams/terminal-text.js";
 import { CONNECT_TIMEOUT_MS, createTransport, USER_AGENT, type ApiClient, type Sleep } from "../api/client.js";
@@ -37,7 +38,7 @@ export async function createApiClient(ctx: ClientSources, overrides: ClientOverr
   const timeoutS = await resolveTimeoutSeconds(ctx);
   const timeoutMs = Math.round(timeoutS * 1000);
   const debug = g.debug ? debugWriter(ctx) : undefined;
-  const wire = await sharedWire(ctx, timeoutMs);
+  const wire = await sharedWire(ctx, timeoutMs, root);
   const transport = createTransport({
     baseUrl: apiBaseUrl(root),
     token,
@@ -90,15 +91,17 @@ export type WireChoice =
 /**
  * node:http unless undici is needed: a proxy from the environment (CONNECT tunnels and NO_PROXY
  * matching, which node:http does not do) or an injected dispatcher. Proxy values are checked here,
- * before any request (exit 2 naming the variable).
+ * before any request (exit 2 naming the variable). An API on loopback (API_URL) never goes through
+ * a proxy, as curl and Go do: over plain http:// the proxy would read the token in the tunnel.
  */
-export function chooseWire(ctx: Pick<ClientSources, "env" | "globals" | "dispatcher">): WireChoice {
+export function chooseWire(ctx: Pick<ClientSources, "env" | "globals" | "dispatcher">, apiUrl?: string): WireChoice {
   // --offline talks to its own server on loopback: a proxy could only fail to reach it
   const env = ctx.globals.offline ? {} : ctx.env;
   const httpProxy = checkedProxy(env, "http_proxy", "HTTP_PROXY");
   const httpsProxy = checkedProxy(env, "https_proxy", "HTTPS_PROXY");
   if (ctx.dispatcher) return { kind: "injected", dispatcher: ctx.dispatcher };
-  if (!httpProxy && !httpsProxy) return { kind: "node" };
+  const loopback = apiUrl !== undefined && isLoopbackHost(new URL(apiUrl).hostname);
+  if ((!httpProxy && !httpsProxy) || loopback) return { kind: "node" };
   // explicit values (empty string = none) so ctx.env, not process.env, decides
   return { kind: "proxy", httpProxy: httpProxy ?? "", httpsProxy: httpsProxy ?? "", noProxy: env.no_proxy ?? env.NO_PROXY ?? "" };
 }
@@ -107,10 +110,10 @@ export function chooseWire(ctx: Pick<ClientSources, "env" | "globals" | "dispatc
 const wires = new WeakMap<ClientSources, Promise<Wire>>();
 
 /** One keep-alive wire per Context (each client of a Context shares its connections). */
-function sharedWire(ctx: ClientSources, timeoutMs: number): Promise<Wire> {
+function sharedWire(ctx: ClientSources, timeoutMs: number, apiUrl: string): Promise<Wire> {
   const existing = wires.get(ctx);
   if (existing) return existing;
-  const made = makeWire(chooseWire(ctx), timeoutMs);
+  const made = makeWire(chooseWire(ctx, apiUrl), timeoutMs);
   wires.set(ctx, made);
   ctx.onCleanup(async () => {
     wires.delete(ctx);

@@ -456,19 +456,38 @@ describe("the undici wire only", () => {
 });
 
 describe("proxy", () => {
-  it("goes through HTTP_PROXY when set (NO_PROXY empty)", async () => {
+  it("goes through HTTP_PROXY when set (NO_PROXY empty), for an API that is not on loopback", async () => {
     const api = await serve((_req, res) => json(res, 200, { via: "proxy" }));
-    const proxy = await startConnectProxy();
-    const proxied = proxy.seen;
-    const proxyUrl = proxy.url;
+    const proxy = await startConnectProxy({ hosts: { "mq-api.test": "127.0.0.1" } });
+    const apiUrl = `http://mq-api.test:${new URL(api.url).port}`;
     try {
-      const ctx = ctxFor(api.url, {}, { HTTP_PROXY: proxyUrl, NO_PROXY: "" });
+      // plain http:// to another host needs --insecure, proxy or not: the proxy reads the token
+      const refused = ctxFor(apiUrl, {}, { HTTP_PROXY: proxy.url, NO_PROXY: "" });
+      await expect(createApiClient(refused)).rejects.toThrow("refusing to send the token over plain http:// to mq-api.test");
+      expect(proxy.seen).toEqual([]);
+      const ctx = ctxFor(apiUrl, { insecure: true }, { HTTP_PROXY: proxy.url, NO_PROXY: "" });
       const res = await (await createApiClient(ctx)).get("/x");
       expect(res.body).toEqual({ via: "proxy" });
-      expect(proxied).toEqual([`CONNECT ${new URL(api.url).host}`]);
+      expect(proxy.seen).toEqual([`CONNECT mq-api.test:${new URL(api.url).port}`]);
       expect(api.seen).toHaveLength(1);
       // the tunnel carries the request unchanged, token included, to the API only
       expect(api.seen[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("an API on loopback bypasses the proxy: the proxy never reads the token (it read Bearer … in the tunnel before)", async () => {
+    const api = await serve((_req, res) => json(res, 200, { direct: true }));
+    const proxy = await startConnectProxy();
+    try {
+      for (const host of ["127.0.0.1", "localhost"]) {
+        const ctx = ctxFor(`http://${host}:${new URL(api.url).port}`, {}, { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: "" });
+        expect((await (await createApiClient(ctx)).get("/x")).body).toEqual({ direct: true });
+      }
+      expect(proxy.seen).toEqual([]);
+      expect(proxy.clearAuthorization).toEqual([]);
+      expect(api.seen.map((s) => s.headers.authorization)).toEqual([`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
     } finally {
       await proxy.close();
     }

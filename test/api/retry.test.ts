@@ -67,4 +67,16 @@ describe("parseRetryAfter", () => {
     expect(parseRetryAfter("soon", now)).toBeUndefined();
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
   });
+
+  it("reads the obsolete HTTP-date forms (RFC 850, asctime) as GMT", () => {
+    const now = new Date("2026-11-20T12:00:00Z");
+    expect(parseRetryAfter("Friday, 20-Nov-26 12:00:30 GMT", now)).toBe(30000);
+    expect(parseRetryAfter("Fri Nov 20 12:00:10 2026", now)).toBe(10000);
+  });
+
+  it("anything but a non-negative integer or an HTTP-date falls back to the backoff (-5, 1.5, +2 were dates in the past: retried at once)", () => {
+    const now = new Date("2026-11-20T12:00:00Z");
+    for (const v of ["-5", "1.5", "+2", "2026-11-20", "1e3", " ", "0x10", "20 Nov 2026"])
+      expect(parseRetryAfter(v, now), v).toBeUndefined();
+  });
 });

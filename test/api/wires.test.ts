@@ -12,6 +12,7 @@ import { chooseWire, createApiClient } from "../../src/context/api-client.js";
 import { NetworkError, UsageError } from "../../src/errors.js";
 import { DEFAULT_GLOBALS } from "../../src/globals.js";
 import { testContext } from "../helpers/context.js";
+import { startConnectProxy } from "../helpers/proxy.js";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -78,19 +79,33 @@ describe("chooseWire", () => {
     expect((err as UsageError).message).toBe('HTTPS_PROXY uses ftp://, which mq does not support: "ftp://proxy:1"');
   });
 
+  it("is node:http for an API on loopback whatever the proxy variables say (the proxy would read the token)", () => {
+    const env = { HTTP_PROXY: "http://proxy:1", HTTPS_PROXY: "http://proxy:1" };
+    for (const url of ["http://127.0.0.1:8080", "http://localhost:1", "http://[::1]:2", "https://127.1.2.3"]) {
+      expect(chooseWire({ env, globals: DEFAULT_GLOBALS }, url), url).toEqual({ kind: "node" });
+    }
+    expect(chooseWire({ env, globals: DEFAULT_GLOBALS }, "https://api.mergify.com").kind).toBe("proxy");
+  });
+
   it("--debug names the wire in use", async () => {
     const api = await serve((_req, res) => res.end("{}"));
-    for (const [env, name] of [
-      [{}, "node:http"],
-      [{ HTTP_PROXY: "http://127.0.0.1:9", NO_PROXY: "127.0.0.1" }, "undici"],
-    ] as const) {
-      const ctx = testContext({ env: { MQ_TOKEN: "t", ...env } });
-      ctx.globals = { ...ctx.globals, apiUrl: api.url, debug: true };
-      await (await createApiClient(ctx)).get("/x");
-      await ctx.cleanup();
-      expect(ctx.stderrText().split("\n")[0]).toMatch(
-        new RegExp(`^mq debug: API ${api.url}/v1, mq/\\S+, timeout 30 s, retries on, ${name}$`),
-      );
+    const proxy = await startConnectProxy({ hosts: { "mq-api.test": "127.0.0.1" } });
+    const port = new URL(api.url).port;
+    try {
+      for (const [apiUrl, env, name] of [
+        [api.url, {}, "node:http"],
+        [`http://mq-api.test:${port}`, { HTTP_PROXY: proxy.url, NO_PROXY: "" }, "undici"],
+      ] as const) {
+        const ctx = testContext({ env: { MQ_TOKEN: "t", ...env } });
+        ctx.globals = { ...ctx.globals, apiUrl, insecure: true, debug: true };
+        await (await createApiClient(ctx)).get("/x");
+        await ctx.cleanup();
+        expect(ctx.stderrText().split("\n")[0]).toMatch(
+          new RegExp(`^mq debug: API ${apiUrl}/v1, mq/\\S+, timeout 30 s, retries on, ${name}$`),
+        );
+      }
+    } finally {
+      await proxy.close();
     }
   });
 });

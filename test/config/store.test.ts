@@ -178,12 +178,46 @@ describe("the file as editors leave it", () => {
     expect(JSON.parse(readFileSync(real, "utf8"))).toEqual({ repo: "acme/web" });
   });
 
-  it("an existing folder of ours with a looser mode is tightened to 0700", () => {
+  it("never changes an existing folder's mode: a shared 1777 folder keeps its sticky bit, through a symbolic link too (tightened it before)", () => {
+    const shared = fresh();
+    mkdirSync(shared, { recursive: true });
+    chmodSync(shared, 0o1777);
+    const link = join(tempDir("mq-store-link-"), "mq");
+    symlinkSync(shared, link);
+    const warnings: string[] = [];
+    openConfigAt(link, { warn: (m) => warnings.push(m) }).get("repo");
+    openConfigAt(shared, { warn: (m) => warnings.push(m) }).set("repo", "acme/web");
+    expect(statSync(shared).mode & 0o7777).toBe(0o1777);
+    chmodSync(shared, 0o755);
+    openConfigAt(shared).get("repo");
+    expect(mode(shared)).toBe(0o755);
+    // no token: nothing to warn about
+    expect(warnings).toEqual([]);
+  });
+
+  it("warns once when the folder holding a token is group- or world-writable, and stores the token 0600", () => {
     const dir = fresh();
     mkdirSync(dir, { recursive: true });
-    chmodSync(dir, 0o755);
-    openConfigAt(dir);
-    expect(mode(dir)).toBe(0o700);
+    chmodSync(dir, 0o777);
+    const warnings: string[] = [];
+    const store = openConfigAt(dir, { warn: (m) => warnings.push(m) });
+    store.setToken("https://api.mergify.com", "mqk_abcdefghijkl");
+    expect(store.getToken("https://api.mergify.com")).toBe("mqk_abcdefghijkl");
+    expect(warnings).toEqual([
+      `mq: warning: the folder holding your token, ${dir}, is writable by its group and everyone; make it private (chmod 700) or set MQ_CONFIG_DIR to a private folder`,
+    ]);
+    expect(mode(store.path)).toBe(0o600);
+    expect(readdirSync(dir)).toEqual(["config.json"]);
+    chmodSync(dir, 0o720);
+    const again: string[] = [];
+    openConfigAt(dir, { warn: (m) => again.push(m) }).getToken("https://api.mergify.com");
+    expect(again).toEqual([
+      `mq: warning: the folder holding your token, ${dir}, is writable by its group; make it private (chmod 700) or set MQ_CONFIG_DIR to a private folder`,
+    ]);
+    chmodSync(dir, 0o700);
+    const none: string[] = [];
+    openConfigAt(dir, { warn: (m) => none.push(m) }).getToken("https://api.mergify.com");
+    expect(none).toEqual([]);
   });
 
   it("a write re-reads the file: what another process wrote since the open is kept", () => {

@@ -13,7 +13,7 @@ let tunnels: string[];
 
 beforeAll(async () => {
   api = await startServer({ port: 0, now: new Date("2026-11-20T12:00:00Z"), days: 1 });
-  proxy = await startConnectProxy();
+  proxy = await startConnectProxy({ hosts: { "mq-api.localhost": "127.0.0.1" } });
   proxyUrl = proxy.url;
   tunnels = proxy.seen;
 });
@@ -24,15 +24,26 @@ afterAll(async () => {
 });
 
 describe("mq behind a proxy", () => {
-  it.each(["HTTP_PROXY", "http_proxy"])("tunnels through %s and gets the events", async (variable) => {
+  it.each(["HTTP_PROXY", "http_proxy"])("tunnels through %s and gets the events (an API not on loopback)", async (variable) => {
     const before = tunnels.length;
-    const r = await spawnMq(["--api-url", api.url, "--token", "t", "logs", "--repo", "acme/web", "--limit", "2", "-o", "ndjson"], {
-      env: { [variable]: proxyUrl, NO_PROXY: "" },
-    });
+    const host = `mq-api.localhost:${new URL(api.url).port}`;
+    const r = await spawnMq(
+      ["--api-url", `http://${host}`, "--insecure", "--token", "t", "logs", "--repo", "acme/web", "--limit", "2", "-o", "ndjson"],
+      { env: { [variable]: proxyUrl, NO_PROXY: "" } },
+    );
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd().split("\n")).toHaveLength(2);
-    expect(tunnels.slice(before)).toEqual([`CONNECT ${new URL(api.url).host}`]);
+    expect(tunnels.slice(before)).toEqual([`CONNECT ${host}`]);
+  });
+
+  it("an API on loopback bypasses the proxy", async () => {
+    const before = tunnels.length;
+    const r = await spawnMq(["--api-url", api.url, "--token", "t", "logs", "--repo", "acme/web", "--limit", "1", "-o", "ndjson"], {
+      env: { HTTP_PROXY: proxyUrl, NO_PROXY: "" },
+    });
+    expect(r.code).toBe(0);
+    expect(tunnels.length).toBe(before);
   });
 
   it("--offline never goes through the proxy: its server is in the same process", async () => {

@@ -18,8 +18,8 @@ export type Reply =
   | { kind: "short"; status?: number; headers?: Record<string, string>; body: string; sent: number }
   /** the request is read and never answered */
   | { kind: "stall" }
-  /** bytes written to the socket as they are, status line and headers included (header values Node would refuse) */
-  | { kind: "raw"; bytes: Buffer }
+  /** bytes written to the socket as they are, status line and headers included (header values Node would refuse); with `hold` the connection stays open */
+  | { kind: "raw"; bytes: Buffer; hold?: boolean }
   /** a chunked body written piece by piece (large pages); with `hold` it is never ended */
   | { kind: "stream"; status?: number; headers?: Record<string, string>; chunks: () => Iterable<string | Buffer>; hold?: boolean };
 
@@ -135,7 +135,8 @@ function answer(res: ServerResponse, reply: Reply): void {
     case "stall":
       return;
     case "raw":
-      res.socket?.end(reply.bytes);
+      if (reply.hold) res.socket?.write(reply.bytes);
+      else res.socket?.end(reply.bytes);
       return;
     case "stream": {
       res.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers });

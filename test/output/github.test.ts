@@ -56,7 +56,7 @@ describe("workflow-command escaping", () => {
 describe("Markdown", () => {
   it("escapes server text so it can neither break a table nor become markup", () => {
     expect(escapeMarkdown("a|b <img src=x> [l](http://e) *x* `c`\nnext")).toBe(
-      "a\\|b &lt;img src=x&gt; \\[l\\]\\(http://e\\) \\*x\\* \\`c\\` next",
+      "a\\|b &lt;img src=x&gt; \\[l\\]\\(http\\://e\\) \\*x\\* \\`c\\` next",
     );
     const table = renderMarkdownTable({ head: ["group", "n"], rows: [["x|y\n| 1 | 2 |", "3"]], right: [false, true] });
     expect(table).toBe("| group | n |\n|---|---:|\n| x\\|y \\| 1 \\| 2 \\| | 3 |\n");

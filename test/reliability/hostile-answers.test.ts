@@ -147,6 +147,36 @@ function scenarios(): void {
       ]);
     });
 
+    it("a Retry-After that is neither delta-seconds nor an HTTP-date waits the backoff (-5, 1.5, +2 retried at once before)", async () => {
+      for (const value of ["-5", "1.5", "+2"]) {
+        server.setScript((n) =>
+          n % 2 === 1 ? { status: 503, headers: { "retry-after": value }, body: { detail: "busy" } } : pageReply([]),
+        );
+        const r = await run(ARGS);
+        expect(r.code, value).toBe(0);
+        expect(r.sleeps.length, value).toBe(1);
+        expect(r.sleeps[0], value).toBeGreaterThanOrEqual(250);
+        expect(r.sleeps[0], value).toBeLessThanOrEqual(500);
+        server.requests.length = 0;
+      }
+    });
+
+    it("an HTTP/1.0 answer without Content-Length on a connection still open at the timeout: exit 6, nothing written (was accepted, exit 0)", async () => {
+      const body = `{"size":1,"per_page":10,"events":[{"id":1,${ENVELOPE},"type":"x.custom","metadata":{}}]}`;
+      server.setScript(() => ({
+        kind: "raw",
+        hold: true,
+        bytes: Buffer.from(`HTTP/1.0 200 OK\r\ncontent-type: application/json\r\nconnection: keep-alive\r\n\r\n${body}`),
+      }));
+      const r = await run([...ARGS, "--timeout", "0.5", "--no-retry"]);
+      expect(r.stdout).toBe("");
+      expect(lines(r.stderr)).toEqual([
+        "mq: GET /v1/repos/acme/web/logs?per_page=10 timed out after 0.5 s (the request timeout)",
+        "raise it with --timeout <seconds> or mq config set timeout <seconds>",
+      ]);
+      expect(r.code).toBe(6);
+    });
+
     it("metadata nested 100,000 levels: exit 6, nothing written, no stack overflow", async () => {
       const deep = '{"a":'.repeat(100_000) + "1" + "}".repeat(100_000);
       server.setScript(() => json(pageText([`{"id":1,${ENVELOPE},"type":"x.custom","metadata":${deep}}`])));
