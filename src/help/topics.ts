@@ -64,5 +64,6 @@ export const HELP_TOPICS: Readonly<Record<string, () => string>> = {
   formats: () => fitHelpText(FORMATS, WIDTH),
   config: configText,
   environment: () => fitHelpText(ENVIRONMENT, WIDTH),
+  // whole in a pipe, each code on one line (docs/formats.md); fitted to a terminal as every topic
   "exit-codes": exitCodesText,
 };
