@@ -11,7 +11,7 @@
 // examples run with it as written; the others have --offline replaced by --api-url of one
 // `mq serve` started here, which serves the same simulated history over the same HTTP.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -76,9 +76,16 @@ beforeAll(async () => {
   [served, servedMergify] = await Promise.all([serve(["--memory-budget", "3072"]), serve(["--dialect", "mergify"])]);
 }, 60_000);
 
-function runExample(script: string, longRunning: boolean, extraEnv: NodeJS.ProcessEnv = {}): Promise<Result> {
+/** `prepare` fills the example's fresh folder before the example runs (a copy of an archive synced earlier) */
+function runExample(
+  script: string,
+  longRunning: boolean,
+  extraEnv: NodeJS.ProcessEnv = {},
+  prepare?: (dir: string) => void,
+): Promise<Result> {
   const dir = tempDir("mq-example-");
-  mkdirSync(join(dir, "config"));
+  prepare?.(dir);
+  mkdirSync(join(dir, "config"), { recursive: true });
   writeFileSync(join(dir, "token.txt"), "mqk_example_token_abcd\n");
   const env: NodeJS.ProcessEnv = {
     PATH: `${shimDir}:${process.env.PATH ?? ""}`,
@@ -130,7 +137,9 @@ describe("every help example runs", () => {
     if (path !== "") command = command.replace(/ --offline( |$)/g, ` --api-url ${url} --token mqk_example_token_abcd$1`);
     const script = [setup, command].filter(Boolean).join("\n");
     const long = isLongRunning(path, line);
-    const r = await runExample(script, long);
+    // `mq archive sync ... && the rest`: the sync once for every example that starts with it
+    const sync = /^(mq [^&|;$]* archive sync --repo acme\/web --since \d+d)(?: && (.*))?$/.exec(script);
+    const r = sync ? (sync[2] ? await afterSync(sync[1]!, sync[2]) : await syncOnce(sync[1]!)) : await runExample(script, long);
     const report = `$ ${command}\nexit ${r.code ?? r.signal}\nstderr: ${r.stderr.slice(-2000)}`;
     if (long) {
       expect(r.interrupted, `${report}\n(it stopped by itself before Ctrl-C)`).toBe(true);
@@ -206,6 +215,37 @@ const README_SETUP: ReadonlyArray<[RegExp, string]> = [
   [/^mq --offline archive sync --repo acme\/web$/, "mq --offline archive sync --repo acme/web --since 7d"],
 ];
 
+/** The environment of the README's and docs' examples: the demo repository, the archive in ./data. */
+const PAGE_ENV = { MQ_REPO: "acme/web", MQ_DATA_DIR: "data" };
+
+/**
+ * `mq archive sync` takes seconds of CPU (tens of thousands of events into DuckDB over 7 or 14
+ * days), and two dozen examples sync the same window, as their setup, as the first command of
+ * their line (`sync && query`) or as the whole line. Each such sync runs once, as written, in a
+ * fresh folder; an example it sets up starts from a copy of that folder (what the same sync run in
+ * its own folder a moment earlier leaves there), and an example that is that sync gets its result.
+ */
+const syncs = new Map<string, Promise<Result & { dir: string }>>();
+function syncOnce(script: string, env: NodeJS.ProcessEnv = {}): Promise<Result & { dir: string }> {
+  const key = `${JSON.stringify(env)}\n${script}`;
+  let run = syncs.get(key);
+  if (!run) {
+    let dir = "";
+    run = runExample(script, false, env, (d) => (dir = d)).then((r) => ({ ...r, dir }));
+    syncs.set(key, run);
+  }
+  return run;
+}
+
+/** runs `then` in a copy of the folder `sync` (run once, see syncOnce) left, if it exited 0 */
+async function afterSync(sync: string, then: string, env: NodeJS.ProcessEnv = {}): Promise<Result> {
+  const synced = await syncOnce(sync, env);
+  expect(synced.code, `$ ${sync}\nexit ${synced.code ?? synced.signal}\nstderr: ${synced.stderr.slice(-2000)}`).toBe(0);
+  return runExample(then, false, env, (dir) => cpSync(synced.dir, dir, { recursive: true }));
+}
+
+const isSync = (command: string) => README_SETUP.some(([, setup]) => setup === command);
+
 /** The pages whose examples run: the README and every page of docs/. */
 const pages = [
   "README.md",
@@ -251,8 +291,14 @@ describe("every example of the README and docs/ returns data on the bundled hist
         const folder = /--parquet\s+(\S+)/.exec(command)?.[1];
         if (folder) script += `\nfind ${folder} -type f | head -3`;
         const setup = README_SETUP.find(([re]) => re.test(command))?.[1];
-        if (setup) script = `${setup} > /dev/null\n${script}`;
-        const r = await runExample(`set -o pipefail\n${script}`, false, { MQ_REPO: "acme/web", MQ_DATA_DIR: "data" });
+        const sync = setup?.startsWith("mq --offline archive sync ");
+        if (setup && !sync) script = `${setup} > /dev/null\n${script}`;
+        script = `set -o pipefail\n${script}`;
+        const r = isSync(command)
+          ? await syncOnce(script, PAGE_ENV)
+          : sync
+            ? await afterSync(`set -o pipefail\n${setup}`, script, PAGE_ENV)
+            : await runExample(script, false, PAGE_ENV);
         const report = `$ ${script}\nexit ${r.code ?? r.signal}\nstderr: ${r.stderr.slice(-2000)}`;
         const refusal = README_REFUSALS.find(([re]) => re.test(command))?.[1];
         if (refusal) {

@@ -150,7 +150,7 @@ describe("mq help", () => {
     const { stdout } = await run(["archive", "query", "--help"]);
     // the description as commander wraps it to the help's width
     expect(stdout.split("\n\n")[1]!.replace(/\s+/g, " ")).toBe(
-      "run read-only SQL (DuckDB dialect) over the archive: the events are in the table events; its schema is in docs/archive.md",
+      "run one read-only SELECT (DuckDB dialect) over the archive, sandboxed (no files, no network, no ATTACH/COPY/SET/PRAGMA): the events are in the table events; see docs/archive.md for the schema",
     );
   });
 

@@ -4,6 +4,7 @@
 import type { ApiClient, ApiResponse, QueryInput } from "./client.js";
 import { ContractError, InterruptedError } from "../errors.js";
 import { messageText } from "../iostreams/terminal-text.js";
+import { PageGuard, type PageOrder } from "./pagination-guard.js";
 
 export interface Link {
   /** absolute when a base URL was given, else as written */
@@ -174,8 +175,16 @@ export interface PaginateOptions<T> {
    * sent. It may return a promise: a validator loaded only when a page needs it.
    */
   parse: (body: unknown, url: URL, res: ApiResponse) => T[] | Promise<T[]>;
-  /** a next link that repeats a page already fetched: pagination stops here */
+  /**
+   * a next link that repeats a page already fetched: the walk would loop. By default a contract
+   * error (exit 6) once the page is written; given, called instead, and the walk ends there.
+   */
   onRepeat?: (url: URL) => void;
+  /**
+   * each item's received_at and id: a page that repeats an event already yielded or is newer than
+   * the pages before it stops the walk (pagination-guard.ts) before it is yielded
+   */
+  order?: PageOrder<T>;
   /**
    * ask for the next page while the caller writes this one (one request ahead, never more: two
    * pages in memory at most). Off where a pool bounds the requests in flight (api/slices.ts).
@@ -193,8 +202,9 @@ interface Ahead {
 /**
  * Fetches pages one at a time, following rel="next", and yields each as soon as it arrives; the
  * caller writes it out before the next request, so nothing accumulates across pages. Stops at the
- * limit, at a page without a next link, or when a next link repeats a URL or cursor already seen
- * (a server bug that would otherwise loop forever).
+ * limit or at a page without a next link; a next link that repeats a URL or cursor already seen, a
+ * page that repeats events or goes back in time (`order`), and empty pages without end are server
+ * bugs that would loop forever: contract errors (exit 6), nothing written twice.
  */
 export async function* paginate<T>(
   client: ApiClient,
@@ -210,6 +220,8 @@ export async function* paginate<T>(
   let cursor: string | undefined = typeof query?.cursor === "string" ? query.cursor : undefined;
   let fetched = 0;
   let pages = 0;
+  const guard = new PageGuard<T>(opts.order);
+  let loopedAt: URL | undefined;
 
   let ahead: Ahead | undefined;
   // a finite limit may end the walk on any page: ask ahead only once this page's count is known, so
@@ -259,6 +271,7 @@ export async function* paginate<T>(
       // a next page the server announced but mq cannot read: after this page, an error (exit 6)
       // rather than a short result that looks complete
       const unreadableNext = nextUrl === undefined && broken.some((rel) => rel.includes("next")) ? linkHeader : undefined;
+      guard.check(events, nextUrl !== undefined, fetched, pages);
       fetched += events.length;
       pages++;
 
@@ -270,7 +283,8 @@ export async function* paginate<T>(
       remaining -= events.length;
 
       if (nextUrl !== undefined && !unseen(nextUrl)) {
-        opts.onRepeat?.(nextUrl);
+        if (opts.onRepeat) opts.onRepeat(nextUrl);
+        else loopedAt = nextUrl;
         nextUrl = undefined;
       }
       if (opts.prefetch && !earlyAhead && nextUrl !== undefined) {
@@ -284,6 +298,11 @@ export async function* paginate<T>(
           `mq stopped after ${fetched} event${fetched === 1 ? "" : "s"} (${pages} page${pages === 1 ? "" : "s"}); the rest cannot be fetched: report the header to the API provider`,
         );
       }
+      if (loopedAt !== undefined)
+        throw new ContractError(
+          `the server's next-page link repeats a page already fetched (cursor ${messageText(cursorOf(loopedAt) ?? loopedAt.href)}): its pagination would loop`,
+          `mq stopped after ${fetched} event${fetched === 1 ? "" : "s"} (${pages} page${pages === 1 ? "" : "s"}), each written once; report this to the API provider`,
+        );
       if (nextUrl === undefined) return;
       target = nextUrl;
       targetQuery = undefined;

@@ -95,7 +95,7 @@ export async function* walkSlices<T>(o: SliceWalkOptions<T>): AsyncGenerator<Sli
   const sinceMs = o.since.getTime();
   const perPage = Number(o.query.per_page ?? 100);
   const sliceQuery = (from: string, to: string): QueryInput => ({ ...o.query, received_from: from, received_to: to, cursor: undefined });
-  const paginateOpts = { signal: o.signal, parse: o.parse, onRepeat: o.onRepeat };
+  const paginateOpts = { signal: o.signal, parse: o.parse, onRepeat: o.onRepeat, order: { timeOf: o.timeOf, idOf: o.idOf } };
 
   // the newest slice: the first page of the sequential walk, fetched alone
   const head = paginate(o.client, o.path, { ...o.query, cursor: undefined }, paginateOpts);

@@ -83,13 +83,19 @@ export interface Archive {
 
 export interface OpenOptions {
   readOnly?: boolean;
+  /**
+   * read-only, and the engine shut off from everything but the archive (`mq archive query`): no
+   * file or network access, no extension installed or loaded, the configuration locked
+   */
+  sandbox?: boolean;
   /** create the folder and the file when missing (sync); otherwise a missing archive is an error */
   create?: boolean;
 }
 
 /** Opens (and if need be creates or migrates) the archive at `path`. */
 export async function openArchive(path: string, opts: OpenOptions = {}): Promise<Archive> {
-  const readOnly = opts.readOnly === true;
+  const readOnly = opts.readOnly === true || opts.sandbox === true;
+  const sandbox = opts.sandbox === true;
   if (!existsSync(path)) {
     if (!opts.create)
       throw new ArchiveError(
@@ -102,7 +108,7 @@ export async function openArchive(path: string, opts: OpenOptions = {}): Promise
       throw archiveFailure(err, path, "create the archive's folder");
     }
   }
-  let archive = await connect(path, readOnly && existsSync(path));
+  let archive = await connect(path, readOnly && existsSync(path), sandbox);
   try {
     const version = await knownSchemaVersion(archive);
     if (version < SCHEMA_VERSION) {
@@ -115,7 +121,7 @@ export async function openArchive(path: string, opts: OpenOptions = {}): Promise
       await migrate(archive, await knownSchemaVersion(archive));
       if (readOnly) {
         archive.close();
-        archive = await connect(path, true);
+        archive = await connect(path, true, sandbox);
       }
     }
     return archive;
@@ -125,15 +131,30 @@ export async function openArchive(path: string, opts: OpenOptions = {}): Promise
   }
 }
 
-async function connect(path: string, readOnly: boolean): Promise<Archive> {
+/**
+ * The engine's settings for a sandboxed archive (DuckDB's "Securing DuckDB" page): no file system
+ * or network access beyond the database file (read_csv, glob, COPY, EXPORT, ATTACH of another
+ * file, replacement scans of paths), no extension installed or loaded on demand. Set when the
+ * instance is created; `lock_configuration` follows once the time zone is set, so a statement
+ * cannot turn them back on.
+ */
+const SANDBOX_CONFIG: Record<string, string> = {
+  access_mode: "READ_ONLY",
+  enable_external_access: "false",
+  autoinstall_known_extensions: "false",
+  autoload_known_extensions: "false",
+};
+
+async function connect(path: string, readOnly: boolean, sandbox = false): Promise<Archive> {
   const duckdb = await loadDuckDb();
   let instance: DuckDBInstance;
   let conn: DuckDBConnection;
   try {
-    instance = await duckdb.DuckDBInstance.create(path, readOnly ? { access_mode: "READ_ONLY" } : {});
+    instance = await duckdb.DuckDBInstance.create(path, sandbox ? SANDBOX_CONFIG : readOnly ? { access_mode: "READ_ONLY" } : {});
     conn = await instance.connect();
     // every instant in and out of the archive is UTC, whatever the machine's zone
     await conn.run("SET TimeZone = 'UTC'");
+    if (sandbox) await conn.run("SET lock_configuration = true");
   } catch (err) {
     throw archiveFailure(err, path, "open the archive");
   }

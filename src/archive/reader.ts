@@ -39,9 +39,12 @@ export interface ArchivedEvent {
   dialect: DialectName;
 }
 
-/** Opens the archive read-only (from --data-dir, $MQ_DATA_DIR or the XDG data folder); closed when the command ends. */
-export async function openArchiveForReading(ctx: Context, dataDir?: string): Promise<Archive> {
-  const archive = await openArchive(archivePath(ctx.env, dataDir), { readOnly: true });
+/**
+ * Opens the archive read-only (from --data-dir, $MQ_DATA_DIR or the XDG data folder); closed when
+ * the command ends. `sandbox`: the engine reaches nothing but the archive (`mq archive query`).
+ */
+export async function openArchiveForReading(ctx: Context, dataDir?: string, opts: { sandbox?: boolean } = {}): Promise<Archive> {
+  const archive = await openArchive(archivePath(ctx.env, dataDir), { readOnly: true, sandbox: opts.sandbox === true });
   ctx.onCleanup(() => archive.close());
   return archive;
 }

@@ -1,10 +1,31 @@
-// Repeatable, comma-separated flag values: `--type a --type b,c` gives [a, b, c].
+// Repeatable, comma-separated flag values: `--type a --type b,c` gives [a, b, c]. Values that may
+// hold a comma themselves (a trigger: "Rule: a, b") repeat without splitting; a flag that takes
+// one value refuses a second one instead of keeping the last silently.
+import { InvalidArgumentError } from "commander";
 import { UsageError } from "../errors.js";
 
 /** commander argParser for a repeatable flag that also accepts comma-separated values. */
 export function collectList(value: string, previous: string[] | undefined): string[] {
   const items = value.split(",").map((s) => s.trim());
   return [...(previous ?? []), ...items];
+}
+
+/** commander argParser for a repeatable flag whose values are taken whole (no comma splitting). */
+export function collectWhole(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/**
+ * commander argParser for a flag that takes one value: given twice, it is a usage error (exit 2)
+ * naming both values, where commander would keep the last one silently. PARSE checks the value.
+ */
+export function singleValue<T = string>(flag: string, parse: (value: string) => T = (v) => v as T) {
+  // commander hands the value parsed so far as `previous` (undefined the first time: no default)
+  return (value: string, previous: T | undefined): T => {
+    if (previous !== undefined)
+      throw new InvalidArgumentError(`${flag} takes one value; it was given twice ('${String(previous)}', then '${value}').`);
+    return parse(value);
+  };
 }
 
 /** Checks that no item is empty (`--queue a,,b`, `--queue ""`); `flag` names the flag in the error. */

@@ -6,7 +6,7 @@ import { Option } from "commander";
 import { UsageError } from "../errors.js";
 import { paramOf, type Dialect } from "../api/dialects/types.js";
 import { DIALECTS, MERGIFY_DIALECT, SPEC_DIALECT } from "../api/dialects/index.js";
-import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "./lists.js";
+import { closestMatches, collectList, collectWhole, parseIntFlag, requireNonEmptyItems } from "./lists.js";
 
 export const MAX_PULL_REQUEST = 2147483646;
 
@@ -62,7 +62,9 @@ export const collectFilter = collectList;
 /** the placeholder and help of a filter's flag, with what each dialect says of it */
 export function filterHelp(f: LogsFilter, dialects: readonly Dialect[]): string {
   const has = dialects.filter((d) => paramOf(d, "logs", f.param) !== undefined).map((d) => d.name);
-  const repeat = dialects.some((d) => paramOf(d, "logs", f.param)?.array) ? "; repeatable, comma-separated" : "";
+  // a trigger may hold a comma ("Rule: a, b"): its flag repeats, and is never split
+  const each = f.value === "text" ? "; repeatable (the value is taken whole, commas included)" : "; repeatable, comma-separated";
+  const repeat = dialects.some((d) => paramOf(d, "logs", f.param)?.array) ? each : "";
   const only = has.length < dialects.length ? ` (${has.join(", ")} dialect only)` : "";
   return `${f.help}${repeat}${only}`;
 }
@@ -167,7 +169,9 @@ export function filterArgs(values: LogsFilterValues): string[] {
   const args: string[] = [];
   for (const f of LOGS_FILTERS) {
     const v = values[f.param];
-    if (v !== undefined && v.length > 0) args.push(f.flag, v.join(","));
+    if (v === undefined || v.length === 0) continue;
+    if (f.value === "text") for (const one of v) args.push(f.flag, String(one));
+    else args.push(f.flag, v.join(","));
   }
   return args;
 }
@@ -192,7 +196,9 @@ const PLACEHOLDER: Record<string, string> = { "pull-request": "<number>", "event
 /** The list filters as commander options, help naming the dialects that have each. */
 export function logsFilterOptions(): Option[] {
   const dialects = [SPEC_DIALECT, MERGIFY_DIALECT];
-  return LOGS_FILTERS.map((f) => new Option(`${f.flag} ${PLACEHOLDER[f.value]}`, filterHelp(f, dialects)).argParser(collectFilter));
+  return LOGS_FILTERS.map((f) =>
+    new Option(`${f.flag} ${PLACEHOLDER[f.value]}`, filterHelp(f, dialects)).argParser(f.value === "text" ? collectWhole : collectFilter),
+  );
 }
 
 /** Event types of both dialects for help: what they share, and what only one side has. */

@@ -5,7 +5,7 @@ import { Option, type Command } from "commander";
 import type { Context } from "../context.js";
 import type { ArchiveMode } from "../archive/choose.js";
 import { archiveOption, noArchiveOption, resolveArchiveMode } from "./archive.js";
-import { collectList, requireNonEmptyItems } from "./lists.js";
+import { collectList, requireNonEmptyItems, singleValue } from "./lists.js";
 import { checkWindowOrder, parseTimeFlag, TIME_VALUE_HELP } from "./time.js";
 import { parseIntFlag } from "./lists.js";
 import { UsageError } from "../errors.js";
@@ -40,7 +40,7 @@ export function addWindowFlags(cmd: Command, defaultWords: string): Command {
 /** --base-ref and --queue. */
 export function addStayFilterFlags(cmd: Command): Command {
   return cmd
-    .addOption(new Option("--base-ref <ref>", "only pull requests targeting this base ref"))
+    .addOption(new Option("--base-ref <ref>", "only pull requests targeting this base ref").argParser(singleValue("--base-ref")))
     .addOption(new Option("--queue <name>", "only stays in this queue (repeatable, comma-separated)").argParser(collectList));
 }
 

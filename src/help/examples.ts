@@ -14,7 +14,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
 
   logs: [
     "mq --offline logs --repo acme/web --type 'action.queue.*' --since 6h",
-    "mq --offline logs --repo acme/web --pr 4821 --since 7d",
+    "mq --offline logs --repo acme/web --pr $(mq --offline prs --repo acme/web --since 1d --limit 1 -o csv --fields pull_request | tail -n 1) --since 2d",
     "mq --offline logs --repo acme/web --follow --interval 5",
     "mq --offline archive sync --repo acme/web --since 2d && mq logs --archive --repo acme/web --since 2d --all -o ndjson",
   ],

@@ -9,6 +9,7 @@ import { QUEUE_EVENT_TYPES } from "./dialects.js";
 import { DEFAULT_PARALLEL } from "../api/slice-limits.js";
 import { pageCheck } from "../api/schema/page-check.js";
 import { paginate } from "../api/pagination.js";
+import { LOG_ORDER } from "../api/pagination-guard.js";
 import { walkSlices } from "../api/slices.js";
 
 export interface WalkOptions {
@@ -96,7 +97,11 @@ export async function* walkLog(ctx: Context, opts: WalkOptions): AsyncGenerator<
           timeOf: (e) => Date.parse(e.received_at),
           idOf: (e) => e.id,
         })
-      : paginate(client, path, query, { signal: ctx.signal, parse });
+      : paginate(client, path, query, {
+          signal: ctx.signal,
+          parse,
+          order: LOG_ORDER,
+        });
   for await (const page of walk) {
     pages++;
     count += page.events.length;

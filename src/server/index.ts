@@ -129,7 +129,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
-  handler.baseUrl = url;
   let closed: Promise<void> | undefined;
   return {
     url,
@@ -231,8 +230,6 @@ export function decodeCursor(s: string): Cursor | undefined {
 
 class Handler {
   private appendedNewest: number | undefined;
-  /** http://HOST:PORT as listened on: Link URLs are built from it, never from a request's Host */
-  baseUrl = "http://127.0.0.1";
   /** the Host names a loopback server answers to; undefined when listening beyond this machine */
   private readonly allowedHosts: ReadonlySet<string> | undefined;
   /** the /logs parameters of the dialect spoken, echoed into Link URLs */
@@ -439,7 +436,10 @@ class Handler {
     page: { events: StoredEvent[]; hasNext: boolean; hasPrev: boolean },
     _perPage: number,
   ): string {
-    const base = `${this.baseUrl}${(req.url ?? "/").split("?")[0]}`;
+    // relative references (RFC 8288 resolves them against the request's URL): behind a port map,
+    // an SSH tunnel or a reverse proxy that rewrites Host, the client's own origin stays the one
+    // it follows, where a URL built from the listening address or a Host header would not
+    const base = (req.url ?? "/").split("?")[0]!;
     const url = (cursor: Cursor | undefined) => {
       const params = new URLSearchParams();
       // the API's own filters only: unknown parameters are ignored, and echoing them could make

@@ -143,9 +143,16 @@ describe("paginate", () => {
     expect(repeats).toEqual([`${L}?per_page=1&cursor=a`]);
   });
 
-  it("stops when a next link repeats the URL already fetched", async () => {
+  it("a next link that repeats the URL already fetched: the page is yielded, then a contract error", async () => {
     const { client, requests } = fakeClient({ [L]: { events: [1], link: `<${L}>; rel="next"` } });
-    await collect(paginate(client, "logs", undefined, { parse }));
+    const got: unknown[] = [];
+    const walk = (async () => {
+      for await (const p of paginate(client, "logs", undefined, { parse })) got.push(...p.events);
+    })();
+    await expect(walk).rejects.toThrow(
+      /^the server's next-page link repeats a page already fetched \(cursor .*\): its pagination would loop$/,
+    );
+    expect(got).toEqual([1]);
     expect(requests).toEqual([L]);
   });
 

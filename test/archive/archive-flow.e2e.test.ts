@@ -99,12 +99,12 @@ describe("mq archive sync", () => {
     expect(table.stdout.trimEnd().split("\n")).toHaveLength(4);
   });
 
-  it("query cannot change the archive, and bad SQL is one clear line with exit 8", async () => {
+  it("query cannot change the archive, and bad SQL is one clear line with exit 2", async () => {
     const del = await mq(["archive", "query", "DELETE FROM events"], { dataDir: dir });
-    expect(del.code).toBe(8);
-    expect(del.stderr).toMatch(/^mq: could not run the query: .*read-only/m);
+    expect(del.code).toBe(2);
+    expect(del.stderr).toMatch(/^mq: mq archive query runs one read-only SELECT over the archive: DELETE statements are refused\./m);
     const bad = await mq(["archive", "query", "SELEC 1"], { dataDir: dir });
-    expect(bad.code).toBe(8);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^mq: could not run the query: Parser Error/);
     const empty = await mq(["archive", "query", " "], { dataDir: dir });
     expect(empty.code).toBe(2);
@@ -162,7 +162,7 @@ describe("mq archive sync", () => {
     const out = join(tempDir(), "parquet");
     const r = await mq(["archive", "export", "--parquet", out], { dataDir: dir });
     expect(r.code, r.stderr).toBe(0);
-    expect(readdirSync(out)).toEqual(["repository=acme%2Fweb"]);
+    expect(readdirSync(out)).toEqual(["_mq_export.json", "repository=acme%2Fweb"]);
     expect(readdirSync(join(out, "repository=acme%2Fweb"))).toEqual(["date=2026-11-19", "date=2026-11-20"]);
     expect(r.stderr).toMatch(/^Exported [\d,]+ events into 2 partitions under /);
     const archive = await openArchive(join(dir, "archive.duckdb"), { readOnly: true });

@@ -3,7 +3,7 @@
 // server speaking its dialect) reads back under --strict without a word, one archive can hold a
 // repository from each side, and an archive from before the record (schema version 2) is
 // migrated with each event's side inferred.
-import { readFileSync } from "node:fs";
+import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/main.js";
@@ -42,6 +42,38 @@ const syncFrom = (server: RunningServer, dialect: "spec" | "mergify", repo: stri
     dataDir,
   );
 
+/**
+ * A sync takes seconds of CPU, and most tests start from the same one or two: each runs once, in a
+ * folder of its own, and a test gets a copy of that folder (what the same syncs write in its own).
+ */
+const synced = new Map<string, Promise<string>>();
+function syncedOnce(syncs: Array<[RunningServer, "spec" | "mergify", string]>): Promise<string> {
+  const key = syncs.map(([server, dialect, repo]) => `${server.url} ${dialect} ${repo}`).join("; ");
+  let made = synced.get(key);
+  if (!made) {
+    made = (async () => {
+      const dir = tempDir();
+      for (const [server, dialect, repo] of syncs) {
+        const r = await syncFrom(server, dialect, repo, dir);
+        expect(r.code, r.stderr).toBe(0);
+      }
+      return dir;
+    })();
+    synced.set(key, made);
+  }
+  return made;
+}
+async function copyOf(syncs: Array<[RunningServer, "spec" | "mergify", string]>): Promise<string> {
+  const dir = tempDir();
+  cpSync(await syncedOnce(syncs), dir, { recursive: true });
+  return dir;
+}
+const mergifyWeb = (): Array<[RunningServer, "spec" | "mergify", string]> => [[mergify, "mergify", "acme/web"]];
+const mergifyWebSpecApi = (): Array<[RunningServer, "spec" | "mergify", string]> => [
+  [mergify, "mergify", "acme/web"],
+  [spec, "spec", "acme/api"],
+];
+
 /** every read of the archive, under --strict, whatever dialect the command line names */
 async function readsStrict(repo: string, dir: string, dialect: "spec" | "mergify") {
   const window = ["--repo", repo, "--since", SINCE, "--until", UNTIL, "--archive", "--strict", "--dialect", dialect, "--token", TOKEN];
@@ -59,9 +91,7 @@ function expectClean(r: { code: number; stdout: string; stderr: string }) {
 
 describe("an archive synced from the real service's dialect", () => {
   it("reads back under --strict (logs, insights, prs) with exit 0 and no warning, whatever --dialect the reader names", async () => {
-    const dir = tempDir();
-    const s = await syncFrom(mergify, "mergify", "acme/web", dir);
-    expect(s.code, s.stderr).toBe(0);
+    const dir = await copyOf(mergifyWeb());
     const file = join(dir, "archive.duckdb");
     expect(await withDb(file, (run) => run("SELECT DISTINCT dialect FROM events"))).toEqual([{ dialect: "mergify" }]);
     expect(await withDb(file, (run) => run("SELECT dialect FROM syncs"))).toEqual([{ dialect: "mergify" }]);
@@ -80,8 +110,7 @@ describe("an archive synced from the real service's dialect", () => {
   });
 
   it("an event that matches neither is named against its own side's description under --strict", async () => {
-    const dir = tempDir();
-    expect((await syncFrom(mergify, "mergify", "acme/web", dir)).code).toBe(0);
+    const dir = await copyOf(mergifyWeb());
     const file = join(dir, "archive.duckdb");
     // a queue event whose metadata the service's OpenAPI does not allow
     await withDb(file, (run) =>
@@ -99,9 +128,7 @@ describe("an archive synced from the real service's dialect", () => {
 
 describe("one archive, a repository from each side", () => {
   it("each repository's events keep their own side, and both read under --strict", async () => {
-    const dir = tempDir();
-    expect((await syncFrom(mergify, "mergify", "acme/web", dir)).code).toBe(0);
-    expect((await syncFrom(spec, "spec", "acme/api", dir)).code).toBe(0);
+    const dir = await copyOf(mergifyWebSpecApi());
     const file = join(dir, "archive.duckdb");
     expect(
       await withDb(file, (run) => run("SELECT repository, dialect, count(*)::INTEGER AS n FROM events GROUP BY ALL ORDER BY ALL")),
@@ -165,9 +192,7 @@ describe("one repository synced from both sides", () => {
 
 describe("schema version 2 to 3", () => {
   it("migrates: a backup first, each event's side inferred from its sync's API and its own shape, and --strict reads pass", async () => {
-    const dir = tempDir();
-    expect((await syncFrom(mergify, "mergify", "acme/web", dir)).code).toBe(0);
-    expect((await syncFrom(spec, "spec", "acme/api", dir)).code).toBe(0);
+    const dir = await copyOf(mergifyWebSpecApi());
     const file = join(dir, "archive.duckdb");
     const sides = "SELECT repository, id, dialect FROM events ORDER BY ALL";
     const synced = await withDb(file, (run) => run(sides));
@@ -193,9 +218,7 @@ describe("schema version 2 to 3", () => {
   });
 
   it("a sync from the real service's URL is the service's, and so are its repository's events; offline is the contract", async () => {
-    const dir = tempDir();
-    expect((await syncFrom(mergify, "mergify", "acme/web", dir)).code).toBe(0);
-    expect((await syncFrom(spec, "spec", "acme/api", dir)).code).toBe(0);
+    const dir = await copyOf(mergifyWebSpecApi());
     const file = join(dir, "archive.duckdb");
     await withDb(file, async (run) => {
       await run("UPDATE syncs SET api_url = 'https://api.mergify.com/' WHERE repository = 'acme/web'");

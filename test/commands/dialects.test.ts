@@ -66,6 +66,9 @@ describe.each(DIALECT_NAMES)("mq logs against mq serve --dialect %s", (dialect) 
         [["--outcome", "failure", "--outcome", "success"], "outcome", ["failure", "success"]],
         [["--not-outcome", "neutral"], "not_outcome", ["neutral"]],
         [["--trigger", "CI Insights"], "trigger", ["CI Insights"]],
+        // a trigger holding a comma is one value (it was split into "Rule: a" and "b")
+        [["--trigger", "Rule: a, b"], "trigger", ["Rule: a, b"]],
+        [["--trigger", "Rule: a, b", "--trigger", "CI Insights"], "trigger", ["Rule: a, b", "CI Insights"]],
         [["--not-trigger", "CI Insights"], "not_trigger", ["CI Insights"]],
         [["--batch-pr", String(batch)], "batch_pull", [String(batch)]],
         [["--not-batch-pr", String(batch)], "not_batch_pull", [String(batch)]],
@@ -78,6 +81,18 @@ describe.each(DIALECT_NAMES)("mq logs against mq serve --dialect %s", (dialect) 
       }
       const failures = await run(["logs", "--outcome", "failure", "--limit", "50", "-o", "ndjson"]);
       for (const l of failures.stdout.split("\n").filter(Boolean)) expect(JSON.parse(l).outcome).toBe("failure");
+    });
+
+    test("a single-value flag given twice is exit 2 naming both values, nothing sent (--base-ref kept the last silently)", async () => {
+      for (const args of [["logs"], ["logs", "aggregate"]]) {
+        const before = runs.server.requests.length;
+        const r = await run([...args, "--base-ref", "a", "--base-ref", "b"]);
+        expect(r.code, args.join(" ")).toBe(2);
+        expect(r.stderr).toBe(
+          "mq: option '--base-ref <ref>' argument 'b' is invalid. --base-ref takes one value; it was given twice ('a', then 'b').\n",
+        );
+        expect(runs.server.requests.length).toBe(before);
+      }
     });
 
     test("pairs the service refuses are refused here first: exit 2, one line, nothing sent", async () => {
@@ -147,9 +162,13 @@ describe.each(DIALECT_NAMES)("mq logs against mq serve --dialect %s", (dialect) 
 
     test("the resume command carries the filters and the dialect", async () => {
       const { resumeCommand } = await import("../../src/commands/logs/messages.js");
-      const opts = { format: "ndjson", all: true, filters: { pull_request: [1, 2], not_outcome: ["neutral"], trigger: ["a b"] } } as never;
+      const opts = {
+        format: "ndjson",
+        all: true,
+        filters: { pull_request: [1, 2], not_outcome: ["neutral"], trigger: ["a b", "Rule: x, y"] },
+      } as never;
       expect(resumeCommand(opts, "acme/web", "c2", undefined, { offline: false, dialect: "mergify" })).toBe(
-        "mq logs --repo acme/web --dialect mergify --pr 1,2 --not-outcome neutral --trigger 'a b' --all -o ndjson --cursor c2",
+        "mq logs --repo acme/web --dialect mergify --pr 1,2 --not-outcome neutral --trigger 'a b' --trigger 'Rule: x, y' --all -o ndjson --cursor c2",
       );
     });
   } else {

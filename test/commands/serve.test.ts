@@ -155,6 +155,83 @@ describe("runServe", () => {
     expect(ctx.stderrText()).toBe("mq: interrupted while the server was starting; it was not left running\n");
   });
 
+  it("--host beyond loopback without --token: exit 2 before listening (it answered any token before)", async () => {
+    for (const host of ["0.0.0.0", "::", "192.0.2.10"]) {
+      const controller = new AbortController();
+      controller.abort();
+      const ctx = testContext({ signal: controller.signal });
+      expect(await main(["serve", "--host", host, "--days", "1"], ctx), host).toBe(2);
+      expect(ctx.stdoutText()).toBe("");
+      expect(ctx.stderrText()).toBe(
+        `mq: --host ${host} listens beyond this machine: give --token T too, so that only requests carrying T are answered.\n`,
+      );
+    }
+  });
+
+  it("its Try: line works as printed, from 0.0.0.0 too (it named 0.0.0.0, which mq refuses over plain http)", async () => {
+    const controller = new AbortController();
+    const ctx = testContext({ signal: controller.signal });
+    const { runServe } = await import("../../src/commands/serve/run.js");
+    const done = runServe(
+      {
+        host: "0.0.0.0",
+        port: 0,
+        token: "s3cret-token",
+        seed: 1,
+        days: 1,
+        now: new Date("2026-11-20T12:00:00Z"),
+        latencyMs: 0,
+        memoryBudgetMb: 512,
+      },
+      ctx,
+    );
+    let tryLine: string | undefined;
+    for (let i = 0; i < 300 && !tryLine; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      tryLine = ctx
+        .stderrText()
+        .split("\n")
+        .find((l) => l.startsWith("Try: mq "));
+    }
+    expect(tryLine).toMatch(/^Try: mq --api-url http:\/\/127\.0\.0\.1:\d+ --token <your --token> logs --repo acme\/web$/);
+    const args = tryLine!.slice("Try: mq ".length).replace("<your --token>", "s3cret-token").split(" ");
+    const client = testContext({ now: () => new Date("2026-11-20T12:00:00Z") });
+    expect(await main([...args, "--limit", "3", "-o", "ndjson"], client)).toBe(0);
+    expect(client.stdoutText().trimEnd().split("\n")).toHaveLength(3);
+    controller.abort();
+    await done;
+  });
+
+  it("behind a reverse proxy that rewrites Host (a port map, an SSH tunnel, nginx's default), --all follows every page", async () => {
+    const { startServer } = await import("../../src/server/index.js");
+    const { startReverseProxy } = await import("../helpers/reverse-proxy.js");
+    const server = await startServer({ port: 0, seed: 2, days: 1, now: new Date("2026-11-20T12:00:00Z"), recordRequests: true });
+    const proxy = await startReverseProxy(server.url);
+    try {
+      const direct = testContext({ now: () => new Date("2026-11-20T12:00:00Z") });
+      expect(
+        await main(
+          ["--api-url", server.url, "--token", "t", "logs", "--repo", "acme/web", "--all", "--per-page", "7", "-o", "ndjson"],
+          direct,
+        ),
+      ).toBe(0);
+      const ctx = testContext({ now: () => new Date("2026-11-20T12:00:00Z") });
+      expect(
+        await main(["--api-url", proxy.url, "--token", "t", "logs", "--repo", "acme/web", "--all", "--per-page", "7", "-o", "ndjson"], ctx),
+      ).toBe(0);
+      expect(ctx.stderrText()).toBe("");
+      const lines = ctx.stdoutText().trimEnd().split("\n");
+      expect(lines.length).toBeGreaterThan(14);
+      expect(ctx.stdoutText()).toBe(direct.stdoutText());
+      // every page went through the proxy, which named the upstream in Host
+      expect(proxy.forwardedHosts.length).toBe(Math.ceil(lines.length / 7));
+      expect(new Set(proxy.forwardedHosts)).toEqual(new Set([new URL(server.url).host]));
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
+  });
+
   it("through main, an empty --token or one with whitespace exits 2 before listening", async () => {
     for (const token of ["", "a b"]) {
       // an already aborted signal: a server that did start would stop at once (exit 0)

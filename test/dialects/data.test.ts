@@ -33,7 +33,7 @@ describe("generated from the OpenAPI", () => {
     expect(MERGIFY_DIALECT.endpoints["stats/average_queue_time"]).toBeUndefined();
     expect(MERGIFY_DIALECT.defaultPerPage).toBe(10);
     expect(MERGIFY_DIALECT.maxWindowDays).toBe(93);
-    expect(MERGIFY_DIALECT.linkRels).toEqual(["next", "prev"]);
+    expect(MERGIFY_DIALECT.linkRels).toEqual(["next", "prev", "first", "last"]);
     expect(MERGIFY_DIALECT.abortCodes).toContain("CHECKS_INTERRUPTED");
     const logs = Object.fromEntries(MERGIFY_DIALECT.endpoints.logs!.map((p) => [p.name, p]));
     expect(logs.pull_request).toMatchObject({ array: true, type: "integer", exclusiveMaximum: 2147483647 });

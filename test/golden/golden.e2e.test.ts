@@ -70,7 +70,7 @@ function capture(args: string[], columns: number): Promise<{ code: number | null
  */
 const CAPTURES: ReadonlyArray<[string, string[], number?, number[]?]> = [
   ["logs", ["logs"]],
-  ["logs-pr", ["logs", "--pr", "4821", "--since", "7d"]],
+  ["logs-pr", ["logs", "--pr", "319114", "--since", "7d"]],
   ["stats-failure-rate", ["stats", "failure-rate"]],
   ["stats-failure-rate-intervals", ["stats", "failure-rate", "--intervals", "--since", "6h", "--queue", "hotfix"]],
   ["stats-checks-retries", ["stats", "checks-retries", "--since", "7d"]],
@@ -86,7 +86,7 @@ const CAPTURES: ReadonlyArray<[string, string[], number?, number[]?]> = [
   // the analyses of the log, at 60 columns too: every table fits (parts one under the other)
   ["insights", ["insights", "--since", "7d"], 0, [60, 80, 120]],
   ["prs", ["prs", "--since", "1d", "--limit", "12"], 0, [60, 80, 120]],
-  ["pr", ["pr", "2228", "--since", "10d"], 0, [60, 80, 120]],
+  ["pr", ["pr", "316403", "--since", "10d"], 0, [60, 80, 120]],
 ];
 
 const widest = (text: string) => Math.max(...text.split("\n").map((l) => l.length));

@@ -88,3 +88,24 @@ export function archiveApiServer(): {
   });
   return { url: () => server.url, api: () => apiFlags(server.url), fromApi: (since, until) => eventsFromApi(server.url, since, until) };
 }
+
+/**
+ * A small archive at `dir/archive.duckdb` made without a server: events of acme/web with these ids
+ * (`action.rebase`, on 2026-11-20 from 10:00, a second apart), covered from 00:00 to 12:00.
+ */
+export async function seedArchive(dir: string, ids: ReadonlyArray<number | bigint> = [1, 2, 3]): Promise<void> {
+  const archive = await openArchive(join(dir, "archive.duckdb"), { create: true });
+  try {
+    for (const [i, id] of ids.entries()) {
+      const at = new Date(Date.parse("2026-11-20T10:00:00Z") + i * 1000).toISOString();
+      await archive.run(
+        `INSERT INTO events (repository, id, received_at, type, raw, archived_at, dialect) VALUES ('acme/web', ${String(id)}, TIMESTAMPTZ '${at}', 'action.rebase', '{"id":${String(id)},"received_at":"${at}","trigger":"t","repository":"acme/web","pull_request":null,"base_ref":null,"type":"action.rebase","metadata":{}}', now(), 'spec')`,
+      );
+    }
+    await archive.run(
+      "INSERT INTO coverage VALUES ('acme/web', TIMESTAMPTZ '2026-11-20 00:00:00+00', TIMESTAMPTZ '2026-11-20 12:00:00+00')",
+    );
+  } finally {
+    archive.close();
+  }
+}

@@ -33,12 +33,6 @@ export default function setup(): () => void {
       const shown = left.sort().slice(0, 50).join("\n  ");
       const more = left.length > 50 ? `\n  ... and ${left.length - 50} more` : "";
       const message = `the tests left ${left.length} entries in the temporary directory (${root}):\n  ${shown}${more}`;
-      // the end-to-end half (MQ_TEST_LEFTOVERS=warn in its npm script) names them without failing:
-      // a spawned mq that outlives its test file's cleanup can recreate its config folder there
-      if (process.env.MQ_TEST_LEFTOVERS === "warn") {
-        process.stderr.write(`warning: ${message}\n`);
-        return;
-      }
       // vitest prints an error thrown here but keeps the exit status of the tests
       process.exitCode = 1;
       throw new Error(message);

@@ -3,7 +3,7 @@
 // instead of the suite.
 import { spawn, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
-import { tempDir } from "./tmp.js";
+import { beforeTempRemoval, tempDir } from "./tmp.js";
 
 export const MQ_BIN = resolve(import.meta.dirname, "../../bin/mq.js");
 
@@ -52,6 +52,7 @@ export function startMq(args: string[], opts: SpawnOptions = {}): Running {
   const child = spawn(process.execPath, [MQ_BIN, ...args], {
     env: cleanEnv(opts.env),
     stdio: ["pipe", "pipe", "pipe"],
+    detached: true,
   });
   return track(child, opts);
 }
@@ -61,6 +62,7 @@ export function startShell(script: string, opts: SpawnOptions = {}): Running {
   const child = spawn("bash", ["-c", script], {
     env: cleanEnv({ NODE: process.execPath, MQ_BIN, ...opts.env }),
     stdio: ["pipe", "pipe", "pipe"],
+    detached: true,
   });
   return track(child, opts);
 }
@@ -80,11 +82,22 @@ function track(child: ChildProcess, opts: SpawnOptions): Running {
   let killed = false;
   const timer = setTimeout(() => {
     killed = true;
-    child.kill("SIGKILL");
+    killGroup(child);
   }, opts.killAfterMs ?? 15_000);
+  // what a test left running is killed before the file's temp folders go: it could write into them
+  // (its config folder, its code cache under HOME) after they were removed. `close` comes once every
+  // process holding the pipes (a shell's mq too) is gone.
+  const closed = new Promise<void>((res) => child.once("close", () => res()));
+  let open = true;
+  const unregister = beforeTempRemoval(async () => {
+    if (open) killGroup(child);
+    await closed;
+  });
   const done = new Promise<SpawnResult>((resolveDone) => {
     child.on("close", (code, signal) => {
+      open = false;
       clearTimeout(timer);
+      unregister();
       resolveDone({ code, signal, stdout: out, stderr: err, killed });
     });
   });
@@ -111,6 +124,18 @@ function track(child: ChildProcess, opts: SpawnOptions): Running {
     },
     done,
   };
+}
+
+/**
+ * Kills the child and what it started: each child leads a process group of its own (detached), so a
+ * shell's mq dies with the shell instead of holding the pipes (and writing into its HOME) after it.
+ */
+function killGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL");
+  }
 }
 
 export function spawnMq(args: string[], opts: SpawnOptions = {}): Promise<SpawnResult> {

@@ -346,33 +346,40 @@ function scenarios(): void {
   });
 
   describe("pagination links that would never end or leave the API", () => {
-    const LOOP_WARNING =
-      /^mq: warning: the server's next-page link repeats a page already fetched \(cursor .*\); stopping there, the result may be incomplete\.$/;
+    const LOOP = (cursor: string, events: number, pages: number) => [
+      `mq: the server's next-page link repeats a page already fetched (cursor ${cursor}): its pagination would loop`,
+      `mq stopped after ${events} events (${pages} pages), each written once; report this to the API provider`,
+    ];
 
-    it("a Link loop (page 2 points back to page 1) stops after each page once, with a warning", async () => {
+    it("a Link loop (page 2 points back to page 1) stops after each page once, exit 6", async () => {
       server.expect(pageReply(PAGE1, NEXT), pageReply(PAGE2, "/v1/repos/acme/web/logs?per_page=10"));
       const r = await runMq(ARGS, { apiUrl: server.url });
-      expect(r.code).toBe(0);
+      expect(r.code).toBe(6);
       expect(r.stdout).toBe(ndjson([...PAGE1, ...PAGE2]));
-      expect(lines(r.stderr)).toEqual([expect.stringMatching(LOOP_WARNING)]);
+      expect(lines(r.stderr)).toEqual(
+        LOOP("http://127.0.0.1:PORT/v1/repos/acme/web/logs?per_page=10".replace("http://127.0.0.1:PORT", server.url), 20, 2),
+      );
       expect(server.requests).toHaveLength(2);
     });
 
-    it("a page whose next link is itself stops there, with a warning", async () => {
+    it("a page whose next link is itself stops there, exit 6", async () => {
       server.setScript((_n, url) => (url.searchParams.get("cursor") !== "c2" ? pageReply(PAGE1, NEXT) : pageReply(PAGE2, NEXT)));
       const r = await runMq(ARGS, { apiUrl: server.url });
-      expect(r.code).toBe(0);
+      expect(r.code).toBe(6);
       expect(r.stdout).toBe(ndjson([...PAGE1, ...PAGE2]));
-      expect(lines(r.stderr)).toEqual([expect.stringMatching(/cursor c2\); stopping there/)]);
+      expect(lines(r.stderr)).toEqual(LOOP("c2", 20, 2));
       expect(server.requests).toHaveLength(2);
     });
 
-    it("a server that ignores the cursor: the loop is cut at the first repeat", async () => {
+    it("a server that ignores the cursor: the repeated page is not written, exit 6", async () => {
       server.setScript(() => pageReply(PAGE1, NEXT));
       const r = await runMq(ARGS, { apiUrl: server.url });
-      expect(r.code).toBe(0);
-      // the second answer is what the server sent for cursor c2: mq cannot know it is the same page
-      expect(r.stdout).toBe(ndjson([...PAGE1, ...PAGE1]));
+      expect(r.code).toBe(6);
+      expect(r.stdout).toBe(ndjson(PAGE1));
+      expect(lines(r.stderr).slice(0, 2)).toEqual([
+        `mq: the server's page 2 repeats event ${PAGE1[0]!.id}, already written: its pagination would loop`,
+        "mq stopped after 10 events (1 page), each written once; report this to the API provider",
+      ]);
       expect(server.requests).toHaveLength(2);
     });
 

@@ -1,5 +1,5 @@
 // The bundled server is safe from web pages: a loopback `mq serve` answers only to loopback Host
-// names (DNS rebinding), sends no CORS headers, builds Link URLs from the address it listens on,
+// names (DNS rebinding), sends no CORS headers, writes Link URLs relative to the request,
 // compares tokens in constant time, and answers HEAD and OPTIONS like a real HTTP server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request, type IncomingHttpHeaders } from "node:http";
@@ -68,12 +68,13 @@ describe("a loopback mq serve and the Host header (DNS rebinding)", () => {
     }
   });
 
-  it("builds Link URLs from the address it listens on, never from Host", async () => {
+  it("writes Link URLs relative to the request (RFC 8288), never naming a host, the Host header's or its own", async () => {
     const r = await send(open.url, LOGS, { host: "localhost:1" });
     expect(r.status).toBe(200);
     const links = String(r.headers.link);
-    expect(links).toContain(`<${open.url}/v1/repos/acme/web/logs?per_page=2&cursor=`);
+    expect(links).toContain(`</v1/repos/acme/web/logs?per_page=2&cursor=`);
     expect(links).not.toContain("localhost:1");
+    expect(links).not.toContain("127.0.0.1");
   });
 
   it("does not check Host when listening beyond this machine", () => {

@@ -9,8 +9,14 @@ export interface Got {
   json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
+/** the URL of the last request: a relative Link target resolves against it, as RFC 8288 says */
+let lastUrl: string | undefined;
+
+/** GET `url`; a relative one (a Link target as the server writes it) resolves against the previous request's URL */
 export async function get(url: string, headers: Record<string, string> = AUTH, method = "GET"): Promise<Got> {
-  const res = await fetch(url, { headers, method });
+  const absolute = new URL(url, lastUrl).href;
+  lastUrl = absolute;
+  const res = await fetch(absolute, { headers, method });
   const text = await res.text();
   let json: unknown;
   try {

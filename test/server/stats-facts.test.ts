@@ -72,7 +72,9 @@ describe("statistics folded from the simulation's facts", () => {
   });
 
   it("retries and bisections occur in the days compared", () => {
-    const facts = CASES.flatMap(([seed, repo, first]) => simulateDayFacts({ repo, seed, day: first }));
+    const facts = CASES.flatMap(([seed, repo, first, end]) =>
+      Array.from({ length: end - first }, (_, k) => simulateDayFacts({ repo, seed, day: first + k })).flat(),
+    );
     expect(facts.some((f) => f.kind === FACT.checksEnd && f.c >= 1)).toBe(true);
     expect(facts.some((f) => f.kind === FACT.bisectionEnd)).toBe(true);
     expect(facts.some((f) => f.kind === FACT.checksEnd && f.text === "INTERMEDIATE_RESULTS_SKIPPED")).toBe(true);

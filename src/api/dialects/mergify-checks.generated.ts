@@ -104,9 +104,9 @@ function c21(v: any, p?: Path | null): boolean {
 }
 function c22(v: any, p?: Path | null): boolean {
   if (typeof v !== "number" || !Number.isFinite(v)) return p != null && typeIssue(p, "number", v);
-  if (!Number.isInteger(v)) return int(v, p);
-  if (p == null) return Number.isSafeInteger(v) && (v >= 0);
-  return all([int(v, p), v >= 0 || bad(p, "Too small: expected number to be >=0", false)]);
+  if (!Number.isInteger(v)) return p != null && bad(p, "Invalid input: expected int, received number");
+  if (p == null) return (v >= 0) && (v <= 9223372036854775807);
+  return all([v >= 0 || bad(p, "Too small: expected number to be >=0", false), v <= 9223372036854775807 || bad(p, "Too big: expected int to be <=9223372036854775807", false)]);
 }
 function c23(v: any, p?: Path | null): boolean {
   if (!Array.isArray(v)) return p != null && typeIssue(p, "array", v);

@@ -30,8 +30,9 @@ export const MERGIFY_DIALECT: Dialect = {
   // longer than about 93 days is a 422.
   maxWindowDays: 93,
   defaultPerPage: Number(MERGIFY_ENDPOINTS.logs!.find((p) => p.name === "per_page")?.default ?? 10),
-  // The OpenAPI's example lists four relations; the service sends only these two (issue 13).
-  linkRels: ["next", "prev"],
+  // The OpenAPI's example of the Link header lists four relations: the bundled server sends them all
+  // (the service was seen sending only next and prev, issue 13; mq follows next only)
+  linkRels: ["next", "prev", "first", "last"],
   // no stats group or filter of the OpenAPI has a partition
   partitions: false,
   hosts: [new URL(MERGIFY_SERVER_URL).hostname],

@@ -165,6 +165,12 @@ export function emitChecks(schemas: ReadonlyMap<string, unknown>, opts: EmitOpti
     if (node.maximum !== undefined) checks.push([`v <= ${node.maximum}`, `Too big: expected number to be <=${node.maximum}`]);
     if (node.exclusiveMaximum !== undefined)
       checks.push([`v < ${node.exclusiveMaximum}`, `Too big: expected number to be <${node.exclusiveMaximum}`]);
+    if (node["x-int64"] === true) {
+      // any integer (a double at or beyond 2^53 is one) up to 2^63: JSON.parse rounds 2^63-1 to it
+      lines.push(`  if (!Number.isInteger(v)) return p != null && bad(p, "Invalid input: expected int, received number");`);
+      checks.push(["v <= 9223372036854775807", "Too big: expected int to be <=9223372036854775807"]);
+      return [...lines, ...checksCode(checks)].join("\n");
+    }
     if (node["x-int"] === true) {
       // zod's int check comes first, and a non-integer stops the checks after it
       if (checks.length === 0) return [...lines, "  return int(v, p);"].join("\n");

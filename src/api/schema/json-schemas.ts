@@ -6,7 +6,7 @@
 // - every object is loose: the real service adds fields, and they reach the user untouched;
 // - a date-time is the contract's (zod's pattern: offset required, real calendar dates) and a uuid
 //   any 8-4-4-4-12 hex, in both dialects;
-// - an integer is a safe integer (x-int); a union that includes null is "X or null";
+// - an integer is a safe integer (x-int), an int64 one any integer up to 2^63 (x-int64); a union that includes null is "X or null";
 // - an object without properties is a record (x-record): any keys, each value of one shape.
 import * as z from "zod";
 
@@ -16,6 +16,8 @@ export type JsonSchema = Json | boolean;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+/** the OpenAPI's int64 maximum, 2^63 - 1, as JSON.parse reads it: the double 2^63 */
+const INT64_MAX = 2 ** 63;
 
 /** zod's patterns of the contract's date-time and uuid (z.guid: any 8-4-4-4-12 hex), read through its public JSON Schema. */
 export function formats(dateTime: z.ZodType, uuid: z.ZodType): Record<"date-time" | "uuid", RegExp> {
@@ -69,7 +71,9 @@ export function normalize(schema: unknown, opts: NormalizeOptions): JsonSchema {
       // an integer is a number that is a safe integer (x-int, as zod's z.int()); its own bounds
       // are kept where they are narrower
       const out: Json = { type: "number" };
-      if (schema.type === "integer") out["x-int"] = true;
+      // the real service's int64 fields (pull-request numbers: maximum 2^63-1) take any integer up
+      // to 2^63 (x-int64): a valid page beyond 2^53 is no contract breach, its exact text is kept
+      if (schema.type === "integer") out[typeof schema.maximum === "number" && schema.maximum >= INT64_MAX ? "x-int64" : "x-int"] = true;
       const min = typeof schema.minimum === "number" && schema.minimum > -MAX_SAFE ? schema.minimum : undefined;
       const max = typeof schema.maximum === "number" && schema.maximum < MAX_SAFE ? schema.maximum : undefined;
       if (min !== undefined) out.minimum = min;

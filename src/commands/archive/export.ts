@@ -18,7 +18,7 @@ export function NewCmdArchiveExport(_ctx: Context, runF: (opts: ArchiveExportOpt
     )
     .argument("[repos...]", "only these repositories (default: all)")
     .addOption(new Option("--parquet <dir>", "the folder to write (required)"))
-    .addOption(new Option("--force", "replace what the folder already holds"))
+    .addOption(new Option("--force", "replace a previous export in the folder (refused when it holds anything else, or a symbolic link)"))
     .addOption(dataDirOption())
     .action(async (repos: string[], flags: { parquet?: string; force?: boolean; dataDir?: string }) => {
       if (flags.parquet === undefined || flags.parquet.trim() === "")

@@ -1,5 +1,5 @@
-// `mq archive query "SQL"`: any read-only SQL over the archive (the events are in the table
-// `events`), its rows in every output format, streamed.
+// `mq archive query "SQL"`: one read-only SELECT over the archive (the events are in the table
+// `events`), sandboxed (archive/sandbox.ts), its rows in every output format, streamed.
 import { Command } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
 import { UsageError } from "../../errors.js";
@@ -15,7 +15,7 @@ export interface ArchiveQueryOptions {
 export function NewCmdArchiveQuery(ctx: Context, runF: (opts: ArchiveQueryOptions) => Promise<void>): Command {
   return new Command("query")
     .description(
-      "run read-only SQL (DuckDB dialect) over the archive: the events are in the table events; its schema is in docs/archive.md",
+      "run one read-only SELECT (DuckDB dialect) over the archive, sandboxed (no files, no network, no ATTACH/COPY/SET/PRAGMA): the events are in the table events; see docs/archive.md for the schema",
     )
     .argument("<sql>", 'one SQL statement, e.g. "SELECT type, count(*) FROM events GROUP BY type"')
     .addOption(dataDirOption())

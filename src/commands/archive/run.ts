@@ -1,15 +1,16 @@
 // `mq archive`'s run: sync, status, query and export over the local archive (DuckDB, src/archive/).
 // Loaded when an archive command runs (cli.ts).
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { archiveFailure, archiveSize, duckValue, openArchive, SCHEMA_VERSION } from "../../archive/db.js";
+import { archiveSize, duckValue, openArchive, SCHEMA_VERSION } from "../../archive/db.js";
 import { archivePath } from "../../archive/paths.js";
 import { mergeRanges, readCoverage, subtract, syncRepository } from "../../archive/sync.js";
 import { apiSourceName } from "../../archive/choose.js";
 import { openArchiveForReading } from "../../archive/reader.js";
-import { exportParquet } from "../../archive/export.js";
+import { exportParquet, previousExport, removePreviousExport } from "../../archive/export.js";
+import { prepareArchiveQuery, queryFailure } from "../../archive/sandbox.js";
 import { startSpinner } from "../../iostreams/spinner.js";
 import { colors } from "../../iostreams/color.js";
 import { formatCount } from "../../output/format.js";
@@ -184,15 +185,17 @@ export function formatBytes(n: number): string {
 }
 
 export async function runArchiveQuery(opts: ArchiveQueryOptions, ctx: Context): Promise<void> {
-  // read-only: a query cannot change the archive, whatever it says
-  const archive = await openArchiveForReading(ctx, opts.dataDir);
+  // sandboxed: the engine reaches the archive only, read-only, its configuration locked; the
+  // statement is parsed and bound first, and anything but one SELECT is refused before it runs
+  const archive = await openArchiveForReading(ctx, opts.dataDir, { sandbox: true });
+  const prepared = await prepareArchiveQuery(archive, opts.sql);
   let columns: string[];
   let result;
   try {
-    result = await archive.conn.stream(opts.sql);
+    result = await prepared.stream();
     columns = result.deduplicatedColumnNames();
   } catch (err) {
-    throw archiveFailure(err, archive.path, "run the query");
+    throw queryFailure(err, archive.path);
   }
   const sink = await openRows(ctx, opts.format, columns);
   try {
@@ -202,21 +205,39 @@ export async function runArchiveQuery(opts: ArchiveQueryOptions, ctx: Context): 
     }
   } catch (err) {
     await sink.end().catch(() => undefined);
-    throw archiveFailure(err, archive.path, "run the query");
+    throw queryFailure(err, archive.path);
   }
   await sink.end();
 }
 
 export async function runArchiveExport(opts: ArchiveExportOptions, ctx: Context): Promise<void> {
   const dir = resolve(ctx.cwd, opts.parquet);
-  if (existsSync(dir)) {
-    if (!statSync(dir).isDirectory()) throw new UsageError(`--parquet ${opts.parquet} is a file, not a folder.`);
-    if (readdirSync(dir).length > 0 && !opts.force) {
-      throw new UsageError(`--parquet ${opts.parquet} is not empty: choose an empty folder, or add --force to replace its contents.`);
+  // lstat: DIR itself a link is refused, as is any link inside it (previousExport)
+  const stat = (() => {
+    try {
+      return lstatSync(dir);
+    } catch {
+      return undefined;
+    }
+  })();
+  let replace: string[] = [];
+  if (stat) {
+    if (stat.isSymbolicLink())
+      throw new UsageError(
+        `--parquet ${opts.parquet} is a symbolic link: mq archive export writes into a real folder, never through a link.`,
+        "give the folder itself, or another one",
+      );
+    if (!stat.isDirectory()) throw new UsageError(`--parquet ${opts.parquet} is a file, not a folder.`);
+    if (readdirSync(dir).length > 0) {
+      if (!opts.force)
+        throw new UsageError(`--parquet ${opts.parquet} is not empty: choose an empty folder, or add --force to replace its contents.`);
+      replace = previousExport(dir, opts.parquet);
     }
   }
   const archive = await openArchiveForReading(ctx, opts.dataDir);
-  const result = await exportParquet(archive, { dir, repositories: opts.repositories, overwrite: opts.force });
+  // removed once the archive is open: a missing or locked archive leaves the old export in place
+  removePreviousExport(dir, replace);
+  const result = await exportParquet(archive, { dir, repositories: opts.repositories });
   ctx.io.stderr.write(
     `Exported ${formatCount(result.events)} event${result.events === 1 ? "" : "s"} into ${formatCount(result.partitions)} partition${result.partitions === 1 ? "" : "s"} under ${dir}.\n`,
   );

@@ -5,7 +5,7 @@ import { Command, Option } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { hasEndpoint, type Dialect } from "../../api/dialects/index.js";
-import { requireNonEmptyItems } from "../../cmdutil/lists.js";
+import { requireNonEmptyItems, singleValue } from "../../cmdutil/lists.js";
 import { checkWindow, logsFilterOptions, parseLogsFilters, type LogsFilterValues } from "../../cmdutil/logs-filters.js";
 import { parseTimeWindow, TIME_VALUE_HELP } from "../../cmdutil/time.js";
 import { resolveOutputFormat } from "../../cmdutil/output.js";
@@ -32,7 +32,7 @@ export function NewCmdLogsAggregate(ctx: Context, runF: (opts: LogsAggregateOpti
   );
   for (const o of logsFilterOptions()) cmd.addOption(o);
   return cmd
-    .addOption(new Option("--base-ref <ref>", "only events of pull requests targeting this base ref"))
+    .addOption(new Option("--base-ref <ref>", "only events of pull requests targeting this base ref").argParser(singleValue("--base-ref")))
     .addOption(new Option("--since <time>", `start of the window: ${TIME_VALUE_HELP} (default: 24h before --until)`))
     .addOption(new Option("--until <time>", "end of the window (default: now)"))
     .action(async (flags: RawFlags) => {

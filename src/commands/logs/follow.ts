@@ -3,6 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { InterruptedError } from "../../errors.js";
 import type { QueryInput } from "../../api/client.js";
 import type { LogEvent } from "../../api/events.js";
+import { LOG_ORDER } from "../../api/pagination-guard.js";
 import { formatInstant } from "../../cmdutil/time.js";
 import { MAX_PER_PAGE } from "./options.js";
 import { prose, stdoutClosed } from "./output.js";
@@ -49,8 +50,8 @@ export async function follow(run: LogsRun): Promise<void> {
   // every page of a poll, so the batch is printed in time order
   const fetchAll = async (query: QueryInput, limit?: number): Promise<LogEvent[]> => {
     const out: LogEvent[] = [];
-    for await (const page of run.paginate(run.client, run.path, query, { limit, signal: ctx.signal, parse: run.parse }))
-      out.push(...page.events);
+    for await (const page of run.paginate(run.client, run.path, query, { limit, signal: ctx.signal, parse: run.parse, order: LOG_ORDER }))
+      for (const e of page.events) out.push(e);
     return out;
   };
 

@@ -10,7 +10,7 @@ import { UsageError } from "../../errors.js";
 import { DIALECTS, type Dialect } from "../../api/dialects/index.js";
 import { checkWindow, eventTypesHelp, LOGS_FILTERS, logsFilterOptions, parseLogsFilters } from "../../cmdutil/logs-filters.js";
 import { type LogsAggregateOptions, NewCmdLogsAggregate } from "./aggregate.js";
-import { collectList, parseIntFlag, requireNonEmptyItems } from "../../cmdutil/lists.js";
+import { collectList, parseIntFlag, requireNonEmptyItems, singleValue } from "../../cmdutil/lists.js";
 import { parseTimeWindow, TIME_VALUE_HELP } from "../../cmdutil/time.js";
 import { resolveOutputFormat } from "../../cmdutil/output.js";
 import { DEFAULT_PARALLEL, MAX_PARALLEL } from "../../api/slice-limits.js";
@@ -50,7 +50,7 @@ export function NewCmdLogs(ctx: Context, runs: LogsRuns): Command {
   // Positional options: after `aggregate`, --type and the other filters are the subcommand's.
   cmd.enablePositionalOptions().addCommand(NewCmdLogsAggregate(ctx, runs.aggregate));
   return cmd
-    .addOption(new Option("--base-ref <ref>", "only events of pull requests targeting this base ref"))
+    .addOption(new Option("--base-ref <ref>", "only events of pull requests targeting this base ref").argParser(singleValue("--base-ref")))
     .addOption(new Option("--since <time>", `start of the window: ${TIME_VALUE_HELP} (default: 24h before --until)`))
     .addOption(new Option("--until <time>", "end of the window (default: now)"))
     .addOption(

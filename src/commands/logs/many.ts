@@ -13,6 +13,7 @@ import { startSpinner } from "../../iostreams/spinner.js";
 import { formatCount } from "../../output/format.js";
 import type { Sink } from "../../output/exporter.js";
 import type { LogEvent as RawEvent } from "../../api/events.js";
+import { LOG_ORDER } from "../../api/pagination-guard.js";
 import type { Dialect } from "../../api/dialects/types.js";
 
 /** What `mq logs` hands over (logs.ts calls this module, not the other way round: no import circle). */
@@ -67,7 +68,7 @@ export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void>
           log(`mq: warning: ${type} event ${id} does not match ${against} (${message}); shown as sent. --strict makes this an error.`);
         },
       }) as RawEvent[] | Promise<RawEvent[]>;
-    const pages = paginate(client, path, query, { signal: ctx.signal, parse });
+    const pages = paginate(client, path, query, { signal: ctx.signal, parse, order: LOG_ORDER });
     const iterator = (async function* () {
       for await (const page of pages) yield page.events;
     })();

@@ -11,9 +11,9 @@ import { walkSlices } from "../../api/slices.js";
 import { filterQuery } from "../../cmdutil/logs-filters.js";
 import type { Sink } from "../../output/exporter.js";
 import type { LogEvent } from "../../api/events.js";
+import { LOG_ORDER } from "../../api/pagination-guard.js";
 import { type Spinner, startSpinner } from "../../iostreams/spinner.js";
 import { formatCount } from "../../output/format.js";
-import { messageText } from "../../iostreams/terminal-text.js";
 import { formatInstant } from "../../cmdutil/time.js";
 import { MAX_PER_PAGE, type LogsOptions } from "./options.js";
 import { ContractMismatches, openLogsOutput, WaitingLine, prose, stdoutClosed } from "./output.js";
@@ -115,11 +115,8 @@ export async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsR
 /** Writes pages as they arrive, each before the next is asked for. */
 export async function fetchPages(run: LogsRun, progress: Progress): Promise<void> {
   const { opts, ctx, spinner, cursorOf, formatCount } = run;
-  // a next link that repeats a page is a server bug; stopping silently would hide a short result
-  const onRepeat = (url: URL) =>
-    spinner.log(
-      `mq: warning: the server's next-page link repeats a page already fetched (cursor ${messageText(cursorOf(url) ?? url.href)}); stopping there, the result may be incomplete.`,
-    );
+  // a page that repeats a cursor or events, or goes back in time, is a server bug: the walk stops
+  // with exit 6 (api/pagination-guard.ts) before writing it
   // the progress text only where a spinner shows it: a pipe run of a thousand pages builds none
   const showProgress = () => {
     if (spinner.active)
@@ -139,7 +136,6 @@ export async function fetchPages(run: LogsRun, progress: Progress): Promise<void
       signal: ctx.signal,
       timeOf: (ev) => Date.parse(ev.received_at),
       idOf: (ev) => ev.id,
-      onRepeat,
     });
     for await (const page of pages) {
       progress.pages++;
@@ -156,7 +152,7 @@ export async function fetchPages(run: LogsRun, progress: Progress): Promise<void
     limit: opts.limit,
     signal: ctx.signal,
     parse: run.parse,
-    onRepeat,
+    order: LOG_ORDER,
     prefetch: true,
   })) {
     progress.pages++;

@@ -4,6 +4,7 @@ import { Command, Option } from "commander";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { checkRepo, parseIsoDateTime } from "../../validators.js";
+import { isLoopbackHost } from "../../api/urls.js";
 import { MEMORY_BUDGET_MB } from "../../server/budget.js";
 
 export interface ServeOptions {
@@ -43,6 +44,10 @@ export function parseServeFlags(flags: RawServeFlags, token: string | undefined)
   }
   const host = flags.host ?? "127.0.0.1";
   if (host.trim() === "" || /\s/.test(host)) throw new UsageError(`--host must be a host name or IP address, not '${host}'.`);
+  // without a token the server answers any bearer token: fine on loopback, an open door beyond it
+  if (token === undefined && !isLoopbackHost(host.replace(/^\[(.*)\]$/, "$1"))) {
+    throw new UsageError(`--host ${host} listens beyond this machine: give --token T too, so that only requests carrying T are answered.`);
+  }
   const port = flags.port === undefined ? 0 : Number(flags.port);
   if (flags.port !== undefined && (!/^\d+$/.test(flags.port) || port > 65535)) {
     throw new UsageError(`--port must be an integer from 0 to 65535 (0 picks a free port), not '${flags.port}'.`);

@@ -3,6 +3,7 @@
 import type { Context } from "../../context.js";
 import { InterruptedError, UsageError } from "../../errors.js";
 import type { DialectName } from "../../api/dialects/types.js";
+import { isLoopbackHost } from "../../api/urls.js";
 import { startBudgetedServer } from "../../server/worker.js";
 import type { ServeOptions } from "./index.js";
 
@@ -60,7 +61,7 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
     : `simulating ${opts.days} days${opts.now ? ` up to ${opts.now.toISOString()}` : ""}, seed ${opts.seed}${opts.repos ? `, repositories ${opts.repos.join(", ")}` : ", any owner/name"}`;
   ctx.io.stderr.write(
     `mq serve: listening on ${server.url} (${what}${dialect === "spec" ? "" : `, speaking the ${dialect} dialect`})\n` +
-      `Try: mq --api-url ${server.url}${dialect === "spec" ? "" : ` --dialect ${dialect}`} --token ${opts.token ? "<your --token>" : "anything"} logs --repo ${opts.repos?.[0] ?? "acme/web"}\n` +
+      `Try: mq --api-url ${tryUrl(server.url)}${dialect === "spec" ? "" : ` --dialect ${dialect}`} --token ${opts.token ? "<your --token>" : "anything"} logs --repo ${opts.repos?.[0] ?? "acme/web"}\n` +
       "Press Ctrl-C to stop.\n",
   );
   await new Promise<void>((resolve) => {
@@ -69,4 +70,16 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
   });
   await server.close();
   ctx.io.stderr.write("mq serve: stopped\n");
+}
+
+/**
+ * The URL this machine reaches the server at, with the flags mq needs for it: a wildcard address
+ * (0.0.0.0, ::) is no destination, its loopback is; plain http:// beyond loopback needs --insecure.
+ */
+function tryUrl(url: string): string {
+  const u = new URL(url);
+  if (u.hostname === "0.0.0.0") u.hostname = "127.0.0.1";
+  else if (u.hostname === "[::]") u.hostname = "[::1]";
+  const local = isLoopbackHost(u.hostname);
+  return `${u.origin}${local ? "" : " --insecure"}`;
 }

@@ -5,6 +5,7 @@
 import { MERGIFY_EVENT_COMPONENTS } from "../../api/dialects/mergify.generated.js";
 import { MERGIFY_DEQUEUE_CODES } from "../../api/dialects/mergify.generated.js";
 import { MERGIFY_METADATA, MERGIFY_SCHEMAS } from "../../api/dialects/mergify-schemas.generated.js";
+import { WHOLE_QUEUE } from "../simulate/model.js";
 import type { StoredEvent } from "../store.js";
 import type { FactView } from "../stats/facts.js";
 import { exitReasonOf } from "../texts.js";
@@ -106,12 +107,20 @@ const DERIVE: Readonly<Record<string, (m: Meta, e: StoredEvent) => Meta>> = {
     };
   },
   "action.queue.merged": (m, e) => ({ ...m, merge_commit_sha: shaOf(e.id) }),
+  // the service's events name no partition: they count the whole queue, every partition together
+  "action.queue.change": (m) => (typeof m[WHOLE_QUEUE as never] === "number" ? { ...m, size: m[WHOLE_QUEUE as never] } : m),
+  "action.queue.checks.change": (m) =>
+    typeof m[WHOLE_QUEUE as never] === "number" ? { ...m, running_checks: m[WHOLE_QUEUE as never] } : m,
   "action.queue.batch_bisection_start": (m) => ({ ...m, batch_id: m.train_car_id ?? null }),
   "action.queue.batch_bisection_end": (m) => ({
     ...m,
     batch_id: m.train_car_id ?? null,
     confirmed_culprit_pr_numbers: m.culprit_pr_numbers ?? [],
-    dropped_unverified_pr_numbers: [],
+    // a bisection that gave up dropped the pull requests it could not clear
+    dropped_unverified_pr_numbers:
+      m.max_failure_resolution_reached === true && Array.isArray(m.original_batch_pr_numbers) && Array.isArray(m.remaining_pr_numbers)
+        ? (m.original_batch_pr_numbers as unknown[]).filter((n) => !(m.remaining_pr_numbers as unknown[]).includes(n))
+        : [],
   }),
   "action.queue.conflict_deferred": (_m, e) => ({
     branch: e.base_ref ?? "main",

@@ -101,7 +101,8 @@ export class Batches {
     if (block) {
       const code = block.kind === "pause" ? "PR_CHECKS_STOPPED_BECAUSE_MERGE_QUEUE_PAUSE" : "SCHEDULED_FREEZE_STATUS_CHANGED";
       for (let c = cars.length - 1; c >= 0; c--) {
-        ci.endCar(lane, cars[c]!, block.start, "cancelled", { code, status: "REEMBARKED" }, null);
+        // (a car that was to start just after the block starts is stopped as it starts)
+        ci.endCar(lane, cars[c]!, Math.max(block.start, cars[c]!.start + 1000), "cancelled", { code, status: "REEMBARKED" }, null);
         putBack(cars[c]!.sessions);
       }
       return block.start;
@@ -220,20 +221,43 @@ export class Batches {
       time = latest + 5000;
       set = failedPart;
       depth += 1;
-      if (giveUp && depth > 2) {
+      // the queue gives up after one split, the culprit still among several
+      if (giveUp && set.length > 1) {
         reachedMax = true;
         break;
       }
     }
-    this.out.bisectionEnd(lane, first, time, original, culprit.pr, reachedMax);
     if (reachedMax) {
+      // the failing half is dequeued unresolved; the pull requests whose half passed merge
+      const unresolved = set;
+      this.out.bisectionEnd(
+        lane,
+        first,
+        time,
+        original,
+        null,
+        original.filter((n) => !unresolved.some((s) => s.pr === n)),
+      );
       let t = time + 3000;
-      for (const s of car.sessions) {
+      for (const s of unresolved) {
         this.out.leave(s, t, "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS", false, failing);
         t += 1000;
       }
+      for (const s of car.sessions) {
+        if (unresolved.includes(s)) continue;
+        this.traffic.merge(s, t);
+        t += 2000;
+      }
       return t + 5000;
     }
+    this.out.bisectionEnd(
+      lane,
+      first,
+      time,
+      original,
+      culprit.pr,
+      original.filter((n) => n !== culprit.pr),
+    );
     this.out.leave(culprit, time + 3000, code, false, failing);
     this.traffic.afterFailure(culprit, time + 3000, arrivals, nextArrival);
     let t = time + 5000;

@@ -41,6 +41,10 @@ export class Ci {
 
   /** a car's checks end at `at` (or are cut short: `abort`) */
   endCar(lane: Lane, car: Car, at: number, conclusion: string, abort: Abort | null, failing: Failing | null): void {
+    for (const s of car.sessions) {
+      s.lastRun = car.id;
+      s.lastRunEnd = at;
+    }
     this.out.checksEnd(lane, car, at, conclusion, abort, failing);
   }
 
@@ -79,8 +83,12 @@ export class Ci {
       const name = `Flaky test: ${rng.pick(["test_checkout", "test_login", "e2e/cart.spec.ts", "TestQueueOrder"])}`;
       const meta = { ci_issue_id: id, name };
       out.emit(t, "ci_issue.created", null, null, "CI Insights", meta);
-      if (rng.chance(0.7))
-        out.emit(t + rng.int(1, 120) * MIN, "ci_issue.linked", day.prCounter - rng.int(0, 50), "main", "CI Insights", meta);
+      if (rng.chance(0.7)) {
+        // one of the day's last pull requests (or its first, on a day of fewer), on its own base branch
+        const at = t + rng.int(1, 120) * MIN;
+        const pr = Math.max(day.firstPr, day.prCounter - rng.int(0, 50));
+        if (pr <= day.prCounter) out.emit(at, "ci_issue.linked", pr, day.prBases[pr - day.firstPr]!, "CI Insights", meta);
+      }
       if (rng.chance(0.1))
         out.emit(t + rng.int(1, 60) * MIN, "ci_issue.renamed", null, null, "CI Insights", { ...meta, name: `${name} (renamed)` });
       if (rng.chance(0.05)) out.emit(t + rng.int(60, 600) * MIN, "ci_issue.merged", null, null, "CI Insights", { ...meta, into: id - 1 });

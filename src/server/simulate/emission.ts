@@ -15,13 +15,13 @@ import {
   type QueueFact,
   type Session,
   type SimEvent,
+  WHOLE_QUEUE,
 } from "./model.js";
 import type { SimDay } from "./shape.js";
 
 export const CHECK_NAMES = ["ci/build", "ci/test", "ci/lint", "e2e"] as const;
 
 // nested metadata shared by many events: built once, never mutated
-const CHECKS = new Map<string, Record<string, unknown>[]>();
 const CONDITIONS = [false, true].map((match) => ({
   match: false,
   label: "all of",
@@ -149,21 +149,15 @@ export class Emission {
     return key;
   }
 
-  /** the checks of a run; a handful of variants, shared by the events (never mutated) */
-  private checks(state: string, failing: string | null): Record<string, unknown>[] {
-    const key = `${state}\u0000${failing ?? ""}`;
-    let list = CHECKS.get(key);
-    if (!list) {
-      list = CHECK_NAMES.map((name) => ({
-        name,
-        description: name === failing ? `${name} ${state}` : "Successful",
-        url: `https://ci.example.com/${name}`,
-        state: name === failing ? state : "success",
-        avatar_url: null,
-      }));
-      CHECKS.set(key, list);
-    }
-    return list;
+  /** the check runs of a train car's checks: each run has its own URL, which names the car */
+  private checks(state: string, failing: string | null, car: string): Record<string, unknown>[] {
+    return CHECK_NAMES.map((name) => ({
+      name,
+      description: name === failing ? `${name} ${state}` : "Successful",
+      url: `https://ci.example.com/${this.day.repo}/runs/${car}/${name}`,
+      state: name === failing ? state : "success",
+      avatar_url: null,
+    }));
   }
 
   private specPr(car: Car, conclusion: string, ended: number | null, failing: Failing | null): Record<string, unknown> {
@@ -174,7 +168,7 @@ export class Emission {
       checks_conclusion: conclusion,
       checks_started_at: car.startIso,
       checks_ended_at: ended === null ? null : iso(ended),
-      unsuccessful_checks: failing ? this.checks(failing.state, failing.check).filter((c) => c.state !== "success") : [],
+      unsuccessful_checks: failing ? this.checks(failing.state, failing.check, car.id).filter((c) => c.state !== "success") : [],
     };
   }
 
@@ -251,7 +245,7 @@ export class Emission {
         seconds_waiting_for_freeze: Math.round(s.freezeWait / 1000),
         priority_rule_name: s.prio,
         conditions_evaluation: merged ? null : CONDITIONS[code === "CHECKS_FAILED" ? 0 : 1],
-        checks: failing ? this.checks(failing.state, failing.check) : merged ? this.checks("success", null) : [],
+        checks: failing ? this.checks(failing.state, failing.check, s.lastRun) : merged ? this.checks("success", null, s.lastRun) : [],
         pull_request_head_sha: s.sha,
         session_id: s.id,
       });
@@ -375,8 +369,12 @@ export class Emission {
       });
   }
 
-  /** a bisection found its culprit, or gave up (max_failure_resolution_reached) */
-  bisectionEnd(lane: Lane, first: Session, time: number, original: number[], culprit: number, reachedMax: boolean): void {
+  /**
+   * a bisection found its culprit, or gave up (no culprit: max_failure_resolution_reached);
+   * `remaining`: the pull requests it found innocent
+   */
+  bisectionEnd(lane: Lane, first: Session, time: number, original: number[], culprit: number | null, remaining: number[]): void {
+    const reachedMax = culprit === null;
     if (this.facts) this.fact(time, FACT.bisectionEnd, lane, first.prio, "", 0, 0, 0, 0, null, "", !reachedMax, reachedMax);
     else
       this.emit(time, "action.queue.batch_bisection_end", null, lane.base, this.trigger(first), {
@@ -385,8 +383,8 @@ export class Emission {
         priority_rule_name: first.prio,
         original_batch_pr_numbers: original,
         culprit_found: !reachedMax,
-        culprit_pr_numbers: reachedMax ? [] : [culprit],
-        remaining_pr_numbers: original.filter((n) => reachedMax || n !== culprit),
+        culprit_pr_numbers: culprit === null ? [] : [culprit],
+        remaining_pr_numbers: remaining,
         max_failure_resolution_reached: reachedMax,
         session_id: first.id,
       });
@@ -403,33 +401,48 @@ export class Emission {
   private emitQueueSizes(): void {
     this.sizeDeltas.sort((a, b) => a.t - b.t || a.d - b.d);
     const sizes = new Map<string, number>();
+    const whole = new Map<string, number>();
     for (const d of this.sizeDeltas) {
-      const size = Math.max(0, (sizes.get(d.key) ?? 0) + d.d);
+      // a leave follows its enter, so neither count goes below 0
+      const size = (sizes.get(d.key) ?? 0) + d.d;
       sizes.set(d.key, size);
-      if (this.facts) this.fact(d.t, FACT.change, d.lane, d.prio, "", 0, size);
-      else
-        this.emit(d.t, "action.queue.change", d.pr, d.lane.base, "Merge queue", {
+      const queueKey = `${d.lane.base}\u0000${d.lane.queue.name}\u0000${d.prio ?? ""}`;
+      const all = (whole.get(queueKey) ?? 0) + d.d;
+      whole.set(queueKey, all);
+      if (this.facts) this.fact(d.t, FACT.change, d.lane, d.prio, "", 0, size, all);
+      else {
+        const metadata: Record<string | symbol, unknown> = {
           queue_name: d.lane.queue.name,
           partition_name: d.lane.partition,
           priority_rule_name: d.prio,
           size,
-        });
+        };
+        metadata[WHOLE_QUEUE] = all;
+        this.emit(d.t, "action.queue.change", d.pr, d.lane.base, "Merge queue", metadata);
+      }
     }
   }
 
   private emitRunningChecks(): void {
     this.checkDeltas.sort((a, b) => a.t - b.t || a.d - b.d);
     const running = new Map<string, number>();
+    const whole = new Map<string, number>();
     for (const d of this.checkDeltas) {
-      const n = Math.max(0, (running.get(d.lane.key) ?? 0) + d.d);
+      const n = (running.get(d.lane.key) ?? 0) + d.d;
       running.set(d.lane.key, n);
-      if (this.facts) this.fact(d.t, FACT.checksChange, d.lane, null, "", 0, n);
-      else
-        this.emit(d.t, "action.queue.checks.change", null, d.lane.base, "Merge queue", {
+      const queueKey = `${d.lane.base}\u0000${d.lane.queue.name}`;
+      const all = (whole.get(queueKey) ?? 0) + d.d;
+      whole.set(queueKey, all);
+      if (this.facts) this.fact(d.t, FACT.checksChange, d.lane, null, "", 0, n, all);
+      else {
+        const metadata: Record<string | symbol, unknown> = {
           queue_name: d.lane.queue.name,
           partition_name: d.lane.partition,
           running_checks: n,
-        });
+        };
+        metadata[WHOLE_QUEUE] = all;
+        this.emit(d.t, "action.queue.checks.change", null, d.lane.base, "Merge queue", metadata);
+      }
     }
   }
 }

@@ -35,7 +35,10 @@ export interface QueueFact {
    * size; checks_end the ms of checks_started_at; leave the ms of queued_at; bisection start its depth
    */
   a: number;
-  /** checks_end the ms of checks_ended_at; leave seconds_waiting_for_schedule; bisection start batch_size_before_split */
+  /**
+   * checks_end the ms of checks_ended_at; leave seconds_waiting_for_schedule; bisection start
+   * batch_size_before_split; queue.change and checks.change the whole queue's (WHOLE_QUEUE)
+   */
   b: number;
   /** checks_end retry_attempt (-1 for null); leave seconds_waiting_for_freeze */
   c: number;
@@ -51,6 +54,13 @@ export interface QueueFact {
   /** bisection end max_failure_resolution_reached */
   flag2: boolean;
 }
+
+/**
+ * On a queue.change or checks.change event's metadata (a symbol: the log never shows it): the size
+ * or running checks of the whole queue, every partition together, which is what the real
+ * service's events report (they name no partition). --dialect mergify serves it as the value.
+ */
+export const WHOLE_QUEUE = Symbol("whole queue");
 
 /** the queue event types a QueueFact stands for */
 export const FACT = {
@@ -130,6 +140,10 @@ export interface Session {
   left: boolean;
   /** facts mode: the (clamped) time of its first checks_start, NaN before */
   firstStart: number;
+  /** the train car of its last checks (its check runs' URLs name it), "" before */
+  lastRun: string;
+  /** when its last checks ended, -Infinity before */
+  lastRunEnd: number;
 }
 
 export interface Account {

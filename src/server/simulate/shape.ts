@@ -31,6 +31,15 @@ export const LOGINS = [
   "yves",
 ];
 export const BOTS = ["dependabot[bot]", "renovate[bot]"];
+/** who may queue, dequeue or requeue someone else's pull request (a bot's pull request is always queued by one of them) */
+export const MAINTAINERS: readonly string[] = ["alice", "bob", "carol"];
+
+/** each day's block of pull request numbers: its pull requests from the start, drafts from DRAFTS_FROM */
+export const NUMBERS_PER_DAY = 1000;
+const DRAFTS_FROM = 700;
+/** the day whose block starts at #1 (2026-01-01), and how many days' blocks there are before they wrap (5 years) */
+const NUMBERS_FROM_DAY = 20_454;
+const NUMBER_DAYS = 2000;
 
 const QUEUE_WEIGHTS = (q: QueueConfig[]): Array<readonly [QueueConfig, number]> => [
   [q[0]!, 0.75],
@@ -47,6 +56,10 @@ export class SimDay {
   /** facts mode (simulateDayFacts): queue events become facts, other events are not built */
   readonly factsOnly: boolean;
   prCounter: number;
+  /** the day's first pull request number */
+  readonly firstPr: number;
+  /** the base branch of each of the day's pull requests, from firstPr on */
+  readonly prBases: string[] = [];
   draftCounter: number;
   commentCounter: number;
   readonly baseRefs: string[];
@@ -70,15 +83,17 @@ export class SimDay {
     this.rng = new Rng(hash32(`${seed}\u0000${repo}\u0000${day}`));
     this.startMs = day * DAY;
     this.limitMs = this.startMs + (1 + reachOf(day)) * DAY - 1;
-    // Pull request numbers a repository of a few years has (the documentation's #4821), and the
-    // same ones every week: each day of the week has its block of 1,000, numbered one by one from
-    // 821 + 1,000 × weekday (a day uses well under 1,000), the drafts of batches, backports and
-    // copies from 10,000 + 1,000 × weekday. So #4821 is the first pull request of one day in seven
-    // and any 7-day window holds it: the documented examples find it whenever they run.
+    // Pull request numbers grow with the days, as a repository's do, and no two days share one:
+    // each day has its block of NUMBERS_PER_DAY, its pull requests numbered one by one from the
+    // block's start, the drafts of its batches, backports and copies from DRAFTS_FROM on (a day
+    // uses well under either part). Blocks count from 2026-01-01 and wrap every NUMBER_DAYS days,
+    // longer than any history the server shows (365 days and the days that reach into it), so a
+    // number is one pull request within a history.
+    const block = (((day - NUMBERS_FROM_DAY) % NUMBER_DAYS) + NUMBER_DAYS) % NUMBER_DAYS;
     const slot = ((day % 20_000) + 20_000) % 20_000;
-    const weekday = ((day % 7) + 7) % 7;
-    this.prCounter = 820 + weekday * 1000;
-    this.draftCounter = 10_000 + weekday * 1000;
+    this.prCounter = block * NUMBERS_PER_DAY;
+    this.firstPr = this.prCounter + 1;
+    this.draftCounter = block * NUMBERS_PER_DAY + DRAFTS_FROM;
     this.commentCounter = 1_000_000_000 + slot * 50_000;
     this.baseRefs = ["main", "release/v2"];
     if (shape.chance(0.5)) this.baseRefs.push("develop");
@@ -129,6 +144,16 @@ export class SimDay {
     const at = this.rng.snapshot();
     this.rng.skip(32);
     return at;
+  }
+
+  /**
+   * who runs a command on a pull request: its author, or one of the maintainers (always for a
+   * bot's pull request); two draws in any case
+   */
+  commander(author: Account): Account {
+    const own = this.rng.int(0, 9) >= 2;
+    const maintainer = this.authors[LOGINS.indexOf(this.rng.pick(MAINTAINERS))]!;
+    return own && author.type !== "Bot" ? author : maintainer;
   }
 
   /** a head commit's sha: its draws in any case, its text only for events */

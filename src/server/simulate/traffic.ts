@@ -114,6 +114,7 @@ export class Traffic {
     rng.int(1, 3);
     const pr = ++day.prCounter;
     const base = rng.weighted<string>(day.baseWeights);
+    day.prBases.push(base);
     // a few pull requests are merged by a rule, outside the queue
     if (rng.chance(0.02)) {
       this.out.emit(t, "action.merge", pr, base, "Rule: automatic merge", { branch: base });
@@ -153,6 +154,8 @@ export class Traffic {
       requeue,
       left: false,
       firstStart: NaN,
+      lastRun: "",
+      lastRunEnd: -Infinity,
     };
     if (rng.chance(0.07)) {
       s.exitAt = enter + Math.max(30_000, Math.round(rng.exp(6 * MIN)));
@@ -162,12 +165,15 @@ export class Traffic {
     lane.arrivals.push(s);
     const viaCommand = requeue === 0 && rng.chance(0.6);
     if (viaCommand && facts) {
-      // the draws of the event below: its time, its comment id
+      // the draws of the event below: its time, who queued it, its comment id
       rng.skip(1);
+      day.commander(author);
       day.commentCounter += rng.int(1, 50);
     } else if (viaCommand) {
-      this.out.emit(enter - rng.int(2, 20) * 1000, "command.queue", pr, lane.base, "Command: queue", {
-        author: { ...author },
+      const at = enter - rng.int(2, 20) * 1000;
+      const by = day.commander(author);
+      this.out.emit(at, "command.queue", pr, lane.base, "Command: queue", {
+        author: { ...by },
         comment_id: (day.commentCounter += rng.int(1, 50)),
         session_id: s.id,
       });
@@ -229,16 +235,20 @@ export class Traffic {
     if (rng.chance(0.03)) out.emit(at(), "action.dismiss_reviews", pr, base, trig, { users: [rng.pick(LOGINS)] });
   }
 
-  /** a waiting pull request leaves the queue before its checks (its exitAt and exitCode) */
+  /**
+   * a waiting pull request leaves the queue (its exitCode) at its exitAt, or just after the end of
+   * checks it was in then (it was put back in the queue): never before its checks end
+   */
   earlyExit(s: Session): void {
     const day = this.day;
     const rng = day.rng;
-    const at = s.exitAt!;
+    const at = Math.max(s.exitAt!, s.lastRunEnd + 1000);
     const code = s.exitCode!;
     const base = s.lane.base;
     if (code === "PR_MANUALLY_DEQUEUED") {
+      const by = day.commander(s.author);
       this.out.emit(at - 2000, "command.dequeue", s.pr, base, "Command: dequeue", {
-        author: { ...s.author },
+        author: { ...by },
         comment_id: (day.commentCounter += rng.int(1, 50)),
         session_id: s.id,
       });
@@ -295,8 +305,9 @@ export class Traffic {
       // the author fixes it and queues it again: a new session (of this day's simulation; not late in the day, so that the day ends)
       const at = t + rng.int(30, 240) * MIN;
       if (rng.chance(0.5)) {
+        const by = day.commander(s.author);
         this.out.emit(at - 3000, "command.requeue", s.pr, base, "Command: requeue", {
-          author: { ...s.author },
+          author: { ...by },
           comment_id: (day.commentCounter += rng.int(1, 50)),
         });
       } else {

@@ -7,7 +7,7 @@
 // value (test/server/stats-facts.test.ts compares the two over many days, seeds, repositories and
 // both dialects, every endpoint).
 import { STATS_SPECS } from "../endpoints/index.js";
-import type { FactLane, QueueFact } from "../simulate/index.js";
+import { FACT, type FactLane, type QueueFact } from "../simulate/index.js";
 import type { FactContext, Partials, Slots } from "./engine.js";
 import { groupKey, mergedKey, type GroupKey } from "./keys.js";
 
@@ -73,9 +73,11 @@ export class FactAccumulation implements FactContext {
     }
   }
 
-  add(f: QueueFact): void {
-    const readers = this.byKind[f.kind];
+  add(fact: QueueFact): void {
+    const readers = this.byKind[fact.kind];
     if (readers === undefined) return;
+    // without partitions (the real service's events), a size or running-check count is the whole queue's (WHOLE_QUEUE)
+    const f = !this.view.partitions && (fact.kind === FACT.change || fact.kind === FACT.checksChange) ? { ...fact, a: fact.b } : fact;
     this.fact = f;
     this.key = this.keyOf(f.lane, f.prio);
     for (let i = 0; i < readers.length; i++) readers[i]!.add(readers[i]!.cell, f, this);

@@ -22,8 +22,8 @@ describe("gate lines", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       [
-        "ok    merged 1,235 >= 1,000 (repository acme/web)",
-        "FAIL  p95(queue_time) 1h 38m > 1h (1,351 stays, repository acme/web)",
+        "ok    merged 1,161 >= 1,000 (repository acme/web)",
+        "FAIL  p95(queue_time) 1h 31m > 1h (1,297 stays, repository acme/web)",
         "mq: 1 of 2 --fail-if checks failed.",
         "",
       ].join("\n"),
@@ -45,9 +45,9 @@ describe("gate lines", () => {
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toBe(
       [
-        "ok    merged 1,235 >= 1,000 (repository acme/web)",
-        "FAIL  merged 701 < 1,000 (repository acme/api)",
-        "ok    merged 1,936 >= 1,000 (all repositories)",
+        "ok    merged 1,161 >= 1,000 (repository acme/web)",
+        "FAIL  merged 711 < 1,000 (repository acme/api)",
+        "ok    merged 1,872 >= 1,000 (all repositories)",
         "mq: 1 of 3 --fail-if checks failed.",
         "",
       ].join("\n"),
@@ -70,9 +70,9 @@ describe("gate lines", () => {
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toBe(
       [
-        "ok    entered 1,341 >= 1,000 (repository acme/web)",
+        "ok    entered 1,298 >= 1,000 (repository acme/web)",
         "FAIL  entered 774 < 1,000 (repository acme/api)",
-        "ok    entered 2,115 >= 1,000 (all repositories)",
+        "ok    entered 2,072 >= 1,000 (all repositories)",
         "mq: 1 of 3 --fail-if checks failed.",
         "",
       ].join("\n"),
@@ -91,7 +91,7 @@ describe("gate lines", () => {
       expect(server.requests.slice(before)).toEqual([]);
     }
     const all = await mq(["insights", "--since", "3d", "--fail-if", "merged < 1000", "--fail-if-scope", "all"]);
-    expect(all.stderr).toBe("ok    merged 1,235 >= 1,000 (repository acme/web)\n");
+    expect(all.stderr).toBe("ok    merged 1,161 >= 1,000 (repository acme/web)\n");
   });
 });
 
@@ -100,8 +100,8 @@ describe("gate lines on a narrow terminal", () => {
     const args = ["insights", "--since", "3d", "--fail-if", "p95(queue_time) > 1h", "-o", "none", "--color", "never"];
     const tty = await runMq(args, { apiUrl: server.url, now: () => NOW, stdoutIsTTY: true, columns: 40 });
     expect(tty.code).toBe(1);
-    expect(tty.stderr.split("\n").slice(0, 2)).toEqual(["FAIL  p95(queue_time) 1h 38m > 1h (1,351", "      stays, repository acme/web)"]);
+    expect(tty.stderr.split("\n").slice(0, 2)).toEqual(["FAIL  p95(queue_time) 1h 31m > 1h (1,297", "      stays, repository acme/web)"]);
     const pipe = await runMq(args, { apiUrl: server.url, now: () => NOW, columns: 40 });
-    expect(pipe.stderr.split("\n")[0]).toBe("FAIL  p95(queue_time) 1h 38m > 1h (1,351 stays, repository acme/web)");
+    expect(pipe.stderr.split("\n")[0]).toBe("FAIL  p95(queue_time) 1h 31m > 1h (1,297 stays, repository acme/web)");
   });
 });

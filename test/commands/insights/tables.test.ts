@@ -29,37 +29,32 @@ describe("-o table in a pipe: the table rules of mq stats", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(
       [
-        "acme/web  2026-11-20 10:00Z → 2026-11-20 12:00Z",
+        "acme/web  2026-11-20 10:00Z \u2192 2026-11-20 12:00Z",
         "no comparison (--compare none)",
         "",
         "                VALUE",
-        "entered            54",
-        "merged             54",
-        "left               68",
-        "failed              9",
-        "failure rate    13.2%",
-        "merged per day    648",
-        "retries             1",
+        "entered            70",
+        "merged             67",
+        "left               72",
+        "failed              5",
+        "failure rate     6.9%",
+        "merged per day    804",
+        "retries             2",
         "",
         "               COUNT      AVG      P50      P90      P95      P99      MAX",
-        "time to merge     54  37m 51s  28m 53s    1h 9m   1h 23m    2h 4m    2h 4m",
-        "time in queue     68  39m 20s      29m   1h 22m   1h 46m    2h 4m    2h 4m",
-        "CI time           62  19m 50s   17m 6s  30m 36s  42m 37s  48m 12s  48m 12s",
-        "waiting time      68  18m 57s   9m 45s  51m 46s    1h 5m   1h 29m   1h 29m",
+        "time to merge     67  26m 26s  23m 35s  38m 18s  55m 53s   1h 23m   1h 23m",
+        "time in queue     72  26m 38s  22m 55s  50m 53s    1h 5m   1h 23m   1h 23m",
+        "CI time           69  15m 49s  12m 41s  25m 37s  50m 42s       1h       1h",
+        "waiting time      72   9m 24s    6m 3s  23m 34s  27m 21s  55m 59s  55m 59s",
         "",
-        "EXIT REASON                            COUNT",
-        "SUCCESS                                   54",
-        "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS      3",
-        "CHECKS_FAILED                              3",
-        "PR_MANUALLY_DEQUEUED                       2",
-        "PR_UNEXPECTEDLY_FAILED_TO_MERGE            2",
-        "BASE_BRANCH_CHANGED                        1",
-        "CONFLICT_WITH_BASE_BRANCH                  1",
-        "PR_AHEAD_DEQUEUED                          1",
+        "EXIT REASON                COUNT",
+        "SUCCESS                       67",
+        "CONFLICT_WITH_BASE_BRANCH      3",
+        "CHECKS_TIMEOUT                 2",
         "",
-        "SLOWEST  BASE  QUEUE    ENTERED               IN QUEUE  WAITING       CI  OUTCOME",
-        "  #1895  main  default  2026-11-20 08:32:33Z     2h 4m   1h 23m  11m 47s  BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS",
-        "  #1921  main  default  2026-11-20 09:20:43Z     2h 4m   32m 2s  44m 26s  merged",
+        "SLOWEST  BASE  QUEUE    ENTERED               IN QUEUE  WAITING      CI  OUTCOME",
+        "#323082  main  default  2026-11-20 09:13:48Z    1h 23m  55m 59s  6m 48s  merged",
+        "#323143  main  lowrisk  2026-11-20 10:40:46Z    1h 12m  12m 24s      1h  CHECKS_TIMEOUT",
         "",
       ].join("\n"),
     );
@@ -70,10 +65,10 @@ describe("-o table in a pipe: the table rules of mq stats", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(
       [
-        "   PR  BASE  QUEUE    ENTERED               IN QUEUE  WAITING      CI  RUNS  RETRIES  OUTCOME",
-        "#2001  main  lowrisk  2026-11-20T11:58:24Z    1m 36s   1m 36s      0s     0        0  open",
-        "#2000  main  default  2026-11-20T11:53:56Z     6m 3s    6m 3s      0s     0        0  open",
-        "#1999  main  lowrisk  2026-11-20T11:51:23Z    8m 36s       0s  8m 36s     1        0  open",
+        "     PR  BASE  QUEUE    ENTERED               IN QUEUE  WAITING   CI  RUNS  RETRIES  OUTCOME",
+        "#323191  main  lowrisk  2026-11-20T11:59:35Z       24s      24s   0s     0        0  open",
+        "#323190  main  lowrisk  2026-11-20T11:57:28Z    2m 31s   2m 31s   0s     0        0  open",
+        "#323189  main  default  2026-11-20T11:56:15Z    3m 45s   3m 10s  35s     1        0  open",
         "",
       ].join("\n"),
     );
@@ -83,8 +78,8 @@ describe("-o table in a pipe: the table rules of mq stats", () => {
     const r = await mq(["insights", "--since", "2h", "--compare", "none", "--slowest", "0", "-o", "csv"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split("\r\n").filter((l) => /,(failure_rate|p50\(queue_time\)),/.test(l))).toEqual([
-      "acme/web,failure_rate,0.132,,,ratio",
-      "acme/web,p50(queue_time),1740.279,,,seconds",
+      "acme/web,failure_rate,0.069,,,ratio",
+      "acme/web,p50(queue_time),1375.191,,,seconds",
     ]);
   });
 });
@@ -96,7 +91,7 @@ describe("on a terminal, no line wider than it", () => {
     ["prs", ["prs", "--since", "1d"]],
     ["prs --repo a,b", ["prs", "--since", "1d", "--repo", "acme/web,acme/api", "--limit", "50"]],
     // a stay with a failed batch: long step texts, several runs
-    ["pr", ["pr", "1895", "--since", "1d"]],
+    ["pr", ["pr", "322270", "--since", "1d"]],
   ];
   for (const [name, args] of commands) {
     it.each([60, 80, 120])(`${name} at %i columns`, async (columns) => {
