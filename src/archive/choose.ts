@@ -13,6 +13,7 @@ import { type Archive, openArchive } from "./db.js";
 import { archivePath } from "./paths.js";
 import { openArchiveForReading, windowCoverage } from "./reader.js";
 import { mergeRanges, repositoryKey, SETTLE_MS } from "./sync.js";
+import { maxOf, minOf, pushAll } from "../arrays.js";
 
 /** Chosen by --archive, --no-archive and MQ_ARCHIVE (cmdutil/archive.ts). */
 export type ArchiveMode = "auto" | "always" | "never";
@@ -79,8 +80,8 @@ async function autoArchive(ctx: Context, req: ArchiveRequest): Promise<Archive |
   }
   const opened = archive;
   ctx.onCleanup(() => opened.close());
-  const from = Math.min(...req.spans.map((s) => s.since.getTime()));
-  const to = Math.max(...req.spans.map((s) => s.until.getTime()));
+  const from = minOf(req.spans.map((s) => s.since.getTime()));
+  const to = maxOf(req.spans.map((s) => s.until.getTime()));
   const who = req.repositories.length === 1 ? req.repositories[0]! : `all ${req.repositories.length} repositories`;
   ctx.io.stderr.write(
     `mq: the archive covers ${iso(from)} to ${iso(to)} for ${who}: reading it, not the API (--no-archive asks the API).\n`,
@@ -96,7 +97,7 @@ function close(archive: Archive): undefined {
 /** The parts of the spans the archive does not cover for the repository, oldest first. */
 async function missingParts(archive: Archive, repository: string, spans: readonly Span[]): Promise<Array<{ from: number; to: number }>> {
   const missing: Array<{ from: number; to: number }> = [];
-  for (const s of spans) missing.push(...(await windowCoverage(archive, repository, s.since, s.until)).missing);
+  for (const s of spans) pushAll(missing, (await windowCoverage(archive, repository, s.since, s.until)).missing);
   return mergeRanges(missing);
 }
 

@@ -5,6 +5,7 @@
 import { CONFIG_KEY_HELP, CONFIG_KEYS } from "../config/keys.js";
 import { EXIT_CODE_TABLE } from "../errors.js";
 import { fitHelpText } from "../output/help-text.js";
+import { catalogueText } from "../figures/catalogue.js";
 
 /** The width the texts are written to; on a narrower terminal `mq help` fits them again. */
 export const WIDTH = 80;
@@ -64,6 +65,7 @@ export const HELP_TOPICS: Readonly<Record<string, () => string>> = {
   formats: () => fitHelpText(FORMATS, WIDTH),
   config: configText,
   environment: () => fitHelpText(ENVIRONMENT, WIDTH),
+  figures: () => fitHelpText(catalogueText(), WIDTH),
   // whole in a pipe, each code on one line (docs/formats.md); fitted to a terminal as every topic
   "exit-codes": exitCodesText,
 };

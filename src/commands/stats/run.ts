@@ -6,7 +6,7 @@ import { ContractError } from "../../errors.js";
 import { findStatsEndpoint, type StatsEndpoint } from "../../stats/endpoints.js";
 import { STATS_FLAGS } from "../../stats/flags.js";
 import { judgeStats, type Verdict } from "../../stats/fail-if.js";
-import { summaryEndpoints, summaryFigures, judgeSummary } from "../../stats/summary.js";
+import { summaryEndpoints, summaryFigures, summaryUnavailable, judgeSummary, type SummaryFigures } from "../../stats/summary.js";
 import { combineRepos, combineSummaries, judgeMany, judgeSummaryMany, unavailableTotals } from "../../stats/many.js";
 import { derivationOf } from "../../stats/derived.js";
 import { DIALECTS, type Dialect } from "../../api/dialects/index.js";
@@ -216,7 +216,14 @@ export async function runStatsSummary(opts: StatsSummaryOptions, ctx: Context): 
   } finally {
     spinner.stop();
   }
-  const figures = { start_at: query.start_at as string, end_at: query.end_at as string, ...summaryFigures(bodies) };
+  const values = summaryFigures(bodies);
+  const unavailable = summaryUnavailable(bodies, values);
+  const figures: SummaryFigures = {
+    start_at: query.start_at as string,
+    end_at: query.end_at as string,
+    ...values,
+    ...(Object.keys(unavailable).length ? { unavailable } : {}),
+  };
   const repository = await repositoryName(ctx);
   // the repository is named only on the terminal's title line
   const out = {

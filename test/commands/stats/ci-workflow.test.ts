@@ -57,25 +57,25 @@ describe("the CI workflow of docs/ci.md", () => {
     const lines = err.split("\n").filter(Boolean);
     expect(lines).toHaveLength(checks.length);
     for (const l of lines) expect(l).toMatch(/^ok {4}\S+ .* \(.*all groups\)$/);
-    expect(err).toMatch(/^ok {4}failure_rate \d+\.\d% <= 20% \(\d+\/\d+ checks, all groups\)$/m);
+    expect(err).toMatch(/^ok {4}check_failure_rate \d+\.\d% <= 20% \(\d+\/\d+ checks, all groups\)$/m);
     expect(code).toBe(0);
     expect(summary.startsWith("previous step\n### `mq stats summary` · acme/web — ✅")).toBe(true);
     expect(summary).toContain("| figure | value |");
-    expect(summary).toMatch(/\| failure\\_rate \| \d+\.\d% \|/);
+    expect(summary).toMatch(/\| check\\_failure\\_rate \| \d+\.\d% \|/);
     expect(summary.match(/^\| ✅ \|/gm)).toHaveLength(checks.length);
   });
 
   it("tightened, exits 1 with one FAIL line and one ::error annotation per failed check", async () => {
-    const { code, out, err, summary } = await runGate(gateLine().replace("'failure_rate > 20%'", "'failure_rate > 1%'"));
+    const { code, out, err, summary } = await runGate(gateLine().replace("'check_failure_rate > 20%'", "'check_failure_rate > 1%'"));
     expect(code).toBe(1);
     expect(out).toBe("");
     const fails = err.split("\n").filter((l) => l.startsWith("FAIL"));
     expect(fails).toHaveLength(1);
-    expect(fails[0]).toMatch(/^FAIL {2}failure_rate \d+\.\d% > 1% \(\d+\/\d+ checks, all groups\)$/);
+    expect(fails[0]).toMatch(/^FAIL {2}check_failure_rate \d+\.\d% > 1% \(\d+\/\d+ checks, all groups\)$/);
     const errors = err.split("\n").filter((l) => l.startsWith("::error"));
     // % is escaped as %25 in a workflow command, and `:` as %3A in its properties
     expect(errors).toEqual([
-      `::error title=mq stats summary%3A --fail-if 'failure_rate > 1%25'::${fails[0]!.replace(/^FAIL\s+/, "").replaceAll("%", "%25")}`,
+      `::error title=mq stats summary%3A --fail-if 'check_failure_rate > 1%25'::${fails[0]!.replace(/^FAIL\s+/, "").replaceAll("%", "%25")}`,
     ]);
     expect(err.split("\n").at(-2)).toBe("mq: 1 of 2 --fail-if checks failed.");
     expect(summary).toMatch(/— ❌ 1 of 2 checks failed/);
@@ -83,7 +83,10 @@ describe("the CI workflow of docs/ci.md", () => {
 
   it("writes nothing for Actions outside Actions", async () => {
     const ctx = testContext({ env: { GITHUB_STEP_SUMMARY: "/nonexistent/summary.md", GITHUB_REPOSITORY: "acme/web" } });
-    const code = await main(["--offline", ...words(gateLine().replace("'failure_rate > 20%'", "'failure_rate > 1%'")).slice(1)], ctx);
+    const code = await main(
+      ["--offline", ...words(gateLine().replace("'check_failure_rate > 20%'", "'check_failure_rate > 1%'")).slice(1)],
+      ctx,
+    );
     expect(code).toBe(1);
     expect(ctx.stderrText()).not.toContain("::error");
     expect(ctx.stderrText()).not.toContain("warning");
