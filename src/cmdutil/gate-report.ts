@@ -7,6 +7,7 @@ import type { Verdict } from "../stats/fail-if.js";
 import { colors } from "../iostreams/color.js";
 import { verdictLines, writeGateReport } from "../output/gate.js";
 import * as github from "../output/github.js";
+import { appendNow, gateOutputs } from "../output/ci-failure.js";
 import type { MarkdownTable } from "../output/markdown.js";
 import type { StepSummary } from "../output/github.js";
 import type { GateFlags } from "./gate.js";
@@ -32,6 +33,11 @@ export async function reportGate(ctx: Context, gate: GateFlags, verdicts: readon
   if (verdicts.length) ctx.io.stderr.write(verdictLines(verdicts, colors(ctx.io, "stderr"), ctx.io.messageWidth()));
   if (github.inActions(ctx.env)) {
     ctx.io.stderr.write(github.annotations(verdicts, run.command));
+    const outputs = ctx.env.GITHUB_OUTPUT;
+    if (outputs) {
+      const failed = appendNow(outputs, gateOutputs(verdicts));
+      if (failed) ctx.io.stderr.write(`mq: warning: cannot append the outputs to ${outputs}: ${failed}\n`);
+    }
     const path = ctx.env.GITHUB_STEP_SUMMARY;
     if (path && run.summary) {
       const extra = run.summary();

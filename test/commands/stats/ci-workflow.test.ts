@@ -29,13 +29,26 @@ async function runGate(line: string) {
   const dir = tempDir("mq-actions-");
   const summary = join(dir, "step-summary.md");
   writeFileSync(summary, "previous step\n");
+  const outputs = join(dir, "outputs");
   const ctx = testContext({
-    env: { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary, GITHUB_REPOSITORY: "acme/web", MQ_TOKEN: "unused" },
+    env: {
+      GITHUB_ACTIONS: "true",
+      GITHUB_STEP_SUMMARY: summary,
+      GITHUB_OUTPUT: outputs,
+      GITHUB_REPOSITORY: "acme/web",
+      MQ_TOKEN: "unused",
+    },
   });
   const [mq, ...args] = words(line);
   expect(mq).toBe("mq");
   const code = await main(["--offline", ...args], ctx);
-  return { code, out: ctx.stdoutText(), err: ctx.stderrText(), summary: readFileSync(summary, "utf8") };
+  return {
+    code,
+    out: ctx.stdoutText(),
+    err: ctx.stderrText(),
+    summary: readFileSync(summary, "utf8"),
+    outputs: readFileSync(outputs, "utf8"),
+  };
 }
 
 describe("the CI workflow of docs/ci.md", () => {
@@ -79,6 +92,26 @@ describe("the CI workflow of docs/ci.md", () => {
     ]);
     expect(err.split("\n").at(-2)).toBe("mq: 1 of 2 --fail-if checks failed.");
     expect(summary).toMatch(/— ❌ 1 of 2 checks failed/);
+  });
+
+  it("writes the verdict and the figures judged to GITHUB_OUTPUT under the names docs/ci.md gives (nothing was written before)", async () => {
+    const { code, outputs } = await runGate(gateLine().replace("'failure_rate > 20%'", "'failure_rate > 1%'"));
+    expect(code).toBe(1);
+    const lines = outputs.trimEnd().split("\n");
+    expect(lines.slice(0, 3)).toEqual(["verdict=fail", "checks=2", "failed_checks=1"]);
+    expect(lines.slice(3).map((l) => l.replace(/=.*/, ""))).toEqual([
+      "check_1_field",
+      "check_1_value",
+      "check_1_status",
+      "check_2_field",
+      "check_2_value",
+      "check_2_status",
+    ]);
+    expect(lines).toContain("check_1_status=fail");
+    expect(lines).toContain("check_2_status=ok");
+    expect(lines.find((l) => l.startsWith("check_1_value="))).toMatch(/^check_1_value=0\.\d+$/);
+    for (const name of ["verdict", "checks", "failed_checks", "check_N_field", "check_N_value", "check_N_status"])
+      expect(readme).toContain(`\`${name}\``);
   });
 
   it("writes nothing for Actions outside Actions", async () => {
