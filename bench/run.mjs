@@ -2,8 +2,8 @@
 // `npm run bench`: the figures that say whether mq is fast, each as a ratio to a baseline measured in
 // the same run (the machine may be shared and noisy: medians of repeated, interleaved runs).
 //
-//   node bench/run.mjs            full run; writes bench/RESULTS.md
-//   node bench/run.mjs --quick    every measurement once, small sizes (a smoke test; writes nothing)
+//   node bench/run.mjs            full run; prints the report (--out FILE writes it there too)
+//   node bench/run.mjs --quick    every measurement once, small sizes (a smoke test)
 //   options: --no-build  --out FILE  --only startup,stream,concurrency,server,insights,archive,serve,oneshot,formats,slices
 //
 // It runs the built CLI (npm run build, then bin/mq.js) and, for what `mq serve` does not expose
@@ -25,7 +25,8 @@ const value = (name) => {
 };
 const QUICK = flag("--quick");
 const ONLY = value("--only")?.split(",");
-const OUT = value("--out") ?? (QUICK ? undefined : join(ROOT, "bench", "RESULTS.md"));
+// a file only when asked for: bench/RESULTS.md keeps the history of runs, never one run's table
+const OUT = value("--out");
 const want = (section) => !ONLY || ONLY.includes(section);
 
 const CFG = QUICK

@@ -1,5 +1,5 @@
-// Builds the command tree. Only commander and light modules load here: each command imports its
-// heavy dependencies (zod, undici, cli-table3, ora, the server) inside its run function.
+// Builds the command tree from the commands' flag modules (commander and light modules only); a
+// command's run module, with everything it needs, is loaded through RUN when that command runs.
 import { Command } from "commander";
 import { version } from "../package.json";
 import type { Context } from "./context.js";
@@ -14,11 +14,11 @@ import { NewCmdAuth } from "./commands/auth/index.js";
 import { NewCmdConfig } from "./commands/config/index.js";
 import { NewCmdCompletion } from "./commands/completion/index.js";
 import { NewCmdArchive } from "./commands/archive/index.js";
-import { EXIT_CODE_TABLE, redact } from "./errors.js";
+import { redact } from "./errors.js";
 import { examplesHelpText } from "./help/examples.js";
 import { messageSecrets } from "./secrets.js";
 import { fitHelpText } from "./output/help-text.js";
-import { HELP_TOPICS } from "./help/topics.js";
+import { exitCodesText, HELP_TOPICS } from "./help/topics.js";
 import { closestMatches } from "./cmdutil/lists.js";
 import { applyConfigDefaults } from "./config/resolve.js";
 
@@ -26,18 +26,32 @@ const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "p
 
 /**
  * A command's work, loaded when that command runs: the constructors only declare and check flags,
- * and get their run functions from here, so a command's code is loaded at this one boundary.
+ * and get their run functions from here, so every command's code is loaded at this one boundary
+ * (its run module imports statically what it needs). test/lazy-imports.test.ts keeps it so.
  */
 const RUN = {
+  logs: () => import("./commands/logs/run.js"),
   stats: () => import("./commands/stats/run.js"),
   insights: () => import("./commands/insights/run.js"),
   prs: () => import("./commands/insights/prs-run.js"),
   pr: () => import("./commands/insights/pr-run.js"),
+  serve: () => import("./commands/serve/run.js"),
+  archive: () => import("./commands/archive/run.js"),
+  auth: () => import("./commands/auth/run.js"),
+  config: () => import("./commands/config/run.js"),
+  completion: () => import("./commands/completion/run.js"),
 };
 
 /** The top-level commands, by the name a command line gives them. */
 const COMMANDS: ReadonlyArray<readonly [string, (ctx: Context) => Command]> = [
-  ["logs", NewCmdLogs],
+  [
+    "logs",
+    (ctx) =>
+      NewCmdLogs(ctx, {
+        logs: async (o) => (await RUN.logs()).runLogs(o, ctx),
+        aggregate: async (o) => (await RUN.logs()).runLogsAggregate(o, ctx),
+      }),
+  ],
   [
     "stats",
     (ctx) =>
@@ -52,11 +66,29 @@ const COMMANDS: ReadonlyArray<readonly [string, (ctx: Context) => Command]> = [
   ["insights", (ctx) => NewCmdInsights(ctx, async (o) => (await RUN.insights()).runInsights(o, ctx))],
   ["prs", (ctx) => NewCmdPrs(ctx, async (o) => (await RUN.prs()).runPrs(o, ctx))],
   ["pr", (ctx) => NewCmdPr(ctx, async (o) => (await RUN.pr()).runPr(o, ctx))],
-  ["serve", NewCmdServe],
-  ["archive", NewCmdArchive],
-  ["auth", NewCmdAuth],
-  ["config", NewCmdConfig],
-  ["completion", NewCmdCompletion],
+  ["serve", (ctx) => NewCmdServe(ctx, async (o) => (await RUN.serve()).runServe(o, ctx))],
+  [
+    "archive",
+    (ctx) =>
+      NewCmdArchive(ctx, {
+        sync: async (o) => (await RUN.archive()).runArchiveSync(o, ctx),
+        status: async (o) => (await RUN.archive()).runArchiveStatus(o, ctx),
+        query: async (o) => (await RUN.archive()).runArchiveQuery(o, ctx),
+        export: async (o) => (await RUN.archive()).runArchiveExport(o, ctx),
+      }),
+  ],
+  [
+    "auth",
+    (ctx) =>
+      NewCmdAuth(ctx, {
+        login: async (o) => (await RUN.auth()).runAuthLogin(o, ctx),
+        status: async (o) => (await RUN.auth()).runAuthStatus(o, ctx),
+        logout: async (o) => (await RUN.auth()).runAuthLogout(o, ctx),
+        token: async (o) => (await RUN.auth()).runAuthToken(o, ctx),
+      }),
+  ],
+  ["config", (ctx) => NewCmdConfig(ctx, async (o) => (await RUN.config()).runConfig(o, ctx))],
+  ["completion", (ctx) => NewCmdCompletion(ctx, async (o) => (await RUN.completion()).runCompletion(o, ctx))],
 ];
 
 /**
@@ -152,19 +184,13 @@ export function commandPath(cmd: Command): string {
   return names.join(" ");
 }
 
-/** The exit codes as `mq --help` ends and `mq help exit-codes` prints them, from the one map. */
-function exitCodesText(): string {
-  return `Exit codes:\n${EXIT_CODE_TABLE.map(([c, d]) => `  ${String(c).padEnd(4)}${d}`).join("\n")}\n`;
-}
-
-const EXIT_CODES_TOPIC = "exit-codes";
-
 function newHelpCommand(program: Command, ctx: Context): Command {
+  const topics = Object.keys(HELP_TOPICS);
   return new Command("help")
-    .description("show help for a command, or the exit codes (mq help exit-codes)")
-    .argument("[command...]", "the command, e.g. logs or stats failure-rate, or exit-codes")
+    .description(`show help for a command, or a topic: ${topics.join(", ")}`)
+    .argument("[command...]", "the command, e.g. logs or stats failure-rate, or a topic")
     .action((names: string[]) => {
-      const topic = names.length !== 1 ? undefined : names[0] === EXIT_CODES_TOPIC ? exitCodesText : HELP_TOPICS[names[0]!];
+      const topic = names.length === 1 && Object.hasOwn(HELP_TOPICS, names[0]!) ? HELP_TOPICS[names[0]!] : undefined;
       if (topic !== undefined) {
         const width = ctx.io.tableWidth();
         ctx.io.writeText(width === undefined ? topic() : fitHelpText(topic(), width));
@@ -173,7 +199,7 @@ function newHelpCommand(program: Command, ctx: Context): Command {
       let target = program;
       for (const name of names) {
         const sub = target.commands.find((c) => c.name() === name || c.aliases().includes(name));
-        target = sub ?? unknownCommand(target, name, target === program ? [EXIT_CODES_TOPIC, ...Object.keys(HELP_TOPICS)] : []);
+        target = sub ?? unknownCommand(target, name, target === program ? topics : []);
       }
       ensureGlobalOptions(target).help();
     });

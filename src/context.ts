@@ -6,6 +6,7 @@
 // transport) take what they need as arguments and never import this module: no import circle.
 import type { Dispatcher } from "undici";
 import type { ApiClient } from "./api/client.js";
+import type { ClientOverrides } from "./context/api-client.js";
 // config/ statically: every command that reads the config (auth, config, every data command) would
 // otherwise start Node's ES module loader for it (with fs/promises: ~8 ms); main.cjs is code-cached
 import { configDirFrom } from "./config/dir.js";
@@ -97,7 +98,7 @@ export function createContext(init: ContextInit = {}): Context {
       return configPromise;
     },
     apiClient() {
-      clientPromise ??= import("./context/api-client.js").then((m) => m.createApiClient(ctx));
+      clientPromise ??= newApiClient(ctx);
       return clientPromise;
     },
     resolveRepo() {
@@ -123,4 +124,14 @@ export function createContext(init: ContextInit = {}): Context {
     },
   };
   return ctx;
+}
+
+/**
+ * An API client for CTX (ctx.apiClient() keeps one), with OVERRIDES (`mq auth login --check`: the
+ * token about to be stored). The HTTP stack (node:http, the wire, retries) loads here, on the
+ * first request, never for a command that makes none (help, auth status, config).
+ */
+export async function newApiClient(ctx: Context, overrides: ClientOverrides = {}): Promise<ApiClient> {
+  const { createApiClient } = await import("./context/api-client.js");
+  return createApiClient(ctx, overrides);
 }

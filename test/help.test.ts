@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { ensureGlobalOptionsEverywhere } from "../src/cmdutil/global-options.js";
 import { buildProgram, commandPath, walk } from "../src/cli.js";
 import { EXAMPLES } from "../src/help/examples.js";
+import { HELP_TOPICS } from "../src/help/topics.js";
 import { main } from "../src/main.js";
 import { testContext } from "./helpers/context.js";
 
@@ -73,7 +74,7 @@ describe("examples", () => {
   it("mq --help ends with the exit codes after the examples", async () => {
     const { stdout } = await run(["--help"]);
     expect(stdout).toMatch(
-      /\nExamples:\n(  \$ .*\n)+\nExit codes:\n  0   success\n[\s\S]*  129 hung up \(SIGHUP[^\n]*\n  130 interrupted \(Ctrl-C, SIGTERM\)[^\n]*\n$/,
+      /\nExamples:\n( {2}\$ .*\n)+\nExit codes:\n {2}0 {3}success\n[\s\S]* {2}129 hung up \(SIGHUP[^\n]*\n {2}130 interrupted \(Ctrl-C, SIGTERM\)[^\n]*\n$/,
     );
   });
 });
@@ -123,6 +124,34 @@ describe("mq help", () => {
     const { code, stdout } = await run(["help"]);
     expect(code).toBe(0);
     expect(stdout).toBe((await run(["--help"])).stdout);
+  });
+
+  it("mq help --help names every topic of the topics table (it named exit-codes only)", async () => {
+    const { code, stdout } = await run(["help", "--help"]);
+    expect(code).toBe(0);
+    expect(Object.keys(HELP_TOPICS)).toEqual(expect.arrayContaining(["formats", "config", "environment", "exit-codes"]));
+    expect(stdout.split("\n").slice(0, 6).join("\n")).toBe(
+      [
+        "Usage: mq help [options] [command...]",
+        "",
+        `show help for a command, or a topic: ${Object.keys(HELP_TOPICS).join(", ")}`,
+        "",
+        "Arguments:",
+        "  command     the command, e.g. logs or stats failure-rate, or a topic",
+      ].join("\n"),
+    );
+  });
+
+  it.each(Object.keys(HELP_TOPICS))("mq help %s prints that topic", async (topic) => {
+    expect(await run(["help", topic])).toEqual({ code: 0, stdout: HELP_TOPICS[topic]!(), stderr: "" });
+  });
+
+  it("mq archive query --help points to the schema's page (it pointed to the README)", async () => {
+    const { stdout } = await run(["archive", "query", "--help"]);
+    // the description as commander wraps it to the help's width
+    expect(stdout.split("\n\n")[1]!.replace(/\s+/g, " ")).toBe(
+      "run one read-only SELECT (DuckDB dialect) over the archive, sandboxed (no files, no network, no ATTACH/COPY/SET/PRAGMA): the events are in the table events; see docs/archive.md for the schema",
+    );
   });
 
   it("suggests the closest command for an unknown one", async () => {

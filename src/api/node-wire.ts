@@ -3,6 +3,7 @@
 // command compiles and loads with ~0.4 MB of JavaScript: most of what a one-page `mq logs` cost
 // above a bare node:http GET (README, "Performance"). One keep-alive agent per scheme, per wire.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
+import type * as HttpsNamespace from "node:https";
 import type { Agent as HttpsAgent } from "node:https";
 import type { LookupFunction, Socket } from "node:net";
 import { CONNECT_TIMEOUT_CODE, DISCARD_LIMIT_BYTES, type Wire, type WireHeaders, type WireResponse } from "./wire.js";
@@ -16,7 +17,7 @@ export interface NodeWireOptions {
   lookup?: LookupFunction;
 }
 
-type HttpsModule = typeof import("node:https");
+type HttpsModule = typeof HttpsNamespace;
 
 export function nodeWire(opts: NodeWireOptions): Wire {
   // keep-alive: a walk of a thousand pages reuses one connection (or one per parallel slice)

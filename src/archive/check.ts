@@ -4,7 +4,7 @@
 // synced from both. Each run of events of one dialect in a batch goes through that dialect's page
 // check (api/schema/page-check.ts), as a page from the API would.
 import type { DialectName } from "../api/dialects/types.js";
-import type { PageCheck, PageCheckOptions } from "../api/schema/page-check.js";
+import { METADATA_SHAPES_OF, type PageCheck, type PageCheckOptions, pageCheck } from "../api/schema/page-check.js";
 import { ContractError } from "../errors.js";
 
 export interface ArchivedEventsCheckOptions {
@@ -18,7 +18,6 @@ export interface ArchivedEventsCheckOptions {
 export async function archivedEventsCheck(
   opts: ArchivedEventsCheckOptions,
 ): Promise<(batch: readonly { event: unknown; dialect: DialectName }[]) => Promise<void>> {
-  const { pageCheck, METADATA_SHAPES_OF } = await import("../api/schema/page-check.js");
   const checks = new Map<DialectName, Promise<PageCheck>>();
   const optionsOf = new Map<DialectName, PageCheckOptions>();
   const options = (dialect: DialectName): PageCheckOptions => {

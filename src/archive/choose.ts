@@ -7,8 +7,12 @@
 // file included: the archive must never break a command that works without it).
 import { existsSync } from "node:fs";
 import type { Context } from "../context.js";
-import type { Archive } from "./db.js";
+import { resolveApiUrl } from "../config/resolve.js";
+import { apiBaseUrl } from "../api/urls.js";
+import { type Archive, openArchive } from "./db.js";
 import { archivePath } from "./paths.js";
+import { openArchiveForReading, windowCoverage } from "./reader.js";
+import { mergeRanges, repositoryKey, SETTLE_MS } from "./sync.js";
 import { maxOf, minOf, pushAll } from "../arrays.js";
 
 /** Chosen by --archive, --no-archive and MQ_ARCHIVE (cmdutil/archive.ts). */
@@ -36,7 +40,6 @@ export interface ArchiveRequest {
 export async function chooseArchive(ctx: Context, req: ArchiveRequest): Promise<Archive | undefined> {
   if (req.mode === "never") return undefined;
   if (req.mode === "always") {
-    const { openArchiveForReading } = await import("./reader.js");
     const archive = await openArchiveForReading(ctx);
     for (const repository of req.repositories) {
       const missing = await missingParts(archive, repository, req.spans);
@@ -54,7 +57,6 @@ export async function chooseArchive(ctx: Context, req: ArchiveRequest): Promise<
 
 async function autoArchive(ctx: Context, req: ArchiveRequest): Promise<Archive | undefined> {
   if (req.spans.length === 0 || req.repositories.length === 0) return undefined;
-  const { SETTLE_MS } = await import("./sync.js");
   // a sync never marks its last minutes as covered: a window that ends in them cannot be covered,
   // and is decided without loading the engine (a second or so on a busy machine)
   const settled = ctx.now().getTime() - SETTLE_MS;
@@ -65,7 +67,6 @@ async function autoArchive(ctx: Context, req: ArchiveRequest): Promise<Archive |
   const { dialect } = await ctx.dialect();
   let archive: Archive | undefined;
   try {
-    const { openArchive } = await import("./db.js");
     archive = await openArchive(path, { readOnly: true });
     for (const repository of req.repositories) {
       if (!(await syncedOnlyFrom(archive, repository, source, dialect.name))) return close(archive);
@@ -95,8 +96,6 @@ function close(archive: Archive): undefined {
 
 /** The parts of the spans the archive does not cover for the repository, oldest first. */
 async function missingParts(archive: Archive, repository: string, spans: readonly Span[]): Promise<Array<{ from: number; to: number }>> {
-  const { windowCoverage } = await import("./reader.js");
-  const { mergeRanges } = await import("./sync.js");
   const missing: Array<{ from: number; to: number }> = [];
   for (const s of spans) pushAll(missing, (await windowCoverage(archive, repository, s.since, s.until)).missing);
   return mergeRanges(missing);
@@ -108,7 +107,6 @@ async function missingParts(archive: Archive, repository: string, spans: readonl
  * dialect what it answers in the other, and is not read in their place unasked.
  */
 async function syncedOnlyFrom(archive: Archive, repository: string, source: string, dialect: string): Promise<boolean> {
-  const { repositoryKey } = await import("./sync.js");
   const rows = await archive.all("SELECT DISTINCT api_url, dialect FROM syncs WHERE repository = ?", [repositoryKey(repository)]);
   return rows.length > 0 && rows.every((r) => r.api_url === source && r.dialect === dialect);
 }
@@ -120,7 +118,6 @@ async function syncedOnlyFrom(archive: Archive, repository: string, source: stri
  */
 export async function apiSourceName(ctx: Context): Promise<string> {
   if (ctx.globals.offline) return "offline";
-  const [{ resolveApiUrl }, { apiBaseUrl }] = await Promise.all([import("../config/resolve.js"), import("../api/urls.js")]);
   return new URL(apiBaseUrl((await resolveApiUrl(ctx)).url)).href;
 }
 

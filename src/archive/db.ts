@@ -3,11 +3,16 @@
 // translation of DuckDB's failures into ArchiveErrors that say what happened and what to do.
 import { copyFile, mkdir, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname } from "node:path";
+import type * as DuckDbModule from "@duckdb/node-api";
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from "@duckdb/node-api";
 import { ArchiveError, MqError } from "../errors.js";
 import { archiveFailure } from "./failure.js";
+import { DUCKDB_PACKAGE, DUCKDB_VERSION } from "./duckdb-version.js";
+import { queueFactsOf } from "./queue-facts.js";
+import { QUEUE_EVENT_TYPES } from "../insights/dialects.js";
+import { dialectForUrl } from "../api/dialects/index.js";
+import { metadataChecks } from "../api/schema/page-check.js";
 
 export { archiveFailure, archiveSize } from "./failure.js";
 
@@ -20,37 +25,12 @@ export const SCHEMA_VERSION = 3;
  * version whose migration recomputes them (fillQueueFacts after `UPDATE events SET queue_facts = NULL`).
  */
 export const QUEUE_FACTS_SPEC_SHA256 = "32dce63b371ab323";
-export const DUCKDB_PACKAGE = "@duckdb/node-api";
-export const DUCKDB_VERSION = "1.5.6-r.1";
+export { DUCKDB_PACKAGE, DUCKDB_VERSION };
 
-type DuckDb = typeof import("@duckdb/node-api");
+type DuckDb = typeof DuckDbModule;
 let loaded: Promise<DuckDb> | undefined;
 /** the engine once loaded: duckValue tells its value classes apart with it */
 let engine: DuckDb | undefined;
-/** true in dist/ (scripts/build.mjs defines it): there the engine's JavaScript is in the bundle */
-declare const MQ_BUNDLED_DUCKDB: boolean | undefined;
-
-/**
- * The engine's module. From src/ (tests, tsx), the installed package. In the bundle, its JavaScript
- * is inlined in the archive's chunk by scripts/build.mjs (Node's CommonJS loader spent ~30 ms
- * resolving, reading and compiling its 124 files one by one), and only its native addon is loaded
- * from the installed packages, found as the package itself would find it. The installed package
- * is still resolved first: without it (--omit=optional), the same MODULE_NOT_FOUND as before; and
- * its version must be the one the bundle inlines, since the addon installed with it is what runs.
- */
-function requireDuckDb(): DuckDb {
-  const req = createRequire(import.meta.url);
-  if (typeof MQ_BUNDLED_DUCKDB === "undefined") return req(DUCKDB_PACKAGE) as DuckDb;
-  const installed = (req(`${DUCKDB_PACKAGE}/package.json`) as { version?: string }).version;
-  if (installed !== DUCKDB_VERSION) {
-    throw new ArchiveError(
-      `mq archive needs ${DUCKDB_PACKAGE} ${DUCKDB_VERSION}, but ${installed ?? "an unknown version"} is installed`,
-      `install the version mq was built with (npm install ${DUCKDB_PACKAGE}@${DUCKDB_VERSION})`,
-    );
-  }
-  // a literal require, which esbuild bundles; from src/ this line is never reached
-  return require("@duckdb/node-api") as DuckDb;
-}
 
 /**
  * The engine, loaded on first use; a clear error when the optional package was not installed.
@@ -60,7 +40,10 @@ function requireDuckDb(): DuckDb {
  */
 export function loadDuckDb(): Promise<DuckDb> {
   loaded ??= Promise.resolve()
-    .then(requireDuckDb)
+    // the one import() of the engine: a chunk of its own in dist/ (scripts/build.mjs), so that
+    // nothing loads it, nor its bundled JavaScript, before an archive is opened
+    .then(() => import("./duckdb-engine.js"))
+    .then(({ requireDuckDb }) => requireDuckDb())
     .then((duckdb) => (engine = duckdb))
     .catch((err: unknown) => {
       loaded = undefined;
@@ -354,8 +337,6 @@ const FILL_ROWS = 20_000;
 
 /** queue_facts of every archived queue event still without one, a slice of events (by key) at a time. */
 async function fillQueueFacts(archive: Archive): Promise<void> {
-  const { queueFactsOf } = await import("./queue-facts.js");
-  const { QUEUE_EVENT_TYPES } = await import("../insights/dialects.js");
   const types = QUEUE_EVENT_TYPES.map((t) => `'${t}'`).join(", ");
   await archive.run(`CREATE TEMP TABLE IF NOT EXISTS queue_facts_fill (repository VARCHAR, id BIGINT, queue_facts VARCHAR)`);
   let after: { repository: string; id: bigint } | undefined;
@@ -411,11 +392,6 @@ async function fillQueueFacts(archive: Archive): Promise<void> {
  * would refuse.
  */
 async function inferDialects(archive: Archive): Promise<void> {
-  const [{ dialectForUrl }, { CONTRACT_METADATA_CHECKS }, { MERGIFY_METADATA_CHECKS }] = await Promise.all([
-    import("../api/dialects/index.js"),
-    import("../api/schema/contract-checks.generated.js"),
-    import("../api/dialects/mergify-checks.generated.js"),
-  ]);
   for (const { api_url } of await archive.all("SELECT DISTINCT api_url FROM syncs")) {
     const url = String(api_url);
     await archive.run("UPDATE syncs SET dialect = ? WHERE api_url = ?", [url === "offline" ? "spec" : dialectForUrl(url), url]);
@@ -426,9 +402,9 @@ async function inferDialects(archive: Archive): Promise<void> {
              FROM (SELECT DISTINCT repository FROM events) e LEFT JOIN syncs s USING (repository) GROUP BY e.repository) g
        WHERE events.repository = g.repository`,
   );
-  const checks = { spec: CONTRACT_METADATA_CHECKS, mergify: MERGIFY_METADATA_CHECKS } as const;
+  const checks = { spec: await metadataChecks("spec"), mergify: await metadataChecks("mergify") } as const;
   // only types with a shape on some side carry evidence
-  const typed = [...new Set([...Object.keys(CONTRACT_METADATA_CHECKS), ...Object.keys(MERGIFY_METADATA_CHECKS)])]
+  const typed = [...new Set([...Object.keys(checks.spec), ...Object.keys(checks.mergify)])]
     .map((t) => `'${t.replaceAll("'", "''")}'`)
     .join(", ");
   const vouches = (side: "spec" | "mergify", type: string, metadata: unknown) => {

@@ -6,7 +6,7 @@ import type { Context } from "../context.js";
 import type { Archive } from "./db.js";
 import { chooseArchive, type ArchiveRequest } from "./choose.js";
 import type { LogEvent } from "../api/events.js";
-import type { EventSource, WalkOptions } from "../insights/walk.js";
+import { apiEventSource, type EventSource, type WalkOptions } from "../insights/walk.js";
 import { readArchivedEvents, readQueueFacts, type ArchivedEventsQuery } from "./reader.js";
 import { archivedEventsCheck } from "./check.js";
 import { InterruptedError } from "../errors.js";
@@ -61,9 +61,6 @@ function archiveQuery(q: WalkOptions): ArchivedEventsQuery {
 
 /** The archive when --archive asks for it or it covers every window asked for (choose.ts), else the API. */
 export async function openEventSource(ctx: Context, req: ArchiveRequest): Promise<EventSource> {
-  // reader, check and choose are start-up modules (main.cjs holds them): imported statically, as a
-  // chunk reads them from main's registry; an import() of one from a chunk gets no named exports
-  const { apiEventSource } = await import("../insights/walk.js");
   const archive = await chooseArchive(ctx, req);
   return archive ? archiveEventSource(ctx, archive) : apiEventSource(ctx);
 }

@@ -8,7 +8,7 @@
 //   if (cover.complete) for await (const batch of readArchivedEvents(archive, { repository: "acme/web", since, until })) ...
 import type { Context } from "../context.js";
 import type { LogEvent } from "../api/events.js";
-import type { Archive } from "./db.js";
+import { type Archive, archiveFailure, openArchive } from "./db.js";
 import type { DialectName } from "../api/dialects/types.js";
 import { archivePath } from "./paths.js";
 import { ArchiveError } from "../errors.js";
@@ -44,7 +44,6 @@ export interface ArchivedEvent {
  * the command ends. `sandbox`: the engine reaches nothing but the archive (`mq archive query`).
  */
 export async function openArchiveForReading(ctx: Context, dataDir?: string, opts: { sandbox?: boolean } = {}): Promise<Archive> {
-  const { openArchive } = await import("./db.js");
   const archive = await openArchive(archivePath(ctx.env, dataDir), { readOnly: true, sandbox: opts.sandbox === true });
   ctx.onCleanup(() => archive.close());
   return archive;
@@ -150,7 +149,6 @@ async function* readColumn(
     filterValues.push(q.until.toISOString());
   }
   const fail = async (err: unknown) => {
-    const { archiveFailure } = await import("./db.js");
     return archiveFailure(err, archive.path, "read the archive");
   };
   // the events per hour (a scan of small columns), newest hour first, cut into slices of whole

@@ -15,7 +15,9 @@ import type { ApiClient } from "../api/client.js";
 import type { DuckDBAppender } from "@duckdb/node-api";
 import { ContractError, InterruptedError, MqError } from "../errors.js";
 import { cursorOf } from "../api/pagination.js";
-import type { Archive } from "./db.js";
+import { type Archive, archiveFailure } from "./db.js";
+import { METADATA_SHAPES_OF, pageCheck } from "../api/schema/page-check.js";
+import { walkSlices } from "../api/slices.js";
 import type { DialectName } from "../api/dialects/types.js";
 import { queueFactsOf } from "./queue-facts.js";
 import { exactEventId, rawEventTexts } from "./raw-events.js";
@@ -140,10 +142,6 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
     chunks: chunks.length,
   };
   const warnedTypes = new Set<string>();
-  const [{ pageCheck, METADATA_SHAPES_OF }, { walkSlices }] = await Promise.all([
-    import("../api/schema/page-check.js"),
-    import("../api/slices.js"),
-  ]);
   // against the dialect in effect, as `mq logs` checks
   const checkPage = await pageCheck(dialect);
   await archive.run(
@@ -346,7 +344,6 @@ async function writePage(archive: Archive, repo: string, dialect: DialectName, i
       }
       appender.flushSync();
     } catch (err) {
-      const { archiveFailure } = await import("./db.js");
       throw archiveFailure(err, archive.path, "write the archive");
     } finally {
       try {

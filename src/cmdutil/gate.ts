@@ -1,13 +1,11 @@
 // --fail-if and its companions (--fail-if-scope, --min-count, --allow-empty, --report) for every
-// command that gates: the flags, their checks before any request, and the reporters of the verdicts
-// (a line per check on stderr, the JSON report, GitHub annotations and step summary). `mq stats`
-// and `mq insights` hand the verdicts of src/stats/fail-if.ts's judge() here: one home for them.
+// command that gates: the flags and their checks before any request. Their verdicts are reported by
+// gate-report.ts (what the commands' run code loads).
 import { type Command, Option } from "commander";
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { Context } from "../context.js";
-import { CheckFailedError, UsageError } from "../errors.js";
-import { GATE_SCOPES, type FailIfExpr, type GateScope, type Verdict } from "../stats/fail-if.js";
+import { UsageError } from "../errors.js";
+import { GATE_SCOPES, type FailIfExpr, type GateScope } from "../stats/fail-if.js";
 import { parseIntFlag, requireNonEmptyItems } from "./lists.js";
 
 /** The gate flags as commander gives them. */
@@ -119,66 +117,5 @@ export function checkWritableFile(flag: string, path: string): void {
     accessSync(dir, constants.W_OK);
   } catch {
     throw new UsageError(`${flag} ${path}: cannot write to the folder ${dir} (missing or not writable).`);
-  }
-}
-
-export interface GateRun {
-  command: string;
-  repository: string;
-  start_at?: string;
-  end_at?: string;
-  /** what the step summary shows besides the verdicts (absent: no summary) */
-  summary?: () => {
-    headline: import("../output/markdown.js").MarkdownTable;
-    chart?: import("../output/github.js").StepSummary["chart"];
-    window?: { start: string; end: string };
-  };
-}
-
-/**
- * The verdicts' reporters: a line per check on stderr, the JSON report, and inside GitHub Actions an
- * annotation per failed check and the step summary. Exit 1 (CheckFailedError) when a check failed.
- */
-export async function reportGate(ctx: Context, gate: GateFlags, verdicts: readonly Verdict[], run: GateRun): Promise<void> {
-  const [{ verdictLines, writeGateReport }, { colors }] = await Promise.all([import("../output/gate.js"), import("../iostreams/color.js")]);
-  if (verdicts.length) ctx.io.stderr.write(verdictLines(verdicts, colors(ctx.io, "stderr"), ctx.io.messageWidth()));
-  const github = await import("../output/github.js");
-  if (github.inActions(ctx.env)) {
-    ctx.io.stderr.write(github.annotations(verdicts, run.command));
-    const outputs = ctx.env.GITHUB_OUTPUT;
-    if (outputs) {
-      const { appendNow, gateOutputs } = await import("../output/ci-failure.js");
-      const failed = appendNow(outputs, gateOutputs(verdicts));
-      if (failed) ctx.io.stderr.write(`mq: warning: cannot append the outputs to ${outputs}: ${failed}\n`);
-    }
-    const path = ctx.env.GITHUB_STEP_SUMMARY;
-    if (path && run.summary) {
-      const extra = run.summary();
-      const window = extra.window ?? (run.start_at && run.end_at ? { start: run.start_at, end: run.end_at } : undefined);
-      try {
-        await github.appendStepSummary(
-          path,
-          github.renderStepSummary({
-            command: run.command,
-            repository: run.repository,
-            window,
-            headline: extra.headline,
-            chart: extra.chart,
-            verdicts,
-          }),
-        );
-      } catch (err) {
-        // the gate's verdict stands; a summary that cannot be written is worth a warning, not a failure
-        ctx.io.stderr.write(`mq: warning: cannot append the step summary to ${path}: ${(err as Error).message}\n`);
-      }
-    }
-  }
-  if (gate.report) {
-    const meta = { command: run.command, repository: run.repository, start_at: run.start_at, end_at: run.end_at };
-    await writeGateReport(gate.report, verdicts, meta);
-  }
-  const failedCount = verdicts.filter((v) => !v.pass).length;
-  if (failedCount) {
-    throw new CheckFailedError(`${failedCount} of ${verdicts.length} --fail-if check${verdicts.length === 1 ? "" : "s"} failed.`);
   }
 }

@@ -4,6 +4,7 @@
 // transport (api/client.ts) gets plain values and knows nothing of config or servers.
 import type { Dispatcher } from "undici";
 import type { Wire } from "../api/wire.js";
+import { nodeWire } from "../api/node-wire.js";
 import { proxyUrl } from "../api/proxy-env.js";
 import { isLoopbackHost } from "../api/urls.js";
 import { apiBaseUrl } from "../api/urls.js";
@@ -123,7 +124,6 @@ function sharedWire(ctx: ClientSources, timeoutMs: number, apiUrl: string): Prom
 
 async function makeWire(choice: WireChoice, timeoutMs: number): Promise<Wire> {
   if (choice.kind === "node") {
-    const { nodeWire } = await import("../api/node-wire.js");
     return nodeWire({ connectTimeoutMs: CONNECT_TIMEOUT_MS, keepAliveMs: KEEP_ALIVE_MS });
   }
   const { EnvHttpProxyAgent, undiciWire } = await import("../api/undici-wire.js");

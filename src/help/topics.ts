@@ -1,7 +1,9 @@
 // The topics of `mq help <topic>`: what users look up that belongs to no one command (the output
-// formats, the settings, the environment). The texts are data; docs/formats.md and
-// docs/configuration.md say the same at length. `mq help exit-codes` prints src/errors.ts's table.
+// formats, the settings, the environment, the exit codes). The texts are data; docs/formats.md,
+// docs/configuration.md and docs/exit-codes.md say the same at length. `mq help --help` names the
+// topics of this table.
 import { CONFIG_KEY_HELP, CONFIG_KEYS } from "../config/keys.js";
+import { EXIT_CODE_TABLE } from "../errors.js";
 import { fitHelpText } from "../output/help-text.js";
 import { catalogueText } from "../figures/catalogue.js";
 
@@ -53,10 +55,17 @@ const ENVIRONMENT = `Environment variables (a flag wins over each):
 More: docs/configuration.md
 `;
 
+/** The exit codes as `mq --help` ends and `mq help exit-codes` prints them, from the one map. */
+export function exitCodesText(): string {
+  return `Exit codes:\n${EXIT_CODE_TABLE.map(([c, d]) => `  ${String(c).padEnd(4)}${d}`).join("\n")}\n`;
+}
+
 /** Topic name -> its text, as `mq help <topic>` prints it (before fitting to the terminal). */
 export const HELP_TOPICS: Readonly<Record<string, () => string>> = {
   formats: () => fitHelpText(FORMATS, WIDTH),
   config: configText,
   environment: () => fitHelpText(ENVIRONMENT, WIDTH),
   figures: () => fitHelpText(catalogueText(), WIDTH),
+  // whole in a pipe, each code on one line (docs/formats.md); fitted to a terminal as every topic
+  "exit-codes": exitCodesText,
 };

@@ -5,8 +5,8 @@
 import type { OutputFormat } from "../globals.js";
 import type { IOStreams } from "../iostreams/iostreams.js";
 import type { FieldSpec } from "../stats/endpoints.js";
-import type { MarkdownTable } from "./markdown.js";
-import type { MetricFamily } from "./openmetrics.js";
+import { type MarkdownTable, renderMarkdownTable } from "./markdown.js";
+import { type MetricFamily, renderOpenMetrics } from "./openmetrics.js";
 import { createRecordWriter, writeChunk } from "./records.js";
 import { terminalJson } from "../iostreams/terminal-text.js";
 
@@ -98,14 +98,8 @@ export const FORMATS: Readonly<Record<OutputFormat, FormatEntry>> = {
   csv: (io, x) => recordSink("csv", io, x),
   // -o none: a gate in CI wants its verdicts, not the data
   none: () => ({ async write() {}, async end() {} }),
-  markdown: async (io, x) => {
-    const { renderMarkdownTable } = await import("./markdown.js");
-    return textSink(io, "figures for markdown", x.headline && (() => renderMarkdownTable(x.headline!())));
-  },
-  openmetrics: async (io, x) => {
-    const { renderOpenMetrics } = await import("./openmetrics.js");
-    return textSink(io, "figures for openmetrics", x.metrics && (() => renderOpenMetrics(x.metrics!())));
-  },
+  markdown: (io, x) => textSink(io, "figures for markdown", x.headline && (() => renderMarkdownTable(x.headline!()))),
+  openmetrics: (io, x) => textSink(io, "figures for openmetrics", x.metrics && (() => renderOpenMetrics(x.metrics!()))),
 };
 
 /** A sink for streaming output: write pages as they arrive, then end(). */

@@ -101,13 +101,29 @@ export async function startIsolatedServer(
   };
 }
 
+/**
+ * The server in a worker (startIsolatedServer); in this thread when mq runs from its TypeScript
+ * sources (tests), which a worker cannot load.
+ */
+export async function startBudgetedServer(
+  options: ServerOptions & { memoryBudgetMb: number },
+  onRestart: (reason: string) => void,
+  onNotice: (message: string) => void,
+): Promise<IsolatedServer> {
+  if (import.meta.url.endsWith(".ts")) return (await loadServer()).startServer(options);
+  return startIsolatedServer(options, onRestart, onNotice);
+}
+
+/** The server itself, which the main thread of `mq serve` never loads: only its worker does. */
+const loadServer = () => import("./index.js");
+
 const outOfMemory = (err: { code?: string }) => err.code === "ERR_WORKER_OUT_OF_MEMORY";
 const budgetMessage = (mb: number) => `the server ran out of its memory budget (${mb} MB) while starting: raise it with --memory-budget`;
 
 // the worker's side: this same module, loaded by `new Worker(import.meta.url)`
 if (!isMainThread && (workerData as { mqServeWorker?: boolean } | null)?.mqServeWorker) {
   const port = parentPort!;
-  const { startServer } = await import("./index.js");
+  const { startServer } = await loadServer();
   try {
     const options = (workerData as { options: ServerOptions }).options;
     const server = await startServer({

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { Command } from "commander";
-import { NewCmdCompletion, runCompletion, type CompletionOptions } from "../../src/commands/completion/index.js";
+import { NewCmdCompletion, type CompletionOptions } from "../../src/commands/completion/index.js";
+import { runCompletion } from "../../src/commands/completion/run.js";
 import { main } from "../../src/main.js";
 import { testContext } from "../helpers/context.js";
 

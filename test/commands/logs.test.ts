@@ -18,8 +18,11 @@ async function parse(
   if (output) ctx.globals.output = output;
   ctx.globals.dialect = dialect;
   let seen: LogsOptions | undefined;
-  const cmd = NewCmdLogs(ctx, async (o) => {
-    seen = o;
+  const cmd = NewCmdLogs(ctx, {
+    logs: async (o) => {
+      seen = o;
+    },
+    aggregate: async () => {},
   });
   cmd.exitOverride();
   await cmd.parseAsync(args, { from: "user" });

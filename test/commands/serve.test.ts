@@ -119,7 +119,7 @@ describe("runServe", () => {
   it("prints the URL first, hints on stderr, and stops when the signal aborts", async () => {
     const controller = new AbortController();
     const ctx = testContext({ signal: controller.signal });
-    const { runServe } = await import("../../src/commands/serve/index.js");
+    const { runServe } = await import("../../src/commands/serve/run.js");
     const done = runServe(
       { host: "127.0.0.1", port: 0, seed: 1, days: 1, now: new Date("2026-11-20T12:00:00Z"), latencyMs: 0, memoryBudgetMb: 512 },
       ctx,
@@ -144,7 +144,7 @@ describe("runServe", () => {
     const controller = new AbortController();
     controller.abort();
     const ctx = testContext({ signal: controller.signal });
-    const { runServe } = await import("../../src/commands/serve/index.js");
+    const { runServe } = await import("../../src/commands/serve/run.js");
     const err = await runServe(
       { host: "127.0.0.1", port: 0, seed: 1, days: 1, now: new Date("2026-11-20T12:00:00Z"), latencyMs: 0, memoryBudgetMb: 512 },
       ctx,
@@ -171,7 +171,7 @@ describe("runServe", () => {
   it("its Try: line works as printed, from 0.0.0.0 too (it named 0.0.0.0, which mq refuses over plain http)", async () => {
     const controller = new AbortController();
     const ctx = testContext({ signal: controller.signal });
-    const { runServe } = await import("../../src/commands/serve/index.js");
+    const { runServe } = await import("../../src/commands/serve/run.js");
     const done = runServe(
       {
         host: "0.0.0.0",

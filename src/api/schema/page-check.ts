@@ -19,13 +19,20 @@ export type PageCheck = (body: unknown, opts: PageCheckOptions) => unknown[] | P
 const NO_METADATA_CHECKS: MetadataChecks = {};
 
 /**
+ * The generated checks of each event type's metadata in DIALECT. The contract's come with this
+ * module; the real service's (52 KB) are loaded for its dialect only.
+ */
+export async function metadataChecks(dialect: DialectName): Promise<MetadataChecks> {
+  if (dialect === "spec") return CONTRACT_METADATA_CHECKS;
+  return (await import("../dialects/mergify-checks.generated.js")).MERGIFY_METADATA_CHECKS;
+}
+
+/**
  * `envelopes`: for a caller that never has metadata checked (parseEventsPage's checkMetadataOf
  * always false, outside --strict): the quick verdict then skips the metadata too, as it would.
  */
 export async function pageCheck(dialect: DialectName, what: "pages" | "envelopes" = "pages"): Promise<PageCheck> {
-  // the contract's validators come with envelope.ts; the real service's are loaded for its dialect only
-  const metadata =
-    dialect === "mergify" ? (await import("../dialects/mergify-checks.generated.js")).MERGIFY_METADATA_CHECKS : CONTRACT_METADATA_CHECKS;
+  const metadata = await metadataChecks(dialect);
   const quick = what === "envelopes" ? NO_METADATA_CHECKS : metadata;
   const against = METADATA_SHAPES_OF[dialect];
   return (body, opts) => {

@@ -11,7 +11,7 @@ export interface ArchiveExportOptions {
   dataDir?: string;
 }
 
-export function NewCmdArchiveExport(ctx: Context, runF?: (opts: ArchiveExportOptions) => Promise<void>): Command {
+export function NewCmdArchiveExport(_ctx: Context, runF: (opts: ArchiveExportOptions) => Promise<void>): Command {
   return new Command("export")
     .description(
       "write the archive as Hive-partitioned Parquet (DIR/repository=owner%2Fname/date=YYYY-MM-DD/) for Spark, Trino, BigQuery, ClickHouse or DuckDB",
@@ -29,46 +29,6 @@ export function NewCmdArchiveExport(ctx: Context, runF?: (opts: ArchiveExportOpt
         force: flags.force === true,
         dataDir: checkDataDir(flags.dataDir),
       };
-      await (runF ?? runArchiveExport)(opts, ctx);
+      await runF(opts);
     });
-}
-
-export async function runArchiveExport(opts: ArchiveExportOptions, ctx: Context): Promise<void> {
-  const { lstatSync, readdirSync } = await import("node:fs");
-  const { resolve } = await import("node:path");
-  const { exportParquet, previousExport, removePreviousExport } = await import("../../archive/export.js");
-  const dir = resolve(ctx.cwd, opts.parquet);
-  // lstat: DIR itself a link is refused, as is any link inside it (previousExport)
-  const stat = (() => {
-    try {
-      return lstatSync(dir);
-    } catch {
-      return undefined;
-    }
-  })();
-  let replace: string[] = [];
-  if (stat) {
-    if (stat.isSymbolicLink())
-      throw new UsageError(
-        `--parquet ${opts.parquet} is a symbolic link: mq archive export writes into a real folder, never through a link.`,
-        "give the folder itself, or another one",
-      );
-    if (!stat.isDirectory()) throw new UsageError(`--parquet ${opts.parquet} is a file, not a folder.`);
-    if (readdirSync(dir).length > 0) {
-      if (!opts.force)
-        throw new UsageError(`--parquet ${opts.parquet} is not empty: choose an empty folder, or add --force to replace its contents.`);
-      replace = previousExport(dir, opts.parquet);
-    }
-  }
-  const [{ openArchiveForReading }, { formatCount }] = await Promise.all([
-    import("../../archive/reader.js"),
-    import("../../output/format.js"),
-  ]);
-  const archive = await openArchiveForReading(ctx, opts.dataDir);
-  // removed once the archive is open: a missing or locked archive leaves the old export in place
-  removePreviousExport(dir, replace);
-  const result = await exportParquet(archive, { dir, repositories: opts.repositories });
-  ctx.io.stderr.write(
-    `Exported ${formatCount(result.events)} event${result.events === 1 ? "" : "s"} into ${formatCount(result.partitions)} partition${result.partitions === 1 ? "" : "s"} under ${dir}.\n`,
-  );
 }

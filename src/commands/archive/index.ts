@@ -2,16 +2,24 @@
 // query it with SQL, export it as Parquet. DuckDB is loaded only when one of these runs.
 import { Command } from "commander";
 import type { Context } from "../../context.js";
-import { NewCmdArchiveSync } from "./sync.js";
-import { NewCmdArchiveStatus } from "./status.js";
-import { NewCmdArchiveQuery } from "./query.js";
-import { NewCmdArchiveExport } from "./export.js";
+import { type ArchiveSyncOptions, NewCmdArchiveSync } from "./sync.js";
+import { type ArchiveStatusOptions, NewCmdArchiveStatus } from "./status.js";
+import { type ArchiveQueryOptions, NewCmdArchiveQuery } from "./query.js";
+import { type ArchiveExportOptions, NewCmdArchiveExport } from "./export.js";
 
-export function NewCmdArchive(ctx: Context): Command {
+/** What each subcommand runs (run.ts, loaded by cli.ts when one runs; a spy in tests). */
+export interface ArchiveRuns {
+  sync: (opts: ArchiveSyncOptions) => Promise<void>;
+  status: (opts: ArchiveStatusOptions) => Promise<void>;
+  query: (opts: ArchiveQueryOptions) => Promise<void>;
+  export: (opts: ArchiveExportOptions) => Promise<void>;
+}
+
+export function NewCmdArchive(ctx: Context, runs: ArchiveRuns): Command {
   return new Command("archive")
     .description("keep the event log in a local database: sync it, see what it holds, query it with SQL, export it as Parquet")
-    .addCommand(NewCmdArchiveSync(ctx))
-    .addCommand(NewCmdArchiveStatus(ctx))
-    .addCommand(NewCmdArchiveQuery(ctx))
-    .addCommand(NewCmdArchiveExport(ctx));
+    .addCommand(NewCmdArchiveSync(ctx, runs.sync))
+    .addCommand(NewCmdArchiveStatus(ctx, runs.status))
+    .addCommand(NewCmdArchiveQuery(ctx, runs.query))
+    .addCommand(NewCmdArchiveExport(ctx, runs.export));
 }

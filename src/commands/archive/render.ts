@@ -3,7 +3,8 @@
 // from the first rows and then streamed through the same widths.
 import type { Context, OutputFormat } from "../../context.js";
 import type { IOStreams } from "../../iostreams/iostreams.js";
-import type { Sink } from "../../output/exporter.js";
+import { colors } from "../../iostreams/color.js";
+import { openExport, type Sink } from "../../output/exporter.js";
 
 export type Row = Record<string, unknown>;
 
@@ -29,10 +30,8 @@ export function cellText(value: unknown): string {
 }
 
 async function rowTable(io: IOStreams, columns: readonly string[]): Promise<Sink<Row>> {
-  const [{ renderTable, columnWidths }, { colors }] = await Promise.all([
-    import("../../output/table.js"),
-    import("../../iostreams/color.js"),
-  ]);
+  // cli-table3 only when a table is drawn (output/table.ts)
+  const { renderTable, columnWidths } = await import("../../output/table.js");
   const c = colors(io, "stdout");
   const head = columns.map((h) => h.toUpperCase());
   const width = io.tableWidth();
@@ -59,7 +58,6 @@ async function rowTable(io: IOStreams, columns: readonly string[]): Promise<Sink
 
 /** A sink for rows with these columns, in the format asked for. */
 export async function openRows(ctx: Context, format: OutputFormat, columns: readonly string[]): Promise<Sink<Row>> {
-  const { openExport } = await import("../../output/exporter.js");
   return openExport<Row>(format, ctx.io, { csvColumns: () => [...columns], table: () => rowTable(ctx.io, columns) });
 }
 

@@ -1,6 +1,7 @@
 // Flags and checks the archive subcommands share.
 import { Option } from "commander";
 import { UsageError } from "../../errors.js";
+import { checkRepo } from "../../validators.js";
 
 export const DATA_DIR_HELP = "the archive's folder (default: $MQ_DATA_DIR, else $XDG_DATA_HOME/mq, else ~/.local/share/mq)";
 
@@ -16,7 +17,6 @@ export function checkDataDir(value: string | undefined): string | undefined {
 
 /** owner/name values given as arguments, checked like --repo. */
 export async function checkRepositories(values: readonly string[], what: string): Promise<string[]> {
-  const { checkRepo } = await import("../../validators.js");
   const out: string[] = [];
   for (const raw of values) {
     const checked = checkRepo(raw.trim());

@@ -29,7 +29,7 @@ interface RawFlags {
 
 export const SYNC_COLUMNS = ["repository", "added", "already_archived", "pages", "from", "to", "total"];
 
-export function NewCmdArchiveSync(ctx: Context, runF?: (opts: ArchiveSyncOptions) => Promise<void>): Command {
+export function NewCmdArchiveSync(ctx: Context, runF: (opts: ArchiveSyncOptions) => Promise<void>): Command {
   return new Command("sync")
     .description("copy the event log into the archive, from where the last sync stopped; safe to interrupt and run again")
     .argument("[repos...]", "owner/name of each repository (default: --repo, $MQ_REPO, the git remote or the config)")
@@ -44,7 +44,7 @@ export function NewCmdArchiveSync(ctx: Context, runF?: (opts: ArchiveSyncOptions
     .addOption(dataDirOption())
     .action(async (repos: string[], flags: RawFlags) => {
       const opts = await parseArchiveSyncFlags(repos, flags, ctx);
-      await (runF ?? runArchiveSync)(opts, ctx);
+      await runF(opts);
     });
 }
 
@@ -58,73 +58,4 @@ export async function parseArchiveSyncFlags(repos: string[], flags: RawFlags, ct
     throw new UsageError("--until is in the future: the archive holds what has happened.");
   const parallel = flags.parallel === undefined ? DEFAULT_PARALLEL : parseIntFlag("--parallel", flags.parallel, 1, MAX_PARALLEL);
   return { repositories, since, until, dataDir: checkDataDir(flags.dataDir), parallel, format: resolveOutputFormat(ctx) };
-}
-
-export async function runArchiveSync(opts: ArchiveSyncOptions, ctx: Context): Promise<void> {
-  const repositories = opts.repositories.length > 0 ? opts.repositories : [await resolvedRepository(ctx)];
-  const client = await ctx.apiClient();
-  const [{ openArchive }, { archivePath }, { syncRepository }, { startSpinner }, { formatCount }, { apiSourceName }] = await Promise.all([
-    import("../../archive/db.js"),
-    import("../../archive/paths.js"),
-    import("../../archive/sync.js"),
-    import("../../iostreams/spinner.js"),
-    import("../../output/format.js"),
-    import("../../archive/choose.js"),
-  ]);
-  const archive = await openArchive(archivePath(ctx.env, opts.dataDir), { create: true });
-  ctx.onCleanup(() => archive.close());
-  // what `mq logs`, `mq insights` and the others compare before reading the archive in the API's place
-  const apiUrl = await apiSourceName(ctx);
-  const { dialect } = await ctx.dialect();
-  const records: Record<string, unknown>[] = [];
-  for (const repository of repositories) {
-    // counts and rate on a terminal only: a log file gets the summary line, not frames
-    const spinner = await startSpinner(ctx, `${repository}: starting`);
-    const started = performance.now();
-    try {
-      const result = await syncRepository(archive, {
-        repository,
-        client,
-        apiUrl,
-        now: ctx.now(),
-        since: opts.since,
-        until: opts.until,
-        strict: ctx.globals.strict,
-        dialect: dialect.name,
-        parallel: opts.parallel,
-        signal: ctx.signal,
-        warn: (line) => spinner.log(line),
-        onProgress(p) {
-          const seconds = (performance.now() - started) / 1000;
-          const rate = seconds > 0.5 ? `, ${formatCount(Math.round(p.fetched / seconds))} events/s` : "";
-          spinner.update(
-            `${repository}: ${p.chunksDone} of ${p.chunks} day${p.chunks === 1 ? "" : "s"} done, ${formatCount(p.fetched)} events read, ${formatCount(p.added)} new${rate}`,
-          );
-        },
-      });
-      spinner.stop();
-      const window = result.from ? ` from ${result.from} to ${result.to}` : "";
-      ctx.io.stderr.write(
-        `${repository}: ${formatCount(result.added)} new event${result.added === 1 ? "" : "s"} archived${window} (${formatCount(result.duplicates)} already there); ${formatCount(result.total)} in the archive.\n`,
-      );
-      records.push({
-        repository,
-        added: result.added,
-        already_archived: result.duplicates,
-        pages: result.pages,
-        from: result.from,
-        to: result.to,
-        total: result.total,
-      });
-    } finally {
-      spinner.stop();
-    }
-  }
-  const { writeRows } = await import("./render.js");
-  await writeRows(ctx, opts.format, SYNC_COLUMNS, records);
-}
-
-async function resolvedRepository(ctx: Context): Promise<string> {
-  const ref = await ctx.resolveRepo();
-  return `${ref.owner}/${ref.name}`;
 }

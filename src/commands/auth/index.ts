@@ -2,16 +2,24 @@
 // print the token for scripts. The token is never taken from a positional argument.
 import { Command } from "commander";
 import type { Context } from "../../context.js";
-import { NewCmdAuthLogin } from "./login.js";
-import { NewCmdAuthStatus } from "./status.js";
-import { NewCmdAuthLogout } from "./logout.js";
-import { NewCmdAuthToken } from "./token.js";
+import { type AuthLoginOptions, NewCmdAuthLogin } from "./login.js";
+import { type AuthStatusOptions, NewCmdAuthStatus } from "./status.js";
+import { type AuthLogoutOptions, NewCmdAuthLogout } from "./logout.js";
+import { type AuthTokenOptions, NewCmdAuthToken } from "./token.js";
 
-export function NewCmdAuth(ctx: Context): Command {
+/** What each subcommand runs (run.ts, loaded by cli.ts when one runs; a spy in tests). */
+export interface AuthRuns {
+  login: (opts: AuthLoginOptions) => Promise<void>;
+  status: (opts: AuthStatusOptions) => Promise<void>;
+  logout: (opts: AuthLogoutOptions) => Promise<void>;
+  token: (opts: AuthTokenOptions) => Promise<void>;
+}
+
+export function NewCmdAuth(ctx: Context, runs: AuthRuns): Command {
   return new Command("auth")
     .description("log in with an API token, show which token is in effect, log out")
-    .addCommand(NewCmdAuthLogin(ctx))
-    .addCommand(NewCmdAuthStatus(ctx))
-    .addCommand(NewCmdAuthLogout(ctx))
-    .addCommand(NewCmdAuthToken(ctx));
+    .addCommand(NewCmdAuthLogin(ctx, runs.login))
+    .addCommand(NewCmdAuthStatus(ctx, runs.status))
+    .addCommand(NewCmdAuthLogout(ctx, runs.logout))
+    .addCommand(NewCmdAuthToken(ctx, runs.token));
 }

@@ -1,6 +1,6 @@
 // `mq completion bash|zsh|fish`: print a completion script generated from the live command tree.
 // The scripts hold static data (no call back into node at completion time), so they are instant;
-// the generators load only when this command runs.
+// the generators (run.ts) load only when this command runs.
 import { Argument, Command } from "commander";
 import type { Context } from "../../context.js";
 import { ensureGlobalOptionsEverywhere } from "../../cmdutil/global-options.js";
@@ -14,7 +14,7 @@ export interface CompletionOptions {
   root: Command;
 }
 
-export function NewCmdCompletion(ctx: Context, runF?: (opts: CompletionOptions) => Promise<void>): Command {
+export function NewCmdCompletion(_ctx: Context, runF: (opts: CompletionOptions) => Promise<void>): Command {
   return new Command("completion")
     .description("print a shell completion script (bash, zsh or fish)")
     .addArgument(new Argument("<shell>", "the shell to complete for").choices(SHELLS))
@@ -27,11 +27,6 @@ export function NewCmdCompletion(ctx: Context, runF?: (opts: CompletionOptions) 
       while (root.parent) root = root.parent;
       // the CLI adds global options only along the path it runs; the scripts describe every command
       ensureGlobalOptionsEverywhere(root);
-      await (runF ?? ((o) => runCompletion(o, ctx)))({ shell, root });
+      await runF({ shell, root });
     });
-}
-
-export async function runCompletion(opts: CompletionOptions, ctx: Context): Promise<void> {
-  const { generateCompletion } = await import("./generate.js");
-  ctx.io.stdout.write(generateCompletion(opts.shell, opts.root));
 }

@@ -12,6 +12,7 @@ import { resolveOutputFormat } from "../../cmdutil/output.js";
 import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, type StaysRawFlags } from "../../cmdutil/stays-flags.js";
 import type { ArchiveMode } from "../../archive/choose.js";
 import { addGateFlags, parseGateFlags, type GateFlags, type GateRawFlags } from "../../cmdutil/gate.js";
+import { insightsSampled, parseInsightsFailIf } from "../../insights/gate.js";
 
 export const DEFAULT_INSIGHTS_WINDOW_MS = 7 * 86_400_000;
 export const DEFAULT_SLOWEST = 5;
@@ -105,9 +106,7 @@ export async function parseInsightsFlags(flags: RawFlags, ctx: Context): Promise
     flags.allowEmpty ||
     flags.report !== undefined
   ) {
-    // the figure catalogue, only when a gate flag is given: the command is built for every
-    // `mq --help` and `mq insights` without a gate does not check its figures' names here
-    const { parseInsightsFailIf, insightsSampled } = await import("../../insights/gate.js");
+    // the figures' names are checked only when a gate flag is given
     const warn = (line: string) => ctx.io.stderr.write(`mq: ${line}\n`);
     const failIf = (flags.failIf ?? []).map((e) => parseInsightsFailIf(e, { compare: compare !== undefined, warn }));
     gate = parseGateFlags(flags, failIf, insightsSampled, INSIGHTS_GATE_HELP);

@@ -11,7 +11,7 @@ import { judgeInsights } from "../../insights/gate.js";
 import { startSpinner } from "../../iostreams/spinner.js";
 import { formatCount } from "../../output/format.js";
 import { resolveRepos, eachRepo, someReposFailed } from "../../cmdutil/repos.js";
-import { reportGate } from "../../cmdutil/gate.js";
+import { reportGate } from "../../cmdutil/gate-report.js";
 import { insightsHeadline, writeInsights } from "./render.js";
 import type { InsightsOptions } from "./index.js";
 

@@ -1,4 +1,5 @@
 // Queue stays on screen and in files: the rows of `mq prs` and the timeline of `mq pr N`.
+import type { ChalkInstance } from "chalk";
 import type { Context, OutputFormat } from "../../context.js";
 import { STAY_FIELDS, stayRecord, type StayRecord } from "../../insights/records.js";
 import { formatDuration, formatFigure, formatRelativeTime } from "../../output/format.js";
@@ -53,7 +54,7 @@ export async function openStayRows(
 
 export function renderStayTable(
   rows: readonly StayRecord[],
-  o: { columns: number | undefined; color: import("chalk").ChalkInstance; now?: Date; repository?: boolean },
+  o: { columns: number | undefined; color: ChalkInstance; now?: Date; repository?: boolean },
 ): string {
   // the table rules of mq stats (formatFigure), in a pipe as on a terminal; -o json/ndjson/csv keep seconds
   const d = (v: unknown) => (typeof v === "number" ? formatFigure(v, "duration") : "-");
@@ -173,7 +174,7 @@ export function renderTimeline(
   repository: string,
   opts: { pullRequest: number; since: Date; until: Date },
   timeline: readonly TimelineStay[],
-  c: import("chalk").ChalkInstance,
+  c: ChalkInstance,
   /** the terminal's width (the tables are indented by two); none in a pipe */
   columns?: number,
 ): string {

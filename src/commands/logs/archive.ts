@@ -3,6 +3,9 @@ import type { Context } from "../../context.js";
 import { InterruptedError } from "../../errors.js";
 import type { LogEvent } from "../../api/events.js";
 import type { Archive } from "../../archive/db.js";
+import { readArchivedEvents } from "../../archive/reader.js";
+import { archivedEventsCheck } from "../../archive/check.js";
+import { attachRawJson } from "../../api/raw-json.js";
 import type { LogsOptions } from "./options.js";
 import { ContractMismatches, openLogsOutput, prose, stdoutClosed } from "./output.js";
 import { headerLine } from "./messages.js";
@@ -18,11 +21,6 @@ export async function runLogsFromArchive(
   from: { archive: Archive; repoName: string; since: Date; until: Date },
 ): Promise<void> {
   const { archive, repoName, since, until } = from;
-  const [{ readArchivedEvents }, { archivedEventsCheck }, { attachRawJson }] = await Promise.all([
-    import("../../archive/reader.js"),
-    import("../../archive/check.js"),
-    import("../../api/raw-json.js"),
-  ]);
   const mismatches = new ContractMismatches((line) => void ctx.io.stderr.write(line + "\n"));
   // the archive keeps events as sent, each with the side of the API that sent it: each is checked
   // against that side's shapes, as a page from it is (not the dialect this command is in)

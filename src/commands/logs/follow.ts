@@ -1,4 +1,5 @@
 // `mq logs --follow`: the backlog oldest first, then a poll every --interval seconds.
+import { setTimeout as sleep } from "node:timers/promises";
 import { InterruptedError } from "../../errors.js";
 import type { QueryInput } from "../../api/client.js";
 import type { LogEvent } from "../../api/events.js";
@@ -19,7 +20,6 @@ function byTimeThenId(a: LogEvent, b: LogEvent): number {
  */
 export async function follow(run: LogsRun): Promise<void> {
   const { opts, ctx } = run;
-  const { setTimeout: sleep } = await import("node:timers/promises");
   // The next poll asks from the watermark: the newest instant seen, but never past now. An event
   // stamped in the future (a server's clock, or a hostile server) would otherwise move it there,
   // and every later poll would ask for events received after that instant: --follow gone blind.

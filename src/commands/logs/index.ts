@@ -9,14 +9,13 @@ import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { DIALECTS, type Dialect } from "../../api/dialects/index.js";
 import { checkWindow, eventTypesHelp, LOGS_FILTERS, logsFilterOptions, parseLogsFilters } from "../../cmdutil/logs-filters.js";
-import { NewCmdLogsAggregate } from "./aggregate.js";
+import { type LogsAggregateOptions, NewCmdLogsAggregate } from "./aggregate.js";
 import { collectList, parseIntFlag, requireNonEmptyItems, singleValue } from "../../cmdutil/lists.js";
 import { parseTimeWindow, TIME_VALUE_HELP } from "../../cmdutil/time.js";
 import { resolveOutputFormat } from "../../cmdutil/output.js";
 import { DEFAULT_PARALLEL, MAX_PARALLEL } from "../../api/slice-limits.js";
 import { archiveOption, noArchiveOption, resolveArchiveMode } from "../../cmdutil/archive.js";
 import { DEFAULT_INTERVAL_SECONDS, DEFAULT_TERMINAL_LIMIT, EVENT_FIELDS, MAX_PER_PAGE, type LogsOptions } from "./options.js";
-import { runLogs } from "./run.js";
 
 interface RawFlags {
   pr?: string[];
@@ -39,12 +38,17 @@ interface RawFlags {
 // ---------------------------------------------------------------------------------------------
 // flags
 
-export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<void>): Command {
+/** What `mq logs` and `mq logs aggregate` run (run.ts, loaded by cli.ts when one runs; a spy in tests). */
+export interface LogsRuns {
+  logs: (opts: LogsOptions) => Promise<void>;
+  aggregate: (opts: LogsAggregateOptions) => Promise<void>;
+}
+
+export function NewCmdLogs(ctx: Context, runs: LogsRuns): Command {
   const cmd = new Command("logs").description("List the repository's merge queue events (newest first), or follow them as they arrive.");
   for (const o of logsFilterOptions()) cmd.addOption(o);
-  // `mq logs aggregate`: its constructor only declares flags; what it runs is imported on use.
   // Positional options: after `aggregate`, --type and the other filters are the subcommand's.
-  cmd.enablePositionalOptions().addCommand(NewCmdLogsAggregate(ctx));
+  cmd.enablePositionalOptions().addCommand(NewCmdLogsAggregate(ctx, runs.aggregate));
   return cmd
     .addOption(new Option("--base-ref <ref>", "only events of pull requests targeting this base ref").argParser(singleValue("--base-ref")))
     .addOption(new Option("--since <time>", `start of the window: ${TIME_VALUE_HELP} (default: 24h before --until)`))
@@ -79,7 +83,7 @@ export function NewCmdLogs(ctx: Context, runF?: (opts: LogsOptions) => Promise<v
     .action(async (flags: RawFlags) => {
       const { dialect } = await ctx.dialect();
       const opts = parseLogsFlags(flags, ctx, dialect);
-      await (runF ?? runLogs)(opts, ctx);
+      await runs.logs(opts);
     });
 }
 

@@ -6,6 +6,11 @@
 import type { Context } from "../../context.js";
 import { MqError, UsageError } from "../../errors.js";
 import type { QueryInput } from "../../api/client.js";
+import { paginate } from "../../api/pagination.js";
+import { METADATA_SHAPES_OF, pageCheck } from "../../api/schema/page-check.js";
+import { pool, REPO_CONCURRENCY, repoFailureLine, resolveRepos } from "../../cmdutil/repos.js";
+import { startSpinner } from "../../iostreams/spinner.js";
+import { formatCount } from "../../output/format.js";
 import type { Sink } from "../../output/exporter.js";
 import type { LogEvent as RawEvent } from "../../api/events.js";
 import { LOG_ORDER } from "../../api/pagination-guard.js";
@@ -40,19 +45,6 @@ export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void>
   const { opts } = run;
   if (opts.follow) throw new UsageError("--follow reads one repository: give one --repo.");
   if (opts.cursor !== undefined) throw new UsageError("--cursor belongs to one repository's log: give one --repo.");
-  const [
-    { resolveRepos, REPO_CONCURRENCY, pool, repoFailureLine },
-    { pageCheck, METADATA_SHAPES_OF },
-    { paginate },
-    { startSpinner },
-    { formatCount },
-  ] = await Promise.all([
-    import("../../cmdutil/repos.js"),
-    import("../../api/schema/page-check.js"),
-    import("../../api/pagination.js"),
-    import("../../iostreams/spinner.js"),
-    import("../../output/format.js"),
-  ]);
   const repos = await resolveRepos(ctx);
   const client = await ctx.apiClient();
   const query = run.query;

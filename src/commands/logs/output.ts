@@ -1,7 +1,7 @@
 // What every path of `mq logs` writes through: the exporter (the event table on a terminal), the
 // contract mismatches the table shows as key=value, the --follow status line, and prose for stderr.
 import type { Context } from "../../context.js";
-import type { Sink } from "../../output/exporter.js";
+import { openExport, type Sink } from "../../output/exporter.js";
 import type { LogEvent } from "../../api/events.js";
 import { messageText } from "../../iostreams/terminal-text.js";
 import { csvColumns, type LogsOptions } from "./options.js";
@@ -56,11 +56,11 @@ export async function openLogsOutput(
   mismatches: { trusted(id: number): boolean },
   o: { repository?: boolean; waiting?: WaitingLine } = {},
 ): Promise<Sink<LogEvent>> {
-  const { openExport } = await import("../../output/exporter.js");
   return openExport<LogEvent>(opts.format, ctx.io, {
     fields: opts.fields,
     csvColumns: () => opts.fields ?? csvColumns(opts.dialect),
     table: async () => {
+      // cli-table3 only when a table is drawn (output/table.ts)
       const { createEventTable } = await import("./table.js");
       return createEventTable(ctx.io, {
         now: () => ctx.now(),
@@ -109,6 +109,7 @@ export class WaitingLine {
 export async function prose(ctx: Context, text: string): Promise<string> {
   const width = ctx.io.messageWidth();
   if (width === undefined || text.length <= width) return text;
+  // string-width and an Intl.Segmenter (ICU data) only for a line that may not fit
   const { wrapLine } = await import("../../iostreams/terminal-width.js");
   return wrapLine(text, width);
 }

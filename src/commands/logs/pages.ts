@@ -3,12 +3,17 @@
 // failed run ends with, carrying the command that resumes it.
 import type { Context } from "../../context.js";
 import { InterruptedError, MqError, OutputError } from "../../errors.js";
-import type { ApiResponse, QueryInput } from "../../api/client.js";
+import { type ApiClient, type ApiResponse, invalidUtf8Warning, type QueryInput } from "../../api/client.js";
+import { cursorOf, paginate } from "../../api/pagination.js";
+import { METADATA_SHAPES_OF, type PageCheckOptions, pageCheck } from "../../api/schema/page-check.js";
+import { attachElementTexts } from "../../api/raw-json.js";
+import { walkSlices } from "../../api/slices.js";
 import { filterQuery } from "../../cmdutil/logs-filters.js";
 import type { Sink } from "../../output/exporter.js";
 import type { LogEvent } from "../../api/events.js";
 import { LOG_ORDER } from "../../api/pagination-guard.js";
-import type { Spinner } from "../../iostreams/spinner.js";
+import { type Spinner, startSpinner } from "../../iostreams/spinner.js";
+import { formatCount } from "../../output/format.js";
 import { formatInstant } from "../../cmdutil/time.js";
 import { MAX_PER_PAGE, type LogsOptions } from "./options.js";
 import { ContractMismatches, openLogsOutput, WaitingLine, prose, stdoutClosed } from "./output.js";
@@ -34,7 +39,7 @@ export function logsQuery(opts: LogsOptions): QueryInput {
 export interface LogsRun {
   opts: LogsOptions;
   ctx: Context;
-  client: import("../../api/client.js").ApiClient;
+  client: ApiClient;
   path: string;
   repoName: string;
   query: QueryInput;
@@ -44,8 +49,8 @@ export interface LogsRun {
   spinner: Spinner;
   /** --follow's status line on a terminal's stderr while nothing arrives */
   waiting: WaitingLine;
-  paginate: typeof import("../../api/pagination.js").paginate;
-  cursorOf: typeof import("../../api/pagination.js").cursorOf;
+  paginate: typeof paginate;
+  cursorOf: typeof cursorOf;
   formatCount: (n: number) => string;
 }
 
@@ -123,22 +128,7 @@ function rewind(run: LogsRun, progress: Progress): string {
 export async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
   const repo = await ctx.resolveRepo();
   const client = await ctx.apiClient();
-  const [
-    { checkPage, METADATA_SHAPES_OF },
-    { paginate, cursorOf },
-    { startSpinner },
-    { formatCount },
-    { attachElementTexts },
-    { invalidUtf8Warning },
-  ] = await Promise.all([
-    // the dialect's generated checks load with the rest, not after it
-    import("../../api/schema/page-check.js").then(async (m) => ({ ...m, checkPage: await m.pageCheck(opts.dialect.name) })),
-    import("../../api/pagination.js"),
-    import("../../iostreams/spinner.js"),
-    import("../../output/format.js"),
-    import("../../api/raw-json.js"),
-    import("../../api/client.js"),
-  ]);
+  const checkPage = await pageCheck(opts.dialect.name);
   const repoName = `${repo.owner}/${repo.name}`;
   const spinner = await startSpinner(ctx, `fetching events of ${repoName}…`, { stdoutStreams: opts.format !== "table" });
   const waiting = new WaitingLine(ctx);
@@ -152,7 +142,7 @@ export async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsR
     return events as LogEvent[];
   };
   // a valid page is known valid without zod; any other is parseEventsPage's (api/schema/page-check.ts)
-  const parseOptions: import("../../api/schema/page-check.js").PageCheckOptions = {
+  const parseOptions: PageCheckOptions = {
     strict: ctx.globals.strict,
     // a table shows each mismatched event differently; the other formats need only the warning
     checkMetadataOf: opts.format === "table" ? undefined : (type) => mismatches.needsCheck(type),
@@ -195,7 +185,6 @@ export async function fetchPages(run: LogsRun, progress: Progress): Promise<void
       );
   };
   if (opts.since !== undefined && opts.limit === undefined && opts.cursor === undefined && opts.parallel > 1) {
-    const { walkSlices } = await import("../../api/slices.js");
     const pages = walkSlices<LogEvent>({
       client: run.client,
       path: run.path,

@@ -7,6 +7,10 @@ import { openLogsOutput } from "./output.js";
 import { failure, fetchPages, finish, logsQuery, prepareRun, type Progress } from "./pages.js";
 import { runLogsFromArchive } from "./archive.js";
 import { follow } from "./follow.js";
+import { runLogsMany } from "./many.js";
+import { chooseArchive } from "../../archive/choose.js";
+
+export { runLogsAggregate } from "./aggregate-run.js";
 
 export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
   // the server's default window ends at its "now": a resume command pins this instant instead
@@ -18,13 +22,11 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
     const repoName = `${repo.owner}/${repo.name}`;
     const until = opts.until ?? startedAt;
     const since = opts.since ?? new Date(until.getTime() - DEFAULT_WINDOW_MS);
-    const { chooseArchive } = await import("../../archive/choose.js");
     const archive = await chooseArchive(ctx, { mode: opts.archive, repositories: [repoName], spans: [{ since, until }], what: "events" });
     if (archive) return runLogsFromArchive(opts, ctx, { archive, repoName, since, until });
   }
   // several repositories (--repo a/b,c/d): merged by time in many.ts
   if (many) {
-    const { runLogsMany } = await import("./many.js");
     return runLogsMany(
       {
         opts,

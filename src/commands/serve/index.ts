@@ -2,9 +2,8 @@
 // (scripts read it); hints go to stderr; Ctrl-C or SIGTERM stops it and the command returns.
 import { Command, Option } from "commander";
 import type { Context } from "../../context.js";
-import { InterruptedError, UsageError } from "../../errors.js";
+import { UsageError } from "../../errors.js";
 import { checkRepo, parseIsoDateTime } from "../../validators.js";
-import type { DialectName } from "../../api/dialects/types.js";
 import { isLoopbackHost } from "../../api/urls.js";
 import { MEMORY_BUDGET_MB } from "../../server/budget.js";
 
@@ -100,7 +99,7 @@ export function parseServeFlags(flags: RawServeFlags, token: string | undefined)
   return { host, port, token, seed, days, now, repos, eventsFile: flags.events, latencyMs, memoryBudgetMb };
 }
 
-export function NewCmdServe(ctx: Context, runF?: (opts: ServeOptions) => Promise<void>): Command {
+export function NewCmdServe(ctx: Context, runF: (opts: ServeOptions) => Promise<void>): Command {
   return new Command("serve")
     .description("run the bundled local server: the whole API over a deterministic simulated history (or a recorded log)")
     .addOption(new Option("--host <host>", "interface to listen on (default: 127.0.0.1)"))
@@ -124,100 +123,6 @@ export function NewCmdServe(ctx: Context, runF?: (opts: ServeOptions) => Promise
     )
     .action(async (flags: RawServeFlags) => {
       const opts = parseServeFlags(flags, ctx.globals.token);
-      await (runF ?? ((o: ServeOptions) => runServe(o, ctx)))(opts);
+      await runF(opts);
     });
-}
-
-export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> {
-  if (opts.token) ctx.secrets.add(opts.token);
-  // --dialect (a global option); the bundled server's default is the contract, whatever the config
-  // says of the API mq usually talks to
-  const dialect: DialectName = ctx.globals.dialect ?? "spec";
-  const serverOptions = {
-    host: opts.host,
-    port: opts.port,
-    token: opts.token,
-    seed: opts.seed,
-    days: opts.days,
-    now: opts.now,
-    repos: opts.repos,
-    eventsFile: opts.eventsFile,
-    delayMs: opts.latencyMs,
-    memoryBudgetMb: opts.memoryBudgetMb,
-    recordRequests: false,
-    dialect,
-  };
-  let server: { url: string; close(): Promise<void> };
-  try {
-    server = await startBudgeted(
-      serverOptions,
-      (reason) => ctx.io.stderr.write(`mq serve: the server stopped (${reason}); started again on the same port\n`),
-      (message) => ctx.io.stderr.write(`mq serve: ${message}\n`),
-    );
-  } catch (err) {
-    // bad input is one line on stderr (exit 2); the file's expected form is in `mq serve --help`
-    const name = (err as { errorName?: string }).errorName ?? (err as Error).name;
-    if (name === "EventsFileError") throw new UsageError(`--events: ${(err as Error).message}`);
-    const code = (err as NodeJS.ErrnoException).code;
-    // the worker's heap cap reached while loading --events: the budget is the flag to change
-    if (code === "ERR_WORKER_OUT_OF_MEMORY") throw new UsageError(`--memory-budget ${opts.memoryBudgetMb}: ${(err as Error).message}`);
-    if (code === "EADDRINUSE")
-      throw new UsageError(`--port ${opts.port}: the address ${opts.host}:${opts.port} is already in use (use --port 0 for a free port).`);
-    if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EACCES") {
-      throw new UsageError(`--host ${opts.host} / --port ${opts.port}: cannot listen there (${code}).`);
-    }
-    throw err;
-  }
-  ctx.onCleanup(() => server.close());
-  // Ctrl-C while it started (the start does not listen for it): printing the URL and "Press
-  // Ctrl-C to stop" now would announce a server that stops at once; a script reading the URL
-  // would be handed a dead one
-  if (ctx.signal.aborted) {
-    await server.close();
-    throw new InterruptedError("interrupted while the server was starting; it was not left running");
-  }
-  ctx.io.stdout.write(`${server.url}\n`);
-  const what = opts.eventsFile
-    ? `replaying ${opts.eventsFile}`
-    : `simulating ${opts.days} days${opts.now ? ` up to ${opts.now.toISOString()}` : ""}, seed ${opts.seed}${opts.repos ? `, repositories ${opts.repos.join(", ")}` : ", any owner/name"}`;
-  ctx.io.stderr.write(
-    `mq serve: listening on ${server.url} (${what}${dialect === "spec" ? "" : `, speaking the ${dialect} dialect`})\n` +
-      `Try: mq --api-url ${tryUrl(server.url)}${dialect === "spec" ? "" : ` --dialect ${dialect}`} --token ${opts.token ? "<your --token>" : "anything"} logs --repo ${opts.repos?.[0] ?? "acme/web"}\n` +
-      "Press Ctrl-C to stop.\n",
-  );
-  await new Promise<void>((resolve) => {
-    if (ctx.signal.aborted) return resolve();
-    ctx.signal.addEventListener("abort", () => resolve(), { once: true });
-  });
-  await server.close();
-  ctx.io.stderr.write("mq serve: stopped\n");
-}
-
-/**
- * The URL this machine reaches the server at, with the flags mq needs for it: a wildcard address
- * (0.0.0.0, ::) is no destination, its loopback is; plain http:// beyond loopback needs --insecure.
- */
-function tryUrl(url: string): string {
-  const u = new URL(url);
-  if (u.hostname === "0.0.0.0") u.hostname = "127.0.0.1";
-  else if (u.hostname === "[::]") u.hostname = "[::1]";
-  const local = isLoopbackHost(u.hostname);
-  return `${u.origin}${local ? "" : " --insecure"}`;
-}
-
-/**
- * The server, in a worker thread whose heap the memory budget caps (src/server/worker.ts); in the
- * same thread when mq runs from its TypeScript sources (tests), which a worker cannot load.
- */
-async function startBudgeted(
-  options: Parameters<typeof import("../../server/index.js").startServer>[0] & { memoryBudgetMb: number },
-  onRestart: (reason: string) => void,
-  onNotice: (message: string) => void,
-): Promise<{ url: string; close(): Promise<void> }> {
-  if (import.meta.url.endsWith(".ts")) {
-    const { startServer } = await import("../../server/index.js");
-    return startServer(options);
-  }
-  const { startIsolatedServer } = await import("../../server/worker.js");
-  return startIsolatedServer(options, onRestart, onNotice);
 }

@@ -11,6 +11,7 @@ import { combineRepos, combineSummaries, judgeMany, judgeSummaryMany, unavailabl
 import { derivationOf } from "../../stats/derived.js";
 import { DIALECTS, type Dialect } from "../../api/dialects/index.js";
 import { invalidUtf8Warning } from "../../api/client.js";
+import { isContractStatsAnswer, isMergifyStatsAnswer, mergifyStatsIssues, parseStatsResponse } from "../../api/schema/stats-check.js";
 import { formatInstant } from "../../cmdutil/time.js";
 import { resolveOutputFormat } from "../../cmdutil/output.js";
 import { messageText } from "../../iostreams/terminal-text.js";
@@ -19,7 +20,8 @@ import { exportAll } from "../../output/exporter.js";
 import { writeChunk } from "../../output/records.js";
 import { startSpinner } from "../../iostreams/spinner.js";
 import { eachRepo, someReposFailed, type RepoName } from "../../cmdutil/repos.js";
-import { reportGate, type GateFlags } from "../../cmdutil/gate.js";
+import type { GateFlags } from "../../cmdutil/gate.js";
+import { reportGate } from "../../cmdutil/gate-report.js";
 import { statsListing, statsRecords, type StatsOptions, type StatsQuery, type StatsSummaryOptions } from "./index.js";
 import { statsExport, summaryExport } from "./render.js";
 import { manyHeadline, statsManyExport, summaryManyExport } from "./render-many.js";
@@ -53,7 +55,6 @@ async function fetchStats(
   if (await surelyValidStats(dialect, endpoint, res.body)) return res.body;
   if (dialect.name === "mergify") {
     // the real service's shapes are its OpenAPI's (no partitions, sums and counts, summaries)
-    const { mergifyStatsIssues } = await import("../../api/schema/stats-check.js");
     const issues = await mergifyStatsIssues(`stats/${endpoint.path}`, res.body);
     if (issues !== undefined) {
       const message = `${endpoint.name} response does not match the service's OpenAPI (${issues})`;
@@ -62,7 +63,6 @@ async function fetchStats(
     }
     return res.body;
   }
-  const { parseStatsResponse } = await import("../../api/schema/stats-check.js");
   // validated, but the body as sent is what is rendered: -o json must not lose fields mq does not know
   parseStatsResponse(endpoint.name, res.body, {
     strict: ctx.globals.strict,
@@ -77,14 +77,7 @@ async function fetchStats(
 
 /** True when the dialect's generated validator accepts `body` as it is. */
 async function surelyValidStats(dialect: Dialect, endpoint: StatsEndpoint, body: unknown): Promise<boolean> {
-  if (dialect.name === "mergify") {
-    const { MERGIFY_STATS_CHECKS } = await import("../../api/dialects/mergify-stats-checks.generated.js");
-    const path = `stats/${endpoint.path}`;
-    // a path the OpenAPI gives no answer schema is not checked at all
-    if (!Object.hasOwn(MERGIFY_STATS_CHECKS, path)) return true;
-    return MERGIFY_STATS_CHECKS[path]!(body);
-  }
-  const { isContractStatsAnswer } = await import("../../api/schema/stats-check.js");
+  if (dialect.name === "mergify") return isMergifyStatsAnswer(`stats/${endpoint.path}`, body);
   return isContractStatsAnswer(endpoint.name, body);
 }
 

@@ -1,0 +1,100 @@
+// `mq logs aggregate`'s run: the facet counts of /logs/aggregate as a table (with each value's
+// share) or as records, and the service's document as sent for -o json.
+import type { Context } from "../../context.js";
+import { ContractError } from "../../errors.js";
+import { filterQuery } from "../../cmdutil/logs-filters.js";
+import { formatInstant } from "../../cmdutil/time.js";
+import { colors } from "../../iostreams/color.js";
+import { exportAll } from "../../output/exporter.js";
+import type { LogsAggregateOptions } from "./aggregate.js";
+
+/** The facet lists of the response, in the order shown, and the name each row carries. */
+export const FACETS = [
+  ["by_event_type", "type"],
+  ["by_outcome", "outcome"],
+  ["by_trigger", "trigger"],
+  ["by_pull_request", "pull_request"],
+  ["by_batch_pull_request", "batch_pull_request"],
+] as const;
+
+/** A server's string made safe for a terminal: control and bidi characters shown as escapes. */
+function printable(text: string): string {
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+interface FacetCount {
+  value: string;
+  count: number;
+}
+
+interface AggregateBody {
+  total: number;
+  interval_size_seconds: number;
+  histogram: Array<{ start: string; end: string; count: number }>;
+  [facet: string]: unknown;
+}
+
+function isFacetList(v: unknown): v is FacetCount[] {
+  return Array.isArray(v) && v.every((r) => r !== null && typeof r === "object" && typeof (r as FacetCount).count === "number");
+}
+
+export async function runLogsAggregate(opts: LogsAggregateOptions, ctx: Context): Promise<void> {
+  const repo = await ctx.resolveRepo();
+  const client = await ctx.apiClient();
+  const path = `/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.name)}/logs/aggregate`;
+  if (opts.filters.event_type?.length === 0) {
+    // --type named only families this dialect has no type of: nothing can match
+    ctx.io.stderr.write(`${repo.owner}/${repo.name}: 0 events\n`);
+    return;
+  }
+  const res = await client.get(path, {
+    ...filterQuery(opts.filters, opts.dialect, "logs/aggregate"),
+    base_ref: opts.baseRef,
+    received_from: opts.since ? formatInstant(opts.since) : undefined,
+    received_to: opts.until ? formatInstant(opts.until) : undefined,
+  });
+  const body = res.body as AggregateBody;
+  if (body === null || typeof body !== "object" || typeof body.total !== "number") {
+    throw new ContractError("response does not match the service's OpenAPI: /logs/aggregate: expected an object with a total");
+  }
+  // one row per facet value; an unknown or malformed facet list is skipped, never a crash
+  const rows: Array<{ facet: string; value: string; count: number }> = [];
+  for (const [key, name] of FACETS) {
+    const list = body[key];
+    if (isFacetList(list)) for (const r of list) rows.push({ facet: name, value: String(r.value), count: r.count });
+  }
+  type Row = (typeof rows)[number];
+  await exportAll<Row>(
+    opts.format,
+    ctx.io,
+    {
+      // -o json: the service's document as sent (histogram included), for jq
+      document: () => body,
+      csvColumns: () => ["facet", "value", "count"],
+      table: async () => {
+        // cli-table3 only when a table is drawn (output/table.ts)
+        const { renderTable } = await import("../../output/table.js");
+        const share = (n: number) => (body.total > 0 ? `${((100 * n) / body.total).toFixed(1)}%` : "-");
+        return {
+          async write() {},
+          async end() {
+            ctx.io.stderr.write(`${repo.owner}/${repo.name}: ${body.total.toLocaleString("en-US")} events\n`);
+            ctx.io.stdout.write(
+              renderTable({
+                head: ["FACET", "VALUE", "COUNT", "SHARE"],
+                rows: rows.map((r) => [r.facet, printable(r.value), r.count.toLocaleString("en-US"), share(r.count)]),
+                columns: ctx.io.tableWidth(),
+                colors: colors(ctx.io, "stdout"),
+                align: ["left", "left", "right", "right"],
+              }),
+            );
+          },
+        };
+      },
+    },
+    () => [{ facet: "total", value: "", count: body.total }, ...rows],
+  );
+}
