@@ -31,14 +31,15 @@ const COUNT_SPECS: Record<CountFigure, Omit<FigureSpec, "name">> = {
   failed: { unit: "count", polarity: -1, description: "stays that left after failing: checks, conflicts, merge errors" },
   failure_rate: { unit: "ratio", polarity: -1, description: "failed / left" },
   throughput: { unit: "per_day", polarity: 1, description: "merged per day" },
-  retries: { unit: "count", polarity: -1, description: "checks runs that were retries, in the stays that left" },
+  retries: { unit: "count", polarity: -1, description: "checks runs that were retries, in the stays that entered and left in the window" },
 };
 
 const DIST_DESCRIPTIONS: Record<DistributionName, string> = {
   time_to_merge: "entering the queue to being merged, over the stays merged in the window",
   queue_time: "entering to leaving, over the stays that left in the window",
-  ci_time: "time spent in checks runs, per stay that left and ran checks",
-  wait_time: "entering to the first checks (idle for capacity, schedule or freeze), per stay that left",
+  ci_time: "time with a checks run of the stay running, per stay that entered and left in the window and ran checks",
+  wait_time:
+    "time in the queue with no checks running (idle for capacity, schedule or freeze), per stay that entered and left in the window",
 };
 
 /** Every figure insights computes, in display order. */
@@ -154,11 +155,16 @@ export class WindowAccumulator {
     if (!leftIn) return;
     this.left++;
     if (s.outcome === "failed") this.failed++;
-    this.retries += times.retries;
     this.reasons.set(s.reason!, (this.reasons.get(s.reason!) ?? 0) + 1);
+    // its entry time and leave are exact whatever the window (queued_at is on every queue event)
     this.values.queue_time.push(times.queueTime);
-    this.values.wait_time.push(times.waitTime);
-    if (times.checkRuns > 0) this.values.ci_time.push(times.ciTime);
+    // waiting, CI time and retries need the whole stay: a stay begun before the window (its enter
+    // event outside it) has runs the window does not hold, so it is left out of them
+    if (this.inWindow(s.enterEventAt)) {
+      this.retries += times.retries;
+      this.values.wait_time.push(times.waitTime);
+      if (times.checkRuns > 0) this.values.ci_time.push(times.ciTime);
+    }
     if (this.slowestCount > 0) {
       this.slowest.push({ ...times, stay: { ...s, steps: [] } });
       // keep the top N only: the list stays small whatever the window
