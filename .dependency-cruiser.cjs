@@ -34,7 +34,7 @@ const LAYERS = [
   // the stats endpoint records and the figures over them
   ["stats", "^src/stats/"],
   // the floor: terminal and streams (iostreams/), errors and exit codes, globals, validators
-  ["base", "^src/(iostreams/|process-streams\\.ts|pipe-reader\\.ts|errors\\.ts|globals\\.ts|validators\\.ts|types/)"],
+  ["base", "^src/(iostreams/|process-streams\\.ts|pipe-reader\\.ts|errors\\.ts|arrays\\.ts|globals\\.ts|validators\\.ts|types/)"],
 ];
 
 /** Imports that run back up a layer on purpose, as { from, to } paths: at most one. */

@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import type { Context } from "../context.js";
 import type { Archive } from "./db.js";
 import { archivePath } from "./paths.js";
+import { maxOf, minOf, pushAll } from "../arrays.js";
 
 /** Chosen by --archive, --no-archive and MQ_ARCHIVE (cmdutil/archive.ts). */
 export type ArchiveMode = "auto" | "always" | "never";
@@ -78,8 +79,8 @@ async function autoArchive(ctx: Context, req: ArchiveRequest): Promise<Archive |
   }
   const opened = archive;
   ctx.onCleanup(() => opened.close());
-  const from = Math.min(...req.spans.map((s) => s.since.getTime()));
-  const to = Math.max(...req.spans.map((s) => s.until.getTime()));
+  const from = minOf(req.spans.map((s) => s.since.getTime()));
+  const to = maxOf(req.spans.map((s) => s.until.getTime()));
   const who = req.repositories.length === 1 ? req.repositories[0]! : `all ${req.repositories.length} repositories`;
   ctx.io.stderr.write(
     `mq: the archive covers ${iso(from)} to ${iso(to)} for ${who}: reading it, not the API (--no-archive asks the API).\n`,
@@ -97,7 +98,7 @@ async function missingParts(archive: Archive, repository: string, spans: readonl
   const { windowCoverage } = await import("./reader.js");
   const { mergeRanges } = await import("./sync.js");
   const missing: Array<{ from: number; to: number }> = [];
-  for (const s of spans) missing.push(...(await windowCoverage(archive, repository, s.since, s.until)).missing);
+  for (const s of spans) pushAll(missing, (await windowCoverage(archive, repository, s.since, s.until)).missing);
   return mergeRanges(missing);
 }
 

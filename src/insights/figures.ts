@@ -3,6 +3,7 @@
 // slowest stays. Every figure has a flat name (`p95(queue_time)`, `failure_rate`) that the JSON,
 // NDJSON and CSV outputs and --fail-if share.
 import { stayTimes, type Stay, type StayTimes } from "./stays.js";
+import { pushAll } from "../arrays.js";
 
 export const DISTRIBUTIONS = ["time_to_merge", "queue_time", "ci_time", "wait_time"] as const;
 export type DistributionName = (typeof DISTRIBUTIONS)[number];
@@ -181,7 +182,7 @@ export class WindowAccumulator {
     this.retries += other.retries;
     for (const d of DISTRIBUTIONS) for (const v of other.values[d]) this.values[d].push(v);
     for (const [reason, n] of other.reasons) this.reasons.set(reason, (this.reasons.get(reason) ?? 0) + n);
-    this.slowest.push(...other.slowest);
+    pushAll(this.slowest, other.slowest);
     this.trimSlowest();
   }
 

@@ -4,6 +4,7 @@
 // own streams are read only when used (process-streams.ts): on a pipe, building one loads net; what
 // they are (a terminal?) is known from the file descriptor where it can be. Tests pass in-memory
 // streams and the facts about them.
+import { fstatSync, ftruncateSync } from "node:fs";
 import { fdKind, processStream, writeStdoutText, type FdKind } from "../process-streams.js";
 import type { GlobalOptions, OutputFormat } from "../globals.js";
 
@@ -22,6 +23,17 @@ export interface IOFacts {
   stdoutIsPipe?: boolean;
   /** terminal width for tables and charts */
   columns: number;
+  /**
+   * stdout is a regular file (`> events.ndjson`): its size, and cutting it back. A write that fails
+   * on a full disk may have put part of a page in the file (Node's file stream does not report a
+   * short write): the run cuts the file back to the last whole page it can vouch for.
+   */
+  stdoutFile?: StdoutFile;
+}
+
+export interface StdoutFile {
+  size(): number;
+  truncate(bytes: number): void;
 }
 
 /**
@@ -101,6 +113,9 @@ export function createIOStreams(init: Partial<IOFacts> | undefined, settings: IO
     stdoutIsTTY: init?.stdoutIsTTY ?? (!noTerminal(stdoutKind) && streamIsTTY(init?.stdout ?? processStream("stdout"))),
     stderrIsTTY: init?.stderrIsTTY ?? (!noTerminal(stderrKind) && streamIsTTY(init?.stderr ?? processStream("stderr"))),
     stdoutIsPipe: init?.stdoutIsPipe ?? stdoutKind === "pipe",
+    stdoutFile:
+      init?.stdoutFile ??
+      (stdoutKind === "file" ? { size: () => fstatSync(1).size, truncate: (bytes) => ftruncateSync(1, bytes) } : undefined),
     get columns() {
       // once per run, as a table's widths are
       columns ??= init?.columns ?? (noTerminal(stdoutKind) ? 100 : (io.stdout as { columns?: number }).columns || 100);

@@ -1,5 +1,6 @@
 // Terminal charts without a dependency: a sparkline of one figure over time, scaled between its
 // minimum and maximum, labelled with both and with the time span it covers.
+import { maxOf, minOf } from "../arrays.js";
 
 const LEVELS = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"] as const;
 
@@ -45,8 +46,8 @@ export function sparkline(values: readonly (number | null | undefined)[], width 
   const xs = resample(values, width);
   const present = xs.filter(finite);
   if (!present.length) return xs.map(() => " ").join("");
-  const min = Math.min(...present);
-  const max = Math.max(...present);
+  const min = minOf(present);
+  const max = maxOf(present);
   const span = max - min;
   return xs
     .map((v) => {
@@ -101,8 +102,8 @@ export function renderChart(spec: ChartSpec): string {
     lines.push(`  ${spec.label}  (no data)`);
     return lines.join("\n") + "\n";
   }
-  const min = Math.min(...present);
-  const max = Math.max(...present);
+  const min = minOf(present);
+  const max = maxOf(present);
   const labels = `  min ${format(min)}  max ${format(max)}`;
   const room = Math.max(8, spec.columns - spec.label.length - 4 - labels.length);
   lines.push(`  ${spec.label}  ${sparkline(values, Math.min(room, values.length))}${labels}`);

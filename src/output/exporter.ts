@@ -14,6 +14,8 @@ import { terminalJson } from "../iostreams/terminal-text.js";
 export interface Sink<T> {
   write(items: readonly T[]): Promise<void>;
   end(): Promise<void>;
+  /** bytes the output accepted so far (json, ndjson, csv; undefined for buffered formats) */
+  readonly bytes?: number;
 }
 
 export interface Export<T> {
@@ -62,6 +64,9 @@ function recordSink<T>(format: "json" | "ndjson" | "csv", io: IOStreams, x: Expo
     write: (items) =>
       writer.writeMany(prepare === undefined ? (items as unknown as readonly Record<string, unknown>[]) : items.map(prepare)),
     end: () => writer.end(),
+    get bytes() {
+      return writer.bytes;
+    },
   };
 }
 

@@ -2,6 +2,7 @@
 // produced, one write call each, so memory stays flat with the size of the result, a reader such as
 // `jq` sees data as it arrives, and an interrupted run never leaves half a record on stdout.
 import { once } from "node:events";
+import { OutputError } from "../errors.js";
 import { rawJsonLines, rawJsonOf, rawMemberOf } from "../api/raw-json.js";
 import { guardCsvText } from "./csv-guard.js";
 import { terminalJson, terminalText } from "../iostreams/terminal-text.js";
@@ -30,13 +31,20 @@ export interface RecordWriter {
   end(): Promise<void>;
   /** records written so far */
   readonly count: number;
+  /** bytes the stream accepted so far (each write's callback said so) */
+  readonly bytes: number;
 }
 
 export function createRecordWriter(format: RecordFormat, stream: NodeJS.WritableStream, opts: RecordWriterOptions = {}): RecordWriter {
   const fields = opts.fields;
   let columns = opts.csvColumns ?? fields;
   let count = 0;
+  let bytes = 0;
   let ended = false;
+  const put = async (chunk: string | Uint8Array) => {
+    await writeChunk(stream, chunk);
+    bytes += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.length;
+  };
 
   const guard = opts.csvGuard !== false;
   const terminal = opts.terminal === true;
@@ -94,20 +102,23 @@ export function createRecordWriter(format: RecordFormat, stream: NodeJS.Writable
     get count() {
       return count;
     },
+    get bytes() {
+      return bytes;
+    },
     async write(record) {
       if (ended) throw new Error("record writer already ended");
       const text = encode(record);
       count++;
-      await writeChunk(stream, text);
+      await put(text);
     },
     async writeMany(records) {
       if (ended) throw new Error("record writer already ended");
       if (copyBytes) {
         const list = Array.isArray(records) ? (records as Record<string, unknown>[]) : [...records];
-        const bytes = rawJsonLines(list);
-        if (bytes !== undefined) {
+        const lines = rawJsonLines(list);
+        if (lines !== undefined) {
           count += list.length;
-          if (bytes.length > 0) await writeChunk(stream, bytes);
+          if (lines.length > 0) await put(lines);
           return;
         }
         records = list;
@@ -117,29 +128,42 @@ export function createRecordWriter(format: RecordFormat, stream: NodeJS.Writable
         text += encode(r);
         count++;
       }
-      if (text) await writeChunk(stream, text);
+      if (text) await put(text);
     },
     async end() {
       if (ended) return;
       ended = true;
-      if (format === "json") await writeChunk(stream, count === 0 ? "[]\n" : "\n]\n");
-      else if (format === "csv" && count === 0 && columns) await writeChunk(stream, csvRow(columns.map(csvText)));
+      if (format === "json") await put(count === 0 ? "[]\n" : "\n]\n");
+      else if (format === "csv" && count === 0 && columns) await put(csvRow(columns.map(csvText)));
     },
   };
   return writer;
 }
 
-/** Writes one chunk and waits for 'drain' when the stream's buffer is full. */
+/**
+ * Writes one chunk and waits until the stream has taken it (its callback): a failed write (a full
+ * disk) rejects with an OutputError for this chunk, not for a later one, so a caller counts only
+ * what the output accepted. A reader that left (EPIPE) or a stream already destroyed is no failure
+ * here: the run ends quietly through the stream's 'error' (main.ts).
+ */
 export async function writeChunk(stream: NodeJS.WritableStream, text: string | Uint8Array): Promise<void> {
-  if (stream.write(text)) return;
-  const s = stream as NodeJS.WritableStream & { destroyed?: boolean; writableNeedDrain?: boolean };
-  if (s.destroyed || s.writableNeedDrain === false) return;
+  const s = stream as NodeJS.WritableStream & { destroyed?: boolean };
+  if (s.destroyed) return;
   const ac = new AbortController();
-  const wait = (event: string) => once(stream, event, { signal: ac.signal }).catch(() => undefined);
   try {
-    await Promise.race([wait("drain"), wait("close"), wait("error")]);
+    await new Promise<void>((resolve, reject) => {
+      stream.write(text, (err?: Error | null) => {
+        const code = (err as NodeJS.ErrnoException | null | undefined)?.code;
+        if (!err || code === "EPIPE" || code === "ERR_STREAM_DESTROYED") resolve();
+        else reject(new OutputError(err as NodeJS.ErrnoException));
+      });
+      // a stream closed without calling back (a test's, a socket torn down)
+      once(stream, "close", { signal: ac.signal }).then(
+        () => resolve(),
+        () => undefined,
+      );
+    });
   } finally {
-    // removes the listeners of the events that did not fire
     ac.abort();
   }
 }

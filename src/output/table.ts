@@ -5,6 +5,7 @@ import Table from "cli-table3";
 import type { ChalkInstance } from "chalk";
 import { hasUnsafeCharacters, terminalText } from "../iostreams/terminal-text.js";
 import { displayWidth, truncateToWidth } from "../iostreams/terminal-width.js";
+import { maxOf } from "../arrays.js";
 
 export interface TableSpec {
   head: string[];
@@ -47,7 +48,7 @@ const NO_BORDERS = {
 
 /** Columns a cell takes once printed (see displayWidth); a multi-line header is as wide as its longest line. */
 export function visibleWidth(text: string): number {
-  return text.includes("\n") ? Math.max(...text.split("\n").map(displayWidth)) : displayWidth(text);
+  return text.includes("\n") ? maxOf(text.split("\n").map(displayWidth)) : displayWidth(text);
 }
 
 // mq's own colour codes, which a cell may carry around text that went through the door

@@ -20,6 +20,7 @@ export type Aggregation = "avg" | "max" | "min" | "sum" | "last";
 export const AGGREGATIONS: readonly Aggregation[] = ["avg", "max", "min", "sum", "last"];
 
 import { FIGURES, type AggregationRule } from "./endpoints.js";
+import { maxOf, minOf } from "../arrays.js";
 
 type Rec = Readonly<Record<string, unknown>>;
 
@@ -102,9 +103,9 @@ function applyRule(rule: AggregationRule, field: string, records: readonly Rec[]
     case "sum":
       return xs.length ? sum(xs) : undefined;
     case "max":
-      return xs.length ? Math.max(...xs) : undefined;
+      return xs.length ? maxOf(xs) : undefined;
     case "min":
-      return xs.length ? Math.min(...xs) : undefined;
+      return xs.length ? minOf(xs) : undefined;
     case "ratio": {
       const numerator = sum(values(records, rule.num));
       const denominator = sum(rule.den.flatMap((d) => values(records, d)));
@@ -139,9 +140,9 @@ export function aggregate(agg: Aggregation, field: string, records: readonly Rec
     case "avg":
       return sum(xs) / xs.length;
     case "max":
-      return Math.max(...xs);
+      return maxOf(xs);
     case "min":
-      return Math.min(...xs);
+      return minOf(xs);
     case "sum":
       return sum(xs);
     case "last":

@@ -15,6 +15,7 @@ import { parseDurationSeconds } from "../validators.js";
 import { AGGREGATIONS, aggregate, mergeIntervals, ruleOf, windowValue, type Aggregation } from "./aggregate.js";
 import type { FieldKind, SampleSpec, StatsEndpoint } from "./endpoints.js";
 import { fieldsOfSection, toGroups, toSeries, type KeyValue } from "./series.js";
+import { pushAll } from "../arrays.js";
 
 export type Operator = ">" | ">=" | "<" | "<=" | "==" | "!=";
 export const OPERATORS: readonly Operator[] = [">", ">=", "<", "<=", "==", "!="];
@@ -256,7 +257,7 @@ export function statsTargets(endpoint: StatsEndpoint, body: unknown, field: stri
       if (endpoint.category) keys.push([endpoint.category, s.keys.find(([k]) => k === endpoint.category)?.[1] ?? null]);
       const id = JSON.stringify(keys);
       const part = byPart.get(id) ?? { keys, records: [] };
-      part.records.push(...s.records);
+      pushAll(part.records, s.records);
       byPart.set(id, part);
     }
     for (const part of byPart.values())

@@ -3,6 +3,7 @@
 // answers (the hot path: nothing is allocated for a valid value); with a path it also records
 // every issue under that path, in zod's words and order (the contract's messages, unchanged since
 // they were zod's). One copy for the four generated modules, which import it. No zod.
+import { pushAll } from "../../arrays.js";
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
 export type Path = Array<string | number>;
@@ -68,7 +69,7 @@ export function items(v: any[], p: Path | null | undefined, item: Check): boolea
 export function values(v: any, p: Path | null | undefined, value: Check): boolean {
   let ok = true;
   for (const key in v) {
-    if (key === "__proto__" || !Object.prototype.hasOwnProperty.call(v, key)) continue;
+    if (key === "__proto__" || !Object.hasOwn(v, key)) continue;
     if (value(v[key], child(p, key))) continue;
     if (p == null) return false;
     ok = false;
@@ -106,7 +107,7 @@ export function union(v: unknown, p: Path, branches: Check[]): false {
   sink = outer;
   const going = results.filter((r) => !r.some((i) => i.aborts));
   if (going.length === 1) {
-    sink.push(...going[0]!);
+    pushAll(sink, going[0]!);
     return false;
   }
   return bad(p, "Invalid input");

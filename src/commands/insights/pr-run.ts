@@ -8,6 +8,7 @@ import { bisectionNames, timelineOf } from "../../insights/timeline.js";
 import { startSpinner } from "../../iostreams/spinner.js";
 import { writeTimeline } from "./stays-render.js";
 import type { PrOptions } from "./pr.js";
+import { maxOf, minOf } from "../../arrays.js";
 
 export async function runPr(opts: PrOptions, ctx: Context): Promise<void> {
   const repo = await ctx.resolveRepo();
@@ -35,8 +36,8 @@ export async function runPr(opts: PrOptions, ctx: Context): Promise<void> {
     // the span of the stays that were tested in a batch
     const batched = timelineOf(opts.pullRequest, events).filter((s) => s.stay.runs.some((r) => r.pullRequests.length > 1));
     if (batched.length) {
-      const from = Math.min(...batched.map((s) => s.stay.enteredAt));
-      const to = Math.max(...batched.map((s) => s.stay.leftAt ?? opts.until.getTime()));
+      const from = minOf(batched.map((s) => s.stay.enteredAt));
+      const to = maxOf(batched.map((s) => s.stay.leftAt ?? opts.until.getTime()));
       for await (const e of source.events({
         owner: repo.owner,
         name: repo.name,

@@ -12,6 +12,7 @@ import { wrapLine } from "../../iostreams/terminal-width.js";
 import { resolveRepos, eachRepo, someReposFailed, type RepoFailure } from "../../cmdutil/repos.js";
 import { openStayRows } from "./stays-render.js";
 import type { PrsOptions } from "./prs.js";
+import { pushAll } from "../../arrays.js";
 
 export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
   type Row = StayRecord;
@@ -74,7 +75,7 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
           },
         });
         // a repository's rows join the others only once all of them are read
-        buffered.push(...rows);
+        pushAll(buffered, rows);
       },
       (line) => spinner.log(line),
     ));

@@ -10,6 +10,7 @@ import { exportAll, openExport, type Sink } from "../../output/exporter.js";
 import * as STAY_TIMES from "../../insights/stays.js";
 import type { CheckRun } from "../../insights/stays.js";
 import type { TimelineStay } from "../../insights/timeline.js";
+import { pushAll } from "../../arrays.js";
 
 /**
  * Text a server sent, made safe for a terminal: control characters (an escape sequence that would
@@ -34,7 +35,7 @@ export async function openStayRows(
       const rows: StayRecord[] = [];
       return {
         async write(items) {
-          rows.push(...items);
+          pushAll(rows, items);
         },
         async end() {
           if (rows.length === 0) return;

@@ -2,7 +2,7 @@
 // output), the pages walked and written one by one, the header line after them, and the error a
 // failed run ends with, carrying the command that resumes it.
 import type { Context } from "../../context.js";
-import { InterruptedError, MqError } from "../../errors.js";
+import { InterruptedError, MqError, OutputError } from "../../errors.js";
 import type { ApiResponse, QueryInput } from "../../api/client.js";
 import { filterQuery } from "../../cmdutil/logs-filters.js";
 import type { Sink } from "../../output/exporter.js";
@@ -58,6 +58,66 @@ export interface Progress {
   pendingCursor: string | undefined;
   /** with parallel slices: the end of the window still to fetch (--until of the resume command) */
   pendingUntil: string | undefined;
+  /**
+   * where the last pages ended in the output (bytes the sink had written), newest last: a failed
+   * write rewinds to the last of them the file still holds whole (rewind)
+   */
+  checkpoints?: Checkpoint[];
+  /** stdout's size when the run began, when it is a regular file */
+  fileStart?: number;
+}
+
+interface Checkpoint {
+  count: number;
+  pendingCursor: string | undefined;
+  pendingUntil: string | undefined;
+  bytes: number;
+}
+
+/** how many page ends a run remembers: a failed write can only have cut the last page or two */
+const CHECKPOINTS = 16;
+
+/** Counts a page as written, once the output has taken it, and remembers where it ended. */
+function written(run: LogsRun, progress: Progress, events: number, pendingCursor: string | undefined, pendingUntil: string | undefined) {
+  progress.pages++;
+  progress.count += events;
+  progress.pendingCursor = pendingCursor;
+  progress.pendingUntil = pendingUntil;
+  const bytes = run.sink.bytes;
+  if (bytes === undefined) return;
+  const checkpoints = (progress.checkpoints ??= []);
+  checkpoints.push({ count: progress.count, pendingCursor, pendingUntil, bytes });
+  if (checkpoints.length > CHECKPOINTS) checkpoints.shift();
+}
+
+/**
+ * After a failed write: the count and the resume point are those of the last page the output holds
+ * whole. A regular file is cut back to the end of that page (a full disk may have taken part of
+ * the next one, and Node's file stream does not report a short write); elsewhere (a pipe, a
+ * device) what was accepted is all mq knows, and the note says what a cut line would be.
+ */
+function rewind(run: LogsRun, progress: Progress): string {
+  const file = run.ctx.io.stdoutFile;
+  if (file === undefined || progress.fileStart === undefined || run.sink.bytes === undefined)
+    return "If the output ends with part of a line, it is the start of the event after them: remove it before appending.";
+  const start = progress.fileStart;
+  let size: number;
+  try {
+    size = file.size();
+  } catch {
+    return "";
+  }
+  const first: Checkpoint = { count: 0, pendingCursor: run.opts.cursor, pendingUntil: undefined, bytes: 0 };
+  const whole = [first, ...(progress.checkpoints ?? [])].filter((c) => start + c.bytes <= size).pop() ?? first;
+  try {
+    if (start + whole.bytes < size) file.truncate(start + whole.bytes);
+  } catch {
+    return "If the output ends with part of a line, it is the start of the event after them: remove it before appending.";
+  }
+  progress.count = whole.count;
+  progress.pendingCursor = whole.pendingCursor;
+  progress.pendingUntil = whole.pendingUntil;
+  return "The file ends with the last of them, whole.";
 }
 
 export async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
@@ -149,11 +209,8 @@ export async function fetchPages(run: LogsRun, progress: Progress): Promise<void
       idOf: (ev) => ev.id,
     });
     for await (const page of pages) {
-      progress.pages++;
-      progress.count += page.events.length;
-      progress.pendingCursor = page.resumeCursor;
-      progress.pendingUntil = page.resumeUntil;
       await run.sink.write(page.events);
+      written(run, progress, page.events.length, page.resumeCursor, page.resumeUntil);
       run.mismatches.written();
       showProgress();
     }
@@ -166,11 +223,9 @@ export async function fetchPages(run: LogsRun, progress: Progress): Promise<void
     order: LOG_ORDER,
     prefetch: true,
   })) {
-    progress.pages++;
-    progress.count += page.events.length;
-    progress.truncated = page.truncated;
-    progress.pendingCursor = cursorOf(page.nextUrl);
     await run.sink.write(page.events);
+    written(run, progress, page.events.length, cursorOf(page.nextUrl), undefined);
+    progress.truncated = page.truncated;
     run.mismatches.written();
     showProgress();
   }
@@ -183,6 +238,8 @@ export async function fetchPages(run: LogsRun, progress: Progress): Promise<void
  */
 export async function failure(run: LogsRun, err: unknown, progress: Progress, startedAt: Date): Promise<unknown> {
   const { opts, ctx } = run;
+  // the output failed (a full disk): count only what it holds whole, before json's `]` is tried
+  const note = err instanceof OutputError || ctx.signal.reason instanceof OutputError ? rewind(run, progress) : "";
   await run.sink.end().catch(() => undefined);
   // `mq logs | head`: the reader left; a resume hint would be noise
   if (ctx.signal.aborted && stdoutClosed(ctx)) return undefined;
@@ -193,7 +250,7 @@ export async function failure(run: LogsRun, err: unknown, progress: Progress, st
     // parallel slices: the rest of the window is everything up to the slice being written
     const resumeOpts = pendingUntil !== undefined ? { ...opts, until: new Date(pendingUntil) } : opts;
     error.addHint(
-      `${run.formatCount(count)} ${count === 1 ? "event was" : "events were"} written before this. To resume:\n  ${resumeCommand(resumeOpts, run.repoName, pendingCursor, remaining, ctx.globals, startedAt)}`,
+      `${run.formatCount(count)} ${count === 1 ? "event was" : "events were"} written before this.${note ? ` ${note}` : ""} To resume:\n  ${resumeCommand(resumeOpts, run.repoName, pendingCursor, remaining, ctx.globals, startedAt)}`,
     );
   }
   return error;

@@ -42,6 +42,14 @@ export async function runLogs(opts: LogsOptions, ctx: Context): Promise<void> {
     return;
   }
   const progress: Progress = { count: 0, pages: 0, truncated: false, pendingCursor: opts.cursor, pendingUntil: undefined };
+  // a regular file's size before the first byte: a failed write cuts it back to a whole page
+  if (run.sink.bytes !== undefined) {
+    try {
+      progress.fileStart = ctx.io.stdoutFile?.size();
+    } catch {
+      // no size, no rewind: the message says what a cut line would be
+    }
+  }
   try {
     if (opts.follow) {
       await follow(run);

@@ -11,6 +11,7 @@ import { onTimeGrid } from "../../output/chart.js";
 import type { MarkdownTable } from "../../output/markdown.js";
 import type { MetricFamily } from "../../output/openmetrics.js";
 import { formatCell } from "./render.js";
+import { maxOf, minOf } from "../../arrays.js";
 
 /** Rows of the headline table beyond which the rest is summed up in one line. */
 const MAX_ROWS = 50;
@@ -127,8 +128,8 @@ export function statsChart(
   return {
     label: field,
     values: values.map((v) => (typeof v === "number" ? v : null)),
-    min: formatCell(endpoint, field, Math.min(...present), true),
-    max: formatCell(endpoint, field, Math.max(...present), true),
+    min: formatCell(endpoint, field, minOf(present), true),
+    max: formatCell(endpoint, field, maxOf(present), true),
   };
 }
 
