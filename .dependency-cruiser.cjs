@@ -31,8 +31,9 @@ const LAYERS = [
   ["config", "^src/config/"],
   // the dialects, the transport, pagination, slices, the schema checks, the event type
   ["api", "^src/api/"],
-  // the stats endpoint records and the figures over them
-  ["stats", "^src/stats/"],
+  // the stats endpoint records and the figures over them, and the catalogue of figures built
+  // from those records (src/figures/: what every figure is, which the analyses above name)
+  ["stats", "^src/(stats|figures)/"],
   // the floor: terminal and streams (iostreams/), errors and exit codes, globals, validators
   ["base", "^src/(iostreams/|process-streams\\.ts|pipe-reader\\.ts|errors\\.ts|arrays\\.ts|globals\\.ts|validators\\.ts|types/)"],
 ];

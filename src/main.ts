@@ -3,6 +3,7 @@ import { CommanderError } from "commander";
 import { buildProgram } from "./cli.js";
 import { createContext, type Context, type ContextInit } from "./context.js";
 import { ExitCode, MqError, OutputError, redact } from "./errors.js";
+import { appendNow, ciFailureReport } from "./output/ci-failure.js";
 import { stderrText } from "./iostreams/terminal-text.js";
 import { watchStdoutReader } from "./pipe-reader.js";
 import { offProcessStreamError, onProcessStreamError, processStream } from "./process-streams.js";
@@ -47,6 +48,7 @@ export function reportError(err: unknown, ctx: Context): number {
     write(`mq: ${err.message}`);
     if (err.hint) write(err.hint);
     if (ctx.globals.debug && err.stack) write(err.stack);
+    reportToActions(ctx, err.exitCode, stderrText(redact(err.message, messageSecrets(ctx))));
     return err.exitCode;
   }
   const e = err instanceof Error ? err : new Error(String(err));
@@ -54,6 +56,17 @@ export function reportError(err: unknown, ctx: Context): number {
   if (ctx.globals.debug && e.stack) write(e.stack);
   else write("Run again with --debug for a stack trace, and please report it.");
   return ExitCode.INTERNAL;
+}
+
+/** Inside GitHub Actions, a failure exit is also an `::error` annotation and a step summary line. */
+function reportToActions(ctx: Context, exitCode: number, message: string): void {
+  const report = ciFailureReport(ctx.env, { command: ctx.ranCommand ? `mq ${ctx.ranCommand}` : "mq", exitCode, message });
+  if (report === undefined) return;
+  // the annotation is the one workflow command on purpose: written as is, not through stderrText
+  ctx.io.stderr.write(report.annotation);
+  const path = ctx.env.GITHUB_STEP_SUMMARY;
+  const failed = path ? appendNow(path, report.summaryLine) : undefined;
+  if (failed) ctx.io.stderr.write(stderrText(`mq: warning: cannot append the step summary to ${path}: ${failed}`) + "\n");
 }
 
 let lateClosedPipeIgnored = false;

@@ -2,7 +2,7 @@
 // command that gates: the flags, their checks before any request, and the reporters of the verdicts
 // (a line per check on stderr, the JSON report, GitHub annotations and step summary). `mq stats`
 // and `mq insights` hand the verdicts of src/stats/fail-if.ts's judge() here: one home for them.
-import { Command, Option } from "commander";
+import { type Command, Option } from "commander";
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Context } from "../context.js";
@@ -145,6 +145,12 @@ export async function reportGate(ctx: Context, gate: GateFlags, verdicts: readon
   const github = await import("../output/github.js");
   if (github.inActions(ctx.env)) {
     ctx.io.stderr.write(github.annotations(verdicts, run.command));
+    const outputs = ctx.env.GITHUB_OUTPUT;
+    if (outputs) {
+      const { appendNow, gateOutputs } = await import("../output/ci-failure.js");
+      const failed = appendNow(outputs, gateOutputs(verdicts));
+      if (failed) ctx.io.stderr.write(`mq: warning: cannot append the outputs to ${outputs}: ${failed}\n`);
+    }
     const path = ctx.env.GITHUB_STEP_SUMMARY;
     if (path && run.summary) {
       const extra = run.summary();

@@ -3,6 +3,7 @@
 // docs/configuration.md say the same at length. `mq help exit-codes` prints src/errors.ts's table.
 import { CONFIG_KEY_HELP, CONFIG_KEYS } from "../config/keys.js";
 import { fitHelpText } from "../output/help-text.js";
+import { catalogueText } from "../figures/catalogue.js";
 
 /** The width the texts are written to; on a narrower terminal `mq help` fits them again. */
 export const WIDTH = 80;
@@ -48,7 +49,7 @@ const ENVIRONMENT = `Environment variables (a flag wins over each):
   XDG_CACHE_HOME, LOCALAPPDATA       the folder of the code cache (MQ_NO_CODE_CACHE=1: none)
   NO_COLOR, FORCE_COLOR              colour when --color (or config color) is auto: NO_COLOR (not empty) turns it off, then FORCE_COLOR turns it on unless 0 or false
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY  the proxy, in either case (never with --offline, nor to an API on loopback)
-  GITHUB_ACTIONS, GITHUB_STEP_SUMMARY  --fail-if annotations and the step summary
+  GITHUB_ACTIONS, GITHUB_STEP_SUMMARY, GITHUB_OUTPUT  annotations, the step summary, the gate's outputs
 More: docs/configuration.md
 `;
 
@@ -57,4 +58,5 @@ export const HELP_TOPICS: Readonly<Record<string, () => string>> = {
   formats: () => fitHelpText(FORMATS, WIDTH),
   config: configText,
   environment: () => fitHelpText(ENVIRONMENT, WIDTH),
+  figures: () => fitHelpText(catalogueText(), WIDTH),
 };

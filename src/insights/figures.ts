@@ -1,7 +1,8 @@
 // The figures of `mq insights` over a window, from the stays that touch it: counts, exact
 // distributions (nearest-rank percentiles over every stay, no sampling), rates, exit reasons and the
-// slowest stays. Every figure has a flat name (`p95(queue_time)`, `failure_rate`) that the JSON,
+// slowest stays. Every figure has a flat name (`p95(queue_time)`, `stay_failure_rate`) that the JSON,
 // NDJSON and CSV outputs and --fail-if share.
+import { figure } from "../figures/catalogue.js";
 import { stayTimes, type Stay, type StayTimes } from "./stays.js";
 import { pushAll } from "../arrays.js";
 
@@ -11,7 +12,7 @@ export const STATISTICS = ["count", "avg", "p50", "p90", "p95", "p99", "max"] as
 export type StatisticName = (typeof STATISTICS)[number];
 export const PERCENTILES = { p50: 50, p90: 90, p95: 95, p99: 99 } as const;
 
-export const COUNT_FIGURES = ["entered", "merged", "left", "failed", "failure_rate", "throughput", "retries"] as const;
+export const COUNT_FIGURES = ["entered", "merged", "left", "failed", "stay_failure_rate", "throughput", "retries"] as const;
 export type CountFigure = (typeof COUNT_FIGURES)[number];
 
 export type Unit = "count" | "seconds" | "ratio" | "per_day";
@@ -25,35 +26,28 @@ export interface FigureSpec {
   description: string;
 }
 
-const COUNT_SPECS: Record<CountFigure, Omit<FigureSpec, "name">> = {
-  entered: { unit: "count", polarity: 0, description: "stays that entered a queue in the window (queues-entered-count)" },
-  merged: { unit: "count", polarity: 1, description: "pull requests merged by the queue in the window (queues-merged-count)" },
-  left: { unit: "count", polarity: 0, description: "stays that left a queue in the window, merged or not (queues-pr-exit-reasons)" },
-  failed: { unit: "count", polarity: -1, description: "stays that left after failing: checks, conflicts, merge errors" },
-  failure_rate: { unit: "ratio", polarity: -1, description: "failed / left" },
-  throughput: { unit: "per_day", polarity: 1, description: "merged per day" },
-  retries: { unit: "count", polarity: -1, description: "checks runs that were retries, in the stays that entered and left in the window" },
+/** Whether a rise is good news; what each figure is comes from the catalogue (mq help figures). */
+const COUNT_POLARITY: Record<CountFigure, Polarity> = {
+  entered: 0,
+  merged: 1,
+  left: 0,
+  failed: -1,
+  stay_failure_rate: -1,
+  throughput: 1,
+  retries: -1,
 };
 
-const DIST_DESCRIPTIONS: Record<DistributionName, string> = {
-  time_to_merge: "entering the queue to being merged, over the stays merged in the window",
-  queue_time: "entering to leaving, over the stays that left in the window",
-  ci_time: "time with a checks run of the stay running, per stay that entered and left in the window and ran checks",
-  wait_time:
-    "time in the queue with no checks running (idle for capacity, schedule or freeze), per stay that entered and left in the window",
-};
+const UNITS: Readonly<Record<string, Unit>> = { count: "count", ratio: "ratio", per_day: "per_day", seconds: "seconds" };
+
+function spec(name: string, polarity: Polarity): FigureSpec {
+  const entry = figure(name)!;
+  return { name, unit: UNITS[entry.unit]!, polarity, description: entry.definition };
+}
 
 /** Every figure insights computes, in display order. */
 export const FIGURES: readonly FigureSpec[] = [
-  ...COUNT_FIGURES.map((name) => ({ name, ...COUNT_SPECS[name] })),
-  ...DISTRIBUTIONS.flatMap((d) =>
-    STATISTICS.map((st) => ({
-      name: `${st}(${d})`,
-      unit: (st === "count" ? "count" : "seconds") as Unit,
-      polarity: (st === "count" ? 0 : -1) as Polarity,
-      description: `${st} of ${d.replace(/_/g, " ")}: ${DIST_DESCRIPTIONS[d]}`,
-    })),
-  ),
+  ...COUNT_FIGURES.map((name) => spec(name, COUNT_POLARITY[name])),
+  ...DISTRIBUTIONS.flatMap((d) => STATISTICS.map((st) => spec(`${st}(${d})`, st === "count" ? 0 : -1))),
 ];
 export const FIGURE_NAMES: readonly string[] = FIGURES.map((f) => f.name);
 export const FIGURE_BY_NAME: ReadonlyMap<string, FigureSpec> = new Map(FIGURES.map((f) => [f.name, f]));
@@ -203,7 +197,7 @@ export class WindowAccumulator {
       merged: this.merged,
       left: this.left,
       failed: this.failed,
-      failure_rate: this.left ? round(this.failed / this.left) : null,
+      stay_failure_rate: this.left ? round(this.failed / this.left) : null,
       throughput: days > 0 ? round(this.merged / days) : null,
       retries: this.retries,
     };

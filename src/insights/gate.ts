@@ -2,7 +2,7 @@
 // judge(), verdicts) over the figures of the report, or over a figure's change against the
 // comparison window.
 //   EXPR   := [change "("] FIGURE [")"] OP VALUE
-//   FIGURE := entered | merged | failure_rate | ... | STAT "(" DIST ")"   (see FIGURE_NAMES)
+//   FIGURE := entered | merged | stay_failure_rate | ... | STAT "(" DIST ")"   (see FIGURE_NAMES)
 //   OP     := > | >= | < | <= | == | !=
 //   VALUE  := a number, a percentage (20% = 0.2) or a duration (90s, 30m, 2h, 1d)
 // e.g. `p95(queue_time) > 2h`, `change(p50(time_to_merge)) > 20%`. Parsed with the flags (a bad
@@ -10,6 +10,7 @@
 // expression names; the verdicts and their reporters are the same.
 import { UsageError } from "../errors.js";
 import { FIGURE_BY_NAME, FIGURE_NAMES, type Unit } from "./figures.js";
+import { didYouMean, figure as catalogueFigure } from "../figures/catalogue.js";
 import {
   judge,
   thresholdFor,
@@ -37,14 +38,31 @@ export function figureOf(field: string): { figure: string; change: boolean } {
 }
 
 /** One --fail-if of mq insights, as the gate engine takes it (`field` is the figure as written, change() included). */
-export function parseInsightsFailIf(source: string, opts: { compare: boolean }): FailIfExpr {
+export function parseInsightsFailIf(source: string, opts: { compare: boolean; warn?: (line: string) => void }): FailIfExpr {
   const m = EXPR.exec(source);
   const help = `write FIGURE OP VALUE or change(FIGURE) OP VALUE, e.g. 'p95(queue_time) > 2h'; figures: ${FIGURE_NAMES.join(", ")}`;
   if (!m) throw new UsageError(`--fail-if "${source}" is not an expression: ${help}.`);
-  const field = m[1]!.replace(/\s+/g, "");
-  const { figure, change } = figureOf(field);
+  let field = m[1]!.replace(/\s+/g, "");
+  const written = figureOf(field);
+  const change = written.change;
+  let figure = written.figure;
+  // a former name keeps the meaning it had here (failure_rate: the stay failure rate), with a warning
+  const now = FIGURE_NAMES.find((n) => catalogueFigure(n)?.formerly?.includes(figure));
+  if (!FIGURE_BY_NAME.has(figure) && now !== undefined) {
+    opts.warn?.(
+      `warning: --fail-if "${source.trim()}": ${figure} is a former name; it is read as ${now} (mq help figures: mq stats calls the share of failed checks check_failure_rate). Write ${now}.`,
+    );
+    figure = now;
+    field = change ? `change(${now})` : now;
+  }
   const spec = FIGURE_BY_NAME.get(figure);
-  if (!spec) throw new UsageError(`--fail-if "${source}": unknown figure "${figure}"; figures: ${FIGURE_NAMES.join(", ")}.`);
+  if (!spec) {
+    const near = didYouMean(figure, FIGURE_NAMES);
+    const hint = near.length ? ` Did you mean ${near.join(" or ")}?` : "";
+    throw new UsageError(
+      `--fail-if "${source}": unknown figure "${figure}".${hint} Figures: ${FIGURE_NAMES.join(", ")} (mq help figures).`,
+    );
+  }
   if (change && !opts.compare) throw new UsageError(`--fail-if "${source}": change() needs a comparison window; drop --compare none.`);
   // a change is relative (0.2 = 20% more) whatever the figure measures
   const unit = change ? "ratio" : gateUnit(spec.unit);
@@ -63,14 +81,14 @@ function sampleOf(report: InsightsReport, figure: string, previous: boolean): Sa
   };
   const dist = /^\w+\((\w+)\)$/.exec(figure);
   if (dist) return { count: value(`count(${dist[1]})`), noun: "stays" };
-  if (figure === "failure_rate") return { count: value("left"), part: value("failed"), noun: "stays that left" };
+  if (figure === "stay_failure_rate") return { count: value("left"), part: value("failed"), noun: "stays that left" };
   return undefined;
 }
 
 /** Whether --min-count applies to an expression: its figure counts the items behind it. */
 export function insightsSampled(expr: FailIfExpr): boolean {
   const { figure } = figureOf(expr.field);
-  return /^\w+\(\w+\)$/.test(figure) || figure === "failure_rate";
+  return /^\w+\(\w+\)$/.test(figure) || figure === "stay_failure_rate";
 }
 
 function target(report: InsightsReport, field: string, scope: "all" | "each", keys: Target["keys"], over?: string): Target {

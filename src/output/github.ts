@@ -12,30 +12,11 @@ import { formatVerdict } from "./gate.js";
 import { escapeMarkdown, renderMarkdownTable, type MarkdownTable } from "./markdown.js";
 import type { Verdict } from "../stats/fail-if.js";
 import { terminalText } from "../iostreams/terminal-text.js";
+import { workflowCommand } from "./workflow-command.js";
 
-export function escapeCommandData(text: string): string {
-  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-}
+export { escapeCommandData, escapeCommandProperty, workflowCommand } from "./workflow-command.js";
 
-export function escapeCommandProperty(text: string): string {
-  return escapeCommandData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
-}
-
-export function workflowCommand(name: string, properties: Readonly<Record<string, string>>, message: string): string {
-  const props = Object.entries(properties)
-    .map(([k, v]) => `${k}=${escapeCommandProperty(v)}`)
-    .join(",");
-  return `::${name}${props ? ` ${props}` : ""}::${escapeCommandData(message)}\n`;
-}
-
-export interface ActionsEnv {
-  GITHUB_ACTIONS?: string;
-  GITHUB_STEP_SUMMARY?: string;
-}
-
-export function inActions(env: ActionsEnv): boolean {
-  return env.GITHUB_ACTIONS === "true";
-}
+export { type ActionsEnv, inActions } from "./workflow-command.js";
 
 /** One `::error` line per failed check (none for passing or skipped ones). */
 export function annotations(verdicts: readonly Verdict[], command: string): string {

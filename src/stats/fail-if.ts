@@ -11,6 +11,7 @@
 // must fit what the field is: a rate takes 0..1 or a percentage, a duration seconds or a duration,
 // a count or a size a plain number; `failure_rate > 20` (meaning 20%) would otherwise never fire.
 import { UsageError } from "../errors.js";
+import { didYouMean } from "../figures/catalogue.js";
 import { parseDurationSeconds } from "../validators.js";
 import { AGGREGATIONS, aggregate, mergeIntervals, ruleOf, windowValue, type Aggregation } from "./aggregate.js";
 import type { FieldKind, SampleSpec, StatsEndpoint } from "./endpoints.js";
@@ -65,7 +66,21 @@ export function unitOf(kind: FieldKind | undefined): GateUnit {
  * Parses one --fail-if value. `subject` names the command in messages ("mq stats failure-rate");
  * `kinds` are its numeric fields and what each measures.
  */
-export function parseFailIf(source: string, subject: string, kinds: Readonly<Record<string, FieldKind>>): FailIfExpr {
+export interface FieldNames {
+  /** other names of a field, read silently (a stats subcommand's catalogue name for an API field) */
+  aliases?: Readonly<Record<string, string>>;
+  /** names a field had before the catalogue, read with a deprecation warning */
+  formerly?: Readonly<Record<string, string>>;
+  /** where the deprecation warning goes (a line without the "mq: " prefix) */
+  warn?: (line: string) => void;
+}
+
+export function parseFailIf(
+  source: string,
+  subject: string,
+  kinds: Readonly<Record<string, FieldKind>>,
+  names: FieldNames = {},
+): FailIfExpr {
   const fields = Object.keys(kinds);
   if (fields.length === 0) {
     throw new UsageError(`--fail-if is not available for ${subject}: it returns names, not figures.`);
@@ -76,9 +91,20 @@ export function parseFailIf(source: string, subject: string, kinds: Readonly<Rec
   if (agg !== undefined && !(AGGREGATIONS as readonly string[]).includes(agg)) {
     throw new UsageError(`--fail-if "${source}": unknown aggregation "${agg}"; use one of ${AGGREGATIONS.join(", ")}.`);
   }
-  const field = (aggField ?? bareField)!;
+  const written = (aggField ?? bareField)!;
+  let field = names.aliases?.[written] ?? written;
+  const now = names.formerly?.[written];
+  if (!fields.includes(field) && now !== undefined) {
+    names.warn?.(`warning: --fail-if "${source}": ${written} is a former name; it is read as ${now} (mq help figures). Write ${now}.`);
+    field = now;
+  }
   if (!fields.includes(field)) {
-    throw new UsageError(`--fail-if "${source}": unknown field "${field}" for ${subject}; fields: ${fields.join(", ")}.`);
+    const known = [...fields, ...Object.keys(names.aliases ?? {})];
+    const near = didYouMean(written, known);
+    const hint = near.length ? ` Did you mean ${near.join(" or ")}?` : "";
+    throw new UsageError(
+      `--fail-if "${source}": unknown field "${written}" for ${subject}.${hint} Fields: ${fields.join(", ")} (mq help figures).`,
+    );
   }
   const unit = unitOf(kinds[field]);
   const threshold = thresholdFor(source, field, unit, text!);

@@ -212,7 +212,7 @@ describe("figures", () => {
     for (const s of stays) w.add(s);
     const r = w.result();
     // entered: #7's second stay only; merged at 11:22:15 inside; left: #7's first (10:40:23), the second leaves at the end (excluded)
-    expect(r.values).toMatchObject({ entered: 1, merged: 1, left: 1, failed: 1, failure_rate: 1 });
+    expect(r.values).toMatchObject({ entered: 1, merged: 1, left: 1, failed: 1, stay_failure_rate: 1 });
     expect(r.exitReasons).toEqual([{ reason: "CHECKS_FAILED", count: 1 }]);
     expect(r.distributions.time_to_merge).toMatchObject({ count: 1, p50: 1335 });
   });
@@ -230,7 +230,7 @@ describe("figures", () => {
     expect(parseInsightsFailIf("p95(queue_time) > 2h", { compare: false })).toMatchObject({ threshold: 7200, unit: "seconds" });
     expect(() => parseInsightsFailIf("p97(queue_time) > 2h", { compare: false })).toThrow(/unknown figure "p97\(queue_time\)"/);
     expect(() => parseInsightsFailIf("merged > two", { compare: false })).toThrow(/"two" is not a number/);
-    expect(() => parseInsightsFailIf("failure_rate > 20", { compare: false })).toThrow(/failure_rate is a ratio from 0 to 1/);
+    expect(() => parseInsightsFailIf("stay_failure_rate > 20", { compare: false })).toThrow(/stay_failure_rate is a ratio from 0 to 1/);
     expect(() => parseInsightsFailIf("p50(queue_time) > 20%", { compare: false })).toThrow(/p50\(queue_time\) is a duration; give seconds/);
     expect(() => parseInsightsFailIf("change(merged) < 0", { compare: false })).toThrow(/change\(\) needs a comparison window/);
     const row = (figure: string, value: number | null, previous: number | null = null) => ({

@@ -60,10 +60,10 @@ describe.skipIf(!python)("-o openmetrics through the OpenMetrics parser", () => 
     expect(out.endsWith("# EOF\n")).toBe(true);
     const families = parse(out);
     const byName = Object.fromEntries(families.map((f) => [f.name, f]));
-    expect(byName.mq_queue_failure_rate).toMatchObject({
+    expect(byName.mq_queue_check_failure_rate).toMatchObject({
       type: "gauge",
       unit: "",
-      samples: [{ name: "mq_queue_failure_rate", labels: { repository: "acme/web" }, value: 9 / 68 }],
+      samples: [{ name: "mq_queue_check_failure_rate", labels: { repository: "acme/web" }, value: 9 / 68 }],
     });
     expect(byName.mq_queue_entered!.samples[0]!.value).toBe(49);
     expect(byName.mq_queue_max_queue_time_seconds).toMatchObject({ type: "gauge", unit: "seconds", samples: [{ value: 7100.5 }] });
@@ -88,9 +88,9 @@ describe.skipIf(!python)("-o openmetrics through the OpenMetrics parser", () => 
 
   it("failure-rate per group, labels named for people", async () => {
     const families = parse((await openmetrics(["stats", "failure-rate"])).out);
-    expect(families.find((f) => f.name === "mq_queue_failure_rate")!.samples).toEqual([
+    expect(families.find((f) => f.name === "mq_queue_check_failure_rate")!.samples).toEqual([
       {
-        name: "mq_queue_failure_rate",
+        name: "mq_queue_check_failure_rate",
         labels: { repository: "acme/web", base_ref: "main", partition: "__default__", queue: "default", priority_rule: "" },
         value: 9 / 68,
       },

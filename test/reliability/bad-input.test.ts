@@ -141,7 +141,7 @@ const STATS: Case[] = [
   { args: ["stats", "summary", "--at", "1h"], says: /--at is not accepted by mq stats summary/ },
   { args: ["stats", "summary", "--fail-if", "x > 1"], says: /unknown field "x" for mq stats summary/ },
   {
-    args: ["stats", "summary", "--fail-if", "failure_rate > 0.2", "--fail-if-scope", "some"],
+    args: ["stats", "summary", "--fail-if", "check_failure_rate > 0.2", "--fail-if-scope", "some"],
     says: /--fail-if-scope must be one of all, each, both/,
   },
   { args: ["stats", "failure-rate", "--min-count", "x", "--fail-if", "failure_rate > 0.2"], says: /--min-count must be an integer/ },

@@ -53,10 +53,31 @@ describe("parseFailIf", () => {
     expect(usage(() => parseFailIf("failure_rate => 1", "mq stats failure-rate", FR))).toMatch(/is not an expression/);
   });
 
-  it("lists the endpoint's fields for an unknown field", () => {
+  it("lists the endpoint's fields for an unknown field, with the closest names", () => {
     expect(usage(() => parseFailIf("rate > 0.2", "mq stats failure-rate", FR))).toBe(
-      '--fail-if "rate > 0.2": unknown field "rate" for mq stats failure-rate; fields: total, failures, failure_rate.',
+      '--fail-if "rate > 0.2": unknown field "rate" for mq stats failure-rate. Did you mean failure_rate? Fields: total, failures, failure_rate (mq help figures).',
     );
+    expect(usage(() => parseFailIf("entred > 1", "mq stats failure-rate", FR))).toBe(
+      '--fail-if "entred > 1": unknown field "entred" for mq stats failure-rate. Fields: total, failures, failure_rate (mq help figures).',
+    );
+  });
+
+  it("reads an alias silently and a former name with a warning", () => {
+    const warnings: string[] = [];
+    const names = {
+      aliases: { check_failure_rate: "failure_rate" },
+      formerly: { rate_of_failure: "failure_rate" },
+      warn: (l: string) => warnings.push(l),
+    };
+    expect(parseFailIf("check_failure_rate > 0.2", "mq stats failure-rate", FR, names).field).toBe("failure_rate");
+    expect(warnings).toEqual([]);
+    expect(parseFailIf("max(rate_of_failure) > 0.2", "mq stats failure-rate", FR, names)).toMatchObject({
+      field: "failure_rate",
+      aggregation: "max",
+    });
+    expect(warnings).toEqual([
+      'warning: --fail-if "max(rate_of_failure) > 0.2": rate_of_failure is a former name; it is read as failure_rate (mq help figures). Write failure_rate.',
+    ]);
   });
 
   it("rejects an unknown aggregation and a bad value", () => {

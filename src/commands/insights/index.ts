@@ -1,5 +1,5 @@
 // `mq insights`: what the statistics API does not answer, from the event log itself: exact
-// percentiles of time to merge, time in queue, CI and waiting time, failure rate, throughput, the
+// percentiles of time to merge, time in queue, CI and waiting time, stay failure rate, throughput, the
 // top exit reasons and the slowest pull requests, each against a comparison window, with --fail-if
 // for CI. The log is read once, stays are rebuilt as it streams (src/insights/).
 // This file is its flags (NewCmdInsights); run.ts does the work, loaded by cli.ts when it runs.
@@ -42,14 +42,14 @@ const INSIGHTS_GATE_HELP = {
   failIf:
     "exit 1 when FIGURE OP VALUE or change(FIGURE) OP VALUE holds, e.g. 'p95(queue_time) > 2h' (repeatable); one verdict line per check on stderr",
   scope: "with several --repo: judge the total (all, default), each repository (each), or both; one repository takes only all",
-  minCount: "skip (and report) figures with fewer than n stays behind them (distributions, failure_rate)",
+  minCount: "skip (and report) figures with fewer than n stays behind them (distributions, stay_failure_rate)",
   allowEmpty: "pass when a check's figure has no value (no stays in the window, no base to change from); default: fail",
-  sampled: "the distributions (STAT(DISTRIBUTION)) and failure_rate, and their change()",
+  sampled: "the distributions (STAT(DISTRIBUTION)) and stay_failure_rate, and their change()",
 };
 
 export function NewCmdInsights(ctx: Context, runF?: (opts: InsightsOptions) => Promise<void>): Command {
   const cmd = new Command("insights").description(
-    "percentiles of time to merge, queue, CI and waiting time, failure rate, throughput, exit reasons and slowest PRs, against a previous window",
+    "percentiles of time to merge, queue, CI and waiting time, stay failure rate, throughput, exit reasons and slowest PRs, against a previous window",
   );
   addWindowFlags(cmd, "7 days");
   cmd.addOption(new Option("--compare <window>", "previous (the window of the same length just before, default), none, or SINCE..UNTIL"));
@@ -60,9 +60,10 @@ export function NewCmdInsights(ctx: Context, runF?: (opts: InsightsOptions) => P
   return cmd
     .addHelpText(
       "after",
-      `\nFigures (for --fail-if): entered, merged, left, failed, failure_rate, throughput, retries, and STAT(DISTRIBUTION)
+      `\nFigures (for --fail-if): entered, merged, left, failed, stay_failure_rate, throughput, retries, and STAT(DISTRIBUTION)
 with STAT one of count, avg, p50, p90, p95, p99, max and DISTRIBUTION one of time_to_merge, queue_time,
-ci_time, wait_time. Percentiles are exact, nearest-rank, over every stay of the window.`,
+ci_time, wait_time. Percentiles are exact, nearest-rank, over every stay of the window.
+What each figure is: mq help figures.`,
     )
     .action(async (flags: RawFlags) => {
       const opts = await parseInsightsFlags(flags, ctx);
@@ -107,7 +108,8 @@ export async function parseInsightsFlags(flags: RawFlags, ctx: Context): Promise
     // the figure catalogue, only when a gate flag is given: the command is built for every
     // `mq --help` and `mq insights` without a gate does not check its figures' names here
     const { parseInsightsFailIf, insightsSampled } = await import("../../insights/gate.js");
-    const failIf = (flags.failIf ?? []).map((e) => parseInsightsFailIf(e, { compare: compare !== undefined }));
+    const warn = (line: string) => ctx.io.stderr.write(`mq: ${line}\n`);
+    const failIf = (flags.failIf ?? []).map((e) => parseInsightsFailIf(e, { compare: compare !== undefined, warn }));
     gate = parseGateFlags(flags, failIf, insightsSampled, INSIGHTS_GATE_HELP);
   }
   return { since, until, compare, baseRef, queues, slowest, gate, format, archive, parallel };

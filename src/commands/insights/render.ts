@@ -51,7 +51,7 @@ export async function writeInsights(ctx: Context, report: InsightsReport | Insig
 
 /** One row per repository and one for the total: the headline figures side by side. */
 export function renderRepositories(m: InsightsMulti, o: InsightsRenderOptions): string {
-  const cols = ["entered", "merged", "failure_rate", "p50(time_to_merge)", "p95(time_to_merge)", "p50(queue_time)", "p95(queue_time)"];
+  const cols = ["entered", "merged", "stay_failure_rate", "p50(time_to_merge)", "p95(time_to_merge)", "p50(queue_time)", "p95(queue_time)"];
   const row = (r: InsightsReport) => {
     const by = new Map(r.figures.map((f) => [f.figure, f]));
     return [
@@ -140,7 +140,7 @@ const LABELS: Record<string, string> = {
   queue_time: "time in queue",
   ci_time: "CI time",
   wait_time: "waiting time",
-  failure_rate: "failure rate",
+  stay_failure_rate: "stay failure rate",
   throughput: "merged per day",
 };
 
@@ -175,7 +175,7 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
   );
   out.push("");
 
-  const counts = ["entered", "merged", "left", "failed", "failure_rate", "throughput", "retries"].map((n) => fig(n));
+  const counts = ["entered", "merged", "left", "failed", "stay_failure_rate", "throughput", "retries"].map((n) => fig(n));
   out.push(
     table(
       ["", "VALUE", ...(r.compare ? ["PREVIOUS", "CHANGE"] : [])],

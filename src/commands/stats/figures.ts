@@ -8,6 +8,7 @@ import { describeKeys, toGroups, type KeyValue } from "../../stats/series.js";
 import { findStatsEndpoint } from "../../stats/endpoints.js";
 import { SUMMARY_SOURCES, type SummaryFigureName, type SummaryFigures } from "../../stats/summary.js";
 import { onTimeGrid } from "../../output/chart.js";
+import { catalogueNameOf, figure, type Figure } from "../../figures/catalogue.js";
 import type { MarkdownTable } from "../../output/markdown.js";
 import type { MetricFamily } from "../../output/openmetrics.js";
 import { formatCell } from "./render.js";
@@ -48,8 +49,9 @@ const LABEL_NAMES: Readonly<Record<string, string>> = {
   priority_rule_name: "priority_rule",
 };
 
-function metricBase(endpoint: StatsEndpoint, field: string): string {
-  return `mq_queue_${endpoint.metricNames?.[field] ?? field}`;
+/** A field's catalogue entry: its OpenMetrics name and the sentence its HELP gives. */
+function entryOf(endpoint: StatsEndpoint, field: string): Figure {
+  return figure(catalogueNameOf(endpoint.name, field))!;
 }
 
 function labelValue(v: KeyValue | undefined): string {
@@ -68,9 +70,10 @@ export function statsMetrics(endpoint: StatsEndpoint, body: unknown, repository:
       for (const [k, v] of t.keys) labels.push([LABEL_NAMES[k] ?? k, labelValue(v)]);
       return [{ labels, value }];
     });
+    const entry = entryOf(endpoint, field);
     return {
-      name: metricBase(endpoint, field),
-      help: `${field} of mq stats ${endpoint.name} over the window (${endpoint.summary})`,
+      name: entry.metric!,
+      help: `${entry.name} over the window, per group (mq stats ${endpoint.name}): ${entry.definition}`,
       unit: spec.kind === "duration" ? ("seconds" as const) : undefined,
       samples,
     };
@@ -89,9 +92,10 @@ function summarySources(): Array<[SummaryFigureName, StatsEndpoint, string]> {
 export function summaryMetrics(figures: SummaryFigures, repository: string): MetricFamily[] {
   return summarySources().map(([name, endpoint, field]) => {
     const value = figures[name];
+    const entry = entryOf(endpoint, field);
     return {
-      name: metricBase(endpoint, field),
-      help: `${name} over the window, all groups (mq stats summary; from mq stats ${endpoint.name})`,
+      name: entry.metric!,
+      help: `${name} over the window, all groups (mq stats summary; from mq stats ${endpoint.name}): ${entry.definition}`,
       unit: endpoint.figures[field]!.kind === "duration" ? ("seconds" as const) : undefined,
       samples: value === null ? [] : [{ labels: [["repository", repository]] as const, value }],
     };

@@ -10,7 +10,8 @@ import { STATS_ENDPOINTS, type StatsEndpoint } from "../../stats/endpoints.js";
 import { acceptedFlags, STATS_FLAGS, type StatsFlag } from "../../stats/flags.js";
 import { parseFailIf, type FailIfExpr } from "../../stats/fail-if.js";
 import { ruleOf } from "../../stats/aggregate.js";
-import { SUMMARY_DESCRIPTION, SUMMARY_SOURCES, summaryKinds, type SummaryFigureName } from "../../stats/summary.js";
+import { SUMMARY_DESCRIPTION, SUMMARY_FORMERLY, SUMMARY_SOURCES, summaryKinds, type SummaryFigureName } from "../../stats/summary.js";
+import { catalogueNameOf } from "../../figures/catalogue.js";
 import { derivationOf } from "../../stats/derived.js";
 import { DIALECTS, type Dialect } from "../../api/dialects/index.js";
 import { checkWindow } from "../../cmdutil/logs-filters.js";
@@ -209,7 +210,11 @@ export function parseStatsFlags(
   }
   const subject = `mq stats ${endpoint.name}`;
   const kinds = Object.fromEntries(endpoint.fields.map((f) => [f, endpoint.figures[f]!.kind]));
-  const failIf = (flags.failIf ?? []).map((e) => parseFailIf(e, subject, kinds));
+  // the API's field names (what its tables show) and their catalogue names (mq help figures) alike
+  const aliases = Object.fromEntries(
+    endpoint.fields.map((f) => [catalogueNameOf(endpoint.name, f), f] as const).filter(([name, f]) => name !== f),
+  );
+  const failIf = (flags.failIf ?? []).map((e) => parseFailIf(e, subject, kinds, { aliases }));
   const gate = parseGateFlags(flags, failIf, endpointSampled(endpoint));
   const intervals = Boolean(flags.intervals);
   const repos = manyRepoList(ctx);
@@ -377,7 +382,12 @@ export function NewCmdStatsSummary(ctx: Context, runF?: StatsRuns["summary"]): C
     rejectForeignFlags(cmd, "summary", SUMMARY_ACCEPTS);
     const { dialect } = await ctx.dialect();
     checkDialect("summary", undefined, flags, dialect);
-    const failIf = (flags.failIf ?? []).map((e) => parseFailIf(e, "mq stats summary", summaryKinds()));
+    const failIf = (flags.failIf ?? []).map((e) =>
+      parseFailIf(e, "mq stats summary", summaryKinds(), {
+        formerly: SUMMARY_FORMERLY,
+        warn: (line) => ctx.io.stderr.write(`mq: ${line}\n`),
+      }),
+    );
     const gate = parseGateFlags(flags, failIf, (expr) => {
       const [endpointName, field] = SUMMARY_SOURCES[expr.field as SummaryFigureName];
       return endpointSampled(STATS_ENDPOINTS.find((e) => e.name === endpointName)!)({ ...expr, field });

@@ -104,6 +104,8 @@ type Value = number | undefined;
 interface Row {
   label: string;
   values: Value[];
+  /** why a column has no figure in this row (all groups: no rule combines it): written n/a */
+  unavailable?: ReadonlyArray<string | undefined>;
 }
 
 /** A table before it is laid out: the header, and per column how a value is written. */
@@ -136,7 +138,7 @@ function descendingBy(column: number): (a: Row, b: Row) => number {
 function layOut(layout: Layout, rows: readonly Row[], opts: RenderOptions, footer: Row[] = []): string {
   const bold = (s: string) => (opts.colors ? opts.colors.bold(s) : s);
   const cells = [...rows, ...footer].map((r, i) => {
-    const line = [r.label, ...r.values.map((v, j) => layout.format(j, v))];
+    const line = [r.label, ...r.values.map((v, j) => (r.unavailable?.[j] ? "n/a" : layout.format(j, v)))];
     return i >= rows.length ? line.map(bold) : line;
   });
   const head = fitHeads(layout.head, cells, opts.columns);
@@ -192,8 +194,11 @@ function categoryColumns(
     const rest = categories.slice(shown);
     const head = [title, "total", ...categories.slice(0, shown), ...(rest.length ? ["other"] : [])];
     const rowValues = (m: Map<string, number>): Value[] => {
-      const sum = (names: readonly string[]) => names.reduce<Value>((s, c) => (m.has(c) ? (s ?? 0) + m.get(c)! : s), undefined);
-      return [sum(categories), ...categories.slice(0, shown).map((c) => m.get(c)), ...(rest.length ? [sum(rest)] : [])];
+      const sum = (names: readonly string[]) =>
+        names.reduce<Value>((s, c) => (m.has(c) ? (s ?? 0) + m.get(c)! : s), m.size ? 0 : undefined);
+      // a group (or interval) with data but none of an outcome counts 0 of it; no data at all is no value
+      const of = (c: string) => m.get(c) ?? (m.size ? 0 : undefined);
+      return [sum(categories), ...categories.slice(0, shown).map(of), ...(rest.length ? [sum(rest)] : [])];
     };
     const layout: Layout = { head, format: (_j, v) => formatCell(endpoint, field, v, true) };
     return { layout, rowValues };
@@ -215,6 +220,7 @@ function overview(endpoint: StatsEndpoint, groups: readonly StatsGroup[], fields
   let layout: Layout;
   let rows: Row[];
   let total: Value[];
+  let unavailable: Array<string | undefined> = [];
   let sortBy = 0;
   if (endpoint.category && fields.length === 1) {
     const field = fields[0]!;
@@ -230,15 +236,34 @@ function overview(endpoint: StatsEndpoint, groups: readonly StatsGroup[], fields
     rows = groups.map((g, i) => ({ label: labels[i]!, values: fields.map((f) => windowValue(f, g.records)) }));
     // all groups together, computed as --fail-if and `mq stats summary` compute it
     const all = groups.flatMap((g) => g.records);
-    total = fields.map((f) => windowValue(f, all));
+    // a figure with no rule to combine groups (time-to-merge's mean and median: no counts) is n/a
+    unavailable = fields.map((f) => groupsUnavailable(endpoint, f, all));
+    total = fields.map((f, j) => (unavailable[j] ? undefined : windowValue(f, all)));
     sortBy = sortColumn(endpoint, fields);
   }
   const active = rows.filter((r) => !idle(r.values)).sort(descendingBy(sortBy));
   const quiet = rows.length - active.length;
-  const footer = groups.length > 1 && active.length > 0 ? [{ label: "all groups", values: total }] : [];
+  const footer = groups.length > 1 && active.length > 0 ? [{ label: "all groups", values: total, unavailable }] : [];
   let text = active.length ? layOut(layout, active, opts, footer) : "";
+  if (footer.length) text += unavailableNotes(fields, unavailable, opts.columns);
   if (quiet > 0) text += `${active.length ? "+ " : ""}${plural(quiet, "group")} with no activity in the window\n`;
   return text;
+}
+
+/** Why the all-groups figure of `field` is not given, when no rule of its record combines groups. */
+function groupsUnavailable(endpoint: StatsEndpoint, field: string, records: readonly Rec[]): string | undefined {
+  // time-to-merge's rows have no interval and no count: the only combination left would be a mean of means
+  if (endpoint.shape !== "time-to-merge" || !records.length) return undefined;
+  const what =
+    field === "median"
+      ? "the median of each queue does not give the median of all"
+      : "a mean of the means would be a figure nobody measured";
+  return `one ${field} per partition and queue, without the number of merges behind it: ${what} (mq insights gives p50(time_to_merge) and avg(time_to_merge) over every queue)`;
+}
+
+/** One line under a table per reason an all-groups figure is n/a. */
+function unavailableNotes(fields: readonly string[], unavailable: ReadonlyArray<string | undefined>, columns: number | undefined): string {
+  return fields.flatMap((f, j) => (unavailable[j] ? [fitLine(`n/a: all groups ${f}: ${unavailable[j]}`, columns) + "\n"] : [])).join("");
 }
 
 /**
@@ -264,12 +289,11 @@ function intervalGrid(groups: readonly StatsGroup[]): number[] {
   return out;
 }
 
-/** One table per group with a row per interval; an interval without data is a row of dashes. */
+/** One table per group with a row per interval; an interval without data is a row of dashes, a count of 0 is 0. */
 function perInterval(endpoint: StatsEndpoint, groups: readonly StatsGroup[], fields: readonly string[], opts: RenderOptions): string {
   const bold = (s: string) => (opts.colors ? opts.colors.bold(s) : s);
   const { labels } = groupLabels(groups);
   const grid = intervalGrid(groups);
-  const counts = fields.filter((f) => endpoint.figures[f]?.kind === "count");
   const out: string[] = [];
   let quiet = 0;
   const category = endpoint.category && fields.length === 1 ? endpoint.category : undefined;
@@ -292,11 +316,9 @@ function perInterval(endpoint: StatsEndpoint, groups: readonly StatsGroup[], fie
       if (!present.length) valuesAt = () => [];
     } else {
       layout = { head: ["start (UTC)", ...fields], format: (j, v) => formatCell(endpoint, fields[j]!, v, true) };
-      valuesAt = (records) => {
-        // one record per interval: each figure as it is over that interval (a rate of 0 of 0 has no value)
-        const values = fields.map((f) => windowValue(f, records));
-        return counts.length && counts.every((f) => !values[fields.indexOf(f)]) ? fields.map(() => undefined) : values;
-      };
+      // each figure as it is over that interval: a count the API sent as 0 is 0, a rate of 0 of 0
+      // has no value, and an interval the API sent nothing for is a row of dashes (no data)
+      valuesAt = (records) => fields.map((f) => (records.length ? windowValue(f, records) : undefined));
     }
     const rows = grid.map((t) => ({ label: intervalTime(t), values: valuesAt(at.get(t) ?? []) }));
     if (rows.every((r) => idle(r.values))) {
@@ -407,16 +429,24 @@ export function renderSummary(repo: string, f: SummaryFigures, opts: RenderOptio
   const rows: Array<[string, string]> = [
     ["entered", cnt(f.entered)],
     ["merged", cnt(f.merged)],
-    ["failure rate", `${pct(f.failure_rate)} (${cnt(f.failures)} of ${cnt(f.checks)} checks)`],
+    ["check failure rate", `${pct(f.check_failure_rate)} (${cnt(f.check_failures)} of ${cnt(f.checks)} checks)`],
     ["queue time", `avg ${dur(f.avg_queue_time)}, max ${dur(f.max_queue_time)}`],
     ["CI runtime", `avg ${dur(f.avg_ci_runtime)}`],
     ["queue size", `avg ${cnt(f.avg_queue_size)}, max ${cnt(f.max_queue_size)}`],
-    ["retries", `${cnt(f.retries)}, recovery rate ${pct(f.recovery_rate)}`],
+    ["retries", `${cnt(f.total_retries)}, recovery rate ${pct(f.recovery_rate)}`],
   ];
+  // a dash is no value, never 0: each says why under the figures
+  const notes = Object.entries(f.unavailable ?? {}).map(([name, why]) => `-: ${name}: ${why}`);
   const title = `${repo}  ${shortTime(f.start_at)} → ${shortTime(f.end_at)}`;
   const width = Math.max(...rows.map(([k]) => k.length));
   const bold = (s: string) => (opts.colors ? opts.colors.bold(s) : s);
-  return [bold(fitLine(title, opts.columns)), ...rows.map(([k, v]) => `${bold(k.padEnd(width))}  ${v}`)].join("\n") + "\n";
+  return (
+    [
+      bold(fitLine(title, opts.columns)),
+      ...rows.map(([k, v]) => `${bold(k.padEnd(width))}  ${v}`),
+      ...notes.map((n) => fitLine(n, opts.columns)),
+    ].join("\n") + "\n"
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

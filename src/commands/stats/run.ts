@@ -6,7 +6,7 @@ import { ContractError } from "../../errors.js";
 import { findStatsEndpoint, type StatsEndpoint } from "../../stats/endpoints.js";
 import { STATS_FLAGS } from "../../stats/flags.js";
 import { judgeStats, type Verdict } from "../../stats/fail-if.js";
-import { summaryEndpoints, summaryFigures, judgeSummary } from "../../stats/summary.js";
+import { summaryEndpoints, summaryFigures, summaryUnavailable, judgeSummary, type SummaryFigures } from "../../stats/summary.js";
 import { combineRepos, combineSummaries, judgeMany, judgeSummaryMany, unavailableTotals } from "../../stats/many.js";
 import { derivationOf } from "../../stats/derived.js";
 import { DIALECTS, type Dialect } from "../../api/dialects/index.js";
@@ -81,7 +81,7 @@ async function surelyValidStats(dialect: Dialect, endpoint: StatsEndpoint, body:
     const { MERGIFY_STATS_CHECKS } = await import("../../api/dialects/mergify-stats-checks.generated.js");
     const path = `stats/${endpoint.path}`;
     // a path the OpenAPI gives no answer schema is not checked at all
-    if (!Object.prototype.hasOwnProperty.call(MERGIFY_STATS_CHECKS, path)) return true;
+    if (!Object.hasOwn(MERGIFY_STATS_CHECKS, path)) return true;
     return MERGIFY_STATS_CHECKS[path]!(body);
   }
   const { isContractStatsAnswer } = await import("../../api/schema/stats-check.js");
@@ -223,7 +223,14 @@ export async function runStatsSummary(opts: StatsSummaryOptions, ctx: Context): 
   } finally {
     spinner.stop();
   }
-  const figures = { start_at: query.start_at as string, end_at: query.end_at as string, ...summaryFigures(bodies) };
+  const values = summaryFigures(bodies);
+  const unavailable = summaryUnavailable(bodies, values);
+  const figures: SummaryFigures = {
+    start_at: query.start_at as string,
+    end_at: query.end_at as string,
+    ...values,
+    ...(Object.keys(unavailable).length ? { unavailable } : {}),
+  };
   const repository = await repositoryName(ctx);
   // the repository is named only on the terminal's title line
   const out = {

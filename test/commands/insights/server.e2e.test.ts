@@ -213,7 +213,7 @@ describe("mq insights on the bundled data", () => {
     const counted = await mq(["insights", ...window, "--fail-if", "merged < 1", "--min-count", "5"]);
     expect(counted.code).toBe(2);
     expect(counted.err).toBe(
-      "mq: --min-count: merged has no count of the items behind it; --min-count applies to the distributions (STAT(DISTRIBUTION)) and failure_rate, and their change() (drop it, or gate merged without it in another step).\n",
+      "mq: --min-count: merged has no count of the items behind it; --min-count applies to the distributions (STAT(DISTRIBUTION)) and stay_failure_rate, and their change() (drop it, or gate merged without it in another step).\n",
     );
     expect(counted.requests).toEqual([]);
 
@@ -351,7 +351,7 @@ describe("several repositories", () => {
     expect(doc.total.figures.entered.value).toBe(a.figures.entered.value + b.figures.entered.value);
     expect(doc.total.figures.merged.value).toBe(a.figures.merged.value + b.figures.merged.value);
     // a rate from the summed counts, not a mean of the two rates
-    expect(doc.total.figures.failure_rate.value).toBeCloseTo(
+    expect(doc.total.figures.stay_failure_rate.value).toBeCloseTo(
       (a.figures.failed.value + b.figures.failed.value) / (a.figures.left.value + b.figures.left.value),
       3,
     );

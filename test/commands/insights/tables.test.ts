@@ -32,14 +32,14 @@ describe("-o table in a pipe: the table rules of mq stats", () => {
         "acme/web  2026-11-20 10:00Z \u2192 2026-11-20 12:00Z",
         "no comparison (--compare none)",
         "",
-        "                VALUE",
-        "entered            70",
-        "merged             67",
-        "left               72",
-        "failed              5",
-        "failure rate     6.9%",
-        "merged per day    804",
-        "retries             2",
+        "                   VALUE",
+        "entered               70",
+        "merged                67",
+        "left                  72",
+        "failed                 5",
+        "stay failure rate   6.9%",
+        "merged per day       804",
+        "retries                2",
         "",
         "               COUNT      AVG      P50      P90      P95      P99      MAX",
         "time to merge     67  26m 26s  23m 35s  38m 18s  55m 53s   1h 23m   1h 23m",
@@ -77,8 +77,8 @@ describe("-o table in a pipe: the table rules of mq stats", () => {
   it("-o csv keeps raw seconds and fractions", async () => {
     const r = await mq(["insights", "--since", "2h", "--compare", "none", "--slowest", "0", "-o", "csv"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.split("\r\n").filter((l) => /,(failure_rate|p50\(queue_time\)),/.test(l))).toEqual([
-      "acme/web,failure_rate,0.069,,,ratio",
+    expect(r.stdout.split("\r\n").filter((l) => /,(stay_failure_rate|p50\(queue_time\)),/.test(l))).toEqual([
+      "acme/web,stay_failure_rate,0.069,,,ratio",
       "acme/web,p50(queue_time),1375.191,,,seconds",
     ]);
   });

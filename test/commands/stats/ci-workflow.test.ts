@@ -29,13 +29,26 @@ async function runGate(line: string) {
   const dir = tempDir("mq-actions-");
   const summary = join(dir, "step-summary.md");
   writeFileSync(summary, "previous step\n");
+  const outputs = join(dir, "outputs");
   const ctx = testContext({
-    env: { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary, GITHUB_REPOSITORY: "acme/web", MQ_TOKEN: "unused" },
+    env: {
+      GITHUB_ACTIONS: "true",
+      GITHUB_STEP_SUMMARY: summary,
+      GITHUB_OUTPUT: outputs,
+      GITHUB_REPOSITORY: "acme/web",
+      MQ_TOKEN: "unused",
+    },
   });
   const [mq, ...args] = words(line);
   expect(mq).toBe("mq");
   const code = await main(["--offline", ...args], ctx);
-  return { code, out: ctx.stdoutText(), err: ctx.stderrText(), summary: readFileSync(summary, "utf8") };
+  return {
+    code,
+    out: ctx.stdoutText(),
+    err: ctx.stderrText(),
+    summary: readFileSync(summary, "utf8"),
+    outputs: readFileSync(outputs, "utf8"),
+  };
 }
 
 describe("the CI workflow of docs/ci.md", () => {
@@ -57,33 +70,56 @@ describe("the CI workflow of docs/ci.md", () => {
     const lines = err.split("\n").filter(Boolean);
     expect(lines).toHaveLength(checks.length);
     for (const l of lines) expect(l).toMatch(/^ok {4}\S+ .* \(.*all groups\)$/);
-    expect(err).toMatch(/^ok {4}failure_rate \d+\.\d% <= 20% \(\d+\/\d+ checks, all groups\)$/m);
+    expect(err).toMatch(/^ok {4}check_failure_rate \d+\.\d% <= 20% \(\d+\/\d+ checks, all groups\)$/m);
     expect(code).toBe(0);
     expect(summary.startsWith("previous step\n### `mq stats summary` · acme/web — ✅")).toBe(true);
     expect(summary).toContain("| figure | value |");
-    expect(summary).toMatch(/\| failure\\_rate \| \d+\.\d% \|/);
+    expect(summary).toMatch(/\| check\\_failure\\_rate \| \d+\.\d% \|/);
     expect(summary.match(/^\| ✅ \|/gm)).toHaveLength(checks.length);
   });
 
   it("tightened, exits 1 with one FAIL line and one ::error annotation per failed check", async () => {
-    const { code, out, err, summary } = await runGate(gateLine().replace("'failure_rate > 20%'", "'failure_rate > 1%'"));
+    const { code, out, err, summary } = await runGate(gateLine().replace("'check_failure_rate > 20%'", "'check_failure_rate > 1%'"));
     expect(code).toBe(1);
     expect(out).toBe("");
     const fails = err.split("\n").filter((l) => l.startsWith("FAIL"));
     expect(fails).toHaveLength(1);
-    expect(fails[0]).toMatch(/^FAIL {2}failure_rate \d+\.\d% > 1% \(\d+\/\d+ checks, all groups\)$/);
+    expect(fails[0]).toMatch(/^FAIL {2}check_failure_rate \d+\.\d% > 1% \(\d+\/\d+ checks, all groups\)$/);
     const errors = err.split("\n").filter((l) => l.startsWith("::error"));
     // % is escaped as %25 in a workflow command, and `:` as %3A in its properties
     expect(errors).toEqual([
-      `::error title=mq stats summary%3A --fail-if 'failure_rate > 1%25'::${fails[0]!.replace(/^FAIL\s+/, "").replaceAll("%", "%25")}`,
+      `::error title=mq stats summary%3A --fail-if 'check_failure_rate > 1%25'::${fails[0]!.replace(/^FAIL\s+/, "").replaceAll("%", "%25")}`,
     ]);
     expect(err.split("\n").at(-2)).toBe("mq: 1 of 2 --fail-if checks failed.");
     expect(summary).toMatch(/— ❌ 1 of 2 checks failed/);
   });
 
+  it("writes the verdict and the figures judged to GITHUB_OUTPUT under the names docs/ci.md gives (nothing was written before)", async () => {
+    const { code, outputs } = await runGate(gateLine().replace("'failure_rate > 20%'", "'failure_rate > 1%'"));
+    expect(code).toBe(1);
+    const lines = outputs.trimEnd().split("\n");
+    expect(lines.slice(0, 3)).toEqual(["verdict=fail", "checks=2", "failed_checks=1"]);
+    expect(lines.slice(3).map((l) => l.replace(/=.*/, ""))).toEqual([
+      "check_1_field",
+      "check_1_value",
+      "check_1_status",
+      "check_2_field",
+      "check_2_value",
+      "check_2_status",
+    ]);
+    expect(lines).toContain("check_1_status=fail");
+    expect(lines).toContain("check_2_status=ok");
+    expect(lines.find((l) => l.startsWith("check_1_value="))).toMatch(/^check_1_value=0\.\d+$/);
+    for (const name of ["verdict", "checks", "failed_checks", "check_N_field", "check_N_value", "check_N_status"])
+      expect(readme).toContain(`\`${name}\``);
+  });
+
   it("writes nothing for Actions outside Actions", async () => {
     const ctx = testContext({ env: { GITHUB_STEP_SUMMARY: "/nonexistent/summary.md", GITHUB_REPOSITORY: "acme/web" } });
-    const code = await main(["--offline", ...words(gateLine().replace("'failure_rate > 20%'", "'failure_rate > 1%'")).slice(1)], ctx);
+    const code = await main(
+      ["--offline", ...words(gateLine().replace("'check_failure_rate > 20%'", "'check_failure_rate > 1%'")).slice(1)],
+      ctx,
+    );
     expect(code).toBe(1);
     expect(ctx.stderrText()).not.toContain("::error");
     expect(ctx.stderrText()).not.toContain("warning");

@@ -64,7 +64,7 @@ describe("mq stats on a terminal: the answer first", () => {
         ].join("\n"),
       );
       expect(ctx.stderrText()).toMatch(/acme\/web failure-rate, the last 24 hours\n$/);
-      // --intervals: each interval, a dash where there were no checks
+      // --intervals: each interval; 0 checks is 0 (a count), its rate has no value (0 of 0): a dash
       const detail = testContext({ tty: true, columns: 80, env: { MQ_TOKEN: "t", NO_COLOR: "1" } });
       expect(await main(["stats", "failure-rate", "--intervals", "--api-url", local.url, "--repo", "acme/web"], detail)).toBe(0);
       expect(detail.stdoutText()).toBe(
@@ -72,7 +72,7 @@ describe("mq stats on a terminal: the answer first", () => {
           "default · urgent",
           "start (UTC)  total  failures  failure_rate",
           "11-20 08:00      2         1         50.0%",
-          "11-20 09:00      -         -             -",
+          "11-20 09:00      0         0             -",
           "",
           "default · (none)",
           "start (UTC)  total  failures  failure_rate",
@@ -83,6 +83,28 @@ describe("mq stats on a terminal: the answer first", () => {
           "",
         ].join("\n"),
       );
+      local.verify();
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("time-to-merge: no all-groups mean or median (no counts to combine them): n/a with the reason, never a mean of means", async () => {
+    const body = [
+      { partition_name: "api", queues: [{ queue_name: "default", time_to_merge: { mean: 600, median: 300 } }] },
+      { partition_name: "web", queues: [{ queue_name: "default", time_to_merge: { mean: 1800, median: 900 } }] },
+    ];
+    const local = await startFixtureServer({ bodies: { ...FIXTURES, "time-to-merge": body } });
+    try {
+      const ctx = testContext({ tty: true, columns: 300, env: { MQ_TOKEN: "t", NO_COLOR: "1" } });
+      expect(await main(["stats", "time-to-merge", "--api-url", local.url, "--repo", "acme/web"], ctx)).toBe(0);
+      const lines = ctx.stdoutText().split("\n");
+      // before: "all groups  20m  10m", the unweighted mean of the two means and of the two medians
+      expect(lines[3]).toMatch(/^all groups +n\/a +n\/a$/);
+      expect(lines[4]).toBe(
+        "n/a: all groups mean: one mean per partition and queue, without the number of merges behind it: a mean of the means would be a figure nobody measured (mq insights gives p50(time_to_merge) and avg(time_to_merge) over every queue)",
+      );
+      expect(lines[5]).toMatch(/^n\/a: all groups median: .*the median of each queue does not give the median of all/);
       local.verify();
     } finally {
       await local.close();

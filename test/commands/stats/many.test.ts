@@ -406,14 +406,14 @@ describe("mq stats summary --repo a,b", () => {
         entered: 6,
         merged: 3,
         checks: 10,
-        failures: 1,
-        failure_rate: 0.1,
+        check_failures: 1,
+        check_failure_rate: 0.1,
         avg_queue_time: 600,
         max_queue_time: 900,
         avg_ci_runtime: 300,
         avg_queue_size: 1.5,
         max_queue_size: 3,
-        retries: 2,
+        total_retries: 2,
         recovery_rate: 0.5,
       },
       {
@@ -421,14 +421,14 @@ describe("mq stats summary --repo a,b", () => {
         entered: 10,
         merged: 7,
         checks: 30,
-        failures: 9,
-        failure_rate: 0.3,
+        check_failures: 9,
+        check_failure_rate: 0.3,
         avg_queue_time: 1200,
         max_queue_time: 3600,
         avg_ci_runtime: 900,
         avg_queue_size: 3.5,
         max_queue_size: 6,
-        retries: 6,
+        total_retries: 6,
         recovery_rate: 1,
       },
       // recovery_rate: 4 recovered of 5; queue size: the time average over every queue and hour
@@ -437,14 +437,14 @@ describe("mq stats summary --repo a,b", () => {
         entered: 16,
         merged: 10,
         checks: 40,
-        failures: 10,
-        failure_rate: 0.25,
+        check_failures: 10,
+        check_failure_rate: 0.25,
         avg_queue_time: null,
         max_queue_time: 3600,
         avg_ci_runtime: null,
         avg_queue_size: 2.5,
         max_queue_size: 6,
-        retries: 8,
+        total_retries: 8,
         recovery_rate: 0.8,
       },
     ]);
@@ -467,15 +467,15 @@ describe("mq stats summary --repo a,b", () => {
       "-o",
       "none",
       "--fail-if",
-      "retries > 5",
+      "total_retries > 5",
       "--fail-if-scope",
       "both",
     ]);
     expect(r.code).toBe(1);
     expect(r.err).toBe(
-      "ok    retries 2 <= 5 (2 sessions with retries, repository acme/web)\n" +
-        "FAIL  retries 6 > 5 (3 sessions with retries, repository acme/api)\n" +
-        "FAIL  retries 8 > 5 (5 sessions with retries, all repositories)\n" +
+      "ok    total_retries 2 <= 5 (2 sessions with retries, repository acme/web)\n" +
+        "FAIL  total_retries 6 > 5 (3 sessions with retries, repository acme/api)\n" +
+        "FAIL  total_retries 8 > 5 (5 sessions with retries, all repositories)\n" +
         "mq: 2 of 3 --fail-if checks failed.\n",
     );
   });

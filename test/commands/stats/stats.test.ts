@@ -163,7 +163,7 @@ describe("-o none, markdown and openmetrics", () => {
         "| base\\_ref main, partition\\_name \\_\\_default\\_\\_, queue\\_name hotfix, priority\\_rule\\_name urgent | 3 |\n",
     );
     const summary = await mq(["stats", "summary", "-o", "markdown"]);
-    expect(summary.out).toContain("| failure\\_rate | 13.2% |\n");
+    expect(summary.out).toContain("| check\\_failure\\_rate | 13.2% |\n");
   });
 
   it("-o openmetrics: exact text of a subcommand", async () => {
@@ -172,7 +172,7 @@ describe("-o none, markdown and openmetrics", () => {
     expect(out).toBe(
       [
         "# TYPE mq_queue_entered gauge",
-        "# HELP mq_queue_entered entered of mq stats queues-entered-count over the window (pull requests that entered the queue per interval)",
+        "# HELP mq_queue_entered entered over the window, per group (mq stats queues-entered-count): Pull requests that entered a queue.",
         'mq_queue_entered{repository="acme/web",base_ref="main",partition="__default__",queue="default",priority_rule=""} 46',
         'mq_queue_entered{repository="acme/web",base_ref="main",partition="__default__",queue="hotfix",priority_rule="urgent"} 3',
         "# EOF",
@@ -295,7 +295,7 @@ describe("flag errors: exit 2, one line, nothing sent", () => {
     [["failure-rate", "--chart", "-o", "csv"], "--chart draws on the terminal and cannot be combined with -o csv: drop one of them."],
     [
       ["failure-rate", "--fail-if", "rate > 0.2"],
-      '--fail-if "rate > 0.2": unknown field "rate" for mq stats failure-rate; fields: total, failures, failure_rate.',
+      '--fail-if "rate > 0.2": unknown field "rate" for mq stats failure-rate. Did you mean check_failure_rate or failure_rate? Fields: total, failures, failure_rate (mq help figures).',
     ],
     [
       ["failure-rate", "--fail-if", "failure_rate >> 0.2"],
@@ -591,7 +591,7 @@ describe("--fail-if flags: exit 2, one line, nothing sent", () => {
     ],
     [
       ["summary", "--fail-if", "rate > 0.2"],
-      '--fail-if "rate > 0.2": unknown field "rate" for mq stats summary; fields: entered, merged, checks, failures, failure_rate, avg_queue_time, max_queue_time, avg_ci_runtime, avg_queue_size, max_queue_size, retries, recovery_rate.',
+      '--fail-if "rate > 0.2": unknown field "rate" for mq stats summary. Did you mean check_failure_rate or recovery_rate? Fields: entered, merged, checks, check_failures, check_failure_rate, avg_queue_time, max_queue_time, avg_ci_runtime, avg_queue_size, max_queue_size, total_retries, recovery_rate (mq help figures).',
     ],
     [
       ["branches", "-o", "openmetrics"],
@@ -650,7 +650,7 @@ describe("mq stats summary", () => {
     });
     // and the known values of the fixtures
     expect(summary.entered).toBe(49);
-    expect(summary.failure_rate).toBe(9 / 68);
+    expect(summary.check_failure_rate).toBe(9 / 68);
     expect(summary.max_queue_time).toBe(7100.5);
   });
 
@@ -667,7 +667,7 @@ describe("mq stats summary", () => {
       "-o",
       "none",
       "--fail-if",
-      "failure_rate > 20%",
+      "check_failure_rate > 20%",
       "--fail-if",
       "avg_queue_time > 1h",
       "--fail-if",
@@ -675,14 +675,21 @@ describe("mq stats summary", () => {
     ]);
     expect(out).toBe("");
     expect(err).toBe(
-      "ok    failure_rate 13.2% <= 20% (9/68 checks, all groups)\n" +
+      "ok    check_failure_rate 13.2% <= 20% (9/68 checks, all groups)\n" +
         "ok    avg_queue_time 27m 56s <= 1h (all groups)\n" +
         "ok    merged 42 >= 40 (all groups)\n",
     );
     expect(code).toBe(0);
-    const tight = await mq(["stats", "summary", "-o", "none", "--fail-if", "failure_rate > 10%"]);
+    const tight = await mq(["stats", "summary", "-o", "none", "--fail-if", "check_failure_rate > 10%"]);
     expect(tight.code).toBe(1);
-    expect(tight.err).toBe("FAIL  failure_rate 13.2% > 10% (9/68 checks, all groups)\nmq: 1 of 1 --fail-if check failed.\n");
+    expect(tight.err).toBe("FAIL  check_failure_rate 13.2% > 10% (9/68 checks, all groups)\nmq: 1 of 1 --fail-if check failed.\n");
+    // the former name keeps its meaning here (the check failure rate), with a warning naming the new one
+    const former = await mq(["stats", "summary", "-o", "none", "--fail-if", "failure_rate > 10%"]);
+    expect([former.code, former.err]).toEqual([
+      1,
+      'mq: warning: --fail-if "failure_rate > 10%": failure_rate is a former name; it is read as check_failure_rate (mq help figures). Write check_failure_rate.\n' +
+        "FAIL  check_failure_rate 13.2% > 10% (9/68 checks, all groups)\nmq: 1 of 1 --fail-if check failed.\n",
+    ]);
   });
 
   it("prints one screen on a terminal", async () => {
@@ -691,13 +698,13 @@ describe("mq stats summary", () => {
     expect(out).toBe(
       [
         "acme/web  2026-11-19 12:00Z → 2026-11-20 12:00Z",
-        "entered       49",
-        "merged        42",
-        "failure rate  13.2% (9 of 68 checks)",
-        "queue time    avg 27m 56s, max 1h 58m",
-        "CI runtime    avg 10m 40s",
-        "queue size    avg 3.03, max 11",
-        "retries       11, recovery rate 62.5%",
+        "entered             49",
+        "merged              42",
+        "check failure rate  13.2% (9 of 68 checks)",
+        "queue time          avg 27m 56s, max 1h 58m",
+        "CI runtime          avg 10m 40s",
+        "queue size          avg 3.03, max 11",
+        "retries             11, recovery rate 62.5%",
         "",
       ].join("\n"),
     );

@@ -7,14 +7,14 @@ export async function summaryFromSubcommands(figure: Figure): Promise<Record<str
     entered: await figure("queues-entered-count", "entered"),
     merged: await figure("queues-merged-count", "merged"),
     checks: await figure("failure-rate", "total"),
-    failures: await figure("failure-rate", "failures"),
-    failure_rate: await figure("failure-rate", "failure_rate"),
+    check_failures: await figure("failure-rate", "failures"),
+    check_failure_rate: await figure("failure-rate", "failure_rate"),
     avg_queue_time: await figure("total-queue-time", "avg_queue_time"),
     max_queue_time: await figure("total-queue-time", "max_queue_time"),
     avg_ci_runtime: await figure("average-ci-runtime", "runtime"),
     avg_queue_size: await figure("queue-size", "avg_size"),
     max_queue_size: await figure("queue-size", "max_size"),
-    retries: await figure("checks-retries", "total_retries"),
+    total_retries: await figure("checks-retries", "total_retries"),
     recovery_rate: await figure("checks-retries", "recovery_rate"),
   };
 }
