@@ -3,7 +3,7 @@
 // keeps them. The transport's scanner (api/json-scan.ts, also behind `-o ndjson`) finds where each
 // element of the top-level "events" array starts and ends; the text has already been parsed, so it
 // is valid JSON.
-import { scanJson } from "../api/json-scan.js";
+import { memberSpans, scanJson } from "../api/json-scan.js";
 import { ContractError } from "../errors.js";
 
 /**
@@ -15,4 +15,26 @@ export function rawEventTexts(pageText: string): string[] {
   const spans = scanJson(pageText).rootArrays.get("events");
   if (spans === undefined) throw new ContractError("the events page has no events array");
   return spans.map((s) => pageText.slice(s.start, s.end));
+}
+
+/** The API's range for an event id: a signed 64-bit integer (the OpenAPI's int64), DuckDB's BIGINT. */
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * An event's id exactly as the server wrote it, from the event's own text: JSON.parse rounds an
+ * integer beyond 2^53 (two distinct ids became one key, and the archive kept one of them). An id
+ * outside the API's int64 range is a contract error naming the event, before its page is written.
+ */
+export function exactEventId(raw: string, parsed: number): bigint {
+  const span = memberSpans(raw, { start: 0, end: raw.length, spaced: true }).get("id");
+  const text = span === undefined ? "" : raw.slice(span.start, span.end).trim();
+  // 1.0 or 1e2 for an id: an integer by value, written another way; exact when safe
+  const id = /^-?\d+$/.test(text) ? BigInt(text) : Number.isSafeInteger(parsed) ? BigInt(parsed) : undefined;
+  if (id === undefined || id < INT64_MIN || id > INT64_MAX)
+    throw new ContractError(
+      `the event with id ${text || String(parsed)} has an id outside the API's range (a signed 64-bit integer, -2^63 to 2^63-1): its page was not archived`,
+      "report the event to the API provider; the archive keeps what came before it",
+    );
+  return id;
 }

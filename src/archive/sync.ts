@@ -18,7 +18,7 @@ import { cursorOf } from "../api/pagination.js";
 import type { Archive } from "./db.js";
 import type { DialectName } from "../api/dialects/types.js";
 import { queueFactsOf } from "./queue-facts.js";
-import { rawEventTexts } from "./raw-events.js";
+import { exactEventId, rawEventTexts } from "./raw-events.js";
 
 export const DAY_MS = 86_400_000;
 /** How long the service keeps events: the default start of a first sync. */
@@ -192,7 +192,7 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
       parallel,
       signal: stop.signal,
       timeOf: (item) => Date.parse(item.row.received_at),
-      idOf: (item) => item.row.id,
+      idOf: (item) => item.id,
       parse(body, _url, res) {
         const events = checkPage(body, {
           strict: opts.strict,
@@ -210,7 +210,7 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
           const raws = rawEventTexts(res.text);
           if (raws.length !== rows.length)
             throw new ContractError(`the page's events array has ${raws.length} items once cut out, not ${rows.length}`);
-          return (rows as EventRow[]).map((row, i) => ({ row, raw: raws[i]! }));
+          return (rows as EventRow[]).map((row, i) => ({ row, raw: raws[i]!, id: exactEventId(raws[i]!, row.id) }));
         };
         return Array.isArray(events) ? items(events) : events.then(items);
       },
@@ -303,10 +303,11 @@ interface EventRow {
   outcome?: unknown;
 }
 
-/** An event of a page: its fields, and its text as the server sent it. */
+/** An event of a page: its fields, its text as the server sent it, and its id exactly (not rounded beyond 2^53). */
 interface PageItem {
   row: EventRow;
   raw: string;
+  id: bigint;
 }
 
 /**
@@ -322,13 +323,13 @@ async function writePage(archive: Archive, repo: string, dialect: DialectName, i
     let appender: DuckDBAppender | undefined;
     try {
       appender = await archive.conn.createAppender("staging", null, "temp");
-      const seen = new Set<number>();
+      const seen = new Set<bigint>();
       const archivedAt = now.toISOString();
-      for (const { row: ev, raw } of items) {
-        if (seen.has(ev.id)) continue;
-        seen.add(ev.id);
+      for (const { row: ev, raw, id } of items) {
+        if (seen.has(id)) continue;
+        seen.add(id);
         appender.appendVarchar(repo);
-        appender.appendBigInt(BigInt(ev.id));
+        appender.appendBigInt(id);
         appender.appendVarchar(ev.received_at);
         appender.appendVarchar(ev.type);
         if (ev.pull_request === null || ev.pull_request === undefined) appender.appendNull();

@@ -95,7 +95,7 @@ describe("the CI workflow of docs/ci.md", () => {
   });
 
   it("writes the verdict and the figures judged to GITHUB_OUTPUT under the names docs/ci.md gives (nothing was written before)", async () => {
-    const { code, outputs } = await runGate(gateLine().replace("'failure_rate > 20%'", "'failure_rate > 1%'"));
+    const { code, outputs } = await runGate(gateLine().replace("failure_rate > 20%'", "failure_rate > 1%'"));
     expect(code).toBe(1);
     const lines = outputs.trimEnd().split("\n");
     expect(lines.slice(0, 3)).toEqual(["verdict=fail", "checks=2", "failed_checks=1"]);
