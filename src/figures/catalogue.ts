@@ -285,8 +285,9 @@ function stay(name: string, unit: FigureUnit, definition: string): Figure {
 export const DISTRIBUTION_OVER: Readonly<Record<string, string>> = {
   time_to_merge: "the stays merged in the window",
   queue_time: "the stays that left in the window",
-  ci_time: "the stays that left in the window and ran checks",
-  wait_time: "the stays that left in the window",
+  ci_time:
+    "the stays that entered and left in the window and ran checks (one begun before it is left out: the window does not hold it whole)",
+  wait_time: "the stays that entered and left in the window (one begun before it is left out: the window does not hold it whole)",
 };
 
 const STATISTIC_TEXT: Readonly<Record<string, string>> = {
@@ -349,14 +350,30 @@ function stayFigures(): Figure[] {
     stay("reason", "text", "The exit reason (abort code) of the leave event; SUCCESS for a merge."),
     stay("queue_time", "seconds", "Entering to leaving (to the window's end while open)."),
     stay("time_to_merge", "seconds", "Entering to the merged event; null unless merged."),
-    stay("wait_time", "seconds", "Entering to the first checks of the stay (idle for capacity, schedule or freeze)."),
-    stay("idle_capacity", "seconds", "The part of the waiting time not spent outside the schedule or frozen: waiting for a free slot."),
-    stay("idle_schedule", "seconds", "The waiting time outside the queue's schedule, as the leave event gives it."),
-    stay("idle_freeze", "seconds", "The waiting time while the queue was frozen, as the leave event gives it."),
+    stay(
+      "wait_time",
+      "seconds",
+      "The time in queue with no check run of the stay running (before its first checks, between runs, before the merge): queue_time - ci_time.",
+    ),
+    stay(
+      "idle_capacity",
+      "seconds",
+      "The waiting time not spent outside the schedule or frozen: waiting for a free slot (wait_time - idle_schedule - idle_freeze).",
+    ),
+    stay(
+      "idle_schedule",
+      "seconds",
+      "The waiting time outside the queue's schedule, as the leave event gives it, at most the waiting time.",
+    ),
+    stay(
+      "idle_freeze",
+      "seconds",
+      "The waiting time while the queue was frozen, as the leave event gives it, at most the waiting time left.",
+    ),
     stay(
       "ci_time",
       "seconds",
-      "The time check runs of the stay ran while it was in the queue (a run shared by a batch counts for each of its pull requests).",
+      "The time some check run of the stay was running while it was in the queue, overlapping runs counted once (a run shared by a batch counts for each of its pull requests).",
     ),
     stay("check_runs", "count", "Check runs the stay's pull request was tested in."),
     stay("batch_size", "count", "The largest batch the stay's pull request was tested in."),
@@ -370,7 +387,7 @@ const RETRIES: Figure = {
   ...stay(
     "retries",
     "count",
-    "Check runs that were retries (retry_attempt ≥ 1): a stay's own in mq prs and mq pr, summed over the stays that left in the window in mq insights.",
+    "Check runs that were retries (retry_attempt ≥ 1): a stay's own in mq prs and mq pr, summed over the stays that entered and left in the window in mq insights (one begun before it is left out).",
   ),
   shownBy: ["mq prs", "mq pr", "mq insights"],
   repositories: { by: "sum" },

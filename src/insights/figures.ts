@@ -150,11 +150,16 @@ export class WindowAccumulator {
     if (!leftIn) return;
     this.left++;
     if (s.outcome === "failed") this.failed++;
-    this.retries += times.retries;
     this.reasons.set(s.reason!, (this.reasons.get(s.reason!) ?? 0) + 1);
+    // its entry time and leave are exact whatever the window (queued_at is on every queue event)
     this.values.queue_time.push(times.queueTime);
-    this.values.wait_time.push(times.waitTime);
-    if (times.checkRuns > 0) this.values.ci_time.push(times.ciTime);
+    // waiting, CI time and retries need the whole stay: a stay begun before the window (its enter
+    // event outside it) has runs the window does not hold, so it is left out of them
+    if (this.inWindow(s.enterEventAt)) {
+      this.retries += times.retries;
+      this.values.wait_time.push(times.waitTime);
+      if (times.checkRuns > 0) this.values.ci_time.push(times.ciTime);
+    }
     if (this.slowestCount > 0) {
       this.slowest.push({ ...times, stay: { ...s, steps: [] } });
       // keep the top N only: the list stays small whatever the window

@@ -85,15 +85,24 @@ export interface Stay {
   lastEventId: number;
 }
 
-/** Derived durations of a stay, in seconds. `until` ends a stay that is still open. */
+/**
+ * Derived durations of a stay, in seconds, over the whole stay: time in queue is CI time (some
+ * check run of it running) plus waiting (none running: before its first checks, between runs,
+ * before the merge), and waiting is split by cause into schedule, freeze and capacity, so the
+ * parts add up to their whole and none exceeds it. `until` ends a stay that is still open.
+ */
 export interface StayTimes {
   queueTime: number;
   timeToMerge: number | null;
-  /** from entering to its first checks (all of it when checks never started) */
+  /** in the queue with no checks running: queueTime - ciTime */
   waitTime: number;
+  /** waiting not for the schedule or a freeze: waitTime - idleSchedule - idleFreeze */
   idleCapacity: number;
+  /** waiting for the queue's schedule (the leave's seconds_waiting_for_schedule, at most the waiting) */
   idleSchedule: number;
+  /** waiting for a freeze (the leave's seconds_waiting_for_freeze, at most the waiting left) */
   idleFreeze: number;
+  /** time with at least one check run of the stay running (runs that overlap count once) */
   ciTime: number;
   checkRuns: number;
   retries: number;
@@ -103,32 +112,40 @@ export interface StayTimes {
 
 export function stayTimes(s: Stay, untilMs: number): StayTimes {
   const end = s.leftAt ?? s.mergedAt ?? untilMs;
-  const queueTime = Math.max(0, (end - s.enteredAt) / 1000);
-  let firstStart: number | null = null;
-  let ciTime = 0;
+  const queueMs = Math.max(0, end - s.enteredAt);
+  // the runs' time inside the stay, as a union of intervals: a run the stay left before it ended
+  // (dequeued while its checks ran) counts until the stay's end, a run begun before it from its entry
+  const spans: Array<[number, number]> = [];
   let retries = 0;
   let batchSize = 0;
   for (const r of s.runs) {
-    if (r.startedAt !== null && (firstStart === null || r.startedAt < firstStart)) firstStart = r.startedAt;
     if (r.startedAt !== null) {
-      // the part of the run inside the stay: a run the stay left before it ended (dequeued while
-      // its checks ran) counts until the stay's end, not the run's
-      const runEnd = Math.min(r.endedAt ?? untilMs, end);
       const runStart = Math.max(r.startedAt, s.enteredAt);
-      if (runEnd > runStart) ciTime += (runEnd - runStart) / 1000;
+      const runEnd = Math.min(r.endedAt ?? untilMs, end);
+      if (runEnd > runStart) spans.push([runStart, runEnd]);
     }
     if (r.retryAttempt !== null && r.retryAttempt >= 1 && r.conclusion !== null) retries++;
     batchSize = Math.max(batchSize, r.pullRequests.length);
   }
-  const waitTime = firstStart !== null && firstStart >= s.enteredAt ? (firstStart - s.enteredAt) / 1000 : queueTime;
+  spans.sort((a, b) => a[0] - b[0]);
+  let ciMs = 0;
+  let reached = -Infinity;
+  for (const [a, b] of spans) {
+    const from = Math.max(a, reached);
+    if (b > from) ciMs += b - from;
+    reached = Math.max(reached, b);
+  }
+  const waitMs = queueMs - ciMs;
+  const schedule = Math.min(s.scheduleWait * 1000, waitMs);
+  const freeze = Math.min(s.freezeWait * 1000, waitMs - schedule);
   return {
-    queueTime,
+    queueTime: queueMs / 1000,
     timeToMerge: s.mergedAt !== null ? Math.max(0, (s.mergedAt - s.enteredAt) / 1000) : null,
-    waitTime,
-    idleCapacity: Math.max(0, waitTime - s.scheduleWait - s.freezeWait),
-    idleSchedule: s.scheduleWait,
-    idleFreeze: s.freezeWait,
-    ciTime,
+    waitTime: waitMs / 1000,
+    idleCapacity: (waitMs - schedule - freeze) / 1000,
+    idleSchedule: schedule / 1000,
+    idleFreeze: freeze / 1000,
+    ciTime: ciMs / 1000,
     checkRuns: s.runs.length,
     retries,
     batchSize,

@@ -31,11 +31,12 @@ describe("queue stays from the log", () => {
         merged_at: null,
         outcome: "failed",
         reason: "CHECKS_FAILED",
-        // 10:00:00 -> 10:40:23; first checks at 10:05:00; runs 10:05-10:25 and 10:25:15-10:40:15
+        // 10:00:00 -> 10:40:23; first checks at 10:05:00; runs 10:05-10:25 and 10:25:15-10:40:15;
+        // waiting is the rest of the stay: 5m before the first run, 15s between them, 8s after
         queue_time: 2423,
         time_to_merge: null,
-        wait_time: 300,
-        idle_capacity: 300,
+        wait_time: 300 + 15 + 8,
+        idle_capacity: 300 + 15 + 8,
         idle_schedule: 0,
         idle_freeze: 0,
         ci_time: 1200 + 900,
@@ -58,11 +59,12 @@ describe("queue stays from the log", () => {
         merged_at: "2026-11-20T11:22:15Z",
         outcome: "merged",
         reason: "SUCCESS",
-        // 11:00:00 -> 11:22:16 (merged 11:22:15); runs 11:02-11:12 and 11:12:10-11:22:10, the second a retry
+        // 11:00:00 -> 11:22:16 (merged 11:22:15); runs 11:02-11:12 and 11:12:10-11:22:10, the second a
+        // retry; waiting 2m before the first, 10s between them, 6s after
         queue_time: 1336,
         time_to_merge: 1335,
-        wait_time: 120,
-        idle_capacity: 120,
+        wait_time: 120 + 10 + 6,
+        idle_capacity: 120 + 10 + 6,
         idle_schedule: 0,
         idle_freeze: 0,
         ci_time: 600 + 600,

@@ -243,6 +243,10 @@ export class Traffic {
     const day = this.day;
     const rng = day.rng;
     const at = Math.max(s.exitAt!, s.lastRunEnd + 1000);
+    // a pause, freeze or closed schedule credited its whole length when the session was held;
+    // it waited only until it left
+    s.scheduleWait = Math.min(s.scheduleWait, at - s.enter);
+    s.freezeWait = Math.min(s.freezeWait, at - s.enter - s.scheduleWait);
     const code = s.exitCode!;
     const base = s.lane.base;
     if (code === "PR_MANUALLY_DEQUEUED") {

@@ -36,7 +36,7 @@ const WINDOW = ["--since", "2026-11-20T00:00:00Z", "--until", "2026-11-20T12:00:
 const EXPECTED = `#7 in acme/web: 2 stays in the queue from 2026-11-20T00:00:00Z to 2026-11-20T12:00:00Z
 
 Stay 1 of 2: base main, queue default, entered 2026-11-20T10:00:00Z: failed, CHECKS_FAILED (Checks failed), after 40m 23s
-  time in queue 40m 23s: waiting 5m (capacity 5m), CI 35m in 2 runs, 0 retries, largest batch 3, 1 bisection
+  time in queue 40m 23s: waiting 5m 23s (capacity 5m 23s), CI 35m in 2 runs, 0 retries, largest batch 3, 1 bisection
   TIME                  WAIT  STEP
   2026-11-20T09:59:50Z     -  queue command by @alice
   2026-11-20T10:00:00Z   10s  entered queue default
@@ -52,7 +52,7 @@ Stay 1 of 2: base main, queue default, entered 2026-11-20T10:00:00Z: failed, CHE
     2  2026-11-20T10:25:15Z  2026-11-20T10:40:15Z   15m  #7        failure (ci/test), CHECKS_FAILED, started for: Batch bisection
 
 Stay 2 of 2: base main, queue default, entered 2026-11-20T11:00:00Z: merged after 22m 16s
-  time in queue 22m 16s: waiting 2m (capacity 2m), CI 20m in 2 runs, 1 retry, largest batch 1, 0 bisections
+  time in queue 22m 16s: waiting 2m 16s (capacity 2m 16s), CI 20m in 2 runs, 1 retry, largest batch 1, 0 bisections
   TIME                  WAIT  STEP
   2026-11-20T10:59:57Z     -  requeue command by @alice
   2026-11-20T11:00:00Z    3s  entered queue default
@@ -97,8 +97,8 @@ describe("mq pr N", () => {
         s.bisections,
       ]),
     ).toEqual([
-      ["failed", "CHECKS_FAILED", 2423, 300, 2100, 0, 3, 1],
-      ["merged", "SUCCESS", 1336, 120, 1200, 1, 1, 0],
+      ["failed", "CHECKS_FAILED", 2423, 323, 2100, 0, 3, 1],
+      ["merged", "SUCCESS", 1336, 136, 1200, 1, 1, 0],
     ]);
     expect(doc.stays[0].runs[0]).toMatchObject({
       started_at: "2026-11-20T10:05:00Z",
