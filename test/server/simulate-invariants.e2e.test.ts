@@ -14,16 +14,18 @@ const DAY = 86_400_000;
 const TODAY = Math.floor(NOW.getTime() / DAY);
 
 describe("a simulated year could happen", () => {
+  // the real service's dialect over 120 days: its translation of every event is what costs (a
+  // year of it was 38 s of CPU, more than the rest of the file), and a span adds no new kind of day
   it.each([
-    [7, "acme/web", false],
-    [42, "acme/api", false],
-    [0, "acme/web", true],
+    [7, "acme/web", 365, false],
+    [42, "acme/api", 365, false],
+    [0, "acme/web", 120, true],
   ] as const)(
-    "seed %i, %s, 365 days (the real service's events: %s)",
-    (seed, repo, mergify) => {
-      const c = checkDays(repo, seed, TODAY - 365, 366, mergify);
+    "seed %i, %s, %i days (the real service's events: %s)",
+    (seed, repo, days, mergify) => {
+      const c = checkDays(repo, seed, TODAY - days, days + 1, mergify);
       expect(c.problems).toEqual([]);
-      expect(c.counts.merges).toBeGreaterThan(50_000);
+      expect(c.counts.merges).toBeGreaterThan(days * 130);
     },
     300_000,
   );
