@@ -174,7 +174,8 @@ export function readmeExamples(text: string): Array<{ line: number; command: str
       lang = raw.slice(3).trim();
       continue;
     }
-    if (!inBlock || lang === "yaml") continue;
+    // yaml is a workflow, text is what mq prints: neither holds command lines
+    if (!inBlock || lang === "yaml" || lang === "text") continue;
     const m = /^(?:\$ )?(mq .*)$/.exec(raw);
     if (!m) continue;
     let command = m[1]!;

@@ -49,8 +49,10 @@ type Raw = Record<string, unknown>;
 
 /** The store in the context's config folder (any object that names one: the Context is one). */
 export async function openConfig(ctx: { configDir(): string; io?: { stderr: NodeJS.WritableStream } }): Promise<ConfigStore> {
-  const stderr = ctx.io?.stderr;
-  return openConfigAt(ctx.configDir(), stderr ? { warn: (m) => stderr.write(`${m}\n`) } : {});
+  // the stream is reached only when there is a warning: building process.stderr loads node:net
+  // for a pipe, which a command that prints nothing there need not pay for
+  const io = ctx.io;
+  return openConfigAt(ctx.configDir(), io ? { warn: (m) => io.stderr.write(`${m}\n`) } : {});
 }
 
 export interface ConfigStoreOptions {
