@@ -4,6 +4,8 @@
 set -euo pipefail
 url=$1
 token=$2
+# a Link URL may be a relative reference (RFC 8288; mq serve sends path-absolute ones): the origin
+origin=$(printf '%s' "$url" | sed -E 's#^(https?://[^/]+).*#\1#')
 body=$(mktemp)
 trap 'rm -f "$body"' EXIT
 while [ -n "$url" ]; do
@@ -16,6 +18,7 @@ while [ -n "$url" ]; do
     if [[ $part == *'rel="next"'* ]]; then
       url=${part#*<}
       url=${url%%>*}
+      if [[ $url == /* ]]; then url="$origin$url"; fi
     fi
   done
 done

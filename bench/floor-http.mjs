@@ -34,6 +34,8 @@ while (url) {
   let out = "";
   for (const event of page.events) out += JSON.stringify(event) + "\n";
   await write(out);
-  url = typeof res.link === "string" ? NEXT.exec(res.link)?.[1] : undefined;
+  // a Link URL may be a relative reference (RFC 8288; mq serve sends those): resolved against this page's
+  const next = typeof res.link === "string" ? NEXT.exec(res.link)?.[1] : undefined;
+  url = next === undefined ? undefined : new URL(next, url).href;
 }
 agent.destroy();

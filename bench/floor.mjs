@@ -19,5 +19,7 @@ while (url) {
   for (const event of page.events) out += JSON.stringify(event) + "\n";
   await write(out);
   const link = res.headers.link;
-  url = typeof link === "string" ? NEXT.exec(link)?.[1] : undefined;
+  // a Link URL may be a relative reference (RFC 8288; mq serve sends those): resolved against this page's
+  const next = typeof link === "string" ? NEXT.exec(link)?.[1] : undefined;
+  url = next === undefined ? undefined : new URL(next, url).href;
 }
