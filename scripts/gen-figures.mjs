@@ -11,7 +11,7 @@ const work = mkdtempSync(join(tmpdir(), "mq-gen-figures-"));
 try {
   const out = join(work, "gen.mjs");
   await esbuild.build({
-    stdin: { contents: 'export { catalogueMarkdown } from "./src/figures/catalogue.ts";', resolveDir: ROOT, loader: "ts" },
+    stdin: { contents: 'export { catalogueMarkdown } from "./src/figures/catalogue-text.ts";', resolveDir: ROOT, loader: "ts" },
     bundle: true,
     platform: "node",
     format: "esm",

@@ -5,7 +5,7 @@
 import { CONFIG_KEY_HELP, CONFIG_KEYS } from "../config/keys.js";
 import { EXIT_CODE_TABLE } from "../errors.js";
 import { fitHelpText } from "../output/help-text.js";
-import { catalogueText } from "../figures/catalogue.js";
+import { catalogueText } from "../figures/catalogue-text.js";
 
 /** The width the texts are written to; on a narrower terminal `mq help` fits them again. */
 export const WIDTH = 80;

@@ -3,7 +3,8 @@
 // stay and every OpenMetrics family. docs/figures.md and `mq help figures` are made from it.
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { FIGURE_CATALOGUE, catalogueMarkdown, catalogueNameOf, catalogueText, didYouMean, figure } from "../../src/figures/catalogue.js";
+import { catalogueMarkdown, catalogueText } from "../../src/figures/catalogue-text.js";
+import { FIGURE_CATALOGUE, catalogueNameOf, didYouMean, figure } from "../../src/figures/catalogue.js";
 import { STATS_ENDPOINTS } from "../../src/stats/endpoints.js";
 import { SUMMARY_SOURCES, type SummaryFigures } from "../../src/stats/summary.js";
 import { FIGURE_NAMES } from "../../src/insights/figures.js";

@@ -149,7 +149,7 @@ describe("mq serve under load", () => {
       const link = String(res.headers.link ?? "");
       const m = /<([^>]+)>;\s*rel="next"/.exec(link);
       // Link URLs are relative references (RFC 8288): resolved against the request's URL
-      const next = m ? new URL(m[1]!, `${server.url}${path}`) : undefined;
+      const next: URL | undefined = m ? new URL(m[1]!, `${server.url}${path}`) : undefined;
       path = next ? next.pathname + next.search : undefined;
       pages++;
     }
