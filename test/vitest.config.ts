@@ -20,6 +20,9 @@ const common = {
   setupFiles: ["test/helpers/temp-cleanup.ts"],
 };
 
+// The property tests (fast-check) run on one fixed seed (fast-check-seed.ts).
+const seeded = { setupFiles: [...common.setupFiles, "test/helpers/fast-check-seed.ts"] };
+
 export default defineConfig({
   test: {
     // the run's own temp root, checked empty at the end (global-setup.ts), once for both projects
@@ -33,9 +36,16 @@ export default defineConfig({
     // end-to-end file, gets a fresh module graph of its own.
     projects: [
       {
-        test: { ...common, name: "fast", include: ["test/**/*.test.ts"], exclude: ["**/*.e2e.test.ts", ...mocking], isolate: false },
+        test: {
+          ...common,
+          ...seeded,
+          name: "fast",
+          include: ["test/**/*.test.ts"],
+          exclude: ["**/*.e2e.test.ts", ...mocking],
+          isolate: false,
+        },
       },
-      { test: { ...common, name: "own-graph", include: ["test/**/*.e2e.test.ts", ...mocking] } },
+      { test: { ...common, ...seeded, name: "own-graph", include: ["test/**/*.e2e.test.ts", ...mocking] } },
     ],
     // CI also writes a JSON report (the counts) and what failed, from which .ci/run's closing
     // lines say what failed (scripts/ci-summary.mjs)
