@@ -12,6 +12,24 @@ const mocking = readdirSync(TEST, { recursive: true, encoding: "utf8" })
   .filter((f) => /\bvi\.(mock|doMock)\(/.test(readFileSync(join(TEST, f), "utf8")))
   .map((f) => `test/${f}`);
 
+// The end-to-end files whose behaviour depends on the Node runtime that runs mq: start-up and its
+// code cache, signals, a closed or full standard output, the fold helper's worker thread, DuckDB's
+// native addon, the bundle run from anywhere, the proxy through the bundle, the shells' completion.
+// .ci/run runs them on Node 22 and 24 as well (`npm run test:runtime`); the other end-to-end files
+// check what mq prints and stores, logic the fast half already runs in-process on every Node.
+export const RUNTIME_E2E = [
+  "test/e2e/startup.e2e.test.ts",
+  "test/e2e/code-cache.e2e.test.ts",
+  "test/e2e/offline-anywhere.e2e.test.ts",
+  "test/e2e/proxy.e2e.test.ts",
+  "test/reliability/signals.e2e.test.ts",
+  "test/reliability/closed-stdout.e2e.test.ts",
+  "test/reliability/full-disk.e2e.test.ts",
+  "test/server/fold-helper.e2e.test.ts",
+  "test/archive/bundled-engine.e2e.test.ts",
+  "test/completion/*.e2e.test.ts",
+];
+
 const common = {
   // end-to-end tests spawn bin/mq.js and start loopback servers
   testTimeout: 30_000,
@@ -20,7 +38,8 @@ const common = {
   setupFiles: ["test/helpers/temp-cleanup.ts"],
 };
 
-// The property tests (fast-check) run on one fixed seed (fast-check-seed.ts).
+// The property tests (fast-check) run on one fixed seed (fast-check-seed.ts); the end-to-end
+// files of RUNTIME_E2E have none.
 const seeded = { setupFiles: [...common.setupFiles, "test/helpers/fast-check-seed.ts"] };
 
 export default defineConfig({
@@ -33,7 +52,8 @@ export default defineConfig({
     // reports). `npm run test:e2e` keeps the default, as its files spawn processes of their own.
     // The fast files of a worker share its module graph (isolate off): loading mq's modules anew for
     // each file was half the fast half's CPU time. A fast file that replaces a module, and every
-    // end-to-end file, gets a fresh module graph of its own.
+    // end-to-end file, gets a fresh module graph of its own (the project "runtime" holds the
+    // end-to-end files of RUNTIME_E2E, "own-graph" the others).
     projects: [
       {
         test: {
@@ -45,7 +65,8 @@ export default defineConfig({
           isolate: false,
         },
       },
-      { test: { ...common, ...seeded, name: "own-graph", include: ["test/**/*.e2e.test.ts", ...mocking] } },
+      { test: { ...common, ...seeded, name: "own-graph", include: ["test/**/*.e2e.test.ts", ...mocking], exclude: RUNTIME_E2E } },
+      { test: { ...common, name: "runtime", include: RUNTIME_E2E } },
     ],
     // CI also writes a JSON report (the counts) and what failed, from which .ci/run's closing
     // lines say what failed (scripts/ci-summary.mjs)
