@@ -32,7 +32,7 @@ describe("mq exporter flags", () => {
     [["--interval", "0"], "mq: --interval must be a number of seconds from 1 to 3600, not '0'.\n"],
     [
       ["--since", "yesterday"],
-      'mq: --since "yesterday" is not an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z) or a duration ago (30m, 6h, 7d, 2w).\n',
+      'mq: --since "yesterday" is not an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z), a date (2026-11-20: midnight UTC) or a duration ago (30m, 1h30m, 7d, 2w).\n',
     ],
     [["--since", "2027-01-01T00:00:00Z"], "mq: --since is in the future: give a past date-time or a duration.\n"],
     [["--bearer-token-file", "/nonexistent/token"], "mq: --bearer-token-file: cannot read /nonexistent/token (ENOENT).\n"],
