@@ -158,7 +158,8 @@ function drawTable(
   const w = widths.map((x) => Math.max(x, 1));
   // a table that wraps breaks long cells at spaces; the others are cut to the width
   const cellLines = (cell: string, width: number, isHead: boolean): string[] => {
-    if (isHead) return colourEachLine(cell.split("\n"));
+    // a header's own line breaks (at an underscore) are kept; in a table that wraps it wraps too
+    if (isHead) return colourEachLine(wrap ? wordWrap(width, cell) : cell.split("\n"));
     if (lines && cell.includes("\n")) return cell.split("\n").map((line) => fitCell(safeCell(line), width));
     return wrap ? colourEachLine(wordWrap(width, safeCell(cell))) : [fitCell(safeCell(cell), width)];
   };

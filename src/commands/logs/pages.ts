@@ -7,6 +7,7 @@ import { type ApiClient, type ApiResponse, invalidUtf8Warning, type QueryInput }
 import { cursorOf, paginate } from "../../api/pagination.js";
 import { METADATA_SHAPES_OF, type PageCheckOptions, pageCheck } from "../../api/schema/page-check.js";
 import { attachElementTexts } from "../../api/raw-json.js";
+import { checkEventIds, eventIdKey } from "../../api/event-ids.js";
 import { walkSlices } from "../../api/slices.js";
 import { filterQuery } from "../../cmdutil/logs-filters.js";
 import type { Sink } from "../../output/exporter.js";
@@ -139,6 +140,8 @@ export async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsR
   const withEvents = (events: unknown[], res: ApiResponse): LogEvent[] => {
     // -o ndjson/json/csv write each event's text as the API sent it (the table reads values only)
     if (opts.format !== "table") attachElementTexts(events, res, "events");
+    // ids beyond 2^53 kept exact, ids beyond int64 refused, before the page is written
+    checkEventIds(events, res);
     return events as LogEvent[];
   };
   // a valid page is known valid without zod; any other is parseEventsPage's (api/schema/page-check.ts)
@@ -195,7 +198,7 @@ export async function fetchPages(run: LogsRun, progress: Progress): Promise<void
       parse: run.parse,
       signal: ctx.signal,
       timeOf: (ev) => Date.parse(ev.received_at),
-      idOf: (ev) => ev.id,
+      idOf: eventIdKey,
     });
     for await (const page of pages) {
       await run.sink.write(page.events);
