@@ -103,27 +103,46 @@ function written(run: LogsRun, progress: Progress, events: number, pendingCursor
  * device) what was accepted is all mq knows, and the note says what a cut line would be.
  */
 function rewind(run: LogsRun, progress: Progress): string {
-  const file = run.ctx.io.stdoutFile;
-  if (file === undefined || progress.fileStart === undefined || run.sink.bytes === undefined)
-    return "If the output ends with part of a line, it is the start of the event after them: remove it before appending.";
-  const start = progress.fileStart;
+  const first: Checkpoint = { count: 0, pendingCursor: run.opts.cursor, pendingUntil: undefined, bytes: 0 };
+  const { whole, note } = rewindOutput(run.ctx, run.sink, progress.fileStart, first, progress.checkpoints ?? []);
+  if (whole !== undefined) {
+    progress.count = whole.count;
+    progress.pendingCursor = whole.pendingCursor;
+    progress.pendingUntil = whole.pendingUntil;
+  }
+  return note;
+}
+
+const CUT_LINE_NOTE = "If the output ends with part of a line, it is the start of the event after them: remove it before appending.";
+
+/**
+ * The last of `checkpoints` (places where whole pages ended in the output, `first` its start) that
+ * the output still holds, the file cut back to it when stdout is a regular file, and the sentence
+ * that says so; no checkpoint when only what the output accepted is known (a pipe, a device), and
+ * the caller's count stands. The API's pages and the archive's batches share it.
+ */
+export function rewindOutput<C extends { bytes: number }>(
+  ctx: Context,
+  sink: { bytes?: number },
+  fileStart: number | undefined,
+  first: C,
+  checkpoints: readonly C[],
+): { whole: C | undefined; note: string } {
+  const file = ctx.io.stdoutFile;
+  if (file === undefined || fileStart === undefined || sink.bytes === undefined) return { whole: undefined, note: CUT_LINE_NOTE };
   let size: number;
   try {
     size = file.size();
   } catch {
-    return "";
+    return { whole: undefined, note: "" };
   }
-  const first: Checkpoint = { count: 0, pendingCursor: run.opts.cursor, pendingUntil: undefined, bytes: 0 };
-  const whole = [first, ...(progress.checkpoints ?? [])].filter((c) => start + c.bytes <= size).pop() ?? first;
+  const whole = [first, ...checkpoints].filter((c) => fileStart + c.bytes <= size).pop() ?? first;
   try {
-    if (start + whole.bytes < size) file.truncate(start + whole.bytes);
+    if (fileStart + whole.bytes < size) file.truncate(fileStart + whole.bytes);
   } catch {
-    return "If the output ends with part of a line, it is the start of the event after them: remove it before appending.";
+    return { whole: undefined, note: CUT_LINE_NOTE };
   }
-  progress.count = whole.count;
-  progress.pendingCursor = whole.pendingCursor;
-  progress.pendingUntil = whole.pendingUntil;
-  return "The file ends with the last of them, whole.";
+  return { whole, note: "The file ends with the last of them, whole." };
 }
 
 export async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
