@@ -1,65 +1,72 @@
 // How wide printed text is on a terminal, and cutting it to a width: the one measure of every
-// table, chart and wrapped line mq prints. Apart from terminal-text.ts because the width tables and
-// the grapheme segmenter are only worth loading where something is laid out in columns, while the
-// escaping runs on every error message.
+// table, chart and wrapped line mq prints. Apart from terminal-text.ts because the width tables are
+// only worth loading where something is laid out in columns, while the escaping runs on every
+// error message.
 import { eastAsianWidth } from "get-east-asian-width";
 import { stripSgr } from "./terminal-text.js";
 
 /**
- * Columns `text` takes on a terminal once printed, measured a grapheme cluster (a character as a
- * reader sees it) at a time: mq's colour codes take none; an emoji cluster (a ZWJ sequence such as
- * a family, a skin tone, a flag, a keycap, a pictograph with the emoji selector U+FE0F) two; any
+ * Columns `text` takes on a terminal once printed, a character as a reader sees it (a grapheme
+ * cluster) at a time: mq's colour codes take none; an emoji sequence (a ZWJ sequence such as a
+ * family, a skin tone, a flag, a keycap, a pictograph with the emoji selector U+FE0F) two; any
  * other cluster the sum of its code points as a terminal's wcwidth counts them: East Asian wide and
  * fullwidth two, combining marks (Thai vowel and tone marks, Devanagari viramas and vowel signs
  * above and below, Hebrew points), format characters and the Hangul medial vowels and final
  * consonants that join a leading consonant none, everything else one. Summing within a cluster
  * keeps the measure the same whatever Unicode version the runtime's segmenter follows (Unicode 15.1
- * made a Devanagari conjunct one cluster). Call it on what is printed (after terminalText), not on
- * the raw value; every table pads and cuts with it, so columns line up.
+ * made a Devanagari conjunct one cluster), and needs no segmenter (ICU's costs ~30 µs a cell): only
+ * emoji sequences are taken whole. Call it on what is printed (after terminalText), not on the raw
+ * value; every table pads and cuts with it, so columns line up.
  */
 export function displayWidth(text: string): number {
   // most cells: one column a character
   if (PRINTABLE_ASCII.test(text)) return text.length;
-  const plain = text.includes("\x1b") ? stripSgr(text) : text;
+  let plain = text.includes("\x1b") ? stripSgr(text) : text;
+  // an emoji sequence counts as one wide character
+  if (MAY_HOLD_EMOJI.test(plain)) plain = plain.replace(WIDE_EMOJI, "\u3000");
   let width = 0;
-  for (const { segment } of segmenter.segment(plain)) width += clusterWidth(segment);
+  for (const ch of plain) {
+    const cp = ch.codePointAt(0)!;
+    width += cp < 0x300 ? (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ? 0 : 1) : codePointWidth(cp, ch);
+  }
   return width;
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
-// an emoji cluster: two regional indicators (a flag), a keycap, a pictograph shown as an emoji
-// (emoji presentation by default, or asked for by U+FE0F, or with a skin tone, a ZWJ or tags)
-const EMOJI_CLUSTER =
-  /^(?:\p{Regional_Indicator}{2}|[#*0-9]\uFE0F?\u20E3|\p{Emoji_Presentation}.*|\p{Extended_Pictographic}.*(?:\uFE0F|\u200D|[\u{1F3FB}-\u{1F3FF}]|[\u{E0020}-\u{E007F}]).*)$/su;
+// what an emoji sequence can start with: digits and # * (keycaps), pictographs, regional indicators
+const MAY_HOLD_EMOJI = /[#*0-9\u00a9\u00ae\u203c-\u3299\u{1F000}-\u{1FAFF}]/u;
+// the joiners and modifiers that keep a pictograph an emoji: U+FE0F, skin tones, tag characters
+const MODIFIER = "(?:\\uFE0F|\\p{Emoji_Modifier}|[\\u{E0020}-\\u{E007F}])";
+// a wide emoji sequence: a flag (two regional indicators), a keycap, a pictograph shown as an
+// emoji (by default, or asked for by a modifier, or joined by ZWJ to another), and what ZWJ joins to it
+const WIDE_EMOJI = new RegExp(
+  "\\p{Regional_Indicator}{2}|[#*0-9]\\uFE0F?\\u20E3|" +
+    `(?:\\p{Emoji_Presentation}${MODIFIER}*|\\p{Extended_Pictographic}${MODIFIER}+|\\p{Extended_Pictographic}(?=\\u200D\\p{Extended_Pictographic}))` +
+    `(?:\\u200D\\p{Extended_Pictographic}${MODIFIER}*)*`,
+  "gu",
+);
 // code points that take no column: controls (escaped before printing anyway), combining and
 // enclosing marks, format characters (but the soft hyphen, which terminals draw), and the Hangul
 // medial vowels and final consonants (old and extended blocks) that join a leading consonant
 const ZERO_WIDTH = /^(?:[\p{Cc}\p{Mn}\p{Me}\u1160-\u11FF\uD7B0-\uD7FF]|(?!\u00AD)\p{Cf})$/u;
 
-/** Columns one grapheme cluster takes. */
-function clusterWidth(cluster: string): number {
-  const first = cluster.codePointAt(0)!;
-  if (first < 0x7f && cluster.length === 1) return first < 0x20 ? 0 : 1;
-  if (cluster.length > 1 && EMOJI_CLUSTER.test(cluster)) return 2;
-  let width = 0;
-  for (const ch of cluster) width += codePointWidth(ch);
-  return width;
-}
+// widths of the code points met so far above U+02FF (at most the ones a run prints)
+const widths = new Map<number, number>();
 
-function codePointWidth(ch: string): number {
-  const cp = ch.codePointAt(0)!;
-  if (cp >= 0x20 && cp < 0x7f) return 1;
-  if (ZERO_WIDTH.test(ch)) return 0;
-  return eastAsianWidth(cp, { ambiguousAsWide: false });
+function codePointWidth(cp: number, ch: string): number {
+  let w = widths.get(cp);
+  if (w === undefined) {
+    w = ZERO_WIDTH.test(ch) ? 0 : eastAsianWidth(cp, { ambiguousAsWide: false });
+    widths.set(cp, w);
+  }
+  return w;
 }
-
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /**
  * Cuts printed text (already through terminalText; mq's colour codes allowed) to at most `width`
  * columns, ending with `ellipsis` when something was cut. It cuts between whole characters as a
- * reader sees them (grapheme clusters), never inside a surrogate pair, an emoji sequence or an
+ * reader sees them (printedUnits), never inside a surrogate pair, an emoji sequence or an
  * escape such as `\x1b`, which would turn into a different, misleading escape. Colour codes take
  * no width and are kept; a colour open at the cut is closed after the ellipsis.
  */
@@ -146,24 +153,38 @@ export function colourEachLine(lines: readonly string[]): string[] {
   });
 }
 
-/** Grapheme clusters, with each escape written by terminalText (`\x1b`, `\u202e`, `\u{e0041}`) kept whole. */
+/**
+ * The characters of printed text as a reader sees them: a code point with the zero-width ones that
+ * follow it (combining marks, Hangul medial and final jamo, selectors), an emoji sequence whole,
+ * and each escape written by terminalText (`\x1b`, `\u202e`, `\u{e0041}`) whole.
+ */
 function* printedUnits(text: string): Generator<string> {
-  const ESCAPED = /\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|u\{[0-9a-f]{1,6}\}|[nrt])/y;
   let i = 0;
-  for (const { segment, index } of segmenter.segment(text)) {
-    // the rest of an escape already given out whole
-    if (index < i) continue;
-    ESCAPED.lastIndex = index;
-    const m = segment === "\\" ? ESCAPED.exec(text) : null;
-    if (m) {
-      i = index + m[0].length;
-      yield m[0];
-    } else {
-      i = index + segment.length;
-      yield segment;
+  while (i < text.length) {
+    const cp = text.codePointAt(i)!;
+    let end = i + (cp > 0xffff ? 2 : 1);
+    if (cp === 0x5c) {
+      ESCAPED.lastIndex = i;
+      const m = ESCAPED.exec(text);
+      if (m) end = i + m[0].length;
+    } else if (MAY_HOLD_EMOJI.test(String.fromCodePoint(cp))) {
+      EMOJI_AT.lastIndex = i;
+      const m = EMOJI_AT.exec(text);
+      if (m) end = i + m[0].length;
     }
+    // the zero-width code points after it belong to it
+    while (end < text.length) {
+      const next = text.codePointAt(end)!;
+      if (next < 0x300 || codePointWidth(next, String.fromCodePoint(next)) !== 0) break;
+      end += next > 0xffff ? 2 : 1;
+    }
+    yield text.slice(i, end);
+    i = end;
   }
 }
+
+const ESCAPED = /\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|u\{[0-9a-f]{1,6}\}|[nrt])/y;
+const EMOJI_AT = new RegExp(WIDE_EMOJI.source, "uy");
 
 // mq's own colour codes in a line to wrap: they take no columns
 const SGR_CODES = /\x1b\[[0-9;]*m/g;
