@@ -2,8 +2,9 @@
 // bundled server (--offline) says where its history begins (RunningServer.historyStart, noted here
 // by the factory that starts it), the service keeps SERVICE_RETENTION_DAYS (api/retention.ts). The
 // archive's span is its coverage table (archive/reader.ts windowCoverage). The analyses ask
-// through their event source (insights/walk.ts EventSource.missing).
-import type { Context } from "../context.js";
+// through their event source (insights/walk.ts EventSource.missing). The Context is the shape
+// below, not an import: the factory imports this module.
+import type { GlobalOptions } from "../globals.js";
 import { SERVICE_RETENTION_DAYS } from "../api/retention.js";
 
 const DAY_MS = 86_400_000;
@@ -28,7 +29,11 @@ export function noteBundledServer(ctx: object, historyStart: () => Date | undefi
  * asked), else the service's retention. Undefined when the source holds what it holds from any
  * date (a bundled server replaying a recorded log).
  */
-export async function apiHeldSince(ctx: Pick<Context, "globals" | "now" | "apiClient">): Promise<HeldSince | undefined> {
+export async function apiHeldSince(ctx: {
+  globals: Pick<GlobalOptions, "offline">;
+  now(): Date;
+  apiClient(): Promise<unknown>;
+}): Promise<HeldSince | undefined> {
   if (ctx.globals.offline) {
     await ctx.apiClient();
     const start = bundled.get(ctx)?.();
