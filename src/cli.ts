@@ -14,6 +14,7 @@ import { NewCmdAuth } from "./commands/auth/index.js";
 import { NewCmdConfig } from "./commands/config/index.js";
 import { NewCmdCompletion } from "./commands/completion/index.js";
 import { NewCmdArchive } from "./commands/archive/index.js";
+import { NewCmdExporter } from "./commands/exporter/index.js";
 import { redact } from "./errors.js";
 import { examplesHelpText } from "./help/examples.js";
 import { messageSecrets } from "./secrets.js";
@@ -22,7 +23,7 @@ import { exitCodesText, HELP_TOPICS } from "./help/topics.js";
 import { closestMatches } from "./closest.js";
 import { applyConfigDefaults } from "./config/resolve.js";
 
-const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr"]);
+const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr", "exporter"]);
 
 /**
  * A command's work, loaded when that command runs: the constructors only declare and check flags,
@@ -37,6 +38,7 @@ const RUN = {
   pr: () => import("./commands/insights/pr-run.js"),
   serve: () => import("./commands/serve/run.js"),
   archive: () => import("./commands/archive/run.js"),
+  exporter: () => import("./commands/exporter/run.js"),
   auth: () => import("./commands/auth/run.js"),
   config: () => import("./commands/config/run.js"),
   completion: () => import("./commands/completion/run.js"),
@@ -67,6 +69,7 @@ const COMMANDS: ReadonlyArray<readonly [string, (ctx: Context) => Command]> = [
   ["prs", (ctx) => NewCmdPrs(ctx, async (o) => (await RUN.prs()).runPrs(o, ctx))],
   ["pr", (ctx) => NewCmdPr(ctx, async (o) => (await RUN.pr()).runPr(o, ctx))],
   ["serve", (ctx) => NewCmdServe(ctx, async (o) => (await RUN.serve()).runServe(o, ctx))],
+  ["exporter", (ctx) => NewCmdExporter(ctx, async (o) => (await RUN.exporter()).runExporter(o, ctx))],
   [
     "archive",
     (ctx) =>
@@ -100,7 +103,7 @@ const LISTED: Readonly<Record<string, (ctx: Context) => Command>> = {
 };
 
 /** Commands that run on their own subtree; completion describes the whole tree. */
-const SELF_CONTAINED = new Set(["logs", "stats", "insights", "prs", "pr", "serve", "archive", "auth", "config"]);
+const SELF_CONTAINED = new Set(["logs", "stats", "insights", "prs", "pr", "serve", "exporter", "archive", "auth", "config"]);
 
 /**
  * The top-level command ARGV runs, when it runs one that needs no other: `mq auth status` builds

@@ -168,6 +168,7 @@ describe("building only the command a run needs", () => {
         "prs",
         "pr",
         "serve",
+        "exporter",
         "archive",
         "auth",
         "config",

@@ -24,6 +24,7 @@ const ALLOWED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
       "./commands/insights/prs-run.js",
       "./commands/insights/pr-run.js",
       "./commands/serve/run.js",
+      "./commands/exporter/run.js",
       "./commands/archive/run.js",
       "./commands/auth/run.js",
       "./commands/config/run.js",

@@ -18,6 +18,7 @@ describe("bash completion", () => {
       "prs",
       "pr",
       "serve",
+      "exporter",
       "archive",
       "auth",
       "config",
