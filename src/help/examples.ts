@@ -55,6 +55,12 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "mq --offline archive sync --repo acme/web --since 1d && mq pr $(mq prs --archive --repo acme/web --since 20h --until 1h --slowest 1 -o csv --fields pull_request | tail -n 1) --archive --repo acme/web --since 1d --until 1h",
   ],
 
+  queue: [
+    "mq --offline queue --repo acme/web",
+    "mq --offline queue --repo acme/web --base-ref main --queue default -o json",
+    "mq --offline queue --repo acme/web --since 1d --until 2h --partition api -o csv --fields pull_request,position,state,eta_p50,eta_p90",
+  ],
+
   serve: [
     "mq serve --port 0",
     "mq serve --port 0 --seed 7 --days 14 --repos acme/web,acme/api",
