@@ -20,7 +20,7 @@ import { examplesHelpText } from "./help/examples.js";
 import { messageSecrets } from "./secrets.js";
 import { fitHelpText } from "./output/help-text.js";
 import { exitCodesText, HELP_TOPICS } from "./help/topics.js";
-import { closestMatches } from "./cmdutil/lists.js";
+import { closestMatches } from "./closest.js";
 import { applyConfigDefaults } from "./config/resolve.js";
 
 const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr", "queue"]);

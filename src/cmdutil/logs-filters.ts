@@ -6,7 +6,8 @@ import { Option } from "commander";
 import { UsageError } from "../errors.js";
 import { paramOf, type Dialect } from "../api/dialects/types.js";
 import { DIALECTS, MERGIFY_DIALECT, SPEC_DIALECT } from "../api/dialects/index.js";
-import { closestMatches, collectList, collectWhole, parseIntFlag, requireNonEmptyItems } from "./lists.js";
+import { closestMatches } from "../closest.js";
+import { collectList, collectWhole, parseIntFlag, requireNonEmptyItems } from "./lists.js";
 
 export const MAX_PULL_REQUEST = 2147483646;
 

@@ -491,28 +491,4 @@ export function formerName(old: string, among: readonly string[]): string | unde
   return among.find((n) => BY_NAME.get(n)?.formerly?.includes(old));
 }
 
-/** Edit distance, for did-you-mean. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const here = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = here;
-    }
-  }
-  return row[b.length]!;
-}
-
-/** The closest names to `name` among `candidates` (a name containing it, or within a third of its length). */
-export function didYouMean(name: string, candidates: readonly string[]): string[] {
-  const scored = candidates
-    .map((c) => ({ c, d: c.includes(name) || name.includes(c) ? 0 : distance(name, c) }))
-    .filter(({ d }) => d <= Math.max(2, Math.floor(name.length / 3)))
-    .sort((a, b) => a.d - b.d || a.c.localeCompare(b.c));
-  return scored.slice(0, 3).map(({ c }) => c);
-}
-
 // ---------------------------------------------------------------------------------------------

@@ -10,7 +10,8 @@
 // expression names; the verdicts and their reporters are the same.
 import { UsageError } from "../errors.js";
 import { FIGURE_BY_NAME, FIGURE_NAMES, type Unit } from "./figures.js";
-import { didYouMean, figure as catalogueFigure } from "../figures/catalogue.js";
+import { closestMatches } from "../closest.js";
+import { figure as catalogueFigure } from "../figures/catalogue.js";
 import {
   judge,
   thresholdFor,
@@ -57,7 +58,7 @@ export function parseInsightsFailIf(source: string, opts: { compare: boolean; wa
   }
   const spec = FIGURE_BY_NAME.get(figure);
   if (!spec) {
-    const near = didYouMean(figure, FIGURE_NAMES);
+    const near = closestMatches(figure, FIGURE_NAMES);
     const hint = near.length ? ` Did you mean ${near.join(" or ")}?` : "";
     throw new UsageError(
       `--fail-if "${source}": unknown figure "${figure}".${hint} Figures: ${FIGURE_NAMES.join(", ")} (mq help figures).`,

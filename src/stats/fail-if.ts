@@ -11,7 +11,7 @@
 // must fit what the field is: a rate takes 0..1 or a percentage, a duration seconds or a duration,
 // a count or a size a plain number; `failure_rate > 20` (meaning 20%) would otherwise never fire.
 import { UsageError } from "../errors.js";
-import { didYouMean } from "../figures/catalogue.js";
+import { closestMatches } from "../closest.js";
 import { parseDurationSeconds } from "../validators.js";
 import { AGGREGATIONS, aggregate, mergeIntervals, ruleOf, windowValue, type Aggregation } from "./aggregate.js";
 import type { FieldKind, SampleSpec, StatsEndpoint } from "./endpoints.js";
@@ -100,7 +100,7 @@ export function parseFailIf(
   }
   if (!fields.includes(field)) {
     const known = [...fields, ...Object.keys(names.aliases ?? {})];
-    const near = didYouMean(written, known);
+    const near = closestMatches(written, known);
     const hint = near.length ? ` Did you mean ${near.join(" or ")}?` : "";
     throw new UsageError(
       `--fail-if "${source}": unknown field "${written}" for ${subject}.${hint} Fields: ${fields.join(", ")} (mq help figures).`,

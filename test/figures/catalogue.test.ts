@@ -4,7 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { catalogueMarkdown, catalogueText } from "../../src/figures/catalogue-text.js";
-import { FIGURE_CATALOGUE, catalogueNameOf, didYouMean, figure } from "../../src/figures/catalogue.js";
+import { closestMatches } from "../../src/closest.js";
+import { FIGURE_CATALOGUE, catalogueNameOf, figure } from "../../src/figures/catalogue.js";
 import { STATS_ENDPOINTS } from "../../src/stats/endpoints.js";
 import { SUMMARY_SOURCES, type SummaryFigures } from "../../src/stats/summary.js";
 import { FIGURE_NAMES } from "../../src/insights/figures.js";
@@ -77,7 +78,7 @@ describe("the catalogue of figures", () => {
   });
 
   it("did-you-mean finds near names", () => {
-    expect(didYouMean("p95(queue_tme)", FIGURE_NAMES)[0]).toBe("p95(queue_time)");
-    expect(didYouMean("check_failure", ["check_failure_rate", "checks", "entered"])).toEqual(["check_failure_rate"]);
+    expect(closestMatches("p95(queue_tme)", FIGURE_NAMES)[0]).toBe("p95(queue_time)");
+    expect(closestMatches("check_failure", ["check_failure_rate", "checks", "entered"])).toEqual(["check_failure_rate"]);
   });
 });

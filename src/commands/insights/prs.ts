@@ -5,7 +5,8 @@
 import { Command, Option } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { closestMatches, collectList, parseIntFlag, requireNonEmptyItems } from "../../cmdutil/lists.js";
+import { closestMatches } from "../../closest.js";
+import { collectList, parseIntFlag, requireNonEmptyItems } from "../../cmdutil/lists.js";
 import { resolveOutputFormat } from "../../cmdutil/output.js";
 import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, type StaysRawFlags } from "../../cmdutil/stays-flags.js";
 import type { ArchiveMode } from "../../archive/choose.js";

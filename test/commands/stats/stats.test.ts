@@ -295,7 +295,7 @@ describe("flag errors: exit 2, one line, nothing sent", () => {
     [["failure-rate", "--chart", "-o", "csv"], "--chart draws on the terminal and cannot be combined with -o csv: drop one of them."],
     [
       ["failure-rate", "--fail-if", "rate > 0.2"],
-      '--fail-if "rate > 0.2": unknown field "rate" for mq stats failure-rate. Did you mean check_failure_rate or failure_rate? Fields: total, failures, failure_rate (mq help figures).',
+      '--fail-if "rate > 0.2": unknown field "rate" for mq stats failure-rate. Did you mean failure_rate or check_failure_rate? Fields: total, failures, failure_rate (mq help figures).',
     ],
     [
       ["failure-rate", "--fail-if", "failure_rate >> 0.2"],
@@ -591,7 +591,7 @@ describe("--fail-if flags: exit 2, one line, nothing sent", () => {
     ],
     [
       ["summary", "--fail-if", "rate > 0.2"],
-      '--fail-if "rate > 0.2": unknown field "rate" for mq stats summary. Did you mean check_failure_rate or recovery_rate? Fields: entered, merged, checks, check_failures, check_failure_rate, avg_queue_time, max_queue_time, avg_ci_runtime, avg_queue_size, max_queue_size, total_retries, recovery_rate (mq help figures).',
+      '--fail-if "rate > 0.2": unknown field "rate" for mq stats summary. Did you mean recovery_rate or check_failure_rate? Fields: entered, merged, checks, check_failures, check_failure_rate, avg_queue_time, max_queue_time, avg_ci_runtime, avg_queue_size, max_queue_size, total_retries, recovery_rate (mq help figures).',
     ],
     [
       ["branches", "-o", "openmetrics"],
