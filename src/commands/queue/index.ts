@@ -4,7 +4,8 @@
 import { Command, Option } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { closestMatches, collectList, requireNonEmptyItems } from "../../cmdutil/lists.js";
+import { collectList, requireNonEmptyItems } from "../../cmdutil/lists.js";
+import { closestMatches } from "../../closest.js";
 import { resolveOutputFormat } from "../../cmdutil/output.js";
 import { addArchiveFlags, addStayFilterFlags, parseStaysFlags, type StaysRawFlags } from "../../cmdutil/stays-flags.js";
 import { TIME_VALUE_HELP } from "../../cmdutil/time.js";
