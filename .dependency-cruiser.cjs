@@ -37,7 +37,10 @@ const LAYERS = [
   // from those records (src/figures/: what every figure is, which the analyses above name)
   ["stats", "^src/(stats|figures)/"],
   // the floor: terminal and streams (iostreams/), errors and exit codes, globals, validators
-  ["base", "^src/(iostreams/|process-streams\\.ts|pipe-reader\\.ts|errors\\.ts|arrays\\.ts|closest\\.ts|globals\\.ts|validators\\.ts|types/)"],
+  [
+    "base",
+    "^src/(iostreams/|process-streams\\.ts|pipe-reader\\.ts|errors\\.ts|arrays\\.ts|closest\\.ts|globals\\.ts|validators\\.ts|types/)",
+  ],
 ];
 
 /** Imports that run back up a layer on purpose, as { from, to } paths: at most one. */
