@@ -11,6 +11,7 @@ import { NewCmdInsights } from "./commands/insights/index.js";
 import { NewCmdPrs } from "./commands/insights/prs.js";
 import { NewCmdPr } from "./commands/insights/pr.js";
 import { NewCmdQueue } from "./commands/queue/index.js";
+import { NewCmdWhy } from "./commands/why/index.js";
 import { NewCmdAuth } from "./commands/auth/index.js";
 import { NewCmdConfig } from "./commands/config/index.js";
 import { NewCmdCompletion } from "./commands/completion/index.js";
@@ -23,7 +24,7 @@ import { exitCodesText, HELP_TOPICS } from "./help/topics.js";
 import { closestMatches } from "./closest.js";
 import { applyConfigDefaults } from "./config/resolve.js";
 
-const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr", "queue"]);
+const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr", "queue", "why"]);
 
 /**
  * A command's work, loaded when that command runs: the constructors only declare and check flags,
@@ -37,6 +38,7 @@ const RUN = {
   prs: () => import("./commands/insights/prs-run.js"),
   pr: () => import("./commands/insights/pr-run.js"),
   queue: () => import("./commands/queue/run.js"),
+  why: () => import("./commands/why/run.js"),
   serve: () => import("./commands/serve/run.js"),
   archive: () => import("./commands/archive/run.js"),
   auth: () => import("./commands/auth/run.js"),
@@ -69,6 +71,7 @@ const COMMANDS: ReadonlyArray<readonly [string, (ctx: Context) => Command]> = [
   ["prs", (ctx) => NewCmdPrs(ctx, async (o) => (await RUN.prs()).runPrs(o, ctx))],
   ["pr", (ctx) => NewCmdPr(ctx, async (o) => (await RUN.pr()).runPr(o, ctx))],
   ["queue", (ctx) => NewCmdQueue(ctx, async (o) => (await RUN.queue()).runQueue(o, ctx))],
+  ["why", (ctx) => NewCmdWhy(ctx, async (o) => (await RUN.why()).runWhy(o, ctx))],
   ["serve", (ctx) => NewCmdServe(ctx, async (o) => (await RUN.serve()).runServe(o, ctx))],
   [
     "archive",
@@ -103,7 +106,7 @@ const LISTED: Readonly<Record<string, (ctx: Context) => Command>> = {
 };
 
 /** Commands that run on their own subtree; completion describes the whole tree. */
-const SELF_CONTAINED = new Set(["logs", "stats", "insights", "prs", "pr", "queue", "serve", "archive", "auth", "config"]);
+const SELF_CONTAINED = new Set(["logs", "stats", "insights", "prs", "pr", "queue", "why", "serve", "archive", "auth", "config"]);
 
 /**
  * The top-level command ARGV runs, when it runs one that needs no other: `mq auth status` builds

@@ -61,6 +61,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "mq --offline queue --repo acme/web --since 1d --until 2h --partition api -o csv --fields pull_request,position,state,eta_p50,eta_p90",
   ],
 
+  why: [
+    "mq --offline why $(mq --offline prs --repo acme/web --since 1d --failed --limit 1 -o csv --fields pull_request | tail -n 1) --repo acme/web --since 2d",
+    "mq --offline why $(mq --offline prs --repo acme/web --since 1d --sort retries --limit 1 -o csv --fields pull_request | tail -n 1) --repo acme/web --all -o json",
+  ],
+
   serve: [
     "mq serve --port 0",
     "mq serve --port 0 --seed 7 --days 14 --repos acme/web,acme/api",
