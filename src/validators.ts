@@ -5,9 +5,9 @@
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
 
 // Written as in the contract (docs/api.md §2.1): the server's 422 details quote these patterns.
-export const OWNER_PATTERN = /^[a-zA-Z0-9\-]+$/;
+export const OWNER_PATTERN = /^[a-zA-Z0-9-]+$/;
 export const OWNER_MAX_LENGTH = 40;
-export const NAME_PATTERN = /^[\w\-\.]+$/;
+export const NAME_PATTERN = /^[\w\-.]+$/;
 /** the real service's limit (the contract gives no maximum) */
 export const NAME_MAX_LENGTH = 100;
 
@@ -36,14 +36,65 @@ export function checkRepo(value: string): Checked<RepoName> {
   return { ok: true, value: { owner, name } };
 }
 
-const DURATION = /^(\d+)(s|m|h|d|w)$/;
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
+// one or more parts, largest unit first, each unit at most once: 30m, 1h30m, 2d12h, 1w2d6h
+/**
+ * "owner/name" from a remote URL: https://host/owner/name(.git), ssh://[user@]host[:port]/owner/name,
+ * git://host/owner/name, or the scp form [user@]host:owner/name(.git). Local paths give undefined.
+ */
+export function repoPathFromRemote(url: string): string | undefined {
+  let path: string;
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/.*)?$/i.exec(url);
+  if (scheme) {
+    if (/^file:/i.test(url)) return undefined;
+    path = scheme[1] ?? "";
+  } else {
+    const scp = /^(?:[^@/\s]+@)?[^:/\s]+:(.+)$/.exec(url);
+    if (!scp) return undefined;
+    path = scp[1]!;
+  }
+  const segments = path
+    .replace(/\/+$/, "")
+    .replace(/\.git$/, "")
+    .split("/")
+    .filter((s) => s !== "");
+  if (segments.length < 2) return undefined;
+  return segments.slice(-2).join("/");
+}
 
-/** A duration like `7d` (s, m, h, d, w) in seconds, or undefined when it is not one. */
+/**
+ * owner/name as a user types it (--repo, config, arguments): checkRepo's rules, and a clone URL, an
+ * scp-style remote or a name ending in .git is refused with the owner/name it stands for.
+ */
+export function checkRepoArgument(value: string): Checked<RepoName> {
+  const trimmed = value.trim();
+  const checked = checkRepo(trimmed);
+  if (checked.ok && !/\.git$/i.test(trimmed)) return checked;
+  const meant = repoPathFromRemote(trimmed) ?? trimmed.replace(/\.git$/i, "");
+  if (meant !== trimmed && checkRepo(meant).ok)
+    return { ok: false, message: `${quoted(trimmed)} is not owner/name: did you mean ${meant}?` };
+  return checked;
+}
+
+const DURATION = /^(?:(\d+)w)?(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/;
+const UNIT_SECONDS = [604800, 86400, 3600, 60, 1];
+
+/** A duration like `7d` or `1h30m` (w, d, h, m, s) in seconds, or undefined when it is not one. */
 export function parseDurationSeconds(value: string): number | undefined {
-  const m = DURATION.exec(value.trim());
+  const trimmed = value.trim();
+  const m = DURATION.exec(trimmed);
+  if (!m || trimmed === "") return undefined;
+  return UNIT_SECONDS.reduce((sum, unit, i) => sum + Number(m[i + 1] ?? 0) * unit, 0);
+}
+
+const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Midnight UTC of a calendar date written `YYYY-MM-DD`, or undefined when it is not a real date. */
+export function parsePlainDate(value: string): Date | undefined {
+  const m = PLAIN_DATE.exec(value.trim());
   if (!m) return undefined;
-  return Number(m[1]) * UNIT_SECONDS[m[2]!]!;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const at = new Date(Date.UTC(year, month - 1, day));
+  return at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === day ? at : undefined;
 }
 
 // what people type: T or a space, seconds and fractions optional, Z or an offset with or without ':'

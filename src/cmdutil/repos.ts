@@ -6,7 +6,7 @@ import { resolve as resolvePath } from "node:path";
 import type { Context } from "../context.js";
 import { MqError, UsageError } from "../errors.js";
 import { messageText } from "../iostreams/terminal-text.js";
-import { checkRepo } from "../validators.js";
+import { checkRepoArgument } from "../validators.js";
 
 export interface RepoName {
   owner: string;
@@ -49,7 +49,7 @@ export function parseRepoList(value: string, cwd: string): RepoName[] {
   const out: RepoName[] = [];
   const seen = new Set<string>();
   for (const { name, from } of names) {
-    const checked = checkRepo(name);
+    const checked = checkRepoArgument(name);
     if (!checked.ok) throw new UsageError(`bad repository from --repo${from}: ${checked.message}`);
     const key = `${checked.value.owner}/${checked.value.name}`.toLowerCase();
     if (seen.has(key)) continue;

@@ -1,13 +1,12 @@
-// --since/--until/--at values: an ISO 8601 date-time with a timezone, or a duration back from now
-// (`30m`, `6h`, `7d`, `2w`). The API wants a timezone on every date-time; guessing one for the user
-// would silently shift their window, so a value without one is an error, not a local time.
+// --since/--until/--at values: an ISO 8601 date-time with a timezone, a calendar date (midnight
+// UTC, as every time mq prints is UTC), or a duration back from now (`30m`, `1h30m`, `7d`, `2w`).
+// A date-time without a timezone is an error, not a local time: guessing the zone of a time of day
+// would silently shift the window by hours.
 import { UsageError } from "../errors.js";
-import { parseDurationSeconds, parseIsoDateTime } from "../validators.js";
+import { parseDurationSeconds, parseIsoDateTime, parsePlainDate } from "../validators.js";
 
-// fail-if reads durations from here
-export { parseDurationSeconds };
-
-export const TIME_VALUE_HELP = "an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z) or a duration ago (30m, 6h, 7d, 2w)";
+export const TIME_VALUE_HELP =
+  "an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z), a date (2026-11-20: midnight UTC) or a duration ago (30m, 1h30m, 7d, 2w)";
 
 // the form the API receives; it lives with the other formatters because tables print it too
 import { formatInstant } from "../output/format.js";
@@ -26,11 +25,11 @@ export function parseTimeFlag(flag: string, value: string, now: Date): Date {
     if (!(at >= 0)) throw new UsageError(`${flag} "${value}" reaches back before 1970: give a shorter duration or a date-time.`);
     return new Date(at);
   }
-  const at = parseIsoDateTime(trimmed);
+  const at = parseIsoDateTime(trimmed) ?? parsePlainDate(trimmed);
   if (at !== undefined) return at;
-  if (/^\d{4}-\d{2}-\d{2}(T[\d:.]+)?$/.test(trimmed) && !Number.isNaN(Date.parse(trimmed))) {
+  if (/^\d{4}-\d{2}-\d{2}[T ][\d:.]+$/.test(trimmed) && !Number.isNaN(Date.parse(trimmed.replace(" ", "T")))) {
     throw new UsageError(
-      `${flag} "${value}" has no timezone: add Z or an offset (e.g. ${trimmed.includes("T") ? trimmed : trimmed + "T00:00:00"}Z), or use a duration such as 7d.`,
+      `${flag} "${value}" has no timezone: add Z or an offset (e.g. ${trimmed.replace(" ", "T")}Z), or give a date (midnight UTC) or a duration such as 7d.`,
     );
   }
   throw new UsageError(`${flag} "${value}" is not ${TIME_VALUE_HELP}.`);

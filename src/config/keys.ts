@@ -8,7 +8,7 @@ import { COLOR_MODES, FIGURE_FORMATS, OUTPUT_FORMATS } from "../globals.js";
  * and `none` as a default would silence every command.
  */
 const DEFAULT_FORMATS = OUTPUT_FORMATS.filter((f) => !FIGURE_FORMATS.includes(f) && f !== "none");
-import { checkRepo, type Checked } from "../validators.js";
+import { checkRepoArgument, type Checked } from "../validators.js";
 
 export type { Checked };
 import { DIALECT_NAMES } from "../api/dialects/types.js";
@@ -77,7 +77,7 @@ export function checkConfigValue(key: ConfigKey, raw: string): Checked<string> {
     case "api-url":
       return checkApiUrl(raw);
     case "repo": {
-      const r = checkRepo(raw.trim());
+      const r = checkRepoArgument(raw.trim());
       return r.ok ? { ok: true, value: `${r.value.owner}/${r.value.name}` } : r;
     }
     case "output":

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve as resolvePath } from "node:path";
 import { ConfigError, SHORT_SECRET, UsageError } from "../errors.js";
 import type { GlobalOptions } from "../globals.js";
-import { checkRepo } from "../validators.js";
+import { checkRepoArgument, repoPathFromRemote } from "../validators.js";
 import { stripUserinfo } from "../api/urls.js";
 import { checkApiUrl, checkTimeout, DEFAULT_API_URL } from "./keys.js";
 import type { ConfigStore } from "./store.js";
@@ -137,7 +137,7 @@ export async function resolveRepo(ctx: ConfigSources): Promise<RepoRef> {
         `--repo "${raw}": this command reads one repository; several (a list or @FILE) are for mq stats, mq insights, mq prs and mq logs.`,
       );
     }
-    const checked = checkRepo(raw.trim());
+    const checked = checkRepoArgument(raw.trim());
     // one line: the message already says what a repository looks like (the hint is for "none given")
     if (!checked.ok) throw new UsageError(`bad repository from ${source}: ${checked.message}`);
     return { ...checked.value, source };
@@ -227,30 +227,6 @@ export function parseGitConfigRemote(text: string, remote: string): string | und
     }
   }
   return undefined;
-}
-
-/**
- * "owner/name" from a remote URL: https://host/owner/name(.git), ssh://[user@]host[:port]/owner/name,
- * git://host/owner/name, or the scp form [user@]host:owner/name(.git). Local paths give undefined.
- */
-export function repoPathFromRemote(url: string): string | undefined {
-  let path: string;
-  const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/.*)?$/i.exec(url);
-  if (scheme) {
-    if (/^file:/i.test(url)) return undefined;
-    path = scheme[1] ?? "";
-  } else {
-    const scp = /^(?:[^@/\s]+@)?[^:/\s]+:(.+)$/.exec(url);
-    if (!scp) return undefined;
-    path = scp[1]!;
-  }
-  const segments = path
-    .replace(/\/+$/, "")
-    .replace(/\.git$/, "")
-    .split("/")
-    .filter((s) => s !== "");
-  if (segments.length < 2) return undefined;
-  return segments.slice(-2).join("/");
 }
 
 /**

@@ -8,6 +8,7 @@ import { describeKeys, type KeyValue } from "../stats/series.js";
 import { formatDuration, formatExactNumber } from "./format.js";
 import { terminalText } from "../iostreams/terminal-text.js";
 import { wrapLine } from "../iostreams/terminal-width.js";
+import { parseDurationSeconds } from "../validators.js";
 
 /**
  * Server text on one line: control and bidirectional characters as \u escapes, so a group name
@@ -48,19 +49,9 @@ export function formatThreshold(threshold: number, unit: GateUnit): string {
   if (unit === "ratio") return `${plain(threshold * 100)}%`;
   if (unit === "seconds") {
     const human = formatDuration(threshold);
-    return parseHumanSeconds(human) === threshold ? human : `${plain(threshold)}s`;
+    return parseDurationSeconds(human.replaceAll(" ", "")) === threshold ? human : `${plain(threshold)}s`;
   }
   return grouped(threshold);
-}
-
-function parseHumanSeconds(text: string): number | undefined {
-  let total = 0;
-  for (const part of text.split(" ")) {
-    const m = /^(\d+)([dhms])$/.exec(part);
-    if (!m) return undefined;
-    total += Number(m[1]) * { d: 86400, h: 3600, m: 60, s: 1 }[m[2] as "d" | "h" | "m" | "s"];
-  }
-  return total;
 }
 
 /** A value next to its threshold: as short as the unit allows, but never looking equal when it is not. */

@@ -26,9 +26,27 @@ describe("parseTimeFlag", () => {
   it("rejects a date-time without a timezone, saying how to fix it", () => {
     expect(() => parseTimeFlag("--since", "2026-11-01T09:00:00", now)).toThrow(
       new UsageError(
-        '--since "2026-11-01T09:00:00" has no timezone: add Z or an offset (e.g. 2026-11-01T09:00:00Z), or use a duration such as 7d.',
+        '--since "2026-11-01T09:00:00" has no timezone: add Z or an offset (e.g. 2026-11-01T09:00:00Z), or give a date (midnight UTC) or a duration such as 7d.',
       ),
     );
+  });
+
+  it("takes a calendar date as midnight UTC", () => {
+    expect(parseTimeFlag("--since", "2026-11-01", now).toISOString()).toBe("2026-11-01T00:00:00.000Z");
+    expect(parseTimeFlag("--since", " 2024-02-29 ", now).toISOString()).toBe("2024-02-29T00:00:00.000Z");
+  });
+
+  it.each([
+    ["1h30m", 5400],
+    ["2d12h", 216000],
+    ["1w2d6h5m4s", 799504],
+    ["90s", 90],
+  ])("takes the compound duration %s as %i seconds ago", (value, seconds) => {
+    expect(parseTimeFlag("--since", value, now).getTime()).toBe(now.getTime() - seconds * 1000);
+  });
+
+  it.each(["30m1h", "1h1h", "1h 30m", "h", "1.5h", "2026-02-29", "2026-11-31"])("refuses %j", (value) => {
+    expect(() => parseTimeFlag("--since", value, now)).toThrow(UsageError);
   });
 
   it.each(["2026-02-30T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-01T25:00:00Z", "yesterday", "7 days", "-7d", ""])(

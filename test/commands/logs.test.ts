@@ -115,7 +115,7 @@ describe("mq logs flags", () => {
     [["--type", "a,,b"], "--type has an empty value: give an event type such as action.queue.leave, or a family such as action.queue.*."],
     [
       ["--since", "yesterday"],
-      '--since "yesterday" is not an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z) or a duration ago (30m, 6h, 7d, 2w).',
+      '--since "yesterday" is not an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z), a date (2026-11-20: midnight UTC) or a duration ago (30m, 1h30m, 7d, 2w).',
     ],
     [
       ["--since", "1h", "--until", "2h"],

@@ -5,12 +5,12 @@ import {
   applyConfigDefaults,
   maskToken,
   parseGitConfigRemote,
-  repoPathFromRemote,
   resolveApiUrl,
   resolveRepo,
   resolveToken,
 } from "../../src/config/resolve.js";
 import { ConfigError, UsageError } from "../../src/errors.js";
+import { repoPathFromRemote } from "../../src/validators.js";
 import { testContext } from "../helpers/context.js";
 import { tempDir } from "../helpers/tmp.js";
 

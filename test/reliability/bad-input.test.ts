@@ -39,7 +39,23 @@ const LOGS: Case[] = [
   { args: ["logs", "--type", "action.merge,,action.close"], says: /--type has an empty value/ },
   { args: ["logs", "--type", "ACTION.MERGE"], says: /--type: unknown event type "ACTION.MERGE"/ },
   { args: ["logs", "--since", "2026-11-19T00:00:00"], says: /--since "2026-11-19T00:00:00" has no timezone: add Z or an offset/ },
-  { args: ["logs", "--since", "2026-11-19"], says: /--since "2026-11-19" has no timezone/ },
+  {
+    args: ["logs", "--repo", "acme/web.git"],
+    ownRepo: true,
+    says: /^mq: bad repository from --repo: 'acme\/web\.git' is not owner\/name: did you mean acme\/web\?$/,
+  },
+  {
+    args: ["logs", "--repo", "https://github.com/acme/web"],
+    ownRepo: true,
+    says: /^mq: bad repository from --repo: 'https:\/\/github\.com\/acme\/web' is not owner\/name: did you mean acme\/web\?$/,
+  },
+  {
+    args: ["prs", "--repo", "git@github.com:acme/web.git,acme/api"],
+    ownRepo: true,
+    says: /'git@github\.com:acme\/web\.git' is not owner\/name: did you mean acme\/web\?/,
+  },
+  { args: ["logs", "--since", "2026-11-19 08:00"], says: /--since "2026-11-19 08:00" has no timezone/ },
+  { args: ["logs", "--since", "2026-11-31"], says: /--since "2026-11-31" is not an ISO 8601 date-time with a timezone/ },
   {
     args: ["logs", "--since", "2026-02-30T00:00:00Z"],
     says: /--since "2026-02-30T00:00:00Z" is not an ISO 8601 date-time with a timezone/,
@@ -47,7 +63,7 @@ const LOGS: Case[] = [
   { args: ["logs", "--since", "2026-11-19T24:30:00Z"], says: /--since "2026-11-19T24:30:00Z" is not an ISO 8601/ },
   { args: ["logs", "--since", "2026-13-01T00:00:00Z"], says: /--since "2026-13-01T00:00:00Z" is not an ISO 8601/ },
   { args: ["logs", "--since", "2026-11-19T10:61:00+01:00"], says: /--since .* is not an ISO 8601/ },
-  { args: ["logs", "--since", "yesterday"], says: /--since "yesterday" is not .*duration ago \(30m, 6h, 7d, 2w\)/ },
+  { args: ["logs", "--since", "yesterday"], says: /--since "yesterday" is not .*duration ago \(30m, 1h30m, 7d, 2w\)/ },
   { args: ["logs", "--since", "-5d"], says: /--since "-5d" is not/ },
   { args: ["logs", "--since", "5y"], says: /--since "5y" is not/ },
   { args: ["logs", "--until", "2026-11-20T25:00:00Z"], says: /--until "2026-11-20T25:00:00Z" is not/ },

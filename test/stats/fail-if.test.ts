@@ -43,6 +43,7 @@ describe("parseFailIf", () => {
   it("reads percentages and durations as thresholds", () => {
     expect(parseFailIf("failure_rate > 20%", "mq stats failure-rate", FR).threshold).toBe(0.2);
     expect(parseFailIf("max(max_queue_time) >= 1h", "mq stats total-queue-time", TQ).threshold).toBe(3600);
+    expect(parseFailIf("max(max_queue_time) >= 1h30m", "mq stats total-queue-time", TQ).threshold).toBe(5400);
     expect(parseFailIf("avg_queue_time < 1e3", "mq stats total-queue-time", TQ).threshold).toBe(1000);
   });
 

@@ -1,7 +1,7 @@
 // Flags and checks the archive subcommands share.
 import { Option } from "commander";
 import { UsageError } from "../../errors.js";
-import { checkRepo } from "../../validators.js";
+import { checkRepoArgument } from "../../validators.js";
 
 export const DATA_DIR_HELP = "the archive's folder (default: $MQ_DATA_DIR, else $XDG_DATA_HOME/mq, else ~/.local/share/mq)";
 
@@ -19,7 +19,7 @@ export function checkDataDir(value: string | undefined): string | undefined {
 export async function checkRepositories(values: readonly string[], what: string): Promise<string[]> {
   const out: string[] = [];
   for (const raw of values) {
-    const checked = checkRepo(raw.trim());
+    const checked = checkRepoArgument(raw.trim());
     if (!checked.ok) throw new UsageError(`${what}: ${checked.message}.`);
     const name = `${checked.value.owner}/${checked.value.name}`;
     if (!out.some((r) => r.toLowerCase() === name.toLowerCase())) out.push(name);

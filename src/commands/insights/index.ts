@@ -78,12 +78,8 @@ export function parseRange(flag: string, value: string, now: Date): { since: Dat
   if (parts.length !== 2 || parts.some((p) => p.trim() === "")) {
     throw new UsageError(`${flag} "${value}" is not previous, none or SINCE..UNTIL (e.g. 2026-10-01..2026-10-08 or 14d..7d).`);
   }
-  const at = (p: string) => {
-    const t = p.trim();
-    return parseTimeFlag(flag, /^\d{4}-\d{2}-\d{2}$/.test(t) ? `${t}T00:00:00Z` : t, now);
-  };
-  const since = at(parts[0]!);
-  const until = at(parts[1]!);
+  const since = parseTimeFlag(flag, parts[0]!.trim(), now);
+  const until = parseTimeFlag(flag, parts[1]!.trim(), now);
   checkWindowOrder(since, until, { since: `${flag} start`, until: `${flag} end` });
   return { since, until };
 }

@@ -3,7 +3,7 @@
 import { Command, Option } from "commander";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { checkRepo, parseIsoDateTime } from "../../validators.js";
+import { checkRepoArgument, parseIsoDateTime } from "../../validators.js";
 import { isLoopbackHost } from "../../api/urls.js";
 import { MEMORY_BUDGET_MB } from "../../server/budget.js";
 
@@ -74,7 +74,7 @@ export function parseServeFlags(flags: RawServeFlags, token: string | undefined)
       .split(",")
       .map((r) => r.trim())
       .filter((r) => r !== "");
-    const bad = repos.find((r) => !checkRepo(r).ok);
+    const bad = repos.find((r) => !checkRepoArgument(r).ok);
     if (repos.length === 0 || bad !== undefined) {
       throw new UsageError(`--repos must be a comma-separated list of owner/name, not '${bad ?? flags.repos}'.`);
     }

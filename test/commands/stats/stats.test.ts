@@ -274,11 +274,11 @@ describe("flag errors: exit 2, one line, nothing sent", () => {
     [["failure-rate", "--queue", "a,,b"], "--queue has an empty value: give 1 to 255 characters."],
     [
       ["failure-rate", "--since", "yesterday"],
-      '--since "yesterday" is not an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z) or a duration ago (30m, 6h, 7d, 2w).',
+      '--since "yesterday" is not an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z), a date (2026-11-20: midnight UTC) or a duration ago (30m, 1h30m, 7d, 2w).',
     ],
     [
-      ["failure-rate", "--since", "2026-11-19"],
-      '--since "2026-11-19" has no timezone: add Z or an offset (e.g. 2026-11-19T00:00:00Z), or use a duration such as 7d.',
+      ["failure-rate", "--since", "2026-11-19T08:00"],
+      '--since "2026-11-19T08:00" has no timezone: add Z or an offset (e.g. 2026-11-19T08:00Z), or give a date (midnight UTC) or a duration such as 7d.',
     ],
     [
       ["failure-rate", "--since", "1h", "--until", "2d"],
@@ -286,7 +286,7 @@ describe("flag errors: exit 2, one line, nothing sent", () => {
     ],
     [
       ["time-to-merge", "--at", "noon"],
-      '--at "noon" is not an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z) or a duration ago (30m, 6h, 7d, 2w).',
+      '--at "noon" is not an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z), a date (2026-11-20: midnight UTC) or a duration ago (30m, 1h30m, 7d, 2w).',
     ],
     [
       ["branches", "--chart"],
