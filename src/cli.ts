@@ -12,6 +12,7 @@ import { NewCmdPrs } from "./commands/insights/prs.js";
 import { NewCmdPr } from "./commands/insights/pr.js";
 import { NewCmdQueue } from "./commands/queue/index.js";
 import { NewCmdWhy } from "./commands/why/index.js";
+import { NewCmdWait } from "./commands/wait/index.js";
 import { NewCmdAuth } from "./commands/auth/index.js";
 import { NewCmdConfig } from "./commands/config/index.js";
 import { NewCmdCompletion } from "./commands/completion/index.js";
@@ -24,7 +25,7 @@ import { exitCodesText, HELP_TOPICS } from "./help/topics.js";
 import { closestMatches } from "./closest.js";
 import { applyConfigDefaults } from "./config/resolve.js";
 
-const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr", "queue", "why"]);
+const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr", "queue", "why", "wait"]);
 
 /**
  * A command's work, loaded when that command runs: the constructors only declare and check flags,
@@ -39,6 +40,7 @@ const RUN = {
   pr: () => import("./commands/insights/pr-run.js"),
   queue: () => import("./commands/queue/run.js"),
   why: () => import("./commands/why/run.js"),
+  wait: () => import("./commands/wait/run.js"),
   serve: () => import("./commands/serve/run.js"),
   archive: () => import("./commands/archive/run.js"),
   auth: () => import("./commands/auth/run.js"),
@@ -72,6 +74,7 @@ const COMMANDS: ReadonlyArray<readonly [string, (ctx: Context) => Command]> = [
   ["pr", (ctx) => NewCmdPr(ctx, async (o) => (await RUN.pr()).runPr(o, ctx))],
   ["queue", (ctx) => NewCmdQueue(ctx, async (o) => (await RUN.queue()).runQueue(o, ctx))],
   ["why", (ctx) => NewCmdWhy(ctx, async (o) => (await RUN.why()).runWhy(o, ctx))],
+  ["wait", (ctx) => NewCmdWait(ctx, async (o) => (await RUN.wait()).runWait(o, ctx))],
   ["serve", (ctx) => NewCmdServe(ctx, async (o) => (await RUN.serve()).runServe(o, ctx))],
   [
     "archive",
@@ -106,7 +109,7 @@ const LISTED: Readonly<Record<string, (ctx: Context) => Command>> = {
 };
 
 /** Commands that run on their own subtree; completion describes the whole tree. */
-const SELF_CONTAINED = new Set(["logs", "stats", "insights", "prs", "pr", "queue", "why", "serve", "archive", "auth", "config"]);
+const SELF_CONTAINED = new Set(["logs", "stats", "insights", "prs", "pr", "queue", "why", "wait", "serve", "archive", "auth", "config"]);
 
 /**
  * The top-level command ARGV runs, when it runs one that needs no other: `mq auth status` builds

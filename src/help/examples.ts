@@ -66,6 +66,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "mq --offline why $(mq --offline prs --repo acme/web --since 1d --sort retries --limit 1 -o csv --fields pull_request | tail -n 1) --repo acme/web --all -o json",
   ],
 
+  wait: [
+    "mq --offline wait $(mq --offline prs --repo acme/web --since 1d --outcome merged --limit 1 -o csv --fields pull_request | tail -n 1) --repo acme/web",
+    "mq --offline wait $(mq --offline prs --repo acme/web --since 1d --outcome merged --limit 1 -o csv --fields pull_request | tail -n 1) --repo acme/web --interval 10 --max-wait 20m -o ndjson",
+  ],
+
   serve: [
     "mq serve --port 0",
     "mq serve --port 0 --seed 7 --days 14 --repos acme/web,acme/api",
