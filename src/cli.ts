@@ -17,6 +17,7 @@ import { NewCmdAuth } from "./commands/auth/index.js";
 import { NewCmdConfig } from "./commands/config/index.js";
 import { NewCmdCompletion } from "./commands/completion/index.js";
 import { NewCmdArchive } from "./commands/archive/index.js";
+import { NewCmdExporter } from "./commands/exporter/index.js";
 import { redact } from "./errors.js";
 import { examplesHelpText } from "./help/examples.js";
 import { messageSecrets } from "./secrets.js";
@@ -25,7 +26,7 @@ import { exitCodesText, HELP_TOPICS } from "./help/topics.js";
 import { closestMatches } from "./closest.js";
 import { applyConfigDefaults } from "./config/resolve.js";
 
-const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr", "queue", "why", "wait"]);
+const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr", "queue", "why", "wait", "exporter"]);
 
 /**
  * A command's work, loaded when that command runs: the constructors only declare and check flags,
@@ -43,6 +44,7 @@ const RUN = {
   wait: () => import("./commands/wait/run.js"),
   serve: () => import("./commands/serve/run.js"),
   archive: () => import("./commands/archive/run.js"),
+  exporter: () => import("./commands/exporter/run.js"),
   auth: () => import("./commands/auth/run.js"),
   config: () => import("./commands/config/run.js"),
   completion: () => import("./commands/completion/run.js"),
@@ -76,6 +78,7 @@ const COMMANDS: ReadonlyArray<readonly [string, (ctx: Context) => Command]> = [
   ["why", (ctx) => NewCmdWhy(ctx, async (o) => (await RUN.why()).runWhy(o, ctx))],
   ["wait", (ctx) => NewCmdWait(ctx, async (o) => (await RUN.wait()).runWait(o, ctx))],
   ["serve", (ctx) => NewCmdServe(ctx, async (o) => (await RUN.serve()).runServe(o, ctx))],
+  ["exporter", (ctx) => NewCmdExporter(ctx, async (o) => (await RUN.exporter()).runExporter(o, ctx))],
   [
     "archive",
     (ctx) =>
@@ -109,7 +112,7 @@ const LISTED: Readonly<Record<string, (ctx: Context) => Command>> = {
 };
 
 /** Commands that run on their own subtree; completion describes the whole tree. */
-const SELF_CONTAINED = new Set(["logs", "stats", "insights", "prs", "pr", "queue", "why", "wait", "serve", "archive", "auth", "config"]);
+const SELF_CONTAINED = new Set(["logs", "stats", "insights", "prs", "pr", "queue", "why", "wait", "serve", "exporter", "archive", "auth", "config"]);
 
 /**
  * The top-level command ARGV runs, when it runs one that needs no other: `mq auth status` builds

@@ -171,6 +171,7 @@ describe("building only the command a run needs", () => {
         "why",
         "wait",
         "serve",
+        "exporter",
         "archive",
         "auth",
         "config",

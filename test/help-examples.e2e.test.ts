@@ -39,7 +39,7 @@ function withOffline(line: string): string {
   return line.replace(/(^|[\s;&|(])mq /g, "$1mq --offline ");
 }
 
-const isLongRunning = (path: string, line: string) => path === "serve" || line.includes("--follow");
+const isLongRunning = (path: string, line: string) => path === "serve" || path === "exporter" || line.includes("--follow");
 
 interface Result {
   code: number | null;

@@ -27,6 +27,7 @@ const ALLOWED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
       "./commands/why/run.js",
       "./commands/wait/run.js",
       "./commands/serve/run.js",
+      "./commands/exporter/run.js",
       "./commands/archive/run.js",
       "./commands/auth/run.js",
       "./commands/config/run.js",

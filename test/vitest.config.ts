@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { CiFailuresReporter } from "./helpers/ci-reporter.js";
 
 const TEST = fileURLToPath(new URL(".", import.meta.url));
 
@@ -36,8 +37,9 @@ export default defineConfig({
       },
       { test: { ...common, name: "own-graph", include: ["test/**/*.e2e.test.ts", ...mocking] } },
     ],
-    // CI also writes a JSON report, from which .ci/run prints a plain "N passed, N failed" line
-    reporters: process.env.MQ_TEST_REPORT ? ["default", "json"] : ["default"],
+    // CI also writes a JSON report (the counts) and what failed, from which .ci/run's closing
+    // lines say what failed (scripts/ci-summary.mjs)
+    reporters: process.env.MQ_TEST_REPORT ? ["default", "json", new CiFailuresReporter(process.env.MQ_TEST_REPORT)] : ["default"],
     outputFile: process.env.MQ_TEST_REPORT ? { json: process.env.MQ_TEST_REPORT } : undefined,
   },
 });

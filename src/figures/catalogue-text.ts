@@ -44,6 +44,7 @@ const SECTIONS: ReadonlyArray<[Figure["section"], string]> = [
   ["stats", "Statistics endpoints (mq stats SUBCOMMAND) and mq stats summary"],
   ["insights", "mq insights (rebuilt from the event log)"],
   ["stay", "A stay (mq prs, mq pr N, the slowest stays of mq insights)"],
+  ["exporter", "mq exporter (Prometheus metrics of the events since it started)"],
 ];
 
 function entryLines(f: Figure): string[] {
@@ -57,6 +58,7 @@ function entryLines(f: Figure): string[] {
     lines.push(`across repositories: ${describeCombination(f.repositories)}`);
     lines.push(`over intervals: ${describeCombination(f.intervals)}`);
   }
+  if (f.exporter) lines.push(`served as: mq_${f.name} (${f.exporter.type}; labels ${f.exporter.labels.join(", ")})`);
   if (f.metric) lines.push(`OpenMetrics: ${f.metric}${f.unit === "seconds" ? "_seconds" : ""}`);
   if (f.formerly) lines.push(`formerly: ${f.formerly.join(", ")} (--fail-if still reads it here, with a deprecation warning)`);
   return lines;

@@ -10,6 +10,7 @@
 // field aggregates is its record's rule (src/stats/endpoints.ts): the entries below are derived
 // from those records, so a rule and its description cannot drift apart.
 // Plain data and small functions: nothing here reads the network or the terminal.
+import { EXPORTED_FIGURES, SINCE_START } from "./exporter-figures.js";
 import { STATS_ENDPOINTS, type AggregationRule, type FieldSpec, type StatsEndpoint } from "../stats/endpoints.js";
 
 export type FigureUnit = "count" | "ratio" | "seconds" | "size" | "per_day" | "timestamp" | "text" | "flag";
@@ -55,8 +56,10 @@ export interface Figure {
   readonly metric?: string;
   /** names it had before, accepted by --fail-if with a deprecation warning */
   readonly formerly?: readonly string[];
+  /** what `mq exporter` serves it as (its name: the figure's, with mq_ in front) */
+  readonly exporter?: { readonly type: "counter" | "gauge" | "histogram"; readonly labels: readonly string[] };
   /** the catalogue's section */
-  readonly section: "stats" | "summary" | "insights" | "stay";
+  readonly section: "stats" | "summary" | "insights" | "stay" | "exporter";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -430,6 +433,39 @@ const RETRIES: Figure = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// mq exporter: counters and histograms of the events received since it started (or --since)
+
+function exported(
+  name: string,
+  unit: FigureUnit,
+  type: "counter" | "gauge" | "histogram",
+  labels: readonly string[],
+  definition: string,
+  reads: string,
+): Figure {
+  // a counter or a histogram's buckets add up across label sets and scrapes (rate() and increase()
+  // over intervals); a gauge is a level: the largest, or the sum of the parts, is the query's choice
+  const combine: Combination = type === "gauge" ? { by: "single", why: "a level at the time of the scrape" } : { by: "sum" };
+  return {
+    name,
+    section: "exporter",
+    unit,
+    definition,
+    reads,
+    shownBy: ["mq exporter"],
+    groups: combine,
+    repositories: combine,
+    intervals: combine,
+    exporter: { type, labels },
+  };
+}
+
+/** What `mq exporter` serves, by figure name (the metric is `mq_` + name). */
+const EXPORTER_FIGURES: readonly Figure[] = EXPORTED_FIGURES.map((f) =>
+  exported(f.name, f.unit, f.type, f.labels, f.definition, f.reads ?? SINCE_START),
+);
+
+// ---------------------------------------------------------------------------------------------
 // the catalogue
 
 /** The figures of `mq stats summary`, in its order: catalogue names of endpoint fields. */
@@ -470,7 +506,7 @@ function build(): Figure[] {
     const reads = f.name === "entered" || f.name === "merged" ? `${f.reads}; mq insights: ${QUEUE_EVENTS}` : f.reads;
     return { ...f, shownBy, reads, ...(formerly.length ? { formerly: [...new Set([...(f.formerly ?? []), ...formerly])] } : {}) };
   });
-  return [...stats, ...insightsFigures(), ...stayFigures(), RETRIES, ...queueFigures()];
+  return [...stats, ...insightsFigures(), ...stayFigures(), RETRIES, ...queueFigures(), ...EXPORTER_FIGURES];
 }
 
 export const FIGURE_CATALOGUE: readonly Figure[] = build();

@@ -77,6 +77,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "mq --offline logs --repo acme/web --since 1d --all -o ndjson > acme.ndjson && mq serve --port 0 --events acme.ndjson",
   ],
 
+  exporter: [
+    "mq --offline exporter --repo acme/web,acme/api --since 1h --listen 127.0.0.1:0",
+    "mq --offline exporter --repo acme/web --since 1d --interval 10 --listen 127.0.0.1:0 --state-dir ./mq-exporter-state",
+  ],
+
   archive: [
     "mq --offline archive sync --repo acme/web --since 2d",
     "mq --offline archive sync --repo acme/web --since 1d && mq archive status",

@@ -21,6 +21,7 @@ describe("bash completion", () => {
       "why",
       "wait",
       "serve",
+      "exporter",
       "archive",
       "auth",
       "config",

@@ -12,7 +12,7 @@ describe.skipIf(!zsh)(`zsh completion${zsh ? "" : " (skipped: zsh is not install
   it.each([
     [
       ["mq", ""],
-      ["logs", "stats", "insights", "prs", "pr", "queue", "why", "wait", "serve", "archive", "auth", "config", "completion", "help"],
+      ["logs", "stats", "insights", "prs", "pr", "queue", "why", "wait", "serve", "exporter", "archive", "auth", "config", "completion", "help"],
     ],
     [["mq", "st"], ["stats"]],
     [["mq", "stats", "fa"], ["failure-rate"]],

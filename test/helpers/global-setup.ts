@@ -7,11 +7,14 @@
 //   another is spawning mq (two terminals, an editor's watcher) leaves it the chunks it loads.
 //   It runs scripts/build.mjs (what `npm run build:bundle` runs) without npm: npm on Node 22 and
 //   later turns on Node's compile cache in the temp folder, which would be left in the run's.
+// - With MQ_TEST_REPORT (CI), what is left is also written beside the report, for the closing
+//   summary of .ci/run (scripts/ci-summary.mjs): CI shows only the end of its output.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { reportPath } from "./ci-reporter.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -30,6 +33,8 @@ export default function setup(): () => void {
       else process.env.TMPDIR = outer;
     }
     if (left.length > 0) {
+      const report = process.env.MQ_TEST_REPORT;
+      if (report) writeFileSync(reportPath(report, "leftovers"), JSON.stringify(left.sort()));
       const shown = left.sort().slice(0, 50).join("\n  ");
       const more = left.length > 50 ? `\n  ... and ${left.length - 50} more` : "";
       const message = `the tests left ${left.length} entries in the temporary directory (${root}):\n  ${shown}${more}`;

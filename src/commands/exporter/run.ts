@@ -1,0 +1,144 @@
+// `mq exporter`'s run: the metrics server started, then a round of polls every --interval seconds
+// (each repository's new events since its position, REPO_CONCURRENCY at once) until Ctrl-C or
+// SIGTERM. A repository that fails is counted, logged when its error changes, named by /readyz,
+// and tried again next round; the others go on. Loaded when `mq exporter` runs (cli.ts).
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Context } from "../../context.js";
+import { AuthError, ContractError, HttpError, NetworkError, redact, UsageError } from "../../errors.js";
+import type { LogEvent } from "../../api/events.js";
+import { DEFAULT_PARALLEL } from "../../api/slice-limits.js";
+import { pool, REPO_CONCURRENCY } from "../../cmdutil/repos.js";
+import { QUEUE_EVENT_TYPES } from "../../insights/dialects.js";
+import { walkLog } from "../../insights/walk.js";
+import { messageText } from "../../iostreams/terminal-text.js";
+import { renderExposition } from "../../output/openmetrics.js";
+import { messageSecrets } from "../../secrets.js";
+import { startMetricsServer, type MetricsServer } from "./http.js";
+import type { ExporterOptions } from "./index.js";
+import { countError, countEvent, metricFamilies, pruneEvictions } from "./metrics.js";
+import { loadState, saveState, type ExporterState, type Position } from "./state.js";
+
+interface Follow {
+  repository: string;
+  owner: string;
+  name: string;
+  /** a first poll has read everything up to its start */
+  caughtUp: boolean;
+  /** the last error's message, until a poll succeeds */
+  error?: string;
+}
+
+/** The kind label of a failed poll: a few values, never the message. */
+export function errorKind(err: unknown): string {
+  if (err instanceof AuthError) return "auth";
+  if (err instanceof HttpError) {
+    if (err.status === 401 || err.status === 403) return "auth";
+    if (err.status === 404) return "not_found";
+    if (err.status === 429) return "rate_limited";
+    if (err.status >= 500) return "server";
+    return "other";
+  }
+  if (err instanceof ContractError) return "contract";
+  if (err instanceof NetworkError) return "network";
+  return "other";
+}
+
+const byTimeThenId = (a: LogEvent, b: LogEvent) => Date.parse(a.received_at) - Date.parse(b.received_at) || a.id - b.id;
+
+/**
+ * Counts the events of one poll, oldest first, that the position has not counted, and moves the
+ * position to the newest of them. The API has no "after id": a poll asks from the position's
+ * instant, and the ids counted at that instant are skipped.
+ */
+export function countNew(state: ExporterState, repository: string, events: LogEvent[], start: number): void {
+  const pos: Position = state.positions[repository] ?? { watermark: start, seen: [] };
+  const seen = new Set(pos.seen);
+  events.sort(byTimeThenId);
+  for (const ev of events) {
+    const t = Date.parse(ev.received_at);
+    if (!Number.isFinite(t) || t < pos.watermark || seen.has(ev.id)) continue;
+    countEvent(state.metrics, repository, ev);
+    if (t > pos.watermark) {
+      pos.watermark = t;
+      seen.clear();
+    }
+    seen.add(ev.id);
+  }
+  state.positions[repository] = { watermark: pos.watermark, seen: [...seen] };
+}
+
+export async function runExporter(opts: ExporterOptions, ctx: Context): Promise<void> {
+  const follows: Follow[] = opts.repos.map((r) => ({ repository: `${r.owner}/${r.name}`, owner: r.owner, name: r.name, caughtUp: false }));
+  const state = loadState(
+    opts.stateDir,
+    follows.map((f) => f.repository),
+  );
+  const clean = (text: string) => messageText(redact(text, messageSecrets(ctx)));
+  let server: MetricsServer;
+  try {
+    server = await startMetricsServer(opts.host, opts.port, opts.auth, {
+      metrics: (format) => renderExposition(metricFamilies(state.metrics), format),
+      notReady: () => {
+        const behind = follows.filter((f) => !f.caughtUp || f.error !== undefined);
+        if (behind.length === 0) return undefined;
+        return `not ready: ${behind.map((f) => `${f.repository} (${f.error !== undefined ? `failing: ${f.error}` : "catching up"})`).join(", ")}`;
+      },
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE")
+      throw new UsageError(`--listen ${opts.host}:${opts.port}: the address is already in use (port 0 picks a free one).`);
+    if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EACCES")
+      throw new UsageError(`--listen ${opts.host}:${opts.port}: cannot listen there (${code}).`);
+    throw err;
+  }
+  ctx.onCleanup(() => server.close());
+  ctx.io.stdout.write(`${server.url}\n`);
+  ctx.io.stderr.write(
+    `mq exporter: serving ${server.url}/metrics for ${follows.length} ${follows.length === 1 ? "repository" : "repositories"}, polling every ${opts.interval} s` +
+      `${opts.stateDir ? `, state in ${opts.stateDir}` : ""}\nPress Ctrl-C to stop.\n`,
+  );
+
+  const pollOne = async (f: Follow) => {
+    const start = opts.since.getTime();
+    const from = state.positions[f.repository]?.watermark ?? start;
+    const until = ctx.now();
+    try {
+      const events: LogEvent[] = [];
+      for await (const ev of walkLog(ctx, {
+        owner: f.owner,
+        name: f.name,
+        since: new Date(from),
+        until,
+        types: QUEUE_EVENT_TYPES,
+        // the backfill in parallel time slices; a poll's few seconds page after page
+        parallel: f.caughtUp ? 1 : DEFAULT_PARALLEL,
+      }))
+        events.push(ev);
+      countNew(state, f.repository, events, start);
+      f.caughtUp = true;
+      if (f.error !== undefined) ctx.io.stderr.write(`mq exporter: ${f.repository}: reading again\n`);
+      f.error = undefined;
+    } catch (err) {
+      if (ctx.signal.aborted) return;
+      countError(state.metrics, f.repository, errorKind(err));
+      const message = clean(err instanceof Error ? err.message : String(err));
+      // logged once per change: a repository failing every poll for an hour is one line, not 120
+      if (message !== f.error) ctx.io.stderr.write(`mq exporter: ${f.repository}: ${message}\n`);
+      f.error = message;
+    }
+  };
+
+  try {
+    while (!ctx.signal.aborted) {
+      await pool(follows, REPO_CONCURRENCY, pollOne);
+      pruneEvictions(state.metrics, ctx.now().getTime());
+      if (opts.stateDir !== undefined) saveState(opts.stateDir, state);
+      await sleep(opts.interval * 1000, undefined, { signal: ctx.signal }).catch(() => undefined);
+    }
+  } finally {
+    await server.close();
+  }
+  // a poll cut short counted nothing of what it read, so the state saved last matches the counts
+  ctx.io.stderr.write("mq exporter: stopped\n");
+}
