@@ -112,7 +112,21 @@ const LISTED: Readonly<Record<string, (ctx: Context) => Command>> = {
 };
 
 /** Commands that run on their own subtree; completion describes the whole tree. */
-const SELF_CONTAINED = new Set(["logs", "stats", "insights", "prs", "pr", "queue", "why", "wait", "serve", "exporter", "archive", "auth", "config"]);
+const SELF_CONTAINED = new Set([
+  "logs",
+  "stats",
+  "insights",
+  "prs",
+  "pr",
+  "queue",
+  "why",
+  "wait",
+  "serve",
+  "exporter",
+  "archive",
+  "auth",
+  "config",
+]);
 
 /**
  * The top-level command ARGV runs, when it runs one that needs no other: `mq auth status` builds

@@ -10,7 +10,7 @@ import { runMq } from "../../reliability/harness.js";
 type Ev = { received_at: string };
 const HISTORY = prSevenEvents("contract") as unknown as Ev[];
 const upTo = (iso: string) => HISTORY.filter((e) => e.received_at <= iso);
-const after = (iso: string, until = "9999") => HISTORY.filter((e) => e.received_at > iso && e.received_at <= until);
+const arrivingAfter = (iso: string, until = "9999") => HISTORY.filter((e) => e.received_at > iso && e.received_at <= until);
 
 let server: RunningServer | undefined;
 afterEach(async () => {
@@ -38,7 +38,7 @@ describe("mq wait N", () => {
     const run = runMq(["wait", "7", ...SINCE, "--interval", "0.1", "-o", "ndjson"], { apiUrl: s.url, now: () => clock });
     // its own events and the bisections of its batched stay, then a first poll
     await requestsReach(s, 3);
-    s.appendEvents("acme/web", after("2026-11-20T10:30:00Z", "2026-11-20T10:45:00Z") as never);
+    s.appendEvents("acme/web", arrivingAfter("2026-11-20T10:30:00Z", "2026-11-20T10:45:00Z") as never);
     clock = new Date("2026-11-20T10:45:00Z");
     const r = await run;
     expect(r.code, r.stderr).toBe(1);
@@ -98,7 +98,7 @@ describe("mq wait N", () => {
       env: { GITHUB_ACTIONS: "true" },
     });
     await requestsReach(s, 3);
-    s.appendEvents("acme/web", after("2026-11-20T11:05:00Z") as never);
+    s.appendEvents("acme/web", arrivingAfter("2026-11-20T11:05:00Z") as never);
     clock = new Date("2026-11-20T11:30:00Z");
     const r = await run;
     expect([r.code, r.stdout, r.stderr]).toEqual([0, "#7 merged at 2026-11-20T11:22:15Z\n", ""]);
