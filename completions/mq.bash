@@ -221,7 +221,7 @@ __mq_flags() {
       --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     serve) __mq_r=(
-      --host --port --seed --days --now --repos --events --latency --memory-budget -R --repo
+      --host --port --seed --days --now --speed --repos --events --latency --memory-budget -R --repo
       --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
       --strict --no-csv-guard --dialect -h --help
     ) ;;
@@ -350,7 +350,7 @@ __mq_flags() {
 # __mq_takes_value PATH FLAG: whether FLAG of PATH reads the next word as its value
 __mq_takes_value() {
   case "$1|$2" in
-    *'|-R'|*'|--repo'|*'|--api-url'|*'|-o'|*'|--output'|*'|--color'|*'|--token'|*'|--timeout'|*'|--dialect'|*'|--pr'|*'|--not-pr'|*'|--type'|*'|--not-type'|*'|--outcome'|*'|--not-outcome'|*'|--trigger'|*'|--not-trigger'|*'|--batch-pr'|*'|--not-batch-pr'|*'|--base-ref'|*'|--since'|*'|--until'|*'|--per-page'|*'|--limit'|*'|--cursor'|*'|--interval'|*'|--fields'|*'|--parallel'|*'|--at'|*'|--branch'|*'|--fail-if'|*'|--fail-if-scope'|*'|--min-count'|*'|--report'|*'|--partition'|*'|--queue'|*'|--priority-rule'|*'|--compare'|*'|--slowest'|*'|--reason'|*'|--sort'|*'|--max-wait'|*'|--host'|*'|--port'|*'|--seed'|*'|--days'|*'|--now'|*'|--repos'|*'|--events'|*'|--latency'|*'|--memory-budget'|*'|--listen'|*'|--state-dir'|*'|--bearer-token-file'|*'|--basic-auth-file'|*'|--data-dir'|*'|--parquet') return 0 ;;
+    *'|-R'|*'|--repo'|*'|--api-url'|*'|-o'|*'|--output'|*'|--color'|*'|--token'|*'|--timeout'|*'|--dialect'|*'|--pr'|*'|--not-pr'|*'|--type'|*'|--not-type'|*'|--outcome'|*'|--not-outcome'|*'|--trigger'|*'|--not-trigger'|*'|--batch-pr'|*'|--not-batch-pr'|*'|--base-ref'|*'|--since'|*'|--until'|*'|--per-page'|*'|--limit'|*'|--cursor'|*'|--interval'|*'|--fields'|*'|--parallel'|*'|--at'|*'|--branch'|*'|--fail-if'|*'|--fail-if-scope'|*'|--min-count'|*'|--report'|*'|--partition'|*'|--queue'|*'|--priority-rule'|*'|--compare'|*'|--slowest'|*'|--reason'|*'|--sort'|*'|--max-wait'|*'|--host'|*'|--port'|*'|--seed'|*'|--days'|*'|--now'|*'|--speed'|*'|--repos'|*'|--events'|*'|--latency'|*'|--memory-budget'|*'|--listen'|*'|--state-dir'|*'|--bearer-token-file'|*'|--basic-auth-file'|*'|--data-dir'|*'|--parquet') return 0 ;;
   esac
   return 1
 }

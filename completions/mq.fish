@@ -35,7 +35,7 @@ end
 # __mq_takes_value PATH FLAG: whether FLAG of PATH reads the next word as its value
 function __mq_takes_value --argument-names path flag
     switch "$path|$flag"
-        case '*|-R' '*|--repo' '*|--api-url' '*|-o' '*|--output' '*|--color' '*|--token' '*|--timeout' '*|--dialect' '*|--pr' '*|--not-pr' '*|--type' '*|--not-type' '*|--outcome' '*|--not-outcome' '*|--trigger' '*|--not-trigger' '*|--batch-pr' '*|--not-batch-pr' '*|--base-ref' '*|--since' '*|--until' '*|--per-page' '*|--limit' '*|--cursor' '*|--interval' '*|--fields' '*|--parallel' '*|--at' '*|--branch' '*|--fail-if' '*|--fail-if-scope' '*|--min-count' '*|--report' '*|--partition' '*|--queue' '*|--priority-rule' '*|--compare' '*|--slowest' '*|--reason' '*|--sort' '*|--max-wait' '*|--host' '*|--port' '*|--seed' '*|--days' '*|--now' '*|--repos' '*|--events' '*|--latency' '*|--memory-budget' '*|--listen' '*|--state-dir' '*|--bearer-token-file' '*|--basic-auth-file' '*|--data-dir' '*|--parquet'
+        case '*|-R' '*|--repo' '*|--api-url' '*|-o' '*|--output' '*|--color' '*|--token' '*|--timeout' '*|--dialect' '*|--pr' '*|--not-pr' '*|--type' '*|--not-type' '*|--outcome' '*|--not-outcome' '*|--trigger' '*|--not-trigger' '*|--batch-pr' '*|--not-batch-pr' '*|--base-ref' '*|--since' '*|--until' '*|--per-page' '*|--limit' '*|--cursor' '*|--interval' '*|--fields' '*|--parallel' '*|--at' '*|--branch' '*|--fail-if' '*|--fail-if-scope' '*|--min-count' '*|--report' '*|--partition' '*|--queue' '*|--priority-rule' '*|--compare' '*|--slowest' '*|--reason' '*|--sort' '*|--max-wait' '*|--host' '*|--port' '*|--seed' '*|--days' '*|--now' '*|--speed' '*|--repos' '*|--events' '*|--latency' '*|--memory-budget' '*|--listen' '*|--state-dir' '*|--bearer-token-file' '*|--basic-auth-file' '*|--data-dir' '*|--parquet'
             return 0
     end
     return 1
@@ -301,6 +301,7 @@ complete -c mq -n '__mq_at "serve"' -l port -x -d 'port to listen on; 0 picks a 
 complete -c mq -n '__mq_at "serve"' -l seed -x -d 'simulation seed: the same seed, repository, --now and --days give the same history (default: 0)'
 complete -c mq -n '__mq_at "serve"' -l days -x -d 'days of simulated history, 1 to 365 (default: 30)'
 complete -c mq -n '__mq_at "serve"' -l now -x -d 'the simulated present (default: now, to the second)'
+complete -c mq -n '__mq_at "serve"' -l speed -x -d 'the present runs n times as fast as real time, from --now (or now): new events keep arriving; 0.1 to 1000000 (default: frozen with --now, real time without)'
 complete -c mq -n '__mq_at "serve"' -l repos -x -d 'only these repositories exist; others answer 404 (default: any repository)'
 complete -c mq -n '__mq_at "serve"' -l events -r -F -d 'serve exactly the events of a file written by `mq logs --all -o ndjson`'
 complete -c mq -n '__mq_at "serve"' -l latency -x -d 'wait this long before every answer, 0 to 60000 (for tests and benchmarks; default: 0)'

@@ -74,6 +74,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   serve: [
     "mq serve --port 0",
     "mq serve --port 0 --seed 7 --days 14 --repos acme/web,acme/api",
+    "mq serve --port 0 --days 3 --now 2026-11-26T14:00:00Z --speed 60",
     "mq --offline logs --repo acme/web --since 1d --all -o ndjson > acme.ndjson && mq serve --port 0 --events acme.ndjson",
   ],
 
