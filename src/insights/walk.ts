@@ -10,7 +10,10 @@ import { DEFAULT_PARALLEL } from "../api/slice-limits.js";
 import { pageCheck } from "../api/schema/page-check.js";
 import { paginate } from "../api/pagination.js";
 import { LOG_ORDER } from "../api/pagination-guard.js";
+import { checkEventIds, eventIdKey } from "../api/event-ids.js";
+import type { ApiResponse } from "../api/client.js";
 import { walkSlices } from "../api/slices.js";
+import { apiHeldSince } from "../context/data-held.js";
 
 export interface WalkOptions {
   owner: string;
@@ -45,6 +48,18 @@ export interface EventSource {
    * batches, each event made when asked for: one await per batch, not per event.
    */
   stayEvents?(q: WalkOptions & { types: readonly string[] }): AsyncIterable<EventBatch>;
+  /**
+   * The parts of a window the source holds no events for, for one repository (epoch ms, oldest
+   * first), and where the source's data is, in words: events missing there are not events that
+   * did not happen (`mq insights` compares with no such window).
+   */
+  missing(repository: string, since: Date, until: Date): Promise<MissingData>;
+}
+
+export interface MissingData {
+  parts: Array<{ from: number; to: number }>;
+  /** "before the bundled server's history (from 2026-10-21 00:00Z)", "outside what the archive covers" */
+  where: string;
 }
 
 /** Events read one by one, valid until the next batch is asked for. */
@@ -54,7 +69,16 @@ export interface EventBatch {
 }
 
 export function apiEventSource(ctx: Context): EventSource {
-  return { fromArchive: false, events: (q) => walkLog(ctx, q) };
+  return {
+    fromArchive: false,
+    events: (q) => walkLog(ctx, q),
+    async missing(_repository, since, until) {
+      const held = await apiHeldSince(ctx);
+      if (!held || since.getTime() >= held.from) return { parts: [], where: "" };
+      const from = new Date(held.from).toISOString().slice(0, 16).replace("T", " ");
+      return { parts: [{ from: since.getTime(), to: Math.min(until.getTime(), held.from) }], where: `before ${held.what} (from ${from}Z)` };
+    },
+  };
 }
 
 /** An instant as the API receives it (as `mq logs` sends it: UTC, milliseconds only when there are some). */
@@ -78,8 +102,15 @@ export async function* walkLog(ctx: Context, opts: WalkOptions): AsyncGenerator<
   };
   // envelopes are checked; metadata is read field by field, tolerant of either dialect, so a
   // contract mismatch is no news here (unless --strict asks for it)
-  const parse = (body: unknown) =>
-    checkPage(body, { strict: ctx.globals.strict, checkMetadataOf: () => false }) as LogEvent[] | Promise<LogEvent[]>;
+  // ids beyond 2^53 kept exact (the walk's guard and slices key events by id), beyond int64 refused
+  const withIds = (events: LogEvent[], res: ApiResponse): LogEvent[] => {
+    checkEventIds(events, res, "nothing was read after it");
+    return events;
+  };
+  const parse = (body: unknown, _url: URL, res: ApiResponse) => {
+    const events = checkPage(body, { strict: ctx.globals.strict, checkMetadataOf: () => false }) as LogEvent[] | Promise<LogEvent[]>;
+    return Array.isArray(events) ? withIds(events, res) : events.then((e) => withIds(e, res));
+  };
   let count = 0;
   let pages = 0;
   // --parallel 1: page after page; else parallel time slices
@@ -95,7 +126,7 @@ export async function* walkLog(ctx: Context, opts: WalkOptions): AsyncGenerator<
           parse,
           signal: ctx.signal,
           timeOf: (e) => Date.parse(e.received_at),
-          idOf: (e) => e.id,
+          idOf: eventIdKey,
         })
       : paginate(client, path, query, {
           signal: ctx.signal,

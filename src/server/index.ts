@@ -29,6 +29,13 @@ export interface ServerOptions {
   seed?: number;
   days?: number;
   now?: Date;
+  /**
+   * the present runs this many times as fast as the real clock, from `now` (or the real clock at
+   * start): new events appear as the simulated present reaches them (mq serve --speed)
+   */
+  speed?: number;
+  /** the real instant (ms) at which the present was `now`: mq serve sets it once, so a restarted worker keeps the same clock */
+  speedFrom?: number;
   /** "owner/name": only these repositories exist (others 404) */
   repos?: string[];
   /** serve exactly the events of this ndjson file instead of a simulation */
@@ -61,6 +68,8 @@ export interface RunningServer {
   appendEvents(repo: string, events: Event[]): void;
   /** every request received, in order, unless recordRequests is false */
   requests: Array<{ method: string; url: string; headers: Record<string, string | undefined> }>;
+  /** where the history it holds begins now (mq --offline says when a window reaches before it); undefined for a recorded log */
+  historyStart(): Date | undefined;
 }
 
 export { EventStore } from "./store.js";
@@ -69,6 +78,15 @@ export { simulateRepository } from "./simulate/index.js";
 export { loadEventsFile, EventsFileError } from "./ndjson.js";
 
 const DAY = 86_400_000;
+
+/**
+ * A present that starts at `start` (the real clock when absent) at the real instant `from` and runs
+ * `speed` times as fast, in whole seconds as every present of the server.
+ */
+export function movingClock(start: Date | undefined, speed: number, from = Date.now()): () => number {
+  const origin = start ? start.getTime() : from;
+  return () => Math.floor((origin + Math.max(0, Date.now() - from) * speed) / 1000) * 1000;
+}
 
 /** the store a page filter gets when it reads none (see needsBatches) */
 const NO_EVENTS = new EventStore();
@@ -89,7 +107,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (!options.now && loaded.newest !== undefined) fileNow = Math.ceil(loaded.newest / 1000) * 1000;
   }
   const dialect = DIALECTS[options.dialect ?? "spec"];
+  const clock = options.speed !== undefined && !fixed ? movingClock(now, options.speed, options.speedFrom) : undefined;
   const repos = new Repositories({
+    clock,
     translate: dialect.name === "mergify" ? toMergifyEvent : undefined,
     factView: dialect.name === "mergify" ? MERGIFY_FACT_VIEW : undefined,
     seed: options.seed ?? 0,
@@ -133,6 +153,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   return {
     url,
     requests,
+    historyStart() {
+      const ms = repos.historyStartMs();
+      return ms === undefined ? undefined : new Date(ms);
+    },
     appendEvents(repo, events) {
       // translated (for the dialect spoken) by the repositories, as every event entering a store
       repos.append(repo, events as unknown as StoredEvent[]);
