@@ -60,11 +60,9 @@ function weightedMean(records: readonly Rec[], field: string, weight: (r: Rec) =
     total += v * w;
     weights += w;
   }
-  // no weight at all (e.g. every interval had zero events): fall back to the plain mean
-  if (weights === 0) {
-    const xs = values(records, field);
-    return xs.length ? sum(xs) / xs.length : undefined;
-  }
+  // no weight at all (every interval had zero events): a mean over nothing is no figure (0 ÷ 0),
+  // and a plain mean of the values would be one nobody measured
+  if (weights === 0) return undefined;
   return total / weights;
 }
 
@@ -181,18 +179,24 @@ export function mergeIntervals(records: readonly Rec[]): Rec[] {
 }
 
 /**
- * Why `field` has no exact value over `records` pooled from several repositories (undefined: it
- * has one, windowValue's). Counts and sums add, extremes combine, a rate is Σnum / Σden and a
+ * Why `field` has no exact value over `records` pooled from several parts: repositories (the
+ * total of `--repo a,b`) or groups (a response's "all groups" row, `mq stats summary`); undefined:
+ * it has one, windowValue's. Counts and sums add, extremes combine, a rate is Σnum / Σden and a
  * weighted mean Σ(value × weight) / Σweight; an average over items needs the count behind it (the
  * real service's sum_X / count_X), and a percentile never combines. An average of averages would
- * be a number nobody measured: the total says it is not available and why.
+ * be a number nobody measured: the total says it is not available and why (the catalogue's rule).
  */
-export function totalUnavailable(field: string, records: readonly Rec[]): string | undefined {
+export function totalUnavailable(
+  field: string,
+  records: readonly Rec[],
+  parts: "repositories" | "groups" = "repositories",
+): string | undefined {
   const spec = FIGURES.get(field);
   if (spec?.percentile !== undefined) {
-    return `the ${spec.percentile === 50 ? "median" : `p${spec.percentile}`} of each repository does not give the one of all (mq insights --repo computes exact percentiles from the events)`;
+    const each = parts === "groups" ? "group" : "repository";
+    return `the ${spec.percentile === 50 ? "median" : `p${spec.percentile}`} of each ${each} does not give the one of all (mq insights${parts === "repositories" ? " --repo" : ""} computes exact percentiles from the events)`;
   }
-  const rule = ruleOf(field);
+  const rule = ruleOf(field, parts === "groups" ? "groups" : "window");
   const valued = records.filter((r) => num(r[field]) !== undefined);
   switch (rule.by) {
     case "sum":
