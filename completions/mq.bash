@@ -8,13 +8,13 @@ __mq_sub() {
   case "$1|$2" in
     '|logs'|'|stats'|'|insights'|'|prs'|'|pr'|'|serve'|'|exporter'|'|archive'|'|auth'|'|config'|'|completion'|'|help') __mq_s=$2 ;;
     'logs|aggregate') __mq_s=$2 ;;
-    'stats|time-to-merge'|'stats|merge-queue-checks-outcome'|'stats|queues-checks-outcome-count'|'stats|queues-entered-count'|'stats|queues-merged-count'|'stats|average-ci-runtime'|'stats|average-queue-time'|'stats|idle-queue-time'|'stats|skip-intermediate-results'|'stats|total-queue-time'|'stats|queue-size'|'stats|running-speculative-checks'|'stats|batch-size'|'stats|batch-bisection'|'stats|branches'|'stats|checks-retries'|'stats|failure-rate'|'stats|queues-pr-exit-reasons'|'stats|queues'|'stats|summary') __mq_s=$2 ;;
+    'stats|summary'|'stats|queues-checks-outcome-count'|'stats|queues-entered-count'|'stats|queues-merged-count'|'stats|average-ci-runtime'|'stats|average-queue-time'|'stats|idle-queue-time'|'stats|skip-intermediate-results'|'stats|total-queue-time'|'stats|queue-size'|'stats|running-speculative-checks'|'stats|batch-size'|'stats|batch-bisection'|'stats|branches'|'stats|checks-retries'|'stats|failure-rate'|'stats|queues-pr-exit-reasons'|'stats|queues'|'stats|time-to-merge'|'stats|merge-queue-checks-outcome') __mq_s=$2 ;;
     'archive|sync'|'archive|status'|'archive|query'|'archive|export') __mq_s=$2 ;;
     'auth|login'|'auth|status'|'auth|logout'|'auth|token') __mq_s=$2 ;;
     'config|get'|'config|set'|'config|unset'|'config|list') __mq_s=$2 ;;
     'help|logs'|'help|stats'|'help|insights'|'help|prs'|'help|pr'|'help|serve'|'help|exporter'|'help|archive'|'help|auth'|'help|config'|'help|completion') __mq_s=$2 ;;
     'help logs|aggregate') __mq_s=$2 ;;
-    'help stats|time-to-merge'|'help stats|merge-queue-checks-outcome'|'help stats|queues-checks-outcome-count'|'help stats|queues-entered-count'|'help stats|queues-merged-count'|'help stats|average-ci-runtime'|'help stats|average-queue-time'|'help stats|idle-queue-time'|'help stats|skip-intermediate-results'|'help stats|total-queue-time'|'help stats|queue-size'|'help stats|running-speculative-checks'|'help stats|batch-size'|'help stats|batch-bisection'|'help stats|branches'|'help stats|checks-retries'|'help stats|failure-rate'|'help stats|queues-pr-exit-reasons'|'help stats|queues'|'help stats|summary') __mq_s=$2 ;;
+    'help stats|summary'|'help stats|queues-checks-outcome-count'|'help stats|queues-entered-count'|'help stats|queues-merged-count'|'help stats|average-ci-runtime'|'help stats|average-queue-time'|'help stats|idle-queue-time'|'help stats|skip-intermediate-results'|'help stats|total-queue-time'|'help stats|queue-size'|'help stats|running-speculative-checks'|'help stats|batch-size'|'help stats|batch-bisection'|'help stats|branches'|'help stats|checks-retries'|'help stats|failure-rate'|'help stats|queues-pr-exit-reasons'|'help stats|queues'|'help stats|time-to-merge'|'help stats|merge-queue-checks-outcome') __mq_s=$2 ;;
     'help archive|sync'|'help archive|status'|'help archive|query'|'help archive|export') __mq_s=$2 ;;
     'help auth|login'|'help auth|status'|'help auth|logout'|'help auth|token') __mq_s=$2 ;;
     'help config|get'|'help config|set'|'help config|unset'|'help config|list') __mq_s=$2 ;;
@@ -28,10 +28,11 @@ __mq_subs() {
     '') __mq_r=(logs stats insights prs pr serve exporter archive auth config completion help) ;;
     logs) __mq_r=(aggregate) ;;
     stats) __mq_r=(
-      time-to-merge merge-queue-checks-outcome queues-checks-outcome-count queues-entered-count
-      queues-merged-count average-ci-runtime average-queue-time idle-queue-time
-      skip-intermediate-results total-queue-time queue-size running-speculative-checks batch-size
-      batch-bisection branches checks-retries failure-rate queues-pr-exit-reasons queues summary
+      summary queues-checks-outcome-count queues-entered-count queues-merged-count
+      average-ci-runtime average-queue-time idle-queue-time skip-intermediate-results
+      total-queue-time queue-size running-speculative-checks batch-size batch-bisection branches
+      checks-retries failure-rate queues-pr-exit-reasons queues time-to-merge
+      merge-queue-checks-outcome
     ) ;;
     archive) __mq_r=(sync status query export) ;;
     auth) __mq_r=(login status logout token) ;;
@@ -39,10 +40,11 @@ __mq_subs() {
     help) __mq_r=(logs stats insights prs pr serve exporter archive auth config completion) ;;
     'help logs') __mq_r=(aggregate) ;;
     'help stats') __mq_r=(
-      time-to-merge merge-queue-checks-outcome queues-checks-outcome-count queues-entered-count
-      queues-merged-count average-ci-runtime average-queue-time idle-queue-time
-      skip-intermediate-results total-queue-time queue-size running-speculative-checks batch-size
-      batch-bisection branches checks-retries failure-rate queues-pr-exit-reasons queues summary
+      summary queues-checks-outcome-count queues-entered-count queues-merged-count
+      average-ci-runtime average-queue-time idle-queue-time skip-intermediate-results
+      total-queue-time queue-size running-speculative-checks batch-size batch-bisection branches
+      checks-retries failure-rate queues-pr-exit-reasons queues time-to-merge
+      merge-queue-checks-outcome
     ) ;;
     'help archive') __mq_r=(sync status query export) ;;
     'help auth') __mq_r=(login status logout token) ;;
@@ -74,16 +76,10 @@ __mq_flags() {
       -R --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry
       --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
-    'stats time-to-merge') __mq_r=(
-      --at --branch --fields --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo
-      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
-      --strict --no-csv-guard --dialect -h --help
-    ) ;;
-    'stats merge-queue-checks-outcome') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --fields --fail-if
-      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
-      --help
+    'stats summary') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until --fail-if --fail-if-scope
+      --min-count --allow-empty --report -R --repo --api-url --offline -o --output --color --debug
+      --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'stats queues-checks-outcome-count') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
@@ -183,10 +179,16 @@ __mq_flags() {
       --since --until --fields -R --repo --api-url --offline -o --output --color --debug --token
       --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
-    'stats summary') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --fail-if --fail-if-scope
-      --min-count --allow-empty --report -R --repo --api-url --offline -o --output --color --debug
-      --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
+    'stats time-to-merge') __mq_r=(
+      --at --branch --fields --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict --no-csv-guard --dialect -h --help
+    ) ;;
+    'stats merge-queue-checks-outcome') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until --fields --fail-if
+      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
+      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
+      --help
     ) ;;
     insights) __mq_r=(
       --since --until --compare --base-ref --queue --slowest --fail-if --fail-if-scope --min-count
@@ -282,8 +284,7 @@ __mq_flags() {
     'help logs') __mq_r=(-h --help) ;;
     'help logs aggregate') __mq_r=(-h --help) ;;
     'help stats') __mq_r=(-h --help) ;;
-    'help stats time-to-merge') __mq_r=(-h --help) ;;
-    'help stats merge-queue-checks-outcome') __mq_r=(-h --help) ;;
+    'help stats summary') __mq_r=(-h --help) ;;
     'help stats queues-checks-outcome-count') __mq_r=(-h --help) ;;
     'help stats queues-entered-count') __mq_r=(-h --help) ;;
     'help stats queues-merged-count') __mq_r=(-h --help) ;;
@@ -301,7 +302,8 @@ __mq_flags() {
     'help stats failure-rate') __mq_r=(-h --help) ;;
     'help stats queues-pr-exit-reasons') __mq_r=(-h --help) ;;
     'help stats queues') __mq_r=(-h --help) ;;
-    'help stats summary') __mq_r=(-h --help) ;;
+    'help stats time-to-merge') __mq_r=(-h --help) ;;
+    'help stats merge-queue-checks-outcome') __mq_r=(-h --help) ;;
     'help insights') __mq_r=(-h --help) ;;
     'help prs') __mq_r=(-h --help) ;;
     'help pr') __mq_r=(-h --help) ;;
@@ -331,7 +333,7 @@ __mq_flags() {
 # __mq_takes_value PATH FLAG: whether FLAG of PATH reads the next word as its value
 __mq_takes_value() {
   case "$1|$2" in
-    *'|-R'|*'|--repo'|*'|--api-url'|*'|-o'|*'|--output'|*'|--color'|*'|--token'|*'|--timeout'|*'|--dialect'|*'|--pr'|*'|--not-pr'|*'|--type'|*'|--not-type'|*'|--outcome'|*'|--not-outcome'|*'|--trigger'|*'|--not-trigger'|*'|--batch-pr'|*'|--not-batch-pr'|*'|--base-ref'|*'|--since'|*'|--until'|*'|--per-page'|*'|--limit'|*'|--cursor'|*'|--interval'|*'|--fields'|*'|--parallel'|*'|--at'|*'|--branch'|*'|--fail-if'|*'|--fail-if-scope'|*'|--min-count'|*'|--report'|*'|--partition'|*'|--queue'|*'|--priority-rule'|*'|--compare'|*'|--slowest'|*'|--reason'|*'|--sort'|*'|--host'|*'|--port'|*'|--seed'|*'|--days'|*'|--now'|*'|--repos'|*'|--events'|*'|--latency'|*'|--memory-budget'|*'|--listen'|*'|--state-dir'|*'|--bearer-token-file'|*'|--basic-auth-file'|*'|--data-dir'|*'|--parquet') return 0 ;;
+    *'|-R'|*'|--repo'|*'|--api-url'|*'|-o'|*'|--output'|*'|--color'|*'|--token'|*'|--timeout'|*'|--dialect'|*'|--pr'|*'|--not-pr'|*'|--type'|*'|--not-type'|*'|--outcome'|*'|--not-outcome'|*'|--trigger'|*'|--not-trigger'|*'|--batch-pr'|*'|--not-batch-pr'|*'|--base-ref'|*'|--since'|*'|--until'|*'|--per-page'|*'|--limit'|*'|--cursor'|*'|--interval'|*'|--fields'|*'|--parallel'|*'|--partition'|*'|--queue'|*'|--priority-rule'|*'|--fail-if'|*'|--fail-if-scope'|*'|--min-count'|*'|--report'|*'|--at'|*'|--branch'|*'|--compare'|*'|--slowest'|*'|--reason'|*'|--sort'|*'|--host'|*'|--port'|*'|--seed'|*'|--days'|*'|--now'|*'|--repos'|*'|--events'|*'|--latency'|*'|--memory-budget'|*'|--listen'|*'|--state-dir'|*'|--bearer-token-file'|*'|--basic-auth-file'|*'|--data-dir'|*'|--parquet') return 0 ;;
   esac
   return 1
 }

@@ -5,9 +5,11 @@
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
 
 // Written as in the contract (docs/api.md §2.1): the server's 422 details quote these patterns.
-export const OWNER_PATTERN = /^[a-zA-Z0-9-]+$/;
+// biome-ignore lint/complexity/noUselessEscapeInRegex: the contract's text, quoted in 422 details
+export const OWNER_PATTERN = /^[a-zA-Z0-9\-]+$/;
 export const OWNER_MAX_LENGTH = 40;
-export const NAME_PATTERN = /^[\w\-.]+$/;
+// biome-ignore lint/complexity/noUselessEscapeInRegex: the contract's text, quoted in 422 details
+export const NAME_PATTERN = /^[\w\-\.]+$/;
 /** the real service's limit (the contract gives no maximum) */
 export const NAME_MAX_LENGTH = 100;
 

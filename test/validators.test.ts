@@ -27,8 +27,10 @@ describe("checkRepo", () => {
       const [owner, name] = v.split("/");
       const schemas = OwnerSchema.safeParse(owner).success && RepositorySchema.safeParse(name).success;
       expect(checkRepo(v).ok, v).toBe(schemas);
-      expect(checkConfigValue("repo", v).ok, v).toBe(schemas);
-      if (schemas) expect(() => parseServeFlags({ repos: v }, undefined), v).not.toThrow();
+      // what a user types is held to the contract's rule, and a name ending in .git is refused too
+      const typed = schemas && !v.endsWith(".git");
+      expect(checkConfigValue("repo", v).ok, v).toBe(typed);
+      if (typed) expect(() => parseServeFlags({ repos: v }, undefined), v).not.toThrow();
       else expect(() => parseServeFlags({ repos: v }, undefined), v).toThrow(/--repos must be a comma-separated list of owner\/name/);
     }
   });

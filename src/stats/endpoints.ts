@@ -146,7 +146,7 @@ const RECORDS: readonly StatsEndpointSpec[] = [
   {
     name: "time-to-merge",
     path: "time_to_merge",
-    summary: "mean and median time to merge per partition and queue (deprecated)",
+    summary: "mean and median time to merge per partition and queue",
     dialects: BOTH,
     params: "time-to-merge",
     shape: "time-to-merge",
@@ -161,7 +161,7 @@ const RECORDS: readonly StatsEndpointSpec[] = [
   {
     name: "merge-queue-checks-outcome",
     path: "merge_queue_checks_outcome",
-    summary: "totals of check outcomes per group over the window (deprecated)",
+    summary: "totals of check outcomes per group over the window",
     dialects: BOTH,
     params: "filters",
     shape: "checks-outcome",

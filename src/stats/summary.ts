@@ -5,7 +5,7 @@ import { figure, SUMMARY_FIGURES, type SummaryFigureName } from "../figures/cata
 import { judge, statsTargets, targetValue, type FailIfExpr, type GateOptions, type GateScope, type Verdict } from "./fail-if.js";
 
 export const SUMMARY_DESCRIPTION =
-  "headline figures of the window: entered, merged, failure rate, queue time, CI runtime, queue size, retries";
+  "headline figures of the window: entered, merged, check failure rate, queue time, CI runtime, queue size, retries";
 
 /**
  * Where each headline figure comes from: the endpoint, and the field aggregated over the window.

@@ -336,8 +336,10 @@ export function NewCmdStats(
     });
   if (!withSubcommands) return stats;
 
-  for (const endpoint of STATS_ENDPOINTS) {
-    const cmd = new Command(endpoint.name).description(endpoint.summary);
+  // in the listing's order (statsRecords): the summary, the current endpoints, the deprecated ones
+  stats.addCommand(NewCmdStatsSummary(ctx, runSummaryF));
+  for (const endpoint of listedEndpoints()) {
+    const cmd = new Command(endpoint.name).description(endpointDescription(endpoint));
     addStatsFlags(cmd, endpoint.accepts);
     // known everywhere (a misplaced one gets mq's own message), shown only where they apply
     const chart = new Option("--chart", "draw the main figure over time for each group instead of tables");
@@ -370,7 +372,6 @@ export function NewCmdStats(
     });
     stats.addCommand(cmd);
   }
-  stats.addCommand(NewCmdStatsSummary(ctx, runSummaryF));
   return stats;
 }
 
@@ -409,19 +410,31 @@ export function NewCmdStatsSummary(ctx: Context, runF?: StatsRuns["summary"]): C
   return cmd;
 }
 
-/** The subcommands as records: name, what it answers, the dialects that have it. */
+/** The endpoints in the order they are listed: the current ones, then the deprecated ones. */
+function listedEndpoints(): StatsEndpoint[] {
+  return [...STATS_ENDPOINTS.filter((e) => !e.deprecatedUse), ...STATS_ENDPOINTS.filter((e) => e.deprecatedUse)];
+}
+
+/** What an endpoint answers, marked when one dialect alone has it and when it is deprecated. */
+export function endpointDescription(e: StatsEndpoint): string {
+  const marks: string[] = [];
+  if (e.dialects.length === 1)
+    marks.push(e.dialects[0] === "mergify" ? "real service only: --dialect mergify" : "contract only: --dialect spec");
+  if (e.deprecatedUse) marks.push(`deprecated: use ${e.deprecatedUse}`);
+  return marks.length > 0 ? `${e.summary} (${marks.join("; ")})` : e.summary;
+}
+
+/** The subcommands as records, in the listing's order: name, what it answers, the dialects that have it. */
 export function statsRecords(): Array<{ name: string; summary: string; dialects: string[] }> {
   return [
-    ...STATS_ENDPOINTS.map((e) => ({ name: e.name, summary: e.summary, dialects: [...e.dialects] })),
     { name: "summary", summary: SUMMARY_DESCRIPTION, dialects: Object.keys(DIALECTS) },
+    ...listedEndpoints().map((e) => ({ name: e.name, summary: endpointDescription(e), dialects: [...e.dialects] })),
   ];
 }
 
+/** `mq stats` alone: the summary first, the current endpoints, then the deprecated ones, each marked. */
 export function statsListing(): string {
-  const rows: Array<[string, string]> = [
-    ...STATS_ENDPOINTS.map((e) => [e.name, e.summary] as [string, string]),
-    ["summary", SUMMARY_DESCRIPTION],
-  ];
+  const rows = statsRecords().map((r) => [r.name, r.summary] as [string, string]);
   const width = Math.max(...rows.map(([n]) => n.length));
   return rows.map(([n, s]) => `${n.padEnd(width)}  ${s}`).join("\n") + "\n";
 }

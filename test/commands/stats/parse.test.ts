@@ -116,5 +116,20 @@ describe("NewCmdStats", () => {
   it("lists the subcommands", () => {
     // the 17 contract endpoints, the real service's idle-queue-time and skip-intermediate-results, and summary
     expect(statsListing().split("\n").filter(Boolean)).toHaveLength(20);
+    const names = statsListing()
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => line.split(/\s+/)[0]);
+    // the summary first, the deprecated endpoints last
+    expect(names[0]).toBe("summary");
+    expect(names.slice(-2)).toEqual(["time-to-merge", "merge-queue-checks-outcome"]);
+    const lineOf = (name: string) =>
+      statsListing()
+        .split("\n")
+        .find((l) => l.startsWith(`${name} `));
+    expect(lineOf("idle-queue-time")).toMatch(/\(real service only: --dialect mergify\)$/);
+    expect(lineOf("average-queue-time")).toMatch(/\(contract only: --dialect spec\)$/);
+    expect(lineOf("time-to-merge")).toMatch(/\(deprecated: use mq stats average-queue-time or mq stats total-queue-time\)$/);
+    expect(lineOf("failure-rate")).not.toMatch(/\)$/);
   });
 });
