@@ -50,7 +50,12 @@ function sum(xs: readonly number[]): number {
   return xs.reduce((a, b) => a + b, 0);
 }
 
-function weightedMean(records: readonly Rec[], field: string, weight: (r: Rec) => number | undefined): number | undefined {
+function weightedMean(
+  records: readonly Rec[],
+  field: string,
+  weight: (r: Rec) => number | undefined,
+  overItems = false,
+): number | undefined {
   let total = 0;
   let weights = 0;
   for (const r of records) {
@@ -60,9 +65,14 @@ function weightedMean(records: readonly Rec[], field: string, weight: (r: Rec) =
     total += v * w;
     weights += w;
   }
-  // no weight at all (every interval had zero events): a mean over nothing is no figure (0 ÷ 0),
-  // and a plain mean of the values would be one nobody measured
-  if (weights === 0) return undefined;
+  if (weights === 0) {
+    // weighted by a count that is 0 everywhere: a mean over nothing is no figure (0 ÷ 0), and a
+    // plain mean of the values would be one nobody measured
+    if (overItems) return undefined;
+    // records without an interval (time-to-merge's one value per queue): their mean
+    const xs = values(records, field);
+    return xs.length ? sum(xs) / xs.length : undefined;
+  }
   return total / weights;
 }
 
@@ -124,7 +134,7 @@ function applyRule(rule: AggregationRule, field: string, records: readonly Rec[]
         const count = sum(values(records, countKey));
         if (count > 0) return sum(values(records, sumKey)) / count;
       }
-      if (rule.by === "weighted") return weightedMean(records, field, (r) => num(r[rule.weight]));
+      if (rule.by === "weighted") return weightedMean(records, field, (r) => num(r[rule.weight]), true);
       return weightedMean(records, field, intervalSeconds);
     }
   }
