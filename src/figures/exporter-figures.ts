@@ -18,6 +18,15 @@ const QUEUE_LABELS = ["repository", "queue", "partition"] as const;
 
 export const EXPORTED_FIGURES: readonly ExportedFigure[] = [
   {
+    name: "queue_size",
+    unit: "count",
+    type: "gauge",
+    labels: QUEUE_LABELS,
+    definition:
+      "Pull requests in the queue now (interim: the stays whose enter event the exporter read and whose leave it has not; a pull request that entered before --since is not counted).",
+    reads: "the enter and leave events read since --since",
+  },
+  {
     name: "queue_entered_total",
     unit: "count",
     type: "counter",

@@ -31,10 +31,18 @@ export interface MetricsState {
   lastEvent: Record<string, number>;
   /** repository \0 pull request -> ms of its last failed leave (kept a day) */
   evictions: Record<string, number>;
+  /**
+   * Interim mq_queue_size, until the exporter takes mq queue's reconstruction: the stays whose
+   * enter event it read and whose leave it has not (repository \0 pull request \0 queued_at -> labels);
+   * a stay that entered before --since is not in it.
+   */
+  open?: Record<string, Labels>;
+  /** the label sets the queue size has had: a queue that empties shows 0, not nothing */
+  queues?: Record<string, Labels>;
 }
 
 export function emptyMetrics(): MetricsState {
-  return { counters: {}, histograms: {}, lastEvent: {}, evictions: {} };
+  return { counters: {}, histograms: {}, lastEvent: {}, evictions: {}, open: {}, queues: {} };
 }
 
 const keyOf = (labels: Labels) => JSON.stringify(Object.entries(labels));
@@ -85,9 +93,12 @@ export function countEvent(state: MetricsState, repository: string, ev: LogEvent
   const partition = partitionOf(m, dialect);
   const queueLabels: Labels = { repository, queue, ...(partition !== undefined ? { partition } : {}) };
   const queuedAt = ms(readField(m, "queued_at", dialect));
+  const stay = `${repository}\u0000${ev.pull_request}\u0000${queuedAt ?? t}`;
   switch (ev.type) {
     case "action.queue.enter":
       add(state, "queue_entered_total", queueLabels);
+      (state.open ??= {})[stay] = queueLabels;
+      (state.queues ??= {})[keyOf(queueLabels)] = queueLabels;
       break;
     case "action.queue.merged":
       add(state, "queue_merged_total", queueLabels);
@@ -96,6 +107,7 @@ export function countEvent(state: MetricsState, repository: string, ev: LogEvent
     case "action.queue.leave": {
       const reason = exitReason(m, dialect);
       add(state, "queue_left_total", { ...queueLabels, reason });
+      if (state.open) delete state.open[stay];
       if (queuedAt !== undefined) observe(state, "queue_time_seconds", queueLabels, (t - queuedAt) / 1000);
       if (FAILURE_REASONS.has(reason) && ev.pull_request !== null) {
         const key = `${repository}\u0000${ev.pull_request}`;
@@ -154,6 +166,15 @@ export function metricFamilies(state: MetricsState): MetricFamily[] {
           };
         }),
       };
+    }
+    if (f.name === "queue_size") {
+      const size = new Map<string, number>(Object.keys(state.queues ?? {}).map((k) => [k, 0]));
+      for (const labels of Object.values(state.open ?? {})) size.set(keyOf(labels), (size.get(keyOf(labels)) ?? 0) + 1);
+      const samples = sorted(Object.values(state.queues ?? {}).map((labels) => ({ labels }))).map(({ labels }) => ({
+        labels: entries(labels),
+        value: size.get(keyOf(labels)) ?? 0,
+      }));
+      return { ...base, samples };
     }
     if (f.name === "exporter_last_event_timestamp_seconds") {
       const samples = Object.entries(state.lastEvent)

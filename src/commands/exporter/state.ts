@@ -55,6 +55,8 @@ export function loadState(dir: string | undefined, repositories: readonly string
       histograms: Object.fromEntries(Object.entries(m.histograms ?? {}).map(([name, f]) => [name, ofKept(f)])),
       lastEvent: Object.fromEntries(Object.entries(m.lastEvent ?? {}).filter(([r]) => keep.has(r))),
       evictions: Object.fromEntries(Object.entries(m.evictions ?? {}).filter(([k]) => keep.has(k.split("\u0000")[0]!))),
+      open: Object.fromEntries(Object.entries(m.open ?? {}).filter(([k]) => keep.has(k.split("\u0000")[0]!))),
+      queues: Object.fromEntries(Object.entries(m.queues ?? {}).filter(([, labels]) => keep.has(labels.repository ?? ""))),
     },
   };
 }

@@ -50,6 +50,17 @@ describe("mq exporter against the bundled server", () => {
             count("action.queue.enter", (m) => m.queue_name === queue),
           );
         }
+        // the interim queue size: stays whose enter was read and whose leave was not
+        const open = new Map<string, string>();
+        for (const e of [...raw].reverse()) {
+          const stay = `${e.pull_request} ${e.metadata.queued_at}`;
+          if (e.type === "action.queue.enter") open.set(stay, e.metadata.queue_name as string);
+          if (e.type === "action.queue.leave") open.delete(stay);
+        }
+        expect(open.size).toBeGreaterThan(0);
+        expect(total(s, "mq_queue_size", repository)).toBe(open.size);
+        for (const queue of new Set(open.values()))
+          expect(total(s, "mq_queue_size", { ...repository, queue })).toBe([...open.values()].filter((q) => q === queue).length);
         // one observation of time to merge per merged event, and of queue time per leave
         expect(total(s, "mq_time_to_merge_seconds_count", repository)).toBe(count("action.queue.merged"));
         expect(total(s, "mq_queue_time_seconds_count", repository)).toBe(count("action.queue.leave"));

@@ -2,7 +2,6 @@
 // with plain fetch and Link headers: the counts the tests hold the exporter to are computed without
 // mq's client, pagination or metrics code.
 import { main } from "../../../src/main.js";
-import type { RunningServer } from "../../../src/server/index.js";
 import { testContext, type TestContext } from "../../helpers/context.js";
 
 export const NOW = new Date("2026-11-20T12:00:00Z");
@@ -24,7 +23,7 @@ export async function until<T>(what: string, check: () => T | undefined | Promis
   throw new Error(`gave up waiting for ${what}`);
 }
 
-export async function startExporter(server: RunningServer, args: string[], now: () => Date = () => NOW): Promise<RunningExporter> {
+export async function startExporter(server: { url: string }, args: string[], now: () => Date = () => NOW): Promise<RunningExporter> {
   const ac = new AbortController();
   const ctx = testContext({ signal: ac.signal, now });
   const done = main(["--api-url", server.url, "--token", TOKEN, "exporter", "--listen", "127.0.0.1:0", "--interval", "1", ...args], ctx);
@@ -62,7 +61,7 @@ interface RawEvent {
 }
 
 /** Every event of the window, read page after page by the Link header. */
-export async function rawLog(server: RunningServer, repo: string, since: Date, untilAt: Date = NOW): Promise<RawEvent[]> {
+export async function rawLog(server: { url: string }, repo: string, since: Date, untilAt: Date = NOW): Promise<RawEvent[]> {
   const out: RawEvent[] = [];
   let next: string | undefined =
     `${server.url}/v1/repos/${repo}/logs?received_from=${since.toISOString()}&received_to=${untilAt.toISOString()}&per_page=100`;
