@@ -146,8 +146,8 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
   // Columns are sized from the first rows (the first TABLE_SIZING_ROWS, or the first --follow
   // batch); later pages stream through the same widths, so `--all` on a terminal keeps no rows
   // around and every part of the table lines up.
-  // Once fixed, rows go through a plain fixed-width writer (the same text cli-table3 would give,
-  // at a fraction of its cost a row): a 100k-event table then streams about as fast as ndjson.
+  // Once fixed, rows go through a plain fixed-width writer (the same text renderTable would give,
+  // without measuring each plain cell): a 100k-event table then streams about as fast as ndjson.
   let bodyRows: ((rows: readonly string[][]) => string) | undefined;
   // the type cell cut to its column (on a terminal) and coloured by family; without colour, chalk
   // would hand every text back as it is
@@ -166,8 +166,7 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
       cells[TYPE] = typeCell(type, cells[TYPE]!, w);
       return cells;
     });
-    // cli-table3 draws the head only: the sizing rows, 500 of them, go through the plain writer too
-    // (cli-table3 took ~0.4 ms a row, as long as the rest of a 10k-event table)
+    // renderTable draws the head only: the sizing rows, 500 of them, go through the plain writer too
     bodyRows ??= fixedWidthRows(w);
     const text = withHead ? renderTable({ head, rows: [], columns, colors: c, widths: w }) + bodyRows(rows) : bodyRows(rows);
     opts.beforeWrite?.();
