@@ -7,13 +7,17 @@ import type { Archive } from "./db.js";
 import { chooseArchive, type ArchiveRequest } from "./choose.js";
 import type { LogEvent } from "../api/events.js";
 import { apiEventSource, type EventSource, type WalkOptions } from "../insights/walk.js";
-import { readArchivedEvents, readQueueFacts, type ArchivedEventsQuery } from "./reader.js";
+import { readArchivedEvents, readQueueFacts, windowCoverage, type ArchivedEventsQuery } from "./reader.js";
 import { archivedEventsCheck } from "./check.js";
 import { InterruptedError } from "../errors.js";
 
 export function archiveEventSource(ctx: Context, archive: Archive): EventSource {
   const source: EventSource = {
     fromArchive: true,
+    missing: async (repository, since, until) => ({
+      parts: (await windowCoverage(archive, repository, since, until)).missing,
+      where: "outside what the archive covers",
+    }),
     async *events(q) {
       // --strict holds each archived event to the shapes of the side of the API that sent it, as
       // it holds the API's pages to the dialect in effect

@@ -1,5 +1,6 @@
 // What DuckDB's failures mean to a user, and the archive's size on disk: plain functions of an
 // error and a path, which readers, sync and the opener share without loading the engine.
+import { SERVICE_RETENTION_DAYS } from "../api/retention.js";
 import { stat } from "node:fs/promises";
 import { ArchiveError, MqError } from "../errors.js";
 
@@ -41,7 +42,7 @@ export function archiveFailure(err: unknown, path: string, doing: string): MqErr
   ) {
     return new ArchiveError(
       `the archive ${path} is corrupt or not a DuckDB database (${firstLine(message)})`,
-      `move it aside (mv ${path} ${path}.bad) and run mq archive sync again: the service still has the last 90 days`,
+      `move it aside (mv ${path} ${path}.bad) and run mq archive sync again: the service still has the last ${SERVICE_RETENTION_DAYS} days`,
     );
   }
   if (/Trying to read a database file with version number|newer version of DuckDB|incompatible/i.test(message)) {

@@ -20,11 +20,12 @@ import { METADATA_SHAPES_OF, pageCheck } from "../api/schema/page-check.js";
 import { walkSlices } from "../api/slices.js";
 import type { DialectName } from "../api/dialects/types.js";
 import { queueFactsOf } from "./queue-facts.js";
+import { SERVICE_RETENTION_DAYS } from "../api/retention.js";
 import { exactEventId, rawEventTexts } from "./raw-events.js";
 
 export const DAY_MS = 86_400_000;
 /** How long the service keeps events: the default start of a first sync. */
-export const RETENTION_DAYS = 90;
+export const RETENTION_DAYS = SERVICE_RETENTION_DAYS;
 /**
  * The last minutes before now are fetched but not recorded as covered: an event can be received
  * (and stamped) a moment before the service lets it be read, and the two clocks differ a little.

@@ -12,6 +12,7 @@ import { stderrText } from "../iostreams/terminal-text.js";
 import { CONNECT_TIMEOUT_MS, createTransport, USER_AGENT, type ApiClient, type Sleep } from "../api/client.js";
 import { resolveApiUrl, resolveTimeoutSeconds, resolveToken, type ConfigSources, type DialectChoice } from "../config/resolve.js";
 import { AuthError, redact } from "../errors.js";
+import { noteBundledServer } from "./data-held.js";
 
 /** What the factory reads and registers: the Context is one. */
 export interface ClientSources extends ConfigSources {
@@ -75,6 +76,7 @@ async function offlineEndpoint(ctx: ClientSources, overrides: ClientOverrides): 
   const { dialect } = await ctx.dialect();
   const server = await startServer({ host: "127.0.0.1", port: 0, now: ctx.now(), recordRequests: false, dialect: dialect.name });
   ctx.onCleanup(() => server.close());
+  noteBundledServer(ctx, () => server.historyStart());
   // the bundled server accepts any token; none of the user's is ever sent to it
   return { url: server.url, token: overrides.token ?? "offline" };
 }

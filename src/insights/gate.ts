@@ -102,7 +102,9 @@ function target(report: InsightsReport, field: string, scope: "all" | "each", ke
     const before = sampleOf(report, figure, true)!;
     if (before.count < sample.count) sample = before;
   }
-  return { scope, keys, records: [], value, sample, ...(over ? { over } : {}) };
+  // a change against a window outside the data held is no change: not judged, as no data
+  const unavailable = change && report.previousUnavailable !== undefined ? report.previousUnavailable : undefined;
+  return { scope, keys, records: [], value, sample, ...(over ? { over } : {}), ...(unavailable !== undefined ? { unavailable } : {}) };
 }
 
 /**

@@ -21,12 +21,25 @@ export interface InsightsReport {
   since: string;
   until: string;
   compare: { since: string; until: string } | null;
+  /**
+   * why the comparison gives no previous figures and no change although a comparison window was
+   * asked for: a window lies partly or wholly outside the data the source holds
+   */
+  previousUnavailable?: string;
   figures: FigureRow[];
   exitReasons: Array<{ reason: string; count: number; previous: number | null; change: number | null }>;
   slowest: StayRecord[];
 }
 
-export function buildReport(repository: string, cur: WindowFigures, prev: WindowFigures | undefined): InsightsReport {
+export function buildReport(
+  repository: string,
+  cur: WindowFigures,
+  compared: WindowFigures | undefined,
+  previousUnavailable?: string,
+): InsightsReport {
+  // a window outside the data held counts events that are missing, not events that did not happen:
+  // nothing is compared with it
+  const prev = previousUnavailable === undefined ? compared : undefined;
   const figures = FIGURES.map((spec): FigureRow => {
     const value = cur.values[spec.name] ?? null;
     const previous = prev ? (prev.values[spec.name] ?? null) : null;
@@ -46,7 +59,8 @@ export function buildReport(repository: string, cur: WindowFigures, prev: Window
     repository,
     since: iso(cur.window.since),
     until: iso(cur.window.until),
-    compare: prev ? { since: iso(prev.window.since), until: iso(prev.window.until) } : null,
+    compare: compared ? { since: iso(compared.window.since), until: iso(compared.window.until) } : null,
+    ...(previousUnavailable !== undefined && compared ? { previousUnavailable } : {}),
     figures,
     exitReasons,
     slowest: cur.slowest.map((r) => stayRecord(r.stay, cur.window.until.getTime())),

@@ -11,6 +11,7 @@ import { pageCheck } from "../api/schema/page-check.js";
 import { paginate } from "../api/pagination.js";
 import { LOG_ORDER } from "../api/pagination-guard.js";
 import { walkSlices } from "../api/slices.js";
+import { apiHeldSince } from "../context/data-held.js";
 
 export interface WalkOptions {
   owner: string;
@@ -45,6 +46,18 @@ export interface EventSource {
    * batches, each event made when asked for: one await per batch, not per event.
    */
   stayEvents?(q: WalkOptions & { types: readonly string[] }): AsyncIterable<EventBatch>;
+  /**
+   * The parts of a window the source holds no events for, for one repository (epoch ms, oldest
+   * first), and where the source's data is, in words: events missing there are not events that
+   * did not happen (`mq insights` compares with no such window).
+   */
+  missing(repository: string, since: Date, until: Date): Promise<MissingData>;
+}
+
+export interface MissingData {
+  parts: Array<{ from: number; to: number }>;
+  /** "before the bundled server's history (from 2026-10-21 00:00Z)", "outside what the archive covers" */
+  where: string;
 }
 
 /** Events read one by one, valid until the next batch is asked for. */
@@ -54,7 +67,16 @@ export interface EventBatch {
 }
 
 export function apiEventSource(ctx: Context): EventSource {
-  return { fromArchive: false, events: (q) => walkLog(ctx, q) };
+  return {
+    fromArchive: false,
+    events: (q) => walkLog(ctx, q),
+    async missing(_repository, since, until) {
+      const held = await apiHeldSince(ctx);
+      if (!held || since.getTime() >= held.from) return { parts: [], where: "" };
+      const from = new Date(held.from).toISOString().slice(0, 16).replace("T", " ");
+      return { parts: [{ from: since.getTime(), to: Math.min(until.getTime(), held.from) }], where: `before ${held.what} (from ${from}Z)` };
+    },
+  };
 }
 
 /** An instant as the API receives it (as `mq logs` sends it: UTC, milliseconds only when there are some). */

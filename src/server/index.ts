@@ -61,6 +61,8 @@ export interface RunningServer {
   appendEvents(repo: string, events: Event[]): void;
   /** every request received, in order, unless recordRequests is false */
   requests: Array<{ method: string; url: string; headers: Record<string, string | undefined> }>;
+  /** where the history it holds begins now (mq --offline says when a window reaches before it); undefined for a recorded log */
+  historyStart(): Date | undefined;
 }
 
 export { EventStore } from "./store.js";
@@ -133,6 +135,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   return {
     url,
     requests,
+    historyStart() {
+      const ms = repos.historyStartMs();
+      return ms === undefined ? undefined : new Date(ms);
+    },
     appendEvents(repo, events) {
       // translated (for the dialect spoken) by the repositories, as every event entering a store
       repos.append(repo, events as unknown as StoredEvent[]);

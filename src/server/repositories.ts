@@ -156,6 +156,14 @@ export class Repositories {
     return this.opts.now ? this.opts.now.getTime() : Math.floor(Date.now() / 1000) * 1000;
   }
 
+  /**
+   * Where the events the server holds begin (epoch ms): its simulated history starts at 00:00 UTC
+   * `days` before now; undefined for a recorded log, which holds what it holds.
+   */
+  historyStartMs(): number | undefined {
+    return this.opts.fixed ? undefined : historyStart(this.nowMs(), this.opts.days);
+  }
+
   /** whether "owner/name" exists */
   has(repo: string): boolean {
     return !this.allowed || this.allowed.has(repo.toLowerCase());

@@ -83,14 +83,16 @@ export function renderRepositories(m: InsightsMulti, o: InsightsRenderOptions): 
 /** The report's figures as a table (the GitHub Actions step summary of --fail-if): humanised, with the change. */
 export function insightsHeadline(r: InsightsReport): MarkdownTable {
   const pct = (d: number | null) => (d === null ? "-" : `${d > 0 ? "+" : ""}${(d * 100).toFixed(Math.abs(d) < 0.1 && d !== 0 ? 1 : 0)}%`);
+  // no columns of a comparison with a window outside the data held
+  const compared = r.compare !== null && r.previousUnavailable === undefined;
   return {
-    head: ["figure", "value", ...(r.compare ? ["previous", "change"] : [])],
+    head: ["figure", "value", ...(compared ? ["previous", "change"] : [])],
     rows: r.figures.map((f) => [
       f.figure,
       formatValue(f.value, f.unit),
-      ...(r.compare ? [formatValue(f.previous, f.unit), pct(f.change)] : []),
+      ...(compared ? [formatValue(f.previous, f.unit), pct(f.change)] : []),
     ]),
-    right: [false, true, ...(r.compare ? [true, true] : [])],
+    right: [false, true, ...(compared ? [true, true] : [])],
   };
 }
 
@@ -101,6 +103,7 @@ export function insightsJson(r: InsightsReport): Record<string, unknown> {
     since: r.since,
     until: r.until,
     compare: r.compare,
+    ...(r.previousUnavailable !== undefined ? { previous_unavailable: r.previousUnavailable } : {}),
     figures: Object.fromEntries(r.figures.map((f) => [f.figure, { value: f.value, previous: f.previous, change: f.change, unit: f.unit }])),
     exit_reasons: r.exitReasons,
     slowest: r.slowest,
@@ -149,7 +152,9 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
   const byName = new Map(r.figures.map((f) => [f.figure, f]));
   const fig = (name: string) => byName.get(name)!;
   const value = (f: FigureRow) => formatValue(f.value, f.unit);
-  const arrow = (f: { change: number | null; verdict?: 1 | -1 | 0 }) => changeText(f.change, f.verdict ?? 0, r.compare !== null, c);
+  // a comparison whose window lies outside the data held is shown as none, saying why
+  const compare = r.previousUnavailable === undefined ? r.compare : null;
+  const arrow = (f: { change: number | null; verdict?: 1 | -1 | 0 }) => changeText(f.change, f.verdict ?? 0, compare !== null, c);
   const out: string[] = [];
   const when = (s: string) => s.replace("T", " ").replace(/:00Z$/, "Z");
   // every table as wide as the terminal at most, as mq stats' are: headers broken into words, then
@@ -168,7 +173,11 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
   out.push(
     c.dim(
       fitLine(
-        r.compare ? `compared with ${when(r.compare.since)} → ${when(r.compare.until)}` : "no comparison (--compare none)",
+        compare
+          ? `compared with ${when(compare.since)} → ${when(compare.until)}`
+          : r.previousUnavailable !== undefined
+            ? `no comparison: ${r.previousUnavailable}`
+            : "no comparison (--compare none)",
         o.columns,
       ),
     ),
@@ -178,8 +187,8 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
   const counts = ["entered", "merged", "left", "failed", "stay_failure_rate", "throughput", "retries"].map((n) => fig(n));
   out.push(
     table(
-      ["", "VALUE", ...(r.compare ? ["PREVIOUS", "CHANGE"] : [])],
-      counts.map((f) => [LABELS[f.figure] ?? f.figure, value(f), ...(r.compare ? [formatValue(f.previous, f.unit), arrow(f)] : [])]),
+      ["", "VALUE", ...(compare ? ["PREVIOUS", "CHANGE"] : [])],
+      counts.map((f) => [LABELS[f.figure] ?? f.figure, value(f), ...(compare ? [formatValue(f.previous, f.unit), arrow(f)] : [])]),
     ),
   );
 
@@ -187,7 +196,7 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
   const rows: string[][] = [];
   for (const d of DISTRIBUTIONS) {
     rows.push([LABELS[d]!, ...stats.map((st) => value(fig(`${st}(${d})`)))]);
-    if (r.compare) rows.push(["", ...stats.map((st) => arrow(fig(`${st}(${d})`)))]);
+    if (compare) rows.push(["", ...stats.map((st) => arrow(fig(`${st}(${d})`)))]);
   }
   out.push(table(["", ...stats.map((s) => s.toUpperCase())], rows));
 
@@ -195,11 +204,11 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
   if (reasons.length) {
     out.push(
       table(
-        ["EXIT REASON", "COUNT", ...(r.compare ? ["PREVIOUS", "CHANGE"] : [])],
+        ["EXIT REASON", "COUNT", ...(compare ? ["PREVIOUS", "CHANGE"] : [])],
         reasons.map((e) => [
           printable(e.reason),
           formatValue(e.count, "count"),
-          ...(r.compare
+          ...(compare
             ? [
                 formatValue(e.previous, "count"),
                 changeText(e.change, e.reason === "SUCCESS" ? 1 : -1, true, c, e.reason === "SUCCESS" ? 1 : -1),

@@ -4,7 +4,7 @@
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { WindowAccumulator } from "../../insights/figures.js";
-import { walkStays } from "../../insights/walk.js";
+import { walkStays, type EventSource } from "../../insights/walk.js";
 import { openEventSource } from "../../archive/event-source.js";
 import { buildReport } from "../../insights/report.js";
 import { judgeInsights } from "../../insights/gate.js";
@@ -14,6 +14,41 @@ import { resolveRepos, eachRepo, someReposFailed } from "../../cmdutil/repos.js"
 import { reportGate } from "../../cmdutil/gate-report.js";
 import { insightsHeadline, writeInsights } from "./render.js";
 import type { InsightsOptions } from "./index.js";
+
+const minute = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ") + "Z";
+
+/**
+ * Whether the window or the comparison window reaches outside the data the source holds (the
+ * bundled server's history, the service's retention, the archive's coverage): one line on stderr
+ * saying which and what follows, and, with a comparison, why no previous figure and no change is
+ * given (a count over missing events would read as a change).
+ */
+async function windowsOutsideData(
+  source: EventSource,
+  repositories: readonly string[],
+  opts: InsightsOptions,
+): Promise<{ warning?: string; previousUnavailable?: string }> {
+  const windows = [
+    { name: "the window", span: { since: opts.since, until: opts.until } },
+    ...(opts.compare ? [{ name: "the comparison window", span: opts.compare }] : []),
+  ];
+  const outside: string[] = [];
+  for (const { name, span } of windows) {
+    const found = await Promise.all(repositories.map((r) => source.missing(r, span.since, span.until)));
+    const lacking = found.filter((m) => m.parts.length > 0);
+    if (lacking.length === 0) continue;
+    const length = span.until.getTime() - span.since.getTime();
+    const whole = lacking.length === found.length && lacking.every((m) => m.parts.reduce((n, p) => n + p.to - p.from, 0) >= length);
+    const where = [...new Set(lacking.map((m) => m.where))].join(", ");
+    outside.push(`${name} ${minute(span.since.getTime())} → ${minute(span.until.getTime())} lies ${whole ? "wholly" : "partly"} ${where}`);
+  }
+  if (outside.length === 0) return {};
+  const reason = outside.join("; ");
+  const then = opts.compare
+    ? "no previous figures and no change are given (previous: null in -o json)"
+    : "its figures count only the events there are";
+  return { warning: `warning: ${reason}: ${then}.`, ...(opts.compare ? { previousUnavailable: reason } : {}) };
+}
 
 export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<void> {
   const repos = await resolveRepos(ctx);
@@ -32,6 +67,12 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
     spans,
     what: "queue stays",
   });
+  const held = await windowsOutsideData(
+    source,
+    repos.map((r) => `${r.owner}/${r.name}`),
+    opts,
+  );
+  if (held.warning) ctx.io.stderr.write(`mq: ${held.warning}\n`);
   const label = repos.length === 1 ? `${repos[0]!.owner}/${repos[0]!.name}` : `${repos.length} repositories`;
   const spinner = await startSpinner(ctx, `reading the queue events of ${label}`);
   const queues = opts.queues ? new Set(opts.queues) : undefined;
@@ -66,7 +107,7 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
   ).finally(() => spinner.stop());
 
   const done = results.map((r) => r.value);
-  const reports = done.map((r) => buildReport(r.repository, r.current.result(), r.previous?.result()));
+  const reports = done.map((r) => buildReport(r.repository, r.current.result(), r.previous?.result(), held.previousUnavailable));
   let total = reports[0];
   if (repos.length > 1) {
     // the total pools the stays of every repository read: counts summed, percentiles over all of them
@@ -76,7 +117,7 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
       cur.merge(r.current);
       if (prev && r.previous) prev.merge(r.previous);
     }
-    total = buildReport("total", cur.result(), prev?.result());
+    total = buildReport("total", cur.result(), prev?.result(), held.previousUnavailable);
   }
   await writeInsights(ctx, repos.length > 1 ? { reports, total: total!, failed } : total!, opts.format);
 
