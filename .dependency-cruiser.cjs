@@ -18,6 +18,8 @@ const LAYERS = [
   ["cmdutil", "^src/cmdutil/"],
   // the shared rendering toolkit: exporter, records, fitted tables, charts, formatting
   ["output", "^src/output/"],
+  // the queue now, rebuilt from the stays (mq queue, mq wait, the exporter's queue size)
+  ["queue", "^src/queue/"],
   // the DuckDB archive, and the archive as an event source for the analyses
   ["archive", "^src/archive/"],
   // the stays domain (queue stays rebuilt from the event log) and its figures

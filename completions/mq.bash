@@ -6,13 +6,13 @@
 # __mq_sub PATH WORD: the subcommand WORD names below PATH, in __mq_s (empty if none)
 __mq_sub() {
   case "$1|$2" in
-    '|logs'|'|stats'|'|insights'|'|prs'|'|pr'|'|serve'|'|exporter'|'|archive'|'|auth'|'|config'|'|completion'|'|help') __mq_s=$2 ;;
+    '|logs'|'|stats'|'|insights'|'|prs'|'|pr'|'|queue'|'|why'|'|wait'|'|serve'|'|exporter'|'|archive'|'|auth'|'|config'|'|completion'|'|help') __mq_s=$2 ;;
     'logs|aggregate') __mq_s=$2 ;;
     'stats|summary'|'stats|queues-checks-outcome-count'|'stats|queues-entered-count'|'stats|queues-merged-count'|'stats|average-ci-runtime'|'stats|average-queue-time'|'stats|idle-queue-time'|'stats|skip-intermediate-results'|'stats|total-queue-time'|'stats|queue-size'|'stats|running-speculative-checks'|'stats|batch-size'|'stats|batch-bisection'|'stats|branches'|'stats|checks-retries'|'stats|failure-rate'|'stats|queues-pr-exit-reasons'|'stats|queues'|'stats|time-to-merge'|'stats|merge-queue-checks-outcome') __mq_s=$2 ;;
     'archive|sync'|'archive|status'|'archive|query'|'archive|export') __mq_s=$2 ;;
     'auth|login'|'auth|status'|'auth|logout'|'auth|token') __mq_s=$2 ;;
     'config|get'|'config|set'|'config|unset'|'config|list') __mq_s=$2 ;;
-    'help|logs'|'help|stats'|'help|insights'|'help|prs'|'help|pr'|'help|serve'|'help|exporter'|'help|archive'|'help|auth'|'help|config'|'help|completion') __mq_s=$2 ;;
+    'help|logs'|'help|stats'|'help|insights'|'help|prs'|'help|pr'|'help|queue'|'help|why'|'help|wait'|'help|serve'|'help|exporter'|'help|archive'|'help|auth'|'help|config'|'help|completion') __mq_s=$2 ;;
     'help logs|aggregate') __mq_s=$2 ;;
     'help stats|summary'|'help stats|queues-checks-outcome-count'|'help stats|queues-entered-count'|'help stats|queues-merged-count'|'help stats|average-ci-runtime'|'help stats|average-queue-time'|'help stats|idle-queue-time'|'help stats|skip-intermediate-results'|'help stats|total-queue-time'|'help stats|queue-size'|'help stats|running-speculative-checks'|'help stats|batch-size'|'help stats|batch-bisection'|'help stats|branches'|'help stats|checks-retries'|'help stats|failure-rate'|'help stats|queues-pr-exit-reasons'|'help stats|queues'|'help stats|time-to-merge'|'help stats|merge-queue-checks-outcome') __mq_s=$2 ;;
     'help archive|sync'|'help archive|status'|'help archive|query'|'help archive|export') __mq_s=$2 ;;
@@ -25,7 +25,9 @@ __mq_sub() {
 # __mq_subs PATH: the subcommands of PATH, in __mq_r
 __mq_subs() {
   case "$1" in
-    '') __mq_r=(logs stats insights prs pr serve exporter archive auth config completion help) ;;
+    '') __mq_r=(
+      logs stats insights prs pr queue why wait serve exporter archive auth config completion help
+    ) ;;
     logs) __mq_r=(aggregate) ;;
     stats) __mq_r=(
       summary queues-checks-outcome-count queues-entered-count queues-merged-count
@@ -37,7 +39,7 @@ __mq_subs() {
     archive) __mq_r=(sync status query export) ;;
     auth) __mq_r=(login status logout token) ;;
     config) __mq_r=(get set unset list) ;;
-    help) __mq_r=(logs stats insights prs pr serve exporter archive auth config completion) ;;
+    help) __mq_r=(logs stats insights prs pr queue why wait serve exporter archive auth config completion) ;;
     'help logs') __mq_r=(aggregate) ;;
     'help stats') __mq_r=(
       summary queues-checks-outcome-count queues-entered-count queues-merged-count
@@ -206,8 +208,22 @@ __mq_flags() {
       --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
       --help
     ) ;;
+    queue) __mq_r=(
+      --since --until --base-ref --queue --partition --fields --archive --no-archive --parallel -R
+      --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict --no-csv-guard --dialect -h --help
+    ) ;;
+    why) __mq_r=(
+      --since --until --all --archive --no-archive --parallel -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
+    ) ;;
+    wait) __mq_r=(
+      --max-wait --interval --since -R --repo --api-url --offline -o --output --color --debug
+      --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
+    ) ;;
     serve) __mq_r=(
-      --host --port --seed --days --now --repos --events --latency --memory-budget -R --repo
+      --host --port --seed --days --now --speed --repos --events --latency --memory-budget -R --repo
       --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
       --strict --no-csv-guard --dialect -h --help
     ) ;;
@@ -307,6 +323,9 @@ __mq_flags() {
     'help insights') __mq_r=(-h --help) ;;
     'help prs') __mq_r=(-h --help) ;;
     'help pr') __mq_r=(-h --help) ;;
+    'help queue') __mq_r=(-h --help) ;;
+    'help why') __mq_r=(-h --help) ;;
+    'help wait') __mq_r=(-h --help) ;;
     'help serve') __mq_r=(-h --help) ;;
     'help exporter') __mq_r=(-h --help) ;;
     'help archive') __mq_r=(-h --help) ;;
@@ -333,7 +352,7 @@ __mq_flags() {
 # __mq_takes_value PATH FLAG: whether FLAG of PATH reads the next word as its value
 __mq_takes_value() {
   case "$1|$2" in
-    *'|-R'|*'|--repo'|*'|--api-url'|*'|-o'|*'|--output'|*'|--color'|*'|--token'|*'|--timeout'|*'|--dialect'|*'|--pr'|*'|--not-pr'|*'|--type'|*'|--not-type'|*'|--outcome'|*'|--not-outcome'|*'|--trigger'|*'|--not-trigger'|*'|--batch-pr'|*'|--not-batch-pr'|*'|--base-ref'|*'|--since'|*'|--until'|*'|--per-page'|*'|--limit'|*'|--cursor'|*'|--interval'|*'|--fields'|*'|--parallel'|*'|--partition'|*'|--queue'|*'|--priority-rule'|*'|--fail-if'|*'|--fail-if-scope'|*'|--min-count'|*'|--report'|*'|--at'|*'|--branch'|*'|--compare'|*'|--slowest'|*'|--reason'|*'|--sort'|*'|--host'|*'|--port'|*'|--seed'|*'|--days'|*'|--now'|*'|--repos'|*'|--events'|*'|--latency'|*'|--memory-budget'|*'|--listen'|*'|--state-dir'|*'|--bearer-token-file'|*'|--basic-auth-file'|*'|--data-dir'|*'|--parquet') return 0 ;;
+    *'|-R'|*'|--repo'|*'|--api-url'|*'|-o'|*'|--output'|*'|--color'|*'|--token'|*'|--timeout'|*'|--dialect'|*'|--pr'|*'|--not-pr'|*'|--type'|*'|--not-type'|*'|--outcome'|*'|--not-outcome'|*'|--trigger'|*'|--not-trigger'|*'|--batch-pr'|*'|--not-batch-pr'|*'|--base-ref'|*'|--since'|*'|--until'|*'|--per-page'|*'|--limit'|*'|--cursor'|*'|--interval'|*'|--fields'|*'|--parallel'|*'|--partition'|*'|--queue'|*'|--priority-rule'|*'|--fail-if'|*'|--fail-if-scope'|*'|--min-count'|*'|--report'|*'|--at'|*'|--branch'|*'|--compare'|*'|--slowest'|*'|--reason'|*'|--sort'|*'|--max-wait'|*'|--host'|*'|--port'|*'|--seed'|*'|--days'|*'|--now'|*'|--speed'|*'|--repos'|*'|--events'|*'|--latency'|*'|--memory-budget'|*'|--listen'|*'|--state-dir'|*'|--bearer-token-file'|*'|--basic-auth-file'|*'|--data-dir'|*'|--parquet') return 0 ;;
   esac
   return 1
 }

@@ -6,7 +6,7 @@
 //   resolve, a read, a compile and a link per module: ~5 ms for the loader and ~0.3 ms a module on
 //   Node 20), and one file is what a code cache holds (bin/code-cache.js). import() of a module in
 //   main.cjs is esbuild's own: the module is evaluated on its first import, not at start-up.
-// - dist/chunks/*.js: the rest (undici, zod, the server, cli-table3, ora), ES modules split by
+// - dist/chunks/*.js: the rest (undici, zod, the server, ora), ES modules split by
 //   esbuild (`splitting`), reached only through import() from main.cjs. The server's worker needs
 //   an ES module of its own (`new Worker(import.meta.url)`, with top-level await).
 //
@@ -31,7 +31,7 @@ const ENTRY = "src/main.ts";
  * What start-up never loads: an import() whose target reaches one of these (by static imports)
  * stays an import() of a chunk. Packages by name, and the bundled server's folder.
  */
-const HEAVY_PACKAGES = ["undici", "zod", "cli-table3", "ora", "@duckdb/node-api"];
+const HEAVY_PACKAGES = ["undici", "zod", "ora", "@duckdb/node-api"];
 const HEAVY_FOLDERS = ["src/server/"];
 /** PATH (from the root, or a package an import names when it is not bundled) is heavy */
 const heavy = (path) =>
@@ -222,7 +222,7 @@ const MAIN_BANNER =
   `"use strict";var __mqMetaUrl=require("node:url").pathToFileURL(__filename).href;` +
   `var __mqImport=globalThis[Symbol.for("mq.import")]??((specifier)=>import(specifier));`;
 
-// a chunk's CommonJS dependencies (undici, cli-table3) need require(), which an ES module lacks
+// a chunk's CommonJS dependencies (undici) need require(), which an ES module lacks
 const CHUNK_BANNER =
   "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);";
 

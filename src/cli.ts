@@ -10,6 +10,9 @@ import { NewCmdServe } from "./commands/serve/index.js";
 import { NewCmdInsights } from "./commands/insights/index.js";
 import { NewCmdPrs } from "./commands/insights/prs.js";
 import { NewCmdPr } from "./commands/insights/pr.js";
+import { NewCmdQueue } from "./commands/queue/index.js";
+import { NewCmdWhy } from "./commands/why/index.js";
+import { NewCmdWait } from "./commands/wait/index.js";
 import { NewCmdAuth } from "./commands/auth/index.js";
 import { NewCmdConfig } from "./commands/config/index.js";
 import { NewCmdCompletion } from "./commands/completion/index.js";
@@ -23,7 +26,7 @@ import { exitCodesText, HELP_TOPICS } from "./help/topics.js";
 import { closestMatches } from "./closest.js";
 import { applyConfigDefaults } from "./config/resolve.js";
 
-const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr", "exporter"]);
+const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr", "queue", "why", "wait", "exporter"]);
 
 /**
  * A command's work, loaded when that command runs: the constructors only declare and check flags,
@@ -36,6 +39,9 @@ const RUN = {
   insights: () => import("./commands/insights/run.js"),
   prs: () => import("./commands/insights/prs-run.js"),
   pr: () => import("./commands/insights/pr-run.js"),
+  queue: () => import("./commands/queue/run.js"),
+  why: () => import("./commands/why/run.js"),
+  wait: () => import("./commands/wait/run.js"),
   serve: () => import("./commands/serve/run.js"),
   archive: () => import("./commands/archive/run.js"),
   exporter: () => import("./commands/exporter/run.js"),
@@ -68,6 +74,9 @@ const COMMANDS: ReadonlyArray<readonly [string, (ctx: Context) => Command]> = [
   ["insights", (ctx) => NewCmdInsights(ctx, async (o) => (await RUN.insights()).runInsights(o, ctx))],
   ["prs", (ctx) => NewCmdPrs(ctx, async (o) => (await RUN.prs()).runPrs(o, ctx))],
   ["pr", (ctx) => NewCmdPr(ctx, async (o) => (await RUN.pr()).runPr(o, ctx))],
+  ["queue", (ctx) => NewCmdQueue(ctx, async (o) => (await RUN.queue()).runQueue(o, ctx))],
+  ["why", (ctx) => NewCmdWhy(ctx, async (o) => (await RUN.why()).runWhy(o, ctx))],
+  ["wait", (ctx) => NewCmdWait(ctx, async (o) => (await RUN.wait()).runWait(o, ctx))],
   ["serve", (ctx) => NewCmdServe(ctx, async (o) => (await RUN.serve()).runServe(o, ctx))],
   ["exporter", (ctx) => NewCmdExporter(ctx, async (o) => (await RUN.exporter()).runExporter(o, ctx))],
   [
@@ -103,7 +112,21 @@ const LISTED: Readonly<Record<string, (ctx: Context) => Command>> = {
 };
 
 /** Commands that run on their own subtree; completion describes the whole tree. */
-const SELF_CONTAINED = new Set(["logs", "stats", "insights", "prs", "pr", "serve", "exporter", "archive", "auth", "config"]);
+const SELF_CONTAINED = new Set([
+  "logs",
+  "stats",
+  "insights",
+  "prs",
+  "pr",
+  "queue",
+  "why",
+  "wait",
+  "serve",
+  "exporter",
+  "archive",
+  "auth",
+  "config",
+]);
 
 /**
  * The top-level command ARGV runs, when it runs one that needs no other: `mq auth status` builds

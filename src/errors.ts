@@ -14,6 +14,7 @@ export const ExitCode = {
   ARCHIVE: 8,
   INTERNAL: 70,
   OUTPUT: 74,
+  WAIT_TIMEOUT: 124,
   HANGUP: 129,
   INTERRUPTED: 130,
 } as const;
@@ -120,6 +121,20 @@ export class OutputError extends MqError {
   }
 }
 
+/** `mq wait`: the pull request left its queue without being merged (the message says why). */
+export class NotMergedError extends MqError {
+  constructor(message: string) {
+    super(message, ExitCode.CHECK_FAILED);
+  }
+}
+
+/** `mq wait`: --max-wait ran out while the pull request was still queued, or not queued yet. */
+export class WaitTimeoutError extends MqError {
+  constructor(message: string) {
+    super(message, ExitCode.WAIT_TIMEOUT);
+  }
+}
+
 export class InterruptedError extends MqError {
   constructor(message = "interrupted") {
     super(message, ExitCode.INTERRUPTED);
@@ -138,7 +153,7 @@ export function exitCodeForStatus(status: number): ExitCodeValue {
 /** The exit-code table: `mq help exit-codes` prints it, and a test holds the README to it. */
 export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [0, "success"],
-  [1, "check failed: a --fail-if threshold was breached"],
+  [1, "check failed: a --fail-if threshold was breached; mq wait: the pull request left its queue without being merged"],
   [2, "usage error or bad input; nothing was sent"],
   [3, "not found (HTTP 404)"],
   [4, "authentication or permission: no token, or HTTP 401/403"],
@@ -148,6 +163,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [number, string]> = [
   [8, "archive unusable: locked by another mq, corrupt, from a newer mq, or disk full"],
   [70, "internal error (a bug in mq)"],
   [74, "could not write the output: disk full or quota exceeded, or the file system failed"],
+  [124, "mq wait: --max-wait ran out before the pull request left its queue"],
   [129, "hung up (SIGHUP: the terminal or SSH session closed); output written so far is complete"],
   [130, "interrupted (Ctrl-C, SIGTERM); output written so far is complete"],
 ];

@@ -5,7 +5,7 @@
 // that command do not need. A new import() fails here until it is listed, with its reason, and an
 // entry that no longer matches an import() fails too (the list stays the truth).
 // scripts/build.mjs turns an import() whose target reaches a heavy package (undici, zod,
-// cli-table3, ora, DuckDB) or the server into a chunk of dist/chunks/; any other stays in
+// ora, DuckDB) or the server into a chunk of dist/chunks/; any other stays in
 // dist/main.cjs, evaluated on its first import.
 import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
@@ -23,6 +23,9 @@ const ALLOWED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
       "./commands/insights/run.js",
       "./commands/insights/prs-run.js",
       "./commands/insights/pr-run.js",
+      "./commands/queue/run.js",
+      "./commands/why/run.js",
+      "./commands/wait/run.js",
       "./commands/serve/run.js",
       "./commands/exporter/run.js",
       "./commands/archive/run.js",
@@ -55,20 +58,21 @@ const ALLOWED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     "./duckdb-engine.js": "DuckDB (optional, a native package; its JavaScript a chunk of its own) when an archive is opened",
   },
   "src/config/resolve.ts": {
-    "../iostreams/terminal-width.js": "string-width and an Intl.Segmenter (ICU data) for the offline demo's note only",
+    "../iostreams/terminal-width.js": "the East Asian width tables and an Intl.Segmenter (ICU data) for the offline demo's note only",
   },
   "src/commands/logs/output.ts": {
-    "../../iostreams/terminal-width.js": "string-width and an Intl.Segmenter (ICU data) for a line of prose that may not fit",
-    "./table.js": "cli-table3 (a chunk) when the event table is drawn, not for piped formats",
+    "../../iostreams/terminal-width.js":
+      "the East Asian width tables and an Intl.Segmenter (ICU data) for a line of prose that may not fit",
+    "./table.js": "the table code and its width tables when the event table is drawn, not for piped formats",
   },
   "src/commands/logs/aggregate-run.ts": {
-    "../../output/table.js": "cli-table3 (a chunk) when a table is drawn",
+    "../../output/table.js": "the table code and its width tables when a table is drawn",
   },
   "src/commands/archive/render.ts": {
-    "../../output/table.js": "cli-table3 (a chunk) when a table is drawn",
+    "../../output/table.js": "the table code and its width tables when a table is drawn",
   },
   "src/commands/archive/run.ts": {
-    "../../output/fitted-table.js": "cli-table3 (a chunk) when a table is drawn",
+    "../../output/fitted-table.js": "the table code and its width tables when a table is drawn",
   },
   "src/server/worker.ts": {
     "./index.js": "the server, which mq serve's main thread never loads: only its worker thread does",

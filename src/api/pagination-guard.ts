@@ -5,6 +5,7 @@
 // empty pages without end, is stopped with a contract error (exit 6) before the page is written.
 import { ContractError } from "../errors.js";
 import { messageText } from "../iostreams/terminal-text.js";
+import { eventIdKey } from "./event-ids.js";
 
 /** How the guard reads an item: its received_at in ms since the epoch, and its id. */
 export interface PageOrder<T> {
@@ -12,10 +13,10 @@ export interface PageOrder<T> {
   idOf: (item: T) => unknown;
 }
 
-/** An event of the log as the guard reads it: its envelope's received_at and id. */
+/** An event of the log as the guard reads it: its envelope's received_at and its exact id. */
 export const LOG_ORDER: PageOrder<{ received_at: string; id: unknown }> = {
   timeOf: (e) => Date.parse(e.received_at),
-  idOf: (e) => e.id,
+  idOf: eventIdKey,
 };
 
 /** Empty pages in a row, each with a next link, before a walk is stopped: a real log's empty page ends it. */

@@ -5,6 +5,7 @@
 // is valid JSON.
 import { memberSpans, scanJson } from "../api/json-scan.js";
 import { ContractError } from "../errors.js";
+import { idOutOfRange, INT64_MAX, INT64_MIN } from "../api/event-ids.js";
 
 /**
  * The source text of each element of the page's top-level `events` array, in order. When the
@@ -17,10 +18,6 @@ export function rawEventTexts(pageText: string): string[] {
   return spans.map((s) => pageText.slice(s.start, s.end));
 }
 
-/** The API's range for an event id: a signed 64-bit integer (the OpenAPI's int64), DuckDB's BIGINT. */
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-
 /**
  * An event's id exactly as the server wrote it, from the event's own text: JSON.parse rounds an
  * integer beyond 2^53 (two distinct ids became one key, and the archive kept one of them). An id
@@ -32,8 +29,9 @@ export function exactEventId(raw: string, parsed: number): bigint {
   // 1.0 or 1e2 for an id: an integer by value, written another way; exact when safe
   const id = /^-?\d+$/.test(text) ? BigInt(text) : Number.isSafeInteger(parsed) ? BigInt(parsed) : undefined;
   if (id === undefined || id < INT64_MIN || id > INT64_MAX)
-    throw new ContractError(
-      `the event with id ${text || String(parsed)} has an id outside the API's range (a signed 64-bit integer, -2^63 to 2^63-1): its page was not archived`,
+    throw idOutOfRange(
+      text || String(parsed),
+      "its page was not archived",
       "report the event to the API provider; the archive keeps what came before it",
     );
   return id;

@@ -1,7 +1,7 @@
 // Several repositories for `mq logs`, `mq stats`, `mq insights` and `mq prs`: --repo repeated or
 // comma-separated, and @FILE for a file of names (one a line; blank lines and # comments ignored).
 // Without --repo, the one repository mq would use anyway.
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import type { Context } from "../context.js";
 import { MqError, UsageError } from "../errors.js";
@@ -28,16 +28,12 @@ export function parseRepoList(value: string, cwd: string): RepoName[] {
       const path = resolvePath(cwd, item.slice(1));
       let text: string;
       try {
-        // refused before it is read: a huge file would be held whole, then echoed in the error
-        const { size, isFile } = statOf(path);
-        if (isFile && size > MAX_REPO_FILE_BYTES) {
-          throw new UsageError(
-            `--repo ${item}: ${path} is ${size} bytes; a file of repositories is at most 1 MiB (${MAX_REPOS} repositories).`,
-          );
-        }
-        text = readFileSync(path, "utf8");
+        text = readBounded(path, MAX_REPO_FILE_BYTES);
       } catch (err) {
-        if (err instanceof UsageError) throw err;
+        if (err instanceof RangeError)
+          throw new UsageError(
+            `--repo ${item}: ${path} holds more than 1 MiB; a file of repositories is at most 1 MiB (${MAX_REPOS} repositories).`,
+          );
         throw new UsageError(`--repo ${item}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? String(err)}).`);
       }
       text.split(/\r?\n/).forEach((line, i) => {
@@ -61,9 +57,26 @@ export function parseRepoList(value: string, cwd: string): RepoName[] {
   return out;
 }
 
-function statOf(path: string): { size: number; isFile: boolean } {
-  const st = statSync(path);
-  return { size: st.size, isFile: st.isFile() };
+/**
+ * The file's text, read `limit` bytes at most: a device (`/dev/zero`), a pipe or a FIFO has no size
+ * to check first, and a huge file would be held whole, then echoed in the error. RangeError when
+ * there is more.
+ */
+function readBounded(path: string, limit: number): string {
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.allocUnsafe(limit + 1);
+    let got = 0;
+    for (;;) {
+      const n = readSync(fd, buf, got, buf.length - got, null);
+      if (n === 0) break;
+      got += n;
+      if (got > limit) throw new RangeError("too large");
+    }
+    return buf.toString("utf8", 0, got);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The repositories of --repo when it names a list or a file (checked, no request), else undefined. */

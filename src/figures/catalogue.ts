@@ -385,6 +385,41 @@ function stayFigures(): Figure[] {
   ];
 }
 
+/** The fields of a row of `mq queue` (src/queue/reconstruct.ts): an open stay at the end of the lookback. */
+function queueFigures(): Figure[] {
+  const row = (name: string, unit: FigureUnit, definition: string): Figure => ({ ...stay(name, unit, definition), shownBy: ["mq queue"] });
+  return [
+    row(
+      "position",
+      "count",
+      "1…k within the stay's base ref, queue and partition, in order of entry (queued_at), ties by pull request number; the log gives no priority rank, so a pull request a higher priority moved ahead is not seen ahead.",
+    ),
+    row("time_in_queue", "seconds", "From entering the queue to the end of the lookback (the instant shown)."),
+    row(
+      "state",
+      "text",
+      "What the open stay is doing: checks_running or bisecting (a check run of it started and not ended; bisecting when started for a bisection), else waiting_for_schedule, waiting_for_freeze or paused (its last checks_not_started says so, or its last run was stopped by a freeze or a pause), else waiting_for_capacity.",
+    ),
+    row(
+      "state_since",
+      "timestamp",
+      "When the state began: the running checks' start, the checks_not_started, the last run's end, or the entry.",
+    ),
+    row(
+      "eta_p50",
+      "timestamp",
+      "Estimated merge time: entered_at plus the median (nearest rank) time to merge of the stays of the same base ref and queue that merged in the lookback and had a time to merge of at least this stay's time in queue so far (they were still waiting at its age); null with fewer than 5 of them.",
+    ),
+    row("eta_p90", "timestamp", "As eta_p50 with the 90th percentile (nearest rank): nine in ten such stays had merged by then."),
+    row("eta_sample", "count", "The merged stays eta_p50 and eta_p90 are taken from."),
+    row(
+      "entered_before_lookback",
+      "flag",
+      "True when the stay's enter event is older than the lookback (its entry time comes from its later events).",
+    ),
+  ];
+}
+
 /** A count a stay has and `mq insights` sums over the stays that left in the window. */
 const RETRIES: Figure = {
   ...stay(
@@ -471,7 +506,7 @@ function build(): Figure[] {
     const reads = f.name === "entered" || f.name === "merged" ? `${f.reads}; mq insights: ${QUEUE_EVENTS}` : f.reads;
     return { ...f, shownBy, reads, ...(formerly.length ? { formerly: [...new Set([...(f.formerly ?? []), ...formerly])] } : {}) };
   });
-  return [...stats, ...insightsFigures(), ...stayFigures(), RETRIES, ...EXPORTER_FIGURES];
+  return [...stats, ...insightsFigures(), ...stayFigures(), RETRIES, ...queueFigures(), ...EXPORTER_FIGURES];
 }
 
 export const FIGURE_CATALOGUE: readonly Figure[] = build();

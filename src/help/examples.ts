@@ -55,9 +55,26 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "mq --offline archive sync --repo acme/web --since 1d && mq pr $(mq prs --archive --repo acme/web --since 20h --until 1h --slowest 1 -o csv --fields pull_request | tail -n 1) --archive --repo acme/web --since 1d --until 1h",
   ],
 
+  queue: [
+    "mq --offline queue --repo acme/web",
+    "mq --offline queue --repo acme/web --base-ref main --queue default -o json",
+    "mq --offline queue --repo acme/web --since 1d --until 2h --partition api -o csv --fields pull_request,position,state,eta_p50,eta_p90",
+  ],
+
+  why: [
+    "mq --offline why $(mq --offline prs --repo acme/web --since 1d --failed --limit 1 -o csv --fields pull_request | tail -n 1) --repo acme/web --since 2d",
+    "mq --offline why $(mq --offline prs --repo acme/web --since 1d --sort retries --limit 1 -o csv --fields pull_request | tail -n 1) --repo acme/web --all -o json",
+  ],
+
+  wait: [
+    "mq --offline wait $(mq --offline prs --repo acme/web --since 1d --outcome merged --limit 1 -o csv --fields pull_request | tail -n 1) --repo acme/web",
+    "mq --offline wait $(mq --offline prs --repo acme/web --since 1d --outcome merged --limit 1 -o csv --fields pull_request | tail -n 1) --repo acme/web --interval 10 --max-wait 20m -o ndjson",
+  ],
+
   serve: [
     "mq serve --port 0",
     "mq serve --port 0 --seed 7 --days 14 --repos acme/web,acme/api",
+    "mq serve --port 0 --days 3 --now 2026-11-26T14:00:00Z --speed 60",
     "mq --offline logs --repo acme/web --since 1d --all -o ndjson > acme.ndjson && mq serve --port 0 --events acme.ndjson",
   ],
 

@@ -10,6 +10,8 @@ import { DEFAULT_PARALLEL } from "../api/slice-limits.js";
 import { pageCheck } from "../api/schema/page-check.js";
 import { paginate } from "../api/pagination.js";
 import { LOG_ORDER } from "../api/pagination-guard.js";
+import { checkEventIds, eventIdKey } from "../api/event-ids.js";
+import type { ApiResponse } from "../api/client.js";
 import { walkSlices } from "../api/slices.js";
 import { apiHeldSince } from "../context/data-held.js";
 
@@ -100,8 +102,15 @@ export async function* walkLog(ctx: Context, opts: WalkOptions): AsyncGenerator<
   };
   // envelopes are checked; metadata is read field by field, tolerant of either dialect, so a
   // contract mismatch is no news here (unless --strict asks for it)
-  const parse = (body: unknown) =>
-    checkPage(body, { strict: ctx.globals.strict, checkMetadataOf: () => false }) as LogEvent[] | Promise<LogEvent[]>;
+  // ids beyond 2^53 kept exact (the walk's guard and slices key events by id), beyond int64 refused
+  const withIds = (events: LogEvent[], res: ApiResponse): LogEvent[] => {
+    checkEventIds(events, res, "nothing was read after it");
+    return events;
+  };
+  const parse = (body: unknown, _url: URL, res: ApiResponse) => {
+    const events = checkPage(body, { strict: ctx.globals.strict, checkMetadataOf: () => false }) as LogEvent[] | Promise<LogEvent[]>;
+    return Array.isArray(events) ? withIds(events, res) : events.then((e) => withIds(e, res));
+  };
   let count = 0;
   let pages = 0;
   // --parallel 1: page after page; else parallel time slices
@@ -117,7 +126,7 @@ export async function* walkLog(ctx: Context, opts: WalkOptions): AsyncGenerator<
           parse,
           signal: ctx.signal,
           timeOf: (e) => Date.parse(e.received_at),
-          idOf: (e) => e.id,
+          idOf: eventIdKey,
         })
       : paginate(client, path, query, {
           signal: ctx.signal,

@@ -1,10 +1,9 @@
 // Borderless terminal tables in the style of `gh pr list`: two spaces between columns, a bold
 // header, and the table fitted to the terminal width by truncating the last (usually free-text)
 // column first, then the widest, with an ellipsis.
-import Table from "cli-table3";
 import type { ChalkInstance } from "chalk";
 import { hasUnsafeCharacters, terminalText } from "../iostreams/terminal-text.js";
-import { displayWidth, truncateToWidth } from "../iostreams/terminal-width.js";
+import { colourEachLine, displayWidth, truncateToWidth } from "../iostreams/terminal-width.js";
 import { maxOf } from "../arrays.js";
 
 export interface TableSpec {
@@ -69,14 +68,10 @@ export function safeCell(cell: string, header = false): string {
     .join("");
 }
 
-/**
- * A cell cut to `width` columns between whole characters (cli-table3 cuts UTF-16 units, which can
- * split an emoji or leave half a surrogate pair); a cell coloured as a whole keeps its colour.
- */
+/** A cell cut to `width` columns between whole characters, keeping its colours (see truncateToWidth). */
 function fitCell(cell: string, width: number): string {
   if (visibleWidth(cell) <= width || cell.includes("\n")) return cell;
-  const m = WRAPPED.exec(cell);
-  return m ? m[1]! + truncateToWidth(m[2]!, width) + m[3]! : cell;
+  return truncateToWidth(cell, width);
 }
 
 /**
@@ -135,7 +130,7 @@ export function columnWidths(spec: Pick<TableSpec, "head" | "rows" | "columns">)
 export function renderTable(spec: TableSpec): string {
   const { head, rows } = spec;
   const widths = spec.widths ?? columnWidths(spec);
-  return cliTable(
+  return drawTable(
     (spec.colors ? head.map((h) => spec.colors!.bold(h)) : head).map((h) => safeCell(h, true)),
     rows,
     widths,
@@ -146,7 +141,12 @@ export function renderTable(spec: TableSpec): string {
   );
 }
 
-function cliTable(
+/**
+ * The table's lines: each cell cut (or wrapped) and padded to its column's width with the one
+ * measure of printed text (displayWidth), two spaces between columns, a row as tall as its tallest
+ * cell, trailing spaces trimmed.
+ */
+function drawTable(
   head: string[],
   rows: readonly string[][],
   widths: readonly number[],
@@ -155,51 +155,77 @@ function cliTable(
   wrap = false,
   lines = false,
 ): string {
-  const table = new Table({
-    head,
-    chars: NO_BORDERS,
-    style: { head: [], border: [], "padding-left": 0, "padding-right": 0, compact: true },
-    colWidths: widths.map((w) => Math.max(w, 1)),
-    colAligns: [...align],
-    wordWrap: wrap,
-    truncate: "…",
-  });
-  // a table that wraps lets cli-table3 break long cells at spaces; the others are cut here
-  const fit = (cell: string, width: number) =>
-    lines && cell.includes("\n")
-      ? cell
-          .split("\n")
-          .map((line) => fitCell(safeCell(line), width))
-          .join("\n")
-      : wrap
-        ? safeCell(cell)
-        : fitCell(safeCell(cell), width);
-  for (const row of rows) table.push(Array.from({ length: n }, (_, i) => fit(row[i] ?? "", Math.max(widths[i] ?? 1, 1))));
-  return (
-    table
-      .toString()
-      .split("\n")
-      .map((line) => line.trimEnd())
-      .join("\n") + "\n"
-  );
+  const w = widths.map((x) => Math.max(x, 1));
+  // a table that wraps breaks long cells at spaces; the others are cut to the width
+  const cellLines = (cell: string, width: number, isHead: boolean): string[] => {
+    // a header's own line breaks (at an underscore) are kept; in a table that wraps it wraps too
+    if (isHead) return colourEachLine(wrap ? wordWrap(width, cell) : cell.split("\n"));
+    if (lines && cell.includes("\n")) return cell.split("\n").map((line) => fitCell(safeCell(line), width));
+    return wrap ? colourEachLine(wordWrap(width, safeCell(cell))) : [fitCell(safeCell(cell), width)];
+  };
+  let out = "";
+  const draw = (row: readonly string[], isHead: boolean) => {
+    const cells = Array.from({ length: n }, (_, i) => cellLines(row[i] ?? "", w[i]!, isHead));
+    const height = Math.max(1, ...cells.map((c) => c.length));
+    for (let k = 0; k < height; k++) {
+      let line = "";
+      for (let i = 0; i < n; i++) {
+        const text = truncateToWidth(cells[i]![k] ?? "", w[i]!);
+        const pad = " ".repeat(Math.max(0, w[i]! - displayWidth(text)));
+        line += (i === 0 ? "" : NO_BORDERS.middle) + (align[i] === "right" ? pad + text : text + pad);
+      }
+      out += line.trimEnd() + "\n";
+    }
+  };
+  if (head.length) draw(head, true);
+  for (const row of rows) draw(row, false);
+  return out;
 }
 
-// SGR colour codes as cli-table3 measures them (utils.codeRegex): they take no width
-const SGR = /\u001b\[(?:\d*;){0,5}\d*m/g;
-// characters one column wide for cli-table3's string-width whatever their neighbours: printable
+/**
+ * A cell's text broken onto lines of at most `width` columns at white space (a line break in the
+ * text starts a line); a word longer than a line stays whole, to be cut with an ellipsis.
+ */
+function wordWrap(width: number, text: string): string[] {
+  const out: string[] = [];
+  for (const input of text.split("\n")) {
+    const parts = input.split(/(\s+)/);
+    let line = "";
+    let used = 0;
+    for (let i = 0; i < parts.length; i += 2) {
+      const word = parts[i]!;
+      const space = i > 0 && used > 0 ? parts[i - 1]! : "";
+      const next = used + displayWidth(space) + displayWidth(word);
+      if (next > width && used > 0) {
+        out.push(line);
+        line = word;
+        used = displayWidth(word);
+      } else {
+        line += space + word;
+        used = next;
+      }
+    }
+    if (used > 0) out.push(line);
+  }
+  return out;
+}
+
+// mq's colour codes: they take no width
+const SGR = /\u001b\[[0-9;]*m/g;
+// characters one column wide for displayWidth whatever their neighbours: printable
 // ASCII, Latin-1 letters and signs (not the soft hyphen), dashes, ellipsis, middle dot, arrows
 const NARROW = /^[\x20-\x7e\xa1-\xac\xae-\xff\u2013\u2014\u2026\u2190-\u2193]*$/;
 // what String.prototype.trimEnd removes (\s is the same set: WhiteSpace and LineTerminator)
 const TRAILING_SPACE = /\s$/;
 
 /**
- * Body rows of a table whose column widths are already fixed, without cli-table3: the streaming
- * path of a long table (`mq logs --all` on a terminal), where cli-table3's per-cell width and regex
- * work was most of the run. The text is byte for byte what renderTable gives for the same rows and
+ * Body rows of a table whose column widths are already fixed, in the plain case without the
+ * grapheme segmenter: the streaming path of a long table (`mq logs --all` on a terminal), where
+ * measuring each cell was most of the run. The text is byte for byte what renderTable gives for the same rows and
  * widths (test/output/table.test.ts checks it over random cells): each cell padded or cut to its
  * width with "…", two spaces between cells, trailing spaces trimmed, colour codes kept. A row with
  * a cell outside the plain case (wide or zero-width characters, a line break, a coloured cell that
- * must be cut) goes through cli-table3 itself, so the two can never disagree.
+ * must be cut) goes through renderTable's own drawing, so the two can never disagree.
  */
 export function fixedWidthRows(widths: readonly number[], align?: readonly ("left" | "right")[]): (rows: readonly string[][]) => string {
   const n = widths.length;
@@ -222,13 +248,13 @@ export function fixedWidthRows(widths: readonly number[], align?: readonly ("lef
       if (raw.length <= width) return !pad ? raw : right[i] ? padOf(width - raw.length) + raw : raw + padOf(width - raw.length);
       if (!raw.includes("\\")) return raw.slice(0, width - 1) + "…";
     }
-    // the same net and cut as renderTable's cells, before cli-table3 sees them
+    // the same net and cut as renderTable's cells
     const text = fitCell(safeCell(raw), width);
     const hasCodes = text.includes("\u001b");
     const plain = hasCodes ? text.replace(SGR, "") : text;
     if (!NARROW.test(plain)) return undefined;
     if (plain.length > width) {
-      // cli-table3 cuts a coloured cell while tracking open codes: left to it
+      // a coloured cell to cut: its colours closed after the ellipsis, by the full drawing
       if (hasCodes) return undefined;
       return text.slice(0, width - 1) + "…";
     }
@@ -249,7 +275,7 @@ export function fixedWidthRows(widths: readonly number[], align?: readonly ("lef
         }
         line += i === 0 ? c : NO_BORDERS.middle + c;
       }
-      if (!ok) out += cliTable([], [row], widths, aligns, n);
+      if (!ok) out += drawTable([], [row], widths, aligns, n);
       // trailing white space trimmed: none when the last cell ends with something else
       else out += (c !== "" && !TRAILING_SPACE.test(c!) ? line : line.trimEnd()) + "\n";
     }

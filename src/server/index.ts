@@ -29,6 +29,13 @@ export interface ServerOptions {
   seed?: number;
   days?: number;
   now?: Date;
+  /**
+   * the present runs this many times as fast as the real clock, from `now` (or the real clock at
+   * start): new events appear as the simulated present reaches them (mq serve --speed)
+   */
+  speed?: number;
+  /** the real instant (ms) at which the present was `now`: mq serve sets it once, so a restarted worker keeps the same clock */
+  speedFrom?: number;
   /** "owner/name": only these repositories exist (others 404) */
   repos?: string[];
   /** serve exactly the events of this ndjson file instead of a simulation */
@@ -72,6 +79,15 @@ export { loadEventsFile, EventsFileError } from "./ndjson.js";
 
 const DAY = 86_400_000;
 
+/**
+ * A present that starts at `start` (the real clock when absent) at the real instant `from` and runs
+ * `speed` times as fast, in whole seconds as every present of the server.
+ */
+export function movingClock(start: Date | undefined, speed: number, from = Date.now()): () => number {
+  const origin = start ? start.getTime() : from;
+  return () => Math.floor((origin + Math.max(0, Date.now() - from) * speed) / 1000) * 1000;
+}
+
 /** the store a page filter gets when it reads none (see needsBatches) */
 const NO_EVENTS = new EventStore();
 
@@ -91,7 +107,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (!options.now && loaded.newest !== undefined) fileNow = Math.ceil(loaded.newest / 1000) * 1000;
   }
   const dialect = DIALECTS[options.dialect ?? "spec"];
+  const clock = options.speed !== undefined && !fixed ? movingClock(now, options.speed, options.speedFrom) : undefined;
   const repos = new Repositories({
+    clock,
     translate: dialect.name === "mergify" ? toMergifyEvent : undefined,
     factView: dialect.name === "mergify" ? MERGIFY_FACT_VIEW : undefined,
     seed: options.seed ?? 0,

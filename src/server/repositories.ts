@@ -70,6 +70,8 @@ export interface RepositoriesOptions {
   seed: number;
   days: number;
   now?: Date;
+  /** the present as it moves (mq serve --speed): wins over `now` */
+  clock?: () => number;
   repos?: string[];
   fixed?: Map<string, StoredEvent[]>;
   /** bytes; default DEFAULT_MEMORY_BUDGET_MB */
@@ -151,8 +153,9 @@ export class Repositories {
     await (await this.helper)?.close();
   }
 
-  /** the present of the history: --now, or else the real clock truncated to the second */
+  /** the present of the history: --now (moving with --speed), or else the real clock truncated to the second */
   nowMs(): number {
+    if (this.opts.clock) return this.opts.clock();
     return this.opts.now ? this.opts.now.getTime() : Math.floor(Date.now() / 1000) * 1000;
   }
 

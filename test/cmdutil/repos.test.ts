@@ -1,5 +1,5 @@
-// --repo lists as users type them: a long or binary value is not echoed whole, and a huge @FILE is
-// refused before it is read (at most MAX_REPOS names fit in far less).
+// --repo lists as users type them: a long or binary value is not echoed whole, and a huge @FILE
+// (or a device, a pipe) is refused once 1 MiB has been read (at most MAX_REPOS names fit in far less).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -28,8 +28,20 @@ describe("--repo values that are not repositories", () => {
     }
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toBe(
-      `--repo @huge.txt: ${join(dir, "huge.txt")} is 1800000 bytes; a file of repositories is at most 1 MiB (1000 repositories).`,
+      `--repo @huge.txt: ${join(dir, "huge.txt")} holds more than 1 MiB; a file of repositories is at most 1 MiB (1000 repositories).`,
     );
+  });
+
+  it.each(["/dev/zero", "/dev/urandom"])("a device without end (@%s) is read 1 MiB at most, then refused", (device) => {
+    // before: the 1 MiB bound read the size from stat (0 for a device), and reading it ate memory
+    expect(() => parseRepoList(`@${device}`, "/")).toThrow(
+      new UsageError(`--repo @${device}: ${device} holds more than 1 MiB; a file of repositories is at most 1 MiB (1000 repositories).`),
+    );
+  });
+
+  it("a folder is a usage error naming it", () => {
+    const dir = tempDir("mq-repos-");
+    expect(() => parseRepoList(`@${dir}`, "/")).toThrow(new UsageError(`--repo @${dir}: cannot read ${dir} (EISDIR).`));
   });
 
   it("a bad line of a @FILE is named by the file and its line number", () => {

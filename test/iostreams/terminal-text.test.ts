@@ -117,24 +117,3 @@ describe("shellWord", () => {
     expect(out).toBe(value);
   });
 });
-
-describe("displayWidth's printable-ASCII shortcut", () => {
-  it("agrees with string-width on any text, ASCII or not", async () => {
-    const { default: stringWidth } = await import("string-width");
-    const fc = (await import("fast-check")).default;
-    const { displayWidth } = await import("../../src/iostreams/terminal-width.js");
-    fc.assert(
-      fc.property(
-        fc.oneof(
-          fc.string(),
-          fc.string({ unit: "grapheme" }),
-          fc.constantFrom("", " ", "~", "\x7f", "a\x1b[1mb\x1b[0m", "é", "日本", "\t"),
-        ),
-        (text) => {
-          expect(displayWidth(text)).toBe(stringWidth(text.replace(/\x1b\[[0-9;]*m/g, "")));
-        },
-      ),
-      { numRuns: 500 },
-    );
-  });
-});

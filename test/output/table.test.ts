@@ -49,13 +49,13 @@ describe("renderTable", () => {
 
 describe("fixedWidthRows (the streaming path of a long table)", () => {
   const c = new Chalk({ level: 1 });
-  // what cli-table3 gives for the same rows and widths, without its header line
-  const viaCliTable = (rows: string[][], widths: number[], align?: ("left" | "right")[]) => {
+  // what renderTable gives for the same rows and widths, without its header line
+  const viaRenderTable = (rows: string[][], widths: number[], align?: ("left" | "right")[]) => {
     const text = renderTable({ head: widths.map(() => "H"), rows, widths, align });
     return text.slice(text.indexOf("\n") + 1);
   };
 
-  it("pads, cuts with an ellipsis and trims the line end as cli-table3 does", () => {
+  it("pads, cuts with an ellipsis and trims the line end as renderTable does", () => {
     const rows = [
       ["1", "a very long summary", "x"],
       ["22", "b", ""],
@@ -63,25 +63,50 @@ describe("fixedWidthRows (the streaming path of a long table)", () => {
     ];
     const out = fixedWidthRows([4, 8, 3])(rows);
     expect(out).toBe("1     a very …  x\n22    b\n333…  é…→       ta…\n");
-    expect(out).toBe(viaCliTable(rows, [4, 8, 3]));
+    expect(out).toBe(viaRenderTable(rows, [4, 8, 3]));
   });
 
   it("keeps colour codes and measures coloured cells by their visible width", () => {
     const rows = [[c.cyan("queue.enter"), "#12", c.bold("x")]];
     const out = fixedWidthRows([12, 5, 2], ["left", "right", "left"])(rows);
     expect(out).toBe(`${c.cyan("queue.enter")}     #12  ${c.bold("x")}\n`);
-    expect(out).toBe(viaCliTable(rows, [12, 5, 2], ["left", "right", "left"]));
+    expect(out).toBe(viaRenderTable(rows, [12, 5, 2], ["left", "right", "left"]));
   });
 
-  // the plain alphabet exercises the writer's own path; the full one, the rows it leaves to cli-table3
+  // the plain alphabet exercises the writer's own path; the full one, the rows it leaves to renderTable's drawing
   it.each([
     // with escapes terminalText wrote (`\x1b`): a cut keeps one whole or drops it
     ["plain", ["a", "Z", " ", "~", "-", "é", "ÿ", "…", "→", "—", "\\x1b", "\\u202e", "\\"]],
     [
       "any",
-      ["a", "Z", " ", "~", "-", "é", "ÿ", "\u00ad", "\u00a0", "…", "→", "中", "😀", "e\u0301", "\n", "\t", "\u001b", "\u200b", "\u202e"],
+      [
+        "a",
+        "Z",
+        " ",
+        "~",
+        "-",
+        "é",
+        "ÿ",
+        "\u00ad",
+        "\u00a0",
+        "…",
+        "→",
+        "中",
+        "😀",
+        "e\u0301",
+        "\n",
+        "\t",
+        "\u001b",
+        "\u200b",
+        "\u202e",
+        "กี่",
+        "कि",
+        "\u1100\u1161\u11a8",
+        "👨‍👩‍👧",
+        "ש",
+      ],
     ],
-  ])("gives byte for byte the text of cli-table3 for any cells and widths (%s characters)", (_, pieces) => {
+  ])("gives byte for byte the text of renderTable for any cells and widths (%s characters)", (_, pieces) => {
     const plain = fc.array(fc.constantFrom(...pieces), { maxLength: 12 }).map((xs) => xs.join(""));
     const painted = fc
       .tuple(plain, fc.constantFrom("none", "red", "bold", "cyanBold"))
@@ -99,7 +124,7 @@ describe("fixedWidthRows (the streaming path of a long table)", () => {
             ),
           ),
         ([widths, align, rows]) => {
-          expect(fixedWidthRows(widths, align)(rows)).toBe(viaCliTable(rows, widths, align));
+          expect(fixedWidthRows(widths, align)(rows)).toBe(viaRenderTable(rows, widths, align));
         },
       ),
       { numRuns: 400 },
@@ -124,5 +149,32 @@ describe("renderTable with untrusted cells", () => {
       columns: 12,
     });
     expect(out).toBe("A     B\n中文  x\nab    👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧…\n");
+  });
+});
+
+describe("renderTable lines up text in any script", () => {
+  it("starts every column at the same place on every line, whatever the cells hold", async () => {
+    const { displayWidth } = await import("../../src/iostreams/terminal-width.js");
+    const pieces = ["a", " ", "é", "e\u0301", "中", "กี่", "नमस्ते", "\u1100\u1161\u11a8", "👨‍👩‍👧", "🇫🇷", "שׁ", "مر", "…", "\u202e"];
+    const cellText = fc.array(fc.constantFrom(...pieces), { maxLength: 8 }).map((xs) => xs.join(""));
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.array(cellText, { minLength: 4, maxLength: 4 }), { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        (widths, cells, wrap) => {
+          // a last column of "|" marks where the fixed columns end
+          const rows = cells.map((r) => [...r.slice(0, widths.length), "|"]);
+          const out = renderTable({ head: [...widths.map(() => "H"), "|"], rows, widths: [...widths, 1], wrap });
+          const edge = widths.reduce((a, b) => a + b + 2, 0);
+          for (const line of out.trimEnd().split("\n")) {
+            const bar = line.lastIndexOf("|");
+            if (bar >= 0) expect(displayWidth(line.slice(0, bar)), line).toBe(edge);
+            else expect(displayWidth(line), line).toBeLessThanOrEqual(edge);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

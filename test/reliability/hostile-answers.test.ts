@@ -29,7 +29,7 @@ onEachWire(scenarios);
 function scenarios(): void {
   describe("exact passthrough (-o ndjson, json, csv)", () => {
     const texts = [
-      `{"id":12345678901234567890,${ENVELOPE},"type":"x.custom","metadata":{"big":123456789012345678901234567890,"f":1.0,"e":1e2,"z":1,"a":2,"s":"caf\\u00e9"}}`,
+      `{"id":9223372036854775807,${ENVELOPE},"type":"x.custom","metadata":{"big":92233720368547758071234567890,"f":1.0,"e":1e2,"z":1,"a":2,"s":"caf\\u00e9"}}`,
       `{"type":"x.custom","id":7,"metadata":{"n":-0.0,"deep":{"b":[1.50,2E-3]}},${ENVELOPE}}`,
     ];
 
@@ -64,7 +64,7 @@ function scenarios(): void {
       const r = await run([...ARGS, "--fields", "id,metadata,outcome"]);
       expect(r.code).toBe(0);
       expect(lines(r.stdout)).toEqual([
-        `{"id":12345678901234567890,"metadata":{"big":123456789012345678901234567890,"f":1.0,"e":1e2,"z":1,"a":2,"s":"caf\\u00e9"},"outcome":null}`,
+        `{"id":9223372036854775807,"metadata":{"big":92233720368547758071234567890,"f":1.0,"e":1e2,"z":1,"a":2,"s":"caf\\u00e9"},"outcome":null}`,
         `{"id":7,"metadata":{"n":-0.0,"deep":{"b":[1.50,2E-3]}},"outcome":null}`,
       ]);
     });
@@ -74,7 +74,7 @@ function scenarios(): void {
       const r = await run(["logs", "--all", "-o", "csv", "--fields", "id,metadata"]);
       expect(r.code).toBe(0);
       expect(r.stdout).toBe(
-        `id,metadata\r\n12345678901234567890,"{""big"":123456789012345678901234567890,""f"":1.0,""e"":1e2,""z"":1,""a"":2,""s"":""caf\\u00e9""}"\r\n`,
+        `id,metadata\r\n9223372036854775807,"{""big"":92233720368547758071234567890,""f"":1.0,""e"":1e2,""z"":1,""a"":2,""s"":""caf\\u00e9""}"\r\n`,
       );
     });
 

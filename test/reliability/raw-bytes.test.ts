@@ -29,7 +29,7 @@ function eventTexts(): string[] {
   const hostile = hostileEvents().map(asciiJson);
   return [
     ...hostile,
-    `{"id":12345678901234567890,${ENVELOPE},"type":"x.custom","metadata":{"big":123456789012345678901234567890,"f":1.0,"e":1e2,"s":"caf\\u00e9\\/"}}`,
+    `{"id":9223372036854775807,${ENVELOPE},"type":"x.custom","metadata":{"big":123456789012345678901234567890,"f":1.0,"e":1e2,"s":"caf\\u00e9\\/"}}`,
     // an escaped key, and a duplicate: JSON.parse takes the last
     `{"\\u0069d":7,"id":8,${ENVELOPE},"type":"x.custom","metadata":{"a":1},"metadata":{"b":-0.0}}`,
     // unexpected fields, before and after the envelope; pull_request as 1.0

@@ -30,7 +30,7 @@ export function cellText(value: unknown): string {
 }
 
 async function rowTable(io: IOStreams, columns: readonly string[]): Promise<Sink<Row>> {
-  // cli-table3 only when a table is drawn (output/table.ts)
+  // the table code and its width tables only when a table is drawn (output/table.ts)
   const { renderTable, columnWidths } = await import("../../output/table.js");
   const c = colors(io, "stdout");
   const head = columns.map((h) => h.toUpperCase());

@@ -147,7 +147,7 @@ export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context)
     // a row per repository, a dozen columns of timestamps: one streaming table ran 110 columns wide
     // at 60 with every cell cut to 7 characters; fitted, it splits into parts, each with the
     // repository, and the gaps, free text, wrap
-    // cli-table3 only for a table on a terminal (output/table.ts)
+    // the table code only for a table on a terminal (output/table.ts)
     const { fittedTable } = await import("../../output/fitted-table.js");
     const head = STATUS_COLUMNS.map((c) => c.toUpperCase());
     const rows = records.map((r) => STATUS_COLUMNS.map((c) => cellText(r[c])));

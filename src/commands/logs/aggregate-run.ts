@@ -75,7 +75,7 @@ export async function runLogsAggregate(opts: LogsAggregateOptions, ctx: Context)
       document: () => body,
       csvColumns: () => ["facet", "value", "count"],
       table: async () => {
-        // cli-table3 only when a table is drawn (output/table.ts)
+        // the table code and its width tables only when a table is drawn (output/table.ts)
         const { renderTable } = await import("../../output/table.js");
         const share = (n: number) => (body.total > 0 ? `${((100 * n) / body.total).toFixed(1)}%` : "-");
         return {

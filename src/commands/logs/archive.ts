@@ -1,6 +1,6 @@
 // `mq logs` from the local archive: the same window, filters, order and output as the API gives.
 import type { Context } from "../../context.js";
-import { InterruptedError } from "../../errors.js";
+import { InterruptedError, MqError, OutputError } from "../../errors.js";
 import type { LogEvent } from "../../api/events.js";
 import type { Archive } from "../../archive/db.js";
 import { readArchivedEvents } from "../../archive/reader.js";
@@ -8,7 +8,31 @@ import { archivedEventsCheck } from "../../archive/check.js";
 import { attachRawJson } from "../../api/raw-json.js";
 import type { LogsOptions } from "./options.js";
 import { ContractMismatches, openLogsOutput, prose, stdoutClosed } from "./output.js";
-import { headerLine } from "./messages.js";
+import { headerLine, resumeCommand } from "./messages.js";
+import { rewindOutput } from "./pages.js";
+import { formatCount } from "../../output/format.js";
+
+/** the most events held back while looking for a place a resume command can start from */
+const HELD_MAX = 10_000;
+
+/** Where whole events ended in the output, and the --until that reads the rest of the window. */
+interface Checkpoint {
+  count: number;
+  bytes: number;
+  /** the resume command's --until: every event written is newer, every one not yet written is not */
+  until: Date | undefined;
+}
+
+/**
+ * Where `events` (newest first) can be cut so that a window ending 1 ms before the older side's
+ * instant holds everything after the cut and nothing before it: the index after the last event
+ * whose next one is at least 2 ms older (received_at may carry microseconds, --until milliseconds).
+ */
+function lastCleanCut(events: readonly LogEvent[]): number {
+  for (let i = events.length - 1; i > 0; i--)
+    if (Date.parse(events[i]!.received_at) <= Date.parse(events[i - 1]!.received_at) - 2) return i;
+  return 0;
+}
 
 /**
  * `mq logs` from the local archive (--archive, or a window it covers): the same window, filters,
@@ -31,6 +55,35 @@ export async function runLogsFromArchive(
   const sink = await openLogsOutput(opts, ctx, mismatches);
   let count = 0;
   let truncated = false;
+  // what a failed write resumes from: the ends of whole batches, each cut where the rest of the
+  // window is an --until away (events at one instant are written together)
+  const first: Checkpoint = { count: 0, bytes: 0, until: opts.until };
+  const checkpoints: Checkpoint[] = [];
+  let fileStart: number | undefined;
+  if (sink.bytes !== undefined) {
+    try {
+      fileStart = ctx.io.stdoutFile?.size();
+    } catch {
+      // no size, no rewind: the message says what a cut line would be
+    }
+  }
+  let held: LogEvent[] = [];
+  const write = async (events: LogEvent[], last: boolean) => {
+    held = held.length === 0 ? events : [...held, ...events];
+    // a run of events at one instant longer than HELD_MAX is written without a resume point of its
+    // own (a failure in it resumes from the one before, a file cut back to it)
+    const forced = !last && held.length > HELD_MAX;
+    const cut = last || forced ? held.length : lastCleanCut(held);
+    if (cut === 0) return;
+    const out = held.slice(0, cut);
+    held = held.slice(cut);
+    await sink.write(out);
+    count += out.length;
+    mismatches.written();
+    const oldest = Date.parse(out[out.length - 1]!.received_at);
+    if (sink.bytes !== undefined && !forced) checkpoints.push({ count, bytes: sink.bytes, until: new Date(oldest - 1) });
+    if (checkpoints.length > 16) checkpoints.shift();
+  };
   try {
     // one event more than --limit says whether more are available, as the API's next link does
     const limit = opts.limit !== undefined ? opts.limit + 1 : undefined;
@@ -47,8 +100,8 @@ export async function runLogsFromArchive(
       // each event's text as the server sent it, as the API's pages carry theirs: json, ndjson
       // and csv write those bytes (integers past 2^53, 1.0, escapes), not a re-serialisation
       let kept = batch;
-      if (opts.limit !== undefined && count + kept.length > opts.limit) {
-        kept = kept.slice(0, opts.limit - count);
+      if (opts.limit !== undefined && count + held.length + kept.length > opts.limit) {
+        kept = kept.slice(0, opts.limit - count - held.length);
         truncated = true;
       }
       const events = kept.map((b) => {
@@ -56,15 +109,28 @@ export async function runLogsFromArchive(
         return b.event as LogEvent;
       });
       await check(kept);
-      count += events.length;
-      await sink.write(events);
-      mismatches.written();
+      await write(events, false);
       if (truncated) break;
     }
+    await write([], true);
   } catch (err) {
+    // the output failed (a full disk): count only what it holds whole, before json's `]` is tried
+    const { whole, note } =
+      err instanceof OutputError || ctx.signal.reason instanceof OutputError
+        ? rewindOutput(ctx, sink, fileStart, first, checkpoints)
+        : { whole: undefined, note: "" };
     await sink.end().catch(() => undefined);
     if (ctx.signal.aborted && stdoutClosed(ctx)) return;
-    throw ctx.signal.aborted ? new InterruptedError() : err;
+    const error = ctx.signal.aborted ? new InterruptedError() : err;
+    const at = whole ?? checkpoints[checkpoints.length - 1];
+    if (error instanceof MqError && at !== undefined && at.count > 0) {
+      const remaining = opts.limit !== undefined ? opts.limit - at.count : undefined;
+      const resume = resumeCommand({ ...opts, since, until: at.until }, repoName, undefined, remaining, ctx.globals, undefined, true);
+      error.addHint(
+        `${formatCount(at.count)} ${at.count === 1 ? "event was" : "events were"} written before this.${note ? ` ${note}` : ""} To resume:\n  ${resume}`,
+      );
+    }
+    throw error;
   }
   const header = `${headerLine(opts, repoName, count, truncated)} (from the archive)`;
   if (opts.format === "table") {

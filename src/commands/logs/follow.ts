@@ -4,6 +4,7 @@ import { InterruptedError } from "../../errors.js";
 import type { QueryInput } from "../../api/client.js";
 import type { LogEvent } from "../../api/events.js";
 import { LOG_ORDER } from "../../api/pagination-guard.js";
+import { compareEventIds, eventIdKey } from "../../api/event-ids.js";
 import { formatInstant } from "../../cmdutil/time.js";
 import { MAX_PER_PAGE } from "./options.js";
 import { prose, stdoutClosed } from "./output.js";
@@ -11,7 +12,7 @@ import type { LogsRun } from "./pages.js";
 import { followBanner } from "./messages.js";
 
 function byTimeThenId(a: LogEvent, b: LogEvent): number {
-  return Date.parse(a.received_at) - Date.parse(b.received_at) || a.id - b.id;
+  return Date.parse(a.received_at) - Date.parse(b.received_at) || compareEventIds(a, b);
 }
 
 /**
@@ -24,8 +25,8 @@ export async function follow(run: LogsRun): Promise<void> {
   // stamped in the future (a server's clock, or a hostile server) would otherwise move it there,
   // and every later poll would ask for events received after that instant: --follow gone blind.
   let watermarkMs = -Infinity;
-  // ids printed at or after the watermark: a poll from that instant returns them again
-  const printed = new Map<number, number>();
+  // ids printed at or after the watermark (exact: beyond 2^53 too): a poll from that instant returns them again
+  const printed = new Map<string, number>();
 
   const emit = async (events: LogEvent[]) => {
     events.sort(byTimeThenId);
@@ -33,8 +34,9 @@ export async function follow(run: LogsRun): Promise<void> {
     let newestMs = watermarkMs;
     for (const ev of events) {
       const ms = Date.parse(ev.received_at);
-      if (ms < watermarkMs || printed.has(ev.id)) continue;
-      printed.set(ev.id, ms);
+      const id = eventIdKey(ev);
+      if (ms < watermarkMs || printed.has(id)) continue;
+      printed.set(id, ms);
       if (Number.isFinite(ms)) newestMs = Math.max(newestMs, ms);
       fresh.push(ev);
     }

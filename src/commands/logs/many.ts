@@ -14,6 +14,9 @@ import { formatCount } from "../../output/format.js";
 import type { Sink } from "../../output/exporter.js";
 import type { LogEvent as RawEvent } from "../../api/events.js";
 import { LOG_ORDER } from "../../api/pagination-guard.js";
+import { checkEventIds, compareEventIds } from "../../api/event-ids.js";
+import { attachElementTexts } from "../../api/raw-json.js";
+import type { ApiResponse } from "../../api/client.js";
 import type { Dialect } from "../../api/dialects/types.js";
 
 /** What `mq logs` hands over (logs.ts calls this module, not the other way round: no import circle). */
@@ -39,7 +42,7 @@ interface Source {
   failed?: boolean;
 }
 
-const newer = (a: RawEvent, b: RawEvent) => Date.parse(a.received_at) - Date.parse(b.received_at) || a.id - b.id;
+const newer = (a: RawEvent, b: RawEvent) => Date.parse(a.received_at) - Date.parse(b.received_at) || compareEventIds(a, b);
 
 export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void> {
   const { opts } = run;
@@ -58,7 +61,14 @@ export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void>
 
   const open = (repository: string, owner: string, name: string): Source => {
     const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/logs`;
-    const parse = (body: unknown) =>
+    // -o ndjson/json/csv write each event's text as the API sent it, as for one repository; ids
+    // beyond 2^53 kept exact, ids beyond int64 refused, before the page is written
+    const withTexts = (events: RawEvent[], res: ApiResponse): RawEvent[] => {
+      if (opts.format !== "table") attachElementTexts(events, res, "events");
+      checkEventIds(events, res);
+      return events;
+    };
+    const check = (body: unknown) =>
       checkPage(body, {
         strict: ctx.globals.strict,
         checkMetadataOf: (type) => !warned.has(type),
@@ -68,6 +78,10 @@ export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void>
           log(`mq: warning: ${type} event ${id} does not match ${against} (${message}); shown as sent. --strict makes this an error.`);
         },
       }) as RawEvent[] | Promise<RawEvent[]>;
+    const parse = (body: unknown, _url: URL, res: ApiResponse) => {
+      const events = check(body);
+      return Array.isArray(events) ? withTexts(events, res) : events.then((e) => withTexts(e, res));
+    };
     const pages = paginate(client, path, query, { signal: ctx.signal, parse, order: LOG_ORDER });
     const iterator = (async function* () {
       for await (const page of pages) yield page.events;

@@ -19,8 +19,11 @@ export function resumeCommand(
   remaining?: number,
   globals: Pick<GlobalOptions, "apiUrl" | "offline" | "dialect"> = { offline: false },
   startedAt?: Date,
+  fromArchive = false,
 ): string {
   const args = ["mq", "logs", "--repo", repo];
+  // the archive's window: the same events again, from where they are kept
+  if (fromArchive) args.push("--archive");
   if (globals.apiUrl !== undefined) args.push("--api-url", globals.apiUrl);
   if (globals.offline) args.push("--offline");
   if (globals.dialect !== undefined) args.push("--dialect", globals.dialect);

@@ -60,7 +60,7 @@ export async function openLogsOutput(
     fields: opts.fields,
     csvColumns: () => opts.fields ?? csvColumns(opts.dialect),
     table: async () => {
-      // cli-table3 only when a table is drawn (output/table.ts)
+      // the table code and its width tables only when a table is drawn (output/table.ts)
       const { createEventTable } = await import("./table.js");
       return createEventTable(ctx.io, {
         now: () => ctx.now(),
@@ -104,12 +104,12 @@ export class WaitingLine {
 
 /**
  * A line of prose for stderr (the header, the --follow banner), broken between words to the width
- * its reader sees. string-width is loaded only for a line that may not fit.
+ * its reader sees. The width tables are loaded only for a line that may not fit.
  */
 export async function prose(ctx: Context, text: string): Promise<string> {
   const width = ctx.io.messageWidth();
   if (width === undefined || text.length <= width) return text;
-  // string-width and an Intl.Segmenter (ICU data) only for a line that may not fit
+  // the width tables and an Intl.Segmenter (ICU data) only for a line that may not fit
   const { wrapLine } = await import("../../iostreams/terminal-width.js");
   return wrapLine(text, width);
 }

@@ -7,6 +7,7 @@ import { type ApiClient, type ApiResponse, invalidUtf8Warning, type QueryInput }
 import { cursorOf, paginate } from "../../api/pagination.js";
 import { METADATA_SHAPES_OF, type PageCheckOptions, pageCheck } from "../../api/schema/page-check.js";
 import { attachElementTexts } from "../../api/raw-json.js";
+import { checkEventIds, eventIdKey } from "../../api/event-ids.js";
 import { walkSlices } from "../../api/slices.js";
 import { filterQuery } from "../../cmdutil/logs-filters.js";
 import type { Sink } from "../../output/exporter.js";
@@ -102,27 +103,46 @@ function written(run: LogsRun, progress: Progress, events: number, pendingCursor
  * device) what was accepted is all mq knows, and the note says what a cut line would be.
  */
 function rewind(run: LogsRun, progress: Progress): string {
-  const file = run.ctx.io.stdoutFile;
-  if (file === undefined || progress.fileStart === undefined || run.sink.bytes === undefined)
-    return "If the output ends with part of a line, it is the start of the event after them: remove it before appending.";
-  const start = progress.fileStart;
+  const first: Checkpoint = { count: 0, pendingCursor: run.opts.cursor, pendingUntil: undefined, bytes: 0 };
+  const { whole, note } = rewindOutput(run.ctx, run.sink, progress.fileStart, first, progress.checkpoints ?? []);
+  if (whole !== undefined) {
+    progress.count = whole.count;
+    progress.pendingCursor = whole.pendingCursor;
+    progress.pendingUntil = whole.pendingUntil;
+  }
+  return note;
+}
+
+const CUT_LINE_NOTE = "If the output ends with part of a line, it is the start of the event after them: remove it before appending.";
+
+/**
+ * The last of `checkpoints` (places where whole pages ended in the output, `first` its start) that
+ * the output still holds, the file cut back to it when stdout is a regular file, and the sentence
+ * that says so; no checkpoint when only what the output accepted is known (a pipe, a device), and
+ * the caller's count stands. The API's pages and the archive's batches share it.
+ */
+export function rewindOutput<C extends { bytes: number }>(
+  ctx: Context,
+  sink: { bytes?: number },
+  fileStart: number | undefined,
+  first: C,
+  checkpoints: readonly C[],
+): { whole: C | undefined; note: string } {
+  const file = ctx.io.stdoutFile;
+  if (file === undefined || fileStart === undefined || sink.bytes === undefined) return { whole: undefined, note: CUT_LINE_NOTE };
   let size: number;
   try {
     size = file.size();
   } catch {
-    return "";
+    return { whole: undefined, note: "" };
   }
-  const first: Checkpoint = { count: 0, pendingCursor: run.opts.cursor, pendingUntil: undefined, bytes: 0 };
-  const whole = [first, ...(progress.checkpoints ?? [])].filter((c) => start + c.bytes <= size).pop() ?? first;
+  const whole = [first, ...checkpoints].filter((c) => fileStart + c.bytes <= size).pop() ?? first;
   try {
-    if (start + whole.bytes < size) file.truncate(start + whole.bytes);
+    if (fileStart + whole.bytes < size) file.truncate(fileStart + whole.bytes);
   } catch {
-    return "If the output ends with part of a line, it is the start of the event after them: remove it before appending.";
+    return { whole: undefined, note: CUT_LINE_NOTE };
   }
-  progress.count = whole.count;
-  progress.pendingCursor = whole.pendingCursor;
-  progress.pendingUntil = whole.pendingUntil;
-  return "The file ends with the last of them, whole.";
+  return { whole, note: "The file ends with the last of them, whole." };
 }
 
 export async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsRun> {
@@ -139,6 +159,8 @@ export async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsR
   const withEvents = (events: unknown[], res: ApiResponse): LogEvent[] => {
     // -o ndjson/json/csv write each event's text as the API sent it (the table reads values only)
     if (opts.format !== "table") attachElementTexts(events, res, "events");
+    // ids beyond 2^53 kept exact, ids beyond int64 refused, before the page is written
+    checkEventIds(events, res);
     return events as LogEvent[];
   };
   // a valid page is known valid without zod; any other is parseEventsPage's (api/schema/page-check.ts)
@@ -195,7 +217,7 @@ export async function fetchPages(run: LogsRun, progress: Progress): Promise<void
       parse: run.parse,
       signal: ctx.signal,
       timeOf: (ev) => Date.parse(ev.received_at),
-      idOf: (ev) => ev.id,
+      idOf: eventIdKey,
     });
     for await (const page of pages) {
       await run.sink.write(page.events);

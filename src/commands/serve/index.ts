@@ -7,6 +7,10 @@ import { checkRepoArgument, parseIsoDateTime } from "../../validators.js";
 import { isLoopbackHost } from "../../api/urls.js";
 import { MEMORY_BUDGET_MB } from "../../server/budget.js";
 
+/** --speed: from a tenth of real time to a week in a minute, and beyond, for tests of long watches */
+export const MIN_SPEED = 0.1;
+export const MAX_SPEED = 1_000_000;
+
 export interface ServeOptions {
   host: string;
   port: number;
@@ -14,6 +18,8 @@ export interface ServeOptions {
   seed: number;
   days: number;
   now?: Date;
+  /** the present runs this many times as fast as real time (from --now, or the real clock) */
+  speed?: number;
   repos?: string[];
   eventsFile?: string;
   /** ms added before every answer */
@@ -28,6 +34,7 @@ interface RawServeFlags {
   seed?: string;
   days?: string;
   now?: string;
+  speed?: string;
   repos?: string;
   events?: string;
   latency?: string;
@@ -68,6 +75,15 @@ export function parseServeFlags(flags: RawServeFlags, token: string | undefined)
       throw new UsageError(`--now must be an ISO 8601 date-time with a timezone (e.g. 2026-11-20T12:00:00Z), not '${flags.now}'.`);
     }
   }
+  let speed: number | undefined;
+  if (flags.speed !== undefined) {
+    speed = Number(flags.speed);
+    if (flags.speed.trim() === "" || !Number.isFinite(speed) || speed < MIN_SPEED || speed > MAX_SPEED) {
+      throw new UsageError(`--speed must be a number from ${MIN_SPEED} to ${MAX_SPEED}, not '${flags.speed}'.`);
+    }
+    if (flags.events !== undefined)
+      throw new UsageError("--speed moves a simulated present: a replayed log (--events) has no events after its own.");
+  }
   let repos: string[] | undefined;
   if (flags.repos !== undefined) {
     repos = flags.repos
@@ -96,7 +112,7 @@ export function parseServeFlags(flags: RawServeFlags, token: string | undefined)
       `--memory-budget must be an integer number of MB from ${MEMORY_BUDGET_MB.min} to ${MEMORY_BUDGET_MB.max}, not '${flags.memoryBudget}'.`,
     );
   }
-  return { host, port, token, seed, days, now, repos, eventsFile: flags.events, latencyMs, memoryBudgetMb };
+  return { host, port, token, seed, days, now, speed, repos, eventsFile: flags.events, latencyMs, memoryBudgetMb };
 }
 
 export function NewCmdServe(ctx: Context, runF: (opts: ServeOptions) => Promise<void>): Command {
@@ -107,6 +123,12 @@ export function NewCmdServe(ctx: Context, runF: (opts: ServeOptions) => Promise<
     .addOption(new Option("--seed <n>", "simulation seed: the same seed, repository, --now and --days give the same history (default: 0)"))
     .addOption(new Option("--days <n>", "days of simulated history, 1 to 365 (default: 30)"))
     .addOption(new Option("--now <iso>", "the simulated present (default: now, to the second)"))
+    .addOption(
+      new Option(
+        "--speed <n>",
+        `the present runs n times as fast as real time, from --now (or now): new events keep arriving; ${MIN_SPEED} to ${MAX_SPEED} (default: frozen with --now, real time without)`,
+      ),
+    )
     .addOption(new Option("--repos <owner/name,...>", "only these repositories exist; others answer 404 (default: any repository)"))
     .addOption(new Option("--events <file.ndjson>", "serve exactly the events of a file written by `mq logs --all -o ndjson`"))
     .addOption(new Option("--latency <ms>", "wait this long before every answer, 0 to 60000 (for tests and benchmarks; default: 0)"))

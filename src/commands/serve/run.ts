@@ -19,6 +19,9 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
     seed: opts.seed,
     days: opts.days,
     now: opts.now,
+    speed: opts.speed,
+    // the clock's origin, fixed here: a worker started again after a crash keeps the same present
+    speedFrom: opts.speed !== undefined ? Date.now() : undefined,
     repos: opts.repos,
     eventsFile: opts.eventsFile,
     delayMs: opts.latencyMs,
@@ -58,7 +61,7 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
   ctx.io.stdout.write(`${server.url}\n`);
   const what = opts.eventsFile
     ? `replaying ${opts.eventsFile}`
-    : `simulating ${opts.days} days${opts.now ? ` up to ${opts.now.toISOString()}` : ""}, seed ${opts.seed}${opts.repos ? `, repositories ${opts.repos.join(", ")}` : ", any owner/name"}`;
+    : `simulating ${opts.days} days${opts.now ? ` up to ${opts.now.toISOString()}` : ""}${opts.speed !== undefined ? `, the present running ${opts.speed}× as fast as real time` : ""}, seed ${opts.seed}${opts.repos ? `, repositories ${opts.repos.join(", ")}` : ", any owner/name"}`;
   ctx.io.stderr.write(
     `mq serve: listening on ${server.url} (${what}${dialect === "spec" ? "" : `, speaking the ${dialect} dialect`})\n` +
       `Try: mq --api-url ${tryUrl(server.url)}${dialect === "spec" ? "" : ` --dialect ${dialect}`} --token ${opts.token ? "<your --token>" : "anything"} logs --repo ${opts.repos?.[0] ?? "acme/web"}\n` +

@@ -1,5 +1,5 @@
 // The long logs table streams its rows through a plain fixed-width writer once the column widths
-// are fixed: the whole table must be exactly what cli-table3 gives for the same rows and widths.
+// are fixed: the whole table must be exactly what renderTable gives for the same rows and widths.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import fixtures from "../../../src/api/fixtures/events.json";
 import { testContext } from "../../helpers/context.js";
@@ -24,7 +24,7 @@ function events(): LogEvent[] {
 async function tableText(columns: number, viaCliTable: boolean, outcome = false): Promise<string> {
   vi.resetModules();
   if (viaCliTable) {
-    // the streaming writer replaced by cli-table3 itself, at the same widths
+    // the streaming writer replaced by renderTable itself, at the same widths
     vi.doMock("../../../src/output/table.js", async (importOriginal) => {
       const real = await importOriginal<typeof import("../../../src/output/table.js")>();
       return {
@@ -54,7 +54,7 @@ async function tableText(columns: number, viaCliTable: boolean, outcome = false)
 describe("the streamed logs table", () => {
   afterEach(() => vi.doUnmock("../../../src/output/table.js"));
 
-  it.each([60, 80, 120, 200])("is byte for byte the cli-table3 table at %i columns, colours included", async (columns) => {
+  it.each([60, 80, 120, 200])("is byte for byte the renderTable table at %i columns, colours included", async (columns) => {
     const streamed = await tableText(columns, false);
     const reference = await tableText(columns, true);
     expect(streamed.split("\n").length).toBe(1302);

@@ -1,0 +1,167 @@
+// The work of `mq wait N`: find the pull request's stay in the lookback, then poll every
+// --interval seconds for its events received since the newest one seen (de-duplicated by id, as
+// `mq logs --follow` does) until its latest stay leaves the queue, --max-wait runs out or Ctrl-C.
+// A change of state is one NDJSON record in a pipe, the status line rewritten in place on a
+// terminal (stderr). Loaded only when the command runs (cli.ts); its flags were checked before.
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Context } from "../../context.js";
+import type { LogEvent } from "../../api/events.js";
+import { InterruptedError, NotMergedError, WaitTimeoutError } from "../../errors.js";
+import { apiEventSource } from "../../insights/walk.js";
+import { readPullRequestEvents } from "../../queue/pull-request.js";
+import { explain, type StayWhy } from "../../queue/why.js";
+import { formatDuration } from "../../output/format.js";
+import { createRecordWriter } from "../../output/records.js";
+import { inActions, workflowCommand } from "../../output/github.js";
+import { terminalText } from "../../iostreams/terminal-text.js";
+import type { WaitOptions } from "./index.js";
+
+const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString().replace(".000Z", "Z"));
+
+/** A change of the pull request's place in the queue, as one record. */
+export interface WaitRecord {
+  at: string;
+  pull_request: number;
+  /** not_queued, queued, merged, failed, dequeued */
+  status: string;
+  queue_name: string | null;
+  entered_at: string | null;
+  state: string | null;
+  state_since: string | null;
+  left_at: string | null;
+  reason: string | null;
+  /** the outcome in words (the line of mq why) once it left */
+  why: string | null;
+}
+
+export async function runWait(opts: WaitOptions, ctx: Context): Promise<void> {
+  const repo = await ctx.resolveRepo();
+  const pr = opts.pullRequest;
+  // new events come from the API: the archive holds the past only
+  const source = apiEventSource(ctx);
+  const q = { owner: repo.owner, name: repo.name, pullRequest: pr, parallel: 1 };
+  const startMs = ctx.now().getTime();
+  const deadline = startMs + opts.maxWaitSeconds * 1000;
+  const records =
+    ctx.io.isStdoutTerminal() && opts.format === "table"
+      ? undefined
+      : createRecordWriter(opts.format === "json" ? "json" : "ndjson", ctx.io.stdout);
+  const status = ctx.io.isStderrTerminal() && records === undefined;
+
+  const events = await readPullRequestEvents(source, { ...q, since: opts.since, until: new Date(startMs) });
+  const seen = new Set(events.map((e) => e.id));
+  let watermark = Math.max(opts.since.getTime(), ...events.map((e) => Date.parse(e.received_at)).filter(Number.isFinite));
+  const initial = latest(pr, events, startMs);
+  // gone before the call: say when, at once
+  const first = initial && initial.stay.outcome !== "open" ? initial : undefined;
+  let last = "";
+  const report = async (w: StayWhy | undefined, nowMs: number) => {
+    const r = record(pr, w, nowMs);
+    const key = JSON.stringify({ ...r, at: null });
+    if (key === last) return;
+    last = key;
+    if (records) await records.writeMany([r as unknown as Record<string, unknown>]);
+    else if (status) ctx.io.stderr.write(`\r\x1b[K${statusLine(pr, w, nowMs)}`);
+  };
+  try {
+    if (first) return await finish(ctx, opts, pr, first, records, status, true);
+    await report(initial, startMs);
+    for (;;) {
+      const now = ctx.now().getTime();
+      if (now >= deadline) {
+        const w = latest(pr, events, now);
+        throw new WaitTimeoutError(
+          `#${pr} ${w ? `is still in the queue (${w.state ?? "queued"})` : "has not entered a queue"} after --max-wait ${formatDuration(opts.maxWaitSeconds)}.`,
+        );
+      }
+      await sleep(Math.min(opts.intervalSeconds * 1000, Math.max(1, deadline - now)), undefined, { signal: ctx.signal });
+      const until = ctx.now().getTime();
+      // only what arrived since the newest event seen (the API has no "after id": ask from that
+      // instant and drop the ids already read); never past now, whatever a server stamps
+      for await (const e of source.events({ ...q, since: new Date(Math.min(watermark, until)), until: new Date(until) })) {
+        if (seen.has(e.id)) continue;
+        seen.add(e.id);
+        events.push(e);
+        const t = Date.parse(e.received_at);
+        if (Number.isFinite(t)) watermark = Math.max(watermark, Math.min(t, until));
+      }
+      const w = latest(pr, events, until);
+      if (w && w.stay.outcome !== "open") {
+        // the bisections naming it, for the culprit of its batch: one read over its last stay
+        const full = await readPullRequestEvents(source, { ...q, since: new Date(w.stay.enteredAt), until: new Date(until) });
+        return await finish(ctx, opts, pr, latest(pr, full, until) ?? w, records, status, false);
+      }
+      await report(w, until);
+    }
+  } catch (err) {
+    if (status) ctx.io.stderr.write("\r\x1b[K");
+    if (records) await records.end().catch(() => undefined);
+    if (ctx.signal.aborted) throw new InterruptedError();
+    throw err;
+  }
+}
+
+/** The pull request's latest stay, explained. */
+function latest(pr: number, events: readonly LogEvent[], untilMs: number): StayWhy | undefined {
+  return explain(pr, events, untilMs).stays.at(-1);
+}
+
+function record(pr: number, w: StayWhy | undefined, nowMs: number): WaitRecord {
+  const s = w?.stay;
+  return {
+    at: iso(nowMs)!,
+    pull_request: pr,
+    status: s === undefined ? "not_queued" : s.outcome === "open" ? "queued" : s.outcome,
+    queue_name: s?.queue ?? null,
+    entered_at: iso(s?.enteredAt ?? null),
+    state: w?.state ?? null,
+    state_since: iso(w?.stateSince ?? null),
+    left_at: iso(s?.leftAt ?? s?.mergedAt ?? null),
+    reason: s?.reason ?? null,
+    why: w && s && s.outcome !== "open" ? whyLine(pr, w) : null,
+  };
+}
+
+function statusLine(pr: number, w: StayWhy | undefined, nowMs: number): string {
+  if (!w) return `#${pr}: not in a queue yet, waiting for it to enter one`;
+  const s = w.stay;
+  return `#${pr} in ${terminalText(s.queue ?? "?")}: ${(w.state ?? "queued").replaceAll("_", " ")} for ${formatDuration((nowMs - (w.stateSince ?? s.enteredAt)) / 1000)}, in the queue for ${formatDuration((nowMs - s.enteredAt) / 1000)}`;
+}
+
+/** The outcome in one line, as mq why says it. */
+export function whyLine(pr: number, w: StayWhy): string {
+  const s = w.stay;
+  if (s.outcome === "merged") return `#${pr} merged at ${iso(s.mergedAt ?? s.leftAt)}`;
+  const words = s.reasonText && s.reasonText !== s.reason ? `${s.reasonText} (${s.reason})` : String(s.reason);
+  const checks = w.failingChecks.map((c) => `${c.name} ${c.state}${c.url ? ` ${c.url}` : ""}`);
+  const culprit = w.evictions.filter((e) => e.role === "bystander").flatMap((e) => e.causedBy);
+  return (
+    `#${pr} left the queue at ${iso(s.leftAt)} without merging: ${words}` +
+    (checks.length ? `; failing: ${checks.join(", ")}` : "") +
+    (culprit.length ? `; caused by ${[...new Set(culprit)].map((n) => `#${n}`).join(", ")}` : "") +
+    `; next: ${w.next}`
+  );
+}
+
+async function finish(
+  ctx: Context,
+  opts: WaitOptions,
+  pr: number,
+  w: StayWhy,
+  records: ReturnType<typeof createRecordWriter> | undefined,
+  status: boolean,
+  before: boolean,
+): Promise<void> {
+  const nowMs = ctx.now().getTime();
+  const line = whyLine(pr, w) + (before ? " (before the call)" : "");
+  if (status) ctx.io.stderr.write("\r\x1b[K");
+  const merged = w.stay.outcome === "merged";
+  if (records) {
+    await records.writeMany([{ ...record(pr, w, nowMs), why: line } as unknown as Record<string, unknown>]);
+    await records.end();
+  } else if (merged) ctx.io.stdout.write(`${terminalText(line)}\n`);
+  if (merged) return;
+  // under GitHub Actions the failure is an annotation on the run too
+  if (inActions(ctx.env)) ctx.io.stdout.write(workflowCommand("error", { title: `mq wait #${pr}` }, line));
+  throw new NotMergedError(terminalText(line));
+}
