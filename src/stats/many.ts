@@ -26,7 +26,7 @@ export interface ManyRow {
   keys: Array<[string, KeyValue]>;
   /** each field's value over the window (null: no value, or no exact total) */
   values: Record<string, number | null>;
-  /** total rows: the fields that have no exact total, and why */
+  /** the fields without an exact value over the parts combined (groups, repositories), and why */
   unavailable: Record<string, string>;
 }
 
@@ -41,6 +41,8 @@ interface Part {
   byRepo: Map<number, Rec[]>;
   /** the fields this part carries (a bisection section has its own) */
   fields: Set<string>;
+  /** per repository, the fields its groups do not combine into (statsTargets' "all"), and why */
+  whyByRepo: Map<number, Record<string, string>>;
 }
 
 function parts(endpoint: StatsEndpoint, repos: readonly RepoBody[]): Part[] {
@@ -50,8 +52,9 @@ function parts(endpoint: StatsEndpoint, repos: readonly RepoBody[]): Part[] {
       for (const t of statsTargets(endpoint, r.body, field, "all")) {
         const id = JSON.stringify(t.keys);
         let part = out.get(id);
-        if (!part) out.set(id, (part = { keys: t.keys, byRepo: new Map(), fields: new Set() }));
+        if (!part) out.set(id, (part = { keys: t.keys, byRepo: new Map(), fields: new Set(), whyByRepo: new Map() }));
         part.fields.add(field);
+        if (t.unavailable !== undefined) part.whyByRepo.set(i, { ...part.whyByRepo.get(i), [field]: t.unavailable });
         // every field of a part sees the same records: set them once per repository
         if (!part.byRepo.has(i)) part.byRepo.set(i, [...(t.flat ?? t.records)]);
       }
@@ -69,8 +72,10 @@ export function combineRepos(endpoint: StatsEndpoint, repos: readonly RepoBody[]
       const records = part.byRepo.get(i);
       if (!records) continue;
       const values: Record<string, number | null> = {};
-      for (const f of endpoint.fields) if (part.fields.has(f)) values[f] = windowValue(f, records) ?? null;
-      rows.push({ repository: r.repository, keys: part.keys, values, unavailable: {} });
+      // a repository's row is its "all groups": the same rule, n/a where its groups do not combine
+      const unavailable = part.whyByRepo.get(i) ?? {};
+      for (const f of endpoint.fields) if (part.fields.has(f)) values[f] = unavailable[f] ? null : (windowValue(f, records) ?? null);
+      rows.push({ repository: r.repository, keys: part.keys, values, unavailable });
     }
   });
   const total = all.map((part) => {
@@ -88,10 +93,10 @@ export function combineRepos(endpoint: StatsEndpoint, repos: readonly RepoBody[]
   return { rows, total };
 }
 
-/** Every field without an exact total, with its reason (the first part's wording), once each. */
+/** Every field without an exact total (or repository row), with its reason (the first one's wording), once each. */
 export function unavailableTotals(m: ManyStats): Array<[string, string]> {
   const out = new Map<string, string>();
-  for (const t of m.total) for (const [f, why] of Object.entries(t.unavailable)) if (!out.has(f)) out.set(f, why);
+  for (const t of [...m.total, ...m.rows]) for (const [f, why] of Object.entries(t.unavailable)) if (!out.has(f)) out.set(f, why);
   return [...out];
 }
 
@@ -126,7 +131,14 @@ export function manyTargets(
       for (const part of all) {
         const flat = part.byRepo.get(i);
         if (!flat) continue;
-        out.push({ scope: "each", keys: [["repository", r.repository], ...part.keys], records: mergeIntervals(flat), flat });
+        const unavailable = part.whyByRepo.get(i)?.[field];
+        out.push({
+          scope: "each",
+          keys: [["repository", r.repository], ...part.keys],
+          records: mergeIntervals(flat),
+          flat,
+          ...(unavailable !== undefined ? { unavailable } : {}),
+        });
       }
     });
   }
