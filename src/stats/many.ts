@@ -104,11 +104,26 @@ export function unavailableTotals(m: ManyStats): Array<[string, string]> {
 export const ALL_REPOSITORIES = "all repositories";
 
 /**
+ * What a total covers: all repositories, or, when some could not be read, how many of them and
+ * which failed (a verdict over the others must not read as one over all).
+ */
+export function totalCovers(covered: number, failed: readonly string[]): string {
+  if (failed.length === 0) return ALL_REPOSITORIES;
+  return `${covered} of ${covered + failed.length} repositories; ${failed.join(", ")} could not be read`;
+}
+
+/**
  * --fail-if over several repositories: `each` judges every repository (all its groups), `all` the
  * total, `both` both. A total without an exact value is a check that cannot be judged: it fails
  * unless --allow-empty, as a check that found no data does.
  */
-export function manyTargets(endpoint: StatsEndpoint, repos: readonly RepoBody[], field: string, scope: GateScope): Target[] {
+export function manyTargets(
+  endpoint: StatsEndpoint,
+  repos: readonly RepoBody[],
+  field: string,
+  scope: GateScope,
+  failed: readonly string[] = [],
+): Target[] {
   const all = parts(endpoint, repos).filter((p) => p.fields.has(field));
   const out: Target[] = [];
   if (scope !== "all") {
@@ -132,7 +147,7 @@ export function manyTargets(endpoint: StatsEndpoint, repos: readonly RepoBody[],
       const flat = [...part.byRepo.values()].flat();
       out.push({
         scope: "all",
-        over: ALL_REPOSITORIES,
+        over: totalCovers(repos.length, failed),
         keys: part.keys,
         records: mergeIntervals(flat),
         flat,
@@ -149,8 +164,11 @@ export function judgeMany(
   repos: readonly RepoBody[],
   scope: GateScope,
   opts: GateOptions = {},
+  failed: readonly string[] = [],
 ): Verdict[] {
-  return exprs.flatMap((expr) => judge(expr, manyTargets(endpoint, repos, expr.field, scope), { sample: endpoint.sample, ...opts }));
+  return exprs.flatMap((expr) =>
+    judge(expr, manyTargets(endpoint, repos, expr.field, scope, failed), { sample: endpoint.sample, ...opts }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
