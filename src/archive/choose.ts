@@ -46,7 +46,7 @@ export async function chooseArchive(ctx: Context, req: ArchiveRequest): Promise<
       if (missing.length > 0) {
         const parts = missing.map((r) => `${iso(r.from)} to ${iso(r.to)}`).join(", ");
         ctx.io.stderr.write(
-          `mq: warning: the archive does not cover ${parts} for ${repository}: ${req.what} there are missing below (mq archive sync fetches them).\n`,
+          `mq: warning: the archive does not cover ${parts} for ${repository}: ${req.what} there are missing below (${syncCommand(ctx, repository, missing)} fetches them).\n`,
         );
       }
     }
@@ -55,10 +55,22 @@ export async function chooseArchive(ctx: Context, req: ArchiveRequest): Promise<
   return autoArchive(ctx, req);
 }
 
+/**
+ * The sync that covers the missing parts, as the user would type it: a sync reads and covers
+ * exactly its window (--since to --until; the parts already covered are skipped), so the hint
+ * names both ends, the last minutes of a window ending now included.
+ */
+function syncCommand(ctx: Context, repository: string, missing: ReadonlyArray<{ from: number; to: number }>): string {
+  const from = missing[0]!.from;
+  const to = Math.min(missing[missing.length - 1]!.to, ctx.now().getTime());
+  const api = ctx.globals.offline ? " --offline" : ctx.globals.apiUrl !== undefined ? ` --api-url ${ctx.globals.apiUrl}` : "";
+  return `mq${api} archive sync ${repository} --since ${iso(from)} --until ${iso(to)}`;
+}
+
 async function autoArchive(ctx: Context, req: ArchiveRequest): Promise<Archive | undefined> {
   if (req.spans.length === 0 || req.repositories.length === 0) return undefined;
-  // a sync never marks its last minutes as covered: a window that ends in them cannot be covered,
-  // and is decided without loading the engine (a second or so on a busy machine)
+  // a sync without --until stops short of the last minutes: a window that ends in them is asked of
+  // the API without loading the engine (a second or so on a busy machine)
   const settled = ctx.now().getTime() - SETTLE_MS;
   if (req.spans.some((s) => s.until.getTime() > settled)) return undefined;
   const path = archivePath(ctx.env);

@@ -27,9 +27,9 @@ export const DAY_MS = 86_400_000;
 /** How long the service keeps events: the default start of a first sync. */
 export const RETENTION_DAYS = SERVICE_RETENTION_DAYS;
 /**
- * The last minutes before now are fetched but not recorded as covered: an event can be received
- * (and stamped) a moment before the service lets it be read, and the two clocks differ a little.
- * The next sync asks for them again; the key drops the ones it has.
+ * The settling delay: without --until a sync reads up to this long before now, as an event can be
+ * received (and stamped) a moment before the service lets it be read, and the two clocks differ a
+ * little. It covers exactly what it read; the next sync continues from there.
  */
 export const SETTLE_MS = 5 * 60_000;
 const PER_PAGE = 100;
@@ -60,7 +60,7 @@ export interface SyncOptions {
   now: Date;
   /** start of the window; default: where the archive's coverage starts, else now - RETENTION_DAYS */
   since?: Date;
-  /** end of the window; default now */
+  /** end of the window (at most now); default now - SETTLE_MS */
   until?: Date;
   strict: boolean;
   /** the dialect in effect: the metadata shapes its pages are held to (default: the contract's) */
@@ -99,7 +99,8 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
   const [owner, name] = opts.repository.split("/") as [string, string];
   const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/logs`;
   const nowMs = opts.now.getTime();
-  const until = Math.min(opts.until?.getTime() ?? nowMs, nowMs);
+  // what is read is what is covered: up to --until, else up to the settling delay before now
+  const until = opts.until ? Math.min(opts.until.getTime(), nowMs) : nowMs - SETTLE_MS;
   const coverage = await readCoverage(archive, repo);
   const retentionFloor = nowMs - RETENTION_DAYS * DAY_MS;
   let start: number;
@@ -107,7 +108,7 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
   else if (coverage.length > 0) start = coverage[0]!.from;
   else start = retentionFloor;
 
-  let missing = subtract({ from: start, to: until }, coverage);
+  let missing = start < until ? subtract({ from: start, to: until }, coverage) : [];
   // Continuing an archive not synced for longer than the service keeps events: what lies between
   // its end and the retention floor is gone from the service. Recorded as a known gap, and
   // skipped (an explicit --since still asks for it, for servers that keep more).
@@ -166,11 +167,9 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
     serial(async () => {
       while (committed < chunks.length && finished[committed]) {
         const chunk = chunks[committed]!;
-        // the last minutes before now stay uncovered: the next sync asks for them again
-        const coveredTo = Math.min(chunk.to, nowMs - SETTLE_MS);
-        if (coveredTo > chunk.from) {
+        if (chunk.to > chunk.from) {
           await archive.transaction(async () => {
-            await archive.run("INSERT INTO coverage VALUES (?, ?::TIMESTAMPTZ, ?::TIMESTAMPTZ)", [repo, iso(chunk.from), iso(coveredTo)]);
+            await archive.run("INSERT INTO coverage VALUES (?, ?::TIMESTAMPTZ, ?::TIMESTAMPTZ)", [repo, iso(chunk.from), iso(chunk.to)]);
             await archive.run("UPDATE syncs SET added = ? WHERE id = ?", [progress.added, syncId]);
           });
         }

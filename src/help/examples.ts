@@ -32,7 +32,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   "stats summary": [
     "mq --offline stats summary --repo acme/web",
     "mq --offline stats summary --repo acme/web,acme/api --since 7d --base-ref main",
-    "mq --offline stats summary --repo acme/web --since 1d -o none --fail-if 'check_failure_rate > 50%' --fail-if 'avg_queue_time > 2h'",
+    "mq --offline stats summary --repo acme/web --since 1d -o none --fail-if 'check_failure_rate > 50%' --fail-if 'max_queue_time > 3d'",
     "mq --offline stats summary --repo acme/web --since 1h -o openmetrics",
   ],
   ...Object.fromEntries(STATS_ENDPOINTS.map((e) => [`stats ${e.name}`, e.examples])),

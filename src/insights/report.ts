@@ -1,6 +1,7 @@
 // One window's figures against another's: what every output format of `mq insights` shows.
 import { change, FIGURE_BY_NAME, FIGURES, verdict, type Unit, type WindowFigures } from "./figures.js";
 import { stayRecord, type StayRecord } from "./records.js";
+import { DISTRIBUTION_OVER, figure } from "../figures/catalogue.js";
 
 const iso = (d: Date) => d.toISOString().replace(".000Z", "Z");
 
@@ -27,6 +28,11 @@ export interface InsightsReport {
    */
   previousUnavailable?: string;
   figures: FigureRow[];
+  /**
+   * why a figure (or its change, `change(NAME)`) is null although the window was read: a ratio
+   * or mean over nothing (0 ÷ 0), a change from 0; the catalogue's wording
+   */
+  unavailable?: Record<string, string>;
   exitReasons: Array<{ reason: string; count: number; previous: number | null; change: number | null }>;
   slowest: StayRecord[];
 }
@@ -55,6 +61,13 @@ export function buildReport(
   // reasons that disappeared are news too
   for (const r of prev?.exitReasons ?? [])
     if (!reasons.has(r.reason)) exitReasons.push({ reason: r.reason, count: 0, previous: r.count, change: -1 });
+  const unavailable: Record<string, string> = {};
+  for (const f of figures) {
+    const why = f.value === null ? nullReason(f.figure) : undefined;
+    if (why) unavailable[f.figure] = why;
+    if (prev && f.change === null && f.previous === 0 && f.value !== null)
+      unavailable[`change(${f.figure})`] = `the previous value is 0: ${f.value} against 0 is no percentage`;
+  }
   return {
     repository,
     since: iso(cur.window.since),
@@ -62,7 +75,17 @@ export function buildReport(
     compare: compared ? { since: iso(compared.window.since), until: iso(compared.window.until) } : null,
     ...(previousUnavailable !== undefined && compared ? { previousUnavailable } : {}),
     figures,
+    unavailable,
     exitReasons,
     slowest: cur.slowest.map((r) => stayRecord(r.stay, cur.window.until.getTime())),
   };
+}
+
+/** Why a figure over a window that was read has no value: its denominator is 0 (the catalogue says what it is over). */
+export function nullReason(name: string): string | undefined {
+  const ratio = figure(name)?.ratio;
+  if (ratio) return `${ratio.numerator} ÷ ${ratio.denominator} is 0 ÷ 0 in the window`;
+  const dist = /^\w+\((\w+)\)$/.exec(name)?.[1];
+  const over = dist ? DISTRIBUTION_OVER[dist] : undefined;
+  return over ? `none of ${over.replace(/ \(.*\)$/, "")}` : undefined;
 }

@@ -50,7 +50,12 @@ function sum(xs: readonly number[]): number {
   return xs.reduce((a, b) => a + b, 0);
 }
 
-function weightedMean(records: readonly Rec[], field: string, weight: (r: Rec) => number | undefined): number | undefined {
+function weightedMean(
+  records: readonly Rec[],
+  field: string,
+  weight: (r: Rec) => number | undefined,
+  overItems = false,
+): number | undefined {
   let total = 0;
   let weights = 0;
   for (const r of records) {
@@ -60,8 +65,11 @@ function weightedMean(records: readonly Rec[], field: string, weight: (r: Rec) =
     total += v * w;
     weights += w;
   }
-  // no weight at all (e.g. every interval had zero events): fall back to the plain mean
   if (weights === 0) {
+    // weighted by a count that is 0 everywhere: a mean over nothing is no figure (0 ÷ 0), and a
+    // plain mean of the values would be one nobody measured
+    if (overItems) return undefined;
+    // records without an interval (time-to-merge's one value per queue): their mean
     const xs = values(records, field);
     return xs.length ? sum(xs) / xs.length : undefined;
   }
@@ -126,7 +134,7 @@ function applyRule(rule: AggregationRule, field: string, records: readonly Rec[]
         const count = sum(values(records, countKey));
         if (count > 0) return sum(values(records, sumKey)) / count;
       }
-      if (rule.by === "weighted") return weightedMean(records, field, (r) => num(r[rule.weight]));
+      if (rule.by === "weighted") return weightedMean(records, field, (r) => num(r[rule.weight]), true);
       return weightedMean(records, field, intervalSeconds);
     }
   }
@@ -181,18 +189,24 @@ export function mergeIntervals(records: readonly Rec[]): Rec[] {
 }
 
 /**
- * Why `field` has no exact value over `records` pooled from several repositories (undefined: it
- * has one, windowValue's). Counts and sums add, extremes combine, a rate is Σnum / Σden and a
+ * Why `field` has no exact value over `records` pooled from several parts: repositories (the
+ * total of `--repo a,b`) or groups (a response's "all groups" row, `mq stats summary`); undefined:
+ * it has one, windowValue's. Counts and sums add, extremes combine, a rate is Σnum / Σden and a
  * weighted mean Σ(value × weight) / Σweight; an average over items needs the count behind it (the
  * real service's sum_X / count_X), and a percentile never combines. An average of averages would
- * be a number nobody measured: the total says it is not available and why.
+ * be a number nobody measured: the total says it is not available and why (the catalogue's rule).
  */
-export function totalUnavailable(field: string, records: readonly Rec[]): string | undefined {
+export function totalUnavailable(
+  field: string,
+  records: readonly Rec[],
+  parts: "repositories" | "groups" = "repositories",
+): string | undefined {
   const spec = FIGURES.get(field);
   if (spec?.percentile !== undefined) {
-    return `the ${spec.percentile === 50 ? "median" : `p${spec.percentile}`} of each repository does not give the one of all (mq insights --repo computes exact percentiles from the events)`;
+    const each = parts === "groups" ? "group" : "repository";
+    return `the ${spec.percentile === 50 ? "median" : `p${spec.percentile}`} of each ${each} does not give the one of all (mq insights${parts === "repositories" ? " --repo" : ""} computes exact percentiles from the events)`;
   }
-  const rule = ruleOf(field);
+  const rule = ruleOf(field, parts === "groups" ? "groups" : "window");
   const valued = records.filter((r) => num(r[field]) !== undefined);
   switch (rule.by) {
     case "sum":

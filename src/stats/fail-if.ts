@@ -13,7 +13,7 @@
 import { UsageError } from "../errors.js";
 import { closestMatches } from "../closest.js";
 import { parseDurationSeconds } from "../validators.js";
-import { AGGREGATIONS, aggregate, mergeIntervals, ruleOf, windowValue, type Aggregation } from "./aggregate.js";
+import { AGGREGATIONS, aggregate, mergeIntervals, ruleOf, totalUnavailable, windowValue, type Aggregation } from "./aggregate.js";
 import type { FieldKind, SampleSpec, StatsEndpoint } from "./endpoints.js";
 import { fieldsOfSection, toGroups, toSeries, type KeyValue } from "./series.js";
 import { pushAll } from "../arrays.js";
@@ -276,18 +276,29 @@ export function statsTargets(endpoint: StatsEndpoint, body: unknown, field: stri
   }
   if (scope !== "each" && series.length) {
     // one "all groups" figure per outcome (or exit reason) and per section
-    const byPart = new Map<string, { keys: Array<[string, KeyValue]>; records: Rec[] }>();
+    const byPart = new Map<string, { keys: Array<[string, KeyValue]>; records: Rec[]; series: number }>();
     for (const s of series) {
       const keys: Array<[string, KeyValue]> = [];
       if (s.section && endpoint.sections) keys.push(["section", s.section]);
       if (endpoint.category) keys.push([endpoint.category, s.keys.find(([k]) => k === endpoint.category)?.[1] ?? null]);
       const id = JSON.stringify(keys);
-      const part = byPart.get(id) ?? { keys, records: [] };
+      const part = byPart.get(id) ?? { keys, records: [], series: 0 };
       pushAll(part.records, s.records);
+      part.series++;
       byPart.set(id, part);
     }
-    for (const part of byPart.values())
-      out.push({ scope: "all", keys: part.keys, records: mergeIntervals(part.records), flat: part.records });
+    for (const part of byPart.values()) {
+      // several groups combine only by the catalogue's rule: an average without its count, a
+      // percentile, is n/a with the reason, never an average of averages
+      const unavailable = part.series > 1 ? totalUnavailable(field, part.records, "groups") : undefined;
+      out.push({
+        scope: "all",
+        keys: part.keys,
+        records: mergeIntervals(part.records),
+        flat: part.records,
+        ...(unavailable !== undefined ? { unavailable } : {}),
+      });
+    }
   }
   return out;
 }

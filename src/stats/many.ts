@@ -26,7 +26,7 @@ export interface ManyRow {
   keys: Array<[string, KeyValue]>;
   /** each field's value over the window (null: no value, or no exact total) */
   values: Record<string, number | null>;
-  /** total rows: the fields that have no exact total, and why */
+  /** the fields without an exact value over the parts combined (groups, repositories), and why */
   unavailable: Record<string, string>;
 }
 
@@ -41,6 +41,8 @@ interface Part {
   byRepo: Map<number, Rec[]>;
   /** the fields this part carries (a bisection section has its own) */
   fields: Set<string>;
+  /** per repository, the fields its groups do not combine into (statsTargets' "all"), and why */
+  whyByRepo: Map<number, Record<string, string>>;
 }
 
 function parts(endpoint: StatsEndpoint, repos: readonly RepoBody[]): Part[] {
@@ -50,8 +52,9 @@ function parts(endpoint: StatsEndpoint, repos: readonly RepoBody[]): Part[] {
       for (const t of statsTargets(endpoint, r.body, field, "all")) {
         const id = JSON.stringify(t.keys);
         let part = out.get(id);
-        if (!part) out.set(id, (part = { keys: t.keys, byRepo: new Map(), fields: new Set() }));
+        if (!part) out.set(id, (part = { keys: t.keys, byRepo: new Map(), fields: new Set(), whyByRepo: new Map() }));
         part.fields.add(field);
+        if (t.unavailable !== undefined) part.whyByRepo.set(i, { ...part.whyByRepo.get(i), [field]: t.unavailable });
         // every field of a part sees the same records: set them once per repository
         if (!part.byRepo.has(i)) part.byRepo.set(i, [...(t.flat ?? t.records)]);
       }
@@ -69,8 +72,10 @@ export function combineRepos(endpoint: StatsEndpoint, repos: readonly RepoBody[]
       const records = part.byRepo.get(i);
       if (!records) continue;
       const values: Record<string, number | null> = {};
-      for (const f of endpoint.fields) if (part.fields.has(f)) values[f] = windowValue(f, records) ?? null;
-      rows.push({ repository: r.repository, keys: part.keys, values, unavailable: {} });
+      // a repository's row is its "all groups": the same rule, n/a where its groups do not combine
+      const unavailable = part.whyByRepo.get(i) ?? {};
+      for (const f of endpoint.fields) if (part.fields.has(f)) values[f] = unavailable[f] ? null : (windowValue(f, records) ?? null);
+      rows.push({ repository: r.repository, keys: part.keys, values, unavailable });
     }
   });
   const total = all.map((part) => {
@@ -88,10 +93,10 @@ export function combineRepos(endpoint: StatsEndpoint, repos: readonly RepoBody[]
   return { rows, total };
 }
 
-/** Every field without an exact total, with its reason (the first part's wording), once each. */
+/** Every field without an exact total (or repository row), with its reason (the first one's wording), once each. */
 export function unavailableTotals(m: ManyStats): Array<[string, string]> {
   const out = new Map<string, string>();
-  for (const t of m.total) for (const [f, why] of Object.entries(t.unavailable)) if (!out.has(f)) out.set(f, why);
+  for (const t of [...m.total, ...m.rows]) for (const [f, why] of Object.entries(t.unavailable)) if (!out.has(f)) out.set(f, why);
   return [...out];
 }
 
@@ -99,11 +104,26 @@ export function unavailableTotals(m: ManyStats): Array<[string, string]> {
 export const ALL_REPOSITORIES = "all repositories";
 
 /**
+ * What a total covers: all repositories, or, when some could not be read, how many of them and
+ * which failed (a verdict over the others must not read as one over all).
+ */
+export function totalCovers(covered: number, failed: readonly string[]): string {
+  if (failed.length === 0) return ALL_REPOSITORIES;
+  return `${covered} of ${covered + failed.length} repositories; ${failed.join(", ")} could not be read`;
+}
+
+/**
  * --fail-if over several repositories: `each` judges every repository (all its groups), `all` the
  * total, `both` both. A total without an exact value is a check that cannot be judged: it fails
  * unless --allow-empty, as a check that found no data does.
  */
-export function manyTargets(endpoint: StatsEndpoint, repos: readonly RepoBody[], field: string, scope: GateScope): Target[] {
+export function manyTargets(
+  endpoint: StatsEndpoint,
+  repos: readonly RepoBody[],
+  field: string,
+  scope: GateScope,
+  failed: readonly string[] = [],
+): Target[] {
   const all = parts(endpoint, repos).filter((p) => p.fields.has(field));
   const out: Target[] = [];
   if (scope !== "all") {
@@ -111,7 +131,14 @@ export function manyTargets(endpoint: StatsEndpoint, repos: readonly RepoBody[],
       for (const part of all) {
         const flat = part.byRepo.get(i);
         if (!flat) continue;
-        out.push({ scope: "each", keys: [["repository", r.repository], ...part.keys], records: mergeIntervals(flat), flat });
+        const unavailable = part.whyByRepo.get(i)?.[field];
+        out.push({
+          scope: "each",
+          keys: [["repository", r.repository], ...part.keys],
+          records: mergeIntervals(flat),
+          flat,
+          ...(unavailable !== undefined ? { unavailable } : {}),
+        });
       }
     });
   }
@@ -120,7 +147,7 @@ export function manyTargets(endpoint: StatsEndpoint, repos: readonly RepoBody[],
       const flat = [...part.byRepo.values()].flat();
       out.push({
         scope: "all",
-        over: ALL_REPOSITORIES,
+        over: totalCovers(repos.length, failed),
         keys: part.keys,
         records: mergeIntervals(flat),
         flat,
@@ -137,8 +164,11 @@ export function judgeMany(
   repos: readonly RepoBody[],
   scope: GateScope,
   opts: GateOptions = {},
+  failed: readonly string[] = [],
 ): Verdict[] {
-  return exprs.flatMap((expr) => judge(expr, manyTargets(endpoint, repos, expr.field, scope), { sample: endpoint.sample, ...opts }));
+  return exprs.flatMap((expr) =>
+    judge(expr, manyTargets(endpoint, repos, expr.field, scope, failed), { sample: endpoint.sample, ...opts }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

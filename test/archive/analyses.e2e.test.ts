@@ -152,7 +152,7 @@ describe("by itself, the archive is read only when it covers the window, synced 
     expect(r.code, r.stderr).toBe(0);
     expect(r.requests).toBe(0);
     expect(r.stderr).toBe(
-      `mq: warning: the archive does not cover 2026-11-01T00:00:00Z to 2026-11-08T00:00:00Z for ${REPO}: queue stays there are missing below (mq archive sync fetches them).\n`,
+      `mq: warning: the archive does not cover 2026-11-01T00:00:00Z to 2026-11-08T00:00:00Z for ${REPO}: queue stays there are missing below (mq --api-url ${server.url} archive sync ${REPO} --since 2026-11-01T00:00:00Z --until 2026-11-08T00:00:00Z fetches them).\n`,
     );
     expect(r.stdout.split("\n").length).toBeGreaterThan(10);
   });

@@ -27,7 +27,8 @@ describe("mq archive sync", () => {
 
   it("archives every event of the window once and says what it added", async () => {
     expect(first.code, first.stderr).toBe(0);
-    const expected = await fromApi(SINCE, "2026-11-20T12:00:00Z");
+    // a sync without --until reads and covers up to five settling minutes before now
+    const expected = await fromApi(SINCE, "2026-11-20T11:55:00Z");
     const rows = await archived(dir);
     expect(rows.map(([id]) => id).sort((a, b) => a - b)).toEqual(expected.map((e) => e.id as number).sort((a, b) => a - b));
     expect(rows.map(([, raw]) => JSON.parse(raw))).toEqual([...expected].reverse());
@@ -38,11 +39,11 @@ describe("mq archive sync", () => {
       already_archived: summary.already_archived,
       pages: summary.pages,
       from: "2026-11-19T18:00:00.000Z",
-      to: "2026-11-20T12:00:00.000Z",
+      to: "2026-11-20T11:55:00.000Z",
       total: expected.length,
     });
     expect(first.stderr).toContain(
-      `acme/web: ${expected.length.toLocaleString("en-US")} new events archived from 2026-11-19T18:00:00.000Z to 2026-11-20T12:00:00.000Z`,
+      `acme/web: ${expected.length.toLocaleString("en-US")} new events archived from 2026-11-19T18:00:00.000Z to 2026-11-20T11:55:00.000Z`,
     );
     // not a terminal: no progress frames, only the summary line
     expect(first.stderr.split("\n").filter(Boolean)).toHaveLength(1);
@@ -60,10 +61,10 @@ describe("mq archive sync", () => {
     const again = await mq(["archive", "sync", ...api(), "--repo", "acme/web", "-o", "json"], { dataDir: dir, now: later });
     expect(again.code, again.stderr).toBe(0);
     const [summary] = JSON.parse(again.stdout) as Array<Record<string, unknown>>;
-    expect(summary!.added).toBe(0);
-    // from the end of the covered window, five settling minutes before the first run's now
+    // only the events the first run did not read: after its end, five settling minutes before its now
+    expect(summary!.added).toBe((await fromApi("2026-11-20T11:55:00.001Z", "2026-11-20T12:00:00Z")).length);
     expect(summary!.from).toBe("2026-11-20T11:55:00.000Z");
-    expect(summary!.to).toBe("2026-11-20T13:00:00.000Z");
+    expect(summary!.to).toBe("2026-11-20T12:55:00.000Z");
   });
 
   it("status lists the repository, its counts, window and last sync", async () => {
@@ -154,7 +155,7 @@ describe("mq archive sync", () => {
     );
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
-      "mq: warning: the archive does not cover 2026-11-18T00:00:00Z to 2026-11-19T18:00:00Z for acme/web: events there are missing below (mq archive sync fetches them).\n",
+      "mq: warning: the archive does not cover 2026-11-18T00:00:00Z to 2026-11-19T18:00:00Z for acme/web: events there are missing below (mq archive sync acme/web --since 2026-11-18T00:00:00Z --until 2026-11-19T18:00:00Z fetches them).\n",
     );
   });
 

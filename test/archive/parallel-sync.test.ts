@@ -27,7 +27,7 @@ describe("mq archive sync --parallel", () => {
     const fault = await startFaultServer(async (_n, url) => {
       const from = url.searchParams.get("received_from");
       const to = url.searchParams.get("received_to");
-      if (from === "2026-11-19T12:00:00.000Z" && to === "2026-11-20T12:00:00.000Z") return page(newer);
+      if (from === "2026-11-19T12:00:00.000Z" && to === "2026-11-20T11:55:00.000Z") return page(newer);
       if (from === "2026-11-18T12:00:00.000Z" && to === "2026-11-19T12:00:00.000Z" && !url.searchParams.has("cursor")) {
         return page(older, `${fault.url}/v1/repos/acme/web/logs?cursor=c2`);
       }

@@ -45,7 +45,7 @@ describe("mq archive sync against servers mq did not write", () => {
       expect((await archived(dir)).map(([, raw]) => raw)).toEqual([events[1], events[0]]);
       // one request per day of the window, each with the window and 100 per page
       expect(fault.requests.map((q) => q.url)).toEqual([
-        "/v1/repos/acme/web/logs?received_from=2026-11-20T00%3A00%3A00.000Z&received_to=2026-11-20T12%3A00%3A00.000Z&per_page=100",
+        "/v1/repos/acme/web/logs?received_from=2026-11-20T00%3A00%3A00.000Z&received_to=2026-11-20T11%3A55%3A00.000Z&per_page=100",
       ]);
       // read back, mq logs writes the bytes the API sent (1.0, 1e2, escapes), as it does from the API
       for (const format of ["ndjson", "json"]) {

@@ -34,7 +34,7 @@ export function NewCmdArchiveSync(ctx: Context, runF: (opts: ArchiveSyncOptions)
     .description("copy the event log into the archive, from where the last sync stopped; safe to interrupt and run again")
     .argument("[repos...]", "owner/name of each repository (default: --repo, $MQ_REPO, the git remote or the config)")
     .addOption(new Option("--since <time>", `start of the first sync: ${TIME_VALUE_HELP} (default: 90d, as far back as the service keeps)`))
-    .addOption(new Option("--until <time>", "end of the window (default: now)"))
+    .addOption(new Option("--until <time>", "end of the window, covered up to it (default: 5 minutes ago, the settling delay)"))
     .addOption(
       new Option(
         "--parallel <n>",

@@ -22,8 +22,10 @@ interface Follow {
   repository: string;
   owner: string;
   name: string;
-  /** a first poll has read everything up to its start */
+  /** a round has ended after a poll that read everything up to its start */
   caughtUp: boolean;
+  /** a poll of the round in progress succeeded */
+  read?: boolean;
   /** the last error's message, until a poll succeeds */
   error?: string;
 }
@@ -74,10 +76,24 @@ export async function runExporter(opts: ExporterOptions, ctx: Context): Promise<
     follows.map((f) => f.repository),
   );
   const clean = (text: string) => messageText(redact(text, messageSecrets(ctx)));
+  // /metrics shows the state as of the last round's end: rendered then, in the format scrapers
+  // last asked for, a scrape costs nothing (40 repositories' histograms are over a megabyte of
+  // text, a second of CPU on a busy machine)
+  let version = 0;
+  let lastFormat: "openmetrics" | "prometheus" = "prometheus";
+  const rendered = new Map<string, { version: number; text: string }>();
+  const exposition = (format: "openmetrics" | "prometheus") => {
+    lastFormat = format;
+    const cached = rendered.get(format);
+    if (cached?.version === version) return cached.text;
+    const text = renderExposition(metricFamilies(state.metrics), format);
+    rendered.set(format, { version, text });
+    return text;
+  };
   let server: MetricsServer;
   try {
     server = await startMetricsServer(opts.host, opts.port, opts.auth, {
-      metrics: (format) => renderExposition(metricFamilies(state.metrics), format),
+      metrics: exposition,
       notReady: () => {
         const behind = follows.filter((f) => !f.caughtUp || f.error !== undefined);
         if (behind.length === 0) return undefined;
@@ -116,7 +132,7 @@ export async function runExporter(opts: ExporterOptions, ctx: Context): Promise<
       }))
         events.push(ev);
       countNew(state, f.repository, events, start);
-      f.caughtUp = true;
+      f.read = true;
       if (f.error !== undefined) ctx.io.stderr.write(`mq exporter: ${f.repository}: reading again\n`);
       f.error = undefined;
     } catch (err) {
@@ -132,6 +148,9 @@ export async function runExporter(opts: ExporterOptions, ctx: Context): Promise<
   try {
     while (!ctx.signal.aborted) {
       await pool(follows, REPO_CONCURRENCY, pollOne);
+      for (const f of follows) f.caughtUp ||= f.read === true;
+      version++;
+      exposition(lastFormat);
       pruneEvictions(state.metrics, ctx.now().getTime());
       if (opts.stateDir !== undefined) saveState(opts.stateDir, state);
       await sleep(opts.interval * 1000, undefined, { signal: ctx.signal }).catch(() => undefined);

@@ -105,6 +105,8 @@ export function insightsJson(r: InsightsReport): Record<string, unknown> {
     compare: r.compare,
     ...(r.previousUnavailable !== undefined ? { previous_unavailable: r.previousUnavailable } : {}),
     figures: Object.fromEntries(r.figures.map((f) => [f.figure, { value: f.value, previous: f.previous, change: f.change, unit: f.unit }])),
+    // why a figure or its change is null although the window was read (0 ÷ 0, a change from 0)
+    ...(r.unavailable && Object.keys(r.unavailable).length ? { unavailable: r.unavailable } : {}),
     exit_reasons: r.exitReasons,
     slowest: r.slowest,
   };
@@ -199,6 +201,13 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
     if (compare) rows.push(["", ...stats.map((st) => arrow(fig(`${st}(${d})`)))]);
   }
   out.push(table(["", ...stats.map((s) => s.toUpperCase())], rows));
+  // a "-" over nothing says why, once per figure (a distribution once, by its mean)
+  const why = r.unavailable ?? {};
+  const notes = ["stay_failure_rate", ...DISTRIBUTIONS.map((d) => `avg(${d})`)].flatMap((name) => {
+    const label = LABELS[name] ?? LABELS[/\((\w+)\)/.exec(name)?.[1] ?? ""] ?? name;
+    return why[name] ? [c.dim(fitLine(`-: ${label}: ${why[name]}`, o.columns))] : [];
+  });
+  if (notes.length) out[out.length - 1] += `\n${notes.join("\n")}\n`;
 
   const reasons = r.exitReasons.slice(0, 8);
   if (reasons.length) {

@@ -10,6 +10,7 @@ import type { Sink } from "../../output/exporter.js";
 import { formatDuration, formatInstant } from "../../output/format.js";
 import { columnWidths, fixedWidthRows, renderTable } from "../../output/table.js";
 import { terminalText } from "../../iostreams/terminal-text.js";
+import { fitType, SHORT_TYPE_WIDTH, typeLabel } from "./type-names.js";
 
 /**
  * An RFC 3339 instant in UTC: its first SECOND_LENGTH characters are the instant to the second.
@@ -59,18 +60,6 @@ export function formatClock(date: Date, now: Date): string {
   return sameDay ? time : `${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${time}`;
 }
 
-/** The type as the table shows it: without "action.", the family's usual prefix (its colour says it). */
-export function typeLabel(type: string): string {
-  return type.startsWith("action.") ? type.slice("action.".length) : type;
-}
-
-/** When the label does not fit: its leading parts go ("queue.checks.change" → "checks.change"), then it is cut. */
-export function fitType(label: string, width: number): string {
-  let text = label;
-  while (text.length > width && text.includes(".")) text = text.slice(text.indexOf(".") + 1);
-  return text.length <= width ? text : text.slice(0, Math.max(width - 1, 1)) + "…";
-}
-
 /**
  * Column widths for a terminal: the summary (the last column) is what the operator reads, so it
  * keeps at least 40 characters where the terminal has room (half of it otherwise); type and base ref
@@ -89,9 +78,8 @@ export function eventColumnWidths(natural: readonly number[], columns: number | 
     const excess = others() + want - room;
     if (excess > 0) w[i] = Math.max(Math.min(floor, w[i]!), w[i]! - excess);
   };
-  shrink(TYPE, 10);
+  shrink(TYPE, SHORT_TYPE_WIDTH);
   shrink(BASE, 6);
-  shrink(TYPE, 6);
   shrink(BASE, 4);
   w[SUMMARY] = Math.max(8, Math.min(natural[SUMMARY]!, room - others()));
   return w;
@@ -164,7 +152,7 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
   // the type cell cut to its column (on a terminal) and coloured by family; without colour, chalk
   // would hand every text back as it is
   const typeCell = (type: string, cell: string, w: readonly number[]): string => {
-    const text = columns === undefined ? cell : fitType(cell, w[TYPE]!);
+    const text = columns === undefined ? cell : fitType(type, cell, w[TYPE]!);
     if (c.level === 0) return text;
     const paint = familyColor[eventFamily(type)];
     return paint === undefined ? text : paint(text);

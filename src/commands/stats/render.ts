@@ -4,7 +4,7 @@
 // series. Flat records for ndjson/csv, the summary screen.
 import type { ChalkInstance } from "chalk";
 import type { IOStreams } from "../../iostreams/iostreams.js";
-import { windowValue } from "../../stats/aggregate.js";
+import { totalUnavailable, windowValue } from "../../stats/aggregate.js";
 import type { StatsEndpoint } from "../../stats/endpoints.js";
 import {
   fieldsOfSection,
@@ -236,8 +236,11 @@ function overview(endpoint: StatsEndpoint, groups: readonly StatsGroup[], fields
     rows = groups.map((g, i) => ({ label: labels[i]!, values: fields.map((f) => windowValue(f, g.records)) }));
     // all groups together, computed as --fail-if and `mq stats summary` compute it
     const all = groups.flatMap((g) => g.records);
-    // a figure with no rule to combine groups (time-to-merge's mean and median: no counts) is n/a
-    unavailable = fields.map((f) => groupsUnavailable(endpoint, f, all));
+    // a figure with no rule to combine groups (time-to-merge's mean and median, an average without
+    // its count, a percentile) is n/a, as --fail-if and the summary say
+    unavailable = fields.map(
+      (f) => groupsUnavailable(endpoint, f, all) ?? (groups.length > 1 ? totalUnavailable(f, all, "groups") : undefined),
+    );
     total = fields.map((f, j) => (unavailable[j] ? undefined : windowValue(f, all)));
     sortBy = sortColumn(endpoint, fields);
   }

@@ -157,7 +157,14 @@ async function runStatsMany(opts: StatsOptions, repos: RepoName[], ctx: Context)
     for (const [field, why] of unavailableTotals(many)) ctx.io.stderr.write(`mq: total ${field} not available: ${messageText(why)}\n`);
   }
   const verdicts = opts.gate.failIf.length
-    ? judgeMany(opts.gate.failIf, endpoint, done, opts.gate.scope, gateOptions(opts.gate, opts.query))
+    ? judgeMany(
+        opts.gate.failIf,
+        endpoint,
+        done,
+        opts.gate.scope,
+        gateOptions(opts.gate, opts.query),
+        failed.map((f) => messageText(f.repository)),
+      )
     : [];
   const gate = reportGate(ctx, opts.gate, verdicts, {
     command: `mq stats ${endpoint.name}`,

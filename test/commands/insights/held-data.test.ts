@@ -172,7 +172,7 @@ describe("mq insights --archive: windows outside what the archive covers", () =>
     expect(r.code, r.err).toBe(0);
     const reason = "the comparison window 2026-11-20 05:00Z → 2026-11-20 07:00Z lies partly outside what the archive covers";
     expect(r.err.split("\n")).toEqual([
-      "mq: warning: the archive does not cover 2026-11-20T05:00:00Z to 2026-11-20T06:00:00Z for acme/lib: queue stays there are missing below (mq archive sync fetches them).",
+      `mq: warning: the archive does not cover 2026-11-20T05:00:00Z to 2026-11-20T06:00:00Z for acme/lib: queue stays there are missing below (mq --api-url ${server.url} archive sync acme/lib --since 2026-11-20T05:00:00Z --until 2026-11-20T06:00:00Z fetches them).`,
       `mq: warning: ${reason}: no previous figures and no change are given (previous: null in -o json).`,
       "",
     ]);

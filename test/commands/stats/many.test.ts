@@ -526,6 +526,23 @@ describe("mq stats --repo a,b --fail-if", () => {
     expect(r.err).toBe("FAIL  failure_rate 25.0% > 20% (10/40 checks, all repositories)\nmq: 1 of 1 --fail-if check failed.\n");
   });
 
+  it("a total over the repositories that could be read names how many and which failed", async () => {
+    // before: "all repositories" while acme/nope answered 404
+    const r = await mq([
+      "stats",
+      "failure-rate",
+      "--repo",
+      "acme/web,acme/nope,acme/api",
+      ...WINDOW,
+      "-o",
+      "none",
+      "--fail-if",
+      "failure_rate > 20%",
+    ]);
+    expect(r.code).toBe(3);
+    expect(r.err).toContain("FAIL  failure_rate 25.0% > 20% (10/40 checks, 2 of 3 repositories; acme/nope could not be read)\n");
+  });
+
   it("--fail-if-scope each judges every repository, both adds the total", async () => {
     const r = await mq([
       "stats",
