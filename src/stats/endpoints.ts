@@ -283,7 +283,7 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     tableFields: ["idle_capacity", "p95_idle_capacity", "idle_schedule", "idle_freeze", "ci_runtime", "p95_ci_runtime", "count_idle"],
     examples: [
       "mq --offline --dialect mergify stats idle-queue-time --repo acme/web --since 7d",
-      "mq --offline --dialect mergify stats idle-queue-time --repo acme/web --since 7d --fail-if 'max(p95_idle_capacity) > 4h'",
+      "mq --offline --dialect mergify stats idle-queue-time --repo acme/web --since 7d --fail-if 'max(p95_idle_capacity) > 4h' --fail-if-scope each",
     ],
   },
   {
