@@ -155,14 +155,10 @@ export class Repositories {
 
   /** the present of the history: --now (moving with --speed), or else the real clock truncated to the second */
   nowMs(): number {
-    if (this.opts.clock) return this.opts.clock();
-    return this.opts.now ? this.opts.now.getTime() : Math.floor(Date.now() / 1000) * 1000;
+    return this.opts.clock?.() ?? this.opts.now?.getTime() ?? Math.floor(Date.now() / 1000) * 1000;
   }
 
-  /**
-   * Where the events the server holds begin (epoch ms): its simulated history starts at 00:00 UTC
-   * `days` before now; undefined for a recorded log, which holds what it holds.
-   */
+  /** Where the simulated history begins (00:00 UTC `days` before now, epoch ms); none for a recorded log. */
   historyStartMs(): number | undefined {
     return this.opts.fixed ? undefined : historyStart(this.nowMs(), this.opts.days);
   }
@@ -341,8 +337,7 @@ export class Repositories {
         if (result.hasNext || lo === q.from) return result;
       }
     }
-    // walking up: from the cursor (whose own event, in the store, tells that `next` exists) or
-    // from the window's bottom
+    // walking up: from the cursor (its own event, in the store, tells that `next` exists) or the window's bottom
     const bottom = Math.max(q.from, start, c.dir === "prev" ? c.t : -Infinity);
     const end = Math.min(q.to, now);
     for (let span = 2 * DAY; ; span *= 2) {
