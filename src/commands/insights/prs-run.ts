@@ -4,6 +4,7 @@
 import type { Context } from "../../context.js";
 import type { MqError } from "../../errors.js";
 import { walkStays } from "../../insights/walk.js";
+import type { Stay } from "../../insights/stays.js";
 import { openEventSource } from "../../archive/event-source.js";
 import { stayRecord, sortValue, type StayRecord } from "../../insights/records.js";
 import { startSpinner } from "../../iostreams/spinner.js";
@@ -38,6 +39,8 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
   const late: Row[] = [];
   let written = 0;
   let events = 0;
+  // the queues the window holds (on --base-ref): what an empty answer to --queue names instead
+  const seenQueues = new Set<string>();
   // rows stream to stdout while it spins (one repository, unsorted)
   const spinner = await startSpinner(ctx, `reading the queue events of ${label}`, { stdoutStreams: opts.format !== "table" });
   let failed: RepoFailure[] = [];
@@ -63,6 +66,7 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
           },
           onStay: async (s) => {
             const r = stayRecord(s, untilMs);
+            seenQueues.add(String(r.queue_name));
             if (!keep(r)) return;
             if (multi) rows.push(r);
             else if (opts.sort) buffered.push(r);
@@ -105,7 +109,44 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
     // broken between words, as wide as the table above it at most
     ctx.io.stderr.write(wrapLine(summary, ctx.io.messageWidth()) + "\n");
   }
+  if (written === 0 && !error) {
+    const note = await noSuchNames(opts, seenQueues, async (onStay) => {
+      for (const repo of repos) {
+        const spans = [{ since: opts.since, until: opts.until }];
+        await walkStays(source, { owner: repo.owner, name: repo.name, parallel: opts.parallel, spans, onStay });
+      }
+    });
+    if (note) ctx.io.stderr.write(wrapLine(`mq: ${note}`, ctx.io.messageWidth()) + "\n");
+  }
   if (error) throw someReposFailed(failed, repos.length, error);
+}
+
+/**
+ * Why an empty answer is empty when a --base-ref or --queue named nothing the window holds, with
+ * the names it does hold; undefined when the names exist (the other filters left nothing).
+ * WALKALL walks the window again on every base ref, only when --base-ref matched no stay at all.
+ */
+async function noSuchNames(
+  opts: PrsOptions,
+  seenQueues: ReadonlySet<string>,
+  walkAll: (onStay: (s: Stay) => Promise<void>) => Promise<void>,
+): Promise<string | undefined> {
+  const list = (names: Iterable<string>) => [...names].sort().join(", ");
+  if (opts.baseRef !== undefined && seenQueues.size === 0) {
+    const refs = new Set<string>();
+    await walkAll(async (s) => void refs.add(String(s.base)));
+    return refs.size === 0
+      ? "no queue stays at all in this window."
+      : `no queue stays on base ref ${opts.baseRef} in this window; base refs with stays in it: ${list(refs)}.`;
+  }
+  if (opts.queues && !opts.queues.some((q) => seenQueues.has(q))) {
+    const on = opts.baseRef !== undefined ? ` on ${opts.baseRef}` : "";
+    const named = opts.queues.length === 1 ? `no queue named ${opts.queues[0]}` : `none of the queues ${opts.queues.join(", ")}`;
+    return seenQueues.size === 0
+      ? "no queue stays at all in this window."
+      : `${named} has stays in this window${on}; queues that do: ${list(seenQueues)}.`;
+  }
+  return undefined;
 }
 
 const iso = (d: Date) => d.toISOString().replace(".000Z", "Z");

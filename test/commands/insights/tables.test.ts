@@ -139,3 +139,26 @@ describe("mq insights --repo a,b with one that fails", () => {
     expect(r.stderr).toMatch(/^mq: acme\/nope: .*404.* \(exit 3\)$/m);
   });
 });
+
+describe("mq prs: a --queue or --base-ref the window does not hold", () => {
+  const window = ["prs", "--since", "2026-11-19T12:00:00Z", "--until", "2026-11-20T12:00:00Z", "-o", "csv"];
+  it("--queue names the queues that have stays in the window", async () => {
+    const r = await mq([...window, "--queue", "nosuch"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split("\n").filter(Boolean)).toHaveLength(1);
+    expect(r.stderr).toBe("mq: no queue named nosuch has stays in this window; queues that do: default, hotfix, lowrisk.\n");
+  });
+
+  it("--base-ref names the base refs that have stays in the window (a second walk, on every base ref)", async () => {
+    const r = await mq([...window, "--base-ref", "nosuch", "--queue", "default"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe("mq: no queue stays on base ref nosuch in this window; base refs with stays in it: main, release/v2.\n");
+  });
+
+  it("says nothing more when the names exist and other filters left nothing", async () => {
+    const r = await mq([...window, "--queue", "hotfix", "--outcome", "merged", "--reason", "checks_failed"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split("\n").filter(Boolean)).toHaveLength(1);
+    expect(r.stderr).toBe("");
+  });
+});
