@@ -10,6 +10,7 @@ import { stayRecord, sortValue, type StayRecord } from "../../insights/records.j
 import { startSpinner } from "../../iostreams/spinner.js";
 import { formatCount } from "../../output/format.js";
 import { wrapLine } from "../../iostreams/terminal-width.js";
+import { screenLimit, shownOf } from "../../iostreams/long-list.js";
 import { resolveRepos, eachRepo, someReposFailed, type RepoFailure } from "../../cmdutil/repos.js";
 import { openStayRows } from "./stays-render.js";
 import type { PrsOptions } from "./prs.js";
@@ -38,7 +39,10 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
   const buffered: Row[] = [];
   const late: Row[] = [];
   let written = 0;
+  let matched = 0;
   let events = 0;
+  // a screen of the newest stays on a terminal (iostreams/long-list.ts); a pipe gets them all
+  const limit = screenLimit(ctx.io, opts.limit, opts.format === "table");
   // the queues the window holds (on --base-ref): what an empty answer to --queue names instead
   const seenQueues = new Set<string>();
   // rows stream to stdout while it spins (one repository, unsorted)
@@ -68,11 +72,12 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
             const r = stayRecord(s, untilMs);
             seenQueues.add(String(r.queue_name));
             if (!keep(r)) return;
+            matched++;
             if (multi) rows.push(r);
             else if (opts.sort) buffered.push(r);
             // stays begun before the window come out last, in no particular order: sorted at the end
             else if (r.began_before_window) late.push(r);
-            else if (opts.limit === undefined || written < opts.limit) {
+            else if (limit === undefined || written < limit) {
               written++;
               await sink.write([r]);
             }
@@ -99,13 +104,20 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
       Number(b.pull_request) - Number(a.pull_request),
   );
   for (const r of rest) {
-    if (opts.limit !== undefined && written >= opts.limit) break;
+    if (limit !== undefined && written >= limit) break;
     written++;
     await sink.write([r]);
   }
   await sink.end();
   if (ctx.io.isStderrTerminal() || opts.format === "table") {
-    const summary = `${label}: ${formatCount(written)} queue stay${written === 1 ? "" : "s"} from ${iso(opts.since)} to ${iso(opts.until)}${source.fromArchive ? " (from the archive)" : ""}`;
+    const stays = shownOf(
+      written,
+      matched,
+      `queue stay${matched === 1 ? "" : "s"}`,
+      opts.sort === "queue_time" ? "slowest" : opts.sort ? "top" : "newest",
+    );
+    const more = written < matched && opts.limit === undefined ? `; more with --limit ${matched}` : "";
+    const summary = `${label}: ${stays} from ${iso(opts.since)} to ${iso(opts.until)}${source.fromArchive ? " (from the archive)" : ""}${more}`;
     // broken between words, as wide as the table above it at most
     ctx.io.stderr.write(wrapLine(summary, ctx.io.messageWidth()) + "\n");
   }
