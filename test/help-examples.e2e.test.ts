@@ -140,7 +140,10 @@ describe("every help example runs", () => {
     const long = isLongRunning(path, line);
     // `mq archive sync ... && the rest`: the sync once for every example that starts with it
     const sync = /^(mq [^&|;$]* archive sync --repo acme\/web --since \d+d)(?: && (.*))?$/.exec(script);
-    const r = sync ? (sync[2] ? await afterSync(sync[1]!, sync[2]) : await syncOnce(sync[1]!)) : await runExample(script, long);
+    // mq auth login checks the token on the repository in effect (as a git checkout's remote would
+    // name it): here the one mq serve started above, which accepts any token
+    const loginEnv = /auth login/.test(script) ? { MQ_API_URL: served, MQ_REPO: "acme/web" } : {};
+    const r = sync ? (sync[2] ? await afterSync(sync[1]!, sync[2]) : await syncOnce(sync[1]!)) : await runExample(script, long, loginEnv);
     const report = `$ ${command}\nexit ${r.code ?? r.signal}\nstderr: ${r.stderr.slice(-2000)}`;
     if (long) {
       expect(r.interrupted, `${report}\n(it stopped by itself before Ctrl-C)`).toBe(true);
