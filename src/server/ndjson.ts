@@ -2,6 +2,7 @@
 // server can serve exactly those events and compute the statistics from them.
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
+import { eventIdKey, ID_RANGE_TEXT, keepExactId } from "../api/event-ids.js";
 import { validateEvent } from "../api/schema/events.js";
 import { checkRepo } from "../validators.js";
 import type { StoredEvent } from "./store.js";
@@ -83,7 +84,9 @@ export async function loadEventsFile(path: string, options: { budgetBytes?: numb
   });
   await opened;
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  const seen = new Set<number>();
+  // ids as numbers when safe, else their exact digits: 9007199254740993 and 9007199254740992 are
+  // two events though JSON.parse reads both as one number
+  const seen = new Set<number | string>();
   for await (const raw of lines) {
     lineNo++;
     const line = raw.trim();
@@ -108,8 +111,13 @@ export async function loadEventsFile(path: string, options: { budgetBytes?: numb
       );
     }
     const e = value as StoredEvent;
-    if (seen.has(e.id)) throw new EventsFileError(`${path}:${lineNo}: duplicate event id ${e.id}`, lineNo);
-    seen.add(e.id);
+    const outside = keepExactId(e, line);
+    if (outside !== undefined) {
+      throw new EventsFileError(`${path}:${lineNo}: not an event: id ${outside} is outside the API's range (${ID_RANGE_TEXT})`, lineNo);
+    }
+    const key = Number.isSafeInteger(e.id) ? e.id : eventIdKey(e);
+    if (seen.has(key)) throw new EventsFileError(`${path}:${lineNo}: duplicate event id ${key}`, lineNo);
+    seen.add(key);
     let list = byRepo.get(e.repository);
     if (!list) byRepo.set(e.repository, (list = []));
     list.push(e);
