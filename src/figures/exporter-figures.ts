@@ -23,8 +23,8 @@ export const EXPORTED_FIGURES: readonly ExportedFigure[] = [
     type: "gauge",
     labels: QUEUE_LABELS,
     definition:
-      "Pull requests in the queue now (interim: the stays whose enter event the exporter read and whose leave it has not; a pull request that entered before --since is not counted).",
-    reads: "the enter and leave events read since --since",
+      "Pull requests in the queue now: the open stays of mq queue's reconstruction at the exporter's last round (its 7-day lookback, stays entered before --since included), by queue and partition.",
+    reads: "every queue event of the 7 days before each round (the open stays' events kept between rounds)",
   },
   {
     name: "queue_entered_total",

@@ -22,6 +22,9 @@ export const QUEUE_STATES = [
 ] as const;
 export type QueueState = (typeof QUEUE_STATES)[number];
 
+/** How far back `mq queue` reads by default, and the exporter's queue size always. */
+export const DEFAULT_QUEUE_LOOKBACK_MS = 7 * 86_400_000;
+
 /** Fewer merged stays than this behind an estimate and it is not given (null): a median of three says little. */
 export const MIN_ETA_SAMPLE = 5;
 

@@ -7,6 +7,7 @@ import { FIGURE_CATALOGUE, type Figure } from "../../figures/catalogue.js";
 import { dialectOf, readField } from "../../insights/dialects.js";
 import { exitReason, FAILURE_REASONS } from "../../insights/stays.js";
 import type { MetricFamily } from "../../output/openmetrics.js";
+import type { QueueEntry } from "../../queue/reconstruct.js";
 
 /** Histogram bounds, seconds: a minute to a week (+Inf implied). */
 export const BUCKETS: readonly number[] = [60, 300, 600, 1800, 3600, 7200, 14400, 28800, 86400, 172800, 604800];
@@ -32,17 +33,14 @@ export interface MetricsState {
   /** repository \0 pull request -> ms of its last failed leave (kept a day) */
   evictions: Record<string, number>;
   /**
-   * Interim mq_queue_size, until the exporter takes mq queue's reconstruction: the stays whose
-   * enter event it read and whose leave it has not (repository \0 pull request \0 queued_at -> labels);
-   * a stay that entered before --since is not in it.
+   * mq_queue_size by label set, as of the last round: a label set once seen stays (a queue that
+   * empties shows 0, not nothing)
    */
-  open?: Record<string, Labels>;
-  /** the label sets the queue size has had: a queue that empties shows 0, not nothing */
-  queues?: Record<string, Labels>;
+  queueSize: Record<string, { labels: Labels; value: number }>;
 }
 
 export function emptyMetrics(): MetricsState {
-  return { counters: {}, histograms: {}, lastEvent: {}, evictions: {}, open: {}, queues: {} };
+  return { counters: {}, histograms: {}, lastEvent: {}, evictions: {}, queueSize: {} };
 }
 
 const keyOf = (labels: Labels) => JSON.stringify(Object.entries(labels));
@@ -93,12 +91,9 @@ export function countEvent(state: MetricsState, repository: string, ev: LogEvent
   const partition = partitionOf(m, dialect);
   const queueLabels: Labels = { repository, queue, ...(partition !== undefined ? { partition } : {}) };
   const queuedAt = ms(readField(m, "queued_at", dialect));
-  const stay = `${repository}\u0000${ev.pull_request}\u0000${queuedAt ?? t}`;
   switch (ev.type) {
     case "action.queue.enter":
       add(state, "queue_entered_total", queueLabels);
-      (state.open ??= {})[stay] = queueLabels;
-      (state.queues ??= {})[keyOf(queueLabels)] = queueLabels;
       break;
     case "action.queue.merged":
       add(state, "queue_merged_total", queueLabels);
@@ -107,7 +102,6 @@ export function countEvent(state: MetricsState, repository: string, ev: LogEvent
     case "action.queue.leave": {
       const reason = exitReason(m, dialect);
       add(state, "queue_left_total", { ...queueLabels, reason });
-      if (state.open) delete state.open[stay];
       if (queuedAt !== undefined) observe(state, "queue_time_seconds", queueLabels, (t - queuedAt) / 1000);
       if (FAILURE_REASONS.has(reason) && ev.pull_request !== null) {
         const key = `${repository}\u0000${ev.pull_request}`;
@@ -125,6 +119,19 @@ export function countEvent(state: MetricsState, repository: string, ev: LogEvent
       if (started !== undefined && ended !== undefined) observe(state, "ci_time_seconds", { repository, queue }, (ended - started) / 1000);
       break;
     }
+  }
+}
+
+/**
+ * REPOSITORY's queue size now: the open stays of `mq queue`'s reconstruction (src/queue), counted
+ * by queue and partition (over base refs, which are no label).
+ */
+export function setQueueSize(state: MetricsState, repository: string, entries: readonly QueueEntry[]): void {
+  for (const size of Object.values(state.queueSize)) if (size.labels.repository === repository) size.value = 0;
+  for (const { stay } of entries) {
+    const labels: Labels = { repository, queue: stay.queue ?? "", ...(stay.partition !== null ? { partition: stay.partition } : {}) };
+    const size = (state.queueSize[keyOf(labels)] ??= { labels, value: 0 });
+    size.value++;
   }
 }
 
@@ -168,13 +175,7 @@ export function metricFamilies(state: MetricsState): MetricFamily[] {
       };
     }
     if (f.name === "queue_size") {
-      const size = new Map<string, number>(Object.keys(state.queues ?? {}).map((k) => [k, 0]));
-      for (const labels of Object.values(state.open ?? {})) size.set(keyOf(labels), (size.get(keyOf(labels)) ?? 0) + 1);
-      const samples = sorted(Object.values(state.queues ?? {}).map((labels) => ({ labels }))).map(({ labels }) => ({
-        labels: entries(labels),
-        value: size.get(keyOf(labels)) ?? 0,
-      }));
-      return { ...base, samples };
+      return { ...base, samples: sorted(Object.values(state.queueSize)).map((c) => ({ labels: entries(c.labels), value: c.value })) };
     }
     if (f.name === "exporter_last_event_timestamp_seconds") {
       const samples = Object.entries(state.lastEvent)

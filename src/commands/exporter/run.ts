@@ -11,11 +11,13 @@ import { pool, REPO_CONCURRENCY } from "../../cmdutil/repos.js";
 import { QUEUE_EVENT_TYPES } from "../../insights/dialects.js";
 import { walkLog } from "../../insights/walk.js";
 import { messageText } from "../../iostreams/terminal-text.js";
+import { followQueue } from "../../queue/follow.js";
+import { DEFAULT_QUEUE_LOOKBACK_MS } from "../../queue/reconstruct.js";
 import { renderExposition } from "../../output/openmetrics.js";
 import { messageSecrets } from "../../secrets.js";
 import { startMetricsServer, type MetricsServer } from "./http.js";
 import type { ExporterOptions } from "./index.js";
-import { countError, countEvent, metricFamilies, pruneEvictions } from "./metrics.js";
+import { countError, countEvent, metricFamilies, pruneEvictions, setQueueSize } from "./metrics.js";
 import { loadState, saveState, type ExporterState, type Position } from "./state.js";
 
 interface Follow {
@@ -48,18 +50,21 @@ export function errorKind(err: unknown): string {
 const byTimeThenId = (a: LogEvent, b: LogEvent) => Date.parse(a.received_at) - Date.parse(b.received_at) || a.id - b.id;
 
 /**
- * Counts the events of one poll, oldest first, that the position has not counted, and moves the
- * position to the newest of them. The API has no "after id": a poll asks from the position's
- * instant, and the ids counted at that instant are skipped.
+ * Counts the events of one poll, oldest first, that the position has not read, and moves the
+ * position to the newest of them; returns them (the queue follows them too). The API has no "after
+ * id": a poll asks from the position's instant, and the ids read at that instant are skipped. A
+ * repository without a position is read from FROM, and its events are counted from SINCE on.
  */
-export function countNew(state: ExporterState, repository: string, events: LogEvent[], start: number): void {
-  const pos: Position = state.positions[repository] ?? { watermark: start, seen: [] };
+export function countNew(state: ExporterState, repository: string, events: LogEvent[], since: number, from = since): LogEvent[] {
+  const pos: Position = state.positions[repository] ?? { watermark: from, seen: [] };
   const seen = new Set(pos.seen);
+  const added: LogEvent[] = [];
   events.sort(byTimeThenId);
   for (const ev of events) {
     const t = Date.parse(ev.received_at);
     if (!Number.isFinite(t) || t < pos.watermark || seen.has(ev.id)) continue;
-    countEvent(state.metrics, repository, ev);
+    added.push(ev);
+    if (t >= since) countEvent(state.metrics, repository, ev);
     if (t > pos.watermark) {
       pos.watermark = t;
       seen.clear();
@@ -67,6 +72,7 @@ export function countNew(state: ExporterState, repository: string, events: LogEv
     seen.add(ev.id);
   }
   state.positions[repository] = { watermark: pos.watermark, seen: [...seen] };
+  return added;
 }
 
 export async function runExporter(opts: ExporterOptions, ctx: Context): Promise<void> {
@@ -115,9 +121,12 @@ export async function runExporter(opts: ExporterOptions, ctx: Context): Promise<
       `${opts.stateDir ? `, state in ${opts.stateDir}` : ""}\nPress Ctrl-C to stop.\n`,
   );
 
+  // the queue size is mq queue's reconstruction over its lookback: a repository without a position
+  // is read from the lookback's start (or --since, when earlier), and its counters from --since
+  const since = opts.since.getTime();
+  const firstFrom = Math.min(since, ctx.now().getTime() - DEFAULT_QUEUE_LOOKBACK_MS);
   const pollOne = async (f: Follow) => {
-    const start = opts.since.getTime();
-    const from = state.positions[f.repository]?.watermark ?? start;
+    const from = state.positions[f.repository]?.watermark ?? firstFrom;
     const until = ctx.now();
     try {
       const events: LogEvent[] = [];
@@ -131,7 +140,10 @@ export async function runExporter(opts: ExporterOptions, ctx: Context): Promise<
         parallel: f.caughtUp ? 1 : DEFAULT_PARALLEL,
       }))
         events.push(ev);
-      countNew(state, f.repository, events, start);
+      const added = countNew(state, f.repository, events, since, firstFrom);
+      const queue = await followQueue(f, state.queue[f.repository] ?? [], added, until);
+      state.queue[f.repository] = queue.kept;
+      setQueueSize(state.metrics, f.repository, queue.entries);
       f.read = true;
       if (f.error !== undefined) ctx.io.stderr.write(`mq exporter: ${f.repository}: reading again\n`);
       f.error = undefined;

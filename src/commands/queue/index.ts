@@ -10,9 +10,7 @@ import { resolveOutputFormat } from "../../cmdutil/output.js";
 import { addArchiveFlags, addStayFilterFlags, parseStaysFlags, type StaysRawFlags } from "../../cmdutil/stays-flags.js";
 import { TIME_VALUE_HELP } from "../../cmdutil/time.js";
 import type { ArchiveMode } from "../../archive/choose.js";
-
-/** How far back the log is read by default: the open stays' events and the merged stays behind the estimates. */
-export const DEFAULT_QUEUE_LOOKBACK_MS = 7 * 86_400_000;
+import { DEFAULT_QUEUE_LOOKBACK_MS } from "../../queue/reconstruct.js";
 
 /** The fields of a row of `mq queue` (json, ndjson, csv), in order. */
 export const QUEUE_FIELDS = [

@@ -50,17 +50,8 @@ describe("mq exporter against the bundled server", () => {
             count("action.queue.enter", (m) => m.queue_name === queue),
           );
         }
-        // the interim queue size: stays whose enter was read and whose leave was not
-        const open = new Map<string, string>();
-        for (const e of [...raw].reverse()) {
-          const stay = `${e.pull_request} ${e.metadata.queued_at}`;
-          if (e.type === "action.queue.enter") open.set(stay, e.metadata.queue_name as string);
-          if (e.type === "action.queue.leave") open.delete(stay);
-        }
-        expect(open.size).toBeGreaterThan(0);
-        expect(total(s, "mq_queue_size", repository)).toBe(open.size);
-        for (const queue of new Set(open.values()))
-          expect(total(s, "mq_queue_size", { ...repository, queue })).toBe([...open.values()].filter((q) => q === queue).length);
+        // the queue size is mq queue's (queue-size.e2e.test.ts): here, that it is served
+        expect(total(s, "mq_queue_size", repository)).toBeGreaterThan(0);
         // one observation of time to merge per merged event, and of queue time per leave
         expect(total(s, "mq_time_to_merge_seconds_count", repository)).toBe(count("action.queue.merged"));
         expect(total(s, "mq_queue_time_seconds_count", repository)).toBe(count("action.queue.leave"));
@@ -143,7 +134,7 @@ describe("mq exporter against the bundled server", () => {
       await ready(first.url);
       const before = samples((await get(`${first.url}/metrics`)).body);
       await first.stop();
-      expect(JSON.parse(readFileSync(join(dir, "exporter-state.json"), "utf8")).format).toBe(1);
+      expect(JSON.parse(readFileSync(join(dir, "exporter-state.json"), "utf8")).format).toBe(2);
       // new events after the first run: copies of the newest enter, later, with new ids
       const raw = await rawLog(local, "acme/web", since);
       const enter = raw.find((e) => e.type === "action.queue.enter")!;
