@@ -257,7 +257,7 @@ __mq_flags() {
       --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'auth login') __mq_r=(
-      --with-token --check -R --repo --api-url --offline -o --output --color --debug --token
+      --with-token --no-check -R --repo --api-url --offline -o --output --color --debug --token
       --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     'auth status') __mq_r=(

@@ -111,22 +111,11 @@ const LISTED: Readonly<Record<string, (ctx: Context) => Command>> = {
   stats: (ctx) => NewCmdStats(ctx, undefined, undefined, false),
 };
 
-/** Commands that run on their own subtree; completion describes the whole tree. */
-const SELF_CONTAINED = new Set([
-  "logs",
-  "stats",
-  "insights",
-  "prs",
-  "pr",
-  "queue",
-  "why",
-  "wait",
-  "serve",
-  "exporter",
-  "archive",
-  "auth",
-  "config",
-]);
+/** The top-level commands' names, in the order `mq --help` lists them (tests and completion read it). */
+export const COMMAND_NAMES: readonly string[] = COMMANDS.map(([name]) => name);
+
+/** Commands that run on their own subtree: all but completion, which describes the whole tree. */
+export const SELF_CONTAINED: ReadonlySet<string> = new Set(COMMAND_NAMES.filter((name) => name !== "completion"));
 
 /**
  * The top-level command ARGV runs, when it runs one that needs no other: `mq auth status` builds

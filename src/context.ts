@@ -127,7 +127,7 @@ export function createContext(init: ContextInit = {}): Context {
 }
 
 /**
- * An API client for CTX (ctx.apiClient() keeps one), with OVERRIDES (`mq auth login --check`: the
+ * An API client for CTX (ctx.apiClient() keeps one), with OVERRIDES (`mq auth login`'s check: the
  * token about to be stored). The HTTP stack (node:http, the wire, retries) loads here, on the
  * first request, never for a command that makes none (help, auth status, config).
  */

@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/main.js";
 import { testContext } from "./helpers/context.js";
@@ -104,7 +105,7 @@ describe("a token from any source, typed as an argument", () => {
 
   it("stored by mq auth login is masked too (commander's unknown option, mq's bad value)", async () => {
     const login = testContext({ stdin: `${TOKEN}\n` });
-    expect(await main(["auth", "login", "--with-token"], login)).toBe(0);
+    expect(await main(["auth", "login", "--with-token", "--no-check"], login)).toBe(0);
     for (const argv of [["logs", `--${TOKEN}`], ["logs", "--pr", TOKEN], [TOKEN]]) {
       const ctx = testContext({ env: { MQ_CONFIG_DIR: login.configDir() } });
       expect(await main(argv, ctx)).toBe(2);
@@ -160,26 +161,21 @@ describe("building only the command a run needs", () => {
   it.each([[["--help"]], [[]], [["help", "stats"]], [["completion", "bash"]], [["lgos"]], [["--bogus", "auth", "status"]], [["-V"]]])(
     "mq %j builds the whole tree",
     async (argv) => {
-      const { buildProgram } = await import("../src/cli.js");
-      expect(buildProgram(testContext(), argv).commands.map((c) => c.name())).toEqual([
-        "logs",
-        "stats",
-        "insights",
-        "prs",
-        "pr",
-        "queue",
-        "why",
-        "wait",
-        "serve",
-        "exporter",
-        "archive",
-        "auth",
-        "config",
-        "completion",
-        "help",
-      ]);
+      const { buildProgram, COMMAND_NAMES } = await import("../src/cli.js");
+      expect(buildProgram(testContext(), argv).commands.map((c) => c.name())).toEqual([...COMMAND_NAMES, "help"]);
     },
   );
+
+  it("every folder of src/commands/ is a command of the tree, and each command but completion builds alone", async () => {
+    const { buildProgram, COMMAND_NAMES, SELF_CONTAINED } = await import("../src/cli.js");
+    const folders = readdirSync(new URL("../src/commands/", import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory());
+    expect(folders.map((d) => d.name).filter((name) => !COMMAND_NAMES.includes(name))).toEqual([]);
+    for (const name of COMMAND_NAMES.filter((n) => n !== "completion")) {
+      expect(SELF_CONTAINED.has(name)).toBe(true);
+      expect(buildProgram(testContext(), [name, "--help"]).commands.map((c) => c.name())).toEqual([name]);
+    }
+    expect(SELF_CONTAINED.has("completion")).toBe(false);
+  });
 
   it("mq --help builds the top-level commands as listed: the same help, without the stats endpoints' subcommands", async () => {
     const { buildProgram } = await import("../src/cli.js");

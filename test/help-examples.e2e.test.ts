@@ -8,8 +8,9 @@
 // running once they have printed something, and stop cleanly on Ctrl-C.
 //
 // --offline builds the simulated history in each process (seconds of CPU), so only mq's own
-// examples run with it as written; the others have --offline replaced by --api-url of one
-// `mq serve` started here, which serves the same simulated history over the same HTTP.
+// top-level examples and the lines of docs/server.md run with it as written; the others have
+// --offline replaced by --api-url of one `mq serve` started here, which serves the same simulated
+// history over the same HTTP.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -139,7 +140,10 @@ describe("every help example runs", () => {
     const long = isLongRunning(path, line);
     // `mq archive sync ... && the rest`: the sync once for every example that starts with it
     const sync = /^(mq [^&|;$]* archive sync --repo acme\/web --since \d+d)(?: && (.*))?$/.exec(script);
-    const r = sync ? (sync[2] ? await afterSync(sync[1]!, sync[2]) : await syncOnce(sync[1]!)) : await runExample(script, long);
+    // mq auth login checks the token on the repository in effect (as a git checkout's remote would
+    // name it): here the one mq serve started above, which accepts any token
+    const loginEnv = /auth login/.test(script) ? { MQ_API_URL: served, MQ_REPO: "acme/web" } : {};
+    const r = sync ? (sync[2] ? await afterSync(sync[1]!, sync[2]) : await syncOnce(sync[1]!)) : await runExample(script, long, loginEnv);
     const report = `$ ${command}\nexit ${r.code ?? r.signal}\nstderr: ${r.stderr.slice(-2000)}`;
     if (long) {
       expect(r.interrupted, `${report}\n(it stopped by itself before Ctrl-C)`).toBe(true);
@@ -248,6 +252,20 @@ async function afterSync(sync: string, then: string, env: NodeJS.ProcessEnv = {}
 
 const isSync = (command: string) => README_SETUP.some(([, setup]) => setup === command);
 
+/**
+ * A page's line as it runs: against the mq serve started above (`--offline` builds the simulated
+ * history in each process: seconds of CPU for each of some 30 lines), in the real service's
+ * dialect where it says --dialect mergify. Only the lines of docs/server.md, the page about
+ * --offline, run with it as written (so do mq's own examples, above).
+ */
+function pageScript(label: string, command: string): string {
+  if (!command.includes("--offline"))
+    return command.replace(/(^|[\s;&|(])mq /g, `$1mq --api-url ${served} --token mqk_example_token_abcd `);
+  if (label.startsWith("docs/server.md:")) return command;
+  const url = /--dialect mergify/.test(command) ? servedMergify : served;
+  return command.replace(/ --offline( |$)/g, ` --api-url ${url} --token mqk_example_token_abcd$1`);
+}
+
 /** The pages whose examples run: the README and every page of docs/. */
 const pages = [
   "README.md",
@@ -282,18 +300,16 @@ describe("every example of the README and docs/ returns data on the bundled hist
     it.skipIf(reason !== undefined).concurrent(
       `${label}: ${command}${reason ? ` (skipped: ${reason})` : ""}`,
       async () => {
-        // lines without --offline run against the mq serve started above, for the demo repository
-        let script = command.includes("--offline")
-          ? command
-          : command.replace(/(^|[\s;&|(])mq /g, `$1mq --api-url ${served} --token mqk_example_token_abcd `);
+        let script = pageScript(label, command);
         // output sent to a file must be there (a quoted `> 20%'` of a --fail-if is no redirection)
         const file = /\s>>?\s*([^\s'"]+)\s*$/.exec(command)?.[1];
         if (file) script += `\ntest -s ${file} && head -c 300 ${file}`;
         // so must the files of an export
         const folder = /--parquet\s+(\S+)/.exec(command)?.[1];
         if (folder) script += `\nfind ${folder} -type f | head -3`;
-        const setup = README_SETUP.find(([re]) => re.test(command))?.[1];
-        const sync = setup?.startsWith("mq --offline archive sync ");
+        const written = README_SETUP.find(([re]) => re.test(command))?.[1];
+        const setup = written === undefined ? undefined : pageScript(label, written);
+        const sync = written?.startsWith("mq --offline archive sync ");
         if (setup && !sync) script = `${setup} > /dev/null\n${script}`;
         script = `set -o pipefail\n${script}`;
         const r = isSync(command)

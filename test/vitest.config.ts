@@ -49,7 +49,9 @@ export default defineConfig({
     // Test files run in forks, one at a time per worker. vitest's default is one worker fewer than
     // the cores, which on a 2-core machine is a single worker and one idle core: `npm test` passes
     // --maxWorkers=100% (the fast half is CPU work in-process; its main process only transforms and
-    // reports). `npm run test:e2e` keeps the default, as its files spawn processes of their own.
+    // reports), and so does `npm run test:e2e`: with one worker its files, one after the other, kept
+    // 1.3 of 2 cores busy (CI: 555 s wall for 743 CPU-s), as a file mostly waits for the processes it
+    // spawns. `npm run test:runtime` keeps the default: .ci/run runs Node 22's and 24's side by side.
     // The fast files of a worker share its module graph (isolate off): loading mq's modules anew for
     // each file was half the fast half's CPU time. A fast file that replaces a module, and every
     // end-to-end file, gets a fresh module graph of its own ("own-graph" holds the fast files that

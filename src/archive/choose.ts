@@ -14,6 +14,7 @@ import { archivePath } from "./paths.js";
 import { openArchiveForReading, windowCoverage } from "./reader.js";
 import { mergeRanges, repositoryKey, SETTLE_MS } from "./sync.js";
 import { maxOf, minOf, pushAll } from "../arrays.js";
+import { shellWord } from "../iostreams/terminal-text.js";
 
 /** Chosen by --archive, --no-archive and MQ_ARCHIVE (cmdutil/archive.ts). */
 export type ArchiveMode = "auto" | "always" | "never";
@@ -63,8 +64,19 @@ export async function chooseArchive(ctx: Context, req: ArchiveRequest): Promise<
 function syncCommand(ctx: Context, repository: string, missing: ReadonlyArray<{ from: number; to: number }>): string {
   const from = missing[0]!.from;
   const to = Math.min(missing[missing.length - 1]!.to, ctx.now().getTime());
-  const api = ctx.globals.offline ? " --offline" : ctx.globals.apiUrl !== undefined ? ` --api-url ${ctx.globals.apiUrl}` : "";
-  return `mq${api} archive sync ${repository} --since ${iso(from)} --until ${iso(to)}`;
+  return syncCommandLine(ctx, repository, from, to);
+}
+
+/**
+ * `mq archive sync` of REPOSITORY from FROM to TO as the user types it to run now: the server
+ * in effect (--offline, --api-url, --dialect) and the archive's folder when one was named.
+ */
+export function syncCommandLine(ctx: Context, repository: string, from: number, to: number, dataDir?: string): string {
+  const g = ctx.globals;
+  const api = g.offline ? " --offline" : g.apiUrl !== undefined ? ` --api-url ${shellWord(g.apiUrl)}` : "";
+  const dialect = g.dialect !== undefined ? ` --dialect ${g.dialect}` : "";
+  const dir = dataDir !== undefined ? ` --data-dir ${shellWord(dataDir)}` : "";
+  return `mq${api}${dialect} archive sync ${repository} --since ${iso(from)} --until ${iso(to)}${dir}`;
 }
 
 async function autoArchive(ctx: Context, req: ArchiveRequest): Promise<Archive | undefined> {

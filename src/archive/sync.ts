@@ -71,6 +71,8 @@ export interface SyncOptions {
   onProgress?: (p: SyncProgress) => void;
   /** a line for stderr (warnings) */
   warn: (line: string) => void;
+  /** the command that syncs the window FROM to TO again, for the hint of an interrupted run */
+  again?: (from: number, to: number) => string;
 }
 
 export interface SyncResult {
@@ -271,7 +273,8 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
     // the count survives an interruption: `mq archive status` shows what the run added
     await serial(() => archive.run("UPDATE syncs SET added = ? WHERE id = ?", [progress.added, syncId])).catch(() => undefined);
     if (err instanceof MqError && progress.added + progress.fetched > 0) {
-      const note = `${progress.added.toLocaleString("en-US")} new events were archived before this; run mq archive sync again to continue where it stopped.`;
+      const again = opts.again?.(start, until) ?? "mq archive sync";
+      const note = `${progress.added.toLocaleString("en-US")} new events were archived before this; ${again} continues where it stopped.`;
       err.addHint(note);
     }
     throw err;

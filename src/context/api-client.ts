@@ -29,7 +29,7 @@ export interface ClientSources extends ConfigSources {
 export interface ClientOverrides {
   sleep?: Sleep;
   random?: () => number;
-  /** a token to use instead of the resolved one (mq auth login --check) */
+  /** a token to use instead of the resolved one (mq auth login's check) */
   token?: string;
 }
 

@@ -104,7 +104,10 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
 
   auth: ["mq auth login --with-token < token.txt", "mq auth status"],
-  "auth login": ["mq auth login --with-token < token.txt", "mq --api-url https://mq.example.com auth login --with-token < token.txt"],
+  "auth login": [
+    "mq auth login --with-token < token.txt",
+    "mq --api-url https://mq.example.com auth login --with-token --no-check < token.txt",
+  ],
   "auth status": ["mq auth status", "MQ_TOKEN=mqk_example1234 mq auth status"],
   "auth logout": ["mq auth logout", "mq auth logout && mq auth login --with-token < token.txt"],
   "auth token": ["mq auth token", 'export MQ_TOKEN="$(mq auth token)"'],

@@ -237,7 +237,11 @@ describe("mq archive sync, interrupted by the server", () => {
       const broken = await mq(args, { dataDir: dir });
       expect(broken.code).toBe(6);
       expect(broken.stderr).toMatch(/HTTP 503/);
-      expect(broken.stderr).toMatch(/new events were archived before this; run mq archive sync again to continue where it stopped\.\n$/);
+      expect(broken.stderr).toMatch(
+        new RegExp(
+          `new events were archived before this; mq --api-url ${proxy.url} archive sync acme/web --since ${SINCE.replace(".000Z", "Z")} --until \\S+Z continues where it stopped\\.\\n$`,
+        ),
+      );
       const status = await mq(["archive", "status", "-o", "json"], { dataDir: dir });
       expect((JSON.parse(status.stdout) as Array<{ last_sync_complete: boolean }>)[0]!.last_sync_complete).toBe(false);
       failAt = -1;

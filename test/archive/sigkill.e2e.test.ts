@@ -122,7 +122,9 @@ describe("two syncs at once, and Ctrl-C", () => {
     const r = await first.done;
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(
-      /^mq: interrupted\n[\d,]+ new events were archived before this; run mq archive sync again to continue where it stopped\.\n$/,
+      new RegExp(
+        `^mq: interrupted\\n[\\d,]+ new events were archived before this; mq --api-url ${url} archive sync acme/web --since 2026-10-22T12:00:00Z --until \\S+Z continues where it stopped\\.\\n$`,
+      ),
     );
     const after = await spawnMq(["archive", "status", "-o", "json"], { env: { MQ_DATA_DIR: dir } });
     expect(after.code, after.stderr).toBe(0);

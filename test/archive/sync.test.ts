@@ -15,6 +15,28 @@ const mq = runMq;
 const archived = archivedEvents;
 
 describe("mq archive sync against servers mq did not write", () => {
+  it("an interrupted sync's hint is the whole command that continues it: server, repository, window", async () => {
+    let n = 0;
+    const fault = await startFaultServer(() => {
+      n += 1;
+      if (n > 1) return { status: 503, body: { detail: "maintenance" } };
+      const event = `{"id":7,"received_at":"2026-11-18T10:00:00Z","trigger":"t","repository":"acme/web","pull_request":12,"base_ref":"main","type":"action.rebase","metadata":{},"outcome":"success"}`;
+      return { headers: { "content-type": "application/json" }, body: `{"size":1,"per_page":100,"events":[${event}]}` };
+    });
+    try {
+      const args = ["archive", "sync", "--no-retry", "--parallel", "1", "--api-url", fault.url, "--token", "mqk_test_token_1234"];
+      const r = await mq([...args, "--repo", "acme/web", "--since", "2026-11-18"], { dataDir: tempDir() });
+      expect(r.code).toBe(6);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `\\n1 new events were archived before this; mq --api-url ${fault.url} archive sync acme/web --since 2026-11-18T00:00:00Z --until 2026-11-20T11:55:00Z continues where it stopped\\.\\n$`,
+        ),
+      );
+    } finally {
+      await fault.close();
+    }
+  });
+
   it("keeps each event's bytes as the server sent them", async () => {
     const events = [
       `{ "id": 7, "received_at": "2026-11-20T10:00:00.123456+00:00", "trigger": "Rule: x", "repository": "acme/web", "pull_request": null, "base_ref": null, "type": "queue.pause.delete", "metadata": {"deleted_by": {"type": "user", "id": 1.0, "name": "\\u00e9\\"x"}}, "outcome": "success" }`,

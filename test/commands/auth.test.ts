@@ -17,16 +17,18 @@ const stored = (ctx: TestContext) => JSON.parse(readFileSync(join(ctx.configDir(
 describe("mq auth login", () => {
   it("--with-token reads standard input, trims it, stores it per API URL, prints only the mask", async () => {
     const ctx = testContext({ stdin: `  ${TOKEN}\n` });
-    expect(await main(["auth", "login", "--with-token"], ctx)).toBe(0);
+    expect(await main(["auth", "login", "--with-token", "--no-check"], ctx)).toBe(0);
     expect(stored(ctx)).toEqual({ tokens: { "https://api.mergify.com": TOKEN } });
     expect(statSync(join(ctx.configDir(), "config.json")).mode & 0o777).toBe(0o600);
     expect(ctx.stdoutText()).toBe("");
-    expect(ctx.stderrText()).toBe(`Logged in to https://api.mergify.com: mqk_****abcd stored in ${join(ctx.configDir(), "config.json")}\n`);
+    expect(ctx.stderrText()).toBe(
+      `Logged in to https://api.mergify.com: mqk_****abcd stored in ${join(ctx.configDir(), "config.json")} (not checked: --no-check)\n`,
+    );
   });
 
   it("stores under the API URL in effect and warns when MQ_TOKEN overrides it", async () => {
     const ctx = testContext({ stdin: TOKEN, env: { MQ_TOKEN: "mqk_other_env_token" } });
-    expect(await main(["auth", "login", "--with-token", "--api-url", "https://api.example.com/v1"], ctx)).toBe(0);
+    expect(await main(["auth", "login", "--with-token", "--no-check", "--api-url", "https://api.example.com/v1"], ctx)).toBe(0);
     expect(stored(ctx).tokens).toEqual({ "https://api.example.com": TOKEN });
     expect(ctx.stderrText()).toContain("note: $MQ_TOKEN is set and takes precedence over the stored token\n");
     expect(ctx.stderrText()).not.toContain("mqk_other_env_token");
@@ -34,7 +36,7 @@ describe("mq auth login", () => {
 
   it("rejects an empty standard input (exit 2)", async () => {
     const ctx = testContext({ stdin: " \n" });
-    expect(await main(["auth", "login", "--with-token"], ctx)).toBe(2);
+    expect(await main(["auth", "login", "--with-token", "--no-check"], ctx)).toBe(2);
     expect(ctx.stderrText()).toBe("mq: no token on standard input\n");
   });
 
@@ -78,37 +80,84 @@ describe("mq auth login", () => {
     expect((await ctx.config()).getToken("https://api.mergify.com")).toBe(TOKEN);
   });
 
-  it("--check GETs the repository's queues with the new token and stores it on success", async () => {
+  it("checks by default: GETs the repository's queues with the new token, says what it checked, stores it", async () => {
     const api = await serve((_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
       res.end('{"queue_names": []}');
     });
     const ctx = testContext({ stdin: TOKEN });
-    expect(await main(["auth", "login", "--with-token", "--check", "--repo", "acme/web", "--api-url", api.url], ctx)).toBe(0);
+    expect(await main(["auth", "login", "--with-token", "--repo", "acme/web", "--api-url", api.url], ctx)).toBe(0);
     expect(api.seen.map((r) => r.url)).toEqual(["/v1/repos/acme/web/stats/queues"]);
     expect(api.seen[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(stored(ctx).tokens).toEqual({ [api.url]: TOKEN });
-    expect(ctx.stderrText()).toContain("(token checked)");
+    expect(ctx.stderrText()).toBe(
+      `Token checked: ${api.url} accepted it for acme/web (its queue list)\n` +
+        `Logged in to ${api.url}: mqk_****abcd stored in ${join(ctx.configDir(), "config.json")}\n`,
+    );
+    // --check, the opt-in of before, is still accepted and changes nothing
+    const again = testContext({ stdin: TOKEN });
+    expect(await main(["auth", "login", "--with-token", "--check", "--repo", "acme/web", "--api-url", api.url], again)).toBe(0);
+    expect(api.seen).toHaveLength(2);
   });
 
-  it("--check with a 403 exits 4 and stores nothing", async () => {
+  it("a rejected token (403) exits 4 and stores nothing", async () => {
     const api = await serve((_req, res) => {
       res.writeHead(403, { "content-type": "application/json" });
       res.end(JSON.stringify({ detail: "No access" }));
     });
     const ctx = testContext({ stdin: TOKEN });
-    expect(await main(["auth", "login", "--with-token", "--check", "--repo", "acme/web", "--api-url", api.url], ctx)).toBe(4);
+    expect(await main(["auth", "login", "--with-token", "--repo", "acme/web", "--api-url", api.url], ctx)).toBe(4);
     expect(ctx.stderrText()).toBe(
       `mq: the token was not accepted for acme/web by ${api.url} (HTTP 403: No access)\nnothing was stored; check the token and its rights on the repository\n`,
     );
     expect(() => statSync(join(ctx.configDir(), "config.json"))).toThrow();
   });
 
+  it("a repository the token cannot see (404) exits 3 and stores nothing", async () => {
+    const api = await serve((_req, res) => {
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(JSON.stringify({ detail: "Not Found" }));
+    });
+    const ctx = testContext({ stdin: TOKEN });
+    expect(await main(["auth", "login", "--with-token", "--repo", "acme/nope", "--api-url", api.url], ctx)).toBe(3);
+    expect(ctx.stderrText()).toBe(
+      `mq: ${api.url} knows no repository acme/nope that this token can read (HTTP 404: Not Found)\n` +
+        "nothing was stored; check the repository (--repo) and the token's rights on it\n",
+    );
+    expect(() => statSync(join(ctx.configDir(), "config.json"))).toThrow();
+  });
+
+  it("an API URL that does not answer exits 6, stores nothing and names --no-check", async () => {
+    const ctx = testContext({ stdin: TOKEN });
+    expect(await main(["auth", "login", "--with-token", "--repo", "acme/web", "--api-url", "http://127.0.0.1:9", "--no-retry"], ctx)).toBe(
+      6,
+    );
+    expect(ctx.stderrText()).toMatch(
+      /\nnothing was stored; mq auth login checks the token on a repository; --no-check stores it without checking\n$/,
+    );
+    expect(() => statSync(join(ctx.configDir(), "config.json"))).toThrow();
+  });
+
+  it("without a repository to check on, exits 2 before reading the token, naming --no-check", async () => {
+    const ctx = testContext({ stdin: TOKEN });
+    expect(await main(["auth", "login", "--with-token"], ctx)).toBe(2);
+    expect(ctx.stderrText()).toBe(
+      "mq: no repository given\nset it with --repo owner/name, the MQ_REPO environment variable, or mq config set repo owner/name\n" +
+        "mq auth login checks the token on a repository; --no-check stores it without checking\n",
+    );
+    expect((ctx.io.stdin as PassThrough).readableLength).toBe(TOKEN.length);
+  });
+
   it("parses its flags", async () => {
     const seen: AuthLoginOptions[] = [];
-    const cmd = NewCmdAuthLogin(testContext(), async (o) => void seen.push(o));
-    await cmd.parseAsync(["--with-token", "--check"], { from: "user" });
-    expect(seen).toEqual([{ withToken: true, check: true }]);
+    for (const args of [["--with-token"], ["--no-check"], ["--check"]]) {
+      await NewCmdAuthLogin(testContext(), async (o) => void seen.push(o)).parseAsync(args, { from: "user" });
+    }
+    expect(seen).toEqual([
+      { withToken: true, check: true },
+      { withToken: false, check: false },
+      { withToken: false, check: true },
+    ]);
   });
 });
 
@@ -125,7 +174,7 @@ describe("mq auth status", () => {
     );
 
     const fromFile = testContext({ stdin: TOKEN });
-    await main(["auth", "login", "--with-token"], fromFile);
+    await main(["auth", "login", "--with-token", "--no-check"], fromFile);
     const again = testContext({ env: { MQ_CONFIG_DIR: fromFile.configDir() } });
     expect(await main(["auth", "status"], again)).toBe(0);
     expect(again.stdoutText()).toBe(
@@ -151,7 +200,7 @@ describe("mq auth status", () => {
 describe("mq auth logout and token", () => {
   it("token prints the raw token; logout removes it; then token exits 4", async () => {
     const login = testContext({ stdin: TOKEN });
-    await main(["auth", "login", "--with-token"], login);
+    await main(["auth", "login", "--with-token", "--no-check"], login);
     const env = { MQ_CONFIG_DIR: login.configDir() };
 
     const tok = testContext({ env });

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { COMMAND_NAMES } from "../../src/cli.js";
 import { hasShell, scriptFile, zshComplete } from "./shells.js";
 
 const zsh = hasShell("zsh");
@@ -12,23 +13,7 @@ describe.skipIf(!zsh)(`zsh completion${zsh ? "" : " (skipped: zsh is not install
   it.each([
     [
       ["mq", ""],
-      [
-        "logs",
-        "stats",
-        "insights",
-        "prs",
-        "pr",
-        "queue",
-        "why",
-        "wait",
-        "serve",
-        "exporter",
-        "archive",
-        "auth",
-        "config",
-        "completion",
-        "help",
-      ],
+      [...COMMAND_NAMES, "help"],
     ],
     [["mq", "st"], ["stats"]],
     [["mq", "stats", "fa"], ["failure-rate"]],

@@ -13,7 +13,7 @@ describe("concurrent writers", () => {
   it(`${LOGINS} logins and 4 config sets at once: every token and every setting is kept`, async () => {
     const dir = tempDir("mq-concurrent-");
     const logins = Array.from({ length: LOGINS }, (_, i) =>
-      spawnMq(["auth", "login", "--with-token"], {
+      spawnMq(["auth", "login", "--with-token", "--no-check"], {
         env: { MQ_CONFIG_DIR: dir, MQ_API_URL: `http://127.0.0.1:${9001 + i}` },
         stdin: `mqk_concurrent_${String(i).padStart(2, "0")}\n`,
         killAfterMs: 60_000,

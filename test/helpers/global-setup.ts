@@ -7,6 +7,8 @@
 //   another is spawning mq (two terminals, an editor's watcher) leaves it the chunks it loads.
 //   It runs scripts/build.mjs (what `npm run build:bundle` runs) without npm: npm on Node 22 and
 //   later turns on Node's compile cache in the temp folder, which would be left in the run's.
+//   MQ_TEST_DIST_BUILT=1 (.ci/run, which has just built dist/) skips it: two runs side by side
+//   would otherwise rewrite dist/ while the other's processes load it.
 // - With MQ_TEST_REPORT (CI), what is left is also written beside the report, for the closing
 //   summary of .ci/run (scripts/ci-summary.mjs): CI shows only the end of its output.
 import { execFileSync } from "node:child_process";
@@ -22,7 +24,7 @@ export default function setup(): () => void {
   const outer = process.env.TMPDIR;
   const root = mkdtempSync(join(tmpdir(), "mq-test-run-"));
   process.env.TMPDIR = root;
-  execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, stdio: "inherit" });
+  if (process.env.MQ_TEST_DIST_BUILT !== "1") execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, stdio: "inherit" });
   return () => {
     let left: string[] = [];
     try {

@@ -185,10 +185,10 @@ const SERVE: Case[] = [
 ];
 
 const OTHERS: Case[] = [
-  { args: ["auth", "login", "--with-token", "--bogus"], says: /unknown option '--bogus'/ },
-  { args: ["auth", "login", "--with-token"], bare: true, stdin: "", says: /no token on standard input/ },
+  { args: ["auth", "login", "--with-token", "--no-check", "--bogus"], says: /unknown option '--bogus'/ },
+  { args: ["auth", "login", "--with-token", "--no-check"], bare: true, stdin: "", says: /no token on standard input/ },
   {
-    args: ["auth", "login", "--with-token"],
+    args: ["auth", "login", "--with-token", "--no-check"],
     bare: true,
     stdin: "two words\n",
     says: /the token from standard input contains spaces or control characters/,

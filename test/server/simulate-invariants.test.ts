@@ -55,3 +55,23 @@ describe("the simulated history could happen", () => {
     expect(d.problems.join("\n")).toMatch(/of two runs/);
   });
 });
+
+describe("a hold is waited for only until the pull request leaves", () => {
+  // seed 842299, day 20481 (found by stay-parts.test.ts on a random seed): #27336 entered at
+  // 17:45:15.785, its checks were stopped by a scheduled freeze at 18:00:00 and it left (its base
+  // branch changed) at 18:02:06.764, inside the freeze. The leave said 1,011 s waiting for the
+  // freeze — the whole stay, checks included — as the freeze was credited whole when it began
+  // and an early exit took back only what exceeded the stay.
+  it("seed 842299, day 20481, #27336: 127 s waiting for the freeze, from its start to the leave", () => {
+    const events = simulateDay({ repo: "acme/web", seed: 842299, day: 20481 }) as unknown as Ev[];
+    const mine = events.filter((e) => e.pull_request === 27336);
+    const stopped = mine.find((e) => e.type === "action.queue.checks_end")!;
+    const leave = mine.find((e) => e.type === "action.queue.leave")!;
+    expect([stopped.received_at, stopped.metadata.abort_code, leave.received_at]).toEqual([
+      "2026-01-28T18:00:00.000Z",
+      "SCHEDULED_FREEZE_STATUS_CHANGED",
+      "2026-01-28T18:02:06.764Z",
+    ]);
+    expect([leave.metadata.seconds_waiting_for_freeze, leave.metadata.seconds_waiting_for_schedule]).toEqual([127, 0]);
+  });
+});

@@ -7,7 +7,7 @@ import { UsageError } from "../../errors.js";
 import { archiveSize, duckValue, openArchive, SCHEMA_VERSION } from "../../archive/db.js";
 import { archivePath } from "../../archive/paths.js";
 import { mergeRanges, readCoverage, subtract, syncRepository } from "../../archive/sync.js";
-import { apiSourceName } from "../../archive/choose.js";
+import { apiSourceName, syncCommandLine } from "../../archive/choose.js";
 import { openArchiveForReading } from "../../archive/reader.js";
 import { exportParquet, previousExport, removePreviousExport } from "../../archive/export.js";
 import { prepareArchiveQuery, queryFailure } from "../../archive/sandbox.js";
@@ -46,6 +46,7 @@ export async function runArchiveSync(opts: ArchiveSyncOptions, ctx: Context): Pr
         parallel: opts.parallel,
         signal: ctx.signal,
         warn: (line) => spinner.log(line),
+        again: (from, to) => syncCommandLine(ctx, repository, from, to, opts.dataDir),
         onProgress(p) {
           const seconds = (performance.now() - started) / 1000;
           const rate = seconds > 0.5 ? `, ${formatCount(Math.round(p.fetched / seconds))} events/s` : "";

@@ -1,6 +1,6 @@
-// `mq auth login`: read a token from standard input (--with-token) or a hidden prompt, optionally
-// check it against the API, and store it for the API URL in effect.
-import { Command } from "commander";
+// `mq auth login`: read a token from standard input (--with-token) or a hidden prompt, check it
+// against the API (unless --no-check) and store it for the API URL in effect.
+import { Command, Option } from "commander";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 
@@ -12,9 +12,14 @@ export interface AuthLoginOptions {
 export function NewCmdAuthLogin(_ctx: Context, runF: (opts: AuthLoginOptions) => Promise<void>): Command {
   return (
     new Command("login")
-      .description("store an API token for the API URL in effect")
+      .description("check an API token against the API and store it for the API URL in effect")
       .option("--with-token", "read the token from standard input")
-      .option("--check", "check the token against the API (GET the repository's queues) before storing it")
+      .option(
+        "--no-check",
+        "store the token without checking it (by default mq GETs the repository's queue list with it first: the API URL answers and accepts the token for that repository)",
+      )
+      // --check was the opt-in before checking became the default; still accepted, a no-op
+      .addOption(new Option("--check").hideHelp())
       // excess arguments are accepted only to refuse them with a better message than commander's
       .allowExcessArguments(true)
       .action(async (flags: { withToken?: boolean; check?: boolean }, cmd: Command) => {
@@ -25,7 +30,7 @@ export function NewCmdAuthLogin(_ctx: Context, runF: (opts: AuthLoginOptions) =>
             "pipe it in with: mq auth login --with-token < token.txt, or run mq auth login on a terminal to be prompted",
           );
         }
-        const opts: AuthLoginOptions = { withToken: Boolean(flags.withToken), check: Boolean(flags.check) };
+        const opts: AuthLoginOptions = { withToken: Boolean(flags.withToken), check: flags.check !== false };
         await runF(opts);
       })
   );

@@ -1,9 +1,9 @@
-// `mq auth`'s run: log in (read a token, optionally check it, store it), show which token is in
+// `mq auth`'s run: log in (read a token, check it unless --no-check, store it), show which token is in
 // effect and where it comes from, log out, print the token. Loaded when an auth command runs (cli.ts).
 import type { Context } from "../../context.js";
 import { newApiClient } from "../../context.js";
-import { checkToken, maskToken, resolveApiUrl, resolveToken } from "../../config/resolve.js";
-import { AuthError, HttpError, InterruptedError, UsageError } from "../../errors.js";
+import { checkToken, maskToken, type RepoRef, resolveApiUrl, resolveToken } from "../../config/resolve.js";
+import { AuthError, HttpError, InterruptedError, MqError, UsageError } from "../../errors.js";
 import type { AuthLoginOptions } from "./login.js";
 import type { AuthStatusOptions } from "./status.js";
 import type { AuthLogoutOptions } from "./logout.js";
@@ -20,38 +20,68 @@ export async function runAuthLogin(opts: AuthLoginOptions, ctx: Context): Promis
     );
   }
   const api = await resolveApiUrl(ctx);
+  if (!opts.withToken && !ctx.io.canPrompt()) {
+    throw new UsageError("no terminal to prompt on", "pipe the token in with: mq auth login --with-token < token.txt");
+  }
+  // the repository the check reads, known before the token is asked for
+  const repo = opts.check ? await checkedRepo(ctx) : undefined;
 
-  let raw: string;
-  if (opts.withToken) raw = await readAll(ctx.io.stdin);
-  else if (ctx.io.canPrompt()) raw = await promptHidden(ctx, `Paste the API token for ${api.url} (input hidden): `);
-  else throw new UsageError("no terminal to prompt on", "pipe the token in with: mq auth login --with-token < token.txt");
+  const raw = opts.withToken ? await readAll(ctx.io.stdin) : await promptHidden(ctx, `Paste the API token for ${api.url} (input hidden): `);
   const token = raw.trim();
   if (token === "") throw new UsageError(opts.withToken ? "no token on standard input" : "no token given");
   ctx.secrets.add(token);
   checkToken(token, opts.withToken ? "standard input" : "the prompt");
 
-  if (opts.check) {
-    const repo = await ctx.resolveRepo();
-    const client = await newApiClient(ctx, { token });
-    try {
-      await client.get(`/repos/${repo.owner}/${repo.name}/stats/queues`);
-    } catch (err) {
-      if (err instanceof HttpError && (err.status === 401 || err.status === 403)) {
-        throw new AuthError(
-          `the token was not accepted for ${repo.owner}/${repo.name} by ${api.url} (HTTP ${err.status}${err.detail ? `: ${err.detail}` : ""})`,
-          "nothing was stored; check the token and its rights on the repository",
-        );
-      }
-      throw err;
-    }
+  const err = ctx.io.stderr;
+  if (repo !== undefined) {
+    await checkTokenAgainstApi(ctx, api.url, token, repo);
+    err.write(`Token checked: ${api.url} accepted it for ${repo.owner}/${repo.name} (its queue list)\n`);
   }
-
   const config = await ctx.config();
   config.setToken(api.url, token);
-  const err = ctx.io.stderr;
-  err.write(`Logged in to ${api.url}${opts.check ? " (token checked)" : ""}: ${maskToken(token)} stored in ${config.path}\n`);
+  err.write(`Logged in to ${api.url}: ${maskToken(token)} stored in ${config.path}${repo ? "" : " (not checked: --no-check)"}\n`);
   for (const name of ["MQ_TOKEN", "MERGIFY_TOKEN"]) {
     if (ctx.env[name]?.trim()) err.write(`note: $${name} is set and takes precedence over the stored token\n`);
+  }
+}
+
+const NO_CHECK_HINT = "mq auth login checks the token on a repository; --no-check stores it without checking";
+
+async function checkedRepo(ctx: Context): Promise<RepoRef> {
+  try {
+    return await ctx.resolveRepo();
+  } catch (e) {
+    if (e instanceof UsageError) e.addHint(NO_CHECK_HINT);
+    throw e;
+  }
+}
+
+/**
+ * "Checked" means: the API URL answers, and GET /repos/{owner}/{name}/stats/queues with this
+ * token succeeds, so the token is accepted for that repository. Any failure stores nothing.
+ */
+async function checkTokenAgainstApi(ctx: Context, url: string, token: string, repo: RepoRef): Promise<void> {
+  const name = `${repo.owner}/${repo.name}`;
+  const client = await newApiClient(ctx, { token });
+  try {
+    await client.get(`/repos/${repo.owner}/${repo.name}/stats/queues`);
+  } catch (err) {
+    if (err instanceof HttpError && (err.status === 401 || err.status === 403)) {
+      throw new AuthError(
+        `the token was not accepted for ${name} by ${url} (HTTP ${err.status}${err.detail ? `: ${err.detail}` : ""})`,
+        "nothing was stored; check the token and its rights on the repository",
+      );
+    }
+    if (err instanceof HttpError && err.status === 404) {
+      throw new HttpError(
+        404,
+        `${url} knows no repository ${name} that this token can read (HTTP 404${err.detail ? `: ${err.detail}` : ""})`,
+        undefined,
+        "nothing was stored; check the repository (--repo) and the token's rights on it",
+      );
+    }
+    if (err instanceof MqError) err.addHint(`nothing was stored; ${NO_CHECK_HINT}`);
+    throw err;
   }
 }
 

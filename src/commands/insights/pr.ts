@@ -3,12 +3,11 @@
 // This file is its flags (NewCmdPr); pr-run.ts does the work, loaded by cli.ts when it runs.
 import { Command } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
-import { UsageError } from "../../errors.js";
 import { resolveOutputFormat } from "../../cmdutil/output.js";
 import { addArchiveFlags, addWindowFlags, parseParallelFlag, parseStaysWindow } from "../../cmdutil/stays-flags.js";
 import { resolveArchiveMode } from "../../cmdutil/archive.js";
 import type { ArchiveMode } from "../../archive/choose.js";
-import { MAX_PULL_REQUEST } from "../../cmdutil/logs-filters.js";
+import { parsePullRequestArgument } from "../../cmdutil/pull-request.js";
 
 export const DEFAULT_PR_WINDOW_MS = 30 * 86_400_000;
 
@@ -43,11 +42,7 @@ export function NewCmdPr(ctx: Context, runF?: (opts: PrOptions) => Promise<void>
 
 export function parsePrFlags(number: string, flags: RawFlags, ctx: Context): PrOptions {
   const format = resolveOutputFormat(ctx);
-  const text = number.trim().replace(/^#/, "");
-  const n = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_PULL_REQUEST) {
-    throw new UsageError(`pull request number must be an integer from 1 to ${MAX_PULL_REQUEST}, not "${number}".`);
-  }
+  const n = parsePullRequestArgument(number);
   const { since, until } = parseStaysWindow(flags, ctx.now(), DEFAULT_PR_WINDOW_MS);
   return { pullRequest: n, since, until, format, archive: resolveArchiveMode(flags.archive, ctx.env), parallel: parseParallelFlag(flags) };
 }

@@ -13,6 +13,7 @@ import { type LogsAggregateOptions, NewCmdLogsAggregate } from "./aggregate.js";
 import { collectList, parseIntFlag, requireNonEmptyItems, singleValue } from "../../cmdutil/lists.js";
 import { parseTimeWindow, TIME_VALUE_HELP } from "../../cmdutil/time.js";
 import { resolveOutputFormat } from "../../cmdutil/output.js";
+import { shellWord } from "../../iostreams/terminal-text.js";
 import { DEFAULT_PARALLEL, MAX_PARALLEL } from "../../api/slice-limits.js";
 import { archiveOption, noArchiveOption, resolveArchiveMode } from "../../cmdutil/archive.js";
 import { DEFAULT_INTERVAL_SECONDS, DEFAULT_TERMINAL_LIMIT, EVENT_FIELDS, MAX_PER_PAGE, type LogsOptions } from "./options.js";
@@ -176,6 +177,7 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context, dialect: Dialect =
   return {
     dialect,
     filters,
+    typedFilters: typedFilterWords(flags),
     baseRef,
     types,
     since,
@@ -192,4 +194,14 @@ export function parseLogsFlags(flags: RawFlags, ctx: Context, dialect: Dialect =
     archive,
     parallel,
   };
+}
+
+/** The list filters as typed, each value as a shell reads it back (globs quoted). */
+function typedFilterWords(flags: RawFlags): string[] {
+  const out: string[] = [];
+  for (const f of LOGS_FILTERS) {
+    const raw = flags[f.key as keyof RawFlags] as string[] | undefined;
+    for (const v of raw ?? []) out.push(`${f.flag} ${shellWord(v)}`);
+  }
+  return out;
 }

@@ -58,15 +58,17 @@ export function windowWords(opts: LogsOptions): string {
 /** The filters in effect as typed: what an empty result repeats. */
 export function filterWords(opts: LogsOptions): string[] {
   const out: string[] = [];
-  for (const f of LOGS_FILTERS) {
-    const v = opts.filters[f.param];
-    if (v === undefined || v.length === 0) continue;
-    // a family glob expands to many types: the first few and how many
-    const words = v.map(String);
-    out.push(
-      `${f.flag} ${words.length > 3 ? `${words.slice(0, 3).join(",")},… (${words.length} ${f.value === "event-type" ? "types" : "values"})` : words.join(",")}`,
-    );
-  }
+  if (opts.typedFilters !== undefined) out.push(...opts.typedFilters);
+  else
+    for (const f of LOGS_FILTERS) {
+      const v = opts.filters[f.param];
+      if (v === undefined || v.length === 0) continue;
+      // a family glob expands to many types: the first few and how many
+      const words = v.map(String);
+      out.push(
+        `${f.flag} ${words.length > 3 ? `${words.slice(0, 3).join(",")},… (${words.length} ${f.value === "event-type" ? "types" : "values"})` : words.join(",")}`,
+      );
+    }
   if (opts.baseRef !== undefined) out.push(`--base-ref ${opts.baseRef}`);
   return out;
 }
@@ -83,7 +85,8 @@ export function headerLine(opts: LogsOptions, repo: string, count: number, trunc
     const filters = filterWords(opts);
     const next = [
       ...(opts.since === undefined ? ["a longer window (--since 7d)"] : []),
-      ...(filters.length ? [`fewer filters than ${filters.join(" ")}`] : []),
+      // named one by one: what to drop is what was typed
+      ...(filters.length === 1 ? [`without ${filters[0]}`] : filters.length > 1 ? [`without one of ${filters.join(", ")}`] : []),
     ];
     return `${repo}: no events ${window}${from}${filters.length ? ` matching ${filters.join(" ")}` : ""}${next.length ? `; try ${next.join(" or ")}` : ""}.`;
   }

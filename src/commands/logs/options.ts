@@ -38,6 +38,8 @@ export interface LogsOptions {
   /** the list filters (--pr, --type, --outcome, their exclusions, ...) by query parameter */
   filters: LogsFilterValues;
   baseRef?: string;
+  /** the list filters as typed ("--type 'action.queue.*'"): what an empty result repeats */
+  typedFilters?: string[];
   /** event types after family globs are expanded, in the order given (filters.event_type) */
   types?: string[];
   since?: Date;

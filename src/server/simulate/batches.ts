@@ -32,7 +32,7 @@ export class Batches {
     let t = arrivals.length > 0 ? arrivals[0]!.enter : Infinity;
     const admit = (s: Session) => {
       if (lastBlock && s.enter >= lastBlock.start && s.enter < lastBlock.end) {
-        this.addWait(s, lastBlock.kind, lastBlock.end - s.enter);
+        this.addWait(s, lastBlock.kind, s.enter, lastBlock.end);
       }
       let k = waiting.length;
       while (k > 0 && waiting[k - 1]!.prioRank > s.prioRank) k--;
@@ -60,7 +60,7 @@ export class Batches {
         const kind = block ? block.kind : "schedule";
         const until = block ? block.end : schedEnd;
         for (const s of waiting) {
-          this.addWait(s, kind, until - Math.max(t, s.enter));
+          this.addWait(s, kind, Math.max(t, s.enter), until);
           if (!s.notStarted) {
             s.notStarted = true;
             this.out.checksNotStarted(s, t + 1, kind);
@@ -74,11 +74,19 @@ export class Batches {
     }
   }
 
-  private addWait(s: Session, kind: string, ms: number): void {
+  /**
+   * credits a hold from `from` to its end whole, as the leave event counts it; the session keeps the
+   * hold so that leaving inside it (Traffic.earlyExit) takes back what it did not wait
+   */
+  private addWait(s: Session, kind: Block["kind"], from: number, end: number): void {
+    const ms = end - from;
     if (ms <= 0) return;
+    // a pause is idle capacity: it has no counter of its own in the leave event
     if (kind === "freeze") s.freezeWait += ms;
     else if (kind === "schedule") s.scheduleWait += ms;
-    // a pause is idle capacity: it has no counter of its own in the leave event
+    s.holdKind = kind;
+    s.holdStart = from;
+    s.holdEnd = end;
   }
 
   /** runs one wave of cars starting at t; returns when the lane can start the next one */

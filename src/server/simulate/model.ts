@@ -131,8 +131,16 @@ export interface Session {
   retry: number;
   exitAt: number | null;
   exitCode: string | null;
+  /** ms waiting for the schedule and for a freeze: each hold is credited whole when it begins */
   scheduleWait: number;
   freezeWait: number;
+  /**
+   * the last hold (pause, freeze, closed schedule) credited to it: its kind ("" before any), from
+   * when it held this session and when it ends; an early exit inside it takes back the rest
+   */
+  holdKind: Block["kind"] | "";
+  holdStart: number;
+  holdEnd: number;
   notStarted: boolean;
   author: Account;
   sha: string;

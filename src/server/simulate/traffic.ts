@@ -148,6 +148,9 @@ export class Traffic {
       exitCode: null,
       scheduleWait: 0,
       freezeWait: 0,
+      holdKind: "",
+      holdStart: 0,
+      holdEnd: 0,
       notStarted: false,
       author,
       sha,
@@ -243,10 +246,13 @@ export class Traffic {
     const day = this.day;
     const rng = day.rng;
     const at = Math.max(s.exitAt!, s.lastRunEnd + 1000);
-    // a pause, freeze or closed schedule credited its whole length when the session was held;
-    // it waited only until it left
-    s.scheduleWait = Math.min(s.scheduleWait, at - s.enter);
-    s.freezeWait = Math.min(s.freezeWait, at - s.enter - s.scheduleWait);
+    // a hold (freeze, closed schedule) is credited whole when it begins; leaving inside it, the
+    // session waited for it only until it left
+    if (at < s.holdEnd) {
+      const unwaited = s.holdEnd - Math.max(at, s.holdStart);
+      if (s.holdKind === "freeze") s.freezeWait -= unwaited;
+      else if (s.holdKind === "schedule") s.scheduleWait -= unwaited;
+    }
     const code = s.exitCode!;
     const base = s.lane.base;
     if (code === "PR_MANUALLY_DEQUEUED") {

@@ -76,9 +76,27 @@ describe("one true header sentence", () => {
       .trimEnd()
       .split("\n");
     expect(message.join(" ")).toBe(
-      "acme/web: no events in the last 24 hours matching --pr 1 --type action.merge; try a longer window (--since 7d) or fewer filters than --pr 1 --type action.merge.",
+      "acme/web: no events in the last 24 hours matching --pr 1 --type action.merge; try a longer window (--since 7d) or without one of --pr 1, --type action.merge.",
     );
     for (const line of message.slice(1)) expect(line.length).toBeLessThanOrEqual(80);
+  });
+
+  it("an empty result names the filters as typed (a glob, quoted), and one filter as the one to drop", async () => {
+    const said = async (args: string[]) => {
+      expect(await run(args, { tty: true, columns: 300 })).toBe(0);
+      const err = ctx.stderrText();
+      return err
+        .slice(err.lastIndexOf("…") + 1)
+        .replace(/^(\x1b\[[0-9;?]*[A-Za-z])*/, "")
+        .trimEnd();
+    };
+    expect(await said(["--pr", "1"])).toBe(
+      "acme/web: no events in the last 24 hours matching --pr 1; try a longer window (--since 7d) or without --pr 1.",
+    );
+    await ctx.cleanup();
+    expect(await said(["--pr", "1", "--type", "action.queue.*"])).toBe(
+      "acme/web: no events in the last 24 hours matching --pr 1 --type 'action.queue.*'; try a longer window (--since 7d) or without one of --pr 1, --type 'action.queue.*'.",
+    );
   });
 });
 
@@ -115,7 +133,7 @@ describe("--follow shows it is alive", () => {
     expect(err.endsWith("\r\x1b[2Kmq: interrupted\n")).toBe(true);
     const lines = ctx.stdoutText().trimEnd().split("\n");
     expect(lines[0]).toMatch(/^TIME +TYPE/);
-    for (const line of lines.slice(1)) expect(line).toMatch(/^(\d\d-\d\d )?\d\d:\d\d:\d\d  /);
+    for (const line of lines.slice(1)) expect(line).toMatch(/^(\d\d-\d\d )?\d\d:\d\d:\d\d {2}/);
   });
 
   it("no waiting line off a terminal: a log gets data only", async () => {
