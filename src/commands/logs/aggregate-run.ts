@@ -5,6 +5,7 @@ import { ContractError } from "../../errors.js";
 import { filterQuery } from "../../cmdutil/logs-filters.js";
 import { formatInstant } from "../../cmdutil/time.js";
 import { colors } from "../../iostreams/color.js";
+import { terminalText } from "../../iostreams/terminal-text.js";
 import { exportAll } from "../../output/exporter.js";
 import type { LogsAggregateOptions } from "./aggregate.js";
 
@@ -16,14 +17,6 @@ export const FACETS = [
   ["by_pull_request", "pull_request"],
   ["by_batch_pull_request", "batch_pull_request"],
 ] as const;
-
-/** A server's string made safe for a terminal: control and bidi characters shown as escapes. */
-function printable(text: string): string {
-  return text.replace(
-    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-}
 
 interface FacetCount {
   value: string;
@@ -89,7 +82,7 @@ export async function runLogsAggregate(opts: LogsAggregateOptions, ctx: Context)
             ctx.io.stdout.write(
               renderTable({
                 head: ["FACET", "VALUE", "COUNT", "SHARE"],
-                rows: rows.map((r) => [r.facet, printable(r.value), r.count.toLocaleString("en-US"), share(r.count)]),
+                rows: rows.map((r) => [r.facet, terminalText(r.value), r.count.toLocaleString("en-US"), share(r.count)]),
                 columns: ctx.io.tableWidth(),
                 colors: tableColors,
                 align: ["left", "left", "right", "right"],
@@ -100,7 +93,7 @@ export async function runLogsAggregate(opts: LogsAggregateOptions, ctx: Context)
             ctx.io.stdout.write(
               renderTable({
                 head: ["START", "END", "COUNT"],
-                rows: histogram.map((b) => [printable(b.start), printable(b.end), b.count.toLocaleString("en-US")]),
+                rows: histogram.map((b) => [terminalText(b.start), terminalText(b.end), b.count.toLocaleString("en-US")]),
                 columns: ctx.io.tableWidth(),
                 colors: tableColors,
                 align: ["left", "left", "right"],

@@ -16,7 +16,7 @@ const BODY = {
     { value: "action.queue.leave", count: 2 },
   ],
   by_outcome: [{ value: "success", count: 5 }],
-  by_trigger: [],
+  by_trigger: [{ value: "Rule: \u001b]0;owned\u0007 a\u2028b\u200bc", count: 1 }],
   by_pull_request: [],
   by_batch_pull_request: [],
 };
@@ -42,6 +42,8 @@ describe("mq logs aggregate keeps the histogram and its interval", () => {
         "type,action.queue.merged,3,,",
         "type,action.queue.leave,2,,",
         "outcome,success,5,,",
+        // data as sent in a pipe (the table escapes it)
+        "trigger,Rule: \u001b]0;owned\u0007 a\u2028b\u200bc,1,,",
         "interval_size_seconds,1200,,,",
         "histogram,,2,2026-11-26T15:40:00.000Z,2026-11-26T16:00:00.000Z",
         "histogram,,3,2026-11-26T16:00:00.000Z,2026-11-26T16:20:00.000Z",
@@ -74,5 +76,10 @@ describe("mq logs aggregate keeps the histogram and its interval", () => {
       "2026-11-26T16:00:00.000Z  2026-11-26T16:20:00.000Z      3",
       "",
     ]);
+  });
+
+  it("-o table: server text through the one door for untrusted text (U+2028 and U+200B were printed raw)", async () => {
+    const r = await run("table");
+    expect(r.stdout).toContain("Rule: \\x1b]0;owned\\x07 a\\u2028b\\u200bc");
   });
 });
