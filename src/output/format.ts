@@ -15,14 +15,14 @@ export function formatDuration(seconds: number): string {
     ["m", 60],
     ["s", 1],
   ];
+  // the largest unit, then the next one down even when it is 0, so that "1h 29s" cannot be read as
+  // "1h 29m": "1h 0m 29s"; two units unless a 0 in the middle needs the third
   const parts: string[] = [];
   for (const [name, size] of units) {
-    if (s >= size) {
-      parts.push(`${Math.floor(s / size)}${name}`);
-      s %= size;
-    }
-    if (parts.length === 2) break;
-    if (parts.length === 1 && s === 0) break;
+    if (parts.length === 0 && s < size) continue;
+    parts.push(`${Math.floor(s / size)}${name}`);
+    s %= size;
+    if (s === 0 || (parts.length >= 2 && !parts[parts.length - 1]!.startsWith("0"))) break;
   }
   return (negative ? "-" : "") + parts.join(" ");
 }

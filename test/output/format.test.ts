@@ -30,3 +30,13 @@ describe("numbers", () => {
     expect(formatPercent(0.1234)).toBe("12.3%");
   });
 });
+
+describe("formatDuration cannot be misread", () => {
+  it("keeps the unit next to the largest even when it is 0: 1h 0m 29s, not 1h 29s (read as 1h 29m)", () => {
+    expect(formatDuration(3629)).toBe("1h 0m 29s");
+    expect(formatDuration(86_700)).toBe("1d 0h 5m");
+    expect(formatDuration(3660)).toBe("1h 1m");
+    expect(formatDuration(3600)).toBe("1h");
+    expect(formatDuration(2703)).toBe("45m 3s");
+  });
+});
