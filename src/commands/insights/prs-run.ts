@@ -4,6 +4,7 @@
 import type { Context } from "../../context.js";
 import type { MqError } from "../../errors.js";
 import { walkStays } from "../../insights/walk.js";
+import { outsideData } from "../../insights/held.js";
 import { openEventSource } from "../../archive/event-source.js";
 import { stayRecord, sortValue, type StayRecord } from "../../insights/records.js";
 import { startSpinner } from "../../iostreams/spinner.js";
@@ -23,6 +24,16 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
     spans: [{ since: opts.since, until: opts.until }],
     what: "queue stays",
   });
+  // the archive said already what it does not cover (choose.ts); the API's history or retention is said here
+  const outside = source.fromArchive
+    ? undefined
+    : await outsideData(
+        source,
+        repos.map((r) => `${r.owner}/${r.name}`),
+        "the window",
+        { since: opts.since, until: opts.until },
+      );
+  if (outside) ctx.io.stderr.write(`mq: warning: ${outside}: its stays are rebuilt only from the events there are.\n`);
   const multi = repos.length > 1;
   const label = multi ? `${repos.length} repositories` : `${repos[0]!.owner}/${repos[0]!.name}`;
   const untilMs = opts.until.getTime();
