@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { CiFailuresReporter } from "./helpers/ci-reporter.js";
+import { SlowFirstSequencer } from "./helpers/sequencer.js";
 
 const TEST = fileURLToPath(new URL(".", import.meta.url));
 
@@ -73,6 +74,8 @@ export default defineConfig({
       { test: { ...common, ...seeded, name: "e2e", include: ["test/**/*.e2e.test.ts"], exclude: RUNTIME_E2E } },
       { test: { ...common, name: "runtime", include: RUNTIME_E2E } },
     ],
+    // the slowest end-to-end files start first, so that both workers end together (sequencer.ts)
+    sequence: { sequencer: SlowFirstSequencer },
     // CI also writes a JSON report (the counts) and what failed, from which .ci/run's closing
     // lines say what failed (scripts/ci-summary.mjs)
     reporters: process.env.MQ_TEST_REPORT ? ["default", "json", new CiFailuresReporter(process.env.MQ_TEST_REPORT)] : ["default"],
