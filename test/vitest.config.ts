@@ -47,12 +47,16 @@ export default defineConfig({
   test: {
     // the run's own temp root, checked empty at the end (global-setup.ts), once for both projects
     globalSetup: ["test/helpers/global-setup.ts"],
-    // Test files run in forks, one at a time per worker. vitest's default is one worker fewer than
-    // the cores, which on a 2-core machine is a single worker and one idle core: `npm test` passes
-    // --maxWorkers=100% (the fast half is CPU work in-process; its main process only transforms and
-    // reports), and so does `npm run test:e2e`: with one worker its files, one after the other, kept
-    // 1.3 of 2 cores busy (CI: 555 s wall for 743 CPU-s), as a file mostly waits for the processes it
-    // spawns. `npm run test:runtime` keeps the default: .ci/run runs Node 22's and 24's side by side.
+    // Test files run in forks, one at a time per worker, a worker per core: vitest's default, one
+    // fewer than the cores, is a single worker on 2 cores and leaves a core idle (the fast half is CPU
+    // work in-process; with one worker the end-to-end files, one after the other, kept 1.3 of 2 cores
+    // busy: CI's run took 555 s wall for 743 CPU-s, as a file mostly waits for what it spawns).
+    // MQ_TEST_MAX_WORKERS says otherwise: .ci/run gives one worker to each of the runs it runs side
+    // by side.
+    maxWorkers: process.env.MQ_TEST_MAX_WORKERS || "100%",
+    // vitest keeps each file's last duration in node_modules/.vite/vitest/results.json and reads it
+    // back without a guard: CI's runs side by side (MQ_TEST_REPORT) would rewrite it at once
+    cache: process.env.MQ_TEST_REPORT ? false : undefined,
     // The fast files of a worker share its module graph (isolate off): loading mq's modules anew for
     // each file was half the fast half's CPU time. A fast file that replaces a module, and every
     // end-to-end file, gets a fresh module graph of its own ("own-graph" holds the fast files that
