@@ -4,7 +4,7 @@
 //
 //   node bench/run.mjs            full run; prints the report (--out FILE writes it there too)
 //   node bench/run.mjs --quick    every measurement once, small sizes (a smoke test)
-//   options: --no-build  --out FILE  --only startup,stream,concurrency,server,insights,archive,serve,oneshot,formats,slices
+//   options: --no-build  --out FILE  --only startup,stream,concurrency,server,insights,archive,serve,oneshot,formats,slices,exporter
 //
 // It runs the built CLI (npm run build, then bin/mq.js) and, for what `mq serve` does not expose
 // (a fixed delay per request, a store of exactly one million events), bench/server.mjs over an
@@ -14,6 +14,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writ
 import os from "node:os";
 import { join } from "node:path";
 import { writeEventsFile } from "./events.mjs";
+import * as exporter from "./exporter.mjs";
 import * as feel from "./feel.mjs";
 import { fmtInt, fmtMB, fmtMs, fmtRatio, median, percentile, ROOT, startChild, summarize, timed } from "./lib.mjs";
 
@@ -52,6 +53,9 @@ const CFG = QUICK
       archiveDays: 1,
       archiveRuns: 1,
       apiLatencyMs: 20,
+      exporterRepos: 5,
+      exporterSimRepos: 1,
+      exporterSimDays: 1,
     }
   : {
       startupRuns: 20,
@@ -75,6 +79,9 @@ const CFG = QUICK
       archiveDays: 30,
       archiveRuns: 3,
       apiLatencyMs: 100,
+      exporterRepos: 1_000,
+      exporterSimRepos: 40,
+      exporterSimDays: 8,
     };
 
 const tmpRoot = mkdtempSync(join(os.tmpdir(), "mq-bench-"));
@@ -1003,7 +1010,7 @@ let failed = false;
 try {
   build();
   snapshot();
-  const bundle = want("concurrency") || want("server") || want("slices") ? await bundleServer() : undefined;
+  const bundle = want("concurrency") || want("server") || want("slices") || want("exporter") ? await bundleServer() : undefined;
   const endpoints = bundle ? (await import(bundle)).STATS_ENDPOINTS : [];
   if (want("startup")) await startup();
   if (want("stream")) await streaming();
@@ -1021,6 +1028,11 @@ try {
   if (want("oneshot")) await feel.oneshot(h);
   if (want("formats")) await feel.formatsAndRss(h);
   if (want("slices")) await feel.slices(h);
+  // issue 31's rows (bench/exporter.mjs)
+  if (want("exporter")) {
+    await exporter.fleet(h);
+    await exporter.sim40(h);
+  }
 } catch (err) {
   failed = true;
   process.stderr.write(`bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

@@ -209,9 +209,9 @@ __mq_flags() {
       --help
     ) ;;
     queue) __mq_r=(
-      --since --until --base-ref --queue --partition --fields --archive --no-archive --parallel -R
-      --repo --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
-      --strict --no-csv-guard --dialect -h --help
+      --since --until --base-ref --queue --partition --fields --watch --interval --archive
+      --no-archive --parallel -R --repo --api-url --offline -o --output --color --debug --token
+      --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
     ) ;;
     why) __mq_r=(
       --since --until --all --archive --no-archive --parallel -R --repo --api-url --offline -o

@@ -110,6 +110,39 @@ export function generate(source = SOURCE) {
     responses[path.slice(PREFIX.length)] = trim(response);
   }
 
+  // the statistics answers made of groups of interval records (groups; started and completed):
+  // what a flat record of csv and ndjson can hold, for --fields in this dialect
+  const resolve = (schema) => {
+    let s = nonNull(schema);
+    while (s.$ref) s = nonNull(schemas[refName(s.$ref)]);
+    return s;
+  };
+  const statsRecords = {};
+  for (const [path, item] of Object.entries(api.paths)) {
+    const response = item.get?.responses?.["200"]?.content?.["application/json"]?.schema;
+    if (!path.startsWith(`${PREFIX}stats/`) || !response) continue;
+    const body = resolve(response);
+    const out = { keys: [], record: [], summary: [] };
+    const add = (list, names) => {
+      for (const n of names) if (!list.includes(n)) list.push(n);
+    };
+    for (const list of Object.values(body.properties ?? {})) {
+      const l = resolve(list);
+      if (l.type !== "array") continue;
+      const group = resolve(l.items);
+      if (group.type !== "object" || !group.properties?.stats) continue;
+      const stats = resolve(group.properties.stats);
+      if (stats.type !== "array") continue;
+      add(
+        out.keys,
+        Object.keys(group.properties).filter((k) => k !== "stats" && k !== "summary"),
+      );
+      add(out.record, Object.keys(resolve(stats.items).properties ?? {}));
+      if (group.properties.summary) add(out.summary, Object.keys(resolve(group.properties.summary).properties ?? {}));
+    }
+    if (out.record.length > 0) statsRecords[path.slice(PREFIX.length)] = out;
+  }
+
   const eventsSchema = schemas.EventsResponse.properties.events.items;
   const metadataByType = {};
   for (const [type, ref] of Object.entries(eventsSchema.discriminator.mapping)) {
@@ -161,6 +194,12 @@ export interface MergifyParam {
 
 /** Every endpoint below /repos/{owner}/{repository}/ and its query parameters. */
 export const MERGIFY_ENDPOINTS: Record<string, readonly MergifyParam[]> = ${JSON.stringify(endpoints)};
+
+/**
+ * The statistics answers made of groups of interval records: the groups' keys, the fields of an
+ * interval record and of a group's summary, in the OpenAPI's order (started and completed together).
+ */
+export const MERGIFY_STATS_RECORDS: Record<string, { keys: readonly string[]; record: readonly string[]; summary: readonly string[] }> = ${JSON.stringify(statsRecords)};
 `;
 
   const schemasOut = `${header}// The OpenAPI's component schemas, prose removed: what a payload of the real service is.

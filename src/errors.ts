@@ -103,20 +103,29 @@ export class ArchiveError extends MqError {
   }
 }
 
+/** Why a write failed, in words, with the system's code: "no space left on the device (ENOSPC)". */
+export function writeFailure(cause: NodeJS.ErrnoException): string {
+  const why: Record<string, string> = {
+    ENOSPC: "no space left on the device",
+    EDQUOT: "disk quota exceeded",
+    EFBIG: "the file is too large",
+    EIO: "an input/output error",
+    EACCES: "permission denied",
+    EROFS: "the file system is read-only",
+    ENXIO: "nothing reads this FIFO",
+  };
+  return `${why[cause.code ?? ""] ?? cause.message}${cause.code ? ` (${cause.code})` : ""}`;
+}
+
 /**
- * Standard output could not be written: a full disk or quota, a failing file system (not a reader
- * that left, which is success). 74 is sysexits' EX_IOERR. The work stops; what was written stays.
+ * Standard output (or the file a flag names: `what`, "--report FILE") could not be written: a full
+ * disk or quota, a failing file system, a FIFO nobody reads (not a reader that left, which is
+ * success). 74 is sysexits' EX_IOERR. The work stops; what was written stays.
  */
 export class OutputError extends MqError {
   override readonly cause: NodeJS.ErrnoException;
-  constructor(cause: NodeJS.ErrnoException) {
-    const why: Record<string, string> = {
-      ENOSPC: "no space left on the device",
-      EDQUOT: "disk quota exceeded",
-      EFBIG: "the file is too large",
-      EIO: "an input/output error",
-    };
-    super(`could not write the output: ${why[cause.code ?? ""] ?? cause.message}${cause.code ? ` (${cause.code})` : ""}`, ExitCode.OUTPUT);
+  constructor(cause: NodeJS.ErrnoException, what?: string) {
+    super(`${what ? `${what}: ` : ""}could not write the output: ${writeFailure(cause)}`, ExitCode.OUTPUT);
     this.cause = cause;
   }
 }

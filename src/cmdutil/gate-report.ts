@@ -2,7 +2,7 @@
 // the verdicts of src/stats/fail-if.ts's judge()): a line per check on stderr, the JSON report, and
 // inside GitHub Actions an annotation per failed check and the step summary.
 import type { Context } from "../context.js";
-import { CheckFailedError } from "../errors.js";
+import { CheckFailedError, OutputError, writeFailure } from "../errors.js";
 import type { Verdict } from "../stats/fail-if.js";
 import { colors } from "../iostreams/color.js";
 import { verdictLines, writeGateReport } from "../output/gate.js";
@@ -56,13 +56,17 @@ export async function reportGate(ctx: Context, gate: GateFlags, verdicts: readon
         );
       } catch (err) {
         // the gate's verdict stands; a summary that cannot be written is worth a warning, not a failure
-        ctx.io.stderr.write(`mq: warning: cannot append the step summary to ${path}: ${(err as Error).message}\n`);
+        ctx.io.stderr.write(`mq: warning: cannot append the step summary to ${path}: ${writeFailure(err as NodeJS.ErrnoException)}\n`);
       }
     }
   }
   if (gate.report) {
     const meta = { command: run.command, repository: run.repository, start_at: run.start_at, end_at: run.end_at };
-    await writeGateReport(gate.report, verdicts, meta);
+    try {
+      await writeGateReport(gate.report, verdicts, meta);
+    } catch (err) {
+      throw new OutputError(err as NodeJS.ErrnoException, `--report ${gate.report}`);
+    }
   }
   const failedCount = verdicts.filter((v) => !v.pass).length;
   if (failedCount) {

@@ -2,9 +2,9 @@
 // command that gates: the flags and their checks before any request. Their verdicts are reported by
 // gate-report.ts (what the commands' run code loads).
 import { type Command, Option } from "commander";
-import { accessSync, constants, statSync } from "node:fs";
+import { accessSync, constants, statSync, type Stats } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { UsageError } from "../errors.js";
+import { OutputError, UsageError } from "../errors.js";
 import { GATE_SCOPES, type FailIfExpr, type GateScope } from "../stats/fail-if.js";
 import { parseIntFlag, requireNonEmptyItems } from "./lists.js";
 
@@ -103,16 +103,39 @@ export function parseGateFlags(
   return { failIf, scope, minCount, allowEmpty: flags.allowEmpty === true, report };
 }
 
-/** The file's folder must exist and be writable: found out before any request, not after. */
+/**
+ * Where a report goes, checked before any request, not after: a folder, or a path under a file, is
+ * a usage error (exit 2); an existing file mq may not write is exit 74 (OutputError); a new file's
+ * folder must exist and be writable. What only writing tells (a full device, a FIFO nobody reads)
+ * is exit 74 when the report is written.
+ */
 export function checkWritableFile(flag: string, path: string): void {
-  let folder = false;
+  let existing: Stats | undefined;
   try {
-    folder = statSync(path).isDirectory();
+    existing = statSync(path);
   } catch {
     // not there yet: it is created in its folder
   }
-  if (folder) throw new UsageError(`${flag} ${path}: is a folder; give a file name (e.g. ${join(path, "mq-report.json")}).`);
+  if (existing?.isDirectory())
+    throw new UsageError(`${flag} ${path}: is a folder; give a file name (e.g. ${join(path, "mq-report.json")}).`);
+  if (existing) {
+    // written in place (a file, a FIFO, a device): its folder need not be writable, the file must
+    try {
+      accessSync(path, constants.W_OK);
+    } catch (err) {
+      throw new OutputError(err as NodeJS.ErrnoException, `${flag} ${path}`);
+    }
+    return;
+  }
   const dir = dirname(resolve(path));
+  let folder: Stats | undefined;
+  try {
+    folder = statSync(dir);
+  } catch {
+    // missing: said below
+  }
+  if (folder && !folder.isDirectory())
+    throw new UsageError(`${flag} ${path}: ${dir} is not a folder; give the path of a file in a folder.`);
   try {
     accessSync(dir, constants.W_OK);
   } catch {

@@ -15,6 +15,7 @@ import { figure as catalogueFigure } from "../figures/catalogue.js";
 import {
   judge,
   thresholdFor,
+  totalCovers,
   type FailIfExpr,
   type GateOptions,
   type GateScope,
@@ -113,7 +114,12 @@ function target(report: InsightsReport, field: string, scope: "all" | "each", ke
  */
 export function judgeInsights(
   exprs: readonly FailIfExpr[],
-  reports: { total: InsightsReport; repositories?: readonly InsightsReport[] },
+  reports: {
+    total: InsightsReport;
+    repositories?: readonly InsightsReport[];
+    /** the repositories that could not be read: the total covers the others */
+    failed?: readonly string[];
+  },
   scope: GateScope,
   opts: GateOptions = {},
 ): Verdict[] {
@@ -124,9 +130,10 @@ export function judgeInsights(
     }
     if (!reports.repositories || scope !== "each") {
       // "repository acme/web" as the verdicts of `each` name theirs (and mq stats --repo a,b its rows)
-      targets.push(
-        target(reports.total, expr.field, "all", [], reports.repositories ? "all repositories" : `repository ${reports.total.repository}`),
-      );
+      const over = reports.repositories
+        ? totalCovers(reports.repositories.length, reports.failed ?? [])
+        : `repository ${reports.total.repository}`;
+      targets.push(target(reports.total, expr.field, "all", [], over));
     }
     return judge(expr, targets, opts);
   });

@@ -47,14 +47,18 @@ export const SORT_FIELDS = [
 ] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 
-const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString().replace(".000Z", "Z"));
+/** An instant as every stay record writes it: RFC 3339, milliseconds when the log has them. */
+export const recordTime = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString().replace(".000Z", "Z"));
+const iso = recordTime;
 const sec = (x: number) => Math.round(x * 1000) / 1000;
 
 export type StayRecord = Record<(typeof STAY_FIELDS)[number], string | number | boolean | null>;
 
-/** `untilMs` ends the durations of a stay still open (the window's end). */
-export function stayRecord(s: Stay, untilMs: number): StayRecord {
-  const t = stayTimes(s, untilMs);
+/**
+ * The fields that say which stay a record is about, the same in every record made of a stay (`mq
+ * prs`, `mq pr N`, `mq queue`), in that order.
+ */
+export function stayIdentity(s: Stay) {
   return {
     repository: s.repository,
     pull_request: s.pullRequest,
@@ -62,8 +66,18 @@ export function stayRecord(s: Stay, untilMs: number): StayRecord {
     queue_name: s.queue,
     partition_name: s.partition,
     priority_rule_name: s.priorityRule,
-    session_id: s.sessionId,
     entered_at: iso(s.enteredAt),
+  };
+}
+
+/** `untilMs` ends the durations of a stay still open (the window's end). */
+export function stayRecord(s: Stay, untilMs: number): StayRecord {
+  const t = stayTimes(s, untilMs);
+  const { entered_at, ...which } = stayIdentity(s);
+  return {
+    ...which,
+    session_id: s.sessionId,
+    entered_at,
     left_at: iso(s.leftAt),
     merged_at: iso(s.mergedAt),
     outcome: s.outcome,

@@ -29,8 +29,9 @@ export interface InsightsReport {
   previousUnavailable?: string;
   figures: FigureRow[];
   /**
-   * why a figure (or its change, `change(NAME)`) is null although the window was read: a ratio
-   * or mean over nothing (0 ÷ 0), a change from 0; the catalogue's wording
+   * why a figure (or its change, `change(NAME)`, an exit reason's `change(exit_reason(CODE))`) is
+   * null although the window was read: a ratio or mean over nothing (0 ÷ 0), a change from 0; the
+   * catalogue's wording
    */
   unavailable?: Record<string, string>;
   exitReasons: Array<{ reason: string; count: number; previous: number | null; change: number | null }>;
@@ -65,9 +66,10 @@ export function buildReport(
   for (const f of figures) {
     const why = f.value === null ? nullReason(f.figure) : undefined;
     if (why) unavailable[f.figure] = why;
-    if (prev && f.change === null && f.previous === 0 && f.value !== null)
-      unavailable[`change(${f.figure})`] = `the previous value is 0: ${f.value} against 0 is no percentage`;
+    if (prev && f.change === null && f.previous === 0 && f.value !== null) unavailable[`change(${f.figure})`] = fromZero(f.value);
   }
+  for (const e of exitReasons)
+    if (e.change === null && e.previous === 0) unavailable[`change(exit_reason(${e.reason}))`] = fromZero(e.count);
   return {
     repository,
     since: iso(cur.window.since),
@@ -80,6 +82,8 @@ export function buildReport(
     slowest: cur.slowest.map((r) => stayRecord(r.stay, cur.window.until.getTime())),
   };
 }
+
+const fromZero = (value: number) => `the previous value is 0: ${value} against 0 is no percentage`;
 
 /** Why a figure over a window that was read has no value: its denominator is 0 (the catalogue says what it is over). */
 export function nullReason(name: string): string | undefined {

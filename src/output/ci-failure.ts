@@ -1,8 +1,8 @@
 // A failed run inside GitHub Actions: one `::error` annotation on stderr and one line in the step
 // summary, for every failure exit but a breached threshold (whose checks report themselves) and a
 // usage error (a workflow's own typo, already one line on stderr). Outside Actions nothing.
-import { closeSync, constants, openSync, writeSync } from "node:fs";
 import { escapeMarkdown } from "./markdown.js";
+import { writeNow } from "./write-now.js";
 import { inActions, workflowCommand, type ActionsEnv } from "./workflow-command.js";
 
 /** The exits that are a failure to report in CI (docs/exit-codes.md): not found, auth, rejected, network, config, archive, output. */
@@ -31,22 +31,14 @@ export function ciFailureReport(env: ActionsEnv, failure: CiFailure): { annotati
 
 /**
  * Appends TEXT to the file at PATH without ever waiting for a reader: a FIFO nobody reads is a
- * warning (ENXIO), not a hang. Returns the error message, or undefined when written.
+ * warning (ENXIO), not a hang. Returns the error's code, or undefined when written.
  */
 export function appendNow(path: string, text: string): string | undefined {
-  let fd: number;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o666);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-  }
-  try {
-    writeSync(fd, text);
+    writeNow(path, text, "append");
     return undefined;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-  } finally {
-    closeSync(fd);
   }
 }
 

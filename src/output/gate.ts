@@ -1,7 +1,6 @@
 // The reporters of the gate engine (src/stats/fail-if.ts): one verdict line per check on stderr,
 // in the threshold's unit, and the same verdicts as a JSON report (--report FILE). GitHub's
 // annotations and step summary are in ./github.ts. They read Verdicts only, whatever command judged.
-import { writeFile } from "node:fs/promises";
 import type { ChalkInstance } from "chalk";
 import { labelOf, negate, type GateUnit, type Verdict } from "../stats/fail-if.js";
 import { describeKeys, type KeyValue } from "../stats/series.js";
@@ -9,6 +8,7 @@ import { formatDuration, formatExactNumber } from "./format.js";
 import { terminalText } from "../iostreams/terminal-text.js";
 import { wrapLine } from "../iostreams/terminal-width.js";
 import { parseDurationSeconds } from "../validators.js";
+import { writeNow } from "./write-now.js";
 
 /**
  * Server text on one line: control and bidirectional characters as \u escapes, so a group name
@@ -153,6 +153,7 @@ export function gateReport(verdicts: readonly Verdict[], meta: GateReportMeta): 
   };
 }
 
+/** Writes the report (--report); a FIFO nobody reads fails at once (ENXIO), never waits (write-now.ts). */
 export async function writeGateReport(path: string, verdicts: readonly Verdict[], meta: GateReportMeta): Promise<void> {
-  await writeFile(path, JSON.stringify(gateReport(verdicts, meta), null, 2) + "\n");
+  writeNow(path, JSON.stringify(gateReport(verdicts, meta), null, 2) + "\n", "replace");
 }

@@ -6,7 +6,7 @@
 // Workflow-command escaping (actions/toolkit, packages/core/src/command.ts): in the message `%`,
 // `\r`, `\n` become %25, %0D, %0A; in a property value also `:` and `,` become %3A and %2C. With
 // those escaped a value can neither end the command early nor start a second one.
-import { appendFile } from "node:fs/promises";
+import { writeNow } from "./write-now.js";
 import { sparkline } from "./chart.js";
 import { formatVerdict } from "./gate.js";
 import { escapeMarkdown, renderMarkdownTable, type MarkdownTable } from "./markdown.js";
@@ -79,6 +79,7 @@ function rank(v: Verdict): number {
   return !v.pass ? 0 : v.status === "ok" ? 1 : 2;
 }
 
+/** Appends to the step summary; a FIFO nobody reads fails at once (ENXIO), never waits (write-now.ts). */
 export async function appendStepSummary(path: string, markdown: string): Promise<void> {
-  await appendFile(path, markdown);
+  writeNow(path, markdown, "append");
 }

@@ -6,7 +6,7 @@
 // the same window (the figure catalogue's `eta_p50` and `eta_p90`). Used by `mq queue`, `mq wait`
 // and the exporter's queue size.
 import type { LogEvent } from "../api/events.js";
-import { QUEUE_EVENT_TYPES } from "../insights/dialects.js";
+import { dialectOf, QUEUE_EVENT_TYPES, readField } from "../insights/dialects.js";
 import { nearestRank } from "../insights/figures.js";
 import { StayBuilder, type Stay } from "../insights/stays.js";
 import type { EventSource } from "../insights/walk.js";
@@ -99,56 +99,151 @@ export function stateOf(s: Stay): { state: QueueState; since: number; batchWith:
   return { state: ABORT_CAUSE[last?.abortCode ?? ""] ?? "waiting_for_capacity", since: lastEnd, batchWith: [] };
 }
 
+/** A stay that merged in the lookback: what the estimates are taken from. */
+export interface MergedStay {
+  /** the stay's key (stayKeyOf) */
+  key: string;
+  /** base ref \u0000 queue */
+  line: string;
+  /** its newest event (ms): it leaves the lookback when that does */
+  at: number;
+  /** time to merge, seconds */
+  seconds: number;
+}
+
 /**
- * Reads the queue events of one repository over [since, until] once and returns the queue at
- * `until`, with the estimates from the stays that merged in the same window.
+ * What following the queue keeps between polls (src/queue/follow.ts): the events of the stays not
+ * yet left at the last instant, the stays merged in the lookback, and the stays left lately (key ->
+ * when), whose late events must not open a stay again.
  */
-export async function readQueue(
-  source: EventSource,
-  opts: { owner: string; name: string; since: Date; until: Date; baseRef?: string; parallel?: number; onPage?: (events: number) => void },
-  filter: QueueFilter = {},
-): Promise<QueueSnapshot> {
-  const repository = `${opts.owner}/${opts.name}`;
+export interface QueueMemory {
+  kept: LogEvent[];
+  merged: MergedStay[];
+  closed: Record<string, number>;
+}
+
+/** The stay an event belongs to, keyed as the stays are (pull request and queued_at); none for a bisection. */
+export function stayKeyOf(ev: LogEvent): string | undefined {
+  if (ev.pull_request === null) return undefined;
+  const queued = readField(ev.metadata, "queued_at", dialectOf(ev.type, ev.metadata));
+  const at = queued !== undefined ? Date.parse(queued) : ev.type === "action.queue.enter" ? Date.parse(ev.received_at) : NaN;
+  return Number.isFinite(at) ? `${ev.pull_request}\u0000${at}` : undefined;
+}
+
+/**
+ * Rebuilds the stays of a walk (newest first): the open ones, the merged ones and, when `keep`,
+ * the events of those not yet left (held per stay until the stay is complete, as the builder
+ * holds it) and the stays that left (key -> when).
+ */
+export async function walkQueue(
+  events: AsyncIterable<LogEvent> | Iterable<LogEvent>,
+  repository: string,
+  keep: boolean,
+): Promise<{ open: Stay[]; merged: MergedStay[]; kept: LogEvent[]; left: Record<string, number>; events: number }> {
   const open: Stay[] = [];
-  /** base ref and queue -> times to merge (s) of the stays merged in the window */
-  const merged = new Map<string, number[]>();
+  const merged: MergedStay[] = [];
+  const kept: LogEvent[] = [];
+  const left: Record<string, number> = {};
+  const pending = new Map<string, LogEvent[]>();
   // steps kept: the reason of a checks_not_started says what a waiting stay waits for
   const builder = new StayBuilder({
     steps: true,
     onStay: (s) => {
+      const key = `${s.pullRequest}\u0000${s.enteredAt}`;
+      const own = pending.get(key);
+      pending.delete(key);
+      // a merged stay whose leave is still to come is kept whole: the leave completes it
+      if (s.leftAt === null && own) kept.push(...own);
+      if (s.leftAt !== null && keep) left[key] = s.leftAt;
       if (s.outcome === "open") open.push({ ...s, repository });
       else if (s.outcome === "merged" && s.mergedAt !== null) {
-        const k = `${s.base ?? ""}\u0000${s.queue ?? ""}`;
-        let list = merged.get(k);
-        if (!list) merged.set(k, (list = []));
-        list.push(Math.max(0, (s.mergedAt - s.enteredAt) / 1000));
+        merged.push({
+          key,
+          line: `${s.base ?? ""}\u0000${s.queue ?? ""}`,
+          at: Math.max(s.mergedAt, s.leftAt ?? 0),
+          seconds: Math.max(0, (s.mergedAt - s.enteredAt) / 1000),
+        });
       }
       // a closed stay's steps are dropped with it: memory holds the open stays of the walk
       s.steps = [];
     },
   });
-  let events = 0;
-  for await (const ev of source.events({
-    owner: opts.owner,
-    name: opts.name,
-    since: opts.since,
-    until: opts.until,
-    baseRef: opts.baseRef,
-    parallel: opts.parallel,
-    types: QUEUE_EVENT_TYPES,
-    onPage: opts.onPage,
-  }) as AsyncIterable<LogEvent>) {
-    events++;
+  let count = 0;
+  for await (const ev of events) {
+    count++;
+    if (keep) {
+      const key = stayKeyOf(ev);
+      if (key !== undefined) {
+        const own = pending.get(key);
+        if (own) own.push(ev);
+        else pending.set(key, [ev]);
+      }
+    }
     builder.push(ev);
   }
   builder.finish();
-  for (const list of merged.values()) list.sort((a, b) => a - b);
-  const untilMs = opts.until.getTime();
-  const kept = open.filter(
+  return { open, merged, kept, left, events: count };
+}
+
+/** base ref \u0000 queue -> the sorted times to merge of its merged stays */
+export function mergedLines(merged: readonly MergedStay[]): Map<string, number[]> {
+  const lines = new Map<string, number[]>();
+  for (const m of merged) {
+    const list = lines.get(m.line);
+    if (list) list.push(m.seconds);
+    else lines.set(m.line, [m.seconds]);
+  }
+  for (const list of lines.values()) list.sort((a, b) => a - b);
+  return lines;
+}
+
+export function filterStays(open: readonly Stay[], filter: QueueFilter): Stay[] {
+  return open.filter(
     (s) =>
       (!filter.queues || filter.queues.includes(s.queue ?? "")) && (!filter.partitions || filter.partitions.includes(s.partition ?? "")),
   );
-  return { entries: positionsOf(kept, merged, untilMs), since: opts.since, until: opts.until, events };
+}
+
+/**
+ * Reads the queue events of one repository over [since, until] once and returns the queue at
+ * `until`, with the estimates from the stays that merged in the same window; with `keep`, also
+ * what following it from there needs (`memory`).
+ */
+export async function readQueue(
+  source: EventSource,
+  opts: {
+    owner: string;
+    name: string;
+    since: Date;
+    until: Date;
+    baseRef?: string;
+    parallel?: number;
+    onPage?: (events: number) => void;
+    keep?: boolean;
+  },
+  filter: QueueFilter = {},
+): Promise<QueueSnapshot & { memory?: QueueMemory }> {
+  const walked = await walkQueue(
+    source.events({
+      owner: opts.owner,
+      name: opts.name,
+      since: opts.since,
+      until: opts.until,
+      baseRef: opts.baseRef,
+      parallel: opts.parallel,
+      types: QUEUE_EVENT_TYPES,
+      onPage: opts.onPage,
+    }) as AsyncIterable<LogEvent>,
+    `${opts.owner}/${opts.name}`,
+    opts.keep === true,
+  );
+  return {
+    entries: positionsOf(filterStays(walked.open, filter), mergedLines(walked.merged), opts.until.getTime()),
+    since: opts.since,
+    until: opts.until,
+    events: walked.events,
+    ...(opts.keep ? { memory: { kept: walked.kept, merged: walked.merged, closed: walked.left } } : {}),
+  };
 }
 
 /**

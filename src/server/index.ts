@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Event } from "../api/schema/events.js";
+import { eventIdKey } from "../api/event-ids.js";
 import { STATS_ENDPOINTS, type StatsEndpoint } from "../stats/endpoints.js";
 import { decodePathParams, decodeQuery, LogsQuerySchema, STATS_QUERY_SCHEMAS, type FastApiDetail } from "../api/schema/params.js";
 import { createHash, timingSafeEqual } from "node:crypto";
@@ -247,9 +248,10 @@ export function decodeCursor(s: string): Cursor | undefined {
   const raw = Buffer.from(s, "base64url").toString("utf8");
   if (Buffer.from(raw, "utf8").toString("base64url") !== s) return undefined;
   if (raw === "l") return { dir: "last" };
-  const m = /^([np])\.(\d{1,15})\.(\d{1,16})$/.exec(raw);
+  // the id's digits, exact: a replayed log's ids are int64
+  const m = /^([np])\.(\d{1,15})\.(-?\d{1,19})$/.exec(raw);
   if (!m) return undefined;
-  return { dir: m[1] === "n" ? "next" : "prev", t: Number(m[2]), id: Number(m[3]) };
+  return { dir: m[1] === "n" ? "next" : "prev", t: Number(m[2]), id: BigInt(m[3]!).toString() };
 }
 
 class Handler {
@@ -476,8 +478,8 @@ class Handler {
     const parts: string[] = [];
     const first = page.events[0];
     const last = page.events[page.events.length - 1];
-    if (page.hasNext && last) parts.push(`<${url({ dir: "next", t: Date.parse(last.received_at), id: last.id })}>; rel="next"`);
-    if (page.hasPrev && first) parts.push(`<${url({ dir: "prev", t: Date.parse(first.received_at), id: first.id })}>; rel="prev"`);
+    if (page.hasNext && last) parts.push(`<${url({ dir: "next", t: Date.parse(last.received_at), id: eventIdKey(last) })}>; rel="next"`);
+    if (page.hasPrev && first) parts.push(`<${url({ dir: "prev", t: Date.parse(first.received_at), id: eventIdKey(first) })}>; rel="prev"`);
     if (this.dialect.linkRels.includes("first")) parts.push(`<${url(undefined)}>; rel="first"`);
     if (this.dialect.linkRels.includes("last")) parts.push(`<${url({ dir: "last" })}>; rel="last"`);
     return parts.join(", ");

@@ -1,11 +1,15 @@
 // The events of one repository, indexed by time so that a page of the log is a binary search plus
 // `per_page` steps, and a statistics query only visits the events of the types it reads.
+import { compareEventIds, eventIdKey, eventJson } from "../api/event-ids.js";
 import type { SimEvent } from "./simulate/index.js";
 
 export type StoredEvent = SimEvent & Record<string, unknown>;
 
-/** Where a page starts: after (older than) or before (newer than) an event, or the oldest page. */
-export type Cursor = { dir: "next" | "prev"; t: number; id: number } | { dir: "last" };
+/**
+ * Where a page starts: after (older than) or before (newer than) an event (its time and its id's
+ * exact digits: a replayed log's ids are int64), or the oldest page.
+ */
+export type Cursor = { dir: "next" | "prev"; t: number; id: string } | { dir: "last" };
 
 export interface PageQuery {
   /** inclusive bounds, epoch ms */
@@ -33,6 +37,7 @@ const EMPTY = new Int32Array(0);
 export class EventStore {
   private events: StoredEvent[] = [];
   private times = new Float64Array(0);
+  /** the ids as numbers (beyond 2^53 rounded: keyBound asks the event itself on a tie) */
   private ids = new Float64Array(0);
   private json: Array<string | undefined> = [];
   // secondary indexes, built when a query first needs them (a plain page needs none)
@@ -98,9 +103,9 @@ export class EventStore {
     this.pendingTimes = [];
     let order: number[] | undefined;
     for (let i = 1; i < add.length; i++) {
-      if (addT[i]! < addT[i - 1]! || (addT[i] === addT[i - 1] && add[i]!.id < add[i - 1]!.id)) {
+      if (addT[i]! < addT[i - 1]! || (addT[i] === addT[i - 1] && compareEventIds(add[i]!, add[i - 1]!) < 0)) {
         order = add.map((_, k) => k);
-        order.sort((x, y) => addT[x]! - addT[y]! || add[x]!.id - add[y]!.id);
+        order.sort((x, y) => addT[x]! - addT[y]! || compareEventIds(add[x]!, add[y]!));
         break;
       }
     }
@@ -118,7 +123,7 @@ export class EventStore {
       if (takeOld && k >= 0) {
         const ot = oldT[i]!;
         const at = addT[k]!;
-        takeOld = ot < at || (ot === at && old[i]!.id <= add[k]!.id);
+        takeOld = ot < at || (ot === at && compareEventIds(old[i]!, add[k]!) <= 0);
       }
       if (takeOld) {
         events[p] = old[i]!;
@@ -166,7 +171,7 @@ export class EventStore {
 
   jsonAt(pos: number): string {
     let s = this.json[pos];
-    if (s === undefined) this.json[pos] = s = JSON.stringify(this.events[pos]);
+    if (s === undefined) this.json[pos] = s = eventJson(this.events[pos]!);
     return s;
   }
 
@@ -209,17 +214,31 @@ export class EventStore {
   }
 
   /** first position whose (time, id) is >= (t, id), or > when `strict` */
-  private keyBound(t: number, id: number, strict: boolean): number {
+  private keyBound(t: number, id: string, strict: boolean): number {
+    const idNumber = Number(id);
     let lo = 0;
     let hi = this.events.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const mt = this.times[mid]!;
-      const before = mt < t || (mt === t && (strict ? this.ids[mid]! <= id : this.ids[mid]! < id));
+      const order = mt === t ? this.compareId(mid, idNumber, id) : 0;
+      const before = mt < t || (mt === t && (strict ? order <= 0 : order < 0));
       if (before) lo = mid + 1;
       else hi = mid;
     }
     return this.clamp(lo);
+  }
+
+  /**
+   * The id at `pos` against a cursor's (as a number and as digits): rounding keeps the order of
+   * numbers that differ, so only two ids beyond 2^53 that round alike are compared by their digits.
+   */
+  private compareId(pos: number, idNumber: number, id: string): number {
+    const x = this.ids[pos]!;
+    if (x !== idNumber || Number.isSafeInteger(x)) return x - idNumber;
+    const exact = BigInt(eventIdKey(this.events[pos]!));
+    const other = BigInt(id);
+    return exact < other ? -1 : exact > other ? 1 : 0;
   }
 
   /** positions of `type` events in [fromMs, toMs) */

@@ -219,6 +219,16 @@ export interface Target {
   sample?: Sample;
 }
 
+/**
+ * What a verdict over several repositories' total covers (its `over`): all repositories, or, when
+ * some could not be read, how many of them and which failed (a verdict over the others must not
+ * read as one over all). mq stats and mq insights both say it so.
+ */
+export function totalCovers(covered: number, failed: readonly string[]): string {
+  if (failed.length === 0) return "all repositories";
+  return `${covered} of ${covered + failed.length} repositories; ${failed.join(", ")} could not be read`;
+}
+
 /** A target's value of `field` over the window (no aggregation). */
 export function targetValue(t: Target, field: string): number | undefined {
   return windowValue(field, t.flat ?? t.records);

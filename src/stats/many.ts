@@ -6,7 +6,16 @@
 // null with the reason, never an average of averages. Pure: the command fetches, this combines.
 import { mergeIntervals, totalUnavailable, windowValue } from "./aggregate.js";
 import { findStatsEndpoint, type StatsEndpoint } from "./endpoints.js";
-import { judge, statsTargets, type FailIfExpr, type GateOptions, type GateScope, type Target, type Verdict } from "./fail-if.js";
+import {
+  judge,
+  statsTargets,
+  totalCovers,
+  type FailIfExpr,
+  type GateOptions,
+  type GateScope,
+  type Target,
+  type Verdict,
+} from "./fail-if.js";
 import type { KeyValue } from "./series.js";
 import { SUMMARY_SOURCES, summaryFigures, type SummaryFigureName } from "./summary.js";
 
@@ -98,18 +107,6 @@ export function unavailableTotals(m: ManyStats): Array<[string, string]> {
   const out = new Map<string, string>();
   for (const t of [...m.total, ...m.rows]) for (const [f, why] of Object.entries(t.unavailable)) if (!out.has(f)) out.set(f, why);
   return [...out];
-}
-
-/** What the verdicts of the total say instead of "all groups". */
-export const ALL_REPOSITORIES = "all repositories";
-
-/**
- * What a total covers: all repositories, or, when some could not be read, how many of them and
- * which failed (a verdict over the others must not read as one over all).
- */
-export function totalCovers(covered: number, failed: readonly string[]): string {
-  if (failed.length === 0) return ALL_REPOSITORIES;
-  return `${covered} of ${covered + failed.length} repositories; ${failed.join(", ")} could not be read`;
 }
 
 /**
@@ -215,10 +212,11 @@ export function judgeSummaryMany(
   repos: readonly RepoBodies[],
   scope: GateScope,
   opts: GateOptions = {},
+  failed: readonly string[] = [],
 ): Verdict[] {
   return exprs.flatMap((expr) => {
     const [endpoint, field] = sourceOf(expr.field as SummaryFigureName);
-    return judge(expr, manyTargets(endpoint, bodiesOf(repos, endpoint), field, scope), {
+    return judge(expr, manyTargets(endpoint, bodiesOf(repos, endpoint), field, scope, failed), {
       sample: endpoint.sample,
       ...opts,
       sourceField: field,

@@ -108,9 +108,18 @@ export function flatten(endpoint: StatsEndpoint, body: unknown): Array<Record<st
   for (const group of toGroups(endpoint, body)) {
     const head: Record<string, unknown> = group.section ? { section: group.section } : {};
     for (const [k, v] of group.keys) head[k] = v;
-    for (const record of group.records) out.push({ ...head, ...record });
+    // a group's summary (the real service's idle_queue_time) belongs to the group, as its keys do:
+    // on each of its records, named summary_X beside the records' own X
+    const tail = group.summary ? Object.fromEntries(Object.entries(group.summary).map(([k, v]) => [summaryFieldName(k), v])) : undefined;
+    for (const record of group.records) out.push(tail ? { ...head, ...record, ...tail } : { ...head, ...record });
+    if (tail && group.records.length === 0) out.push({ ...head, ...tail });
   }
   return out;
+}
+
+/** The flat record's name of a field of a group's summary: `p95_idle_capacity` → `summary_p95_idle_capacity`. */
+export function summaryFieldName(field: string): string {
+  return `summary_${field}`;
 }
 
 /**

@@ -74,8 +74,24 @@ describe("bench --quick", () => {
       expect.stringMatching(/^--days 30: the server's CPU time over the 2 repositories \(wall: [\d.]+ m?s\)$/),
       "--days 30 --memory-budget 512: peak RSS after 2 repositories",
     ]);
+    const exporter = r.stdout
+      .split("\n")
+      .filter((l) => l.startsWith("| exporter |"))
+      .map((l) => l.split(" | ")[1]);
+    expect(exporter).toEqual([
+      expect.stringMatching(/^5 repositories \([\d,]+ queue events each, 20 ms a request\): caught up \(\/readyz 200\)$/),
+      expect.stringMatching(/^5 repositories \([\d,]+ queue events each, 20 ms a request\): peak RSS$/),
+      expect.stringMatching(
+        /^5 repositories \([\d,]+ queue events each, 20 ms a request\): scrape of \/metrics \([\d.]+ MB of text\), both formats$/,
+      ),
+      "1 simulated repositories (mq serve --latency 20 --days 1): caught up (/readyz 200)",
+      "1 simulated repositories (mq serve --latency 20 --days 1): peak RSS",
+      expect.stringMatching(
+        /^1 simulated repositories \(mq serve --latency 20 --days 1\): scrape of \/metrics \([\d.]+ MB\), both formats$/,
+      ),
+    ]);
     const targets = r.stdout.split("\n").filter((l) => /^- \*\*(met|NOT met|not measured)\*\* — /.test(l));
-    // 22 of the other sections (7 of them serve), 6 of issue 18's rows (bench/feel.mjs)
-    expect(targets, targets.join("\n")).toHaveLength(28);
+    // 22 of the other sections (7 of them serve), 6 of issue 18's rows (bench/feel.mjs), 3 of the exporter's (bench/exporter.mjs)
+    expect(targets, targets.join("\n")).toHaveLength(31);
   }, 480_000);
 });

@@ -148,7 +148,7 @@ describe.each(DIALECT_NAMES)("mq logs against mq serve --dialect %s", (dialect) 
       );
       expect(q.getAll("not_event_type")).toEqual(["action.queue.change"]);
       expect(q.getAll("outcome")).toEqual(["failure"]);
-      if (format === "csv") expect(r.stdout.split(/\r?\n/)[0]).toBe("facet,value,count");
+      if (format === "csv") expect(r.stdout.split(/\r?\n/)[0]).toBe("facet,value,count,start,end");
       if (format === "ndjson") {
         const rows = r.stdout
           .split("\n")

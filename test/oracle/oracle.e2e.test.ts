@@ -4,7 +4,8 @@
 // exactly, durations within 1 ms, percentiles nearest-rank as the catalogue defines them. Also:
 // `mq insights --archive` prints what `mq insights` prints over the API for a closed window, and
 // the counts of `mq stats summary` are the sums of the endpoints they come from and the events
-// they count. One bundled server (seed 7), two repositories (their histories are seeded by their
+// they count. A bundled server (seed 7) in each dialect (the contract's, and the real service's
+// as its OpenAPI has it: --dialect mergify), two repositories (their histories are seeded by their
 // names too) synced once; several windows each.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -37,23 +38,28 @@ const QUERIES: ReadonlyMap<string, string> = new Map(
     }),
 );
 
-let server: RunningServer;
-let dataDir: string;
+const DIALECTS = ["spec", "mergify"] as const;
+type DialectName = (typeof DIALECTS)[number];
+/** each dialect's server and archive */
+const sides = new Map<DialectName, { server: RunningServer; dataDir: string }>();
 
-async function mq(args: string[]) {
+async function mq(dialect: DialectName, args: string[]) {
+  const { server, dataDir } = sides.get(dialect)!;
   const ctx = testContext({ now: () => NOW, env: { MQ_DATA_DIR: dataDir } });
-  const code = await main([...args, "--api-url", server.url, "--token", TOKEN], ctx);
+  const code = await main([...args, "--api-url", server.url, "--token", TOKEN, "--dialect", dialect], ctx);
   return { code, out: ctx.stdoutText(), err: ctx.stderrText() };
 }
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, now: NOW, seed: 7, days: 3, recordRequests: false });
-  dataDir = tempDir("mq-oracle-");
-  const r = await mq(["archive", "sync", ...REPOS, "--since", SYNC_FROM, "-o", "none"]);
-  expect(r.code, r.err).toBe(0);
+  for (const dialect of DIALECTS) {
+    const server = await startServer({ port: 0, now: NOW, seed: 7, days: 3, recordRequests: false, dialect });
+    sides.set(dialect, { server, dataDir: tempDir("mq-oracle-") });
+    const r = await mq(dialect, ["archive", "sync", ...REPOS, "--since", SYNC_FROM, "-o", "none"]);
+    expect(r.code, r.err).toBe(0);
+  }
 }, 300_000);
 afterAll(async () => {
-  await server?.close();
+  for (const { server } of sides.values()) await server.close();
 });
 
 const ms = (iso: string) => Date.parse(iso);
@@ -79,8 +85,8 @@ async function oracle(run: RunSql, vars: Record<string, string | number>, names:
   return out;
 }
 
-function withArchive<T>(fn: (run: RunSql) => Promise<T>): Promise<T> {
-  return withDb(join(dataDir, "archive.duckdb"), fn);
+function withArchive<T>(dialect: DialectName, fn: (run: RunSql) => Promise<T>): Promise<T> {
+  return withDb(join(sides.get(dialect)!.dataDir, "archive.duckdb"), fn);
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -88,159 +94,174 @@ const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 const closeMs = (mqSeconds: unknown, oracleMs: unknown) =>
   mqSeconds === null || oracleMs === null ? mqSeconds === oracleMs : Math.abs(Number(mqSeconds) * 1000 - Number(oracleMs)) <= 1;
 
-describe.each(REPOS)("the oracle agrees with mq for %s", (repo) => {
-  it.each(WINDOWS)("mq insights %s → %s, and its previous window", async (since, until) => {
-    const r = await mq(["insights", "--repo", repo, "--since", since, "--until", until, "--no-archive", "-o", "json"]);
-    expect(r.code, r.err).toBe(0);
-    const doc = JSON.parse(r.out) as {
-      figures: Record<string, { value: number | null; previous: number | null }>;
-      exit_reasons: Array<{ reason: string; count: number; previous: number | null }>;
-    };
-    const length = ms(until) - ms(since);
-    // the window and the one before it, both from one read of the log over the two
-    for (const [key, from, to] of [
-      ["value", ms(since), ms(until)],
-      ["previous", ms(since) - length, ms(since)],
-    ] as const) {
-      const [, counts, dists, reasons] = await withArchive((run) =>
-        oracle(
-          run,
-          { repo, read_from: new Date(ms(since) - length).toISOString(), read_to: until, until_ms: to, from_ms: from, to_ms: to },
-          ["stays", "counts", "distributions", "exit_reasons"],
-        ),
-      );
-      const c = counts![0]!;
-      const fig = (name: string) => doc.figures[name]![key];
-      const mine = { entered: fig("entered"), merged: fig("merged"), left: fig("left"), failed: fig("failed"), retries: fig("retries") };
-      expect(mine, `${key} counts`).toEqual({
-        entered: num(c.entered),
-        merged: num(c.merged),
-        left: num(c.left),
-        failed: num(c.failed),
-        retries: num(c.retries),
-      });
-      expect(mine.entered).toBeGreaterThan(0);
-      expect(fig("stay_failure_rate")).toBe(mine.left ? Math.round((mine.failed! / mine.left) * 1000) / 1000 : null);
-      expect(fig("throughput")).toBe(Math.round((mine.merged! / (length / 86_400_000)) * 1000) / 1000);
-      for (const d of ["time_to_merge", "queue_time", "ci_time", "wait_time"]) {
-        const o = dists!.find((x) => x.distribution === d);
-        expect(fig(`count(${d})`), `${key} count(${d})`).toBe(o ? num(o.count) : 0);
-        for (const st of ["avg", "p50", "p90", "p95", "p99", "max"]) {
-          const want = o ? num(o[`${st}_ms`]) : null;
-          expect(closeMs(fig(`${st}(${d})`), want), `${key} ${st}(${d}): mq ${fig(`${st}(${d})`)} s, oracle ${want} ms`).toBe(true);
-        }
-      }
-      const mineReasons = Object.fromEntries(
-        doc.exit_reasons.map((e) => [e.reason, key === "value" ? e.count : e.previous]).filter(([, n]) => n !== 0),
-      );
-      expect(mineReasons, `${key} exit reasons`).toEqual(Object.fromEntries(reasons!.map((x) => [x.reason, num(x.count)])));
-    }
-  });
-
-  it.each(WINDOWS)("mq prs %s → %s: every stay, every field", async (since, until) => {
-    const r = await mq(["prs", "--repo", repo, "--since", since, "--until", until, "--no-archive", "-o", "ndjson"]);
-    expect(r.code, r.err).toBe(0);
-    const rows = r.out
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-    const [, want] = await withArchive((run) =>
-      oracle(run, { repo, read_from: since, read_to: until, until_ms: ms(until) }, ["stays", "prs"]),
-    );
-    const key = (pr: unknown, enteredMs: number) => `${pr}@${enteredMs}`;
-    const mine = new Map(rows.map((x) => [key(x.pull_request, ms(String(x.entered_at))), x]));
-    expect(mine.size).toBe(rows.length);
-    expect([...mine.keys()].sort()).toEqual(want!.map((o) => key(o.pull_request, Number(o.entered_ms))).sort());
-    const iso = (v: unknown) => (v === null ? null : new Date(Number(v)).toISOString().replace(".000Z", "Z"));
-    for (const o of want!) {
-      const x = mine.get(key(o.pull_request, Number(o.entered_ms)))!;
-      const where = `${repo} #${o.pull_request} entered ${iso(o.entered_ms)}`;
-      expect(
-        {
-          base_ref: x.base_ref,
-          queue_name: x.queue_name,
-          partition_name: x.partition_name,
-          priority_rule_name: x.priority_rule_name,
-          session_id: x.session_id,
-          left_at: x.left_at,
-          merged_at: x.merged_at,
-          outcome: x.outcome,
-          reason: x.reason,
-          check_runs: x.check_runs,
-          retries: x.retries,
-          batch_size: x.batch_size,
-          bisections: x.bisections,
-          began_before_window: x.began_before_window,
-        },
-        where,
-      ).toEqual({
-        base_ref: o.base_ref,
-        queue_name: o.queue_name,
-        partition_name: o.partition_name,
-        priority_rule_name: o.priority_rule_name,
-        session_id: o.session_id,
-        left_at: iso(o.left_ms),
-        merged_at: iso(o.merged_ms),
-        outcome: o.outcome,
-        reason: o.reason,
-        check_runs: num(o.check_runs),
-        retries: num(o.retries),
-        batch_size: num(o.batch_size),
-        bisections: num(o.bisections),
-        began_before_window: o.began_before_window,
-      });
-      for (const f of ["queue_time", "time_to_merge", "wait_time", "idle_schedule", "idle_freeze", "ci_time"]) {
-        const want = o[f] === null ? null : Number(o[f]) * 1000;
-        expect(closeMs(x[f], want), `${where}: ${f} mq ${x[f]}, oracle ${o[f]}`).toBe(true);
-      }
-      const capacity = Number(o.wait_time) - Number(o.idle_schedule) - Number(o.idle_freeze);
-      expect(closeMs(x.idle_capacity, capacity * 1000), `${where}: idle_capacity`).toBe(true);
-    }
-  });
-
-  it("mq insights --archive prints what it prints over the API, for a closed window", async () => {
-    const [since, until] = WINDOWS[1]!;
-    const window = ["insights", "--repo", repo, "--since", since, "--until", until, "-o", "json"];
-    const api = await mq([...window, "--no-archive"]);
-    const archived = await mq([...window, "--archive"]);
-    expect(api.code, api.err).toBe(0);
-    expect(archived).toEqual({ code: 0, out: api.out, err: "" });
-  });
-
-  it("mq stats summary: its counts are the sums of their endpoints and the events they count", async () => {
-    const [since, until] = WINDOWS[1]!;
-    const window = ["--repo", repo, "--since", since, "--until", until];
-    const summary = await mq(["stats", "summary", ...window, "-o", "json"]);
-    expect(summary.code, summary.err).toBe(0);
-    const s = JSON.parse(summary.out) as Record<string, number>;
-    const sum = async (endpoint: string, field: string) => {
-      const r = await mq(["stats", endpoint, ...window, "-o", "ndjson"]);
+describe.each(DIALECTS.flatMap((d) => REPOS.map((repo) => [d, repo] as const)))(
+  "the oracle agrees with mq (%s dialect) for %s",
+  (dialect, repo) => {
+    it.each(WINDOWS)("mq insights %s → %s, and its previous window", async (since, until) => {
+      const r = await mq(dialect, ["insights", "--repo", repo, "--since", since, "--until", until, "--no-archive", "-o", "json"]);
       expect(r.code, r.err).toBe(0);
-      return r.out
+      const doc = JSON.parse(r.out) as {
+        figures: Record<string, { value: number | null; previous: number | null }>;
+        exit_reasons: Array<{ reason: string; count: number; previous: number | null }>;
+      };
+      const length = ms(until) - ms(since);
+      // the window and the one before it, both from one read of the log over the two
+      for (const [key, from, to] of [
+        ["value", ms(since), ms(until)],
+        ["previous", ms(since) - length, ms(since)],
+      ] as const) {
+        const [, counts, dists, reasons] = await withArchive(dialect, (run) =>
+          oracle(
+            run,
+            { repo, read_from: new Date(ms(since) - length).toISOString(), read_to: until, until_ms: to, from_ms: from, to_ms: to },
+            ["stays", "counts", "distributions", "exit_reasons"],
+          ),
+        );
+        const c = counts![0]!;
+        const fig = (name: string) => doc.figures[name]![key];
+        const mine = { entered: fig("entered"), merged: fig("merged"), left: fig("left"), failed: fig("failed"), retries: fig("retries") };
+        expect(mine, `${key} counts`).toEqual({
+          entered: num(c.entered),
+          merged: num(c.merged),
+          left: num(c.left),
+          failed: num(c.failed),
+          retries: num(c.retries),
+        });
+        expect(mine.entered).toBeGreaterThan(0);
+        expect(fig("stay_failure_rate")).toBe(mine.left ? Math.round((mine.failed! / mine.left) * 1000) / 1000 : null);
+        expect(fig("throughput")).toBe(Math.round((mine.merged! / (length / 86_400_000)) * 1000) / 1000);
+        for (const d of ["time_to_merge", "queue_time", "ci_time", "wait_time"]) {
+          const o = dists!.find((x) => x.distribution === d);
+          expect(fig(`count(${d})`), `${key} count(${d})`).toBe(o ? num(o.count) : 0);
+          for (const st of ["avg", "p50", "p90", "p95", "p99", "max"]) {
+            const want = o ? num(o[`${st}_ms`]) : null;
+            expect(closeMs(fig(`${st}(${d})`), want), `${key} ${st}(${d}): mq ${fig(`${st}(${d})`)} s, oracle ${want} ms`).toBe(true);
+          }
+        }
+        const mineReasons = Object.fromEntries(
+          doc.exit_reasons.map((e) => [e.reason, key === "value" ? e.count : e.previous]).filter(([, n]) => n !== 0),
+        );
+        expect(mineReasons, `${key} exit reasons`).toEqual(Object.fromEntries(reasons!.map((x) => [x.reason, num(x.count)])));
+      }
+    });
+
+    it.each(WINDOWS)("mq prs %s → %s: every stay, every field", async (since, until) => {
+      const r = await mq(dialect, ["prs", "--repo", repo, "--since", since, "--until", until, "--no-archive", "-o", "ndjson"]);
+      expect(r.code, r.err).toBe(0);
+      const rows = r.out
         .split("\n")
         .filter(Boolean)
-        .reduce((n, l) => n + Number((JSON.parse(l) as Record<string, unknown>)[field] ?? 0), 0);
-    };
-    expect({
-      entered: s.entered,
-      merged: s.merged,
-      checks: s.checks,
-      check_failures: s.check_failures,
-      total_retries: s.total_retries,
-    }).toEqual({
-      entered: await sum("queues-entered-count", "entered"),
-      merged: await sum("queues-merged-count", "merged"),
-      checks: await sum("failure-rate", "total"),
-      check_failures: await sum("failure-rate", "failures"),
-      total_retries: await sum("checks-retries", "total_retries"),
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const [, want] = await withArchive(dialect, (run) =>
+        oracle(run, { repo, read_from: since, read_to: until, until_ms: ms(until) }, ["stays", "prs"]),
+      );
+      const key = (pr: unknown, enteredMs: number) => `${pr}@${enteredMs}`;
+      const mine = new Map(rows.map((x) => [key(x.pull_request, ms(String(x.entered_at))), x]));
+      expect(mine.size).toBe(rows.length);
+      expect([...mine.keys()].sort()).toEqual(want!.map((o) => key(o.pull_request, Number(o.entered_ms))).sort());
+      const iso = (v: unknown) => (v === null ? null : new Date(Number(v)).toISOString().replace(".000Z", "Z"));
+      for (const o of want!) {
+        const x = mine.get(key(o.pull_request, Number(o.entered_ms)))!;
+        const where = `${repo} #${o.pull_request} entered ${iso(o.entered_ms)}`;
+        expect(
+          {
+            base_ref: x.base_ref,
+            queue_name: x.queue_name,
+            partition_name: x.partition_name,
+            priority_rule_name: x.priority_rule_name,
+            session_id: x.session_id,
+            left_at: x.left_at,
+            merged_at: x.merged_at,
+            outcome: x.outcome,
+            reason: x.reason,
+            check_runs: x.check_runs,
+            retries: x.retries,
+            batch_size: x.batch_size,
+            bisections: x.bisections,
+            began_before_window: x.began_before_window,
+          },
+          where,
+        ).toEqual({
+          base_ref: o.base_ref,
+          queue_name: o.queue_name,
+          partition_name: o.partition_name,
+          priority_rule_name: o.priority_rule_name,
+          session_id: o.session_id,
+          left_at: iso(o.left_ms),
+          merged_at: iso(o.merged_ms),
+          outcome: o.outcome,
+          reason: o.reason,
+          check_runs: num(o.check_runs),
+          retries: num(o.retries),
+          batch_size: num(o.batch_size),
+          bisections: num(o.bisections),
+          began_before_window: o.began_before_window,
+        });
+        for (const f of ["queue_time", "time_to_merge", "wait_time", "idle_schedule", "idle_freeze", "ci_time"]) {
+          const want = o[f] === null ? null : Number(o[f]) * 1000;
+          expect(closeMs(x[f], want), `${where}: ${f} mq ${x[f]}, oracle ${o[f]}`).toBe(true);
+        }
+        const capacity = Number(o.wait_time) - Number(o.idle_schedule) - Number(o.idle_freeze);
+        expect(closeMs(x.idle_capacity, capacity * 1000), `${where}: idle_capacity`).toBe(true);
+      }
     });
-    // and the events themselves, counted in SQL over [since, until)
-    const [events] = await withArchive((run) =>
-      run(
-        `SELECT count(*) FILTER (WHERE type = 'action.queue.enter') AS entered, count(*) FILTER (WHERE type = 'action.queue.merged') AS merged
+
+    it("the archive holds the dialect's own events (the service's leaves say dequeue_code, its batches batch_id)", async () => {
+      const [row] = await withArchive(dialect, (run) =>
+        run(
+          `SELECT count(*) FILTER (WHERE json_extract(raw, '$.metadata.dequeue_code') IS NOT NULL) AS coded,
+                  count(*) FILTER (WHERE json_extract(raw, '$.metadata.batch_id') IS NOT NULL) AS batched
+           FROM events WHERE repository = ${lit(repo)} AND type IN ('action.queue.leave', 'action.queue.checks_start')`,
+        ),
+      );
+      const has = { coded: num(row!.coded)! > 0, batched: num(row!.batched)! > 0 };
+      expect(has).toEqual(dialect === "mergify" ? { coded: true, batched: true } : { coded: false, batched: false });
+    });
+
+    it("mq insights --archive prints what it prints over the API, for a closed window", async () => {
+      const [since, until] = WINDOWS[1]!;
+      const window = ["insights", "--repo", repo, "--since", since, "--until", until, "-o", "json"];
+      const api = await mq(dialect, [...window, "--no-archive"]);
+      const archived = await mq(dialect, [...window, "--archive"]);
+      expect(api.code, api.err).toBe(0);
+      expect(archived).toEqual({ code: 0, out: api.out, err: "" });
+    });
+
+    it("mq stats summary: its counts are the sums of their endpoints and the events they count", async () => {
+      const [since, until] = WINDOWS[1]!;
+      const window = ["--repo", repo, "--since", since, "--until", until];
+      const summary = await mq(dialect, ["stats", "summary", ...window, "-o", "json"]);
+      expect(summary.code, summary.err).toBe(0);
+      const s = JSON.parse(summary.out) as Record<string, number>;
+      const sum = async (endpoint: string, field: string) => {
+        const r = await mq(dialect, ["stats", endpoint, ...window, "-o", "ndjson"]);
+        expect(r.code, r.err).toBe(0);
+        return r.out
+          .split("\n")
+          .filter(Boolean)
+          .reduce((n, l) => n + Number((JSON.parse(l) as Record<string, unknown>)[field] ?? 0), 0);
+      };
+      expect({
+        entered: s.entered,
+        merged: s.merged,
+        checks: s.checks,
+        check_failures: s.check_failures,
+        total_retries: s.total_retries,
+      }).toEqual({
+        entered: await sum("queues-entered-count", "entered"),
+        merged: await sum("queues-merged-count", "merged"),
+        checks: await sum("failure-rate", "total"),
+        check_failures: await sum("failure-rate", "failures"),
+        total_retries: await sum("checks-retries", "total_retries"),
+      });
+      // and the events themselves, counted in SQL over [since, until)
+      const [events] = await withArchive(dialect, (run) =>
+        run(
+          `SELECT count(*) FILTER (WHERE type = 'action.queue.enter') AS entered, count(*) FILTER (WHERE type = 'action.queue.merged') AS merged
          FROM events WHERE repository = ${lit(repo)} AND received_at >= CAST(${lit(since)} AS TIMESTAMPTZ) AND received_at < CAST(${lit(until)} AS TIMESTAMPTZ)`,
-      ),
-    );
-    expect({ entered: s.entered, merged: s.merged }).toEqual({ entered: num(events!.entered), merged: num(events!.merged) });
-  });
-});
+        ),
+      );
+      expect({ entered: s.entered, merged: s.merged }).toEqual({ entered: num(events!.entered), merged: num(events!.merged) });
+    });
+  },
+);

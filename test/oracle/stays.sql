@@ -1,7 +1,9 @@
 -- A second implementation of the queue stays and their figures, in SQL over the archive's raw
 -- events (DuckDB), sharing nothing with src/insights: the oracle of test/oracle/oracle.test.ts.
--- Written from the definitions of docs/insights.md and `mq help figures`, for the contract's
--- events (the bundled server's default dialect).
+-- Written from the definitions of docs/insights.md and `mq help figures`, for the events of both
+-- dialects: the contract's (the bundled server's default) and the real service's (its OpenAPI,
+-- docs/mergify-openapi.json: a check run is its batch_id, a batch's pull requests are under
+-- speculative_check_pull_request, a leave says why in dequeue_code, no partition is named).
 --
 -- Variables (SET VARIABLE before each query):
 --   repo        owner/name, lower case, as the archive keys it
@@ -40,7 +42,7 @@ CREATE OR REPLACE TEMP TABLE runs AS
 SELECT
   pr,
   queued,
-  coalesce(m ->> 'train_car_id', m ->> 'batch_id') AS run,
+  coalesce(m ->> 'train_car_id', m ->> 'batch_id') AS run,  -- the service sends both, equal
   coalesce(
     arg_max(epoch_ms(CAST(m ->> '$.speculative_check_pull_request.checks_started_at' AS TIMESTAMPTZ)), t)
       FILTER (WHERE m ->> '$.speculative_check_pull_request.checks_started_at' IS NOT NULL),
@@ -50,7 +52,8 @@ SELECT
     FILTER (WHERE type = 'action.queue.checks_end') AS ended,
   bool_or(type = 'action.queue.checks_end') AS ended_event,
   max(CAST(m ->> 'retry_attempt' AS INTEGER)) FILTER (WHERE type = 'action.queue.checks_end') AS retry_attempt,
-  max(json_array_length(m -> 'pull_request_numbers')) AS batch
+  max(coalesce(json_array_length(m -> 'pull_request_numbers'),
+               json_array_length(m -> '$.speculative_check_pull_request.pull_request_numbers'))) AS batch
 FROM stay_events
 WHERE type IN ('action.queue.checks_start', 'action.queue.checks_end')
 GROUP BY ALL;
@@ -72,6 +75,7 @@ WITH
       min(t) FILTER (WHERE type = 'action.queue.leave') AS left_at,
       arg_min(CAST(m ->> 'merged' AS BOOLEAN), t) FILTER (WHERE type = 'action.queue.leave') AS leave_merged,
       arg_min(m ->> 'reason', t) FILTER (WHERE type = 'action.queue.leave') AS leave_reason,
+      arg_min(m ->> 'dequeue_code', t) FILTER (WHERE type = 'action.queue.leave') AS leave_code,
       coalesce(arg_min(CAST(m ->> 'seconds_waiting_for_schedule' AS DOUBLE), t) FILTER (WHERE type = 'action.queue.leave'), 0) AS schedule_s,
       coalesce(arg_min(CAST(m ->> 'seconds_waiting_for_freeze' AS DOUBLE), t) FILTER (WHERE type = 'action.queue.leave'), 0) AS freeze_s,
       max(t) AS last_t,
@@ -80,7 +84,7 @@ WITH
     WHERE queued IS NOT NULL
     GROUP BY pr, queued
   ),
-  -- the exit reason of a leave: SUCCESS when merged, else the abort code whose sentence it is
+  -- the exit reason of a leave: SUCCESS when merged, else the service's dequeue_code, else the abort code whose sentence it is
   -- (the contract's abort codes and their sentences), a reason that already is a code, or the
   -- words themselves
   sentences (code, sentence) AS (
@@ -129,7 +133,8 @@ WITH
       s.*,
       CASE
         WHEN s.left_at IS NULL THEN NULL
-        WHEN s.leave_merged THEN 'SUCCESS'
+        WHEN s.leave_merged OR s.leave_code IN ('PR_MERGED', 'PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED') THEN 'SUCCESS'
+        WHEN coalesce(s.leave_code, '') <> '' THEN s.leave_code
         WHEN x.code IS NOT NULL THEN x.code
         WHEN regexp_full_match(coalesce(s.leave_reason, ''), '[A-Z][A-Z_]+') THEN s.leave_reason
         WHEN coalesce(s.leave_reason, '') = '' THEN 'UNKNOWN'

@@ -88,6 +88,50 @@ describe("mq insights: a null figure over a window that was read says why", () =
     });
   });
 
+  it("-o ndjson and -o csv: the same reasons, in the record of the figure (they were null without a word)", async () => {
+    const nd = await mq([...empty, "-o", "ndjson"]);
+    expect(nd.code, nd.err).toBe(0);
+    const recs = nd.out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const rate = recs.find((x) => x.figure === "stay_failure_rate");
+    expect(rate).toEqual({
+      repository: "acme/web",
+      figure: "stay_failure_rate",
+      value: null,
+      previous: null,
+      change: null,
+      unit: "ratio",
+      unavailable: "failed ÷ left is 0 ÷ 0 in the window",
+      previous_unavailable: null,
+      change_unavailable: null,
+    });
+    expect(recs.find((x) => x.figure === "entered")).toMatchObject({ value: 0, unavailable: null });
+    const csv = await mq([...empty, "-o", "csv"]);
+    const rows = csv.out.split("\r\n");
+    expect(rows[0]).toBe("repository,figure,value,previous,change,unit,unavailable,previous_unavailable,change_unavailable");
+    expect(rows).toContain("acme/web,p95(time_to_merge),,,,seconds,none of the stays merged in the window,,");
+  });
+
+  it("a change from 0 says so, in -o json and in the records (an exit reason's too)", async () => {
+    // a quarter of an hour against the one before: failures and an exit reason that were 0 before
+    const window = ["insights", "--since", "2026-11-20T11:00:00Z", "--until", "2026-11-20T11:15:00Z"];
+    const doc = JSON.parse((await mq([...window, "-o", "json"])).out);
+    const fromZero = Object.entries(doc.unavailable as Record<string, string>).filter(([k]) => k.startsWith("change("));
+    expect(fromZero.map(([k]) => k)).toEqual(expect.arrayContaining(["change(failed)", "change(exit_reason(CONFLICT_WITH_BASE_BRANCH))"]));
+    const recs = (await mq([...window, "-o", "ndjson"])).out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    for (const [key, why] of fromZero) {
+      const name = /^change\((.+)\)$/.exec(key)![1]!;
+      const rec = recs.find((x) => x.figure === name);
+      expect(rec, key).toMatchObject({ previous: 0, change: null, change_unavailable: why });
+      expect(why).toBe(`the previous value is 0: ${rec.value} against 0 is no percentage`);
+    }
+  });
+
   it("the table: a line per figure under the distributions", async () => {
     const r = await mq([...empty, "-o", "table"]);
     expect(r.code, r.err).toBe(0);

@@ -7,6 +7,7 @@ import {
   MERGIFY_EVENT_TYPES,
   MERGIFY_OUTCOMES,
   MERGIFY_SERVER_URL,
+  MERGIFY_STATS_RECORDS,
   type MergifyParam,
 } from "./mergify.generated.js";
 import { familiesOf, type Dialect, type ParamSpec } from "./types.js";
@@ -36,4 +37,5 @@ export const MERGIFY_DIALECT: Dialect = {
   // no stats group or filter of the OpenAPI has a partition
   partitions: false,
   hosts: [new URL(MERGIFY_SERVER_URL).hostname],
+  statsRecords: MERGIFY_STATS_RECORDS,
 };

@@ -52,6 +52,12 @@ export interface Dialect {
   partitions: boolean;
   /** hosts of API URLs that speak this dialect without being told */
   hosts: readonly string[];
+  /**
+   * statistics answers made of groups of interval records, by path below /repos/{owner}/{repository}/:
+   * the groups' keys, an interval record's fields and a group's summary, as this side sends them
+   * (absent: the endpoint records of src/stats/endpoints.ts say it, as for the contract)
+   */
+  statsRecords?: Readonly<Record<string, { keys: readonly string[]; record: readonly string[]; summary: readonly string[] }>>;
 }
 
 /** `action.queue.*`, `action.*`, ... for every prefix of every type. */

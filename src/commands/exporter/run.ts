@@ -141,8 +141,8 @@ export async function runExporter(opts: ExporterOptions, ctx: Context): Promise<
       }))
         events.push(ev);
       const added = countNew(state, f.repository, events, since, firstFrom);
-      const queue = await followQueue(f, state.queue[f.repository] ?? [], added, until);
-      state.queue[f.repository] = queue.kept;
+      const queue = await followQueue(f, state.queue[f.repository] ?? { kept: [], merged: [], closed: {} }, added, until);
+      state.queue[f.repository] = queue.memory;
       setQueueSize(state.metrics, f.repository, queue.entries);
       f.read = true;
       if (f.error !== undefined) ctx.io.stderr.write(`mq exporter: ${f.repository}: reading again\n`);

@@ -5,8 +5,8 @@
 // is rebuilt from the open stays' events kept and what follows them.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { LogEvent } from "../../api/events.js";
 import { UsageError } from "../../errors.js";
+import type { QueueMemory } from "../../queue/reconstruct.js";
 import { emptyMetrics, type MetricsState } from "./metrics.js";
 
 export const STATE_FILE = "exporter-state.json";
@@ -24,8 +24,8 @@ export interface Position {
 export interface ExporterState {
   positions: Record<string, Position>;
   metrics: MetricsState;
-  /** by repository: the events of the stays open at its last round (src/queue/follow.ts) */
-  queue: Record<string, LogEvent[]>;
+  /** by repository: what following its queue keeps (src/queue/follow.ts), as of its last round */
+  queue: Record<string, QueueMemory>;
 }
 
 export function loadState(dir: string | undefined, repositories: readonly string[]): ExporterState {
@@ -39,7 +39,7 @@ export function loadState(dir: string | undefined, repositories: readonly string
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return fresh;
     throw new UsageError(`--state-dir: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? String(err)}).`);
   }
-  let parsed: { format?: unknown; positions?: unknown; metrics?: MetricsState; queue?: Record<string, LogEvent[]> };
+  let parsed: { format?: unknown; positions?: unknown; metrics?: MetricsState; queue?: Record<string, QueueMemory> };
   try {
     parsed = JSON.parse(text);
   } catch {

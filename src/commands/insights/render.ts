@@ -32,7 +32,7 @@ export async function writeInsights(ctx: Context, report: InsightsReport | Insig
         multi
           ? { repositories: multi.reports.map(insightsJson), total: insightsJson(multi.total), failed: multi.failed }
           : insightsJson(report as InsightsReport),
-      csvColumns: () => ["repository", "figure", "value", "previous", "change", "unit"],
+      csvColumns: () => [...RECORD_COLUMNS],
       table: () => ({
         async write() {},
         end: () => {
@@ -112,25 +112,41 @@ export function insightsJson(r: InsightsReport): Record<string, unknown> {
   };
 }
 
-/** One record per figure, then one per exit reason (`exit_reason(CODE)`). */
-export function insightsRecords(r: InsightsReport): Array<Record<string, unknown>> {
+/** The fields of a record of `-o ndjson` and the columns of `-o csv`, in order. */
+export const RECORD_COLUMNS = [
+  "repository",
+  "figure",
+  "value",
+  "previous",
+  "change",
+  "unit",
+  "unavailable",
+  "previous_unavailable",
+  "change_unavailable",
+] as const;
+
+/**
+ * One record per figure, then one per exit reason (`exit_reason(CODE)`). A null says why in the
+ * field named after it, as -o json's `unavailable` and `previous_unavailable` do: `unavailable`
+ * (the value: 0 ÷ 0, a distribution over nothing), `previous_unavailable` (the comparison window
+ * lies outside the data held: previous and change), `change_unavailable` (a change from 0).
+ */
+export function insightsRecords(r: InsightsReport): Array<Record<(typeof RECORD_COLUMNS)[number], unknown>> {
+  const why = r.unavailable ?? {};
+  const record = (figure: string, value: number | null, previous: number | null, change: number | null, unit: string) => ({
+    repository: r.repository,
+    figure,
+    value,
+    previous,
+    change,
+    unit,
+    unavailable: why[figure] ?? null,
+    previous_unavailable: r.previousUnavailable ?? null,
+    change_unavailable: why[`change(${figure})`] ?? null,
+  });
   return [
-    ...r.figures.map((f) => ({
-      repository: r.repository,
-      figure: f.figure,
-      value: f.value,
-      previous: f.previous,
-      change: f.change,
-      unit: f.unit,
-    })),
-    ...r.exitReasons.map((e) => ({
-      repository: r.repository,
-      figure: `exit_reason(${e.reason})`,
-      value: e.count,
-      previous: e.previous,
-      change: e.change,
-      unit: "count",
-    })),
+    ...r.figures.map((f) => record(f.figure, f.value, f.previous, f.change, f.unit)),
+    ...r.exitReasons.map((e) => record(`exit_reason(${e.reason})`, e.count, e.previous, e.change, "count")),
   ];
 }
 

@@ -9,6 +9,7 @@ import { openEventSource } from "../../archive/event-source.js";
 import { buildReport } from "../../insights/report.js";
 import { judgeInsights } from "../../insights/gate.js";
 import { startSpinner } from "../../iostreams/spinner.js";
+import { messageText } from "../../iostreams/terminal-text.js";
 import { formatCount } from "../../output/format.js";
 import { resolveRepos, eachRepo, someReposFailed } from "../../cmdutil/repos.js";
 import { reportGate } from "../../cmdutil/gate-report.js";
@@ -122,11 +123,20 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
   await writeInsights(ctx, repos.length > 1 ? { reports, total: total!, failed } : total!, opts.format);
 
   const verdicts = opts.gate.failIf.length
-    ? judgeInsights(opts.gate.failIf, { total: total!, repositories: repos.length > 1 ? reports : undefined }, opts.gate.scope, {
-        minCount: opts.gate.minCount,
-        allowEmpty: opts.gate.allowEmpty,
-        emptyReason: "no stays in the window",
-      })
+    ? judgeInsights(
+        opts.gate.failIf,
+        {
+          total: total!,
+          repositories: repos.length > 1 ? reports : undefined,
+          failed: failed.map((f) => messageText(f.repository)),
+        },
+        opts.gate.scope,
+        {
+          minCount: opts.gate.minCount,
+          allowEmpty: opts.gate.allowEmpty,
+          emptyReason: "no stays in the window",
+        },
+      )
     : [];
   const gate = reportGate(ctx, opts.gate, verdicts, {
     command: "mq insights",

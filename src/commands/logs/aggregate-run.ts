@@ -5,6 +5,7 @@ import { ContractError } from "../../errors.js";
 import { filterQuery } from "../../cmdutil/logs-filters.js";
 import { formatInstant } from "../../cmdutil/time.js";
 import { colors } from "../../iostreams/color.js";
+import { terminalText } from "../../iostreams/terminal-text.js";
 import { exportAll } from "../../output/exporter.js";
 import type { LogsAggregateOptions } from "./aggregate.js";
 
@@ -16,14 +17,6 @@ export const FACETS = [
   ["by_pull_request", "pull_request"],
   ["by_batch_pull_request", "batch_pull_request"],
 ] as const;
-
-/** A server's string made safe for a terminal: control and bidi characters shown as escapes. */
-function printable(text: string): string {
-  return text.replace(
-    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-}
 
 interface FacetCount {
   value: string;
@@ -66,18 +59,22 @@ export async function runLogsAggregate(opts: LogsAggregateOptions, ctx: Context)
     const list = body[key];
     if (isFacetList(list)) for (const r of list) rows.push({ facet: name, value: String(r.value), count: r.count });
   }
-  type Row = (typeof rows)[number];
+  // the histogram and its interval, in every format (csv and the table dropped them)
+  const histogram = Array.isArray(body.histogram) ? body.histogram.filter(isBucket) : [];
+  const interval = typeof body.interval_size_seconds === "number" ? body.interval_size_seconds : undefined;
+  type Row = { facet: string; value: string; count?: number; start?: string; end?: string };
   await exportAll<Row>(
     opts.format,
     ctx.io,
     {
-      // -o json: the service's document as sent (histogram included), for jq
+      // -o json: the service's document as sent, for jq
       document: () => body,
-      csvColumns: () => ["facet", "value", "count"],
+      csvColumns: () => ["facet", "value", "count", "start", "end"],
       table: async () => {
         // the table code and its width tables only when a table is drawn (output/table.ts)
         const { renderTable } = await import("../../output/table.js");
         const share = (n: number) => (body.total > 0 ? `${((100 * n) / body.total).toFixed(1)}%` : "-");
+        const tableColors = colors(ctx.io, "stdout");
         return {
           async write() {},
           async end() {
@@ -85,16 +82,37 @@ export async function runLogsAggregate(opts: LogsAggregateOptions, ctx: Context)
             ctx.io.stdout.write(
               renderTable({
                 head: ["FACET", "VALUE", "COUNT", "SHARE"],
-                rows: rows.map((r) => [r.facet, printable(r.value), r.count.toLocaleString("en-US"), share(r.count)]),
+                rows: rows.map((r) => [r.facet, terminalText(r.value), r.count.toLocaleString("en-US"), share(r.count)]),
                 columns: ctx.io.tableWidth(),
-                colors: colors(ctx.io, "stdout"),
+                colors: tableColors,
                 align: ["left", "left", "right", "right"],
+              }),
+            );
+            if (histogram.length === 0) return;
+            ctx.io.stdout.write(`\nhistogram${interval !== undefined ? `, interval_size_seconds ${interval}` : ""}\n`);
+            ctx.io.stdout.write(
+              renderTable({
+                head: ["START", "END", "COUNT"],
+                rows: histogram.map((b) => [terminalText(b.start), terminalText(b.end), b.count.toLocaleString("en-US")]),
+                columns: ctx.io.tableWidth(),
+                colors: tableColors,
+                align: ["left", "left", "right"],
               }),
             );
           },
         };
       },
     },
-    () => [{ facet: "total", value: "", count: body.total }, ...rows],
+    () => [
+      { facet: "total", value: "", count: body.total },
+      ...rows,
+      ...(interval !== undefined ? [{ facet: "interval_size_seconds", value: String(interval) }] : []),
+      ...histogram.map((b) => ({ facet: "histogram", value: "", count: b.count, start: b.start, end: b.end })),
+    ],
   );
+}
+
+function isBucket(v: unknown): v is { start: string; end: string; count: number } {
+  const b = v as { start?: unknown; end?: unknown; count?: unknown } | null;
+  return b !== null && typeof b === "object" && typeof b.start === "string" && typeof b.end === "string" && typeof b.count === "number";
 }

@@ -48,12 +48,21 @@ function elapsed(from: string, ev: SummaryEvent): string {
   return Number.isFinite(seconds) && seconds >= 0 ? ` after ${formatDuration(seconds)}` : "";
 }
 
-/** Sizes of sub-batches: `2×4` when even, `4+3` otherwise. */
+/** the most sub-batches listed one by one (`4+3+3`); more are counted by size (`10×4+20×3`) */
+const LISTED_SUB_BATCHES = 8;
+
+/**
+ * Sizes of sub-batches: `2×4` when even, `4+3` otherwise, `10×4+20×3` for many: a text of bounded
+ * length whatever the counts (20,000,000 sub-batches made a 40 MB line). More sub-batches than
+ * pull requests cannot be: said so, not shown as empty sub-batches.
+ */
 function split(size: number, parts: number): string {
   if (parts <= 0) return String(size);
+  if (parts > size) return `${parts} sub-batches, more than its ${size} pull request${size === 1 ? "" : "s"}`;
   if (size % parts === 0) return `${parts}×${size / parts}`;
   const base = Math.floor(size / parts);
   const extra = size % parts;
+  if (parts > LISTED_SUB_BATCHES) return `${extra}×${base + 1}+${parts - extra}×${base}`;
   return Array.from({ length: parts }, (_, i) => base + (i < extra ? 1 : 0)).join("+");
 }
 

@@ -11,26 +11,7 @@ import { addArchiveFlags, addStayFilterFlags, parseStaysFlags, type StaysRawFlag
 import { TIME_VALUE_HELP } from "../../cmdutil/time.js";
 import type { ArchiveMode } from "../../archive/choose.js";
 import { DEFAULT_QUEUE_LOOKBACK_MS } from "../../queue/reconstruct.js";
-
-/** The fields of a row of `mq queue` (json, ndjson, csv), in order. */
-export const QUEUE_FIELDS = [
-  "repository",
-  "pull_request",
-  "base_ref",
-  "queue_name",
-  "partition_name",
-  "priority_rule_name",
-  "position",
-  "entered_at",
-  "time_in_queue",
-  "state",
-  "state_since",
-  "batch_with",
-  "eta_p50",
-  "eta_p90",
-  "eta_sample",
-  "entered_before_lookback",
-] as const;
+import { QUEUE_FIELDS } from "../../queue/records.js";
 
 export interface QueueOptions {
   since: Date;
@@ -42,11 +23,18 @@ export interface QueueOptions {
   format: OutputFormat;
   archive: ArchiveMode;
   parallel: number;
+  /** --watch: seconds between polls; undefined without it */
+  watchSeconds?: number;
 }
+
+/** Seconds between the polls of --watch by default. */
+export const DEFAULT_WATCH_INTERVAL_SECONDS = 10;
 
 interface RawFlags extends StaysRawFlags {
   partition?: string[];
   fields?: string[];
+  watch?: boolean;
+  interval?: string;
 }
 
 export function NewCmdQueue(ctx: Context, runF?: (opts: QueueOptions) => Promise<void>): Command {
@@ -63,7 +51,16 @@ export function NewCmdQueue(ctx: Context, runF?: (opts: QueueOptions) => Promise
   return addArchiveFlags(
     cmd
       .addOption(new Option("--partition <name>", "only this partition (repeatable, comma-separated)").argParser(collectList))
-      .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv: ${QUEUE_FIELDS.join(", ")}`).argParser(collectList)),
+      .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv: ${QUEUE_FIELDS.join(", ")}`).argParser(collectList))
+      .addOption(
+        new Option(
+          "--watch",
+          "follow the queue: redrawn in place on a terminal, one ndjson record per change otherwise (only new events each poll; Ctrl-C stops)",
+        ),
+      )
+      .addOption(
+        new Option("--interval <seconds>", `with --watch: seconds between polls, 0.1 to 3600 (default ${DEFAULT_WATCH_INTERVAL_SECONDS})`),
+      ),
   ).action(async (flags: RawFlags) => {
     const opts = parseQueueFlags(flags, ctx);
     await runF?.(opts);
@@ -87,5 +84,19 @@ export function parseQueueFlags(flags: RawFlags, ctx: Context): QueueOptions {
       }
     }
   }
-  return { since, until, baseRef, queues, partitions, fields, format, archive, parallel };
+  let watchSeconds: number | undefined;
+  if (flags.interval !== undefined && !flags.watch) throw new UsageError("--interval applies to --watch: give --watch too.");
+  if (flags.watch) {
+    if (flags.until !== undefined) throw new UsageError("--watch follows the present: drop --until.");
+    if (flags.archive === true) throw new UsageError("--watch reads new events from the API, not from --archive.");
+    if (format === "json" || format === "csv")
+      throw new UsageError(`--watch writes the table on a terminal or ndjson (a record per change), not -o ${format}.`);
+    watchSeconds = DEFAULT_WATCH_INTERVAL_SECONDS;
+    if (flags.interval !== undefined) {
+      watchSeconds = Number(flags.interval);
+      if (flags.interval.trim() === "" || !Number.isFinite(watchSeconds) || watchSeconds < 0.1 || watchSeconds > 3600)
+        throw new UsageError(`--interval must be a number of seconds from 0.1 to 3600, not "${flags.interval}".`);
+    }
+  }
+  return { since, until, baseRef, queues, partitions, fields, format, archive: flags.watch ? "never" : archive, parallel, watchSeconds };
 }

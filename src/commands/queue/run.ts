@@ -1,76 +1,73 @@
-// The work of `mq queue`: read the lookback's queue events once, rebuild the queue at its end
-// (src/queue/reconstruct.ts) and write a row per open stay. Loaded only when the command runs
-// (cli.ts); its flags were checked before (index.ts).
+// The work of `mq queue`: read each repository's lookback once, rebuild its queue at the end
+// (src/queue/reconstruct.ts) and write a row per open stay; with --watch, follow it (watch.ts).
+// Loaded only when the command runs (cli.ts); its flags were checked before (index.ts).
 import type { Context } from "../../context.js";
+import type { MqError } from "../../errors.js";
 import { openEventSource } from "../../archive/event-source.js";
-import { readQueue, type QueueEntry } from "../../queue/reconstruct.js";
+import { eachRepo, resolveRepos, someReposFailed, type RepoFailure } from "../../cmdutil/repos.js";
+import { recordTime } from "../../insights/records.js";
+import { readQueue } from "../../queue/reconstruct.js";
+import { QUEUE_FIELDS, queueRecord, type QueueRecord } from "../../queue/records.js";
 import { startSpinner } from "../../iostreams/spinner.js";
-import { terminalText } from "../../iostreams/terminal-text.js";
 import { wrapLine } from "../../iostreams/terminal-width.js";
-import { colors } from "../../iostreams/color.js";
 import { openExport } from "../../output/exporter.js";
-import { fittedTable } from "../../output/fitted-table.js";
-import { formatCount, formatDuration } from "../../output/format.js";
+import { formatCount } from "../../output/format.js";
 import { writeChunk } from "../../output/records.js";
-import { QUEUE_FIELDS, type QueueOptions } from "./index.js";
+import type { QueueOptions } from "./index.js";
+import { renderQueueTable } from "./table.js";
+import { watchQueue } from "./watch.js";
 
-export type QueueRecord = Record<(typeof QUEUE_FIELDS)[number], string | number | boolean | number[] | null>;
-
-// as mq prs writes its times (milliseconds when the log has them), so rows of the two compare equal
-const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString().replace(".000Z", "Z"));
-
-export function queueRecord(e: QueueEntry, untilMs: number): QueueRecord {
-  const s = e.stay;
-  return {
-    repository: s.repository,
-    pull_request: s.pullRequest,
-    base_ref: s.base,
-    queue_name: s.queue,
-    partition_name: s.partition,
-    priority_rule_name: s.priorityRule,
-    position: e.position,
-    entered_at: iso(s.enteredAt),
-    time_in_queue: Math.max(0, Math.round((untilMs - s.enteredAt) / 1000)),
-    state: e.state,
-    state_since: iso(e.stateSince),
-    batch_with: e.batchWith,
-    eta_p50: iso(e.etaP50),
-    eta_p90: iso(e.etaP90),
-    eta_sample: e.etaSample,
-    entered_before_lookback: e.enteredBeforeWindow,
-  };
-}
+const iso = recordTime;
 
 export async function runQueue(opts: QueueOptions, ctx: Context): Promise<void> {
-  const repo = await ctx.resolveRepo();
-  const label = `${repo.owner}/${repo.name}`;
+  const repos = await resolveRepos(ctx);
+  if (opts.watchSeconds !== undefined) return watchQueue(opts, ctx, repos, opts.watchSeconds);
+  const labels = repos.map((r) => `${r.owner}/${r.name}`);
+  const label = repos.length === 1 ? labels[0]! : `${repos.length} repositories`;
   const source = await openEventSource(ctx, {
     mode: opts.archive,
-    repositories: [label],
+    repositories: labels,
     spans: [{ since: opts.since, until: opts.until }],
     what: "queue events",
   });
   const spinner = await startSpinner(ctx, `reading the queue events of ${label}`);
-  let snapshot: Awaited<ReturnType<typeof readQueue>>;
+  const untilMs = opts.until.getTime();
+  let failed: RepoFailure[] = [];
+  let error: MqError | undefined;
+  let results: Array<{ repository: string; value: QueueRecord[] }> = [];
+  let events = 0;
   try {
-    snapshot = await readQueue(
-      source,
-      {
-        owner: repo.owner,
-        name: repo.name,
-        since: opts.since,
-        until: opts.until,
-        baseRef: opts.baseRef,
-        parallel: opts.parallel,
-        onPage: (n) => spinner.active && spinner.update(`${formatCount(n)} queue events of ${label}`),
+    ({ results, failed, error } = await eachRepo(
+      ctx,
+      repos,
+      async (repo) => {
+        let seen = 0;
+        const snapshot = await readQueue(
+          source,
+          {
+            owner: repo.owner,
+            name: repo.name,
+            since: opts.since,
+            until: opts.until,
+            baseRef: opts.baseRef,
+            parallel: opts.parallel,
+            onPage: (n) => {
+              events += n - seen;
+              seen = n;
+              if (spinner.active) spinner.update(`${formatCount(events)} queue events of ${label}`);
+            },
+          },
+          { queues: opts.queues, partitions: opts.partitions },
+        );
+        return snapshot.entries.map((e) => queueRecord(e, untilMs));
       },
-      { queues: opts.queues, partitions: opts.partitions },
-    );
+      (line) => spinner.log(line),
+    ));
   } finally {
     spinner.stop();
   }
-  const untilMs = opts.until.getTime();
-  const records = snapshot.entries.map((e) => queueRecord(e, untilMs));
+  // in the order of --repo, each repository's queue lines in order
+  const records = results.flatMap((r) => r.value);
   const sink = await openExport<QueueRecord>(opts.format, ctx.io, {
     fields: opts.fields,
     csvColumns: () => opts.fields ?? [...QUEUE_FIELDS],
@@ -79,7 +76,7 @@ export async function runQueue(opts: QueueOptions, ctx: Context): Promise<void> 
       async write() {},
       async end() {
         if (records.length === 0) return;
-        await writeChunk(ctx.io.stdout, renderQueueTable(records, untilMs, ctx));
+        await writeChunk(ctx.io.stdout, renderQueueTable(records, untilMs, ctx, { repository: repos.length > 1 }));
       },
     }),
   });
@@ -89,45 +86,10 @@ export async function runQueue(opts: QueueOptions, ctx: Context): Promise<void> 
     const older = records.filter((r) => r.entered_before_lookback).length;
     const n = records.length;
     const line =
-      `${label}: ${formatCount(n)} pull request${n === 1 ? "" : "s"} in the queue at ${iso(untilMs)}` +
+      `${repos.length === 1 ? label : `${formatCount(results.length)} of ${label}`}: ${formatCount(n)} pull request${n === 1 ? "" : "s"} in the queue at ${iso(untilMs)}` +
       `${source.fromArchive ? " (from the archive)" : ""}, rebuilt from the queue events since ${iso(opts.since.getTime())}` +
       `; a stay entered before then with no event since is not seen${older ? `; ${older} entered before it (*)` : ""}`;
     ctx.io.stderr.write(wrapLine(line, ctx.io.messageWidth()) + "\n");
   }
-}
-
-const STATE_TEXT: Readonly<Record<string, string>> = {
-  checks_running: "checks running",
-  bisecting: "bisecting",
-  waiting_for_capacity: "waiting for capacity",
-  waiting_for_schedule: "waiting for the schedule",
-  waiting_for_freeze: "waiting for a freeze",
-  paused: "queue paused",
-};
-
-function renderQueueTable(rows: readonly QueueRecord[], untilMs: number, ctx: Context): string {
-  const since = (v: unknown) => (typeof v === "string" ? formatDuration((untilMs - Date.parse(v)) / 1000) : "-");
-  const ahead = (v: unknown) => (typeof v === "string" ? formatDuration(Math.max(0, (Date.parse(v) - untilMs) / 1000)) : null);
-  return fittedTable({
-    head: ["BASE", "QUEUE", "PARTITION", "POS", "PR", "IN QUEUE", "STATE", "ETA"],
-    rows: rows.map((r) => {
-      const batch = Array.isArray(r.batch_with) && r.batch_with.length ? `, with ${r.batch_with.map((n) => `#${n}`).join(" ")}` : "";
-      const p50 = ahead(r.eta_p50);
-      const p90 = ahead(r.eta_p90);
-      return [
-        terminalText(String(r.base_ref ?? "-")),
-        terminalText(String(r.queue_name ?? "-")),
-        terminalText(String(r.partition_name ?? "-")),
-        String(r.position),
-        `#${r.pull_request}`,
-        `${formatDuration(Number(r.time_in_queue))}${r.entered_before_lookback ? "*" : ""}`,
-        `${STATE_TEXT[String(r.state)] ?? String(r.state)} ${since(r.state_since)}${batch}`,
-        p50 !== null && p90 !== null ? `${p50}–${p90}` : "-",
-      ];
-    }),
-    columns: ctx.io.tableWidth(),
-    colors: colors(ctx.io),
-    align: ["left", "left", "left", "right", "right", "right", "left", "left"],
-    breakHeadsAt: / /g,
-  });
+  if (error) throw someReposFailed(failed, repos.length, error);
 }

@@ -19,7 +19,7 @@ import { collectList, requireNonEmptyItems } from "../../cmdutil/lists.js";
 import { closestMatches } from "../../closest.js";
 import { checkWindowOrder, formatInstant, parseTimeFlag, parseTimeWindow, TIME_VALUE_HELP } from "../../cmdutil/time.js";
 import { resolveOutputFormat } from "../../cmdutil/output.js";
-import { recordFieldNames } from "../../stats/series.js";
+import { recordFieldNames, summaryFieldName } from "../../stats/series.js";
 import { manyRepoList, type RepoName } from "../../cmdutil/repos.js";
 import { addGateFlags, parseGateFlags, type GateFlags } from "../../cmdutil/gate.js";
 
@@ -138,23 +138,41 @@ function filterWords(flags: RawFlags, accepted: readonly string[]): string[] {
   return out;
 }
 
-/** --fields: known names of the endpoint's flat records; implies ndjson when no -o is given. */
+/** --fields: names of the endpoint's flat records in the dialect spoken; implies ndjson when no -o is given. */
 export function parseStatsFields(
   endpoint: StatsEndpoint,
   raw: string[] | undefined,
   ctx: Context,
   subject: string,
+  dialect: Dialect = DIALECTS.spec,
 ): { fields?: string[]; format: OutputFormat } {
   if (raw === undefined) return { format: resolveOutputFormat(ctx, { figures: endpoint.fields.length > 0, command: subject }) };
   const fields = requireNonEmptyItems("--fields", raw);
-  const known = recordFieldNames(endpoint);
+  const known = dialectRecordFields(endpoint, dialect);
   for (const f of fields) {
-    if (!known.includes(f)) throw new UsageError(`--fields: unknown field "${f}" for ${subject}; available fields: ${known.join(", ")}.`);
+    if (!known.includes(f)) {
+      const spoken = dialect.name === "spec" ? "" : ` with the ${dialect.name} dialect`;
+      throw new UsageError(`--fields: unknown field "${f}" for ${subject}${spoken}; available fields: ${known.join(", ")}.`);
+    }
   }
   const format = ctx.globals.output ?? "ndjson";
   if (!["json", "ndjson", "csv"].includes(format))
     throw new UsageError(`--fields applies to -o json, ndjson or csv, not to ${format === "table" ? "the table" : `-o ${format}`}.`);
   return { fields, format };
+}
+
+/**
+ * The fields of the endpoint's flat records as the dialect sends them: its groups' keys, an
+ * interval record's fields and each group's summary (summary_X) where the dialect states them, else
+ * the endpoint record's fields, without partitions where the dialect has none.
+ */
+export function dialectRecordFields(endpoint: StatsEndpoint, dialect: Dialect): string[] {
+  const sent = dialect.statsRecords?.[`stats/${endpoint.path}`];
+  if (sent && endpoint.dialects.includes(dialect.name)) {
+    return [...(endpoint.sections ? ["section"] : []), ...sent.keys, ...sent.record, ...sent.summary.map(summaryFieldName)];
+  }
+  const fields = recordFieldNames(endpoint);
+  return dialect.partitions ? fields : fields.filter((f) => f !== "partition_name" && f !== "partition_names");
 }
 
 /** A subcommand or flag the dialect in effect lacks: one line, before anything is sent. */
@@ -221,7 +239,7 @@ export function parseStatsFlags(
   const repos = manyRepoList(ctx);
   const { fields, format } = repos
     ? parseManyFields(endpoint, flags.fields, ctx, subject)
-    : parseStatsFields(endpoint, flags.fields, ctx, subject);
+    : parseStatsFields(endpoint, flags.fields, ctx, subject, dialect);
   if (chart && intervals) throw new UsageError("--chart and --intervals cannot be used together: the chart already shows every interval.");
   if (intervals && (endpoint.shape === "list" || endpoint.shape === "time-to-merge" || endpoint.shape === "checks-outcome")) {
     throw new UsageError(`--intervals is not available for ${subject}: its response has no intervals.`);

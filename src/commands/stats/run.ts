@@ -272,7 +272,15 @@ async function runStatsSummaryMany(opts: StatsSummaryOptions, repos: RepoName[],
     for (const [name, why] of Object.entries(many.unavailable))
       ctx.io.stderr.write(`mq: total ${name} not available: ${messageText(why)}\n`);
   }
-  const verdicts = opts.gate.failIf.length ? judgeSummaryMany(opts.gate.failIf, done, opts.gate.scope, gateOptions(opts.gate, query)) : [];
+  const verdicts = opts.gate.failIf.length
+    ? judgeSummaryMany(
+        opts.gate.failIf,
+        done,
+        opts.gate.scope,
+        gateOptions(opts.gate, query),
+        failed.map((f) => messageText(f.repository)),
+      )
+    : [];
   const gate = reportGate(ctx, opts.gate, verdicts, {
     command: "mq stats summary",
     repository: repos.map((r) => `${r.owner}/${r.name}`).join(","),

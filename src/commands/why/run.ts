@@ -111,7 +111,11 @@ export function outcomeLine(w: StayWhy): string {
   const after = (t: number) => formatDuration((t - s.enteredAt) / 1000);
   if (s.outcome === "merged") return `merged at ${iso(s.mergedAt)} after ${after(s.mergedAt!)}`;
   if (s.outcome === "open") return `still in the queue: ${STATE_TEXT[w.state ?? ""] ?? w.state} since ${iso(w.stateSince)}`;
-  const words = s.reasonText && s.reasonText !== s.reason ? `${terminalText(s.reasonText)} (${s.reason})` : String(s.reason);
+  // the reason is the server's too: a sentence the contract does not know is its own code
+  const words =
+    s.reasonText && s.reasonText !== s.reason
+      ? `${terminalText(s.reasonText)} (${terminalText(String(s.reason))})`
+      : terminalText(String(s.reason));
   return `${s.outcome === "failed" ? "failed" : "dequeued"} at ${iso(s.leftAt)} after ${after(s.leftAt!)}: ${words}`;
 }
 

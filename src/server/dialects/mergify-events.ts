@@ -3,6 +3,7 @@
 // two sides differ, a few fields the service adds derived from what the simulation knows, then
 // shaped to the service's own schema (conform.ts), and its `outcome` derived.
 import { MERGIFY_EVENT_COMPONENTS } from "../../api/dialects/mergify.generated.js";
+import { carryExactId } from "../../api/event-ids.js";
 import { MERGIFY_DEQUEUE_CODES } from "../../api/dialects/mergify.generated.js";
 import { MERGIFY_METADATA, MERGIFY_SCHEMAS } from "../../api/dialects/mergify-schemas.generated.js";
 import { WHOLE_QUEUE } from "../simulate/model.js";
@@ -222,5 +223,5 @@ export function toMergifyEvent(e: StoredEvent): StoredEvent {
     type,
     metadata,
   } as StoredEvent;
-  return ev;
+  return carryExactId(e, ev);
 }

@@ -9,7 +9,7 @@ import { runMq } from "../../reliability/harness.js";
 const NOW = new Date("2026-11-20T12:00:00Z");
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ now: NOW, days: 3 });
+  server = await startServer({ now: NOW, days: 3, repos: ["acme/web", "acme/api"] });
 });
 afterAll(() => server.close());
 
@@ -52,6 +52,17 @@ describe("gate lines", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  it("mq insights, several repositories, one not read: the total's verdict names what it covered", async () => {
+    // before: "all repositories" while acme/nope answered 404; the words are mq stats --repo a,b,c's
+    const r = await mq(["insights", "--since", "3d", "--repo", "acme/web,acme/nope,acme/api", "--fail-if", "merged < 1000"]);
+    expect(r.code, r.stderr).toBe(3);
+    const lines = r.stderr.split("\n");
+    expect(lines.filter((l) => /^(ok|FAIL) /.test(l))).toEqual([
+      "ok    merged 1,872 >= 1,000 (2 of 3 repositories; acme/nope could not be read)",
+    ]);
+    expect(lines).toContain("mq: 1 of 3 repositories could not be read (acme/nope); the output covers the others.");
   });
 
   it("mq stats: counts grouped too", async () => {

@@ -74,7 +74,14 @@ describe("mq --offline insights: windows before the bundled server's 30 days of 
       "mq: warning: the comparison window 2026-10-20 00:00Z → 2026-10-22 00:00Z lies partly before the bundled server's history (from 2026-10-21 00:00Z): no previous figures and no change are given (previous: null in -o json).\n",
     );
     const first = JSON.parse(r.out.split("\n")[0]!);
-    expect(first).toMatchObject({ figure: "entered", previous: null, change: null });
+    // the reason in every record, as previous_unavailable in -o json
+    expect(first).toMatchObject({
+      figure: "entered",
+      previous: null,
+      change: null,
+      previous_unavailable:
+        "the comparison window 2026-10-20 00:00Z → 2026-10-22 00:00Z lies partly before the bundled server's history (from 2026-10-21 00:00Z)",
+    });
   });
 
   it("the window itself partly before, without a comparison: said, the figures given", async () => {
@@ -118,7 +125,8 @@ describe("mq insights over the API: windows before the 90 days the service keeps
   it("csv: previous and change empty", async () => {
     const r = await mq(["insights", "--since", "2h", "--compare", OLD, "-o", "csv"]);
     expect(r.code, r.err).toBe(0);
-    expect(r.out.split("\r\n")[1]).toMatch(/^acme\/lib,entered,\d+,,,count$/);
+    // and why, in previous_unavailable
+    expect(r.out.split("\r\n")[1]!.replace(/^acme\/lib,entered,\d+,/, "")).toBe(`,,count,,${reason},`);
   });
 
   it("--fail-if change(...): not judged, as no data (passes with --allow-empty)", async () => {

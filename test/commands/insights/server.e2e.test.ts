@@ -125,7 +125,7 @@ describe("mq insights on the bundled data", () => {
   it("csv: one row per figure", async () => {
     const r = await mq(["insights", "--since", "1d", "-o", "csv"]);
     const rows = r.out.split("\r\n");
-    expect(rows[0]).toBe("repository,figure,value,previous,change,unit");
+    expect(rows[0]).toBe("repository,figure,value,previous,change,unit,unavailable,previous_unavailable,change_unavailable");
     expect(rows.some((l) => l.startsWith("acme/web,p95(queue_time),"))).toBe(true);
   });
 

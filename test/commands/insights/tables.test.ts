@@ -78,8 +78,8 @@ describe("-o table in a pipe: the table rules of mq stats", () => {
     const r = await mq(["insights", "--since", "2h", "--compare", "none", "--slowest", "0", "-o", "csv"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split("\r\n").filter((l) => /,(stay_failure_rate|p50\(queue_time\)),/.test(l))).toEqual([
-      "acme/web,stay_failure_rate,0.069,,,ratio",
-      "acme/web,p50(queue_time),1375.191,,,seconds",
+      "acme/web,stay_failure_rate,0.069,,,ratio,,,",
+      "acme/web,p50(queue_time),1375.191,,,seconds,,,",
     ]);
   });
 });

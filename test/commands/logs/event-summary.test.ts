@@ -94,6 +94,17 @@ describe("summarizeEvent", () => {
     );
   });
 
+  it("keeps a batch split short and true whatever its counts (20,000,000 sub-batches were a 40 MB line of 1+1+1+1+0+0…)", () => {
+    const ev = events.find((e) => e.type === "action.queue.batch_bisection_start")!;
+    const at = (size: number, parts: number) =>
+      summarizeEvent({ ...ev, metadata: { ...ev.metadata, batch_size_before_split: size, number_of_sub_batches: parts } });
+    expect(at(4, 20_000_000)).toBe("batch split: 4 → 20000000 sub-batches, more than its 4 pull requests, depth 1");
+    expect(at(1, 2)).toBe("batch split: 1 → 2 sub-batches, more than its 1 pull request, depth 1");
+    expect(at(100, 30)).toBe("batch split: 100 → 10×4+20×3, depth 1");
+    expect(at(40_000_001, 20_000_000)).toBe("batch split: 40000001 → 1×3+19999999×2, depth 1");
+    expect(at(9, 8)).toBe("batch split: 9 → 2+1+1+1+1+1+1+1, depth 1");
+  });
+
   it("groups types into families for colour", () => {
     expect(["action.queue.leave", "action.merge", "ci_issue.created", "queue.pause.create"].map(eventFamily)).toEqual([
       "action.queue",

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../../src/server/index.js";
 import { prSevenEvents } from "../../insights/fixture.js";
 import { runMq } from "../../reliability/harness.js";
-import { QUEUE_FIELDS } from "../../../src/commands/queue/index.js";
+import { QUEUE_FIELDS } from "../../../src/queue/records.js";
 import { figure } from "../../../src/figures/catalogue.js";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
@@ -159,5 +159,53 @@ describe("mq queue's figures", () => {
     ];
     expect(QUEUE_FIELDS.filter((f) => !identity.includes(f) && !figure(f))).toEqual([]);
     expect(figure("eta_p50")?.shownBy).toEqual(["mq queue"]);
+  });
+});
+
+describe("mq queue over several repositories", () => {
+  const window = ["--since", "2026-11-19T00:00:00Z", "--until", "2026-11-20T09:00:00Z"];
+  it("each repository's queue, in the order of --repo, the same rows as alone", async () => {
+    const alone = async (repo: string) => {
+      const r = await runMq(["--repo", repo, "queue", ...window, "-o", "json"], { apiUrl: simulated.url, repo: false, now: () => NOW });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as unknown[];
+    };
+    const both = await runMq(["--repo", "acme/api,acme/web", "queue", ...window, "-o", "json"], {
+      apiUrl: simulated.url,
+      repo: false,
+      now: () => NOW,
+    });
+    expect(both.code, both.stderr).toBe(0);
+    const [api, web] = [await alone("acme/api"), await alone("acme/web")];
+    expect(api.length).toBeGreaterThan(0);
+    expect(web.length).toBeGreaterThan(0);
+    expect(JSON.parse(both.stdout)).toEqual([...api, ...web]);
+    const table = await runMq(["--repo", "acme/api,acme/web", "queue", ...window, "-o", "table", "--color", "never"], {
+      apiUrl: simulated.url,
+      repo: false,
+      now: () => NOW,
+      columns: 200,
+    });
+    expect(table.stdout.split("\n")[0]).toMatch(/^REPOSITORY +BASE +QUEUE +PARTITION +POS +PR +IN QUEUE +STATE +ETA$/);
+    expect(table.stderr).toBe(
+      `2 of 2 repositories: ${api.length + web.length} pull requests in the queue at 2026-11-20T09:00:00Z, rebuilt from the queue events since 2026-11-19T00:00:00Z; a stay entered before then with no event since is not seen\n`,
+    );
+  });
+
+  it("a repository that cannot be read is named, the others shown, and its exit code is the command's", async () => {
+    const missing = await startServer({ now: NOW, days: 1, repos: ["acme/web"] });
+    try {
+      const r = await runMq(["--repo", "acme/web,acme/gone", "queue", ...window, "-o", "json"], {
+        apiUrl: missing.url,
+        repo: false,
+        now: () => NOW,
+      });
+      expect(JSON.parse(r.stdout).length).toBeGreaterThan(0);
+      expect(r.stderr).toMatch(/^mq: acme\/gone: .+ HTTP 404 Not Found: Repository not found \(exit 3\)\n/);
+      expect(r.stderr).toMatch(/mq: 1 of 2 repositories could not be read \(acme\/gone\); the output covers the others\.\n$/);
+      expect(r.code).toBe(3);
+    } finally {
+      await missing.close();
+    }
   });
 });

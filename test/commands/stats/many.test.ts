@@ -479,6 +479,23 @@ describe("mq stats summary --repo a,b", () => {
         "mq: 2 of 3 --fail-if checks failed.\n",
     );
   });
+
+  it("--fail-if with one repository failing: the total's verdict names what it covered", async () => {
+    // before: "all repositories" while acme/nope answered 404 (mq stats --repo a,b,c said it already)
+    const r = await mq([
+      "stats",
+      "summary",
+      "--repo",
+      "acme/web,acme/nope,acme/api",
+      ...WINDOW,
+      "-o",
+      "none",
+      "--fail-if",
+      "total_retries > 5",
+    ]);
+    expect(r.code).toBe(3);
+    expect(r.err).toContain("FAIL  total_retries 8 > 5 (5 sessions with retries, 2 of 3 repositories; acme/nope could not be read)\n");
+  });
 });
 
 describe("mq stats --repo a,b: one repository failing", () => {

@@ -114,3 +114,57 @@ describe("mq why N", () => {
     });
   }
 });
+
+// Server text reaches the terminal through src/iostreams only: a queue name, a base ref, a check's
+// name, state and link and the leave's words holding ANSI sequences, OSC titles, bell, CR, LF and
+// bidi overrides are printed escaped, and nothing of them acts on the terminal.
+describe("mq why N: hostile text from the server", () => {
+  const HOSTILE: Record<string, string> = {
+    default: "de\u001b[2Jfa\u202eult",
+    main: "ma\u0007in\u200f",
+    "ci/test": "ci/\u001b]0;pwned\u0007test",
+    "https://ci.example.com/ci/test": "https://ci.example.com/\u001b[31mx\rci/test",
+    "Checks failed": "Checks\u0085 failed\n::error::owned",
+  };
+  const swap = (v: unknown): unknown =>
+    typeof v === "string"
+      ? (HOSTILE[v] ?? v)
+      : Array.isArray(v)
+        ? v.map(swap)
+        : v !== null && typeof v === "object"
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, swap(x)]))
+          : v;
+  let hostile: RunningServer;
+  beforeAll(async () => {
+    hostile = await startServer({ now: NOW, events: { "acme/web": swap(prSevenEvents("contract")) as never } });
+  });
+  afterAll(async () => {
+    await hostile?.close();
+  });
+
+  it("every control, bidi and line character of server text is shown escaped", async () => {
+    const r = await mq(hostile, ["why", "7", ...WINDOW, "--all", "-o", "table"]);
+    expect(r.code, r.stderr).toBe(0);
+    // nothing but printable text and the line ends mq writes itself
+    expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    expect(r.stdout.split("\n").slice(0, 4)).toEqual([
+      "#7 in acme/web: stay 1 of 2, queue de\\x1b[2Jfa\\u202eult (base ma\\x07in\\u200f), entered 2026-11-20T10:00:00Z",
+      // a sentence the contract does not know: its own code, and a dequeue rather than a failure
+      "  dequeued at 2026-11-20T10:40:23Z after 40m 23s: Checks\\x85 failed\\n::error::owned",
+      "  failing check: ci/\\x1b]0;pwned\\x07test failure https://ci.example.com/\\x1b[31mx\\rci/test",
+      "  culprit: its batch of #7, #8, #9 was bisected and #7's own checks failed (2026-11-20T10:40:20Z)",
+    ]);
+    expect(r.stderr).toBe("");
+  });
+
+  it("-o json keeps the text as it came (JSON escapes it)", async () => {
+    const r = await mq(hostile, ["why", "7", ...WINDOW, "--all", "-o", "json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as {
+      stays: Array<{ queue_name: string; reason_text: string; failing_checks: Array<{ name: string }> }>;
+    };
+    expect(doc.stays[0]!.queue_name).toBe(HOSTILE.default);
+    expect(doc.stays[0]!.reason_text).toBe(HOSTILE["Checks failed"]);
+    expect(doc.stays[0]!.failing_checks[0]!.name).toBe(HOSTILE["ci/test"]);
+  });
+});
