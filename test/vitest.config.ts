@@ -39,6 +39,10 @@ const common = {
   setupFiles: ["test/helpers/temp-cleanup.ts"],
 };
 
+// An end-to-end file shares the cores with another file and the processes both spawn: a limit
+// meant for a hung test, not a slow machine (at load 17, tests of 6 s on a quiet machine took 30).
+const spawning = { testTimeout: 90_000, hookTimeout: 90_000 };
+
 // The property tests (fast-check) run on one fixed seed (fast-check-seed.ts); the end-to-end
 // files of RUNTIME_E2E have none.
 const seeded = { setupFiles: [...common.setupFiles, "test/helpers/fast-check-seed.ts"] };
@@ -75,8 +79,8 @@ export default defineConfig({
         },
       },
       { test: { ...common, ...seeded, name: "own-graph", include: mocking } },
-      { test: { ...common, ...seeded, name: "e2e", include: ["test/**/*.e2e.test.ts"], exclude: RUNTIME_E2E } },
-      { test: { ...common, name: "runtime", include: RUNTIME_E2E } },
+      { test: { ...common, ...seeded, ...spawning, name: "e2e", include: ["test/**/*.e2e.test.ts"], exclude: RUNTIME_E2E } },
+      { test: { ...common, ...spawning, name: "runtime", include: RUNTIME_E2E } },
     ],
     // the slowest end-to-end files start first, so that both workers end together (sequencer.ts)
     sequence: { sequencer: SlowFirstSequencer },
