@@ -4,6 +4,7 @@
 import type { Context } from "../../context.js";
 import type { LogEvent } from "../../api/events.js";
 import { openEventSource } from "../../archive/event-source.js";
+import { outsideData } from "../../insights/held.js";
 import { bisectionNames, timelineOf } from "../../insights/timeline.js";
 import { startSpinner } from "../../iostreams/spinner.js";
 import { writeTimeline } from "./stays-render.js";
@@ -18,6 +19,11 @@ export async function runPr(opts: PrOptions, ctx: Context): Promise<void> {
     spans: [{ since: opts.since, until: opts.until }],
     what: `events of #${opts.pullRequest}`,
   });
+  // the archive said already what it does not cover (choose.ts); the API's history or retention is said here
+  const outside = source.fromArchive
+    ? undefined
+    : await outsideData(source, [`${repo.owner}/${repo.name}`], "the window", { since: opts.since, until: opts.until });
+  if (outside) ctx.io.stderr.write(`mq: warning: ${outside}: #${opts.pullRequest}'s stays are rebuilt only from the events there are.\n`);
   const spinner = await startSpinner(ctx, `reading the events of #${opts.pullRequest}`);
   const events: LogEvent[] = [];
   try {
@@ -57,7 +63,8 @@ export async function runPr(opts: PrOptions, ctx: Context): Promise<void> {
   if (timeline.length === 0) {
     const iso = (d: Date) => d.toISOString().replace(".000Z", "Z");
     ctx.io.stderr.write(
-      `mq: #${opts.pullRequest} has no queue stay from ${iso(opts.since)} to ${iso(opts.until)}; --since reaches further back.\n`,
+      // a window that reaches before the data held already starts as early as it can
+      `mq: #${opts.pullRequest} has no queue stay from ${iso(opts.since)} to ${iso(opts.until)}${outside ? "" : "; --since reaches further back"}.\n`,
     );
   }
 }

@@ -7,6 +7,7 @@ import { WindowAccumulator } from "../../insights/figures.js";
 import { walkStays, type EventSource } from "../../insights/walk.js";
 import { openEventSource } from "../../archive/event-source.js";
 import { buildReport } from "../../insights/report.js";
+import { outsideData } from "../../insights/held.js";
 import { judgeInsights } from "../../insights/gate.js";
 import { startSpinner } from "../../iostreams/spinner.js";
 import { messageText } from "../../iostreams/terminal-text.js";
@@ -15,8 +16,6 @@ import { resolveRepos, eachRepo, someReposFailed } from "../../cmdutil/repos.js"
 import { reportGate } from "../../cmdutil/gate-report.js";
 import { insightsHeadline, writeInsights } from "./render.js";
 import type { InsightsOptions } from "./index.js";
-
-const minute = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ") + "Z";
 
 /**
  * Whether the window or the comparison window reaches outside the data the source holds (the
@@ -29,20 +28,11 @@ async function windowsOutsideData(
   repositories: readonly string[],
   opts: InsightsOptions,
 ): Promise<{ warning?: string; previousUnavailable?: string }> {
-  const windows = [
-    { name: "the window", span: { since: opts.since, until: opts.until } },
-    ...(opts.compare ? [{ name: "the comparison window", span: opts.compare }] : []),
-  ];
   const outside: string[] = [];
-  for (const { name, span } of windows) {
-    const found = await Promise.all(repositories.map((r) => source.missing(r, span.since, span.until)));
-    const lacking = found.filter((m) => m.parts.length > 0);
-    if (lacking.length === 0) continue;
-    const length = span.until.getTime() - span.since.getTime();
-    const whole = lacking.length === found.length && lacking.every((m) => m.parts.reduce((n, p) => n + p.to - p.from, 0) >= length);
-    const where = [...new Set(lacking.map((m) => m.where))].join(", ");
-    outside.push(`${name} ${minute(span.since.getTime())} → ${minute(span.until.getTime())} lies ${whole ? "wholly" : "partly"} ${where}`);
-  }
+  const main = await outsideData(source, repositories, "the window", { since: opts.since, until: opts.until });
+  if (main) outside.push(main);
+  const compared = opts.compare && (await outsideData(source, repositories, "the comparison window", opts.compare));
+  if (compared) outside.push(compared);
   if (outside.length === 0) return {};
   const reason = outside.join("; ");
   const then = opts.compare

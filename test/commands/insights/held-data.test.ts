@@ -188,3 +188,39 @@ describe("mq insights --archive: windows outside what the archive covers", () =>
     expect(figures(r.out).merged.previous).toBeNull();
   });
 });
+
+describe("mq prs and mq pr: windows outside the data the source holds, said as mq insights says them", () => {
+  // before: nothing said; stays that began in the missing part read as begun before the window
+  it("mq --offline prs: a window partly before the bundled server's history", async () => {
+    const r = await mq(["prs", "--since", "2026-10-20T22:00:00Z", "--until", "2026-10-21T02:00:00Z", "-o", "ndjson"], { offline: true });
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toBe(
+      "mq: warning: the window 2026-10-20 22:00Z → 2026-10-21 02:00Z lies partly before the bundled server's history (from 2026-10-21 00:00Z): its stays are rebuilt only from the events there are.\n",
+    );
+    expect(r.out.length).toBeGreaterThan(0);
+  });
+
+  it("mq prs over the API: a window wholly before the 90 days the service keeps", async () => {
+    const r = await mq(["prs", "--since", "2026-08-01", "--until", "2026-08-02", "-o", "ndjson"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toBe(
+      "mq: warning: the window 2026-08-01 00:00Z → 2026-08-02 00:00Z lies wholly before the 90 days of events the service keeps (from 2026-08-22 12:00Z): its stays are rebuilt only from the events there are.\n",
+    );
+  });
+
+  it("mq pr: said, and no advice to reach further back than the data held", async () => {
+    const r = await mq(["pr", "7", "--since", "2026-08-01", "--until", "2026-08-02"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toBe(
+      "mq: warning: the window 2026-08-01 00:00Z → 2026-08-02 00:00Z lies wholly before the 90 days of events the service keeps (from 2026-08-22 12:00Z): #7's stays are rebuilt only from the events there are.\n" +
+        "mq: #7 has no queue stay from 2026-08-01T00:00:00Z to 2026-08-02T00:00:00Z.\n",
+    );
+  });
+
+  it("windows the source holds: no word", async () => {
+    const prs = await mq(["prs", "--since", "2h", "-o", "ndjson"]);
+    expect([prs.code, prs.err]).toEqual([0, ""]);
+    const pr = await mq(["pr", "7", "--since", "2h"]);
+    expect(pr.err).toBe("mq: #7 has no queue stay from 2026-11-20T10:00:00Z to 2026-11-20T12:00:00Z; --since reaches further back.\n");
+  });
+});
