@@ -131,30 +131,35 @@ function runExample(
 const cases = Object.entries(EXAMPLES).flatMap(([path, lines]) => lines.map((line) => [path || "mq", line, path] as const));
 
 describe("every help example runs", () => {
-  it.concurrent.each(cases)("%s: %s", async (_label, line, path) => {
-    const setup = SETUP[path] ?? "";
-    let command = withOffline(line);
-    const url = /--dialect mergify/.test(line) ? servedMergify : served;
-    if (path !== "") command = command.replace(/ --offline( |$)/g, ` --api-url ${url} --token mqk_example_token_abcd$1`);
-    const script = [setup, command].filter(Boolean).join("\n");
-    const long = isLongRunning(path, line);
-    // `mq archive sync ... && the rest`: the sync once for every example that starts with it
-    const sync = /^(mq [^&|;$]* archive sync --repo acme\/web --since \d+d)(?: && (.*))?$/.exec(script);
-    // mq auth login checks the token on the repository in effect (as a git checkout's remote would
-    // name it): here the one mq serve started above, which accepts any token
-    const loginEnv = /auth login/.test(script) ? { MQ_API_URL: served, MQ_REPO: "acme/web" } : {};
-    const r = sync ? (sync[2] ? await afterSync(sync[1]!, sync[2]) : await syncOnce(sync[1]!)) : await runExample(script, long, loginEnv);
-    const report = `$ ${command}\nexit ${r.code ?? r.signal}\nstderr: ${r.stderr.slice(-2000)}`;
-    if (long) {
-      expect(r.interrupted, `${report}\n(it stopped by itself before Ctrl-C)`).toBe(true);
-      expect(r.code === 0 || r.code === 130 || r.signal === "SIGINT", report).toBe(true);
-    } else {
-      expect(r.code, report).toBe(0);
-    }
-    // a data command's example shows data on the bundled history, as the help promises
-    // (-o none prints nothing by design: its answer is the exit code)
-    if (isDataCommand(path, line) && !/-o none\b/.test(line)) expect(r.stdout.trim(), `${report}\n(no data on stdout)`).not.toBe("");
-  });
+  it.concurrent.each(cases)(
+    "%s: %s",
+    async (_label, line, path) => {
+      const setup = SETUP[path] ?? "";
+      let command = withOffline(line);
+      const url = /--dialect mergify/.test(line) ? servedMergify : served;
+      if (path !== "") command = command.replace(/ --offline( |$)/g, ` --api-url ${url} --token mqk_example_token_abcd$1`);
+      const script = [setup, command].filter(Boolean).join("\n");
+      const long = isLongRunning(path, line);
+      // `mq archive sync ... && the rest`: the sync once for every example that starts with it
+      const sync = /^(mq [^&|;$]* archive sync --repo acme\/web --since \d+d)(?: && (.*))?$/.exec(script);
+      // mq auth login checks the token on the repository in effect (as a git checkout's remote would
+      // name it): here the one mq serve started above, which accepts any token
+      const loginEnv = /auth login/.test(script) ? { MQ_API_URL: served, MQ_REPO: "acme/web" } : {};
+      const r = sync ? (sync[2] ? await afterSync(sync[1]!, sync[2]) : await syncOnce(sync[1]!)) : await runExample(script, long, loginEnv);
+      const report = `$ ${command}\nexit ${r.code ?? r.signal}\nstderr: ${r.stderr.slice(-2000)}`;
+      if (long) {
+        expect(r.interrupted, `${report}\n(it stopped by itself before Ctrl-C)`).toBe(true);
+        expect(r.code === 0 || r.code === 130 || r.signal === "SIGINT", report).toBe(true);
+      } else {
+        expect(r.code, report).toBe(0);
+      }
+      // a data command's example shows data on the bundled history, as the help promises
+      // (-o none prints nothing by design: its answer is the exit code)
+      if (isDataCommand(path, line) && !/-o none\b/.test(line)) expect(r.stdout.trim(), `${report}\n(no data on stdout)`).not.toBe("");
+      // as the pages' examples: five at once beside another file's work, a sync among them
+    },
+    180_000,
+  );
 });
 
 /** Commands that print data from the API (the others print help, settings or scripts). */

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { CiFailuresReporter } from "./helpers/ci-reporter.js";
+import { SlowFirstSequencer } from "./helpers/sequencer.js";
 
 const TEST = fileURLToPath(new URL(".", import.meta.url));
 
@@ -38,6 +39,10 @@ const common = {
   setupFiles: ["test/helpers/temp-cleanup.ts"],
 };
 
+// An end-to-end file shares the cores with another file and the processes both spawn: a limit
+// meant for a hung test, not a slow machine (at load 17, tests of 6 s on a quiet machine took 30).
+const spawning = { testTimeout: 90_000, hookTimeout: 90_000 };
+
 // The property tests (fast-check) run on one fixed seed (fast-check-seed.ts); the end-to-end
 // files of RUNTIME_E2E have none.
 const seeded = { setupFiles: [...common.setupFiles, "test/helpers/fast-check-seed.ts"] };
@@ -46,12 +51,16 @@ export default defineConfig({
   test: {
     // the run's own temp root, checked empty at the end (global-setup.ts), once for both projects
     globalSetup: ["test/helpers/global-setup.ts"],
-    // Test files run in forks, one at a time per worker. vitest's default is one worker fewer than
-    // the cores, which on a 2-core machine is a single worker and one idle core: `npm test` passes
-    // --maxWorkers=100% (the fast half is CPU work in-process; its main process only transforms and
-    // reports), and so does `npm run test:e2e`: with one worker its files, one after the other, kept
-    // 1.3 of 2 cores busy (CI: 555 s wall for 743 CPU-s), as a file mostly waits for the processes it
-    // spawns. `npm run test:runtime` keeps the default: .ci/run runs Node 22's and 24's side by side.
+    // Test files run in forks, one at a time per worker, a worker per core: vitest's default, one
+    // fewer than the cores, is a single worker on 2 cores and leaves a core idle (the fast half is CPU
+    // work in-process; with one worker the end-to-end files, one after the other, kept 1.3 of 2 cores
+    // busy: CI's run took 555 s wall for 743 CPU-s, as a file mostly waits for what it spawns).
+    // MQ_TEST_MAX_WORKERS says otherwise: .ci/run gives one worker to each of the runs it runs side
+    // by side.
+    maxWorkers: process.env.MQ_TEST_MAX_WORKERS || "100%",
+    // vitest keeps each file's last duration in node_modules/.vite/vitest/results.json and reads it
+    // back without a guard: CI's runs side by side (MQ_TEST_REPORT) would rewrite it at once
+    cache: process.env.MQ_TEST_REPORT ? false : undefined,
     // The fast files of a worker share its module graph (isolate off): loading mq's modules anew for
     // each file was half the fast half's CPU time. A fast file that replaces a module, and every
     // end-to-end file, gets a fresh module graph of its own ("own-graph" holds the fast files that
@@ -70,9 +79,11 @@ export default defineConfig({
         },
       },
       { test: { ...common, ...seeded, name: "own-graph", include: mocking } },
-      { test: { ...common, ...seeded, name: "e2e", include: ["test/**/*.e2e.test.ts"], exclude: RUNTIME_E2E } },
-      { test: { ...common, name: "runtime", include: RUNTIME_E2E } },
+      { test: { ...common, ...seeded, ...spawning, name: "e2e", include: ["test/**/*.e2e.test.ts"], exclude: RUNTIME_E2E } },
+      { test: { ...common, ...spawning, name: "runtime", include: RUNTIME_E2E } },
     ],
+    // the slowest end-to-end files start first, so that both workers end together (sequencer.ts)
+    sequence: { sequencer: SlowFirstSequencer },
     // CI also writes a JSON report (the counts) and what failed, from which .ci/run's closing
     // lines say what failed (scripts/ci-summary.mjs)
     reporters: process.env.MQ_TEST_REPORT ? ["default", "json", new CiFailuresReporter(process.env.MQ_TEST_REPORT)] : ["default"],

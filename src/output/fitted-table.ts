@@ -1,9 +1,9 @@
 // Tables fitted to the terminal: headers broken at underscores (or spaces) when the table is too
-// wide, then, still too wide, split into parts one under the other that each repeat the label
-// columns. Any command's table goes through here (stats, insights, prs, archive status).
+// wide, then, still too wide, columns left out by priority and named under the table: a row is
+// never printed twice. Any command's table goes through here (stats, insights, prs, archive status).
 import type { ChalkInstance } from "chalk";
 import { columnWidths, renderTable, safeCell, wrapWords } from "./table.js";
-import { displayWidth, truncateToWidth } from "../iostreams/terminal-width.js";
+import { displayWidth, truncateToWidth, wrapLine } from "../iostreams/terminal-width.js";
 
 /** The width the table would take with these headers, before fitting. */
 export function naturalWidth(head: string[], rows: string[][]): number {
@@ -49,14 +49,13 @@ export function splitColumns(head: string[], cells: string[][], columns: number 
 }
 
 /**
- * A table of label columns and figures fitted to the terminal as the tables above are: headers
- * broken at underscores, then, still too wide, split into parts one under the other, each with
- * the `lead` label columns (`mq stats <endpoint> --repo a,b`: the repository and category). A
- * table whose last column is free text (`freeLast`: an outcome, a step) stays one table while the
- * other columns leave that column room: at least `freeLast.min` columns (headers whole, else
- * broken), where it is cut with an ellipsis or wrapped; else at least its header's width, where its
- * words go onto more lines (an outcome breaks after its underscores). A part's headers break only
- * when that part needs it.
+ * A table of label columns and figures fitted to the terminal: headers broken at underscores
+ * (or spaces), then, still too wide, columns left out one at a time (`drop`: the order, by
+ * default the rightmost first; the `lead` label columns never), with a last line naming them.
+ * A row is never printed twice. A table whose last column is free text (`freeLast`: an outcome,
+ * a step) keeps it while the other columns leave it room: at least `freeLast.min` columns
+ * (headers whole, else broken), where it is cut with an ellipsis or wrapped; else at least its
+ * header's width, where its words go onto more lines (an outcome breaks after its underscores).
  */
 export function fittedTable(spec: {
   head: string[];
@@ -68,15 +67,53 @@ export function fittedTable(spec: {
   /** where headers break (field names at underscores; words at spaces) */
   breakHeadsAt?: RegExp;
   freeLast?: { min: number; wrap?: boolean };
+  /** the columns left out first when the table is too wide (indexes into head) */
+  drop?: number[];
 }): string {
-  const { columns, rows } = spec;
+  const { columns } = spec;
+  const all = spec.head.map((_, i) => i);
+  if (columns === undefined) return renderTable({ head: spec.head, rows: spec.rows, colors: spec.colors, align: spec.align });
+  const lead = spec.lead ?? 1;
+  // by default the rightmost first; a free-text last column (an outcome) last
+  const rightFirst = all.slice(lead).reverse();
+  const order = (spec.drop ?? (spec.freeLast ? [...rightFirst.slice(1), rightFirst[0]!] : rightFirst)).filter((i) => i >= lead);
+  let keep = all;
+  for (let k = 0; ; k++) {
+    const pick = <T>(xs: readonly T[]) => keep.map((i) => xs[i]!);
+    const freeLast = spec.freeLast && keep[keep.length - 1] === all[all.length - 1] ? spec.freeLast : undefined;
+    const last = k >= order.length || keep.length <= lead + 1;
+    const text = fitOnce({ ...spec, head: pick(spec.head), rows: spec.rows.map(pick), align: pick(spec.align), freeLast }, columns, last);
+    if (text !== undefined) {
+      const left = all.filter((i) => !keep.includes(i)).map((i) => spec.head[i]!.replace(/\n/g, " "));
+      return left.length === 0
+        ? text
+        : `${text}${wrapLine(`not shown at ${columns} columns: ${left.join(", ")} (a wider terminal or -o csv shows them)`, columns)}\n`;
+    }
+    keep = keep.filter((i) => i !== order[k]);
+  }
+}
+
+/** The table at COLUMNS with these columns, or undefined when it does not fit (unless LAST: then cut). */
+function fitOnce(
+  spec: {
+    head: string[];
+    rows: string[][];
+    colors?: ChalkInstance;
+    align: Array<"left" | "right">;
+    breakHeadsAt?: RegExp;
+    freeLast?: { min: number; wrap?: boolean };
+  },
+  columns: number,
+  last: boolean,
+): string | undefined {
+  const { rows } = spec;
   const broken = (head: string[]) => head.map((c, i) => (i === 0 ? c : c.replace(spec.breakHeadsAt ?? /_/g, "\n")));
-  if (spec.freeLast && columns !== undefined) {
-    const last = spec.head.length - 1;
+  if (spec.freeLast) {
+    const lastCol = spec.head.length - 1;
     // the room the other columns leave the last, with the headers whole and then broken
     const room = (head: string[]) => {
       const widths = columnWidths({ head, rows });
-      return { widths, left: columns - widths.slice(0, last).reduce((a, w) => a + w + 2, 0) };
+      return { widths, left: columns - widths.slice(0, lastCol).reduce((a, w) => a + w + 2, 0) };
     };
     const one = (head: string[], widths: number[], cells: string[][], wrap: boolean | undefined, lines?: boolean) =>
       renderTable({ head, rows: cells, colors: spec.colors, align: spec.align, widths, wrap, lines });
@@ -86,34 +123,24 @@ export function fittedTable(spec: {
       [spec.head, whole],
       [broken(spec.head), parted],
     ] as const) {
-      if (left >= Math.min(widths[last]!, spec.freeLast.min)) {
-        widths[last] = Math.min(widths[last]!, left);
+      if (left >= Math.min(widths[lastCol]!, spec.freeLast.min)) {
+        widths[lastCol] = Math.min(widths[lastCol]!, left);
         return one([...head], widths, rows, spec.freeLast.wrap);
       }
     }
     // narrower than its minimum but as wide as its header: the free text on more lines
     const { widths, left } = parted;
-    const header = columnWidths({ head: [broken(spec.head)[last]!], rows: [] })[0]!;
+    const header = columnWidths({ head: [broken(spec.head)[lastCol]!], rows: [] })[0]!;
     if (left >= header) {
-      widths[last] = left;
+      widths[lastCol] = left;
       // through the net first: the only line breaks are then wrapWords' own
-      const cells = rows.map((r) => r.map((cell, i) => (i === last ? wrapWords(safeCell(cell), left) : cell)));
+      const cells = rows.map((r) => r.map((cell, i) => (i === lastCol ? wrapWords(safeCell(cell), left) : cell)));
       return one(broken(spec.head), widths, cells, false, true);
     }
   }
   const head = fitHeads(spec.head, rows, columns, spec.breakHeadsAt);
-  const parts = splitColumns(head, rows, columns, spec.lead ?? 1);
-  return parts
-    .map((keep) => {
-      const pick = <T>(xs: readonly T[]) => keep.map((i) => xs[i]!);
-      // a part that fits with its headers whole keeps them whole
-      const partHead =
-        parts.length > 1 && columns !== undefined && naturalWidth(pick(spec.head), rows.map(pick)) <= columns
-          ? pick(spec.head)
-          : pick(head);
-      return renderTable({ head: partHead, rows: rows.map(pick), columns, colors: spec.colors, align: pick(spec.align) });
-    })
-    .join("\n");
+  if (!last && naturalWidth(head, rows) > columns) return undefined;
+  return renderTable({ head, rows, columns, colors: spec.colors, align: spec.align });
 }
 
 /** A line cut to the width with an ellipsis (a heading on a narrow terminal). */

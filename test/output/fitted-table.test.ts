@@ -2,8 +2,7 @@
 // at 80 columns `mq --offline insights --since 1d --slowest 3` printed its slowest table in two
 // parts, OUTCOME alone in the second, with IN QUEUE broken in the first although that part did
 // not need it. A table whose other columns leave the outcome at least its header's width is one
-// table, the outcome broken after its underscores; a part of a split table breaks its headers
-// only when it needs to.
+// table, the outcome broken after its underscores; narrower, columns give way (never a row twice).
 import { describe, expect, it } from "vitest";
 import { fittedTable } from "../../src/output/fitted-table.js";
 import { displayWidth } from "../../src/iostreams/terminal-width.js";
@@ -41,14 +40,28 @@ describe("a table with a free-text last column", () => {
     expect(widest(text)).toBeLessThanOrEqual(84);
   });
 
-  it("at 60 columns: two parts, each breaking its headers only if it must", () => {
-    const text = slowest(60);
-    expect(text.split("\n").filter((l) => l.startsWith("SLOWEST"))).toEqual([
-      "SLOWEST  BASE  QUEUE    ENTERED               IN QUEUE",
-      "SLOWEST  WAITING       CI  OUTCOME",
-    ]);
-    expect(text).not.toContain("\n                                                QUEUE\n");
-    expect(widest(text)).toBeLessThanOrEqual(60);
+  it("at 60 columns: one table, columns left out from the right, the outcome last, and named under it (it printed every row twice, in two parts)", () => {
+    expect(slowest(60)).toBe(
+      [
+        "SLOWEST  BASE  QUEUE    ENTERED               OUTCOME",
+        "  #3842  main  default  2026-11-22 09:53:51Z  CHECKS_TIMEOUT",
+        "  #3913  main  default  2026-11-22 18:05:21Z  merged",
+        "  #3897  main  default  2026-11-22 16:32:40Z  merged",
+        "not shown at 60 columns: IN QUEUE, WAITING, CI (a wider",
+        "terminal or -o csv shows them)",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("drop names the order in which columns give way; the label columns never do", () => {
+    const text = fittedTable({ head: HEAD, rows: ROWS, columns: 40, align: ALIGN, freeLast: { min: 10 }, drop: [3, 1, 2, 4, 5, 6, 7, 0] });
+    expect(text.split("\n")[0]).toBe("SLOWEST  WAITING       CI  OUTCOME");
+    expect(text.split("\n").filter((l) => l.startsWith("  #3842"))).toHaveLength(1);
+    expect(text.replace(/\n/g, " ")).toContain(
+      "not shown at 40 columns: BASE, QUEUE, ENTERED, IN QUEUE (a wider terminal or -o csv shows them)",
+    );
+    expect(widest(text)).toBeLessThanOrEqual(40);
   });
 
   it("a line break a server slipped into the outcome stays escaped when the outcome is broken onto lines", () => {

@@ -89,8 +89,11 @@ describe("SIGINT", () => {
       await delay(5000);
       return pageReply([]);
     });
+    const before = server.requests.length;
     const run = startMq([...GLOBALS(), "logs", "--all", "-o", "ndjson"]);
-    await delay(400);
+    // mq's handlers are in place once it asks for a page (a fixed 400 ms was too short a start at
+    // load 17: Node's default SIGINT ended it before mq's own handler was there)
+    await pagesAsked(before);
     run.child.kill("SIGINT");
     run.child.kill("SIGINT");
     const r = await interrupt(run);
@@ -98,6 +101,11 @@ describe("SIGINT", () => {
     expect(r.stdout).toBe("");
   });
 });
+
+/** Waits until the server has been asked for a page more than BEFORE (it may not have answered it). */
+async function pagesAsked(before: number) {
+  for (let i = 0; i < 1200 && server.requests.length === before; i++) await delay(25);
+}
 
 /** Waits until the server has answered N more requests (pages) than BEFORE. */
 async function pagesServed(before: number, n: number) {

@@ -67,7 +67,7 @@ export function NewCmdPrs(ctx: Context, runF?: (opts: PrsOptions) => Promise<voi
       .addOption(new Option("--failed", "only stays that failed (same as --outcome failed)"))
       .addOption(new Option("--sort <field>", `sort by this field, largest (or newest) first: ${SORT_FIELDS.join(", ")}`))
       .addOption(new Option("--slowest <n>", "the n stays with the longest time in queue (--sort queue_time --limit n)"))
-      .addOption(new Option("--limit <n>", "at most n rows"))
+      .addOption(new Option("--limit <n>", "at most n rows (default: a screen, 30, on a terminal's table; every row otherwise)"))
       .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv: ${STAY_FIELDS.join(", ")}`).argParser(collectList)),
   ).action(async (flags: RawFlags) => {
     const opts = parsePrsFlags(flags, ctx);

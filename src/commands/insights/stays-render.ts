@@ -63,7 +63,7 @@ export function renderStayTable(
   const paint = (outcome: unknown, text: string) =>
     outcome === "merged" ? c.green(text) : outcome === "failed" ? c.red(text) : outcome === "open" ? c.yellow(text) : text;
   // as wide as the terminal at most: the outcome cut first, then headers broken into words, then
-  // parts one under the other, each with the PR
+  // columns left out (named under the table)
   return fittedTable({
     head: ["PR", "BASE", "QUEUE", "ENTERED", "IN QUEUE", "WAITING", "CI", "RUNS", "RETRIES", "OUTCOME"],
     rows: rows.map((r) => [
@@ -84,6 +84,8 @@ export function renderStayTable(
     align: ["right", "left", "left", "left", "right", "right", "right", "right", "right", "left"],
     breakHeadsAt: / /g,
     freeLast: { min: 10 },
+    // too narrow even so: the counts, CI, the base, waiting and the age give way, the outcome last
+    drop: [7, 8, 6, 1, 5, 3],
   });
 }
 

@@ -4,9 +4,10 @@ import type { OutputFormat } from "../../context.js";
 import type { Dialect } from "../../api/dialects/index.js";
 import type { LogsFilterValues } from "../../cmdutil/logs-filters.js";
 import type { ArchiveMode } from "../../archive/choose.js";
+import { SCREEN_ROWS } from "../../iostreams/long-list.js";
 
-/** Events shown on a terminal when neither --limit nor --all is given (and the --follow backlog). */
-export const DEFAULT_TERMINAL_LIMIT = 30;
+/** Events shown on a terminal when neither --limit nor --all is given (and the --follow backlog): the one screen of iostreams/long-list.ts. */
+export const DEFAULT_TERMINAL_LIMIT = SCREEN_ROWS;
 export const MAX_PER_PAGE = 100;
 export const DEFAULT_INTERVAL_SECONDS = 5;
 

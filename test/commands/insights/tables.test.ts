@@ -113,7 +113,30 @@ describe("on a terminal, no line wider than it", () => {
   it("mq prs' summary line is broken between words to the terminal, not cut", async () => {
     const r = await mq(["prs", "--since", "2026-11-19T12:00:00Z", "--until", "2026-11-20T12:00:00Z", "--limit", "12"], { columns: 60 });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toBe("acme/web: 12 queue stays from 2026-11-19T12:00:00Z to\n2026-11-20T12:00:00Z\n");
+    expect(r.stderr).toBe("acme/web: the newest 12 of 439 queue stays from\n2026-11-19T12:00:00Z to 2026-11-20T12:00:00Z\n");
+  });
+
+  it("mq prs shows a screen (30 rows) on a terminal, says how many more and what shows them; a pipe gets every row", async () => {
+    const window = ["prs", "--since", "2026-11-19T12:00:00Z", "--until", "2026-11-20T12:00:00Z"];
+    const r = await mq(window, { columns: 120 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split("\n").filter((l) => l.startsWith("#"))).toHaveLength(30);
+    expect(r.stderr).toBe(
+      "acme/web: the newest 30 of 439 queue stays from 2026-11-19T12:00:00Z to 2026-11-20T12:00:00Z; more with --limit 439\n",
+    );
+    const piped = await mq([...window, "-o", "csv"]);
+    expect(piped.stdout.trimEnd().split("\n")).toHaveLength(440);
+  });
+
+  it("mq prs at 60 columns: columns give way, named under the table, and no row is printed twice (it was split in two parts)", async () => {
+    const r = await mq(["prs", "--since", "2026-11-19T12:00:00Z", "--until", "2026-11-20T12:00:00Z"], { columns: 60 });
+    const lines = r.stdout.trimEnd().split("\n");
+    const prs = lines.filter((l) => l.startsWith("#")).map((l) => l.split(" ")[0]);
+    expect(prs).toHaveLength(30);
+    expect(new Set(prs).size).toBe(30);
+    expect(lines[0]).toBe("     PR  QUEUE    ENTERED   IN QUEUE  WAITING  OUTCOME");
+    expect(lines.slice(-2)).toEqual(["not shown at 60 columns: BASE, CI, RUNS, RETRIES (a wider", "terminal or -o csv shows them)"]);
+    for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
   });
 });
 
@@ -137,5 +160,28 @@ describe("mq insights --repo a,b with one that fails", () => {
     expect(table.filter((l) => l.startsWith("acme/nope"))).toEqual(["acme/nope   failed (exit 3)"]);
     for (const line of r.stdout.split("\n")) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
     expect(r.stderr).toMatch(/^mq: acme\/nope: .*404.* \(exit 3\)$/m);
+  });
+});
+
+describe("mq prs: a --queue or --base-ref the window does not hold", () => {
+  const window = ["prs", "--since", "2026-11-19T12:00:00Z", "--until", "2026-11-20T12:00:00Z", "-o", "csv"];
+  it("--queue names the queues that have stays in the window", async () => {
+    const r = await mq([...window, "--queue", "nosuch"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split("\n").filter(Boolean)).toHaveLength(1);
+    expect(r.stderr).toBe("mq: no queue named nosuch has stays in this window; queues that do: default, hotfix, lowrisk.\n");
+  });
+
+  it("--base-ref names the base refs that have stays in the window (a second walk, on every base ref)", async () => {
+    const r = await mq([...window, "--base-ref", "nosuch", "--queue", "default"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe("mq: no queue stays on base ref nosuch in this window; base refs with stays in it: main, release/v2.\n");
+  });
+
+  it("says nothing more when the names exist and other filters left nothing", async () => {
+    const r = await mq([...window, "--queue", "hotfix", "--outcome", "merged", "--reason", "checks_failed"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split("\n").filter(Boolean)).toHaveLength(1);
+    expect(r.stderr).toBe("");
   });
 });
