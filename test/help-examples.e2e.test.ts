@@ -40,7 +40,8 @@ function withOffline(line: string): string {
   return line.replace(/(^|[\s;&|(])mq /g, "$1mq --offline ");
 }
 
-const isLongRunning = (path: string, line: string) => path === "serve" || path === "exporter" || line.includes("--follow");
+const isLongRunning = (path: string, line: string) =>
+  path === "serve" || path === "exporter" || line.includes("--follow") || line.includes("--watch");
 
 interface Result {
   code: number | null;

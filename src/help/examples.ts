@@ -57,8 +57,9 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
 
   queue: [
     "mq --offline queue --repo acme/web",
-    "mq --offline queue --repo acme/web --base-ref main --queue default -o json",
+    "mq --offline queue --repo acme/web,acme/api --base-ref main --queue default -o json",
     "mq --offline queue --repo acme/web --since 1d --until 2h --partition api -o csv --fields pull_request,position,state,eta_p50,eta_p90",
+    "mq --offline queue --repo acme/web --watch --interval 5",
   ],
 
   why: [
