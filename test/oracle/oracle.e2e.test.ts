@@ -4,9 +4,9 @@
 // exactly, durations within 1 ms, percentiles nearest-rank as the catalogue defines them. Also:
 // `mq insights --archive` prints what `mq insights` prints over the API for a closed window, and
 // the counts of `mq stats summary` are the sums of the endpoints they come from and the events
-// they count. A bundled server (seed 7) in each dialect (the contract's, and the real service's
-// as its OpenAPI has it: --dialect mergify), two repositories (their histories are seeded by their
-// names too) synced once; several windows each.
+// they count. A bundled server in each dialect (the contract's, and the real service's as its
+// OpenAPI has it: --dialect mergify), each on its own seed, two repositories (their histories are
+// seeded by their names too) synced once: four histories; several windows each.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,12 +20,10 @@ const NOW = new Date("2026-11-20T12:00:00Z");
 const TOKEN = "mqk_test_token_1234";
 const REPOS = ["acme/lib", "acme/api"];
 const SYNC_FROM = "2026-11-18T03:00:00Z";
-/** closed windows whose previous window is synced too: hours, a day at odd milliseconds, 45 minutes */
-const WINDOWS: ReadonlyArray<readonly [string, string]> = [
-  ["2026-11-19T10:00:00Z", "2026-11-19T16:00:00Z"],
-  ["2026-11-19T03:17:31.250Z", "2026-11-20T03:17:31.250Z"],
-  ["2026-11-20T06:00:00Z", "2026-11-20T06:45:00Z"],
-];
+type Window = readonly [string, string];
+/** closed windows whose previous window is synced too: hours, a day at odd milliseconds */
+const HOURS: Window = ["2026-11-19T10:00:00Z", "2026-11-19T16:00:00Z"];
+const DAY: Window = ["2026-11-19T03:17:31.250Z", "2026-11-20T03:17:31.250Z"];
 
 /** the queries of stays.sql, by their `-- name:` */
 const QUERIES: ReadonlyMap<string, string> = new Map(
@@ -38,8 +36,12 @@ const QUERIES: ReadonlyMap<string, string> = new Map(
     }),
 );
 
-const DIALECTS = ["spec", "mergify"] as const;
-type DialectName = (typeof DIALECTS)[number];
+type DialectName = "spec" | "mergify";
+/** a server per dialect, each on its own seed; the 45-minute window is one where both repositories have stays */
+const SIDES: ReadonlyArray<{ dialect: DialectName; seed: number; windows: readonly Window[] }> = [
+  { dialect: "spec", seed: 7, windows: [HOURS, DAY, ["2026-11-20T06:00:00Z", "2026-11-20T06:45:00Z"]] },
+  { dialect: "mergify", seed: 42, windows: [HOURS, DAY, ["2026-11-20T09:00:00Z", "2026-11-20T09:45:00Z"]] },
+];
 /** each dialect's server and archive */
 const sides = new Map<DialectName, { server: RunningServer; dataDir: string }>();
 
@@ -51,8 +53,8 @@ async function mq(dialect: DialectName, args: string[]) {
 }
 
 beforeAll(async () => {
-  for (const dialect of DIALECTS) {
-    const server = await startServer({ port: 0, now: NOW, seed: 7, days: 3, recordRequests: false, dialect });
+  for (const { dialect, seed } of SIDES) {
+    const server = await startServer({ port: 0, now: NOW, seed, days: 3, recordRequests: false, dialect });
     sides.set(dialect, { server, dataDir: tempDir("mq-oracle-") });
     const r = await mq(dialect, ["archive", "sync", ...REPOS, "--since", SYNC_FROM, "-o", "none"]);
     expect(r.code, r.err).toBe(0);
@@ -94,10 +96,10 @@ const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 const closeMs = (mqSeconds: unknown, oracleMs: unknown) =>
   mqSeconds === null || oracleMs === null ? mqSeconds === oracleMs : Math.abs(Number(mqSeconds) * 1000 - Number(oracleMs)) <= 1;
 
-describe.each(DIALECTS.flatMap((d) => REPOS.map((repo) => [d, repo] as const)))(
-  "the oracle agrees with mq (%s dialect) for %s",
-  (dialect, repo) => {
-    it.each(WINDOWS)("mq insights %s → %s, and its previous window", async (since, until) => {
+describe.each(SIDES.flatMap((side) => REPOS.map((repo) => [side.dialect, side.seed, repo, side.windows] as const)))(
+  "the oracle agrees with mq (%s dialect, seed %i) for %s",
+  (dialect, _seed, repo, windows) => {
+    it.each(windows)("mq insights %s → %s, and its previous window", async (since, until) => {
       const r = await mq(dialect, ["insights", "--repo", repo, "--since", since, "--until", until, "--no-archive", "-o", "json"]);
       expect(r.code, r.err).toBe(0);
       const doc = JSON.parse(r.out) as {
@@ -145,7 +147,7 @@ describe.each(DIALECTS.flatMap((d) => REPOS.map((repo) => [d, repo] as const)))(
       }
     });
 
-    it.each(WINDOWS)("mq prs %s → %s: every stay, every field", async (since, until) => {
+    it.each(windows)("mq prs %s → %s: every stay, every field", async (since, until) => {
       const r = await mq(dialect, ["prs", "--repo", repo, "--since", since, "--until", until, "--no-archive", "-o", "ndjson"]);
       expect(r.code, r.err).toBe(0);
       const rows = r.out
@@ -219,7 +221,7 @@ describe.each(DIALECTS.flatMap((d) => REPOS.map((repo) => [d, repo] as const)))(
     });
 
     it("mq insights --archive prints what it prints over the API, for a closed window", async () => {
-      const [since, until] = WINDOWS[1]!;
+      const [since, until] = windows[1]!;
       const window = ["insights", "--repo", repo, "--since", since, "--until", until, "-o", "json"];
       const api = await mq(dialect, [...window, "--no-archive"]);
       const archived = await mq(dialect, [...window, "--archive"]);
@@ -228,7 +230,7 @@ describe.each(DIALECTS.flatMap((d) => REPOS.map((repo) => [d, repo] as const)))(
     });
 
     it("mq stats summary: its counts are the sums of their endpoints and the events they count", async () => {
-      const [since, until] = WINDOWS[1]!;
+      const [since, until] = windows[1]!;
       const window = ["--repo", repo, "--since", since, "--until", until];
       const summary = await mq(dialect, ["stats", "summary", ...window, "-o", "json"]);
       expect(summary.code, summary.err).toBe(0);

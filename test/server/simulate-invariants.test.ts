@@ -75,3 +75,11 @@ describe("a hold is waited for only until the pull request leaves", () => {
     expect([leave.metadata.seconds_waiting_for_freeze, leave.metadata.seconds_waiting_for_schedule]).toEqual([127, 0]);
   });
 });
+
+describe("the invariants hold a stay's parts within the stay", () => {
+  // the day above, checked as a whole: a freeze wait counted past the leave made the waits and the
+  // checks' running time longer than the stay
+  it("seed 842299, day 20481: no stay whose waits and checks exceed it", () => {
+    expect(checkDays("acme/web", 842299, 20481, 1, false).problems).toEqual([]);
+  });
+});

@@ -2,7 +2,8 @@
 // days: each pull request has one life (merged at most once, one base branch, commands from its
 // author or a maintainer), each queue session enters once, leaves once and has nothing after its
 // leave, each train car's checks end after they start, check runs have their own URLs, queue
-// sizes and running checks move by one from zero and never go negative, a merge follows passing
+// sizes and running checks move by one from zero and never go negative, a stay's schedule and
+// freeze waits and its checks' running time fit in it, a merge follows passing
 // checks and a failure's exit follows failing ones, and a bisection's culprit is the pull request
 // whose checks failed. Both dialects: the real service's names are mapped to the contract's.
 import { toMergifyEvent } from "../../src/server/dialects/mergify-events.js";
@@ -32,6 +33,8 @@ interface SessionState {
   left: number | null;
   lastRun: { conclusion: string; code: string | null } | null;
   merged: boolean;
+  /** ms its checks ran, start to end, over all its cars */
+  checking: number;
 }
 
 const TERMINAL = new Set(["action.queue.merged", "action.merge"]);
@@ -94,7 +97,7 @@ export class HistoryChecker {
     const sid = typeof m.session_id === "string" ? m.session_id : null;
     if (type === "action.queue.enter") {
       if (this.sessions.has(sid!)) this.fail(e, "a session entered twice");
-      this.sessions.set(sid!, { pr: e.pull_request!, entered: t, left: null, lastRun: null, merged: false });
+      this.sessions.set(sid!, { pr: e.pull_request!, entered: t, left: null, lastRun: null, merged: false, checking: 0 });
       this.counts.sessions++;
     } else if (
       sid !== null &&
@@ -158,12 +161,17 @@ export class HistoryChecker {
     if (Date.parse(e.received_at) < c.start) this.fail(e, "checks end before they start");
     const spec = m.speculative_check_pull_request as Meta;
     s.lastRun = { conclusion: String(spec.checks_conclusion), code: (m.abort_code as string | null) ?? null };
+    s.checking += Date.parse(e.received_at) - c.start;
   }
 
   private leave(e: Ev, s: SessionState): void {
     const m = e.metadata;
     s.left = Date.parse(e.received_at);
     this.counts.leaves++;
+    // a hold (schedule or freeze) stops checks, so the waits and the checks' time fit in the stay
+    // (each wait is rounded to the second)
+    const parts = (Number(m.seconds_waiting_for_schedule ?? 0) + Number(m.seconds_waiting_for_freeze ?? 0)) * 1000 + s.checking;
+    if (parts > s.left - s.entered + 1000) this.fail(e, `waits and checks ${parts} ms in a stay of ${s.left - s.entered} ms`);
     const pr = this.prs.get(s.pr);
     if (pr) pr.open = null;
     if ((m.merged === true) !== s.merged) this.fail(e, `leave merged=${m.merged}, merged event ${s.merged}`);
