@@ -7,6 +7,7 @@
 // state, batch), merged or left.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Context } from "../../context.js";
+import { eventIdKey } from "../../api/event-ids.js";
 import type { LogEvent } from "../../api/events.js";
 import { InterruptedError, redact } from "../../errors.js";
 import { eachRepo, pool, REPO_CONCURRENCY, type RepoName, someReposFailed } from "../../cmdutil/repos.js";
@@ -29,20 +30,20 @@ interface Follow {
   memory: QueueMemory;
   /** received_at (ms) of the newest event read, and the ids read at that instant */
   watermark: number;
-  seen: Set<number>;
+  seen: Set<string>;
   rows: QueueRecord[];
   error?: string;
 }
 
-/** Moves F's position past EV; false when EV was read before. */
-function advance(f: Follow, ev: LogEvent): boolean {
+/** Moves F's position past EV; false when EV was read before (ids told apart exactly, beyond 2^53 too). */
+export function advance(f: Pick<Follow, "watermark" | "seen">, ev: LogEvent): boolean {
   const t = Date.parse(ev.received_at);
-  if (!Number.isFinite(t) || t < f.watermark || (t === f.watermark && f.seen.has(ev.id))) return false;
+  if (!Number.isFinite(t) || t < f.watermark || (t === f.watermark && f.seen.has(eventIdKey(ev)))) return false;
   if (t > f.watermark) {
     f.watermark = t;
     f.seen.clear();
   }
-  f.seen.add(ev.id);
+  f.seen.add(eventIdKey(ev));
   return true;
 }
 
