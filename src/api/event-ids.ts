@@ -82,6 +82,11 @@ export function compareEventIds(a: { id: unknown }, b: { id: unknown }): number 
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/** Orders two events oldest first: by received_at, then by exact id (the log's own order). */
+export function compareEventTimes(a: { received_at: string; id: unknown }, b: { received_at: string; id: unknown }): number {
+  return Date.parse(a.received_at) - Date.parse(b.received_at) || compareEventIds(a, b);
+}
+
 /**
  * The contract error for an event whose id is outside the API's range, naming it; `what` says what
  * became of its page.

@@ -2,6 +2,7 @@
 // queue events, the commands and rules that queued, requeued or dequeued it, CI retries) in time
 // order, the wait before each step, and its check runs.
 import { readField } from "./dialects.js";
+import { compareEventTimes } from "../api/event-ids.js";
 import type { LogEvent } from "../api/events.js";
 import { staysOf, type Stay } from "./stays.js";
 
@@ -42,14 +43,14 @@ export interface TimelineStay {
   steps: TimelineStep[];
 }
 
-const byTimeThenId = (a: LogEvent, b: LogEvent) => Date.parse(b.received_at) - Date.parse(a.received_at) || b.id - a.id;
+const newestFirst = (a: LogEvent, b: LogEvent) => compareEventTimes(b, a);
 
 /**
  * The stays of pull request `pr` from its events and the batch bisection events that name it (they
  * carry no pull request of their own), oldest stay first.
  */
 export function timelineOf(pr: number, events: readonly LogEvent[]): TimelineStay[] {
-  const sorted = [...events].sort(byTimeThenId);
+  const sorted = [...events].sort(newestFirst);
   const stays = staysOf(
     sorted.filter((e) => e.pull_request === pr || e.type.startsWith("action.queue.batch_bisection")),
     { steps: true },

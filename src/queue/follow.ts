@@ -4,6 +4,7 @@
 // positionsOf) over the same lookback, with the estimates from the stays merged in the lookback, so
 // the two give the same queue at the same instant. What is kept between polls is the events of the
 // open stays and a number per merged stay: a stay that leaves is forgotten with its events.
+import { compareEventTimes } from "../api/event-ids.js";
 import type { LogEvent } from "../api/events.js";
 import {
   DEFAULT_QUEUE_LOOKBACK_MS,
@@ -20,7 +21,7 @@ import {
 /** How long a stay's key is remembered after it left: an event of it arriving later opens no stay. */
 export const LATE_EVENT_GRACE_MS = 3_600_000;
 
-const newestFirst = (a: LogEvent, b: LogEvent) => Date.parse(b.received_at) - Date.parse(a.received_at) || b.id - a.id;
+const newestFirst = (a: LogEvent, b: LogEvent) => compareEventTimes(b, a);
 
 export interface FollowOptions {
   lookbackMs?: number;

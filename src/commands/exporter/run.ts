@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Context } from "../../context.js";
 import { AuthError, ContractError, HttpError, NetworkError, redact, UsageError } from "../../errors.js";
+import { compareEventTimes } from "../../api/event-ids.js";
 import type { LogEvent } from "../../api/events.js";
 import { DEFAULT_PARALLEL } from "../../api/slice-limits.js";
 import { pool, REPO_CONCURRENCY } from "../../cmdutil/repos.js";
@@ -47,8 +48,6 @@ export function errorKind(err: unknown): string {
   return "other";
 }
 
-const byTimeThenId = (a: LogEvent, b: LogEvent) => Date.parse(a.received_at) - Date.parse(b.received_at) || a.id - b.id;
-
 /**
  * Counts the events of one poll, oldest first, that the position has not read, and moves the
  * position to the newest of them; returns them (the queue follows them too). The API has no "after
@@ -59,7 +58,7 @@ export function countNew(state: ExporterState, repository: string, events: LogEv
   const pos: Position = state.positions[repository] ?? { watermark: from, seen: [] };
   const seen = new Set(pos.seen);
   const added: LogEvent[] = [];
-  events.sort(byTimeThenId);
+  events.sort(compareEventTimes);
   for (const ev of events) {
     const t = Date.parse(ev.received_at);
     if (!Number.isFinite(t) || t < pos.watermark || seen.has(ev.id)) continue;

@@ -4,16 +4,12 @@ import { InterruptedError } from "../../errors.js";
 import type { QueryInput } from "../../api/client.js";
 import type { LogEvent } from "../../api/events.js";
 import { LOG_ORDER } from "../../api/pagination-guard.js";
-import { compareEventIds, eventIdKey } from "../../api/event-ids.js";
+import { compareEventTimes, eventIdKey } from "../../api/event-ids.js";
 import { formatInstant } from "../../cmdutil/time.js";
 import { MAX_PER_PAGE } from "./options.js";
 import { prose, stdoutClosed } from "./output.js";
 import type { LogsRun } from "./pages.js";
 import { followBanner } from "./messages.js";
-
-function byTimeThenId(a: LogEvent, b: LogEvent): number {
-  return Date.parse(a.received_at) - Date.parse(b.received_at) || compareEventIds(a, b);
-}
 
 /**
  * Prints the newest events (the backlog) oldest first, then polls every --interval seconds for
@@ -29,7 +25,7 @@ export async function follow(run: LogsRun): Promise<void> {
   const printed = new Map<string, number>();
 
   const emit = async (events: LogEvent[]) => {
-    events.sort(byTimeThenId);
+    events.sort(compareEventTimes);
     const fresh: LogEvent[] = [];
     let newestMs = watermarkMs;
     for (const ev of events) {

@@ -14,7 +14,7 @@ import { formatCount } from "../../output/format.js";
 import type { Sink } from "../../output/exporter.js";
 import type { LogEvent as RawEvent } from "../../api/events.js";
 import { LOG_ORDER } from "../../api/pagination-guard.js";
-import { checkEventIds, compareEventIds } from "../../api/event-ids.js";
+import { checkEventIds, compareEventTimes } from "../../api/event-ids.js";
 import { attachElementTexts } from "../../api/raw-json.js";
 import type { ApiResponse } from "../../api/client.js";
 import type { Dialect } from "../../api/dialects/types.js";
@@ -41,8 +41,6 @@ interface Source {
   written: number;
   failed?: boolean;
 }
-
-const newer = (a: RawEvent, b: RawEvent) => Date.parse(a.received_at) - Date.parse(b.received_at) || compareEventIds(a, b);
 
 export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void> {
   const { opts } = run;
@@ -126,7 +124,7 @@ export async function runLogsMany(run: ManyLogsRun, ctx: Context): Promise<void>
       let best: Source | undefined;
       for (const s of sources) {
         if (s.done || s.index >= s.page.length) continue;
-        if (!best || newer(s.page[s.index]!, best.page[best.index]!) > 0) best = s;
+        if (!best || compareEventTimes(s.page[s.index]!, best.page[best.index]!) > 0) best = s;
       }
       if (!best) break;
       batch.push(best.page[best.index++]!);

@@ -7,7 +7,7 @@
 // state, batch), merged or left.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Context } from "../../context.js";
-import { eventIdKey } from "../../api/event-ids.js";
+import { compareEventTimes, eventIdKey } from "../../api/event-ids.js";
 import type { LogEvent } from "../../api/events.js";
 import { InterruptedError, redact } from "../../errors.js";
 import { eachRepo, pool, REPO_CONCURRENCY, type RepoName, someReposFailed } from "../../cmdutil/repos.js";
@@ -161,7 +161,7 @@ export async function watchQueue(opts: QueueOptions, ctx: Context, repos: readon
             parallel: 1,
           }))
             added.push(ev);
-          added.sort((a, b) => Date.parse(a.received_at) - Date.parse(b.received_at) || a.id - b.id);
+          added.sort(compareEventTimes);
           const fresh = added.filter((ev) => advance(f, ev));
           const r = await followQueue(f.repo, f.memory, fresh, until, { lookbackMs, estimates: true, filter });
           f.memory = r.memory;
