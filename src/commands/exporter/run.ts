@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Context } from "../../context.js";
 import { AuthError, ContractError, HttpError, NetworkError, redact, UsageError } from "../../errors.js";
-import { compareEventTimes } from "../../api/event-ids.js";
+import { compareEventTimes, eventIdKey } from "../../api/event-ids.js";
 import type { LogEvent } from "../../api/events.js";
 import { DEFAULT_PARALLEL } from "../../api/slice-limits.js";
 import { pool, REPO_CONCURRENCY } from "../../cmdutil/repos.js";
@@ -56,19 +56,20 @@ export function errorKind(err: unknown): string {
  */
 export function countNew(state: ExporterState, repository: string, events: LogEvent[], since: number, from = since): LogEvent[] {
   const pos: Position = state.positions[repository] ?? { watermark: from, seen: [] };
-  const seen = new Set(pos.seen);
+  // exact ids (beyond 2^53 too); a state file may hold them as numbers, which are their own text below 2^53
+  const seen = new Set(pos.seen.map(String));
   const added: LogEvent[] = [];
   events.sort(compareEventTimes);
   for (const ev of events) {
     const t = Date.parse(ev.received_at);
-    if (!Number.isFinite(t) || t < pos.watermark || seen.has(ev.id)) continue;
+    if (!Number.isFinite(t) || t < pos.watermark || seen.has(eventIdKey(ev))) continue;
     added.push(ev);
     if (t >= since) countEvent(state.metrics, repository, ev);
     if (t > pos.watermark) {
       pos.watermark = t;
       seen.clear();
     }
-    seen.add(ev.id);
+    seen.add(eventIdKey(ev));
   }
   state.positions[repository] = { watermark: pos.watermark, seen: [...seen] };
   return added;

@@ -18,7 +18,7 @@ export interface Position {
   /** received_at (ms) of the newest event counted */
   watermark: number;
   /** ids of the events counted at that instant: the next poll, asking from it, gets them again */
-  seen: number[];
+  seen: Array<string | number>;
 }
 
 export interface ExporterState {
