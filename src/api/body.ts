@@ -4,6 +4,7 @@
 // UTF-8 are reported (they still decode to U+FFFD, but the caller warns instead of passing the
 // replacement off as what the server sent).
 import { isUtf8 } from "node:buffer";
+import { formatBytes } from "../iostreams/human.js";
 
 /** The most mq reads of one response: a page of 100 events is well under 1 MB. */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -115,10 +116,4 @@ export async function readBodyText(body: Body, limit = MAX_BODY_BYTES, contentLe
 
 function isEmitter(body: Body): body is Body & { on(event: string, fn: (...args: never[]) => void): unknown } {
   return typeof (body as { on?: unknown }).on === "function";
-}
-
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024) return `${Math.round((n / (1024 * 1024)) * 10) / 10} MB`;
-  if (n >= 1024) return `${Math.round((n / 1024) * 10) / 10} kB`;
-  return `${n} bytes`;
 }

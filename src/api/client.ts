@@ -11,10 +11,11 @@ import { version } from "../../package.json";
 import { ContractError, HttpError, InterruptedError, NetworkError, UsageError } from "../errors.js";
 import { isLoopbackHost, stripUserinfo } from "./urls.js";
 import { messageText } from "../iostreams/terminal-text.js";
-import { BodyCutShortError, BodyTooLargeError, formatBytes, MAX_BODY_BYTES, readBodyText } from "./body.js";
+import { BodyCutShortError, BodyTooLargeError, MAX_BODY_BYTES, readBodyText } from "./body.js";
 import { formatErrorBody, parseErrorBody } from "./error-body.js";
 import { scanJson, type Span } from "./json-scan.js";
 import { decideRetry, MAX_ATTEMPTS, parseRetryAfter, RESET_CODES, type Outcome } from "./retry.js";
+import { formatBytes, formatCount, formatTime } from "../iostreams/human.js";
 
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
 export type QueryInput = Record<string, QueryValue>;
@@ -375,7 +376,7 @@ function comeBackLater(url: URL, status: number, retryAfterMs: number, header: s
     status,
     `${failed}; the server asks to retry after ${formatSeconds(retryAfterMs)}`,
     undefined,
-    `try again after ${when.toISOString()}`,
+    `try again after ${formatTime(when)}`,
   );
 }
 
@@ -532,7 +533,7 @@ function elapsed(started: number): string {
 }
 
 function count(n: number): string {
-  return n.toLocaleString("en-US");
+  return formatCount(n);
 }
 
 function formatSeconds(ms: number): string {

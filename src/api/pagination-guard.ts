@@ -6,6 +6,7 @@
 import { ContractError } from "../errors.js";
 import { messageText } from "../iostreams/terminal-text.js";
 import { eventIdKey } from "./event-ids.js";
+import { formatTime } from "../iostreams/human.js";
 
 /** How the guard reads an item: its received_at in ms since the epoch, and its id. */
 export interface PageOrder<T> {
@@ -64,7 +65,7 @@ export class PageGuard<T> {
         );
       if (t > this.#edge)
         throw new ContractError(
-          `the server's page ${pages + 1} goes back in time: event ${messageText(id)} at ${new Date(t).toISOString()} is newer than the pages before it (down to ${new Date(this.#edge).toISOString()}), in a log that is newest first`,
+          `the server's page ${pages + 1} goes back in time: event ${messageText(id)} at ${formatTime(t)} is newer than the pages before it (down to ${formatTime(this.#edge)}), in a log that is newest first`,
           `${stopped(pages)}; report this to the API provider`,
         );
       if (t < oldest) oldest = t;

@@ -15,6 +15,7 @@ import { openArchiveForReading, windowCoverage } from "./reader.js";
 import { mergeRanges, repositoryKey, SETTLE_MS } from "./sync.js";
 import { maxOf, minOf, pushAll } from "../arrays.js";
 import { shellWord } from "../iostreams/terminal-text.js";
+import { formatInstant, formatTime } from "../iostreams/human.js";
 
 /** Chosen by --archive, --no-archive and MQ_ARCHIVE (cmdutil/archive.ts). */
 export type ArchiveMode = "auto" | "always" | "never";
@@ -45,7 +46,7 @@ export async function chooseArchive(ctx: Context, req: ArchiveRequest): Promise<
     for (const repository of req.repositories) {
       const missing = await missingParts(archive, repository, req.spans);
       if (missing.length > 0) {
-        const parts = missing.map((r) => `${iso(r.from)} to ${iso(r.to)}`).join(", ");
+        const parts = missing.map((r) => `${formatTime(r.from)} to ${formatTime(r.to)}`).join(", ");
         ctx.io.stderr.write(
           `mq: warning: the archive does not cover ${parts} for ${repository}: ${req.what} there are missing below (${syncCommand(ctx, repository, missing)} fetches them).\n`,
         );
@@ -108,7 +109,7 @@ async function autoArchive(ctx: Context, req: ArchiveRequest): Promise<Archive |
   const to = maxOf(req.spans.map((s) => s.until.getTime()));
   const who = req.repositories.length === 1 ? req.repositories[0]! : `all ${req.repositories.length} repositories`;
   ctx.io.stderr.write(
-    `mq: the archive covers ${iso(from)} to ${iso(to)} for ${who}: reading it, not the API (--no-archive asks the API).\n`,
+    `mq: the archive covers ${formatTime(from)} to ${formatTime(to)} for ${who}: reading it, not the API (--no-archive asks the API).\n`,
   );
   return opened;
 }
@@ -145,4 +146,4 @@ export async function apiSourceName(ctx: Context): Promise<string> {
   return new URL(apiBaseUrl((await resolveApiUrl(ctx)).url)).href;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
+const iso = (ms: number) => formatInstant(ms);

@@ -22,6 +22,7 @@ import type { DialectName } from "../api/dialects/types.js";
 import { queueFactsOf } from "./queue-facts.js";
 import { SERVICE_RETENTION_DAYS } from "../api/retention.js";
 import { exactEventId, rawEventTexts } from "./raw-events.js";
+import { formatCount } from "../iostreams/human.js";
 
 export const DAY_MS = 86_400_000;
 /** How long the service keeps events: the default start of a first sync. */
@@ -274,7 +275,7 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
     await serial(() => archive.run("UPDATE syncs SET added = ? WHERE id = ?", [progress.added, syncId])).catch(() => undefined);
     if (err instanceof MqError && progress.added + progress.fetched > 0) {
       const again = opts.again?.(start, until) ?? "mq archive sync";
-      const note = `${progress.added.toLocaleString("en-US")} new events were archived before this; ${again} continues where it stopped.`;
+      const note = `${formatCount(progress.added)} new events were archived before this; ${again} continues where it stopped.`;
       err.addHint(note);
     }
     throw err;

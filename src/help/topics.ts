@@ -21,6 +21,9 @@ terminal and ndjson otherwise):
   openmetrics  mq stats only: OpenMetrics gauges, for node_exporter's textfile collector
 --fields a,b,... keeps those fields in json, ndjson and csv; without -o it means
 -o ndjson.
+Tables and messages write times in UTC to the second (2026-11-20 11:58:03Z), ages as
+3m or 2h, durations as 1h 0m 29s, changes from +100% on as a factor (▲ ×2.3), sizes in
+binary units (24.5 MiB); json, ndjson and csv keep the raw values.
 More: docs/formats.md
 `;
 

@@ -2,12 +2,13 @@
 // the service's retention, the archive's coverage): events missing there are not events that did
 // not happen, so mq insights, mq prs and mq pr say so, in one wording.
 import type { EventSource } from "./walk.js";
+import { formatTime } from "../iostreams/human.js";
 
-const minute = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ") + "Z";
+const minute = formatTime;
 
 /**
- * "the window 2026-10-20 22:00Z → 2026-10-21 02:00Z lies partly before the bundled server's
- * history (from 2026-10-21 00:00Z)" when some repository's events are missing from the span
+ * "the window 2026-10-20 22:00:00Z → 2026-10-21 02:00:00Z lies partly before the bundled server's
+ * history (from 2026-10-21 00:00:00Z)" when some repository's events are missing from the span
  * (wholly: missing for all of them, over all of it); undefined when the source holds all of it.
  */
 export async function outsideData(

@@ -1,6 +1,7 @@
 // A stay as a flat record: the row of `mq prs`, the head of each stay in `mq pr N`, the slowest
 // pull requests of `mq insights`. Times are RFC 3339, durations seconds.
 import { stayTimes, type Stay } from "./stays.js";
+import { formatInstant } from "../iostreams/human.js";
 
 export const STAY_FIELDS = [
   "repository",
@@ -48,7 +49,7 @@ export const SORT_FIELDS = [
 export type SortField = (typeof SORT_FIELDS)[number];
 
 /** An instant as every stay record writes it: RFC 3339, milliseconds when the log has them. */
-export const recordTime = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString().replace(".000Z", "Z"));
+export const recordTime = (t: number | null): string | null => (t === null ? null : formatInstant(t));
 const iso = recordTime;
 const sec = (x: number) => Math.round(x * 1000) / 1000;
 

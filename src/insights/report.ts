@@ -2,8 +2,9 @@
 import { change, FIGURE_BY_NAME, FIGURES, verdict, type Unit, type WindowFigures } from "./figures.js";
 import { stayRecord, type StayRecord } from "./records.js";
 import { DISTRIBUTION_OVER, figure } from "../figures/catalogue.js";
+import { formatInstant } from "../iostreams/human.js";
 
-const iso = (d: Date) => d.toISOString().replace(".000Z", "Z");
+const iso = (d: Date) => formatInstant(d);
 
 export interface FigureRow {
   figure: string;

@@ -14,6 +14,7 @@ import { checkEventIds, eventIdKey } from "../api/event-ids.js";
 import type { ApiResponse } from "../api/client.js";
 import { walkSlices } from "../api/slices.js";
 import { apiHeldSince } from "../context/data-held.js";
+import { formatInstant, formatTime } from "../iostreams/human.js";
 
 export interface WalkOptions {
   owner: string;
@@ -58,7 +59,7 @@ export interface EventSource {
 
 export interface MissingData {
   parts: Array<{ from: number; to: number }>;
-  /** "before the bundled server's history (from 2026-10-21 00:00Z)", "outside what the archive covers" */
+  /** "before the bundled server's history (from 2026-10-21 00:00:00Z)", "outside what the archive covers" */
   where: string;
 }
 
@@ -75,14 +76,13 @@ export function apiEventSource(ctx: Context): EventSource {
     async missing(_repository, since, until) {
       const held = await apiHeldSince(ctx);
       if (!held || since.getTime() >= held.from) return { parts: [], where: "" };
-      const from = new Date(held.from).toISOString().slice(0, 16).replace("T", " ");
-      return { parts: [{ from: since.getTime(), to: Math.min(until.getTime(), held.from) }], where: `before ${held.what} (from ${from}Z)` };
+      return {
+        parts: [{ from: since.getTime(), to: Math.min(until.getTime(), held.from) }],
+        where: `before ${held.what} (from ${formatTime(held.from)})`,
+      };
     },
   };
 }
-
-/** An instant as the API receives it (as `mq logs` sends it: UTC, milliseconds only when there are some). */
-const formatInstant = (d: Date) => d.toISOString().replace(".000Z", "Z");
 
 export async function* walkLog(ctx: Context, opts: WalkOptions): AsyncGenerator<LogEvent> {
   const client = await ctx.apiClient();

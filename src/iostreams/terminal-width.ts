@@ -200,7 +200,8 @@ export function wrapLine(text: string, columns: number | undefined, indent = "")
   const lead = /^ */.exec(text)![0];
   const lines: string[] = [];
   let line = lead;
-  for (const word of text.slice(lead.length).split(" ")) {
+  // a time (formatTime's "2026-11-20 11:58:03Z") is one word: its date and its clock stay together
+  for (const word of text.slice(lead.length).split(/(?<!\b\d{4}-\d\d-\d\d) | (?!\d\d:\d\d:\d\dZ)/)) {
     const prefix = lines.length ? indent : lead;
     if (line !== prefix && width(line) + 1 + width(word) > columns) {
       lines.push(line);

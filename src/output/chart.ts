@@ -1,6 +1,7 @@
 // Terminal charts without a dependency: a sparkline of one figure over time, scaled between its
 // minimum and maximum, labelled with both and with the time span it covers.
 import { maxOf, minOf } from "../arrays.js";
+import { formatTime } from "../iostreams/human.js";
 
 const LEVELS = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"] as const;
 
@@ -61,9 +62,7 @@ export function sparkline(values: readonly (number | null | undefined)[], width 
 
 function shortInstant(iso: string): string {
   const t = Date.parse(iso);
-  if (Number.isNaN(t)) return iso;
-  // minutes are enough to place an interval; seconds and milliseconds only widen the line
-  return new Date(t).toISOString().slice(0, 16).replace("T", " ") + "Z";
+  return Number.isNaN(t) ? iso : formatTime(t);
 }
 
 /**

@@ -20,32 +20,29 @@ export function fitHeads(head: string[], rows: string[][], columns: number | und
 }
 
 /**
- * The columns of each part of a table too wide for the terminal even with its headers broken:
- * the label (the first `lead` columns), then as many figures as fit, part after part
- * (checks-retries has seven figures).
+ * The columns a table of labels and figures keeps on a terminal too narrow for all of them: the
+ * label (the first `lead` columns, at most a third of the width, as it wraps), then figures left
+ * out one at a time in `order` (by default the rightmost first) until the rest fit. A row is never
+ * printed twice; notShown names what went.
  */
-export function splitColumns(head: string[], cells: string[][], columns: number | undefined, lead = 1): number[][] {
-  const all = head.map((_, i) => i);
-  if (columns === undefined) return [all];
+export function keptColumns(head: string[], cells: string[][], columns: number | undefined, lead = 1, order?: readonly number[]): number[] {
+  let keep = head.map((_, i) => i);
+  if (columns === undefined) return keep;
   const widths = columnWidths({ head, rows: cells });
-  const labels = all.slice(0, lead);
   const labelWidth = widths.slice(0, lead).reduce((a, w) => a + w, 0) + 2 * (lead - 1);
   const label = Math.min(labelWidth, Math.max(12, Math.floor(columns / 3)));
-  if (label + widths.slice(lead).reduce((a, w) => a + 2 + w, 0) <= columns) return [all];
-  const parts: number[][] = [];
-  let part: number[] = [...labels];
-  let used = label;
-  for (let i = lead; i < head.length; i++) {
-    if (part.length > lead && used + 2 + widths[i]! > columns) {
-      parts.push(part);
-      part = [...labels];
-      used = label;
-    }
-    part.push(i);
-    used += 2 + widths[i]!;
+  const fits = () => label + keep.slice(lead).reduce((a, i) => a + 2 + widths[i]!, 0) <= columns;
+  const drop = (order ?? keep.slice(lead).reverse()).filter((i) => i >= lead);
+  for (const i of drop) {
+    if (fits() || keep.length <= lead + 1) break;
+    keep = keep.filter((k) => k !== i);
   }
-  parts.push(part);
-  return parts;
+  return keep;
+}
+
+/** The line under a table that left columns out: which, and what shows them. */
+export function notShown(columns: number, names: readonly string[]): string {
+  return wrapLine(`not shown at ${columns} columns: ${names.join(", ")} (a wider terminal or -o csv shows them)`, columns);
 }
 
 /**
@@ -66,7 +63,8 @@ export function fittedTable(spec: {
   lead?: number;
   /** where headers break (field names at underscores; words at spaces) */
   breakHeadsAt?: RegExp;
-  freeLast?: { min: number; wrap?: boolean };
+  /** `narrow: false`: below `min`, columns give way rather than the text going on more lines */
+  freeLast?: { min: number; wrap?: boolean; narrow?: boolean };
   /** the columns left out first when the table is too wide (indexes into head) */
   drop?: number[];
 }): string {
@@ -85,9 +83,7 @@ export function fittedTable(spec: {
     const text = fitOnce({ ...spec, head: pick(spec.head), rows: spec.rows.map(pick), align: pick(spec.align), freeLast }, columns, last);
     if (text !== undefined) {
       const left = all.filter((i) => !keep.includes(i)).map((i) => spec.head[i]!.replace(/\n/g, " "));
-      return left.length === 0
-        ? text
-        : `${text}${wrapLine(`not shown at ${columns} columns: ${left.join(", ")} (a wider terminal or -o csv shows them)`, columns)}\n`;
+      return left.length === 0 ? text : `${text}${notShown(columns, left)}\n`;
     }
     keep = keep.filter((i) => i !== order[k]);
   }
@@ -101,7 +97,7 @@ function fitOnce(
     colors?: ChalkInstance;
     align: Array<"left" | "right">;
     breakHeadsAt?: RegExp;
-    freeLast?: { min: number; wrap?: boolean };
+    freeLast?: { min: number; wrap?: boolean; narrow?: boolean };
   },
   columns: number,
   last: boolean,
@@ -131,7 +127,7 @@ function fitOnce(
     // narrower than its minimum but as wide as its header: the free text on more lines
     const { widths, left } = parted;
     const header = columnWidths({ head: [broken(spec.head)[lastCol]!], rows: [] })[0]!;
-    if (left >= header) {
+    if (left >= header && (spec.freeLast.narrow !== false || last)) {
       widths[lastCol] = left;
       // through the net first: the only line breaks are then wrapWords' own
       const cells = rows.map((r) => r.map((cell, i) => (i === lastCol ? wrapWords(safeCell(cell), left) : cell)));

@@ -8,6 +8,7 @@ import { readField } from "../insights/dialects.js";
 import type { CheckRun, Stay } from "../insights/stays.js";
 import { timelineOf } from "../insights/timeline.js";
 import { stateOf, type QueueState } from "./reconstruct.js";
+import { formatTime } from "../iostreams/human.js";
 
 export interface FailingCheck {
   name: string;
@@ -185,8 +186,7 @@ function removerOf(own: readonly LogEvent[], stay: Stay): string | null {
 }
 
 function nextStep(pr: number, s: Stay, failing: readonly FailingCheck[]): string {
-  const iso = (t: number) => new Date(t).toISOString().replace(".000Z", "Z");
-  if (s.outcome === "merged") return `nothing to do: merged at ${iso(s.mergedAt ?? s.leftAt!)}`;
+  if (s.outcome === "merged") return `nothing to do: merged at ${formatTime(s.mergedAt ?? s.leftAt!)}`;
   if (s.outcome === "open") return `nothing to do yet: mq wait ${pr} waits until it leaves the queue`;
   const requeue = `comment "@mergifyio requeue" on #${pr}`;
   if (s.reason !== null && CHECK_CODES.has(s.reason))

@@ -226,7 +226,7 @@ for (const name of WIRE_NAMES) {
         expect(err).toBeInstanceOf(HttpError);
         expect(err.exitCode).toBe(6);
         expect(err.message).toBe("GET /v1/x failed: HTTP 429 Too Many Requests; the server asks to retry after 120 s");
-        expect(err.hint).toBe("try again after 2026-11-20T12:02:00.000Z");
+        expect(err.hint).toBe("try again after 2026-11-20 12:02:00Z");
       });
 
       it("--no-retry makes a single attempt", async () => {

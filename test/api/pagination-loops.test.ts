@@ -49,7 +49,7 @@ describe("a page walk that would not end", () => {
     expect(r.code).toBe(6);
     expect(r.stdout.trimEnd().split("\n")).toHaveLength(10);
     expect(lines(r.stderr)[0]).toBe(
-      "mq: the server's page 2 goes back in time: event 120 at 2026-11-20T10:00:20.000Z is newer than the pages before it (down to 2026-11-20T10:00:01.000Z), in a log that is newest first",
+      "mq: the server's page 2 goes back in time: event 120 at 2026-11-20 10:00:20Z is newer than the pages before it (down to 2026-11-20 10:00:01Z), in a log that is newest first",
     );
     // the page after the refused one may have been asked ahead (one request, aborted)
     expect(server!.requests.length).toBeGreaterThanOrEqual(2);

@@ -38,7 +38,7 @@ describe("mq archive sync covers what it read", () => {
     expect(before.code, before.stderr).toBe(0);
     const hint = `mq --api-url ${url()} archive sync ${REPO} --since 2026-11-20T11:55:00Z --until 2026-11-20T12:00:00Z`;
     expect(before.stderr).toBe(
-      `mq: warning: the archive does not cover 2026-11-20T11:55:00Z to 2026-11-20T12:00:00Z for ${REPO}: events there are missing below (${hint} fetches them).\n`,
+      `mq: warning: the archive does not cover 2026-11-20 11:55:00Z to 2026-11-20 12:00:00Z for ${REPO}: events there are missing below (${hint} fetches them).\n`,
     );
     const sync = await runMq([...hint.split(" ").slice(1), "--token", api()[3]!], { dataDir: dir });
     expect(sync.code, sync.stderr).toBe(0);

@@ -251,12 +251,12 @@ describe("mq logs against a loopback server", () => {
     expect(lines[1]).toBe("1m   assign                       #4821  main  assignees +jdoe");
   });
 
-  it("a table off a terminal uses RFC 3339 times and says when --limit cut it", async () => {
+  it("a table off a terminal uses the one form of a time and says when --limit cut it", async () => {
     expect(await run(["-o", "table", "--limit", "2"], { env: { NO_COLOR: "1" } })).toBe(0);
     expect(ctx.stdoutText()).toBe(
       "TIME                  TYPE             PR     BASE  SUMMARY\n" +
-        "2026-11-20T11:59:00Z  action.assign    #4821  main  assignees +jdoe\n" +
-        "2026-11-20T11:55:53Z  action.backport  #4821  main  backported to release/4.1 as #4833\n",
+        "2026-11-20 11:59:00Z  action.assign    #4821  main  assignees +jdoe\n" +
+        "2026-11-20 11:55:53Z  action.backport  #4821  main  backported to release/4.1 as #4833\n",
     );
     expect(ctx.stderrText()).toBe("acme/web: the newest 2 events in the last 24 hours; more with --all\n");
   });
@@ -321,53 +321,53 @@ describe("mq logs against a loopback server", () => {
     expect(await run(["-o", "table", "--all"], { env: { NO_COLOR: "1" } })).toBe(0);
     expect(ctx.stdoutText()).toMatchInlineSnapshot(`
       "TIME                  TYPE                                PR     BASE  SUMMARY
-      2026-11-20T11:59:00Z  action.assign                       #4821  main  assignees +jdoe
-      2026-11-20T11:55:53Z  action.backport                     #4821  main  backported to release/4.1 as #4833
-      2026-11-20T11:52:46Z  action.close                        #4821  main  closed: "Closing: superseded by #4830"
-      2026-11-20T11:49:39Z  action.comment                      #4821  main  commented: "Thanks! This is queued for merge."
-      2026-11-20T11:46:32Z  action.copy                         #4821  main  copied to release/4.0 as #4834 (with conflicts)
-      2026-11-20T11:43:25Z  action.delete_head_branch           #4821  main  deleted head branch feature/faster-login
-      2026-11-20T11:40:18Z  action.dismiss_reviews              #4821  main  dismissed reviews by asmith, bchen
-      2026-11-20T11:37:11Z  action.edit                         #4821  main  marked ready for review
-      2026-11-20T11:34:04Z  action.platform_actions             #4821  main  ran workflow deploy-preview.yml with environment=preview ref=feature/faster-login
-      2026-11-20T11:30:57Z  action.label                        #4821  main  labels +ready-to-merge -work-in-progress
-      2026-11-20T11:27:50Z  action.merge                        #4821  main  merged into main
-      2026-11-20T11:24:43Z  action.post_check                   #4821  main  check "Rule: automatic merge": success
-      2026-11-20T11:21:36Z  action.queue.batch_bisection_end    #4821  main  bisection done in queue "default": culprit #4821, 3 remaining
-      2026-11-20T11:18:29Z  action.queue.batch_bisection_start  #4821  main  batch split: 4 → 2×2, depth 1
-      2026-11-20T11:15:22Z  action.queue.change                 -      main  queue "default" size 5
-      2026-11-20T11:12:15Z  action.queue.checks.change          -      main  queue "default": 2 checks running
-      2026-11-20T11:09:08Z  action.queue.checks_end             #4821  main  checks aborted in queue "default": CHECKS_FAILED
-      2026-11-20T11:06:01Z  action.queue.checks_not_started     #4821  main  checks not started in queue "default": The draft pull request could not be created
-      2026-11-20T11:02:54Z  action.queue.checks_start           #4821  main  checks started in queue "default" for #4820, #4821: First time checking pull request
-      2026-11-20T10:59:47Z  action.queue.enter                  #4821  main  entered queue "default"
-      2026-11-20T10:56:40Z  action.queue.leave                  #4821  main  left queue "default": Pull request checks failed after 58m 38s
-      2026-11-20T10:53:33Z  action.queue.merged                 #4821  main  merged by queue "default" into main after 55m 31s
-      2026-11-20T10:50:26Z  action.rebase                       #4821  main  rebased
-      2026-11-20T10:47:19Z  action.refresh                      #4821  main  refreshed
-      2026-11-20T10:44:12Z  action.request_reviews              #4821  main  requested reviews from asmith, team platform
-      2026-11-20T10:41:05Z  action.requeue                      #4821  main  queue_name=default reason="retried after a flaky failure"
-      2026-11-20T10:37:58Z  action.review                       #4821  main  review APPROVE by merge-bot
-      2026-11-20T10:34:51Z  action.squash                       #4821  main  squashed
-      2026-11-20T10:31:44Z  action.unqueue                      #4821  main  removed from the queue
-      2026-11-20T10:28:37Z  action.update                       #4821  main  updated with its base branch
-      2026-11-20T10:25:30Z  ci_insights.job_retried             #4821  main  job retried by rule "retry flaky network tests": attempt 1/3
-      2026-11-20T10:22:23Z  ci_issue.created                    -      -     ci_issue_id=812 name="flaky: test_login_timeout" job_name="ci / test (node 20)"
-      2026-11-20T10:19:16Z  ci_issue.linked                     #4821  -     ci_issue_id=812 pull_request_number=4821
-      2026-11-20T10:16:09Z  ci_issue.merged                     -      -     ci_issue_id=812 merged_into_ci_issue_id=790
-      2026-11-20T10:13:02Z  ci_issue.renamed                    -      -     ci_issue_id=812 old_name="flaky: test_login_timeout" new_name="flaky: login times out on CI"
-      2026-11-20T10:09:55Z  ci_issue.reopened                   -      -     ci_issue_id=790
-      2026-11-20T10:06:48Z  ci_issue.resolved                   -      -     ci_issue_id=790 resolved_by=jdoe
-      2026-11-20T10:03:41Z  ci_issue.unresolved                 -      -     ci_issue_id=790
-      2026-11-20T10:00:34Z  command.dequeue                     #4821  main  dequeue command by jdoe
-      2026-11-20T09:57:27Z  command.queue                       #4821  main  queue command by jdoe
-      2026-11-20T09:54:20Z  command.requeue                     #4821  main  author=jdoe comment_id=2481940112 session_id=3f0c2a9e-8b7d-4e61-a5c4-1d2e3f4a5b6c
-      2026-11-20T09:51:13Z  queue.pause.create                  -      -     queue paused by jdoe: "incident INC-311: main is broken"
-      2026-11-20T09:48:06Z  queue.pause.delete                  -      -     queue unpaused by release-bot
-      2026-11-20T09:44:59Z  queue.pause.update                  -      -     pause updated by jdoe: "incident INC-311: waiting for the revert"
-      2026-11-20T09:41:52Z  scheduled_freeze.create             -      -     freeze created by jdoe: "release 4.2 code freeze", 2026-11-21T18:00:00+01:00 → 2026-11-23T08:00:00+01:00
-      2026-11-20T09:38:45Z  scheduled_freeze.delete             -      -     freeze "release 4.2 code freeze" deleted by release-bot: "release shipped early"
-      2026-11-20T09:35:38Z  scheduled_freeze.update             -      -     freeze "release 4.2 code freeze" updated by jdoe: now 2026-11-21T18:00:00+01:00 → 2026-11-24T08:00:00+01:00
+      2026-11-20 11:59:00Z  action.assign                       #4821  main  assignees +jdoe
+      2026-11-20 11:55:53Z  action.backport                     #4821  main  backported to release/4.1 as #4833
+      2026-11-20 11:52:46Z  action.close                        #4821  main  closed: "Closing: superseded by #4830"
+      2026-11-20 11:49:39Z  action.comment                      #4821  main  commented: "Thanks! This is queued for merge."
+      2026-11-20 11:46:32Z  action.copy                         #4821  main  copied to release/4.0 as #4834 (with conflicts)
+      2026-11-20 11:43:25Z  action.delete_head_branch           #4821  main  deleted head branch feature/faster-login
+      2026-11-20 11:40:18Z  action.dismiss_reviews              #4821  main  dismissed reviews by asmith, bchen
+      2026-11-20 11:37:11Z  action.edit                         #4821  main  marked ready for review
+      2026-11-20 11:34:04Z  action.platform_actions             #4821  main  ran workflow deploy-preview.yml with environment=preview ref=feature/faster-login
+      2026-11-20 11:30:57Z  action.label                        #4821  main  labels +ready-to-merge -work-in-progress
+      2026-11-20 11:27:50Z  action.merge                        #4821  main  merged into main
+      2026-11-20 11:24:43Z  action.post_check                   #4821  main  check "Rule: automatic merge": success
+      2026-11-20 11:21:36Z  action.queue.batch_bisection_end    #4821  main  bisection done in queue "default": culprit #4821, 3 remaining
+      2026-11-20 11:18:29Z  action.queue.batch_bisection_start  #4821  main  batch split: 4 → 2×2, depth 1
+      2026-11-20 11:15:22Z  action.queue.change                 -      main  queue "default" size 5
+      2026-11-20 11:12:15Z  action.queue.checks.change          -      main  queue "default": 2 checks running
+      2026-11-20 11:09:08Z  action.queue.checks_end             #4821  main  checks aborted in queue "default": CHECKS_FAILED
+      2026-11-20 11:06:01Z  action.queue.checks_not_started     #4821  main  checks not started in queue "default": The draft pull request could not be created
+      2026-11-20 11:02:54Z  action.queue.checks_start           #4821  main  checks started in queue "default" for #4820, #4821: First time checking pull request
+      2026-11-20 10:59:47Z  action.queue.enter                  #4821  main  entered queue "default"
+      2026-11-20 10:56:40Z  action.queue.leave                  #4821  main  left queue "default": Pull request checks failed after 58m 38s
+      2026-11-20 10:53:33Z  action.queue.merged                 #4821  main  merged by queue "default" into main after 55m 31s
+      2026-11-20 10:50:26Z  action.rebase                       #4821  main  rebased
+      2026-11-20 10:47:19Z  action.refresh                      #4821  main  refreshed
+      2026-11-20 10:44:12Z  action.request_reviews              #4821  main  requested reviews from asmith, team platform
+      2026-11-20 10:41:05Z  action.requeue                      #4821  main  queue_name=default reason="retried after a flaky failure"
+      2026-11-20 10:37:58Z  action.review                       #4821  main  review APPROVE by merge-bot
+      2026-11-20 10:34:51Z  action.squash                       #4821  main  squashed
+      2026-11-20 10:31:44Z  action.unqueue                      #4821  main  removed from the queue
+      2026-11-20 10:28:37Z  action.update                       #4821  main  updated with its base branch
+      2026-11-20 10:25:30Z  ci_insights.job_retried             #4821  main  job retried by rule "retry flaky network tests": attempt 1/3
+      2026-11-20 10:22:23Z  ci_issue.created                    -      -     ci_issue_id=812 name="flaky: test_login_timeout" job_name="ci / test (node 20)"
+      2026-11-20 10:19:16Z  ci_issue.linked                     #4821  -     ci_issue_id=812 pull_request_number=4821
+      2026-11-20 10:16:09Z  ci_issue.merged                     -      -     ci_issue_id=812 merged_into_ci_issue_id=790
+      2026-11-20 10:13:02Z  ci_issue.renamed                    -      -     ci_issue_id=812 old_name="flaky: test_login_timeout" new_name="flaky: login times out on CI"
+      2026-11-20 10:09:55Z  ci_issue.reopened                   -      -     ci_issue_id=790
+      2026-11-20 10:06:48Z  ci_issue.resolved                   -      -     ci_issue_id=790 resolved_by=jdoe
+      2026-11-20 10:03:41Z  ci_issue.unresolved                 -      -     ci_issue_id=790
+      2026-11-20 10:00:34Z  command.dequeue                     #4821  main  dequeue command by jdoe
+      2026-11-20 09:57:27Z  command.queue                       #4821  main  queue command by jdoe
+      2026-11-20 09:54:20Z  command.requeue                     #4821  main  author=jdoe comment_id=2481940112 session_id=3f0c2a9e-8b7d-4e61-a5c4-1d2e3f4a5b6c
+      2026-11-20 09:51:13Z  queue.pause.create                  -      -     queue paused by jdoe: "incident INC-311: main is broken"
+      2026-11-20 09:48:06Z  queue.pause.delete                  -      -     queue unpaused by release-bot
+      2026-11-20 09:44:59Z  queue.pause.update                  -      -     pause updated by jdoe: "incident INC-311: waiting for the revert"
+      2026-11-20 09:41:52Z  scheduled_freeze.create             -      -     freeze created by jdoe: "release 4.2 code freeze", 2026-11-21T18:00:00+01:00 → 2026-11-23T08:00:00+01:00
+      2026-11-20 09:38:45Z  scheduled_freeze.delete             -      -     freeze "release 4.2 code freeze" deleted by release-bot: "release shipped early"
+      2026-11-20 09:35:38Z  scheduled_freeze.update             -      -     freeze "release 4.2 code freeze" updated by jdoe: now 2026-11-21T18:00:00+01:00 → 2026-11-24T08:00:00+01:00
       "
     `);
   });

@@ -28,7 +28,7 @@ describe("renderChart", () => {
         { start: "2026-11-20T11:00:00Z", end: "2026-11-20T12:00:00Z", value: 9 },
       ],
     });
-    expect(text).toBe("queue_name default\n  entered  ▁█  min 2  max 9\n  2026-11-20 10:00Z → 2026-11-20 12:00Z · 2 intervals\n");
+    expect(text).toBe("queue_name default\n  entered  ▁█  min 2  max 9\n  2026-11-20 10:00:00Z → 2026-11-20 12:00:00Z · 2 intervals\n");
   });
   it("says when there is no data", () => {
     expect(renderChart({ title: "t", label: "x", columns: 80, points: [] })).toBe("t\n  x  (no data)\n");
@@ -51,7 +51,7 @@ describe("onTimeGrid", () => {
     expect(onTimeGrid(points)).toEqual({ values: [1, 5, undefined, undefined, undefined, 3], slots: 6 });
     const text = renderChart({ title: "queue default", label: "count", points, columns: 80 });
     expect(text).toBe(
-      "queue default\n  count  ▁█   ▅  min 1  max 5\n  2026-11-20 10:00Z → 2026-11-20 16:00Z · 3 of 6 intervals with data\n",
+      "queue default\n  count  ▁█   ▅  min 1  max 5\n  2026-11-20 10:00:00Z → 2026-11-20 16:00:00Z · 3 of 6 intervals with data\n",
     );
   });
 
@@ -61,7 +61,7 @@ describe("onTimeGrid", () => {
       { start: at(15), end: at(16), value: 3 },
     ];
     const text = renderChart({ title: "queue default", label: "count", points, columns: 60 });
-    expect(text.split("\n").slice(2)).toEqual(["  2026-11-20 10:00Z → 2026-11-20 16:00Z", "  2 of 6 intervals with data", ""]);
+    expect(text.split("\n").slice(2)).toEqual(["  2026-11-20 10:00:00Z → 2026-11-20 16:00:00Z", "  2 of 6 intervals with data", ""]);
   });
 
   it("keeps a partial first interval in its place", () => {

@@ -216,7 +216,7 @@ function scenarios(): void {
       const r = await run(ARGS);
       expect(r.code).toBe(6);
       expect(lines(r.stderr)).toEqual([
-        "mq: GET /v1/repos/acme/web/logs?per_page=10 returned more than 64 MB; mq reads at most 64 MB a response",
+        "mq: GET /v1/repos/acme/web/logs?per_page=10 returned more than 64 MiB; mq reads at most 64 MiB a response",
         "ask for smaller pages with --per-page",
       ]);
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -13,7 +13,8 @@ import { exportParquet, previousExport, removePreviousExport } from "../../archi
 import { prepareArchiveQuery, queryFailure } from "../../archive/sandbox.js";
 import { startSpinner } from "../../iostreams/spinner.js";
 import { colors } from "../../iostreams/color.js";
-import { formatCount } from "../../output/format.js";
+import { screenOf } from "../../iostreams/long-list.js";
+import { formatBytes, formatCount, formatInstantMs, formatTime } from "../../output/format.js";
 import { cellText, openRows, writeRows } from "./render.js";
 import { SYNC_COLUMNS, type ArchiveSyncOptions } from "./sync.js";
 import { STATUS_COLUMNS, type ArchiveStatusOptions } from "./status.js";
@@ -137,7 +138,12 @@ export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context)
       last_sync: row.last_sync ?? null,
       last_sync_complete: row.complete ?? null,
       raw_bytes: row.raw_bytes,
-      gaps: opts.format === "table" ? (gaps.length === 0 ? "none" : gaps.map((g) => `${g.from}..${g.to} (${g.reason})`).join("; ")) : gaps,
+      gaps:
+        opts.format === "table"
+          ? gaps.length === 0
+            ? "none"
+            : gaps.map((g) => `${statusTime(g.from)} to ${statusTime(g.to)} (${g.reason})`).join("; ")
+          : gaps,
     });
   }
   const size = await archiveSize(path);
@@ -151,7 +157,9 @@ export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context)
     // the table code only for a table on a terminal (output/table.ts)
     const { fittedTable } = await import("../../output/fitted-table.js");
     const head = STATUS_COLUMNS.map((c) => c.toUpperCase());
-    const rows = records.map((r) => STATUS_COLUMNS.map((c) => cellText(r[c])));
+    // a screen of repositories on a terminal (iostreams/long-list.ts), the count on stderr
+    const shown = screenOf(ctx.io, records, "repositories");
+    const rows = shown.rows.map((r) => STATUS_COLUMNS.map((c) => statusCell(c, r[c])));
     const align = STATUS_COLUMNS.map((c) => (c === "events" || c === "raw_bytes" ? "right" : "left"));
     ctx.io.stdout.write(
       fittedTable({
@@ -166,26 +174,32 @@ export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context)
         drop: [6, 8, 2, 9, 4, 7, 3, 5],
       }) + "\n",
     );
+    if (shown.more !== undefined) ctx.io.stderr.write(`Archive ${path}: ${shown.more}\n`);
     return;
   }
   await writeRows(ctx, opts.format, STATUS_COLUMNS, records);
 }
 
 function iso(ms: number): string {
-  return new Date(ms).toISOString();
+  return formatInstantMs(ms);
 }
 
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ["KiB", "MiB", "GiB", "TiB"];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v.toFixed(1)} ${units[i]}`;
+/** A time of the archive's records (to the microsecond) in the one form of a time on a table. */
+function statusTime(v: string): string {
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? cellText(v) : formatTime(t);
 }
+
+/** archive status's cell on a table: counts grouped, sizes humanised, times in the one form. */
+function statusCell(column: string, v: unknown): string {
+  const n = typeof v === "number" || typeof v === "bigint" ? Number(v) : undefined;
+  if (column === "events" && n !== undefined) return formatCount(n);
+  if (column === "raw_bytes" && n !== undefined) return formatBytes(n);
+  if (TIME_COLUMNS.has(column) && typeof v === "string") return statusTime(v);
+  return cellText(v);
+}
+
+const TIME_COLUMNS = new Set(["first_event", "last_event", "covered_from", "covered_to", "last_sync"]);
 
 export async function runArchiveQuery(opts: ArchiveQueryOptions, ctx: Context): Promise<void> {
   // sandboxed: the engine reaches the archive only, read-only, its configuration locked; the

@@ -10,6 +10,7 @@ import { startSpinner } from "../../iostreams/spinner.js";
 import { writeTimeline } from "./stays-render.js";
 import type { PrOptions } from "./pr.js";
 import { maxOf, minOf } from "../../arrays.js";
+import { formatTime } from "../../output/format.js";
 
 export async function runPr(opts: PrOptions, ctx: Context): Promise<void> {
   const repo = await ctx.resolveRepo();
@@ -61,10 +62,9 @@ export async function runPr(opts: PrOptions, ctx: Context): Promise<void> {
   const timeline = timelineOf(opts.pullRequest, events);
   await writeTimeline(ctx, `${repo.owner}/${repo.name}`, opts, timeline);
   if (timeline.length === 0) {
-    const iso = (d: Date) => d.toISOString().replace(".000Z", "Z");
     ctx.io.stderr.write(
       // a window that reaches before the data held already starts as early as it can
-      `mq: #${opts.pullRequest} has no queue stay from ${iso(opts.since)} to ${iso(opts.until)}${outside ? "" : "; --since reaches further back"}.\n`,
+      `mq: #${opts.pullRequest} has no queue stay from ${formatTime(opts.since)} to ${formatTime(opts.until)}${outside ? "" : "; --since reaches further back"}.\n`,
     );
   }
 }

@@ -9,7 +9,7 @@ import { outsideData } from "../../insights/held.js";
 import { openEventSource } from "../../archive/event-source.js";
 import { stayRecord, sortValue, type StayRecord } from "../../insights/records.js";
 import { startSpinner } from "../../iostreams/spinner.js";
-import { formatCount } from "../../output/format.js";
+import { formatCount, formatTime } from "../../output/format.js";
 import { wrapLine } from "../../iostreams/terminal-width.js";
 import { screenLimit, shownOf } from "../../iostreams/long-list.js";
 import { resolveRepos, eachRepo, someReposFailed, type RepoFailure } from "../../cmdutil/repos.js";
@@ -128,7 +128,7 @@ export async function runPrs(opts: PrsOptions, ctx: Context): Promise<void> {
       opts.sort === "queue_time" ? "slowest" : opts.sort ? "top" : "newest",
     );
     const more = written < matched && opts.limit === undefined ? `; more with --limit ${matched}` : "";
-    const summary = `${label}: ${stays} from ${iso(opts.since)} to ${iso(opts.until)}${source.fromArchive ? " (from the archive)" : ""}${more}`;
+    const summary = `${label}: ${stays} from ${formatTime(opts.since)} to ${formatTime(opts.until)}${source.fromArchive ? " (from the archive)" : ""}${more}`;
     // broken between words, as wide as the table above it at most
     ctx.io.stderr.write(wrapLine(summary, ctx.io.messageWidth()) + "\n");
   }
@@ -171,5 +171,3 @@ async function noSuchNames(
   }
   return undefined;
 }
-
-const iso = (d: Date) => d.toISOString().replace(".000Z", "Z");

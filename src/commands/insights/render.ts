@@ -6,7 +6,9 @@ import type { FigureRow, InsightsReport } from "../../insights/report.js";
 import { DISTRIBUTIONS, STATISTICS } from "../../insights/figures.js";
 import { writeChunk } from "../../output/records.js";
 import { exportAll } from "../../output/exporter.js";
-import { formatFigure } from "../../output/format.js";
+import { formatChange, formatFigure, formatTime } from "../../output/format.js";
+import { ALL_ROWS_HINT, SCREEN_ROWS, shownOf } from "../../iostreams/long-list.js";
+import { wrapLine } from "../../iostreams/terminal-width.js";
 import type { FieldKind } from "../../stats/endpoints.js";
 import type { Unit } from "../../insights/figures.js";
 import { fitLine, fittedTable } from "../../output/fitted-table.js";
@@ -82,7 +84,7 @@ export function renderRepositories(m: InsightsMulti, o: InsightsRenderOptions): 
 
 /** The report's figures as a table (the GitHub Actions step summary of --fail-if): humanised, with the change. */
 export function insightsHeadline(r: InsightsReport): MarkdownTable {
-  const pct = (d: number | null) => (d === null ? "-" : `${d > 0 ? "+" : ""}${(d * 100).toFixed(Math.abs(d) < 0.1 && d !== 0 ? 1 : 0)}%`);
+  const pct = (d: number | null) => (d === null ? "-" : formatChange(d));
   // no columns of a comparison with a window outside the data held
   const compared = r.compare !== null && r.previousUnavailable === undefined;
   return {
@@ -174,7 +176,7 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
   const compare = r.previousUnavailable === undefined ? r.compare : null;
   const arrow = (f: { change: number | null; verdict?: 1 | -1 | 0 }) => changeText(f.change, f.verdict ?? 0, compare !== null, c);
   const out: string[] = [];
-  const when = (s: string) => s.replace("T", " ").replace(/:00Z$/, "Z");
+  const when = (s: string) => formatTime(Date.parse(s));
   // every table as wide as the terminal at most: headers broken into words, then columns left out
   // (named under it); a free-text last column is cut first
   const table = (head: string[], rows: string[][], more: Partial<Parameters<typeof fittedTable>[0]> = {}) =>
@@ -245,10 +247,16 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
   }
   if (r.slowest.length) {
     const d = (v: unknown) => (typeof v === "number" ? formatValue(v, "seconds") : "-");
+    // a screen of them on a terminal (iostreams/long-list.ts); the rest named under the table
+    const slowest = o.columns === undefined ? r.slowest : r.slowest.slice(0, SCREEN_ROWS);
+    const more =
+      slowest.length < r.slowest.length
+        ? `${shownOf(slowest.length, r.slowest.length, "pull requests", "slowest")}; ${ALL_ROWS_HINT} (or mq prs --slowest ${r.slowest.length})`
+        : undefined;
     out.push(
       table(
         ["SLOWEST", "BASE", "QUEUE", "ENTERED", "IN QUEUE", "WAITING", "CI", "OUTCOME"],
-        r.slowest.map((s) => [
+        slowest.map((s) => [
           r.repository === "total" ? `${printable(s.repository)}#${s.pull_request}` : `#${s.pull_request}`,
           printable(s.base_ref ?? "-"),
           printable(s.queue_name ?? "-"),
@@ -264,7 +272,7 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
           // a slowest list keeps its time in queue: the entry time, base, CI and waiting give way first
           drop: [3, 1, 6, 5, 2, 7],
         },
-      ),
+      ) + (more !== undefined ? `${wrapLine(more, o.columns)}\n` : ""),
     );
   }
   return out.join("\n").replace(/\n{3,}/g, "\n\n");
@@ -279,13 +287,12 @@ export function formatValue(v: number | null, unit: Unit): string {
 }
 
 /**
- * "▲ 12%" / "▼ 3%" / "= 0%", green when better and red when worse; "-" without a base. `sign`
+ * "▲ 12%" / "▼ 3%" / "= 0%" / "▲ ×2.3" (formatChange), green when better and red when worse; "-" without a base. `sign`
  * overrides the polarity for rows that are not figures (exit reasons).
  */
 export function changeText(delta: number | null, verdict: 1 | -1 | 0, compared: boolean, c: ChalkInstance, polarity?: 1 | -1): string {
   if (!compared || delta === null) return compared ? c.dim("-") : "";
-  const pct = `${Math.abs(delta * 100).toFixed(Math.abs(delta) < 0.1 && delta !== 0 ? 1 : 0)}%`;
-  const text = delta > 0 ? `▲ ${pct}` : delta < 0 ? `▼ ${pct}` : `= ${pct}`;
+  const text = formatChange(delta);
   const v = polarity !== undefined ? (delta === 0 ? 0 : Math.sign(delta) * polarity) : verdict;
   return v > 0 ? c.green(text) : v < 0 ? c.red(text) : c.dim(text);
 }

@@ -2,7 +2,7 @@
 import type { ChalkInstance } from "chalk";
 import type { Context, OutputFormat } from "../../context.js";
 import { STAY_FIELDS, stayRecord, type StayRecord } from "../../insights/records.js";
-import { formatDuration, formatFigure, formatRelativeTime } from "../../output/format.js";
+import { formatAge, formatDuration, formatFigure, formatInstant, formatInstantMs, formatTime } from "../../output/format.js";
 import { fittedTable } from "../../output/fitted-table.js";
 import { wrapLine } from "../../iostreams/terminal-width.js";
 import { colors } from "../../iostreams/color.js";
@@ -91,20 +91,21 @@ export function renderStayTable(
 
 function relative(v: unknown, now: Date): string {
   const t = typeof v === "string" ? Date.parse(v) : NaN;
-  return Number.isFinite(t) ? formatRelativeTime(new Date(t), now) : "-";
+  return Number.isFinite(t) ? formatAge(t, now) : "-";
 }
 
-/** an RFC 3339 time to the second: the table's column stays narrow */
+/** a record's time in the one form of a time on a table */
 function seconds(v: unknown): string {
   if (typeof v !== "string") return "-";
   const t = Date.parse(v);
-  return Number.isFinite(t) ? iso(t)! : v;
+  return Number.isFinite(t) ? formatTime(t) : v;
 }
 
 // ---------------------------------------------------------------------------------------------
 // mq pr N
 
-const iso = (t: number | null) => (t === null ? null : new Date(Math.floor(t / 1000) * 1000).toISOString().replace(".000Z", "Z"));
+/** a time in the records (json, ndjson, csv): RFC 3339 UTC to the second */
+const iso = (t: number | null) => (t === null ? null : formatInstant(Math.floor(t / 1000) * 1000));
 
 export async function writeTimeline(
   ctx: Context,
@@ -118,7 +119,7 @@ export async function writeTimeline(
       repository,
       pull_request: opts.pullRequest,
       stay: i + 1,
-      at: new Date(st.at).toISOString(),
+      at: formatInstantMs(st.at),
       wait: st.wait,
       type: st.type,
       text: st.text,
@@ -136,7 +137,7 @@ export async function writeTimeline(
         until: iso(untilMs),
         stays: timeline.map((t) => ({
           ...stayRecord(t.stay, untilMs),
-          steps: t.steps.map((st) => ({ at: new Date(st.at).toISOString(), wait: st.wait, type: st.type, text: st.text })),
+          steps: t.steps.map((st) => ({ at: formatInstantMs(st.at), wait: st.wait, type: st.type, text: st.text })),
           runs: t.stay.runs.map(runRecord),
         })),
       }),
@@ -191,7 +192,7 @@ export function renderTimeline(
   out.push(
     prose(
       c.bold(
-        `#${opts.pullRequest} in ${repository}: ${n} stay${n === 1 ? "" : "s"} in the queue from ${iso(opts.since.getTime())} to ${iso(untilMs)}`,
+        `#${opts.pullRequest} in ${repository}: ${n} stay${n === 1 ? "" : "s"} in the queue from ${formatTime(opts.since)} to ${formatTime(untilMs)}`,
       ),
     ),
   );
@@ -212,7 +213,7 @@ export function renderTimeline(
     out.push(
       prose(
         c.bold(
-          `Stay ${i + 1} of ${n}: base ${printable(s.base ?? "?")}, queue ${printable(s.queue ?? "?")}, entered ${iso(s.enteredAt)}${s.enterEventAt === null ? " (before the window)" : ""}: `,
+          `Stay ${i + 1} of ${n}: base ${printable(s.base ?? "?")}, queue ${printable(s.queue ?? "?")}, entered ${formatTime(s.enteredAt)}${s.enterEventAt === null ? " (before the window)" : ""}: `,
         ) + ended,
       ),
     );
@@ -232,7 +233,7 @@ export function renderTimeline(
         // a step's text wraps rather than being cut: it is what the step says
         fittedTable({
           head: ["TIME", "WAIT", "STEP"],
-          rows: t.steps.map((st) => [iso(st.at)!, st.wait === null ? "-" : formatDuration(st.wait), printable(st.text)]),
+          rows: t.steps.map((st) => [formatTime(st.at), st.wait === null ? "-" : formatDuration(st.wait), printable(st.text)]),
           columns: inner,
           colors: c,
           align: ["left", "right", "left"],
@@ -247,8 +248,8 @@ export function renderTimeline(
             head: ["RUN", "STARTED", "ENDED", "TIME", "BATCH", "RESULT"],
             rows: s.runs.map((r, k) => [
               String(k + 1),
-              iso(r.startedAt) ?? "-",
-              iso(r.endedAt) ?? "running",
+              r.startedAt === null ? "-" : formatTime(r.startedAt),
+              r.endedAt === null ? "running" : formatTime(r.endedAt),
               r.startedAt !== null && r.endedAt !== null ? formatDuration((r.endedAt - r.startedAt) / 1000) : "-",
               r.pullRequests.map((p) => `#${p}`).join(" "),
               printable(runResult(r)),

@@ -7,6 +7,7 @@ import { formatInstant } from "../../cmdutil/time.js";
 import { colors } from "../../iostreams/color.js";
 import { terminalText } from "../../iostreams/terminal-text.js";
 import { exportAll } from "../../output/exporter.js";
+import { formatCount, formatPercent, formatTimeText } from "../../output/format.js";
 import type { LogsAggregateOptions } from "./aggregate.js";
 
 /** The facet lists of the response, in the order shown, and the name each row carries. */
@@ -73,16 +74,18 @@ export async function runLogsAggregate(opts: LogsAggregateOptions, ctx: Context)
       table: async () => {
         // the table code and its width tables only when a table is drawn (output/table.ts)
         const { renderTable } = await import("../../output/table.js");
-        const share = (n: number) => (body.total > 0 ? `${((100 * n) / body.total).toFixed(1)}%` : "-");
+        const share = (n: number) => (body.total > 0 ? formatPercent(n / body.total) : "-");
+        // a bucket's bounds in the one form of a time when they are UTC instants, escaped otherwise
+        const when = (v: string) => formatTimeText(String(v)) ?? terminalText(String(v));
         const tableColors = colors(ctx.io, "stdout");
         return {
           async write() {},
           async end() {
-            ctx.io.stderr.write(`${repo.owner}/${repo.name}: ${body.total.toLocaleString("en-US")} events\n`);
+            ctx.io.stderr.write(`${repo.owner}/${repo.name}: ${formatCount(body.total)} events\n`);
             ctx.io.stdout.write(
               renderTable({
                 head: ["FACET", "VALUE", "COUNT", "SHARE"],
-                rows: rows.map((r) => [r.facet, terminalText(r.value), r.count.toLocaleString("en-US"), share(r.count)]),
+                rows: rows.map((r) => [r.facet, terminalText(r.value), formatCount(r.count), share(r.count)]),
                 columns: ctx.io.tableWidth(),
                 colors: tableColors,
                 align: ["left", "left", "right", "right"],
@@ -93,7 +96,7 @@ export async function runLogsAggregate(opts: LogsAggregateOptions, ctx: Context)
             ctx.io.stdout.write(
               renderTable({
                 head: ["START", "END", "COUNT"],
-                rows: histogram.map((b) => [terminalText(b.start), terminalText(b.end), b.count.toLocaleString("en-US")]),
+                rows: histogram.map((b) => [when(b.start), when(b.end), formatCount(b.count)]),
                 columns: ctx.io.tableWidth(),
                 colors: tableColors,
                 align: ["left", "left", "right"],

@@ -5,6 +5,7 @@ import { filterArgs, LOGS_FILTERS } from "../../cmdutil/logs-filters.js";
 import { messageText, shellWord } from "../../iostreams/terminal-text.js";
 import { formatInstant } from "../../cmdutil/time.js";
 import { DEFAULT_TERMINAL_LIMIT, DEFAULT_WINDOW_MS, type LogsOptions } from "./options.js";
+import { formatCount, formatTime } from "../../output/format.js";
 
 /**
  * The command that picks up where a failed run stopped: the same server (never the token), the
@@ -44,10 +45,9 @@ export function resumeCommand(
   return args.map(shellWord).join(" ");
 }
 
-/** The window in words: "in the last 24 hours", "from 2026-11-20T09:00:00Z to now". */
+/** The window in words: "in the last 24 hours", "from 2026-11-20 09:00:00Z to now". */
 export function windowWords(opts: LogsOptions): string {
-  // minutes are enough to say which window; the resume command keeps the exact instants
-  const at = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ") + "Z";
+  const at = formatTime;
   return opts.since
     ? `from ${at(opts.since)} to ${opts.until ? at(opts.until) : "now"}`
     : opts.until
@@ -90,7 +90,7 @@ export function headerLine(opts: LogsOptions, repo: string, count: number, trunc
     ];
     return `${repo}: no events ${window}${from}${filters.length ? ` matching ${filters.join(" ")}` : ""}${next.length ? `; try ${next.join(" or ")}` : ""}.`;
   }
-  const n = `${count.toLocaleString("en-US")} event${count === 1 ? "" : "s"}`;
+  const n = `${formatCount(count)} event${count === 1 ? "" : "s"}`;
   if (!truncated) return `${repo}: ${n} ${window}${from}`;
   return `${repo}: the newest ${n} ${window}${from}; more with --all`;
 }

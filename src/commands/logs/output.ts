@@ -2,6 +2,7 @@
 // contract mismatches the table shows as key=value, the --follow status line, and prose for stderr.
 import type { Context } from "../../context.js";
 import { openExport, type Sink } from "../../output/exporter.js";
+import { formatAge, formatTime } from "../../output/format.js";
 import type { LogEvent } from "../../api/events.js";
 import { messageText } from "../../iostreams/terminal-text.js";
 import { csvColumns, type LogsOptions } from "./options.js";
@@ -87,10 +88,9 @@ export class WaitingLine {
   /** `lastEventMs`: when the newest event printed was received (-Infinity before any) */
   show(lastEventMs: number): void {
     if (!this.ctx.io.isStderrTerminal()) return;
-    const pad = (n: number) => String(n).padStart(2, "0");
-    const clock = (d: Date) => `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-    const last = Number.isFinite(lastEventMs) ? `, last event ${clock(new Date(lastEventMs))}` : "";
-    const text = `waiting for new events · checked ${clock(this.ctx.now())}${last}`.slice(0, Math.max(this.ctx.io.width() - 1, 10));
+    const age = formatAge(lastEventMs, this.ctx.now());
+    const last = Number.isFinite(lastEventMs) ? `, last event ${age === "now" ? "now" : `${age} ago`}` : "";
+    const text = `waiting for new events · checked ${formatTime(this.ctx.now())}${last}`.slice(0, Math.max(this.ctx.io.width() - 1, 10));
     this.ctx.io.stderr.write(`\r\x1b[2K${this.ctx.io.colorEnabled("stderr") ? `\x1b[2m${text}\x1b[22m` : text}`);
     this.shown = true;
   }

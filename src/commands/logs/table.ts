@@ -7,19 +7,10 @@ import type { IOStreams } from "../../iostreams/iostreams.js";
 import { colors } from "../../iostreams/color.js";
 import { eventFamily, summarizeEvent, type SummaryEvent } from "./event-summary.js";
 import type { Sink } from "../../output/exporter.js";
-import { formatDuration, formatInstant } from "../../output/format.js";
+import { formatAge, formatTime, formatTimeText } from "../../output/format.js";
 import { columnWidths, fixedWidthRows, renderTable } from "../../output/table.js";
 import { terminalText } from "../../iostreams/terminal-text.js";
 import { fitType, SHORT_TYPE_WIDTH, typeLabel } from "./type-names.js";
-
-/**
- * An RFC 3339 instant in UTC: its first SECOND_LENGTH characters are the instant to the second.
- * Days past the 28th are left to Date (whether the 30th exists depends on the month), as are other
- * offsets.
- */
-const UTC_SECOND = /^(?:\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d)(?:\.\d+)?(?:Z|z|[+-]00:00)$/;
-/** "2026-01-01T00:00:00" */
-const SECOND_LENGTH = 19;
 
 /** How many rows a table is sized from before its column widths are fixed. */
 export const TABLE_SIZING_ROWS = 500;
@@ -42,22 +33,6 @@ export interface EventTableOptions {
   clock?: boolean;
   /** called before each batch of rows reaches stdout (--follow clears its waiting line) */
   beforeWrite?: () => void;
-}
-
-/** "now", "45s", "3m", "2h", "5d": how long ago, in the fewest characters (kubectl's AGE). */
-export function formatAge(date: Date, now: Date): string {
-  const diff = Math.round((now.getTime() - date.getTime()) / 1000);
-  if (Math.abs(diff) < 10) return "now";
-  const text = formatDuration(Math.abs(diff)).split(" ")[0]!;
-  return diff >= 0 ? text : `in ${text}`;
-}
-
-/** 12:04:05 in local time (the clock on the wall), with the date when it is not today's. */
-export function formatClock(date: Date, now: Date): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  const time = `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
-  const sameDay = date.getFullYear() === now.getFullYear() && date.getMonth() === now.getMonth() && date.getDate() === now.getDate();
-  return sameDay ? time : `${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${time}`;
 }
 
 /**
@@ -113,21 +88,20 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
   const outcomeCell = (v: unknown): string =>
     typeof v === "string" && /^[a-z_]{1,20}$/.test(v) ? (outcomeColor[v] ?? ((s: string) => s))(v) : "-";
   const toCells = (ev: LogEvent): string[] => {
-    // off a terminal, a UTC instant is its own text cut to the second: what the Date round trip
-    // below gives, without parsing and formatting a date for every row of a long log
-    const utc = !terminal && !opts.clock && typeof ev.received_at === "string" && UTC_SECOND.test(ev.received_at);
-    const at = utc ? undefined : new Date(ev.received_at);
-    // whole seconds keep the column aligned; the exact instant is in json/ndjson/csv
+    // an instant in UTC is its own text, cut to the second (formatTimeText): no date parsed and
+    // formatted for every row of a long log. A terminal gets ages (clock times when following: they
+    // stay true); whole seconds keep the column aligned; the exact instant is in json/ndjson/csv
+    const ageOnly = terminal && !opts.clock;
+    const text = !ageOnly && typeof ev.received_at === "string" ? formatTimeText(ev.received_at) : undefined;
+    const at = text === undefined ? new Date(ev.received_at) : undefined;
     const time =
       at === undefined
-        ? ev.received_at.slice(0, SECOND_LENGTH) + "Z"
+        ? text!
         : Number.isNaN(at.getTime())
           ? terminalText(String(ev.received_at))
-          : opts.clock
-            ? formatClock(at, opts.now())
-            : terminal
-              ? formatAge(at, opts.now())
-              : formatInstant(new Date(Math.floor(at.getTime() / 1000) * 1000));
+          : ageOnly
+            ? formatAge(at, opts.now())
+            : formatTime(at);
     const pr = ev.pull_request !== null ? `#${ev.pull_request}` : "";
     // the repository as sent, quoted-escaped: no control character reaches the terminal
     // server text through the door (terminalText) before mq's colour goes around it

@@ -5,19 +5,16 @@ import type { Context } from "../../context.js";
 import type { MqError } from "../../errors.js";
 import { openEventSource } from "../../archive/event-source.js";
 import { eachRepo, resolveRepos, someReposFailed, type RepoFailure } from "../../cmdutil/repos.js";
-import { recordTime } from "../../insights/records.js";
 import { readQueue } from "../../queue/reconstruct.js";
 import { QUEUE_FIELDS, queueRecord, type QueueRecord } from "../../queue/records.js";
 import { startSpinner } from "../../iostreams/spinner.js";
 import { wrapLine } from "../../iostreams/terminal-width.js";
 import { openExport } from "../../output/exporter.js";
-import { formatCount } from "../../output/format.js";
+import { formatCount, formatTime } from "../../output/format.js";
 import { writeChunk } from "../../output/records.js";
 import type { QueueOptions } from "./index.js";
 import { renderQueueTable } from "./table.js";
 import { watchQueue } from "./watch.js";
-
-const iso = recordTime;
 
 export async function runQueue(opts: QueueOptions, ctx: Context): Promise<void> {
   const repos = await resolveRepos(ctx);
@@ -76,7 +73,12 @@ export async function runQueue(opts: QueueOptions, ctx: Context): Promise<void> 
       async write() {},
       async end() {
         if (records.length === 0) return;
-        await writeChunk(ctx.io.stdout, renderQueueTable(records, untilMs, ctx, { repository: repos.length > 1 }));
+        let more: string | undefined;
+        await writeChunk(
+          ctx.io.stdout,
+          renderQueueTable(records, untilMs, ctx, { repository: repos.length > 1, more: (line) => (more = line) }),
+        );
+        if (more !== undefined) ctx.io.stderr.write(wrapLine(`${label}: ${more}`, ctx.io.messageWidth()) + "\n");
       },
     }),
   });
@@ -86,8 +88,8 @@ export async function runQueue(opts: QueueOptions, ctx: Context): Promise<void> 
     const older = records.filter((r) => r.entered_before_lookback).length;
     const n = records.length;
     const line =
-      `${repos.length === 1 ? label : `${formatCount(results.length)} of ${label}`}: ${formatCount(n)} pull request${n === 1 ? "" : "s"} in the queue at ${iso(untilMs)}` +
-      `${source.fromArchive ? " (from the archive)" : ""}, rebuilt from the queue events since ${iso(opts.since.getTime())}` +
+      `${repos.length === 1 ? label : `${formatCount(results.length)} of ${label}`}: ${formatCount(n)} pull request${n === 1 ? "" : "s"} in the queue at ${formatTime(untilMs)}` +
+      `${source.fromArchive ? " (from the archive)" : ""}, rebuilt from the queue events since ${formatTime(opts.since)}` +
       `; a stay entered before then with no event since is not seen${older ? `; ${older} entered before it (*)` : ""}`;
     ctx.io.stderr.write(wrapLine(line, ctx.io.messageWidth()) + "\n");
   }

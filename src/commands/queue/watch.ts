@@ -15,7 +15,7 @@ import { QUEUE_EVENT_TYPES } from "../../insights/dialects.js";
 import { recordTime } from "../../insights/records.js";
 import { apiEventSource, type EventSource } from "../../insights/walk.js";
 import { messageText } from "../../iostreams/terminal-text.js";
-import { formatCount } from "../../output/format.js";
+import { formatCount, formatTime } from "../../output/format.js";
 import { createRecordWriter } from "../../output/records.js";
 import { followQueue } from "../../queue/follow.js";
 import { readQueue, type QueueMemory } from "../../queue/reconstruct.js";
@@ -110,12 +110,19 @@ export async function watchQueue(opts: QueueOptions, ctx: Context, repos: readon
     const rows = follows.flatMap((f) => f.rows);
     if (screen) {
       const n = rows.length;
-      const table = n ? renderQueueTable(rows, atMs, ctx, { repository: repos.length > 1 }) : "";
+      let more: string | undefined;
+      const table = n
+        ? renderQueueTable(rows, atMs, ctx, {
+            repository: repos.length > 1,
+            more: (line) => (more = line),
+            how: "mq queue -o table | less shows them all",
+          })
+        : "";
       const failing = follows.filter((f) => f.error !== undefined).map((f) => `${f.repository}: ${f.error}`);
       const status =
-        `${repos.length === 1 ? follows[0]?.repository : `${follows.length} repositories`}: ${formatCount(n)} pull request${n === 1 ? "" : "s"} in the queue at ${recordTime(atMs)}` +
+        `${repos.length === 1 ? follows[0]?.repository : `${follows.length} repositories`}: ${formatCount(n)} pull request${n === 1 ? "" : "s"} in the queue at ${formatTime(atMs)}` +
         `; every ${intervalSeconds} s, Ctrl-C to stop`;
-      ctx.io.stdout.write(`${HOME_CLEAR}${table}${[...failing, status].join("\n")}\n`);
+      ctx.io.stdout.write(`${HOME_CLEAR}${table}${[...(more !== undefined ? [more] : []), ...failing, status].join("\n")}\n`);
       return;
     }
     const at = recordTime(atMs);

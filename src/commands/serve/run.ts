@@ -6,6 +6,7 @@ import type { DialectName } from "../../api/dialects/types.js";
 import { isLoopbackHost } from "../../api/urls.js";
 import { startBudgetedServer } from "../../server/worker.js";
 import type { ServeOptions } from "./index.js";
+import { formatTime } from "../../output/format.js";
 
 export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> {
   if (opts.token) ctx.secrets.add(opts.token);
@@ -61,7 +62,7 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
   ctx.io.stdout.write(`${server.url}\n`);
   const what = opts.eventsFile
     ? `replaying ${opts.eventsFile}`
-    : `simulating ${opts.days} days${opts.now ? ` up to ${opts.now.toISOString()}` : ""}${opts.speed !== undefined ? `, the present running ${opts.speed}× as fast as real time` : ""}, seed ${opts.seed}${opts.repos ? `, repositories ${opts.repos.join(", ")}` : ", any owner/name"}`;
+    : `simulating ${opts.days} days${opts.now ? ` up to ${formatTime(opts.now)}` : ""}${opts.speed !== undefined ? `, the present running ${opts.speed}× as fast as real time` : ""}, seed ${opts.seed}${opts.repos ? `, repositories ${opts.repos.join(", ")}` : ", any owner/name"}`;
   ctx.io.stderr.write(
     `mq serve: listening on ${server.url} (${what}${dialect === "spec" ? "" : `, speaking the ${dialect} dialect`})\n` +
       `Try: mq --api-url ${tryUrl(server.url)}${dialect === "spec" ? "" : ` --dialect ${dialect}`} --token ${opts.token ? "<your --token>" : "anything"} logs --repo ${opts.repos?.[0] ?? "acme/web"}\n` +

@@ -21,10 +21,10 @@ import type { SummaryFigures } from "../../stats/summary.js";
 import { renderChart } from "../../output/chart.js";
 import { colors } from "../../iostreams/color.js";
 import { allKeys, type Export } from "../../output/exporter.js";
-import { formatCount, formatDuration, formatFigure, formatPercent } from "../../output/format.js";
+import { formatCount, formatDuration, formatFigure, formatPercent, formatTime } from "../../output/format.js";
 import { writeChunk } from "../../output/records.js";
 import { columnWidths, renderTable } from "../../output/table.js";
-import { fitHeads, fitLine, naturalWidth, splitColumns } from "../../output/fitted-table.js";
+import { fitHeads, fitLine, keptColumns, naturalWidth, notShown } from "../../output/fitted-table.js";
 import { terminalText } from "../../iostreams/terminal-text.js";
 
 export interface RenderOptions {
@@ -47,16 +47,10 @@ export function formatCell(endpoint: StatsEndpoint, field: string, value: unknow
   return String(value);
 }
 
-/** 2026-11-20T11:00:00.123Z → 2026-11-20 11:00Z: minutes keep a column of intervals readable. */
+/** A time the API sent, in the one form of a time (formatTime); text that is no time as sent. */
 export function shortTime(iso: string): string {
   const t = Date.parse(iso);
-  if (Number.isNaN(t)) return iso;
-  return new Date(t).toISOString().slice(0, 16).replace("T", " ") + "Z";
-}
-
-/** 2026-11-20T11:00:00Z → "11-20 11:00" (UTC, the column says so): an interval's start in 11 columns. */
-function intervalTime(ms: number): string {
-  return new Date(ms).toISOString().slice(5, 16).replace("T", " ");
+  return Number.isNaN(t) ? iso : formatTime(t);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -143,20 +137,21 @@ function layOut(layout: Layout, rows: readonly Row[], opts: RenderOptions, foote
   });
   const head = fitHeads(layout.head, cells, opts.columns);
   const natural = columnWidths({ head, rows: cells });
-  return splitColumns(head, cells, opts.columns)
-    .map((keep) => {
-      const pick = <T>(xs: readonly T[]) => keep.map((i) => xs[i]!);
-      const align = keep.map((i) => (i === 0 ? ("left" as const) : ("right" as const)));
-      // figures keep their width; a label that does not fit wraps onto more lines rather than
-      // being cut in the middle, which would hide which group it is
-      const widths = pick(natural);
-      if (opts.columns !== undefined) {
-        const figures = widths.slice(1).reduce((a, w) => a + 2 + w, 0);
-        widths[0] = Math.max(8, Math.min(widths[0]!, opts.columns - figures));
-      }
-      return renderTable({ head: pick(head), rows: cells.map(pick), colors: opts.colors, align, wrap: true, widths });
-    })
-    .join("\n");
+  // too wide even with the headers broken: figures give way, the rightmost first, and are named
+  // under the table (fitted-table.ts); the label and the first figure stay
+  const keep = keptColumns(head, cells, opts.columns);
+  const pick = <T>(xs: readonly T[]) => keep.map((i) => xs[i]!);
+  const align = keep.map((i) => (i === 0 ? ("left" as const) : ("right" as const)));
+  // figures keep their width; a label that does not fit wraps onto more lines rather than being
+  // cut in the middle, which would hide which group it is
+  const widths = pick(natural);
+  if (opts.columns !== undefined) {
+    const figures = widths.slice(1).reduce((a, w) => a + 2 + w, 0);
+    widths[0] = Math.max(8, Math.min(widths[0]!, opts.columns - figures));
+  }
+  const table = renderTable({ head: pick(head), rows: cells.map(pick), colors: opts.colors, align, wrap: true, widths });
+  const left = layout.head.filter((_, i) => !keep.includes(i));
+  return left.length === 0 || opts.columns === undefined ? table : `${table}${notShown(opts.columns, left)}\n`;
 }
 
 /** For outcome and exit-reason endpoints: per group, the figure over the window for each category. */
@@ -313,17 +308,17 @@ function perInterval(endpoint: StatsEndpoint, groups: readonly StatsGroup[], fie
     if (category) {
       const field = fields[0]!;
       const present = categoryNames.filter((c) => group.records.some((r) => String(r[category]) === c));
-      const columns = categoryColumns(endpoint, field, "start (UTC)", [], [byCategory(endpoint, group.records, field)], opts);
+      const columns = categoryColumns(endpoint, field, "start", [], [byCategory(endpoint, group.records, field)], opts);
       layout = columns.layout;
       valuesAt = (records) => (records.length ? columns.rowValues(byCategory(endpoint, records, field)) : []);
       if (!present.length) valuesAt = () => [];
     } else {
-      layout = { head: ["start (UTC)", ...fields], format: (j, v) => formatCell(endpoint, fields[j]!, v, true) };
+      layout = { head: ["start", ...fields], format: (j, v) => formatCell(endpoint, fields[j]!, v, true) };
       // each figure as it is over that interval: a count the API sent as 0 is 0, a rate of 0 of 0
       // has no value, and an interval the API sent nothing for is a row of dashes (no data)
       valuesAt = (records) => fields.map((f) => (records.length ? windowValue(f, records) : undefined));
     }
-    const rows = grid.map((t) => ({ label: intervalTime(t), values: valuesAt(at.get(t) ?? []) }));
+    const rows = grid.map((t) => ({ label: formatTime(t), values: valuesAt(at.get(t) ?? []) }));
     if (rows.every((r) => idle(r.values))) {
       quiet++;
       return;

@@ -10,13 +10,13 @@ import { InterruptedError, NotMergedError, WaitTimeoutError } from "../../errors
 import { apiEventSource } from "../../insights/walk.js";
 import { readPullRequestEvents } from "../../queue/pull-request.js";
 import { explain, type StayWhy } from "../../queue/why.js";
-import { formatDuration } from "../../output/format.js";
+import { formatDuration, formatInstant, formatTime } from "../../output/format.js";
 import { createRecordWriter } from "../../output/records.js";
 import { inActions, workflowCommand } from "../../output/github.js";
 import { terminalText } from "../../iostreams/terminal-text.js";
 import type { WaitOptions } from "./index.js";
 
-const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString().replace(".000Z", "Z"));
+const iso = (t: number | null) => (t === null ? null : formatInstant(t));
 
 /** A change of the pull request's place in the queue, as one record. */
 export interface WaitRecord {
@@ -131,12 +131,12 @@ function statusLine(pr: number, w: StayWhy | undefined, nowMs: number): string {
 /** The outcome in one line, as mq why says it. */
 export function whyLine(pr: number, w: StayWhy): string {
   const s = w.stay;
-  if (s.outcome === "merged") return `#${pr} merged at ${iso(s.mergedAt ?? s.leftAt)}`;
+  if (s.outcome === "merged") return `#${pr} merged at ${formatTime(s.mergedAt ?? s.leftAt ?? Number.NaN)}`;
   const words = s.reasonText && s.reasonText !== s.reason ? `${s.reasonText} (${s.reason})` : String(s.reason);
   const checks = w.failingChecks.map((c) => `${c.name} ${c.state}${c.url ? ` ${c.url}` : ""}`);
   const culprit = w.evictions.filter((e) => e.role === "bystander").flatMap((e) => e.causedBy);
   return (
-    `#${pr} left the queue at ${iso(s.leftAt)} without merging: ${words}` +
+    `#${pr} left the queue at ${formatTime(s.leftAt ?? Number.NaN)} without merging: ${words}` +
     (checks.length ? `; failing: ${checks.join(", ")}` : "") +
     (culprit.length ? `; caused by ${[...new Set(culprit)].map((n) => `#${n}`).join(", ")}` : "") +
     `; next: ${w.next}`

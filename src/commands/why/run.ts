@@ -8,11 +8,13 @@ import { explain, type StayWhy, type WhyReport } from "../../queue/why.js";
 import { startSpinner } from "../../iostreams/spinner.js";
 import { terminalText } from "../../iostreams/terminal-text.js";
 import { exportAll } from "../../output/exporter.js";
-import { formatDuration } from "../../output/format.js";
+import { formatDuration, formatInstant, formatTime } from "../../output/format.js";
 import { writeChunk } from "../../output/records.js";
 import type { WhyOptions } from "./index.js";
 
-const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString().replace(".000Z", "Z"));
+const iso = (t: number | null) => (t === null ? null : formatInstant(t));
+/** a time in the text, in the one form of a time on a terminal */
+const at = (t: number | null) => (t === null ? "-" : formatTime(t));
 
 export async function runWhy(opts: WhyOptions, ctx: Context): Promise<void> {
   const repo = await ctx.resolveRepo();
@@ -109,19 +111,19 @@ const list = (ns: readonly number[]) => ns.map((n) => `#${n}`).join(", ");
 export function outcomeLine(w: StayWhy): string {
   const s = w.stay;
   const after = (t: number) => formatDuration((t - s.enteredAt) / 1000);
-  if (s.outcome === "merged") return `merged at ${iso(s.mergedAt)} after ${after(s.mergedAt!)}`;
-  if (s.outcome === "open") return `still in the queue: ${STATE_TEXT[w.state ?? ""] ?? w.state} since ${iso(w.stateSince)}`;
+  if (s.outcome === "merged") return `merged at ${at(s.mergedAt)} after ${after(s.mergedAt!)}`;
+  if (s.outcome === "open") return `still in the queue: ${STATE_TEXT[w.state ?? ""] ?? w.state} since ${at(w.stateSince)}`;
   // the reason is the server's too: a sentence the contract does not know is its own code
   const words =
     s.reasonText && s.reasonText !== s.reason
       ? `${terminalText(s.reasonText)} (${terminalText(String(s.reason))})`
       : terminalText(String(s.reason));
-  return `${s.outcome === "failed" ? "failed" : "dequeued"} at ${iso(s.leftAt)} after ${after(s.leftAt!)}: ${words}`;
+  return `${s.outcome === "failed" ? "failed" : "dequeued"} at ${at(s.leftAt)} after ${after(s.leftAt!)}: ${words}`;
 }
 
 export function whyText(repository: string, opts: WhyOptions, report: WhyReport, shown: readonly StayWhy[]): string {
   const pr = report.pullRequest;
-  const window = `from ${iso(opts.since.getTime())} to ${iso(opts.until.getTime())}`;
+  const window = `from ${at(opts.since.getTime())} to ${at(opts.until.getTime())}`;
   if (report.stays.length === 0) {
     const seen = report.seen;
     const lines = [`#${pr} in ${repository} did not enter a queue ${window}`];
@@ -132,7 +134,7 @@ export function whyText(repository: string, opts: WhyOptions, report: WhyReport,
         .map(([t, n]) => `${t} ×${n}`)
         .join(", ");
       lines.push(`  the log shows ${seen.events} event${seen.events === 1 ? "" : "s"} of #${pr}: ${types}`);
-      if (seen.lastCommand) lines.push(`  last command: ${seen.lastCommand} at ${iso(seen.lastCommandAt)}`);
+      if (seen.lastCommand) lines.push(`  last command: ${seen.lastCommand} at ${at(seen.lastCommandAt)}`);
     }
     return `${lines.join("\n")}\n`;
   }
@@ -140,7 +142,7 @@ export function whyText(repository: string, opts: WhyOptions, report: WhyReport,
   for (const w of shown) {
     const s = w.stay;
     out.push(
-      `#${pr} in ${repository}: stay ${w.index} of ${report.stays.length}, queue ${terminalText(s.queue ?? "?")} (base ${terminalText(s.base ?? "?")}), entered ${iso(s.enteredAt)}`,
+      `#${pr} in ${repository}: stay ${w.index} of ${report.stays.length}, queue ${terminalText(s.queue ?? "?")} (base ${terminalText(s.base ?? "?")}), entered ${at(s.enteredAt)}`,
     );
     out.push(`  ${outcomeLine(w)}`);
     for (const c of w.failingChecks)
@@ -149,10 +151,10 @@ export function whyText(repository: string, opts: WhyOptions, report: WhyReport,
     const bystander = w.evictions.filter((e) => e.role === "bystander");
     for (const e of w.evictions) {
       if (e.role === "culprit")
-        out.push(`  culprit: its batch of ${list(e.batch)} was bisected and #${pr}'s own checks failed (${iso(e.at)})`);
+        out.push(`  culprit: its batch of ${list(e.batch)} was bisected and #${pr}'s own checks failed (${at(e.at)})`);
       else if (e.code === "BISECTION")
-        out.push(`  bystander: its batch of ${list(e.batch)} failed because of ${list(e.causedBy)}, found by bisection (${iso(e.at)})`);
-      else out.push(`  bystander: its checks stopped, ${e.code}, caused by ${list(e.causedBy)} ahead of it (${iso(e.at)})`);
+        out.push(`  bystander: its batch of ${list(e.batch)} failed because of ${list(e.causedBy)}, found by bisection (${at(e.at)})`);
+      else out.push(`  bystander: its checks stopped, ${e.code}, caused by ${list(e.causedBy)} ahead of it (${at(e.at)})`);
     }
     if (bystander.length > 1) out.push(`  evicted ${bystander.length} times as a bystander`);
     out.push(`  next: ${w.next}`);

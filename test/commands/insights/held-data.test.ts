@@ -41,7 +41,7 @@ describe("mq --offline insights: windows before the bundled server's 30 days of 
     const r = await mq(["insights", "--since", "2h", "--compare", "2026-10-01..2026-10-08", "-o", "json"], { offline: true });
     expect(r.code, r.err).toBe(0);
     const reason =
-      "the comparison window 2026-10-01 00:00Z → 2026-10-08 00:00Z lies wholly before the bundled server's history (from 2026-10-21 00:00Z)";
+      "the comparison window 2026-10-01 00:00:00Z → 2026-10-08 00:00:00Z lies wholly before the bundled server's history (from 2026-10-21 00:00:00Z)";
     expect(r.err).toBe(`mq: warning: ${reason}: no previous figures and no change are given (previous: null in -o json).\n`);
     const doc = JSON.parse(r.out);
     expect(doc.compare).toEqual({ since: "2026-10-01T00:00:00Z", until: "2026-10-08T00:00:00Z" });
@@ -71,7 +71,7 @@ describe("mq --offline insights: windows before the bundled server's 30 days of 
     );
     expect(r.code, r.err).toBe(0);
     expect(r.err).toBe(
-      "mq: warning: the comparison window 2026-10-20 00:00Z → 2026-10-22 00:00Z lies partly before the bundled server's history (from 2026-10-21 00:00Z): no previous figures and no change are given (previous: null in -o json).\n",
+      "mq: warning: the comparison window 2026-10-20 00:00:00Z → 2026-10-22 00:00:00Z lies partly before the bundled server's history (from 2026-10-21 00:00:00Z): no previous figures and no change are given (previous: null in -o json).\n",
     );
     const first = JSON.parse(r.out.split("\n")[0]!);
     // the reason in every record, as previous_unavailable in -o json
@@ -80,7 +80,7 @@ describe("mq --offline insights: windows before the bundled server's 30 days of 
       previous: null,
       change: null,
       previous_unavailable:
-        "the comparison window 2026-10-20 00:00Z → 2026-10-22 00:00Z lies partly before the bundled server's history (from 2026-10-21 00:00Z)",
+        "the comparison window 2026-10-20 00:00:00Z → 2026-10-22 00:00:00Z lies partly before the bundled server's history (from 2026-10-21 00:00:00Z)",
     });
   });
 
@@ -93,7 +93,7 @@ describe("mq --offline insights: windows before the bundled server's 30 days of 
     );
     expect(r.code, r.err).toBe(0);
     expect(r.err).toBe(
-      "mq: warning: the window 2026-10-20 22:00Z → 2026-10-21 02:00Z lies partly before the bundled server's history (from 2026-10-21 00:00Z): its figures count only the events there are.\n",
+      "mq: warning: the window 2026-10-20 22:00:00Z → 2026-10-21 02:00:00Z lies partly before the bundled server's history (from 2026-10-21 00:00:00Z): its figures count only the events there are.\n",
     );
     expect(JSON.parse(r.out).previous_unavailable).toBeUndefined();
   });
@@ -110,7 +110,7 @@ describe("mq --offline insights: windows before the bundled server's 30 days of 
 describe("mq insights over the API: windows before the 90 days the service keeps", () => {
   const OLD = "2026-08-01..2026-08-08";
   const reason =
-    "the comparison window 2026-08-01 00:00Z → 2026-08-08 00:00Z lies wholly before the 90 days of events the service keeps (from 2026-08-22 12:00Z)";
+    "the comparison window 2026-08-01 00:00:00Z → 2026-08-08 00:00:00Z lies wholly before the 90 days of events the service keeps (from 2026-08-22 12:00:00Z)";
 
   it("the table: no PREVIOUS or CHANGE column, a line saying why", async () => {
     const r = await mq(["insights", "--since", "2h", "--compare", OLD, "--slowest", "0", "-o", "table"]);
@@ -178,9 +178,9 @@ describe("mq insights --archive: windows outside what the archive covers", () =>
       "json",
     ]);
     expect(r.code, r.err).toBe(0);
-    const reason = "the comparison window 2026-11-20 05:00Z → 2026-11-20 07:00Z lies partly outside what the archive covers";
+    const reason = "the comparison window 2026-11-20 05:00:00Z → 2026-11-20 07:00:00Z lies partly outside what the archive covers";
     expect(r.err.split("\n")).toEqual([
-      `mq: warning: the archive does not cover 2026-11-20T05:00:00Z to 2026-11-20T06:00:00Z for acme/lib: queue stays there are missing below (mq --api-url ${server.url} archive sync acme/lib --since 2026-11-20T05:00:00Z --until 2026-11-20T06:00:00Z fetches them).`,
+      `mq: warning: the archive does not cover 2026-11-20 05:00:00Z to 2026-11-20 06:00:00Z for acme/lib: queue stays there are missing below (mq --api-url ${server.url} archive sync acme/lib --since 2026-11-20T05:00:00Z --until 2026-11-20T06:00:00Z fetches them).`,
       `mq: warning: ${reason}: no previous figures and no change are given (previous: null in -o json).`,
       "",
     ]);
@@ -195,7 +195,7 @@ describe("mq prs and mq pr: windows outside the data the source holds, said as m
     const r = await mq(["prs", "--since", "2026-10-20T22:00:00Z", "--until", "2026-10-21T02:00:00Z", "-o", "ndjson"], { offline: true });
     expect(r.code, r.err).toBe(0);
     expect(r.err).toBe(
-      "mq: warning: the window 2026-10-20 22:00Z → 2026-10-21 02:00Z lies partly before the bundled server's history (from 2026-10-21 00:00Z): its stays are rebuilt only from the events there are.\n",
+      "mq: warning: the window 2026-10-20 22:00:00Z → 2026-10-21 02:00:00Z lies partly before the bundled server's history (from 2026-10-21 00:00:00Z): its stays are rebuilt only from the events there are.\n",
     );
     expect(r.out.length).toBeGreaterThan(0);
   });
@@ -204,7 +204,7 @@ describe("mq prs and mq pr: windows outside the data the source holds, said as m
     const r = await mq(["prs", "--since", "2026-08-01", "--until", "2026-08-02", "-o", "ndjson"]);
     expect(r.code, r.err).toBe(0);
     expect(r.err).toBe(
-      "mq: warning: the window 2026-08-01 00:00Z → 2026-08-02 00:00Z lies wholly before the 90 days of events the service keeps (from 2026-08-22 12:00Z): its stays are rebuilt only from the events there are.\n",
+      "mq: warning: the window 2026-08-01 00:00:00Z → 2026-08-02 00:00:00Z lies wholly before the 90 days of events the service keeps (from 2026-08-22 12:00:00Z): its stays are rebuilt only from the events there are.\n",
     );
   });
 
@@ -212,8 +212,8 @@ describe("mq prs and mq pr: windows outside the data the source holds, said as m
     const r = await mq(["pr", "7", "--since", "2026-08-01", "--until", "2026-08-02"]);
     expect(r.code, r.err).toBe(0);
     expect(r.err).toBe(
-      "mq: warning: the window 2026-08-01 00:00Z → 2026-08-02 00:00Z lies wholly before the 90 days of events the service keeps (from 2026-08-22 12:00Z): #7's stays are rebuilt only from the events there are.\n" +
-        "mq: #7 has no queue stay from 2026-08-01T00:00:00Z to 2026-08-02T00:00:00Z.\n",
+      "mq: warning: the window 2026-08-01 00:00:00Z → 2026-08-02 00:00:00Z lies wholly before the 90 days of events the service keeps (from 2026-08-22 12:00:00Z): #7's stays are rebuilt only from the events there are.\n" +
+        "mq: #7 has no queue stay from 2026-08-01 00:00:00Z to 2026-08-02 00:00:00Z.\n",
     );
   });
 
@@ -221,6 +221,6 @@ describe("mq prs and mq pr: windows outside the data the source holds, said as m
     const prs = await mq(["prs", "--since", "2h", "-o", "ndjson"]);
     expect([prs.code, prs.err]).toEqual([0, ""]);
     const pr = await mq(["pr", "7", "--since", "2h"]);
-    expect(pr.err).toBe("mq: #7 has no queue stay from 2026-11-20T10:00:00Z to 2026-11-20T12:00:00Z; --since reaches further back.\n");
+    expect(pr.err).toBe("mq: #7 has no queue stay from 2026-11-20 10:00:00Z to 2026-11-20 12:00:00Z; --since reaches further back.\n");
   });
 });

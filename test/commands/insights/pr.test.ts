@@ -33,39 +33,39 @@ const WINDOW = ["--since", "2026-11-20T00:00:00Z", "--until", "2026-11-20T12:00:
 // left 11:22:16 (22m 16s); first checks 11:02:00 (2m); runs 11:02-11:12 (10m, failed, retried) and
 // 11:12:10-11:22:10 (10m, retry 1, success): CI 20m, 1 retry. The WAIT column is the time since the
 // step above; the queue and requeue commands come just before the stay they start.
-const EXPECTED = `#7 in acme/web: 2 stays in the queue from 2026-11-20T00:00:00Z to 2026-11-20T12:00:00Z
+const EXPECTED = `#7 in acme/web: 2 stays in the queue from 2026-11-20 00:00:00Z to 2026-11-20 12:00:00Z
 
-Stay 1 of 2: base main, queue default, entered 2026-11-20T10:00:00Z: failed, CHECKS_FAILED (Checks failed), after 40m 23s
+Stay 1 of 2: base main, queue default, entered 2026-11-20 10:00:00Z: failed, CHECKS_FAILED (Checks failed), after 40m 23s
   time in queue 40m 23s: waiting 5m 23s (capacity 5m 23s), CI 35m in 2 runs, 0 retries, largest batch 3, 1 bisection
   TIME                  WAIT  STEP
-  2026-11-20T09:59:50Z     -  queue command by @alice
-  2026-11-20T10:00:00Z   10s  entered queue default
-  2026-11-20T10:05:00Z    5m  checks started (First time checks) in a batch with #8, #9
-  2026-11-20T10:25:00Z   20m  checks ended: failure (ci/test), CHECKS_FAILED, re-embarked
-  2026-11-20T10:25:05Z    5s  batch bisection started: batch of #7, #8, #9
-  2026-11-20T10:25:15Z   10s  checks started (Batch bisection)
-  2026-11-20T10:40:15Z   15m  checks ended: failure (ci/test), CHECKS_FAILED
-  2026-11-20T10:40:20Z    5s  batch bisection ended: culprit #7
-  2026-11-20T10:40:23Z    3s  left the queue: CHECKS_FAILED (Checks failed)
+  2026-11-20 09:59:50Z     -  queue command by @alice
+  2026-11-20 10:00:00Z   10s  entered queue default
+  2026-11-20 10:05:00Z    5m  checks started (First time checks) in a batch with #8, #9
+  2026-11-20 10:25:00Z   20m  checks ended: failure (ci/test), CHECKS_FAILED, re-embarked
+  2026-11-20 10:25:05Z    5s  batch bisection started: batch of #7, #8, #9
+  2026-11-20 10:25:15Z   10s  checks started (Batch bisection)
+  2026-11-20 10:40:15Z   15m  checks ended: failure (ci/test), CHECKS_FAILED
+  2026-11-20 10:40:20Z    5s  batch bisection ended: culprit #7
+  2026-11-20 10:40:23Z    3s  left the queue: CHECKS_FAILED (Checks failed)
   RUN  STARTED               ENDED                 TIME  BATCH     RESULT
-    1  2026-11-20T10:05:00Z  2026-11-20T10:25:00Z   20m  #7 #8 #9  failure (ci/test), CHECKS_FAILED, re-embarked
-    2  2026-11-20T10:25:15Z  2026-11-20T10:40:15Z   15m  #7        failure (ci/test), CHECKS_FAILED, started for: Batch bisection
+    1  2026-11-20 10:05:00Z  2026-11-20 10:25:00Z   20m  #7 #8 #9  failure (ci/test), CHECKS_FAILED, re-embarked
+    2  2026-11-20 10:25:15Z  2026-11-20 10:40:15Z   15m  #7        failure (ci/test), CHECKS_FAILED, started for: Batch bisection
 
-Stay 2 of 2: base main, queue default, entered 2026-11-20T11:00:00Z: merged after 22m 16s
+Stay 2 of 2: base main, queue default, entered 2026-11-20 11:00:00Z: merged after 22m 16s
   time in queue 22m 16s: waiting 2m 16s (capacity 2m 16s), CI 20m in 2 runs, 1 retry, largest batch 1, 0 bisections
   TIME                  WAIT  STEP
-  2026-11-20T10:59:57Z     -  requeue command by @alice
-  2026-11-20T11:00:00Z    3s  entered queue default
-  2026-11-20T11:02:00Z    2m  checks started (First time checks)
-  2026-11-20T11:12:00Z   10m  checks ended: failure (ci/e2e), CHECKS_RETRIED, re-embarked
-  2026-11-20T11:12:04Z    4s  CI job retried by rule Retry flaky jobs (attempt 1)
-  2026-11-20T11:12:10Z    6s  checks started (Re-embarked pull requests)
-  2026-11-20T11:22:10Z   10m  checks ended: success, retry 1
-  2026-11-20T11:22:15Z    5s  merged
-  2026-11-20T11:22:16Z    1s  left the queue: merged
+  2026-11-20 10:59:57Z     -  requeue command by @alice
+  2026-11-20 11:00:00Z    3s  entered queue default
+  2026-11-20 11:02:00Z    2m  checks started (First time checks)
+  2026-11-20 11:12:00Z   10m  checks ended: failure (ci/e2e), CHECKS_RETRIED, re-embarked
+  2026-11-20 11:12:04Z    4s  CI job retried by rule Retry flaky jobs (attempt 1)
+  2026-11-20 11:12:10Z    6s  checks started (Re-embarked pull requests)
+  2026-11-20 11:22:10Z   10m  checks ended: success, retry 1
+  2026-11-20 11:22:15Z    5s  merged
+  2026-11-20 11:22:16Z    1s  left the queue: merged
   RUN  STARTED               ENDED                 TIME  BATCH  RESULT
-    1  2026-11-20T11:02:00Z  2026-11-20T11:12:00Z   10m  #7     failure (ci/e2e), CHECKS_RETRIED, re-embarked
-    2  2026-11-20T11:12:10Z  2026-11-20T11:22:10Z   10m  #7     success, retry 1, started for: Re-embarked pull requests
+    1  2026-11-20 11:02:00Z  2026-11-20 11:12:00Z   10m  #7     failure (ci/e2e), CHECKS_RETRIED, re-embarked
+    2  2026-11-20 11:12:10Z  2026-11-20 11:22:10Z   10m  #7     success, retry 1, started for: Re-embarked pull requests
 `;
 
 describe("mq pr N", () => {
@@ -132,7 +132,7 @@ describe("mq pr N", () => {
   it("a pull request without a stay in the window: a note, no rows, exit 0", async () => {
     const r = await mq(["pr", "8", "--since", "2026-11-20T11:00:00Z", "--until", "2026-11-20T12:00:00Z", "-o", "ndjson"]);
     expect(r).toMatchObject({ code: 0, out: "" });
-    expect(r.err).toBe("mq: #8 has no queue stay from 2026-11-20T11:00:00Z to 2026-11-20T12:00:00Z; --since reaches further back.\n");
+    expect(r.err).toBe("mq: #8 has no queue stay from 2026-11-20 11:00:00Z to 2026-11-20 12:00:00Z; --since reaches further back.\n");
   });
 
   it("a number that is not one is a usage error, nothing sent", async () => {

@@ -92,8 +92,8 @@ describe("mq insights on the bundled data", () => {
     const r = await mq(["insights", "--since", "7d"], { tty: true, columns: 120 });
     expect(r.code).toBe(0);
     const lines = r.out.split("\n");
-    expect(lines[0]).toBe("acme/web  2026-11-13 12:00Z → 2026-11-20 12:00Z");
-    expect(lines[1]).toBe("compared with 2026-11-06 12:00Z → 2026-11-13 12:00Z");
+    expect(lines[0]).toBe("acme/web  2026-11-13 12:00:00Z → 2026-11-20 12:00:00Z");
+    expect(lines[1]).toBe("compared with 2026-11-06 12:00:00Z → 2026-11-13 12:00:00Z");
     expect(r.out).toMatch(/^ +COUNT +AVG +P50 +P90 +P95 +P99 +MAX$/m);
     for (const label of ["time to merge", "time in queue", "CI time", "waiting time"]) {
       const i = lines.findIndex((l) => l.startsWith(label + " "));
@@ -202,7 +202,7 @@ describe("mq insights on the bundled data", () => {
     const md = readFileSync(summary, "utf8");
     expect(md).toContain("mq insights");
     // the figures with their change, escaped for Markdown
-    expect(md).toMatch(/^\| p95\\\(queue\\_time\\\) \| \d+[dhms]( \d+[dhms])? \| \d+[dhms]( \d+[dhms])? \| [+-]?[\d.]+% \|$/m);
+    expect(md).toMatch(/^\| p95\\\(queue\\_time\\\) \| \d+[dhms]( \d+[dhms])? \| \d+[dhms]( \d+[dhms])? \| [▲▼=] (×[\d.,]+|[\d.]+%) \|$/m);
 
     // --min-count sets aside small samples (and says so); counts have none: refused before any request
     const small = await mq(["insights", ...window, "-o", "none", "--fail-if", "p95(queue_time) > 1s", "--min-count", "100000"]);
@@ -233,7 +233,7 @@ describe("mq insights on the bundled data", () => {
     ];
     // (2020 is before the 90 days the service keeps: said first)
     const before =
-      "mq: warning: the window 2020-01-01 00:00Z → 2020-01-01 01:00Z lies wholly before the 90 days of events the service keeps (from 2026-08-22 12:00Z): its figures count only the events there are.\n";
+      "mq: warning: the window 2020-01-01 00:00:00Z → 2020-01-01 01:00:00Z lies wholly before the 90 days of events the service keeps (from 2026-08-22 12:00:00Z): its figures count only the events there are.\n";
     const strict = await mq(empty);
     expect(strict.code).toBe(1);
     expect(strict.err).toBe(

@@ -71,9 +71,9 @@ describe("mq logs aggregate keeps the histogram and its interval", () => {
     expect(lines.slice(lines.indexOf(""))).toEqual([
       "",
       "histogram, interval_size_seconds 1200",
-      "START                     END                       COUNT",
-      "2026-11-26T15:40:00.000Z  2026-11-26T16:00:00.000Z      2",
-      "2026-11-26T16:00:00.000Z  2026-11-26T16:20:00.000Z      3",
+      "START                 END                   COUNT",
+      "2026-11-26 15:40:00Z  2026-11-26 16:00:00Z      2",
+      "2026-11-26 16:00:00Z  2026-11-26 16:20:00Z      3",
       "",
     ]);
   });

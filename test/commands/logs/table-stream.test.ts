@@ -71,7 +71,7 @@ describe("the streamed logs table", () => {
 });
 
 describe("the TIME column off a terminal", () => {
-  it("is the instant cut to the second in UTC, whatever the spelling (the Date round trip's text)", async () => {
+  it("is the instant cut to the second in UTC, in the one form of a time, whatever the spelling (the Date round trip's text)", async () => {
     const fc = (await import("fast-check")).default;
     const { createEventTable } = await import("../../../src/commands/logs/table.js");
     const shape = (fixtures as unknown as LogEvent[])[0]!;
@@ -94,7 +94,9 @@ describe("the TIME column off a terminal", () => {
           .split("\n")
           .slice(1, -1)
           .map((line) => line.split("  ")[0]);
-        expect(times).toEqual(instants.map((s) => new Date(Math.floor(Date.parse(s) / 1000) * 1000).toISOString().replace(".000Z", "Z")));
+        expect(times).toEqual(
+          instants.map((s) => new Date(Math.floor(Date.parse(s) / 1000) * 1000).toISOString().replace("T", " ").replace(".000Z", "Z")),
+        );
       }),
       { numRuns: 100 },
     );

@@ -40,14 +40,14 @@ describe("mq queue on a hand-made history", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(
       [
-        "BASE  QUEUE    PARTITION    POS  PR  IN QUEUE  STATE                      ETA",
-        "main  default  __default__    1  #7       30m  bisecting 4m 45s           -",
-        "main  default  __default__    2  #8       29m  bisecting 4m 45s, with #9  -",
+        "BASE  QUEUE    PARTITION    POS  PR  IN QUEUE  ETA  STATE",
+        "main  default  __default__    1  #7       30m  -    bisecting 4m 45s",
+        "main  default  __default__    2  #8       29m  -    bisecting 4m 45s, with #9",
         "",
       ].join("\n"),
     );
     expect(r.stderr).toBe(
-      "acme/web: 2 pull requests in the queue at 2026-11-20T10:30:00Z, rebuilt from the queue events since 2026-11-20T00:00:00Z; a stay entered before then with no event since is not seen\n",
+      "acme/web: 2 pull requests in the queue at 2026-11-20 10:30:00Z, rebuilt from the queue events since 2026-11-20 00:00:00Z; a stay entered before then with no event since is not seen\n",
     );
     expect(r.requests).toEqual([
       `/v1/repos/acme/web/logs?${QUEUE_TYPES}&received_from=2026-11-20T00%3A00%3A00Z&received_to=2026-11-20T10%3A30%3A00Z&per_page=100`,
@@ -99,7 +99,7 @@ describe("mq queue on a hand-made history", () => {
   it("an empty queue: no rows, the line on stderr says so", async () => {
     const r = await mq(servers.contract!, ["queue", "--since", "2026-11-20T00:00:00Z", "--until", "2026-11-20T09:00:00Z", "-o", "table"]);
     expect([r.code, r.stdout]).toEqual([0, ""]);
-    expect(r.stderr).toMatch(/^acme\/web: 0 pull requests in the queue at 2026-11-20T09:00:00Z,/);
+    expect(r.stderr).toMatch(/^acme\/web: 0 pull requests in the queue at 2026-11-20 09:00:00Z,/);
   });
 });
 
@@ -186,9 +186,9 @@ describe("mq queue over several repositories", () => {
       now: () => NOW,
       columns: 200,
     });
-    expect(table.stdout.split("\n")[0]).toMatch(/^REPOSITORY +BASE +QUEUE +PARTITION +POS +PR +IN QUEUE +STATE +ETA$/);
+    expect(table.stdout.split("\n")[0]).toMatch(/^REPOSITORY +BASE +QUEUE +PARTITION +POS +PR +IN QUEUE +ETA +STATE$/);
     expect(table.stderr).toBe(
-      `2 of 2 repositories: ${api.length + web.length} pull requests in the queue at 2026-11-20T09:00:00Z, rebuilt from the queue events since 2026-11-19T00:00:00Z; a stay entered before then with no event since is not seen\n`,
+      `2 of 2 repositories: ${api.length + web.length} pull requests in the queue at 2026-11-20 09:00:00Z, rebuilt from the queue events since 2026-11-19 00:00:00Z; a stay entered before then with no event since is not seen\n`,
     );
   });
 

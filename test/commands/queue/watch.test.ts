@@ -119,8 +119,8 @@ describe("mq queue --watch", () => {
     const screens = r.stdout.slice("\x1b[?1049h".length, -"\x1b[?1049l".length).split("\x1b[H\x1b[2J").slice(1);
     // the same queue each time at a clock that does not move
     expect(new Set(screens).size).toBe(1);
-    expect(screens[0]).toMatch(/^BASE +QUEUE +PARTITION +POS +PR +IN QUEUE +STATE\n/);
-    expect(screens[0]).toMatch(/\nacme\/web: \d+ pull requests in the queue at 2026-11-20T09:00:00Z; every 0\.1 s, Ctrl-C to stop\n$/);
+    expect(screens[0]).toMatch(/^BASE +QUEUE +PARTITION +POS +PR +IN QUEUE +ETA +STATE\n/);
+    expect(screens[0]).toMatch(/\nacme\/web: \d+ pull requests in the queue at 2026-11-20 09:00:00Z; every 0\.1 s, Ctrl-C to stop\n$/);
   });
 
   it("flags: --interval without --watch, --watch with --until or -o json: exit 2, nothing sent", async () => {

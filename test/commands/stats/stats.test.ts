@@ -344,7 +344,7 @@ describe("--chart", () => {
     expect(out).toBe(
       "main · __default__ · default · (none)\n" +
         "  failure_rate  ▅█▁█  min 0.0%  max 16.7%\n" +
-        "  2026-11-19 12:00Z → 2026-11-20 12:00Z · 4 intervals\n",
+        "  2026-11-19 12:00:00Z → 2026-11-20 12:00:00Z · 4 intervals\n",
     );
     const ci = await mq(["stats", "average-ci-runtime", "--chart", "--color", "never"], { tty: true });
     expect(ci.out).toContain("  runtime  ▂▅▁█  min 9m 50s  max 11m 42s\n");
@@ -697,7 +697,7 @@ describe("mq stats summary", () => {
     expect(code).toBe(0);
     expect(out).toBe(
       [
-        "acme/web  2026-11-19 12:00Z → 2026-11-20 12:00Z",
+        "acme/web  2026-11-19 12:00:00Z → 2026-11-20 12:00:00Z",
         "entered             49",
         "merged              42",
         "check failure rate  13.2% (9 of 68 checks)",

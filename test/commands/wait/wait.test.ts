@@ -43,7 +43,7 @@ describe("mq wait N", () => {
     const r = await run;
     expect(r.code, r.stderr).toBe(1);
     const why =
-      '#7 left the queue at 2026-11-20T10:40:23Z without merging: Checks failed (CHECKS_FAILED); failing: ci/test failure https://ci.example.com/ci/test; next: fix the failing checks, then comment "@mergifyio requeue" on #7';
+      '#7 left the queue at 2026-11-20 10:40:23Z without merging: Checks failed (CHECKS_FAILED); failing: ci/test failure https://ci.example.com/ci/test; next: fix the failing checks, then comment "@mergifyio requeue" on #7';
     expect(
       r.stdout
         .trim()
@@ -101,7 +101,7 @@ describe("mq wait N", () => {
     s.appendEvents("acme/web", arrivingAfter("2026-11-20T11:05:00Z") as never);
     clock = new Date("2026-11-20T11:30:00Z");
     const r = await run;
-    expect([r.code, r.stdout, r.stderr]).toEqual([0, "#7 merged at 2026-11-20T11:22:15Z\n", ""]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, "#7 merged at 2026-11-20 11:22:15Z\n", ""]);
   });
 
   it("gone before the call: exits at once saying when, with an annotation under GitHub Actions", async () => {
@@ -113,7 +113,7 @@ describe("mq wait N", () => {
       env: { GITHUB_ACTIONS: "true" },
     });
     const why =
-      '#7 left the queue at 2026-11-20T10:40:23Z without merging: Checks failed (CHECKS_FAILED); failing: ci/test failure https://ci.example.com/ci/test; next: fix the failing checks, then comment "@mergifyio requeue" on #7 (before the call)';
+      '#7 left the queue at 2026-11-20 10:40:23Z without merging: Checks failed (CHECKS_FAILED); failing: ci/test failure https://ci.example.com/ci/test; next: fix the failing checks, then comment "@mergifyio requeue" on #7 (before the call)';
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(`::error title=mq wait #7::${why}\n`);
     expect(r.stderr).toBe(`mq: ${why}\n`);

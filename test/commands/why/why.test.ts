@@ -32,15 +32,15 @@ describe("mq why N", () => {
       expect(r.code).toBe(0);
       expect(r.stdout).toBe(
         [
-          "#7 in acme/web: stay 1 of 2, queue default (base main), entered 2026-11-20T10:00:00Z",
-          "  failed at 2026-11-20T10:40:23Z after 40m 23s: Checks failed (CHECKS_FAILED)",
+          "#7 in acme/web: stay 1 of 2, queue default (base main), entered 2026-11-20 10:00:00Z",
+          "  failed at 2026-11-20 10:40:23Z after 40m 23s: Checks failed (CHECKS_FAILED)",
           "  failing check: ci/test failure https://ci.example.com/ci/test",
-          "  culprit: its batch of #7, #8, #9 was bisected and #7's own checks failed (2026-11-20T10:40:20Z)",
+          "  culprit: its batch of #7, #8, #9 was bisected and #7's own checks failed (2026-11-20 10:40:20Z)",
           '  next: fix the failing checks, then comment "@mergifyio requeue" on #7',
-          "#7 in acme/web: stay 2 of 2, queue default (base main), entered 2026-11-20T11:00:00Z",
-          "  merged at 2026-11-20T11:22:15Z after 22m 15s",
-          "  next: nothing to do: merged at 2026-11-20T11:22:15Z",
-          "#7 entered a queue 2 times from 2026-11-20T00:00:00Z to 2026-11-20T12:00:00Z (1 requeue)",
+          "#7 in acme/web: stay 2 of 2, queue default (base main), entered 2026-11-20 11:00:00Z",
+          "  merged at 2026-11-20 11:22:15Z after 22m 15s",
+          "  next: nothing to do: merged at 2026-11-20 11:22:15Z",
+          "#7 entered a queue 2 times from 2026-11-20 00:00:00Z to 2026-11-20 12:00:00Z (1 requeue)",
           "",
         ].join("\n"),
       );
@@ -55,7 +55,7 @@ describe("mq why N", () => {
   it("the latest stay only by default", async () => {
     const r = await mq(servers.contract!, ["why", "#7", ...WINDOW, "-o", "table"]);
     expect(r.code).toBe(0);
-    expect(r.stdout.split("\n")[0]).toBe("#7 in acme/web: stay 2 of 2, queue default (base main), entered 2026-11-20T11:00:00Z");
+    expect(r.stdout.split("\n")[0]).toBe("#7 in acme/web: stay 2 of 2, queue default (base main), entered 2026-11-20 11:00:00Z");
     expect(r.stdout.split("\n").length).toBe(5);
   });
 
@@ -64,11 +64,11 @@ describe("mq why N", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(
       [
-        "#8 in acme/web: stay 1 of 1, queue default (base main), entered 2026-11-20T10:01:00Z",
-        "  still in the queue: waiting for capacity since 2026-11-20T10:38:15Z",
-        "  bystander: its batch of #7, #8, #9 failed because of #7, found by bisection (2026-11-20T10:40:20Z)",
+        "#8 in acme/web: stay 1 of 1, queue default (base main), entered 2026-11-20 10:01:00Z",
+        "  still in the queue: waiting for capacity since 2026-11-20 10:38:15Z",
+        "  bystander: its batch of #7, #8, #9 failed because of #7, found by bisection (2026-11-20 10:40:20Z)",
         "  next: nothing to do yet: mq wait 8 waits until it leaves the queue",
-        "#8 entered a queue 1 time from 2026-11-20T00:00:00Z to 2026-11-20T12:00:00Z (0 requeues)",
+        "#8 entered a queue 1 time from 2026-11-20 00:00:00Z to 2026-11-20 12:00:00Z (0 requeues)",
         "",
       ].join("\n"),
     );
@@ -100,7 +100,7 @@ describe("mq why N", () => {
     const r = await mq(servers.contract!, ["why", "9", ...WINDOW, "-o", "table"]);
     expect([r.code, r.stdout]).toEqual([
       0,
-      "#9 in acme/web did not enter a queue from 2026-11-20T00:00:00Z to 2026-11-20T12:00:00Z\n  the log holds no event of #9 in that window; --since reaches further back\n",
+      "#9 in acme/web did not enter a queue from 2026-11-20 00:00:00Z to 2026-11-20 12:00:00Z\n  the log holds no event of #9 in that window; --since reaches further back\n",
     ]);
   });
 
@@ -148,11 +148,11 @@ describe("mq why N: hostile text from the server", () => {
     // nothing but printable text and the line ends mq writes itself
     expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
     expect(r.stdout.split("\n").slice(0, 4)).toEqual([
-      "#7 in acme/web: stay 1 of 2, queue de\\x1b[2Jfa\\u202eult (base ma\\x07in\\u200f), entered 2026-11-20T10:00:00Z",
+      "#7 in acme/web: stay 1 of 2, queue de\\x1b[2Jfa\\u202eult (base ma\\x07in\\u200f), entered 2026-11-20 10:00:00Z",
       // a sentence the contract does not know: its own code, and a dequeue rather than a failure
-      "  dequeued at 2026-11-20T10:40:23Z after 40m 23s: Checks\\x85 failed\\n::error::owned",
+      "  dequeued at 2026-11-20 10:40:23Z after 40m 23s: Checks\\x85 failed\\n::error::owned",
       "  failing check: ci/\\x1b]0;pwned\\x07test failure https://ci.example.com/\\x1b[31mx\\rci/test",
-      "  culprit: its batch of #7, #8, #9 was bisected and #7's own checks failed (2026-11-20T10:40:20Z)",
+      "  culprit: its batch of #7, #8, #9 was bisected and #7's own checks failed (2026-11-20 10:40:20Z)",
     ]);
     expect(r.stderr).toBe("");
   });
