@@ -401,7 +401,13 @@ describe.runIf(RUNTIME_CACHE)("the runtime's compile cache (Node 22.1 and later)
     expect(compiled(home)).toBeGreaterThan(0);
     expect(statSync(join(home, "cache", "mq")).mode & 0o777).toBe(0o700);
     expect(statSync(join(home, "cache", "mq", "compile-cache")).mode & 0o777).toBe(0o700);
-    expect(mq(chunkRun, home)).toEqual(first);
+    // the bundled server's history ends now: the events, not the run, differ from one run to the next
+    const second = mq(chunkRun, home);
+    expect({ code: second.code, stderr: second.stderr, lines: second.stdout.trimEnd().split("\n").length }).toEqual({
+      code: 0,
+      stderr: first.stderr,
+      lines: 2,
+    });
   });
 
   it("is neither written nor read with MQ_NO_CODE_CACHE set, nor in a folder others may write", () => {
@@ -411,7 +417,8 @@ describe.runIf(RUNTIME_CACHE)("the runtime's compile cache (Node 22.1 and later)
     expect(existsSync(join(home, "cache", "mq"))).toBe(false);
     mkdirSync(join(home, "cache", "mq"), { recursive: true, mode: 0o777 });
     chmodSync(join(home, "cache", "mq"), 0o777);
-    expect(mq(chunkRun, home)).toEqual(off);
+    const untrusted = mq(chunkRun, home);
+    expect({ code: untrusted.code, stderr: untrusted.stderr }).toEqual({ code: 0, stderr: off.stderr });
     expect(compiled(home)).toBe(0);
   });
 });
