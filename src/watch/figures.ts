@@ -6,6 +6,7 @@
 // several repositories) keeps the last screen, says why, and is tried again at the next poll.
 import type { Context, OutputFormat } from "../context.js";
 import { CheckFailedError, HttpError, MqError, NetworkError, UsageError, redact } from "../errors.js";
+import { formatInstant, formatTime } from "../iostreams/human.js";
 import { messageText } from "../iostreams/terminal-text.js";
 import { messageSecrets } from "../secrets.js";
 import { catchRun } from "./capture.js";
@@ -22,8 +23,6 @@ export interface FigureWatch {
   /** one plain run of the command at AT, writing to CAUGHT's streams */
   once(caught: Context, at: Date): Promise<void>;
 }
-
-const iso = (d: Date) => d.toISOString().replace(".000Z", "Z");
 
 /** Errors a later poll may not meet: the watch goes on and says so. */
 function passing(err: unknown, wrote: boolean): boolean {
@@ -55,7 +54,7 @@ export async function watchFigures(ctx: Context, w: FigureWatch): Promise<never>
       const problem = err !== undefined && !breach ? `${w.command}: ${clean(err)} (tried again in ${w.intervalSeconds} s)` : "";
       if (screen) {
         if (run.stdout !== "" || shown === "") shown = run.stdout + (breach ? "" : run.stderr);
-        const status = `${w.command}: at ${iso(at)}; every ${w.intervalSeconds} s, Ctrl-C to stop`;
+        const status = `${w.command}: at ${formatTime(at)}; every ${w.intervalSeconds} s, Ctrl-C to stop`;
         const frame = `${shown}${problem ? `${problem}\n` : ""}${status}\n`;
         return breach ? { frame: shown, stop: err, stopText: run.stderr } : { frame };
       }
@@ -63,7 +62,7 @@ export async function watchFigures(ctx: Context, w: FigureWatch): Promise<never>
       const said = breach ? "" : run.stderr + (problem ? `${problem}\n` : "");
       if (said !== "" && said !== told) ctx.io.stderr.write(said);
       told = said;
-      const records = changes.next(ndjsonRecords(run.stdout), iso(at));
+      const records = changes.next(ndjsonRecords(run.stdout), formatInstant(at));
       return breach ? { records, stop: err, stopText: run.stderr } : { records };
     },
   });

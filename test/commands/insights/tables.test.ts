@@ -128,6 +128,19 @@ describe("on a terminal, no line wider than it", () => {
     expect(piped.stdout.trimEnd().split("\n")).toHaveLength(440);
   });
 
+  it("mq insights --slowest 40 shows a screen of them (30) on a terminal, then how many and what shows them; a pipe gets every one", async () => {
+    const window = ["insights", "--since", "1d", "--compare", "none", "--slowest", "40"];
+    const r = await mq(window, { columns: 120 });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    const slowest = lines.slice(lines.findIndex((l) => l.startsWith("SLOWEST")) + 1);
+    expect(slowest.filter((l) => l.startsWith("#"))).toHaveLength(30);
+    expect(slowest.at(-1)).toBe("the slowest 30 of 40 pull requests; -o table | less shows them all (or mq prs --slowest 40)");
+    const piped = await mq([...window, "-o", "table"]);
+    const all = piped.stdout.trimEnd().split("\n");
+    expect(all.slice(all.findIndex((l) => l.startsWith("SLOWEST")) + 1)).toHaveLength(40);
+  });
+
   it("mq prs at 60 columns: columns give way, named under the table, and no row is printed twice (it was split in two parts)", async () => {
     const r = await mq(["prs", "--since", "2026-11-19T12:00:00Z", "--until", "2026-11-20T12:00:00Z"], { columns: 60 });
     const lines = r.stdout.trimEnd().split("\n");

@@ -192,6 +192,37 @@ describe("mq queue over several repositories", () => {
     );
   });
 
+  it("on a terminal at 60, 80 and 120 columns: ETA and STATE (the answer) stay; PARTITION and BASE give way first; a screen of rows", async () => {
+    const at = async (columns: number) => {
+      const r = await runMq(["--repo", "acme/web", "queue", ...window, "--color", "never"], {
+        apiUrl: simulated.url,
+        repo: false,
+        now: () => NOW,
+        stdoutIsTTY: true,
+        columns,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout.trimEnd().split("\n");
+    };
+    const [narrow, middle, wide] = [await at(60), await at(80), await at(120)];
+    for (const [lines, columns] of [
+      [narrow, 60],
+      [middle, 80],
+      [wide, 120],
+    ] as const) {
+      expect(lines[0], `${columns}`).toMatch(/\bPR( +IN QUEUE)? +ETA +STATE$/);
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(columns);
+      // each pull request once (its cell is followed by the gap between columns; a batch's are not)
+      const prs = lines.filter((l) => /#\d+ {2}/.test(l)).map((l) => /(#\d+) {2}/.exec(l)![1]);
+      expect(new Set(prs).size).toBe(prs.length);
+      expect(prs.length).toBeGreaterThan(0);
+      expect(prs.length).toBeLessThanOrEqual(30);
+    }
+    expect(wide[0]).toMatch(/^BASE +QUEUE +PARTITION +POS +PR +IN QUEUE +ETA +STATE$/);
+    expect(middle.join(" ")).toMatch(/not shown at 80 columns: BASE, PARTITION \(/);
+    expect(narrow.join(" ")).toMatch(/not shown at 60 columns: BASE, QUEUE, PARTITION, IN QUEUE \(/);
+  });
+
   it("a repository that cannot be read is named, the others shown, and its exit code is the command's", async () => {
     const missing = await startServer({ now: NOW, days: 1, repos: ["acme/web"] });
     try {

@@ -41,6 +41,32 @@ const keys = (queue: string, rule: string | null) => ({
   priority_rule_name: rule,
 });
 
+/**
+ * Rows a table printed twice: an interval's start or the all-groups row met again in the same
+ * group's section (a table split into parts printed every row once per part).
+ */
+function twice(out: string): string[] {
+  const seen = new Set<string>();
+  const again: string[] = [];
+  let section = "";
+  // a part of the response over the groups' tables (batch-bisection's started and completed)
+  let part = "";
+  const lines = out.split("\n");
+  lines.forEach((line, i) => {
+    const label = /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ|all groups)\b/.exec(line)?.[1];
+    if (label === undefined) {
+      // a group's title: the line over its table's header (a blank line between parts is none)
+      if (line !== "" && /^start\b/.test(lines[i + 1] ?? "")) section = `${part} ${line}`;
+      else if (/^[a-z]+$/.test(line)) part = line;
+      return;
+    }
+    const key = `${section}\u0000${label}`;
+    if (seen.has(key)) again.push(`${section}: ${label}`);
+    seen.add(key);
+  });
+  return again;
+}
+
 describe("mq stats on a terminal: the answer first", () => {
   it("one row per group over the window, sorted by volume, all groups, idle groups folded, short labels", async () => {
     const body = groupsBody([
@@ -135,7 +161,7 @@ describe("mq stats on a terminal: the answer first", () => {
     expect(summary.out).not.toMatch(/0\.13235/);
   });
 
-  it("no line wider than the terminal, at 60, 80 and 120 columns, for every endpoint", async () => {
+  it("no line wider than the terminal and no row printed twice, at 60, 80 and 120 columns, for every endpoint", async () => {
     for (const columns of [60, 80, 120]) {
       for (const name of Object.keys(FIXTURES)) {
         for (const extra of name === "time-to-merge" || name === "merge-queue-checks-outcome" || name === "branches" || name === "queues"
@@ -145,6 +171,7 @@ describe("mq stats on a terminal: the answer first", () => {
           expect(code).toBe(0);
           for (const line of out.split("\n"))
             expect(line.length, `${name} ${extra.join(" ")} at ${columns}: ${line}`).toBeLessThanOrEqual(columns);
+          expect(twice(out), `${name} ${extra.join(" ")} at ${columns}:\n${out}`).toEqual([]);
         }
       }
     }
