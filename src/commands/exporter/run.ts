@@ -10,10 +10,10 @@ import type { LogEvent } from "../../api/events.js";
 import { DEFAULT_PARALLEL } from "../../api/slice-limits.js";
 import { pool, REPO_CONCURRENCY } from "../../cmdutil/repos.js";
 import { QUEUE_EVENT_TYPES } from "../../insights/dialects.js";
-import { walkLog } from "../../insights/walk.js";
+import { apiEventSource, walkLog, type EventSource } from "../../insights/walk.js";
 import { messageText } from "../../iostreams/terminal-text.js";
-import { followQueue } from "../../queue/follow.js";
-import { DEFAULT_QUEUE_LOOKBACK_MS } from "../../queue/reconstruct.js";
+import { followFrom, followQueue } from "../../queue/follow.js";
+import { DEFAULT_QUEUE_LOOKBACK_MS, readQueue } from "../../queue/reconstruct.js";
 import { renderExposition } from "../../output/openmetrics.js";
 import { messageSecrets } from "../../secrets.js";
 import { startMetricsServer, type MetricsServer } from "./http.js";
@@ -125,23 +125,69 @@ export async function runExporter(opts: ExporterOptions, ctx: Context): Promise<
   // is read from the lookback's start (or --since, when earlier), and its counters from --since
   const since = opts.since.getTime();
   const firstFrom = Math.min(since, ctx.now().getTime() - DEFAULT_QUEUE_LOOKBACK_MS);
+  const source = apiEventSource(ctx);
+
+  // The first round walks the lookback once, as `mq queue` does (readQueue), each event handed to
+  // the reconstruction as it arrives and then dropped: only the events to count (from --since) and
+  // those at the newest instant (the position) are held, not the week's events of the repository.
+  const firstRound = async (f: Follow, until: Date) => {
+    const toCount: LogEvent[] = [];
+    let newest = Number.NEGATIVE_INFINITY;
+    let atNewest: LogEvent[] = [];
+    const note = (ev: LogEvent) => {
+      const t = Date.parse(ev.received_at);
+      if (t >= since) toCount.push(ev);
+      else if (t > newest) {
+        newest = t;
+        atNewest = [ev];
+      } else if (t === newest) atNewest.push(ev);
+    };
+    // one walk from the earlier of --since and the lookback's start; the queue gets the lookback's part
+    const observed: EventSource = {
+      ...source,
+      events: (q) =>
+        (async function* () {
+          const start = q.since.getTime();
+          for await (const ev of source.events({ ...q, since: new Date(Math.min(start, firstFrom)) })) {
+            note(ev);
+            if (Date.parse(ev.received_at) >= start) yield ev;
+          }
+        })(),
+    };
+    const snap = await readQueue(observed, {
+      owner: f.owner,
+      name: f.name,
+      since: new Date(until.getTime() - DEFAULT_QUEUE_LOOKBACK_MS),
+      until,
+      parallel: DEFAULT_PARALLEL,
+      keep: true,
+    });
+    // counted once the walk is whole: a walk cut short counts nothing
+    countNew(state, f.repository, toCount.length > 0 ? toCount : atNewest, since, firstFrom);
+    return { entries: snap.entries, memory: followFrom(snap.memory!, until) };
+  };
+
+  // a later round: only the events since the position, added to the open stays
+  const nextRound = async (f: Follow, from: number, until: Date) => {
+    const events: LogEvent[] = [];
+    for await (const ev of walkLog(ctx, {
+      owner: f.owner,
+      name: f.name,
+      since: new Date(from),
+      until,
+      types: QUEUE_EVENT_TYPES,
+      // a poll's few seconds page after page; a resumed repository's backlog in parallel time slices
+      parallel: f.caughtUp ? 1 : DEFAULT_PARALLEL,
+    }))
+      events.push(ev);
+    const added = countNew(state, f.repository, events, since, firstFrom);
+    return followQueue(f, state.queue[f.repository] ?? { kept: [], merged: [], closed: {} }, added, until);
+  };
   const pollOne = async (f: Follow) => {
-    const from = state.positions[f.repository]?.watermark ?? firstFrom;
+    const position = state.positions[f.repository];
     const until = ctx.now();
     try {
-      const events: LogEvent[] = [];
-      for await (const ev of walkLog(ctx, {
-        owner: f.owner,
-        name: f.name,
-        since: new Date(from),
-        until,
-        types: QUEUE_EVENT_TYPES,
-        // the backfill in parallel time slices; a poll's few seconds page after page
-        parallel: f.caughtUp ? 1 : DEFAULT_PARALLEL,
-      }))
-        events.push(ev);
-      const added = countNew(state, f.repository, events, since, firstFrom);
-      const queue = await followQueue(f, state.queue[f.repository] ?? { kept: [], merged: [], closed: {} }, added, until);
+      const queue = position === undefined ? await firstRound(f, until) : await nextRound(f, position.watermark, until);
       state.queue[f.repository] = queue.memory;
       setQueueSize(state.metrics, f.repository, queue.entries);
       f.read = true;
