@@ -82,19 +82,28 @@ export async function runExporter(opts: ExporterOptions, ctx: Context): Promise<
     follows.map((f) => f.repository),
   );
   const clean = (text: string) => messageText(redact(text, messageSecrets(ctx)));
-  // /metrics shows the state as of the last round's end: rendered then, in the format scrapers
-  // last asked for, a scrape costs nothing (40 repositories' histograms are over a megabyte of
-  // text, a second of CPU on a busy machine)
+  // /metrics shows the state as of the last round's end: rendered then, in the formats scrapers
+  // asked for during the round (both before the first scrape), a scrape costs nothing (40
+  // repositories' histograms are a megabyte of text, a second of CPU on a busy machine)
+  type Format = "openmetrics" | "prometheus";
   let version = 0;
-  let lastFormat: "openmetrics" | "prometheus" = "prometheus";
-  const rendered = new Map<string, { version: number; text: string }>();
-  const exposition = (format: "openmetrics" | "prometheus") => {
-    lastFormat = format;
+  let asked = new Set<Format>();
+  let prepared = new Set<Format>(["openmetrics", "prometheus"]);
+  const rendered = new Map<Format, { version: number; text: string }>();
+  const exposition = (format: Format) => {
+    asked.add(format);
     const cached = rendered.get(format);
     if (cached?.version === version) return cached.text;
     const text = renderExposition(metricFamilies(state.metrics), format);
     rendered.set(format, { version, text });
     return text;
+  };
+  const prepare = () => {
+    if (asked.size > 0) prepared = asked;
+    asked = new Set();
+    rendered.clear();
+    const families = metricFamilies(state.metrics);
+    for (const format of prepared) rendered.set(format, { version, text: renderExposition(families, format) });
   };
   let server: MetricsServer;
   try {
@@ -208,7 +217,7 @@ export async function runExporter(opts: ExporterOptions, ctx: Context): Promise<
       await pool(follows, REPO_CONCURRENCY, pollOne);
       for (const f of follows) f.caughtUp ||= f.read === true;
       version++;
-      exposition(lastFormat);
+      prepare();
       pruneEvictions(state.metrics, ctx.now().getTime());
       if (opts.stateDir !== undefined) saveState(opts.stateDir, state);
       await sleep(opts.interval * 1000, undefined, { signal: ctx.signal }).catch(() => undefined);
