@@ -121,7 +121,7 @@ describe.skipIf(!hasScript)("issue 17, done when (in a pseudo-terminal, skipped 
   it("--intervals shows every interval of the window", async () => {
     const r = await capture(["stats", "failure-rate", "--intervals", "--queue", "hotfix", "--base-ref", "main", "--partition", "api"], 80);
     // the day before 12:00 in hourly intervals, each shown whatever it holds
-    const starts = r.stdout.split("\n").filter((l) => /^\d\d-\d\d \d\d:\d\d /.test(l));
+    const starts = r.stdout.split("\n").filter((l) => /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ /.test(l));
     expect(starts.length).toBe(24);
     expect(widest(r.stdout)).toBeLessThanOrEqual(80);
   }, 60_000);
