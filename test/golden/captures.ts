@@ -15,6 +15,11 @@ export interface ScreenCapture {
   maxLines?: number;
   /** a command that runs until stopped: Ctrl-C once the screen shows this */
   interruptWhen?: RegExp;
+  /**
+   * what differs from run to run and is no part of the layout, each character replaced by "#" (the
+   * widths stay): the archive's size on disk, the wall-clock time of its sync
+   */
+  mask?: readonly RegExp[];
   /** the widths at which the screen does not fit yet (a line too wide, or too many lines): a known fault */
   overflows?: readonly number[];
   /** shown in the README (at 80 columns): its lines, or the first `lines` of them and "..." */
@@ -45,7 +50,12 @@ export const CAPTURES: readonly ScreenCapture[] = [
   // at 60 the command to try is wider: a command to copy is never broken
   { name: "serve", line: "mq serve --port 0 --days 1", interruptWhen: /http:\/\//, overflows: [60] },
   // at 60 the archive's path and size are one line
-  { name: "archive-status", line: "mq archive status", overflows: [60] },
+  {
+    name: "archive-status",
+    line: "mq archive status",
+    mask: [/\d+\.\d MiB/g, /(?!2026-11-20)\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g],
+    overflows: [60],
+  },
   {
     name: "exporter",
     line: "mq exporter --repo acme/web --since 1h --listen 127.0.0.1:0",

@@ -69,9 +69,13 @@ const screens = new Map<string, string>();
 
 /**
  * The screen as kept: what changes from run to run and is no part of the layout is replaced, the
- * ports a server picked and the test's home folder.
+ * ports a server picked, the test's home folder and the capture's `mask`.
  */
-const stable = (screen: string) => screen.replaceAll(home, "~").replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT");
+function stable(c: ScreenCapture, screen: string): string {
+  let kept = screen.replaceAll(home, "~").replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT");
+  for (const re of c.mask ?? []) kept = kept.replace(re, (m) => "#".repeat(m.length));
+  return kept;
+}
 /** a capture's file: the line as typed, then the screen */
 const captureText = (c: ScreenCapture, columns: number, screen: string) => `$ ${c.line}    # ${columns} columns\n${screen}`;
 /** the screen of a capture's file */
@@ -92,7 +96,7 @@ describe.skipIf(!hasTmux)("golden captures in tmux at 60, 80 and 120 columns (sk
       const key = `${c.name}.${columns}`;
       it(`${key}: ${c.line}`, async () => {
         const r = await run(c, columns);
-        const screen = stable(r.screen);
+        const screen = stable(c, r.screen);
         const text = captureText(c, columns, screen);
         screens.set(key, screen);
         expect(r.code, text).toBe(c.code ?? 0);
