@@ -1,13 +1,15 @@
 "use strict";
 // Loads dist/main.cjs, the start-up bundle, through a code cache: compiling it and the functions a
-// command runs was about 15 ms of every command's CPU, more than anything else mq does before its
-// first request.
+// command runs is most of what mq does before its first request.
 //
-// Node 22.1 and later: the runtime's own compile cache (module.enableCompileCache), in the user's
-// cache folder; it also covers the chunks a command imports. Node 20 has none, and there this
-// module keeps one by hand, for the one file that matters: V8's code cache of main.cjs, written
-// after the command has run (it then holds the functions the command ran, not only the top level:
-// `mq --help` took 16% less CPU with it than without any cache on Node 20, bench/RESULTS.md).
+// main.cjs through V8's code cache kept by hand (node:vm's cachedData and createCachedData), on
+// every Node: written after the command has run, it holds the functions the command ran, not only
+// the top level. Node's own compile cache (22.1 and later) is made when a file is compiled, so it
+// holds main.cjs's top level only and every function a command calls is compiled again on each
+// run: `mq --help` took 1.2x the CPU with it on Node 24 than with this one (bench/RESULTS.md). On
+// Node 22.1 and later the runtime's compile cache serves the chunks of dist/chunks/ (ES modules
+// that main.cjs imports when a command needs them), enabled at the first such import: a command
+// that loads none (help, auth) does not pay for it.
 //
 // The cache lives in the user's cache folder (never the package's, which may be read-only or
 // shared). By hand: one file per build of main.cjs, V8 version, CPU architecture and V8 flag set
@@ -117,8 +119,8 @@ function exists(path) {
  * hand-made code cache when there was none to use (call it once the command has run: the cache
  * then holds the functions it compiled, not only the top level). VARIANT tells apart the caches of
  * runs that compile different code or run under other V8 flags (bin/mq.js: one per command).
- * `cache` says what was done: "node" (the runtime's compile cache), "used", "rejected", "missing",
- * "untrusted" or "off".
+ * `cache` says what was done with main.cjs's: "used", "rejected", "missing", "untrusted" or "off".
+ * RUNTIME_CACHE: Node's compile cache for the chunks (where Node has one).
  */
 function loadMain({
   file = MAIN,
@@ -126,7 +128,6 @@ function loadMain({
   variant = "",
   runtimeCache = typeof nodeModule.enableCompileCache === "function",
 } = {}) {
-  if (runtimeCache) return loadWithCompileCache(file, dir);
   const source = readFileSync(file, "utf8");
   const build = /^\/\/mq-build ([0-9a-f]+)\n/.exec(source)?.[1];
   // the path too: V8 restores the script's name from the cache, and stack traces (--debug) of one
@@ -137,18 +138,24 @@ function loadMain({
   // null: a damaged file, refused as V8 refuses a cache it cannot use (and written again)
   const read = trusted ? readCache(join(dir, name)) : undefined;
   const cachedData = read ?? undefined;
-  // Node's CommonJS wrapper. Code restored from a code cache has no import() of its own (Node 20):
+  // Node's CommonJS wrapper. Code restored from a code cache has no import() of its own:
   // main.cjs loads its chunks through this module's (scripts/build.mjs, __mqImport)
   const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, { filename: file, cachedData });
   const module = { exports: {}, filename: file, id: file, loaded: false };
   const base = pathToFileURL(file);
-  globalThis[Symbol.for("mq.import")] = (specifier) => import(new URL(specifier, base).href);
+  let runtime;
+  globalThis[Symbol.for("mq.import")] = (specifier) => {
+    if (runtimeCache) runtime ??= enableRuntimeCache(dir);
+    return import(new URL(specifier, base).href);
+  };
   script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
   module.loaded = true;
   const used = cachedData !== undefined && !script.cachedDataRejected;
   const rejected = read === null || (cachedData !== undefined && !used);
   return {
     exports: module.exports,
+    /** what was done with Node's compile cache, once a chunk was imported: "on", "untrusted" or "off" */
+    runtimeCache: () => (runtimeCache ? runtime : "off"),
     cache: name === undefined ? "off" : used ? "used" : rejected ? "rejected" : trusted || !exists(dir) ? "missing" : "untrusted",
     save: () => {
       if (name === undefined || used || (exists(dir) && !trusted)) return;
@@ -182,24 +189,22 @@ function loadMain({
 }
 
 /**
- * Node 22.1 and later: the runtime's compile cache, in a folder of the user's cache folder that is
- * this user's alone (compiled code from a file is code run), then main.cjs by require().
+ * Node 22.1 and later: the runtime's compile cache for the files mq loads after main.cjs, in a
+ * folder of the user's cache folder that is this user's alone (compiled code from a file is code run).
  */
-function loadWithCompileCache(file, dir) {
-  let cache = "off";
-  if (dir !== undefined) {
-    const folder = join(dir, "compile-cache");
-    try {
-      mkdirSync(folder, { recursive: true, mode: 0o700 });
-    } catch {
-      // a read-only disk: no cache
-    }
-    if (isOwnPrivate(dir) && isOwnPrivate(folder)) {
-      const { status } = nodeModule.enableCompileCache(folder);
-      cache = status === nodeModule.constants.compileCacheStatus.FAILED ? "off" : "node";
-    } else cache = "untrusted";
+function enableRuntimeCache(dir) {
+  if (dir === undefined) return "off";
+  // nothing made in a folder others may write
+  if (exists(dir) && !isOwnPrivate(dir)) return "untrusted";
+  const folder = join(dir, "compile-cache");
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+  } catch {
+    // a read-only disk: no cache
   }
-  return { exports: require(file), cache, save: () => {} };
+  if (!isOwnPrivate(dir) || !isOwnPrivate(folder)) return "untrusted";
+  const { status } = nodeModule.enableCompileCache(folder);
+  return status === nodeModule.constants.compileCacheStatus.FAILED ? "off" : "on";
 }
 
 module.exports = { loadMain, cacheDir, pathTag };

@@ -41,9 +41,8 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   });
   process.stdout.write(`${version}\n`);
 } else {
-  // Node 22.1+: the runtime's compile cache. Node 20: one code cache per command, by hand (it holds
-  // the functions the command ran, not only the top level), the V8 flags set above being part of
-  // what a cache is valid for. Written only by a run that succeeded: `mq lgos` leaves no cache behind.
+  // One code cache of main.cjs per command (bin/code-cache.js: it holds the functions the command
+  // ran, not only the top level), the V8 flags set above being part of what a cache is valid for. Written only by a run that succeeded: `mq lgos` leaves no cache behind.
   // The name also tells the flag sets apart (runs sharing a file under different flags each had
   // V8 refuse the other's cache, then compiled and rewrote it): a first word that is no command
   // name is a flag's value (`mq -R acme/web --help`, flags set), named "-flag-value" (a dash: no

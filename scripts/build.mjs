@@ -121,6 +121,9 @@ function partition(graph) {
       for (const dep of graph.get(stack.pop())?.statics ?? []) if (!seen.has(dep) && (seen.add(dep), true)) stack.push(dep);
     return seen;
   };
+  // a module of a heavy folder that imports nothing (a flag's default: the server's memory budget)
+  // pulls nothing in: a flag module that reaches it stays in main.cjs
+  const leafOfFolder = (m) => HEAVY_FOLDERS.some((f) => m.startsWith(f)) && (graph.get(m)?.statics.length ?? 0) === 0;
   const eager = new Set();
   const lazy = new Set();
   const visit = (start) => {
@@ -129,7 +132,7 @@ function partition(graph) {
       eager.add(m);
       for (const target of graph.get(m)?.dynamics ?? []) {
         if (eager.has(target) || lazy.has(target)) continue;
-        if ([...closure(target)].some((t) => !eager.has(t) && heavy(t))) lazy.add(target);
+        if ([...closure(target)].some((t) => !eager.has(t) && heavy(t) && !leafOfFolder(t))) lazy.add(target);
         else visit(target);
       }
     }

@@ -4,20 +4,6 @@ import { Command } from "commander";
 import { version } from "../package.json";
 import type { Context } from "./context.js";
 import { ensureGlobalOptions, readGlobals } from "./cmdutil/global-options.js";
-import { NewCmdLogs } from "./commands/logs/index.js";
-import { NewCmdStats } from "./commands/stats/index.js";
-import { NewCmdServe } from "./commands/serve/index.js";
-import { NewCmdInsights } from "./commands/insights/index.js";
-import { NewCmdPrs } from "./commands/insights/prs.js";
-import { NewCmdPr } from "./commands/insights/pr.js";
-import { NewCmdQueue } from "./commands/queue/index.js";
-import { NewCmdWhy } from "./commands/why/index.js";
-import { NewCmdWait } from "./commands/wait/index.js";
-import { NewCmdAuth } from "./commands/auth/index.js";
-import { NewCmdConfig } from "./commands/config/index.js";
-import { NewCmdCompletion } from "./commands/completion/index.js";
-import { NewCmdArchive } from "./commands/archive/index.js";
-import { NewCmdExporter } from "./commands/exporter/index.js";
 import { redact } from "./errors.js";
 import { examplesHelpText } from "./help/examples.js";
 import { messageSecrets } from "./secrets.js";
@@ -29,10 +15,29 @@ import { applyConfigDefaults } from "./config/resolve.js";
 const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr", "queue", "why", "wait", "exporter"]);
 
 /**
- * A command's work, loaded when that command runs: the constructors only declare and check flags,
- * and get their run functions from here, so every command's code is loaded at this one boundary
- * (its run module imports statically what it needs). test/lazy-imports.test.ts keeps it so.
+ * A command's code, loaded at this one boundary: its flag module (NewCmdX, the flags and their
+ * checks) when the command line names the command or the whole tree is built, its run module
+ * (everything the run needs, imported statically) when the command runs. `mq auth status` then
+ * evaluates the auth command's modules only, not the stats endpoints and figures the other
+ * commands' flags are made of. test/lazy-imports.test.ts keeps it so.
  */
+const FLAGS = {
+  logs: () => import("./commands/logs/index.js"),
+  stats: () => import("./commands/stats/index.js"),
+  insights: () => import("./commands/insights/index.js"),
+  prs: () => import("./commands/insights/prs.js"),
+  pr: () => import("./commands/insights/pr.js"),
+  queue: () => import("./commands/queue/index.js"),
+  why: () => import("./commands/why/index.js"),
+  wait: () => import("./commands/wait/index.js"),
+  serve: () => import("./commands/serve/index.js"),
+  archive: () => import("./commands/archive/index.js"),
+  exporter: () => import("./commands/exporter/index.js"),
+  auth: () => import("./commands/auth/index.js"),
+  config: () => import("./commands/config/index.js"),
+  completion: () => import("./commands/completion/index.js"),
+};
+
 const RUN = {
   logs: () => import("./commands/logs/run.js"),
   stats: () => import("./commands/stats/run.js"),
@@ -50,66 +55,139 @@ const RUN = {
   completion: () => import("./commands/completion/run.js"),
 };
 
-/** The top-level commands, by the name a command line gives them. */
-const COMMANDS: ReadonlyArray<readonly [string, (ctx: Context) => Command]> = [
+/** Builds a command from its flag module, handing it its run functions. */
+type Builder = (ctx: Context) => Command;
+
+/**
+ * The top-level commands, by the name a command line gives them: each loads its flag module and
+ * returns its builder; when LISTED, that of what `mq --help` lists of it (its name, arguments,
+ * options and description): the stats endpoints' 19 subcommands and their options were a third
+ * of that help's own work.
+ */
+const COMMANDS: ReadonlyArray<readonly [string, (listed: boolean) => Promise<Builder>]> = [
   [
     "logs",
-    (ctx) =>
-      NewCmdLogs(ctx, {
-        logs: async (o) => (await RUN.logs()).runLogs(o, ctx),
-        aggregate: async (o) => (await RUN.logs()).runLogsAggregate(o, ctx),
-      }),
+    async () => {
+      const { NewCmdLogs } = await FLAGS.logs();
+      return (ctx) =>
+        NewCmdLogs(ctx, {
+          logs: async (o) => (await RUN.logs()).runLogs(o, ctx),
+          aggregate: async (o) => (await RUN.logs()).runLogsAggregate(o, ctx),
+        });
+    },
   ],
   [
     "stats",
-    (ctx) =>
-      NewCmdStats(
-        ctx,
-        async (o) => (await RUN.stats()).runStats(o, ctx),
-        async (o) => (await RUN.stats()).runStatsSummary(o, ctx),
-        true,
-        async () => (await RUN.stats()).runStatsList(ctx),
-      ),
+    async (listed) => {
+      const { NewCmdStats } = await FLAGS.stats();
+      if (listed) return (ctx) => NewCmdStats(ctx, undefined, undefined, false);
+      return (ctx) =>
+        NewCmdStats(
+          ctx,
+          async (o) => (await RUN.stats()).runStats(o, ctx),
+          async (o) => (await RUN.stats()).runStatsSummary(o, ctx),
+          true,
+          async () => (await RUN.stats()).runStatsList(ctx),
+        );
+    },
   ],
-  ["insights", (ctx) => NewCmdInsights(ctx, async (o) => (await RUN.insights()).runInsights(o, ctx))],
-  ["prs", (ctx) => NewCmdPrs(ctx, async (o) => (await RUN.prs()).runPrs(o, ctx))],
-  ["pr", (ctx) => NewCmdPr(ctx, async (o) => (await RUN.pr()).runPr(o, ctx))],
-  ["queue", (ctx) => NewCmdQueue(ctx, async (o) => (await RUN.queue()).runQueue(o, ctx))],
-  ["why", (ctx) => NewCmdWhy(ctx, async (o) => (await RUN.why()).runWhy(o, ctx))],
-  ["wait", (ctx) => NewCmdWait(ctx, async (o) => (await RUN.wait()).runWait(o, ctx))],
-  ["serve", (ctx) => NewCmdServe(ctx, async (o) => (await RUN.serve()).runServe(o, ctx))],
-  ["exporter", (ctx) => NewCmdExporter(ctx, async (o) => (await RUN.exporter()).runExporter(o, ctx))],
+  [
+    "insights",
+    async () => {
+      const { NewCmdInsights } = await FLAGS.insights();
+      return (ctx) => NewCmdInsights(ctx, async (o) => (await RUN.insights()).runInsights(o, ctx));
+    },
+  ],
+  [
+    "prs",
+    async () => {
+      const { NewCmdPrs } = await FLAGS.prs();
+      return (ctx) => NewCmdPrs(ctx, async (o) => (await RUN.prs()).runPrs(o, ctx));
+    },
+  ],
+  [
+    "pr",
+    async () => {
+      const { NewCmdPr } = await FLAGS.pr();
+      return (ctx) => NewCmdPr(ctx, async (o) => (await RUN.pr()).runPr(o, ctx));
+    },
+  ],
+  [
+    "queue",
+    async () => {
+      const { NewCmdQueue } = await FLAGS.queue();
+      return (ctx) => NewCmdQueue(ctx, async (o) => (await RUN.queue()).runQueue(o, ctx));
+    },
+  ],
+  [
+    "why",
+    async () => {
+      const { NewCmdWhy } = await FLAGS.why();
+      return (ctx) => NewCmdWhy(ctx, async (o) => (await RUN.why()).runWhy(o, ctx));
+    },
+  ],
+  [
+    "wait",
+    async () => {
+      const { NewCmdWait } = await FLAGS.wait();
+      return (ctx) => NewCmdWait(ctx, async (o) => (await RUN.wait()).runWait(o, ctx));
+    },
+  ],
+  [
+    "serve",
+    async () => {
+      const { NewCmdServe } = await FLAGS.serve();
+      return (ctx) => NewCmdServe(ctx, async (o) => (await RUN.serve()).runServe(o, ctx));
+    },
+  ],
+  [
+    "exporter",
+    async () => {
+      const { NewCmdExporter } = await FLAGS.exporter();
+      return (ctx) => NewCmdExporter(ctx, async (o) => (await RUN.exporter()).runExporter(o, ctx));
+    },
+  ],
   [
     "archive",
-    (ctx) =>
-      NewCmdArchive(ctx, {
-        sync: async (o) => (await RUN.archive()).runArchiveSync(o, ctx),
-        status: async (o) => (await RUN.archive()).runArchiveStatus(o, ctx),
-        query: async (o) => (await RUN.archive()).runArchiveQuery(o, ctx),
-        export: async (o) => (await RUN.archive()).runArchiveExport(o, ctx),
-      }),
+    async () => {
+      const { NewCmdArchive } = await FLAGS.archive();
+      return (ctx) =>
+        NewCmdArchive(ctx, {
+          sync: async (o) => (await RUN.archive()).runArchiveSync(o, ctx),
+          status: async (o) => (await RUN.archive()).runArchiveStatus(o, ctx),
+          query: async (o) => (await RUN.archive()).runArchiveQuery(o, ctx),
+          export: async (o) => (await RUN.archive()).runArchiveExport(o, ctx),
+        });
+    },
   ],
   [
     "auth",
-    (ctx) =>
-      NewCmdAuth(ctx, {
-        login: async (o) => (await RUN.auth()).runAuthLogin(o, ctx),
-        status: async (o) => (await RUN.auth()).runAuthStatus(o, ctx),
-        logout: async (o) => (await RUN.auth()).runAuthLogout(o, ctx),
-        token: async (o) => (await RUN.auth()).runAuthToken(o, ctx),
-      }),
+    async () => {
+      const { NewCmdAuth } = await FLAGS.auth();
+      return (ctx) =>
+        NewCmdAuth(ctx, {
+          login: async (o) => (await RUN.auth()).runAuthLogin(o, ctx),
+          status: async (o) => (await RUN.auth()).runAuthStatus(o, ctx),
+          logout: async (o) => (await RUN.auth()).runAuthLogout(o, ctx),
+          token: async (o) => (await RUN.auth()).runAuthToken(o, ctx),
+        });
+    },
   ],
-  ["config", (ctx) => NewCmdConfig(ctx, async (o) => (await RUN.config()).runConfig(o, ctx))],
-  ["completion", (ctx) => NewCmdCompletion(ctx, async (o) => (await RUN.completion()).runCompletion(o, ctx))],
+  [
+    "config",
+    async () => {
+      const { NewCmdConfig } = await FLAGS.config();
+      return (ctx) => NewCmdConfig(ctx, async (o) => (await RUN.config()).runConfig(o, ctx));
+    },
+  ],
+  [
+    "completion",
+    async () => {
+      const { NewCmdCompletion } = await FLAGS.completion();
+      return (ctx) => NewCmdCompletion(ctx, async (o) => (await RUN.completion()).runCompletion(o, ctx));
+    },
+  ],
 ];
-
-/**
- * What `mq --help` needs of a command is what it lists: its name, arguments, options and
- * description. The stats endpoints' 19 subcommands and their options were a third of its own work.
- */
-const LISTED: Readonly<Record<string, (ctx: Context) => Command>> = {
-  stats: (ctx) => NewCmdStats(ctx, undefined, undefined, false),
-};
 
 /** The top-level commands' names, in the order `mq --help` lists them (tests and completion read it). */
 export const COMMAND_NAMES: readonly string[] = COMMANDS.map(([name]) => name);
@@ -147,7 +225,7 @@ export function isRootHelp(argv: readonly string[]): boolean {
 }
 
 /** The command tree; with ARGV, only the part that command line runs (see commandToBuild). */
-export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
+export async function buildProgram(ctx: Context, argv?: readonly string[]): Promise<Command> {
   const program = new Command("mq")
     .description("Query a merge queue's event log and statistics from the terminal, scripts and CI.")
     .version(version, "-V, --version", "print the version")
@@ -162,8 +240,8 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
   const only = argv !== undefined ? commandToBuild(program, argv) : undefined;
   const listed = argv !== undefined && isRootHelp(argv);
 
-  for (const [name, build] of COMMANDS)
-    if (only === undefined || only === name) program.addCommand(((listed && LISTED[name]) || build)(ctx));
+  const builders = await Promise.all(COMMANDS.filter(([name]) => only === undefined || only === name).map(([, load]) => load(listed)));
+  for (const build of builders) program.addCommand(build(ctx));
   if (only === undefined) program.addCommand(newHelpCommand(program, ctx));
 
   for (const cmd of walk(program)) {

@@ -12,7 +12,7 @@ import { messageSecrets, registerCommandLineSecrets } from "./secrets.js";
 export async function main(argv: string[], ctx: Context = createContext()): Promise<number> {
   registerCommandLineSecrets(ctx, argv);
   try {
-    const program = buildProgram(ctx, argv);
+    const program = await buildProgram(ctx, argv);
     await program.parseAsync(argv, { from: "user" });
     return ExitCode.OK;
   } catch (err) {

@@ -155,14 +155,14 @@ describe("building only the command a run needs", () => {
     [["-o", "xml", "logs"], "logs"],
   ])("mq %j builds %s only", async (argv, name) => {
     const { buildProgram } = await import("../src/cli.js");
-    expect(buildProgram(testContext(), argv).commands.map((c) => c.name())).toEqual([name]);
+    expect((await buildProgram(testContext(), argv)).commands.map((c) => c.name())).toEqual([name]);
   });
 
   it.each([[["--help"]], [[]], [["help", "stats"]], [["completion", "bash"]], [["lgos"]], [["--bogus", "auth", "status"]], [["-V"]]])(
     "mq %j builds the whole tree",
     async (argv) => {
       const { buildProgram, COMMAND_NAMES } = await import("../src/cli.js");
-      expect(buildProgram(testContext(), argv).commands.map((c) => c.name())).toEqual([...COMMAND_NAMES, "help"]);
+      expect((await buildProgram(testContext(), argv)).commands.map((c) => c.name())).toEqual([...COMMAND_NAMES, "help"]);
     },
   );
 
@@ -172,16 +172,16 @@ describe("building only the command a run needs", () => {
     expect(folders.map((d) => d.name).filter((name) => !COMMAND_NAMES.includes(name))).toEqual([]);
     for (const name of COMMAND_NAMES.filter((n) => n !== "completion")) {
       expect(SELF_CONTAINED.has(name)).toBe(true);
-      expect(buildProgram(testContext(), [name, "--help"]).commands.map((c) => c.name())).toEqual([name]);
+      expect((await buildProgram(testContext(), [name, "--help"])).commands.map((c) => c.name())).toEqual([name]);
     }
     expect(SELF_CONTAINED.has("completion")).toBe(false);
   });
 
   it("mq --help builds the top-level commands as listed: the same help, without the stats endpoints' subcommands", async () => {
     const { buildProgram } = await import("../src/cli.js");
-    const whole = buildProgram(testContext());
+    const whole = await buildProgram(testContext());
     for (const argv of [["--help"], ["-h"], ["--offline", "-h"]]) {
-      const listed = buildProgram(testContext(), argv);
+      const listed = await buildProgram(testContext(), argv);
       expect(listed.helpInformation()).toBe(whole.helpInformation());
       expect(listed.commands.find((c) => c.name() === "stats")!.commands).toEqual([]);
     }
@@ -192,7 +192,7 @@ describe("building only the command a run needs", () => {
       ["help", "stats"],
       ["--help", "stats"],
     ]) {
-      expect(buildProgram(testContext(), argv).commands.find((c) => c.name() === "stats")!.commands.length).toBeGreaterThan(15);
+      expect((await buildProgram(testContext(), argv)).commands.find((c) => c.name() === "stats")!.commands.length).toBeGreaterThan(15);
     }
   });
 });

@@ -7,7 +7,7 @@ import { HELP_TOPICS } from "../src/help/topics.js";
 import { main } from "../src/main.js";
 import { testContext } from "./helpers/context.js";
 
-const program = buildProgram(testContext());
+const program = await buildProgram(testContext());
 // the tree as completion sees it: global options on every command
 ensureGlobalOptionsEverywhere(program);
 const commands = [...walk(program)];

@@ -113,8 +113,10 @@ describe("bash completion", () => {
   });
 });
 
+const liveTree = await buildProgram(testContext());
+
 describe("bash completion follows the live tree", () => {
-  const program = buildProgram(testContext());
+  const program = liveTree;
   ensureGlobalOptionsEverywhere(program);
   const commands = [...walk(program)].filter((c) => c.name() !== "help");
   const pathOf = (cmd: Command): string[] => {

@@ -76,8 +76,10 @@ export function fishComplete(line: string): string[] {
     .map((l) => l.split("\t")[0]!);
 }
 
+/** the whole tree, as the completion command sees it (its flag modules load once, at import) */
+const wholeTree = await buildProgram(testContext());
+
 function programWithGlobals() {
-  const program = buildProgram(testContext());
-  ensureGlobalOptionsEverywhere(program);
-  return program;
+  ensureGlobalOptionsEverywhere(wholeTree);
+  return wholeTree;
 }

@@ -1,9 +1,8 @@
-// bin/code-cache.js loads dist/main.cjs through a code cache kept in the user's cache folder: Node's
-// own compile cache on Node 22.1 and later, V8's code cache kept by hand on Node 20 (the tests of
-// the hand-made one run on every Node, through loadMain's runtimeCache: false; those that run mq
-// itself, on the Node that uses it). What a user must never see from either: a different output, a
-// message, a failure, whatever state the cache is in (missing, refused, corrupt, unwritable,
-// written by several runs at once).
+// bin/code-cache.js loads dist/main.cjs through V8's code cache, kept by hand in the user's cache
+// folder on every Node; on Node 22.1 and later the runtime's own compile cache serves the chunks
+// a command imports. What a user must never see from either: a different output, a message, a
+// failure, whatever state the cache is in (missing, refused, corrupt, unwritable, written by
+// several runs at once).
 import { spawn, spawnSync } from "node:child_process";
 import {
   chmodSync,
@@ -26,9 +25,9 @@ import { startServer } from "../../src/server/index.js";
 import { tempDir } from "../helpers/tmp.js";
 
 const LOADER = join(MQ_BIN, "..", "code-cache.js");
-/** this Node keeps the hand-made cache (Node 20); later ones use their own compile cache */
-const HAND_MADE =
-  typeof (createRequire(import.meta.url)("node:module") as { enableCompileCache?: unknown }).enableCompileCache !== "function";
+/** this Node has a compile cache of its own (22.1 and later), which serves the chunks */
+const RUNTIME_CACHE =
+  typeof (createRequire(import.meta.url)("node:module") as { enableCompileCache?: unknown }).enableCompileCache === "function";
 const { cacheDir } = createRequire(import.meta.url)(LOADER) as {
   cacheDir: (env: Record<string, string | undefined>, platform: string) => string | undefined;
 };
@@ -66,7 +65,7 @@ function loaderState(dir: string | null): string {
 
 const caches = (dir: string) => readdirSync(dir).filter((f) => f.endsWith(".cache"));
 
-describe("the code cache (made by hand: Node 20)", () => {
+describe("the code cache of main.cjs (made by hand)", () => {
   it("lives in $XDG_CACHE_HOME/mq, ~/.cache/mq, ~/Library/Caches/mq or %LOCALAPPDATA%\\mq\\Cache; none without a home", () => {
     expect(cacheDir({ XDG_CACHE_HOME: "/x/cache", HOME: "/h" }, "linux")).toBe("/x/cache/mq");
     expect(cacheDir({ XDG_CACHE_HOME: "relative", HOME: "/h" }, "linux")).toBe("/h/.cache/mq");
@@ -78,7 +77,7 @@ describe("the code cache (made by hand: Node 20)", () => {
     expect(cacheDir({ MQ_NO_CODE_CACHE: "", HOME: "/h" }, "linux")).toBe("/h/.cache/mq");
   });
 
-  it.runIf(HAND_MADE)("is kept under the name of the command that ran, not of a flag's value before it", () => {
+  it("is kept under the name of the command that ran, not of a flag's value before it", () => {
     const home = tempDir("mq-code-cache-");
     const dir = join(home, "cache", "mq");
     // `json` is the first word without a dash, but `config` ran: a `-json` cache would be compiled for config
@@ -92,41 +91,35 @@ describe("the code cache (made by hand: Node 20)", () => {
     expect(caches(dir)).toHaveLength(2);
   });
 
-  it.runIf(HAND_MADE)(
-    "of a command line without a word (no V8 flags) is not shared with one whose first word is a flag's value (flags set)",
-    () => {
-      const home = tempDir("mq-code-cache-");
-      const dir = join(home, "cache", "mq");
-      expect(mq(["--help"], home).code).toBe(0);
-      const [bare] = caches(dir);
-      const compiled = readFileSync(join(dir, bare!));
-      // `acme/web` is no command name; bin/mq.js sets its V8 flags for this run, and V8 refuses a
-      // cache made under other flags: sharing one file, each run rejected and rewrote the other's
-      expect(mq(["-R", "acme/web", "--help"], home).code).toBe(0);
-      expect(mq(["-R", "acme/web", "--help"], home).code).toBe(0);
-      expect(mq(["--help"], home).code).toBe(0);
-      expect(readFileSync(join(dir, bare!)).equals(compiled)).toBe(true);
-      expect(caches(dir)).toHaveLength(2);
-    },
-  );
+  it("of a command line without a word (no V8 flags) is not shared with one whose first word is a flag's value (flags set)", () => {
+    const home = tempDir("mq-code-cache-");
+    const dir = join(home, "cache", "mq");
+    expect(mq(["--help"], home).code).toBe(0);
+    const [bare] = caches(dir);
+    const compiled = readFileSync(join(dir, bare!));
+    // `acme/web` is no command name; bin/mq.js sets its V8 flags for this run, and V8 refuses a
+    // cache made under other flags: sharing one file, each run rejected and rewrote the other's
+    expect(mq(["-R", "acme/web", "--help"], home).code).toBe(0);
+    expect(mq(["-R", "acme/web", "--help"], home).code).toBe(0);
+    expect(mq(["--help"], home).code).toBe(0);
+    expect(readFileSync(join(dir, bare!)).equals(compiled)).toBe(true);
+    expect(caches(dir)).toHaveLength(2);
+  });
 
-  it.runIf(HAND_MADE)(
-    "of a line that names serve without running it (mq help serve: no --optimize-for-size) is not that of the command's other runs",
-    () => {
-      const home = tempDir("mq-code-cache-");
-      const dir = join(home, "cache", "mq");
-      expect(mq(["help", "logs"], home).code).toBe(0);
-      const [help] = caches(dir);
-      const compiled = readFileSync(join(dir, help!));
-      expect(mq(["help", "serve"], home).code).toBe(0);
-      expect(mq(["help", "serve"], home).code).toBe(0);
-      expect(mq(["help", "logs"], home).code).toBe(0);
-      expect(readFileSync(join(dir, help!)).equals(compiled)).toBe(true);
-      expect(caches(dir)).toHaveLength(2);
-    },
-  );
+  it("of a line that names serve without running it (mq help serve: no --optimize-for-size) is not that of the command's other runs", () => {
+    const home = tempDir("mq-code-cache-");
+    const dir = join(home, "cache", "mq");
+    expect(mq(["help", "logs"], home).code).toBe(0);
+    const [help] = caches(dir);
+    const compiled = readFileSync(join(dir, help!));
+    expect(mq(["help", "serve"], home).code).toBe(0);
+    expect(mq(["help", "serve"], home).code).toBe(0);
+    expect(mq(["help", "logs"], home).code).toBe(0);
+    expect(readFileSync(join(dir, help!)).equals(compiled)).toBe(true);
+    expect(caches(dir)).toHaveLength(2);
+  });
 
-  it.runIf(HAND_MADE)("is neither written nor read with MQ_NO_CODE_CACHE set", () => {
+  it("is neither written nor read with MQ_NO_CODE_CACHE set", () => {
     const home = tempDir("mq-code-cache-");
     const off = mq(["--help"], home, { MQ_NO_CODE_CACHE: "1" });
     expect(off.code).toBe(0);
@@ -135,7 +128,7 @@ describe("the code cache (made by hand: Node 20)", () => {
     expect(caches(join(home, "cache", "mq"))).toHaveLength(1);
   });
 
-  it.runIf(HAND_MADE)("is written by the first run (private to the user), used by the next, and the output is the same", () => {
+  it("is written by the first run (private to the user), used by the next, and the output is the same", () => {
     const home = tempDir("mq-code-cache-");
     const first = mq(["--help"], home);
     const dir = join(home, "cache", "mq");
@@ -254,7 +247,7 @@ describe("the code cache (made by hand: Node 20)", () => {
     expect(loaderState(dir)).toBe("used");
   });
 
-  it.runIf(HAND_MADE)("survives runs that write it at the same time: each succeeds, the file left is whole", async () => {
+  it("survives runs that write it at the same time: each succeeds, the file left is whole", async () => {
     const home = tempDir("mq-code-cache-");
     const env = {
       PATH: process.env.PATH ?? "",
@@ -293,78 +286,75 @@ describe("the code cache (made by hand: Node 20)", () => {
     expect(statSync(file).ino).toBe(before.ino);
   });
 
-  it.runIf(HAND_MADE)(
-    "is one per copy of mq: a copy's stack traces name its own main.cjs, not that of another copy which wrote its cache first",
-    async () => {
-      // found from outside: a profile of /work's mq named the bench's temporary copy's main.cjs (V8
-      // restores a script's name from its cache, and the cache was named after the build only)
-      const home = tempDir("mq-code-cache-");
-      const root = join(MQ_BIN, "..", "..");
-      const copies = ["one", "two"].map((name) => {
-        const copy = join(home, name);
-        for (const part of ["bin", "dist", "package.json"]) cpSync(join(root, part), join(copy, part), { recursive: true });
-        symlinkSync(join(root, "node_modules"), join(copy, "node_modules"));
-        return copy;
-      });
-      // not spawnSync: the server below answers from this process
-      const run = (copy: string, args: string[]) =>
-        new Promise<{ status: number | null; stderr: string }>((resolve) => {
-          const child = spawn(process.execPath, [join(copy, "bin", "mq.js"), ...args], {
-            env: {
-              PATH: process.env.PATH ?? "",
-              HOME: home,
-              XDG_CACHE_HOME: join(home, "cache"),
-              MQ_CONFIG_DIR: join(home, "config"),
-              NO_COLOR: "1",
-            },
-            stdio: ["ignore", "ignore", "pipe"],
-          });
-          let stderr = "";
-          child.stderr.on("data", (c) => (stderr += c));
-          child.on("close", (status) => resolve({ status, stderr }));
+  it("is one per copy of mq: a copy's stack traces name its own main.cjs, not that of another copy which wrote its cache first", async () => {
+    // found from outside: a profile of /work's mq named the bench's temporary copy's main.cjs (V8
+    // restores a script's name from its cache, and the cache was named after the build only)
+    const home = tempDir("mq-code-cache-");
+    const root = join(MQ_BIN, "..", "..");
+    const copies = ["one", "two"].map((name) => {
+      const copy = join(home, name);
+      for (const part of ["bin", "dist", "package.json"]) cpSync(join(root, part), join(copy, part), { recursive: true });
+      symlinkSync(join(root, "node_modules"), join(copy, "node_modules"));
+      return copy;
+    });
+    // not spawnSync: the server below answers from this process
+    const run = (copy: string, args: string[]) =>
+      new Promise<{ status: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [join(copy, "bin", "mq.js"), ...args], {
+          env: {
+            PATH: process.env.PATH ?? "",
+            HOME: home,
+            XDG_CACHE_HOME: join(home, "cache"),
+            MQ_CONFIG_DIR: join(home, "config"),
+            NO_COLOR: "1",
+          },
+          stdio: ["ignore", "ignore", "pipe"],
         });
-      const server = await startServer({ days: 2, now: new Date("2026-11-20T12:00:00Z"), recordRequests: false });
-      try {
-        const ok = await run(copies[0]!, [
-          "logs",
-          "--repo",
-          "acme/web",
-          "--limit",
-          "1",
-          "--since",
-          "2026-11-19T12:00:00Z",
-          "--api-url",
-          server.url,
-          "--token",
-          "mqk_copy_token_1234",
-          "-o",
-          "ndjson",
-        ]);
-        expect(ok.status, ok.stderr).toBe(0);
-      } finally {
-        await server.close();
-      }
-      expect(caches(join(home, "cache", "mq"))).toHaveLength(1);
-      for (const copy of copies) {
-        // a refused connection, with --debug: the stack goes through main.cjs's client code
-        const failed = await run(copy, [
-          "logs",
-          "--debug",
-          "--repo",
-          "acme/web",
-          "--api-url",
-          "http://127.0.0.1:1",
-          "--token",
-          "mqk_copy_token_1234",
-          "--timeout",
-          "2",
-        ]);
-        expect(failed.status).not.toBe(0);
-        const files = [...new Set([...failed.stderr.matchAll(/\((\/[^:()]+main\.cjs):\d+:\d+\)/g)].map((m) => m[1]))];
-        expect(files, failed.stderr).toEqual([join(copy, "dist", "main.cjs")]);
-      }
-    },
-  );
+        let stderr = "";
+        child.stderr.on("data", (c) => (stderr += c));
+        child.on("close", (status) => resolve({ status, stderr }));
+      });
+    const server = await startServer({ days: 2, now: new Date("2026-11-20T12:00:00Z"), recordRequests: false });
+    try {
+      const ok = await run(copies[0]!, [
+        "logs",
+        "--repo",
+        "acme/web",
+        "--limit",
+        "1",
+        "--since",
+        "2026-11-19T12:00:00Z",
+        "--api-url",
+        server.url,
+        "--token",
+        "mqk_copy_token_1234",
+        "-o",
+        "ndjson",
+      ]);
+      expect(ok.status, ok.stderr).toBe(0);
+    } finally {
+      await server.close();
+    }
+    expect(caches(join(home, "cache", "mq"))).toHaveLength(1);
+    for (const copy of copies) {
+      // a refused connection, with --debug: the stack goes through main.cjs's client code
+      const failed = await run(copy, [
+        "logs",
+        "--debug",
+        "--repo",
+        "acme/web",
+        "--api-url",
+        "http://127.0.0.1:1",
+        "--token",
+        "mqk_copy_token_1234",
+        "--timeout",
+        "2",
+      ]);
+      expect(failed.status).not.toBe(0);
+      const files = [...new Set([...failed.stderr.matchAll(/\((\/[^:()]+main\.cjs):\d+:\d+\)/g)].map((m) => m[1]))];
+      expect(files, failed.stderr).toEqual([join(copy, "dist", "main.cjs")]);
+    }
+  });
 
   it("removes, a week after their last write, other builds', other copies', other V8s' files and crashed runs' temporary files, never this copy's", () => {
     const dir = join(tempDir("mq-code-cache-"), "mq");
@@ -388,47 +378,47 @@ describe("the code cache (made by hand: Node 20)", () => {
   });
 });
 
-describe.runIf(!HAND_MADE)("the runtime's compile cache (Node 22.1 and later)", () => {
+describe.runIf(RUNTIME_CACHE)("the runtime's compile cache (Node 22.1 and later), for the chunks", () => {
   const compiled = (home: string) => {
     const dir = join(home, "cache", "mq", "compile-cache");
     return existsSync(dir) ? readdirSync(dir, { recursive: true }).length : 0;
   };
+  // the bundled server is a chunk (an ES module) that main.cjs imports
+  const chunkRun = ["--offline", "logs", "--repo", "acme/web", "--limit", "2", "-o", "ndjson"];
 
-  it("is written in the user's cache folder (private), used by the next run, and the output is the same", () => {
+  it("is not enabled by a command that imports no chunk (help, auth)", () => {
     const home = tempDir("mq-compile-cache-");
-    const first = mq(["--help"], home);
-    expect(first.code).toBe(0);
-    expect(first.stderr).toBe("");
+    expect(mq(["--help"], home).code).toBe(0);
+    expect(mq(["auth", "status"], home).code).toBe(4);
+    expect(existsSync(join(home, "cache", "mq", "compile-cache"))).toBe(false);
+  });
+
+  it("is written in the user's cache folder (private) by a command that imports a chunk, used by the next, and the output is the same", () => {
+    const home = tempDir("mq-compile-cache-");
+    const first = mq(chunkRun, home);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout.trimEnd().split("\n")).toHaveLength(2);
     expect(compiled(home)).toBeGreaterThan(0);
     expect(statSync(join(home, "cache", "mq")).mode & 0o777).toBe(0o700);
     expect(statSync(join(home, "cache", "mq", "compile-cache")).mode & 0o777).toBe(0o700);
-    expect(mq(["--help"], home)).toEqual(first);
-    // no file of the hand-made cache
-    expect(caches(join(home, "cache", "mq"))).toEqual([]);
-    const dir = join(home, "cache", "mq");
-    expect(loaderStateOf(dir)).toBe("node");
+    // the bundled server's history ends now: the events, not the run, differ from one run to the next
+    const second = mq(chunkRun, home);
+    expect({ code: second.code, stderr: second.stderr, lines: second.stdout.trimEnd().split("\n").length }).toEqual({
+      code: 0,
+      stderr: first.stderr,
+      lines: 2,
+    });
   });
 
   it("is neither written nor read with MQ_NO_CODE_CACHE set, nor in a folder others may write", () => {
     const home = tempDir("mq-compile-cache-");
-    const off = mq(["--help"], home, { MQ_NO_CODE_CACHE: "1" });
-    expect(off.code).toBe(0);
+    const off = mq(chunkRun, home, { MQ_NO_CODE_CACHE: "1" });
+    expect(off.code, off.stderr).toBe(0);
     expect(existsSync(join(home, "cache", "mq"))).toBe(false);
-    expect(mq(["--help"], home)).toEqual(off);
-    const dir = join(home, "cache", "mq");
-    chmodSync(dir, 0o777);
-    expect(loaderStateOf(dir)).toBe("untrusted");
-    expect(mq(["--help"], home)).toEqual(off);
+    mkdirSync(join(home, "cache", "mq"), { recursive: true, mode: 0o777 });
+    chmodSync(join(home, "cache", "mq"), 0o777);
+    const untrusted = mq(chunkRun, home);
+    expect({ code: untrusted.code, stderr: untrusted.stderr }).toEqual({ code: 0, stderr: off.stderr });
+    expect(compiled(home)).toBe(0);
   });
-
-  /** what loadMain did with the runtime's cache in DIR */
-  function loaderStateOf(dir: string): string {
-    const r = spawnSync(
-      process.execPath,
-      ["-e", `process.stdout.write(require(${JSON.stringify(LOADER)}).loadMain({ dir: ${JSON.stringify(dir)} }).cache)`],
-      { encoding: "utf8", timeout: 30_000 },
-    );
-    expect(r.status, r.stderr).toBe(0);
-    return r.stdout;
-  }
 });
