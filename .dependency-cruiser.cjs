@@ -14,6 +14,8 @@ const LAYERS = [
   ["commands", "^src/commands/"],
   // `mq help <topic>`: the help topics beside the commands' own help
   ["help", "^src/help/"],
+  // the watch loop of every --watch (clock, interval, redraw, records per change, signals)
+  ["watch", "^src/watch/"],
   // what several commands share: flags for time, repositories and filters, the gate, lists
   ["cmdutil", "^src/cmdutil/"],
   // the shared rendering toolkit: exporter, records, fitted tables, charts, formatting

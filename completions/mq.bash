@@ -80,123 +80,124 @@ __mq_flags() {
     ) ;;
     'stats summary') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --fail-if --fail-if-scope
-      --min-count --allow-empty --report -R --repo --api-url --offline -o --output --color --debug
-      --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
+      --min-count --allow-empty --report --watch --interval -R --repo --api-url --offline -o
+      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
+      --dialect -h --help
     ) ;;
     'stats queues-checks-outcome-count') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
-      --dialect -h --help
-    ) ;;
-    'stats queues-entered-count') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
-      --dialect -h --help
-    ) ;;
-    'stats queues-merged-count') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
-      --dialect -h --help
-    ) ;;
-    'stats average-ci-runtime') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
-      --dialect -h --help
-    ) ;;
-    'stats average-queue-time') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
-      --dialect -h --help
-    ) ;;
-    'stats idle-queue-time') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
-      --dialect -h --help
-    ) ;;
-    'stats skip-intermediate-results') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
-      --dialect -h --help
-    ) ;;
-    'stats total-queue-time') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
-      --dialect -h --help
-    ) ;;
-    'stats queue-size') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
-      --dialect -h --help
-    ) ;;
-    'stats running-speculative-checks') __mq_r=(
-      --base-ref --partition --queue --since --until --chart --intervals --fields --fail-if
-      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
-      --help
-    ) ;;
-    'stats batch-size') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
-      --dialect -h --help
-    ) ;;
-    'stats batch-bisection') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
-      --dialect -h --help
-    ) ;;
-    'stats branches') __mq_r=(
-      --since --until --fields -R --repo --api-url --offline -o --output --color --debug --token
-      --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
-    ) ;;
-    'stats checks-retries') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
-      --dialect -h --help
-    ) ;;
-    'stats failure-rate') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
-      --dialect -h --help
-    ) ;;
-    'stats queues-pr-exit-reasons') __mq_r=(
-      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
-      --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
-      --dialect -h --help
-    ) ;;
-    'stats queues') __mq_r=(
-      --since --until --fields -R --repo --api-url --offline -o --output --color --debug --token
-      --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
-    ) ;;
-    'stats time-to-merge') __mq_r=(
-      --at --branch --fields --fail-if --fail-if-scope --min-count --allow-empty --report -R --repo
+      --fail-if --fail-if-scope --min-count --allow-empty --report --watch --interval -R --repo
       --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
       --strict --no-csv-guard --dialect -h --help
     ) ;;
+    'stats queues-entered-count') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report --watch --interval -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict --no-csv-guard --dialect -h --help
+    ) ;;
+    'stats queues-merged-count') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report --watch --interval -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict --no-csv-guard --dialect -h --help
+    ) ;;
+    'stats average-ci-runtime') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report --watch --interval -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict --no-csv-guard --dialect -h --help
+    ) ;;
+    'stats average-queue-time') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report --watch --interval -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict --no-csv-guard --dialect -h --help
+    ) ;;
+    'stats idle-queue-time') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report --watch --interval -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict --no-csv-guard --dialect -h --help
+    ) ;;
+    'stats skip-intermediate-results') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report --watch --interval -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict --no-csv-guard --dialect -h --help
+    ) ;;
+    'stats total-queue-time') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report --watch --interval -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict --no-csv-guard --dialect -h --help
+    ) ;;
+    'stats queue-size') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report --watch --interval -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict --no-csv-guard --dialect -h --help
+    ) ;;
+    'stats running-speculative-checks') __mq_r=(
+      --base-ref --partition --queue --since --until --chart --intervals --fields --fail-if
+      --fail-if-scope --min-count --allow-empty --report --watch --interval -R --repo --api-url
+      --offline -o --output --color --debug --token --timeout --no-retry --insecure --strict
+      --no-csv-guard --dialect -h --help
+    ) ;;
+    'stats batch-size') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report --watch --interval -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict --no-csv-guard --dialect -h --help
+    ) ;;
+    'stats batch-bisection') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report --watch --interval -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict --no-csv-guard --dialect -h --help
+    ) ;;
+    'stats branches') __mq_r=(
+      --since --until --fields --watch --interval -R --repo --api-url --offline -o --output --color
+      --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
+    ) ;;
+    'stats checks-retries') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report --watch --interval -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict --no-csv-guard --dialect -h --help
+    ) ;;
+    'stats failure-rate') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report --watch --interval -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict --no-csv-guard --dialect -h --help
+    ) ;;
+    'stats queues-pr-exit-reasons') __mq_r=(
+      --base-ref --partition --queue --priority-rule --since --until --chart --intervals --fields
+      --fail-if --fail-if-scope --min-count --allow-empty --report --watch --interval -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict --no-csv-guard --dialect -h --help
+    ) ;;
+    'stats queues') __mq_r=(
+      --since --until --fields --watch --interval -R --repo --api-url --offline -o --output --color
+      --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h --help
+    ) ;;
+    'stats time-to-merge') __mq_r=(
+      --at --branch --fields --fail-if --fail-if-scope --min-count --allow-empty --report --watch
+      --interval -R --repo --api-url --offline -o --output --color --debug --token --timeout
+      --no-retry --insecure --strict --no-csv-guard --dialect -h --help
+    ) ;;
     'stats merge-queue-checks-outcome') __mq_r=(
       --base-ref --partition --queue --priority-rule --since --until --fields --fail-if
-      --fail-if-scope --min-count --allow-empty --report -R --repo --api-url --offline -o --output
-      --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard --dialect -h
-      --help
+      --fail-if-scope --min-count --allow-empty --report --watch --interval -R --repo --api-url
+      --offline -o --output --color --debug --token --timeout --no-retry --insecure --strict
+      --no-csv-guard --dialect -h --help
     ) ;;
     insights) __mq_r=(
       --since --until --compare --base-ref --queue --slowest --fail-if --fail-if-scope --min-count
-      --allow-empty --report --archive --no-archive --parallel -R --repo --api-url --offline -o
-      --output --color --debug --token --timeout --no-retry --insecure --strict --no-csv-guard
-      --dialect -h --help
+      --allow-empty --report --archive --no-archive --parallel --watch --interval -R --repo
+      --api-url --offline -o --output --color --debug --token --timeout --no-retry --insecure
+      --strict --no-csv-guard --dialect -h --help
     ) ;;
     prs) __mq_r=(
       --since --until --base-ref --queue --pr --outcome --reason --failed --sort --slowest --limit

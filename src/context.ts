@@ -30,6 +30,8 @@ export interface Context {
   env: Record<string, string | undefined>;
   cwd: string;
   now(): Date;
+  /** waits MS or until SIGNAL aborts (rejecting then): the watch loops' pause; tests pass one that does not wait */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** aborted on Ctrl-C; long-running work checks it */
   signal: AbortSignal;
   /** set by the CLI once global options are parsed */
@@ -58,6 +60,7 @@ export interface ContextInit {
   env?: Record<string, string | undefined>;
   cwd?: string;
   now?: () => Date;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
   dispatcher?: Dispatcher;
 }
@@ -77,6 +80,7 @@ export function createContext(init: ContextInit = {}): Context {
     env,
     cwd: init.cwd ?? process.cwd(),
     now: init.now ?? (() => new Date()),
+    sleep: init.sleep,
     signal: init.signal ?? new AbortController().signal,
     globals: { ...DEFAULT_GLOBALS },
     dispatcher: init.dispatcher,

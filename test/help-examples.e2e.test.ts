@@ -203,6 +203,7 @@ const README_SKIPS: ReadonlyArray<[RegExp, string]> = [
     "shows the shape of a resume command; the cursor is a placeholder (resume is tested in test/commands/logs.test.ts)",
   ],
   [/^mq serve /, "runs until stopped; the help examples run mq serve"],
+  [/ --watch( |$)/, "runs until stopped; the same lines are help examples, run until their first output"],
   [/^mq (--offline )?exporter /, "runs until stopped; the help examples run mq exporter, test/commands/exporter scrapes it"],
   [/^mq auth login$/, "prompts on a terminal (tested in test/commands/auth.e2e.test.ts)"],
   [/^mq auth (status|token|logout)/, "reads the stored token; the help examples run them after a login"],

@@ -16,8 +16,8 @@ const mocking = readdirSync(TEST, { recursive: true, encoding: "utf8" })
 // The end-to-end files whose behaviour depends on the Node runtime that runs mq: start-up and its
 // code cache, signals, a closed or full standard output, the fold helper's worker thread, DuckDB's
 // native addon, the bundle run from anywhere, the proxy through the bundle, the shells' completion.
-// .ci/run runs them on Node 22 and 24 as well (`npm run test:runtime`); the other end-to-end files
-// check what mq prints and stores, logic the fast half already runs in-process on every Node.
+// .ci/run runs the whole end-to-end half on the system Node and on Node 24, and these on Node 22
+// as well (`npm run test:runtime`).
 export const RUNTIME_E2E = [
   "test/e2e/startup.e2e.test.ts",
   "test/e2e/code-cache.e2e.test.ts",

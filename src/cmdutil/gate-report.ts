@@ -30,6 +30,7 @@ export interface GateRun {
  * annotation per failed check and the step summary. Exit 1 (CheckFailedError) when a check failed.
  */
 export async function reportGate(ctx: Context, gate: GateFlags, verdicts: readonly Verdict[], run: GateRun): Promise<void> {
+  if (gate.onlyBreach && verdicts.every((v) => v.pass)) return;
   if (verdicts.length) ctx.io.stderr.write(verdictLines(verdicts, colors(ctx.io, "stderr"), ctx.io.messageWidth()));
   if (github.inActions(ctx.env)) {
     ctx.io.stderr.write(github.annotations(verdicts, run.command));

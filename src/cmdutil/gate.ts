@@ -44,6 +44,11 @@ export interface GateFlags {
   allowEmpty: boolean;
   /** --report FILE: the verdicts as JSON */
   report?: string;
+  /**
+   * Under --watch: the verdicts are reported (lines, --report, GitHub Actions' files) only when a
+   * check fails, which ends the watch; a poll whose checks pass reports nothing.
+   */
+  onlyBreach?: boolean;
 }
 
 function collectRepeat(value: string, previous: string[] | undefined): string[] {

@@ -30,7 +30,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "mq --offline stats queues-entered-count --repo acme/web,acme/api --since 7d",
   ],
   "stats summary": [
-    "mq --offline stats summary --repo acme/web",
+    "mq --offline stats summary --repo acme/web --watch --interval 5 --fail-if 'check_failure_rate > 50%'",
     "mq --offline stats summary --repo acme/web,acme/api --since 7d --base-ref main",
     "mq --offline stats summary --repo acme/web --since 1d -o none --fail-if 'check_failure_rate > 50%' --fail-if 'max_queue_time > 3d'",
     "mq --offline stats summary --repo acme/web --since 1h -o openmetrics",
@@ -39,7 +39,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
 
   insights: [
     "mq --offline insights --repo acme/web --since 7d --compare previous",
-    "mq --offline insights --repo acme/web --since 7d --compare 30d..23d -o ndjson",
+    "mq --offline insights --repo acme/web --since 1d --compare none --watch --interval 30",
     "mq --offline insights --repo acme/web,acme/api --since 1d -o none --fail-if 'p95(queue_time) > 30d' --fail-if 'change(p50(time_to_merge)) > 1000%' --fail-if-scope both",
     "mq --offline archive sync --repo acme/web --since 2d && mq insights --archive --repo acme/web --since 1d --until 1h -o json",
   ],

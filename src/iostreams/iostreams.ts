@@ -23,6 +23,8 @@ export interface IOFacts {
   stdoutIsPipe?: boolean;
   /** terminal width for tables and charts */
   columns: number;
+  /** terminal height, when stdout is a terminal that reports one (a redrawn screen fits it) */
+  rows?: number;
   /**
    * stdout is a regular file (`> events.ndjson`): its size, and cutting it back. A write that fails
    * on a full disk may have put part of a page in the file (Node's file stream does not report a
@@ -56,6 +58,8 @@ export interface IOStreams extends IOFacts {
   colorEnabled(stream?: "stdout" | "stderr"): boolean;
   /** the width output is fitted to */
   width(): number;
+  /** the height a redrawn screen is cut to: the terminal's rows, none off a terminal */
+  height(): number | undefined;
   /** the width tables are fitted to: the terminal's on a terminal, none (no fitting) otherwise */
   tableWidth(): number | undefined;
   /**
@@ -141,6 +145,7 @@ export function createIOStreams(init: Partial<IOFacts> | undefined, settings: IO
     width: () => io.columns,
     csvGuarded: () => settings.globals().csvGuard,
     tableWidth: () => (io.stdoutIsTTY ? io.columns : undefined),
+    height: () => (io.stdoutIsTTY ? (init?.rows ?? ((io.stdout as { rows?: number }).rows || undefined)) : undefined),
     messageWidth: () =>
       io.stderrIsTTY ? (io.stderr as { columns?: number }).columns || io.columns : io.stdoutIsTTY ? io.columns : undefined,
     spinnerAllowed(opts = {}) {

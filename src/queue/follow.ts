@@ -54,11 +54,25 @@ export async function followQueue(
   // leave after its merged event) replaces the one of before
   const again = new Set(walked.merged.map((m) => m.key));
   const merged = opts.estimates ? [...memory.merged.filter((m) => m.at >= since && !again.has(m.key)), ...walked.merged] : [];
-  const closed: Record<string, number> = {};
-  for (const [key, at] of [...Object.entries(memory.closed), ...Object.entries(walked.left)])
-    if (at >= until.getTime() - LATE_EVENT_GRACE_MS) closed[key] = at;
   return {
     entries: positionsOf(filterStays(walked.open, opts.filter ?? {}), mergedLines(merged), until.getTime()),
-    memory: { kept: walked.kept, merged, closed },
+    memory: { kept: walked.kept, merged, closed: recentlyClosed([memory.closed, walked.left], until) },
   };
+}
+
+/** The stays left within LATE_EVENT_GRACE_MS of UNTIL: what following remembers of those that left. */
+function recentlyClosed(lists: ReadonlyArray<Record<string, number>>, until: Date): Record<string, number> {
+  const closed: Record<string, number> = {};
+  for (const list of lists) for (const [key, at] of Object.entries(list)) if (at >= until.getTime() - LATE_EVENT_GRACE_MS) closed[key] = at;
+  return closed;
+}
+
+/**
+ * What following needs of the memory of a first walk of the lookback up to UNTIL (readQueue with
+ * `keep`, as `mq queue` reads it): the merged stays only for the estimates, the stays left within
+ * the grace. A first round that walks the log once, as it arrives, instead of holding the
+ * lookback's events for followQueue.
+ */
+export function followFrom(memory: QueueMemory, until: Date, opts: Pick<FollowOptions, "estimates"> = {}): QueueMemory {
+  return { kept: memory.kept, merged: opts.estimates ? memory.merged : [], closed: recentlyClosed([memory.closed], until) };
 }

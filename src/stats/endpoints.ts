@@ -327,6 +327,7 @@ const RECORDS: readonly StatsEndpointSpec[] = [
     examples: [
       "mq --offline stats queue-size --repo acme/web --since 1d",
       "mq --offline stats queue-size --repo acme/web --since 7d --chart",
+      "mq --offline stats queue-size --repo acme/web --since 2h --watch --interval 10",
     ],
   },
   {

@@ -1,7 +1,7 @@
 // `mq insights`, `mq prs` and `mq pr` read from the archive print exactly what they print from the
 // API for the same window, and every log reader uses the archive by itself when it covers the
 // window (synced from the same API), saying so; otherwise it asks the API. In-process against the
-// bundled server (what `mq serve --now` serves), 12 days of one repository synced once (the
+// bundled server (what `mq serve --now` serves), 6.5 days of one repository synced once (the
 // length does not matter to what is compared; the sync is the slow part).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/main.js";
@@ -14,7 +14,7 @@ const NOW = new Date("2026-11-20T12:00:00Z");
 const REPO = "acme/lib";
 // the archive covers up to five minutes before the sync: a window ending an hour ago is covered
 const UNTIL = "2026-11-20T11:00:00Z";
-const SINCE_11D = "2026-11-09T11:00:00Z";
+const SINCE_5D = "2026-11-15T11:00:00Z";
 const TOKEN = "mqk_test_token_1234";
 
 let server: RunningServer;
@@ -34,7 +34,7 @@ beforeAll(async () => {
   // the same history at another address: an archive synced from `server` is not its answer
   other = await startServer({ now: NOW, days: 14 });
   dir = tempDir("mq-archive-analyses-");
-  const r = await mq(["archive", "sync", "--since", "2026-11-08T00:00:00Z", "-o", "json"]);
+  const r = await mq(["archive", "sync", "--since", "2026-11-14T00:00:00Z", "-o", "json"]);
   expect(r.code, r.stderr).toBe(0);
 }, 600_000);
 
@@ -47,21 +47,21 @@ const notice = (since: string, until: string) =>
   `mq: the archive covers ${since} to ${until} for ${REPO}: reading it, not the API (--no-archive asks the API).\n`;
 
 describe("read from the archive, the analyses print what they print from the API", () => {
-  it("insights over 11 days: the same JSON, exactly, with no request; by itself it says so", async () => {
-    const window = ["insights", "--since", SINCE_11D, "--until", UNTIL, "--compare", "none", "-o", "json"];
+  it("insights over 5 days: the same JSON, exactly, with no request; by itself it says so", async () => {
+    const window = ["insights", "--since", SINCE_5D, "--until", UNTIL, "--compare", "none", "-o", "json"];
     const api = await mq([...window, "--no-archive"]);
     expect(api.code, api.stderr).toBe(0);
-    expect(api.requests).toBeGreaterThan(100);
-    expect(JSON.parse(api.stdout).figures.entered.value).toBeGreaterThan(1000);
+    expect(api.requests).toBeGreaterThan(50);
+    expect(JSON.parse(api.stdout).figures.entered.value).toBeGreaterThan(500);
     const archived = await mq([...window, "--archive"]);
     expect(archived).toEqual({ code: 0, stdout: api.stdout, stderr: "", requests: 0 });
     const auto = await mq(window);
-    expect(auto).toEqual({ code: 0, stdout: api.stdout, stderr: notice(SINCE_11D, UNTIL), requests: 0 });
+    expect(auto).toEqual({ code: 0, stdout: api.stdout, stderr: notice(SINCE_5D, UNTIL), requests: 0 });
   });
 
-  it("insights against the previous 4 days, and the table", async () => {
+  it("insights against the previous 2 days, and the table", async () => {
     for (const format of ["json", "table"]) {
-      const window = ["insights", "--since", "2026-11-16T11:00:00Z", "--until", UNTIL, "--slowest", "10", "-o", format];
+      const window = ["insights", "--since", "2026-11-18T11:00:00Z", "--until", UNTIL, "--slowest", "10", "-o", format];
       const api = await mq([...window, "--no-archive"]);
       expect(api.code, api.stderr).toBe(0);
       const archived = await mq([...window, "--archive"]);
@@ -69,14 +69,14 @@ describe("read from the archive, the analyses print what they print from the API
     }
   });
 
-  it("prs over 11 days: the same rows, in every format and with filters", async () => {
+  it("prs over 5 days: the same rows, in every format and with filters", async () => {
     for (const flags of [
       ["-o", "json"],
       ["--failed", "-o", "csv"],
       ["--sort", "ci_time", "--limit", "20", "-o", "table"],
       ["--queue", "default", "--base-ref", "main", "-o", "ndjson"],
     ]) {
-      const window = ["prs", "--since", SINCE_11D, "--until", UNTIL, ...flags];
+      const window = ["prs", "--since", SINCE_5D, "--until", UNTIL, ...flags];
       const api = await mq([...window, "--no-archive"]);
       expect(api.code, api.stderr).toBe(0);
       expect(api.stdout.length).toBeGreaterThan(100);
@@ -91,18 +91,18 @@ describe("read from the archive, the analyses print what they print from the API
 
   it("pr N: the same stays, steps and runs, batch bisections included", async () => {
     const rows = JSON.parse(
-      (await mq(["prs", "--since", SINCE_11D, "--until", UNTIL, "--sort", "retries", "--limit", "5", "-o", "json", "--archive"])).stdout,
+      (await mq(["prs", "--since", SINCE_5D, "--until", UNTIL, "--sort", "retries", "--limit", "5", "-o", "json", "--archive"])).stdout,
     ) as Array<{ pull_request: number }>;
     expect(rows.length).toBe(5);
     for (const { pull_request } of rows.slice(0, 2)) {
       for (const format of ["json", "table"]) {
-        const args = ["pr", String(pull_request), "--since", SINCE_11D, "--until", UNTIL, "-o", format];
+        const args = ["pr", String(pull_request), "--since", SINCE_5D, "--until", UNTIL, "-o", format];
         const api = await mq([...args, "--no-archive"]);
         expect(api.code, api.stderr).toBe(0);
         const archived = await mq([...args, "--archive"]);
         expect(archived).toEqual({ ...api, requests: 0 });
         const auto = await mq(args);
-        expect(auto).toEqual({ ...api, stderr: notice(SINCE_11D, UNTIL) + api.stderr, requests: 0 });
+        expect(auto).toEqual({ ...api, stderr: notice(SINCE_5D, UNTIL) + api.stderr, requests: 0 });
       }
     }
   });
@@ -118,15 +118,15 @@ describe("read from the archive, the analyses print what they print from the API
 });
 
 describe("by itself, the archive is read only when it covers the window, synced from the same API", () => {
-  const window = ["insights", "--since", "2026-11-16T11:00:00Z", "--until", UNTIL, "-o", "json"];
+  const window = ["insights", "--since", "2026-11-18T11:00:00Z", "--until", UNTIL, "-o", "json"];
 
   it("a window reaching now (the last minutes are never covered) or before the archive: the API", async () => {
-    const recent = await mq(["insights", "--since", "7d", "-o", "json"]);
+    const recent = await mq(["insights", "--since", "1d", "-o", "json"]);
     expect(recent.code, recent.stderr).toBe(0);
     expect(recent.stderr).toBe("");
     expect(recent.requests).toBeGreaterThan(0);
     // the comparison window starts before the archive
-    const older = await mq(["insights", "--since", "2026-11-10T00:00:00Z", "--until", UNTIL, "-o", "json"]);
+    const older = await mq(["insights", "--since", "2026-11-16T00:00:00Z", "--until", UNTIL, "-o", "json"]);
     expect(older.stderr).toBe("");
     expect(older.requests).toBeGreaterThan(0);
   });
@@ -148,11 +148,11 @@ describe("by itself, the archive is read only when it covers the window, synced 
   });
 
   it("--archive over a window partly outside the archive: what it has, and a warning naming the rest", async () => {
-    const r = await mq(["prs", "--since", "2026-11-01T00:00:00Z", "--until", "2026-11-10T00:00:00Z", "-o", "ndjson", "--archive"]);
+    const r = await mq(["prs", "--since", "2026-11-12T00:00:00Z", "--until", "2026-11-16T00:00:00Z", "-o", "ndjson", "--archive"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.requests).toBe(0);
     expect(r.stderr).toBe(
-      `mq: warning: the archive does not cover 2026-11-01T00:00:00Z to 2026-11-08T00:00:00Z for ${REPO}: queue stays there are missing below (mq --api-url ${server.url} archive sync ${REPO} --since 2026-11-01T00:00:00Z --until 2026-11-08T00:00:00Z fetches them).\n`,
+      `mq: warning: the archive does not cover 2026-11-12T00:00:00Z to 2026-11-14T00:00:00Z for ${REPO}: queue stays there are missing below (mq --api-url ${server.url} archive sync ${REPO} --since 2026-11-12T00:00:00Z --until 2026-11-14T00:00:00Z fetches them).\n`,
     );
     expect(r.stdout.split("\n").length).toBeGreaterThan(10);
   });

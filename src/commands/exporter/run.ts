@@ -10,10 +10,10 @@ import type { LogEvent } from "../../api/events.js";
 import { DEFAULT_PARALLEL } from "../../api/slice-limits.js";
 import { pool, REPO_CONCURRENCY } from "../../cmdutil/repos.js";
 import { QUEUE_EVENT_TYPES } from "../../insights/dialects.js";
-import { walkLog } from "../../insights/walk.js";
+import { apiEventSource, walkLog, type EventSource } from "../../insights/walk.js";
 import { messageText } from "../../iostreams/terminal-text.js";
-import { followQueue } from "../../queue/follow.js";
-import { DEFAULT_QUEUE_LOOKBACK_MS } from "../../queue/reconstruct.js";
+import { followFrom, followQueue } from "../../queue/follow.js";
+import { DEFAULT_QUEUE_LOOKBACK_MS, readQueue } from "../../queue/reconstruct.js";
 import { renderExposition } from "../../output/openmetrics.js";
 import { messageSecrets } from "../../secrets.js";
 import { startMetricsServer, type MetricsServer } from "./http.js";
@@ -82,19 +82,28 @@ export async function runExporter(opts: ExporterOptions, ctx: Context): Promise<
     follows.map((f) => f.repository),
   );
   const clean = (text: string) => messageText(redact(text, messageSecrets(ctx)));
-  // /metrics shows the state as of the last round's end: rendered then, in the format scrapers
-  // last asked for, a scrape costs nothing (40 repositories' histograms are over a megabyte of
-  // text, a second of CPU on a busy machine)
+  // /metrics shows the state as of the last round's end: rendered then, in the formats scrapers
+  // asked for during the round (both before the first scrape), a scrape costs nothing (40
+  // repositories' histograms are a megabyte of text, a second of CPU on a busy machine)
+  type Format = "openmetrics" | "prometheus";
   let version = 0;
-  let lastFormat: "openmetrics" | "prometheus" = "prometheus";
-  const rendered = new Map<string, { version: number; text: string }>();
-  const exposition = (format: "openmetrics" | "prometheus") => {
-    lastFormat = format;
+  let asked = new Set<Format>();
+  let prepared = new Set<Format>(["openmetrics", "prometheus"]);
+  const rendered = new Map<Format, { version: number; text: string }>();
+  const exposition = (format: Format) => {
+    asked.add(format);
     const cached = rendered.get(format);
     if (cached?.version === version) return cached.text;
     const text = renderExposition(metricFamilies(state.metrics), format);
     rendered.set(format, { version, text });
     return text;
+  };
+  const prepare = () => {
+    if (asked.size > 0) prepared = asked;
+    asked = new Set();
+    rendered.clear();
+    const families = metricFamilies(state.metrics);
+    for (const format of prepared) rendered.set(format, { version, text: renderExposition(families, format) });
   };
   let server: MetricsServer;
   try {
@@ -125,23 +134,69 @@ export async function runExporter(opts: ExporterOptions, ctx: Context): Promise<
   // is read from the lookback's start (or --since, when earlier), and its counters from --since
   const since = opts.since.getTime();
   const firstFrom = Math.min(since, ctx.now().getTime() - DEFAULT_QUEUE_LOOKBACK_MS);
+  const source = apiEventSource(ctx);
+
+  // The first round walks the lookback once, as `mq queue` does (readQueue), each event handed to
+  // the reconstruction as it arrives and then dropped: only the events to count (from --since) and
+  // those at the newest instant (the position) are held, not the week's events of the repository.
+  const firstRound = async (f: Follow, until: Date) => {
+    const toCount: LogEvent[] = [];
+    let newest = Number.NEGATIVE_INFINITY;
+    let atNewest: LogEvent[] = [];
+    const note = (ev: LogEvent) => {
+      const t = Date.parse(ev.received_at);
+      if (t >= since) toCount.push(ev);
+      else if (t > newest) {
+        newest = t;
+        atNewest = [ev];
+      } else if (t === newest) atNewest.push(ev);
+    };
+    // one walk from the earlier of --since and the lookback's start; the queue gets the lookback's part
+    const observed: EventSource = {
+      ...source,
+      events: (q) =>
+        (async function* () {
+          const start = q.since.getTime();
+          for await (const ev of source.events({ ...q, since: new Date(Math.min(start, firstFrom)) })) {
+            note(ev);
+            if (Date.parse(ev.received_at) >= start) yield ev;
+          }
+        })(),
+    };
+    const snap = await readQueue(observed, {
+      owner: f.owner,
+      name: f.name,
+      since: new Date(until.getTime() - DEFAULT_QUEUE_LOOKBACK_MS),
+      until,
+      parallel: DEFAULT_PARALLEL,
+      keep: true,
+    });
+    // counted once the walk is whole: a walk cut short counts nothing
+    countNew(state, f.repository, toCount.length > 0 ? toCount : atNewest, since, firstFrom);
+    return { entries: snap.entries, memory: followFrom(snap.memory!, until) };
+  };
+
+  // a later round: only the events since the position, added to the open stays
+  const nextRound = async (f: Follow, from: number, until: Date) => {
+    const events: LogEvent[] = [];
+    for await (const ev of walkLog(ctx, {
+      owner: f.owner,
+      name: f.name,
+      since: new Date(from),
+      until,
+      types: QUEUE_EVENT_TYPES,
+      // a poll's few seconds page after page; a resumed repository's backlog in parallel time slices
+      parallel: f.caughtUp ? 1 : DEFAULT_PARALLEL,
+    }))
+      events.push(ev);
+    const added = countNew(state, f.repository, events, since, firstFrom);
+    return followQueue(f, state.queue[f.repository] ?? { kept: [], merged: [], closed: {} }, added, until);
+  };
   const pollOne = async (f: Follow) => {
-    const from = state.positions[f.repository]?.watermark ?? firstFrom;
+    const position = state.positions[f.repository];
     const until = ctx.now();
     try {
-      const events: LogEvent[] = [];
-      for await (const ev of walkLog(ctx, {
-        owner: f.owner,
-        name: f.name,
-        since: new Date(from),
-        until,
-        types: QUEUE_EVENT_TYPES,
-        // the backfill in parallel time slices; a poll's few seconds page after page
-        parallel: f.caughtUp ? 1 : DEFAULT_PARALLEL,
-      }))
-        events.push(ev);
-      const added = countNew(state, f.repository, events, since, firstFrom);
-      const queue = await followQueue(f, state.queue[f.repository] ?? { kept: [], merged: [], closed: {} }, added, until);
+      const queue = position === undefined ? await firstRound(f, until) : await nextRound(f, position.watermark, until);
       state.queue[f.repository] = queue.memory;
       setQueueSize(state.metrics, f.repository, queue.entries);
       f.read = true;
@@ -162,7 +217,7 @@ export async function runExporter(opts: ExporterOptions, ctx: Context): Promise<
       await pool(follows, REPO_CONCURRENCY, pollOne);
       for (const f of follows) f.caughtUp ||= f.read === true;
       version++;
-      exposition(lastFormat);
+      prepare();
       pruneEvictions(state.metrics, ctx.now().getTime());
       if (opts.stateDir !== undefined) saveState(opts.stateDir, state);
       await sleep(opts.interval * 1000, undefined, { signal: ctx.signal }).catch(() => undefined);

@@ -13,6 +13,10 @@ import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, t
 import type { ArchiveMode } from "../../archive/choose.js";
 import { addGateFlags, parseGateFlags, type GateFlags, type GateRawFlags } from "../../cmdutil/gate.js";
 import { insightsSampled, parseInsightsFailIf } from "../../insights/gate.js";
+import { addWatchFlags, parseWatchFlags, type FigureWatchOptions, type WatchRawFlags } from "../../watch/flags.js";
+
+/** Seconds between the polls of --watch by default: each poll reads the windows again. */
+export const DEFAULT_INSIGHTS_WATCH_SECONDS = 60;
 
 export const DEFAULT_INSIGHTS_WINDOW_MS = 7 * 86_400_000;
 export const DEFAULT_SLOWEST = 5;
@@ -32,9 +36,11 @@ export interface InsightsOptions {
   archive: ArchiveMode;
   /** requests in flight over the API (--parallel) */
   parallel: number;
+  /** --watch: poll every so many seconds, the windows moving with the present */
+  watch?: FigureWatchOptions;
 }
 
-interface RawFlags extends GateRawFlags, StaysRawFlags {
+interface RawFlags extends GateRawFlags, StaysRawFlags, WatchRawFlags {
   compare?: string;
   slowest?: string;
 }
@@ -58,6 +64,7 @@ export function NewCmdInsights(ctx: Context, runF?: (opts: InsightsOptions) => P
   cmd.addOption(new Option("--slowest <n>", `how many of the slowest pull requests to list, 0 to 100 (default ${DEFAULT_SLOWEST})`));
   addGateFlags(cmd, false, INSIGHTS_GATE_HELP);
   addArchiveFlags(cmd);
+  addWatchFlags(cmd, "follow the report, its windows moving with the present", DEFAULT_INSIGHTS_WATCH_SECONDS);
   return cmd
     .addHelpText(
       "after",
@@ -106,6 +113,18 @@ export async function parseInsightsFlags(flags: RawFlags, ctx: Context): Promise
     const warn = (line: string) => ctx.io.stderr.write(`mq: ${line}\n`);
     const failIf = (flags.failIf ?? []).map((e) => parseInsightsFailIf(e, { compare: compare !== undefined, warn }));
     gate = parseGateFlags(flags, failIf, insightsSampled, INSIGHTS_GATE_HELP);
+  }
+  const watchSeconds = parseWatchFlags(flags, {
+    defaultSeconds: DEFAULT_INSIGHTS_WATCH_SECONDS,
+    format,
+    refuse: [
+      [flags.until !== undefined, "--watch follows the present: drop --until (the window ends at each poll)."],
+      [flags.archive === true, "--watch reads new events from the API, not from --archive."],
+    ],
+  });
+  if (watchSeconds !== undefined) {
+    const watch = { intervalSeconds: watchSeconds, at: now };
+    return { since, until, compare, baseRef, queues, slowest, gate, format, archive: "never", parallel, watch };
   }
   return { since, until, compare, baseRef, queues, slowest, gate, format, archive, parallel };
 }

@@ -16,6 +16,7 @@ import { resolveRepos, eachRepo, someReposFailed } from "../../cmdutil/repos.js"
 import { reportGate } from "../../cmdutil/gate-report.js";
 import { insightsHeadline, writeInsights } from "./render.js";
 import type { InsightsOptions } from "./index.js";
+import { watchInsights } from "./watch.js";
 
 /**
  * Whether the window or the comparison window reaches outside the data the source holds (the
@@ -42,6 +43,7 @@ async function windowsOutsideData(
 }
 
 export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<void> {
+  if (opts.watch) return watchInsights(opts, ctx, runInsights);
   const repos = await resolveRepos(ctx);
   if (repos.length === 1 && opts.gate.scope !== "all") {
     // one repository has no parts to judge one by one (mq stats judges its groups; insights has none):

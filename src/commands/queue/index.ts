@@ -12,6 +12,7 @@ import { TIME_VALUE_HELP } from "../../cmdutil/time.js";
 import type { ArchiveMode } from "../../archive/choose.js";
 import { DEFAULT_QUEUE_LOOKBACK_MS } from "../../queue/reconstruct.js";
 import { QUEUE_FIELDS } from "../../queue/records.js";
+import { addWatchFlags, parseWatchFlags, type WatchRawFlags } from "../../watch/flags.js";
 
 export interface QueueOptions {
   since: Date;
@@ -30,11 +31,9 @@ export interface QueueOptions {
 /** Seconds between the polls of --watch by default. */
 export const DEFAULT_WATCH_INTERVAL_SECONDS = 10;
 
-interface RawFlags extends StaysRawFlags {
+interface RawFlags extends StaysRawFlags, WatchRawFlags {
   partition?: string[];
   fields?: string[];
-  watch?: boolean;
-  interval?: string;
 }
 
 export function NewCmdQueue(ctx: Context, runF?: (opts: QueueOptions) => Promise<void>): Command {
@@ -49,18 +48,13 @@ export function NewCmdQueue(ctx: Context, runF?: (opts: QueueOptions) => Promise
     .addOption(new Option("--until <time>", "the instant whose queue is shown (default: now)"));
   addStayFilterFlags(cmd);
   return addArchiveFlags(
-    cmd
-      .addOption(new Option("--partition <name>", "only this partition (repeatable, comma-separated)").argParser(collectList))
-      .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv: ${QUEUE_FIELDS.join(", ")}`).argParser(collectList))
-      .addOption(
-        new Option(
-          "--watch",
-          "follow the queue: redrawn in place on a terminal, one ndjson record per change otherwise (only new events each poll; Ctrl-C stops)",
-        ),
-      )
-      .addOption(
-        new Option("--interval <seconds>", `with --watch: seconds between polls, 0.1 to 3600 (default ${DEFAULT_WATCH_INTERVAL_SECONDS})`),
-      ),
+    addWatchFlags(
+      cmd
+        .addOption(new Option("--partition <name>", "only this partition (repeatable, comma-separated)").argParser(collectList))
+        .addOption(new Option("--fields <fields>", `fields for json, ndjson and csv: ${QUEUE_FIELDS.join(", ")}`).argParser(collectList)),
+      "follow the queue (only new events each poll)",
+      DEFAULT_WATCH_INTERVAL_SECONDS,
+    ),
   ).action(async (flags: RawFlags) => {
     const opts = parseQueueFlags(flags, ctx);
     await runF?.(opts);
@@ -84,19 +78,13 @@ export function parseQueueFlags(flags: RawFlags, ctx: Context): QueueOptions {
       }
     }
   }
-  let watchSeconds: number | undefined;
-  if (flags.interval !== undefined && !flags.watch) throw new UsageError("--interval applies to --watch: give --watch too.");
-  if (flags.watch) {
-    if (flags.until !== undefined) throw new UsageError("--watch follows the present: drop --until.");
-    if (flags.archive === true) throw new UsageError("--watch reads new events from the API, not from --archive.");
-    if (format === "json" || format === "csv")
-      throw new UsageError(`--watch writes the table on a terminal or ndjson (a record per change), not -o ${format}.`);
-    watchSeconds = DEFAULT_WATCH_INTERVAL_SECONDS;
-    if (flags.interval !== undefined) {
-      watchSeconds = Number(flags.interval);
-      if (flags.interval.trim() === "" || !Number.isFinite(watchSeconds) || watchSeconds < 0.1 || watchSeconds > 3600)
-        throw new UsageError(`--interval must be a number of seconds from 0.1 to 3600, not "${flags.interval}".`);
-    }
-  }
+  const watchSeconds = parseWatchFlags(flags, {
+    defaultSeconds: DEFAULT_WATCH_INTERVAL_SECONDS,
+    format,
+    refuse: [
+      [flags.until !== undefined, "--watch follows the present: drop --until."],
+      [flags.archive === true, "--watch reads new events from the API, not from --archive."],
+    ],
+  });
   return { since, until, baseRef, queues, partitions, fields, format, archive: flags.watch ? "never" : archive, parallel, watchSeconds };
 }

@@ -2,25 +2,25 @@
 // then a poll every --interval seconds for the queue events received since the newest one seen
 // (de-duplicated by id, as `mq logs --follow` does), the queue rebuilt from those and the open
 // stays' events (src/queue/follow.ts): memory holds the open stays, not the log. On a terminal the
-// table is redrawn in place on the alternate screen, which is left on exit and on Ctrl-C; otherwise
-// one ndjson record per change: a pull request queued at the start, entered, changed (position,
-// state, batch), merged or left.
-import { setTimeout as sleep } from "node:timers/promises";
+// table is redrawn in place (the loop, the screen and its restoring are src/watch/loop.ts's);
+// otherwise one ndjson record per change: a pull request queued at the start, entered, changed
+// (position, state, batch), merged or left.
 import type { Context } from "../../context.js";
 import { compareEventTimes, eventIdKey } from "../../api/event-ids.js";
 import type { LogEvent } from "../../api/events.js";
-import { InterruptedError, redact } from "../../errors.js";
+import { redact } from "../../errors.js";
 import { eachRepo, pool, REPO_CONCURRENCY, type RepoName, someReposFailed } from "../../cmdutil/repos.js";
 import { QUEUE_EVENT_TYPES } from "../../insights/dialects.js";
 import { recordTime } from "../../insights/records.js";
 import { apiEventSource, type EventSource } from "../../insights/walk.js";
 import { messageText } from "../../iostreams/terminal-text.js";
 import { formatCount } from "../../output/format.js";
-import { createRecordWriter } from "../../output/records.js";
 import { followQueue } from "../../queue/follow.js";
 import { readQueue, type QueueMemory } from "../../queue/reconstruct.js";
 import { queueRecord, type QueueRecord } from "../../queue/records.js";
 import { messageSecrets } from "../../secrets.js";
+import { watchesScreen } from "../../watch/flags.js";
+import { runWatchLoop } from "../../watch/loop.js";
 import type { QueueOptions } from "./index.js";
 import { renderQueueTable } from "./table.js";
 
@@ -47,10 +47,6 @@ export function advance(f: Pick<Follow, "watermark" | "seen">, ev: LogEvent): bo
   return true;
 }
 
-const ALT_SCREEN = "\x1b[?1049h";
-const MAIN_SCREEN = "\x1b[?1049l";
-const HOME_CLEAR = "\x1b[H\x1b[2J";
-
 const stayKey = (r: QueueRecord) => `${r.repository}\u0000${r.pull_request}\u0000${r.entered_at}`;
 /** what a record per change follows: not the times that move by themselves (time in queue, estimates) */
 const signature = (r: QueueRecord) =>
@@ -61,73 +57,115 @@ export async function watchQueue(opts: QueueOptions, ctx: Context, repos: readon
   const source: EventSource = apiEventSource(ctx);
   const lookbackMs = opts.until.getTime() - opts.since.getTime();
   const filter = { queues: opts.queues, partitions: opts.partitions };
-  const screen = ctx.io.isStdoutTerminal() && opts.format === "table";
-  const records = screen ? undefined : createRecordWriter("ndjson", ctx.io.stdout);
+  const screen = watchesScreen(ctx, opts.format);
   const clean = (text: string) => messageText(redact(text, messageSecrets(ctx)));
   const follows: Follow[] = [];
 
-  // the lookback of each repository, once: what following it needs is kept, and the newest event read
-  const start = ctx.now();
-  const { failed, error } = await eachRepo(
-    ctx,
-    repos,
-    async (repo, repository) => {
-      const f: Follow = {
-        repo,
-        repository,
-        memory: { kept: [], merged: [], closed: {} },
-        watermark: opts.since.getTime(),
-        seen: new Set(),
-        rows: [],
-      };
-      const observed: EventSource = {
-        ...source,
-        events: (q) =>
-          (async function* () {
-            for await (const ev of source.events(q)) {
-              advance(f, ev);
-              yield ev;
-            }
-          })(),
-      };
-      const snap = await readQueue(
-        observed,
-        { owner: repo.owner, name: repo.name, since: opts.since, until: start, baseRef: opts.baseRef, parallel: opts.parallel, keep: true },
-        filter,
-      );
-      f.memory = snap.memory!;
-      f.rows = snap.entries.map((e) => queueRecord(e, start.getTime()));
-      follows.push(f);
-    },
-    (line) => ctx.io.stderr.write(`${line}\n`),
-  );
-  if (follows.length === 0 && error) throw someReposFailed(failed, repos.length, error);
-  // in the order of --repo
-  follows.sort((a, b) => repos.indexOf(a.repo) - repos.indexOf(b.repo));
+  /** the lookback of each repository, once: what following it needs is kept, and the newest event read */
+  const readLookback = async (start: Date) => {
+    const { failed, error } = await eachRepo(
+      ctx,
+      repos,
+      async (repo, repository) => {
+        const f: Follow = {
+          repo,
+          repository,
+          memory: { kept: [], merged: [], closed: {} },
+          watermark: opts.since.getTime(),
+          seen: new Set(),
+          rows: [],
+        };
+        const observed: EventSource = {
+          ...source,
+          events: (q) =>
+            (async function* () {
+              for await (const ev of source.events(q)) {
+                advance(f, ev);
+                yield ev;
+              }
+            })(),
+        };
+        const snap = await readQueue(
+          observed,
+          {
+            owner: repo.owner,
+            name: repo.name,
+            since: opts.since,
+            until: start,
+            baseRef: opts.baseRef,
+            parallel: opts.parallel,
+            keep: true,
+          },
+          filter,
+        );
+        f.memory = snap.memory!;
+        f.rows = snap.entries.map((e) => queueRecord(e, start.getTime()));
+        follows.push(f);
+      },
+      (line) => ctx.io.stderr.write(`${line}\n`),
+    );
+    if (follows.length === 0 && error) throw someReposFailed(failed, repos.length, error);
+    // in the order of --repo
+    follows.sort((a, b) => repos.indexOf(a.repo) - repos.indexOf(b.repo));
+  };
 
-  let last = new Map<string, QueueRecord>();
-  const show = async (atMs: number) => {
+  /** one poll: only what arrived since the newest event read, the queue rebuilt at UNTIL */
+  const poll = (until: Date) =>
+    pool(follows, REPO_CONCURRENCY, async (f) => {
+      try {
+        // the API has no "after id": ask from that instant and drop the ids already read; never past
+        // now, whatever a server stamps
+        const added: LogEvent[] = [];
+        for await (const ev of source.events({
+          owner: f.repo.owner,
+          name: f.repo.name,
+          since: new Date(Math.min(f.watermark, until.getTime())),
+          until,
+          baseRef: opts.baseRef,
+          types: QUEUE_EVENT_TYPES,
+          parallel: 1,
+        }))
+          added.push(ev);
+        added.sort(compareEventTimes);
+        const fresh = added.filter((ev) => advance(f, ev));
+        const r = await followQueue(f.repo, f.memory, fresh, until, { lookbackMs, estimates: true, filter });
+        f.memory = r.memory;
+        f.rows = r.entries.map((e) => queueRecord(e, until.getTime()));
+        f.error = undefined;
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        // the others go on; this one is tried again next poll, its last queue shown meanwhile
+        const message = clean(err instanceof Error ? err.message : String(err));
+        if (!screen && message !== f.error) ctx.io.stderr.write(`mq queue: ${f.repository}: ${message}\n`);
+        f.error = message;
+      }
+    });
+
+  const frame = (atMs: number) => {
     const rows = follows.flatMap((f) => f.rows);
-    if (screen) {
-      const n = rows.length;
-      const table = n ? renderQueueTable(rows, atMs, ctx, { repository: repos.length > 1 }) : "";
-      const failing = follows.filter((f) => f.error !== undefined).map((f) => `${f.repository}: ${f.error}`);
-      const status =
-        `${repos.length === 1 ? follows[0]?.repository : `${follows.length} repositories`}: ${formatCount(n)} pull request${n === 1 ? "" : "s"} in the queue at ${recordTime(atMs)}` +
-        `; every ${intervalSeconds} s, Ctrl-C to stop`;
-      ctx.io.stdout.write(`${HOME_CLEAR}${table}${[...failing, status].join("\n")}\n`);
-      return;
-    }
+    const n = rows.length;
+    const table = n ? renderQueueTable(rows, atMs, ctx, { repository: repos.length > 1 }) : "";
+    const failing = follows.filter((f) => f.error !== undefined).map((f) => `${f.repository}: ${f.error}`);
+    const status =
+      `${repos.length === 1 ? follows[0]?.repository : `${follows.length} repositories`}: ${formatCount(n)} pull request${n === 1 ? "" : "s"} in the queue at ${recordTime(atMs)}` +
+      `; every ${intervalSeconds} s, Ctrl-C to stop`;
+    return `${table}${[...failing, status].join("\n")}\n`;
+  };
+
+  let last: Map<string, QueueRecord> | undefined;
+  const changes = (atMs: number) => {
+    const rows = follows.flatMap((f) => f.rows);
     const at = recordTime(atMs);
     const now = new Map(rows.map((r) => [stayKey(r), r]));
     const out: Array<Record<string, unknown>> = [];
     const pick = (r: QueueRecord) => (opts.fields ? Object.fromEntries(opts.fields.map((k) => [k, r[k as keyof QueueRecord]])) : r);
     for (const [key, r] of now) {
-      const before = last.get(key);
-      const change = first ? "queued" : before === undefined ? "entered" : signature(before) !== signature(r) ? "changed" : undefined;
+      const before = last?.get(key);
+      const change =
+        last === undefined ? "queued" : before === undefined ? "entered" : signature(before) !== signature(r) ? "changed" : undefined;
       if (change) out.push({ at, change, ...pick(r) });
     }
-    for (const [key, r] of last) {
+    for (const [key, r] of last ?? []) {
       if (now.has(key)) continue;
       const f = follows.find((x) => x.repository === r.repository);
       const mergedKey = `${r.pull_request}\u0000${Date.parse(String(r.entered_at))}`;
@@ -135,55 +173,16 @@ export async function watchQueue(opts: QueueOptions, ctx: Context, repos: readon
       out.push({ at, change: merged ? "merged" : "left", ...pick(r) });
     }
     last = now;
-    first = false;
-    if (out.length) await records!.writeMany(out);
+    return out;
   };
 
-  let first = true;
-  if (screen) ctx.io.stdout.write(ALT_SCREEN);
-  try {
-    await show(start.getTime());
-    for (;;) {
-      await sleep(intervalSeconds * 1000, undefined, { signal: ctx.signal });
-      const until = ctx.now();
-      await pool(follows, REPO_CONCURRENCY, async (f) => {
-        try {
-          // only what arrived since the newest event read (the API has no "after id": ask from that
-          // instant and drop the ids already read); never past now, whatever a server stamps
-          const added: LogEvent[] = [];
-          for await (const ev of source.events({
-            owner: f.repo.owner,
-            name: f.repo.name,
-            since: new Date(Math.min(f.watermark, until.getTime())),
-            until,
-            baseRef: opts.baseRef,
-            types: QUEUE_EVENT_TYPES,
-            parallel: 1,
-          }))
-            added.push(ev);
-          added.sort(compareEventTimes);
-          const fresh = added.filter((ev) => advance(f, ev));
-          const r = await followQueue(f.repo, f.memory, fresh, until, { lookbackMs, estimates: true, filter });
-          f.memory = r.memory;
-          f.rows = r.entries.map((e) => queueRecord(e, until.getTime()));
-          f.error = undefined;
-        } catch (err) {
-          if (ctx.signal.aborted) throw err;
-          // the others go on; this one is tried again next poll, its last queue shown meanwhile
-          const message = clean(err instanceof Error ? err.message : String(err));
-          if (!screen && message !== f.error) ctx.io.stderr.write(`mq queue: ${f.repository}: ${message}\n`);
-          f.error = message;
-        }
-      });
-      await show(until.getTime());
-    }
-  } catch (err) {
-    if (ctx.signal.aborted) {
-      if (screen) ctx.io.stdout.write(MAIN_SCREEN);
-      else await records?.end().catch(() => undefined);
-      throw new InterruptedError();
-    }
-    if (screen) ctx.io.stdout.write(MAIN_SCREEN);
-    throw err;
-  }
+  await runWatchLoop(ctx, {
+    intervalSeconds,
+    screen,
+    async tick(at, first) {
+      if (first) await readLookback(at);
+      else await poll(at);
+      return screen ? { frame: frame(at.getTime()) } : { records: changes(at.getTime()) };
+    },
+  });
 }

@@ -22,6 +22,8 @@ import { resolveOutputFormat } from "../../cmdutil/output.js";
 import { recordFieldNames, summaryFieldName } from "../../stats/series.js";
 import { manyRepoList, type RepoName } from "../../cmdutil/repos.js";
 import { addGateFlags, parseGateFlags, type GateFlags } from "../../cmdutil/gate.js";
+import { addWatchFlags, parseWatchFlags, type FigureWatchOptions, type WatchRawFlags } from "../../watch/flags.js";
+import { STATS_WATCH, watchRefusals } from "./watch-flags.js";
 
 export type { GateFlags } from "../../cmdutil/gate.js";
 
@@ -45,6 +47,8 @@ export interface StatsOptions {
   gate: GateFlags;
   /** several repositories (--repo a/b,c/d, repeated, @FILE): a row each and a total */
   repos?: RepoName[];
+  /** --watch: poll every so many seconds, the window moving with the present */
+  watch?: FigureWatchOptions;
 }
 
 export interface StatsSummaryOptions {
@@ -56,6 +60,8 @@ export interface StatsSummaryOptions {
   gate: GateFlags;
   /** several repositories: a row each and the total */
   repos?: RepoName[];
+  /** --watch: poll every so many seconds, the window moving with the present */
+  watch?: FigureWatchOptions;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -70,7 +76,7 @@ type RawFlags = { [K in StatsFlag["key"]]?: K extends "since" | "until" | "at" |
   minCount?: string;
   allowEmpty?: boolean;
   report?: string;
-};
+} & WatchRawFlags;
 
 /** What `mq stats summary` accepts: the figures it combines all take the filter set F. */
 const SUMMARY_ACCEPTS = acceptedFlags("filters");
@@ -245,6 +251,8 @@ export function parseStatsFlags(
     throw new UsageError(`--intervals is not available for ${subject}: its response has no intervals.`);
   }
   if (chart && fields) throw new UsageError("--chart draws on the terminal and cannot be combined with --fields: drop one of them.");
+  const watchSeconds = parseWatchFlags(flags, { ...STATS_WATCH, format, refuse: watchRefusals(flags) });
+  const watch = watchSeconds === undefined ? {} : { watch: { intervalSeconds: watchSeconds, at: ctx.now() } };
   if (repos) {
     checkManyRepos(endpoint, { chart, intervals });
     // one explicit window for every repository: fetched at different moments, each would otherwise
@@ -253,7 +261,19 @@ export function parseStatsFlags(
     const start = typeof query.start_at === "string" ? new Date(query.start_at) : new Date(end.getTime() - 86_400_000);
     const { start_at: _s, end_at: _e, ...filters } = query;
     query = { ...filters, start_at: formatInstant(start), end_at: formatInstant(end) };
-    return { endpoint, dialect, query, chart, intervals, fields, format, filterWords: filterWords(flags, endpoint.accepts), gate, repos };
+    return {
+      endpoint,
+      dialect,
+      query,
+      chart,
+      intervals,
+      fields,
+      format,
+      filterWords: filterWords(flags, endpoint.accepts),
+      gate,
+      repos,
+      ...watch,
+    };
   }
   return {
     endpoint,
@@ -265,6 +285,7 @@ export function parseStatsFlags(
     format: chart ? "table" : format,
     filterWords: filterWords(flags, endpoint.accepts),
     gate,
+    ...watch,
   };
 }
 
@@ -373,6 +394,7 @@ export function NewCmdStats(
       ).argParser(collectList),
     );
     addGateFlags(cmd, endpoint.fields.length === 0);
+    addWatchFlags(cmd, STATS_WATCH.what, STATS_WATCH.defaultSeconds);
     if (endpoint.fields.length) {
       cmd.addHelpText("after", `\nNumeric fields (for --fail-if): ${endpoint.fields.join(", ")}`);
     }
@@ -397,6 +419,7 @@ export function NewCmdStatsSummary(ctx: Context, runF?: StatsRuns["summary"]): C
   const cmd = new Command("summary").description(SUMMARY_DESCRIPTION);
   addStatsFlags(cmd, SUMMARY_ACCEPTS);
   addGateFlags(cmd, false);
+  addWatchFlags(cmd, STATS_WATCH.what, STATS_WATCH.defaultSeconds);
   cmd.addHelpText("after", `\nFigures (for --fail-if): ${Object.keys(SUMMARY_SOURCES).join(", ")}`);
   cmd.action(async (flags: RawFlags) => {
     rejectForeignFlags(cmd, "summary", SUMMARY_ACCEPTS);
@@ -412,7 +435,8 @@ export function NewCmdStatsSummary(ctx: Context, runF?: StatsRuns["summary"]): C
       const [endpointName, field] = SUMMARY_SOURCES[expr.field as SummaryFigureName];
       return endpointSampled(STATS_ENDPOINTS.find((e) => e.name === endpointName)!)({ ...expr, field });
     });
-    resolveOutputFormat(ctx, { figures: true, command: "mq stats summary" });
+    const format = resolveOutputFormat(ctx, { figures: true, command: "mq stats summary" });
+    const watchSeconds = parseWatchFlags(flags, { ...STATS_WATCH, format, refuse: watchRefusals(flags) });
     const filters = filterQuery(flags, SUMMARY_ACCEPTS);
     const now = ctx.now();
     const window = parseTimeWindow(flags, now);
@@ -423,7 +447,15 @@ export function NewCmdStatsSummary(ctx: Context, runF?: StatsRuns["summary"]): C
     checkWindowOrder(since, until);
     checkWindow(dialect, since, until, now);
     const repos = manyRepoList(ctx);
-    await runF?.({ dialect, filters, since, until, gate, ...(repos ? { repos } : {}) });
+    await runF?.({
+      dialect,
+      filters,
+      since,
+      until,
+      gate,
+      ...(repos ? { repos } : {}),
+      ...(watchSeconds === undefined ? {} : { watch: { intervalSeconds: watchSeconds, at: now } }),
+    });
   });
   return cmd;
 }

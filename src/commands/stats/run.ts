@@ -26,6 +26,7 @@ import { statsListing, statsRecords, type StatsOptions, type StatsQuery, type St
 import { statsExport, summaryExport } from "./render.js";
 import { manyHeadline, statsManyExport, summaryManyExport } from "./render-many.js";
 import { statsChart, statsHeadline, statsMetrics, statsWindow, summaryHeadline, summaryMetrics } from "./figures.js";
+import { watchStats, watchStatsSummary } from "./watch.js";
 // ---------------------------------------------------------------------------------------------
 // run
 
@@ -87,6 +88,7 @@ function warnDeprecated(ctx: Context, endpoint: StatsEndpoint): void {
 }
 
 export async function runStats(opts: StatsOptions, ctx: Context): Promise<void> {
+  if (opts.watch) return watchStats(opts, ctx, runStats);
   if (opts.repos) return runStatsMany(opts, opts.repos, ctx);
   const { endpoint } = opts;
   const { format } = opts;
@@ -210,6 +212,7 @@ function gateOptions(gate: GateFlags, query: StatsQuery): { minCount?: number; a
 // summary
 
 export async function runStatsSummary(opts: StatsSummaryOptions, ctx: Context): Promise<void> {
+  if (opts.watch) return watchStatsSummary(opts, ctx, runStatsSummary);
   if (opts.repos) return runStatsSummaryMany(opts, opts.repos, ctx);
   const format = resolveOutputFormat(ctx, { figures: true });
   const query: StatsQuery = { ...opts.filters, start_at: formatInstant(opts.since), end_at: formatInstant(opts.until) };

@@ -104,7 +104,8 @@ describe("mq queue --watch", () => {
       expect(from).toBeGreaterThan(T0.getTime() - 3_600_000);
       expect(u).toContain("event_type=action.queue.enter");
     }
-  });
+    // three rebuilds of a week's queue (16 s alone): a limit of its own
+  }, 120_000);
 
   it("on a terminal: redrawn in place on the alternate screen, left on Ctrl-C", async () => {
     const r = await watch(
