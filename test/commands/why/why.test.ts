@@ -64,8 +64,8 @@ describe("mq why N", () => {
     for (const line of lines) if (line.length > 60) expect(line.trim().includes(" "), line).toBe(false);
     expect(lines.slice(0, 4)).toEqual([
       "#7 in acme/web: stay 1 of 2, queue default (base main),",
-      "    entered 2026-11-20T10:00:00Z",
-      "  failed at 2026-11-20T10:40:23Z after 40m 23s: Checks",
+      "    entered 2026-11-20 10:00:00Z",
+      "  failed at 2026-11-20 10:40:23Z after 40m 23s: Checks",
       "      failed (CHECKS_FAILED)",
     ]);
   });
