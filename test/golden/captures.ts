@@ -44,8 +44,7 @@ export const CAPTURES: readonly ScreenCapture[] = [
   { name: "prs", line: "mq prs --since 1d" },
   { name: "pr", line: "mq pr 316403 --since 10d" },
   { name: "queue", line: "mq queue" },
-  // its lines are not wrapped to the terminal yet
-  { name: "why", line: "mq why 323006", overflows: [60, 80] },
+  { name: "why", line: "mq why 323006" },
   { name: "wait", line: "mq wait 323006" },
   // at 60 the command to try is wider: a command to copy is never broken
   { name: "serve", line: "mq serve --port 0 --days 1", interruptWhen: /http:\/\//, overflows: [60] },
@@ -68,8 +67,7 @@ export const CAPTURES: readonly ScreenCapture[] = [
   // the views behind the figures
   { name: "logs-pr", line: "mq logs --pr 319114 --since 7d" },
   { name: "stats-failure-rate-intervals", line: "mq stats failure-rate --intervals --queue hotfix --base-ref main --partition api" },
-  // at 60 a table too wide is printed in parts: more than a screen
-  { name: "stats-checks-retries", line: "mq stats checks-retries --since 7d", overflows: [60] },
+  { name: "stats-checks-retries", line: "mq stats checks-retries --since 7d" },
   { name: "stats-exit-reasons", line: "mq stats queues-pr-exit-reasons --since 7d" },
   { name: "stats-batch-bisection", line: "mq stats batch-bisection --since 7d", overflows: [60] },
   { name: "stats-chart", line: "mq stats queues-entered-count --since 7d --chart --queue hotfix" },

@@ -155,7 +155,7 @@ describe.skipIf(!hasTmux)("issue 17, done when (read from the captures above)", 
     // the day before 12:00 in hourly intervals, each shown whatever it holds
     const starts = screenOf("stats-failure-rate-intervals.80")
       .split("\n")
-      .filter((l) => /^\d\d-\d\d \d\d:\d\d /.test(l));
+      .filter((l) => /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ /.test(l));
     expect(starts.length).toBe(24);
   });
 
