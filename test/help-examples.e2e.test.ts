@@ -220,8 +220,8 @@ const README_REFUSALS: ReadonlyArray<[RegExp, RegExp]> = [
 /** What must exist before a README line can run: the README's own earlier lines (each case runs in a fresh folder). */
 const README_SETUP: ReadonlyArray<[RegExp, string]> = [
   [/^mq (archive (status|query|export)|logs --archive)/, "mq --offline archive sync --repo acme/web --since 7d"],
-  // insights compare with the window before, so the archive holds twice the window
-  [/^mq (insights|prs|pr) .*--archive/, "mq --offline archive sync --repo acme/web --since 14d"],
+  // insights compare with the window before, so the archive holds twice the window (the pages' are 3 days)
+  [/^mq (insights|prs|pr) .*--archive/, "mq --offline archive sync --repo acme/web --since 7d"],
   // the file of repositories the README's --repo @FILE example names
   [/--repo @repositories\.txt/, "printf '# the team\\nacme/web\\nacme/api\\n' | tee repositories.txt"],
   // a later sync continues from the first; without one it would fetch the 90 days the service keeps

@@ -15,7 +15,7 @@ let serve: Running;
 let url: string;
 
 beforeAll(async () => {
-  serve = startMq(["serve", "--port", "0", "--now", "2026-11-20T12:00:00Z", "--seed", "11", "--days", "30"], { killAfterMs: 300_000 });
+  serve = startMq(["serve", "--port", "0", "--now", "2026-11-20T12:00:00Z", "--seed", "11", "--days", "10"], { killAfterMs: 300_000 });
   await serve.waitForStdout("\n", 30_000);
   url = serve.stdout().split("\n")[0]!.trim();
 }, 60_000);
@@ -59,7 +59,7 @@ function prng(seed: number): () => number {
 
 describe("mq archive sync under SIGKILL", () => {
   it("killed at random moments and rerun until done, holds exactly one uninterrupted sync's events", async () => {
-    const since = "2026-11-17T12:00:00Z";
+    const since = "2026-11-18T22:00:00Z";
     const reference = tempDir();
     // the reference reads page after page; the killed runs read several days and slices at once
     const whole = await spawnMq(syncArgs(since, 1), { env: { MQ_DATA_DIR: reference }, killAfterMs: 120_000 });
@@ -104,12 +104,12 @@ describe("mq archive sync under SIGKILL", () => {
 describe("two syncs at once, and Ctrl-C", () => {
   it("the second sync is refused with the first one's pid; Ctrl-C ends the first with 130 and how to resume", async () => {
     const dir = tempDir();
-    const first = startMq(syncArgs("2026-10-22T12:00:00Z"), { env: { MQ_DATA_DIR: dir }, killAfterMs: 120_000 });
+    const first = startMq(syncArgs("2026-11-12T12:00:00Z"), { env: { MQ_DATA_DIR: dir }, killAfterMs: 120_000 });
     // the archive exists once the first one has opened it; give it a page or two
     for (let i = 0; i < 100 && !existsSync(join(dir, "archive.duckdb")); i++) await sleep(100);
     await sleep(1500);
     expect(first.child.exitCode).toBeNull();
-    const second = await spawnMq(syncArgs("2026-10-22T12:00:00Z"), { env: { MQ_DATA_DIR: dir }, killAfterMs: 60_000 });
+    const second = await spawnMq(syncArgs("2026-11-12T12:00:00Z"), { env: { MQ_DATA_DIR: dir }, killAfterMs: 60_000 });
     expect(second.code).toBe(8);
     expect(second.stderr).toBe(
       `mq: the archive ${join(dir, "archive.duckdb")} is in use by another process (pid ${first.child.pid}), probably another mq archive sync\n` +
@@ -123,7 +123,7 @@ describe("two syncs at once, and Ctrl-C", () => {
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(
       new RegExp(
-        `^mq: interrupted\\n[\\d,]+ new events were archived before this; mq --api-url ${url} archive sync acme/web --since 2026-10-22T12:00:00Z --until \\S+Z continues where it stopped\\.\\n$`,
+        `^mq: interrupted\\n[\\d,]+ new events were archived before this; mq --api-url ${url} archive sync acme/web --since 2026-11-12T12:00:00Z --until \\S+Z continues where it stopped\\.\\n$`,
       ),
     );
     const after = await spawnMq(["archive", "status", "-o", "json"], { env: { MQ_DATA_DIR: dir } });

@@ -20,7 +20,7 @@ import { AUTH, get, NOW } from "./helpers.js";
 import { tempDir } from "../helpers/tmp.js";
 
 const DAY = 86_400_000;
-const DAYS = 60;
+const DAYS = 40;
 const LIMITS = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 16 };
 let helperUrl: URL;
 
@@ -47,7 +47,7 @@ const now = NOW.getTime();
 const windows: Array<[from: number, to: number]> = [
   [now - DAYS * DAY, now],
   // starts mid-day, ends before today: edges from events, the days between from partials
-  [now - 40 * DAY - 5 * 3_600_000, now - 3 * DAY],
+  [now - 25 * DAY - 5 * 3_600_000, now - 3 * DAY],
 ];
 
 /** every endpoint's answer over each window, as JSON text */
@@ -166,8 +166,8 @@ describe("the statistics of a long window on two threads", () => {
 });
 
 describe("mq serve with its helper thread", () => {
-  it("answers a year-long window, then stops on Ctrl-C with nothing left running", async () => {
-    const serve = startMq(["serve", "--port", "0", "--now", NOW.toISOString(), "--days", "120", "--memory-budget", "512"], {
+  it("answers a window back to 2000 over its whole history, then stops on Ctrl-C with nothing left running", async () => {
+    const serve = startMq(["serve", "--port", "0", "--now", NOW.toISOString(), "--days", "40", "--memory-budget", "512"], {
       killAfterMs: 60_000,
     });
     await serve.waitForStdout(/^http:\/\/.*\n/, 30_000);

@@ -4,6 +4,7 @@ import type { Context } from "../../context.js";
 import { InterruptedError, UsageError } from "../../errors.js";
 import type { DialectName } from "../../api/dialects/types.js";
 import { isLoopbackHost } from "../../api/urls.js";
+import { wrapLine } from "../../iostreams/terminal-width.js";
 import { startBudgetedServer } from "../../server/worker.js";
 import type { ServeOptions } from "./index.js";
 
@@ -61,12 +62,12 @@ export async function runServe(opts: ServeOptions, ctx: Context): Promise<void> 
   ctx.io.stdout.write(`${server.url}\n`);
   const what = opts.eventsFile
     ? `replaying ${opts.eventsFile}`
-    : `simulating ${opts.days} days${opts.now ? ` up to ${opts.now.toISOString()}` : ""}${opts.speed !== undefined ? `, the present running ${opts.speed}× as fast as real time` : ""}, seed ${opts.seed}${opts.repos ? `, repositories ${opts.repos.join(", ")}` : ", any owner/name"}`;
-  ctx.io.stderr.write(
-    `mq serve: listening on ${server.url} (${what}${dialect === "spec" ? "" : `, speaking the ${dialect} dialect`})\n` +
-      `Try: mq --api-url ${tryUrl(server.url)}${dialect === "spec" ? "" : ` --dialect ${dialect}`} --token ${opts.token ? "<your --token>" : "anything"} logs --repo ${opts.repos?.[0] ?? "acme/web"}\n` +
-      "Press Ctrl-C to stop.\n",
-  );
+    : `simulating ${opts.days} ${opts.days === 1 ? "day" : "days"}${opts.now ? ` up to ${opts.now.toISOString()}` : ""}${opts.speed !== undefined ? `, the present running ${opts.speed}× as fast as real time` : ""}, seed ${opts.seed}${opts.repos ? `, repositories ${opts.repos.join(", ")}` : ", any owner/name"}`;
+  // prose fits the terminal; the command to try is never broken (it is copied)
+  const width = ctx.io.messageWidth();
+  const listening = `mq serve: listening on ${server.url} (${what}${dialect === "spec" ? "" : `, speaking the ${dialect} dialect`})`;
+  const tryIt = `mq --api-url ${tryUrl(server.url)}${dialect === "spec" ? "" : ` --dialect ${dialect}`} --token ${opts.token ? "<your --token>" : "anything"} logs --repo ${opts.repos?.[0] ?? "acme/web"}`;
+  ctx.io.stderr.write(`${wrapLine(listening, width, "  ")}\nTry: ${tryIt}\nPress Ctrl-C to stop.\n`);
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) return resolve();
     ctx.signal.addEventListener("abort", () => resolve(), { once: true });
