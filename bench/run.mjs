@@ -4,7 +4,7 @@
 //
 //   node bench/run.mjs            full run; prints the report (--out FILE writes it there too)
 //   node bench/run.mjs --quick    every measurement once, small sizes (a smoke test)
-//   options: --no-build  --out FILE  --only startup,stream,concurrency,server,insights,archive,serve,oneshot,formats,slices,exporter,exporter40
+//   options: --no-build  --out FILE  --only startup,stream,concurrency,server,insights,archive,serve,oneshot,formats,slices,exporter,exporter40,queue
 //
 // It runs the built CLI (npm run build, then bin/mq.js) and, for what `mq serve` does not expose
 // (a fixed delay per request, a store of exactly one million events), bench/server.mjs over an
@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { writeEventsFile } from "./events.mjs";
 import * as exporter from "./exporter.mjs";
 import * as feel from "./feel.mjs";
+import * as queue from "./queue.mjs";
 import { fmtInt, fmtMB, fmtMs, fmtRatio, median, percentile, ROOT, startChild, summarize, timed } from "./lib.mjs";
 
 const argv = process.argv.slice(2);
@@ -56,6 +57,8 @@ const CFG = QUICK
       exporterRepos: 5,
       exporterSimRepos: 1,
       exporterSimDays: 1,
+      queueRuns: 1,
+      waitSeconds: 2,
     }
   : {
       startupRuns: 20,
@@ -82,6 +85,8 @@ const CFG = QUICK
       exporterRepos: 1_000,
       exporterSimRepos: 40,
       exporterSimDays: 8,
+      queueRuns: 7,
+      waitSeconds: 5,
     };
 
 const tmpRoot = mkdtempSync(join(os.tmpdir(), "mq-bench-"));
@@ -1032,6 +1037,8 @@ try {
   if (want("exporter")) await exporter.fleet(h);
   // exporter40: the 40-repository target alone (a few minutes), without the 1,000-repository row
   if (want("exporter") || want("exporter40")) await exporter.sim40(h);
+  // issue 30's rows (bench/queue.mjs)
+  if (want("queue")) await queue.queueRows(h);
 } catch (err) {
   failed = true;
   process.stderr.write(`bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

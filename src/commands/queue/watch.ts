@@ -1,22 +1,17 @@
-// `mq queue --watch`: each repository's lookback read once (readQueue, keeping what following needs),
-// then a poll every --interval seconds for the queue events received since the newest one seen
-// (de-duplicated by id, as `mq logs --follow` does), the queue rebuilt from those and the open
-// stays' events (src/queue/follow.ts): memory holds the open stays, not the log. On a terminal the
+// `mq queue --watch`: each repository's queue followed (src/queue/follower.ts: the lookback read
+// once, then only the queue events received since the newest one read, de-duplicated by exact id,
+// as `mq logs --follow` does): memory holds the open stays, not the log. On a terminal the
 // table is redrawn in place (the loop, the screen and its restoring are src/watch/loop.ts's);
 // otherwise one ndjson record per change: a pull request queued at the start, entered, changed
 // (position, state, batch), merged or left.
 import type { Context } from "../../context.js";
-import { compareEventTimes, eventIdKey } from "../../api/event-ids.js";
-import type { LogEvent } from "../../api/events.js";
 import { redact } from "../../errors.js";
 import { eachRepo, pool, REPO_CONCURRENCY, type RepoName, someReposFailed } from "../../cmdutil/repos.js";
-import { QUEUE_EVENT_TYPES } from "../../insights/dialects.js";
 import { recordTime } from "../../insights/records.js";
 import { apiEventSource, type EventSource } from "../../insights/walk.js";
 import { messageText } from "../../iostreams/terminal-text.js";
 import { formatCount } from "../../output/format.js";
-import { followQueue } from "../../queue/follow.js";
-import { readQueue, type QueueMemory } from "../../queue/reconstruct.js";
+import { advance, QueueFollower } from "../../queue/follower.js";
 import { queueRecord, type QueueRecord } from "../../queue/records.js";
 import { messageSecrets } from "../../secrets.js";
 import { watchesScreen } from "../../watch/flags.js";
@@ -27,25 +22,12 @@ import { renderQueueTable } from "./table.js";
 interface Follow {
   repo: RepoName;
   repository: string;
-  memory: QueueMemory;
-  /** received_at (ms) of the newest event read, and the ids read at that instant */
-  watermark: number;
-  seen: Set<string>;
+  follower: QueueFollower;
   rows: QueueRecord[];
   error?: string;
 }
 
-/** Moves F's position past EV; false when EV was read before (ids told apart exactly, beyond 2^53 too). */
-export function advance(f: Pick<Follow, "watermark" | "seen">, ev: LogEvent): boolean {
-  const t = Date.parse(ev.received_at);
-  if (!Number.isFinite(t) || t < f.watermark || (t === f.watermark && f.seen.has(eventIdKey(ev)))) return false;
-  if (t > f.watermark) {
-    f.watermark = t;
-    f.seen.clear();
-  }
-  f.seen.add(eventIdKey(ev));
-  return true;
-}
+export { advance };
 
 const stayKey = (r: QueueRecord) => `${r.repository}\u0000${r.pull_request}\u0000${r.entered_at}`;
 /** what a record per change follows: not the times that move by themselves (time in queue, estimates) */
@@ -67,40 +49,15 @@ export async function watchQueue(opts: QueueOptions, ctx: Context, repos: readon
       ctx,
       repos,
       async (repo, repository) => {
-        const f: Follow = {
-          repo,
-          repository,
-          memory: { kept: [], merged: [], closed: {} },
-          watermark: opts.since.getTime(),
-          seen: new Set(),
-          rows: [],
-        };
-        const observed: EventSource = {
-          ...source,
-          events: (q) =>
-            (async function* () {
-              for await (const ev of source.events(q)) {
-                advance(f, ev);
-                yield ev;
-              }
-            })(),
-        };
-        const snap = await readQueue(
-          observed,
-          {
-            owner: repo.owner,
-            name: repo.name,
-            since: opts.since,
-            until: start,
-            baseRef: opts.baseRef,
-            parallel: opts.parallel,
-            keep: true,
-          },
+        const follower = new QueueFollower(source, repo, {
+          since: opts.since,
+          lookbackMs,
+          baseRef: opts.baseRef,
+          parallel: opts.parallel,
           filter,
-        );
-        f.memory = snap.memory!;
-        f.rows = snap.entries.map((e) => queueRecord(e, start.getTime()));
-        follows.push(f);
+        });
+        const entries = await follower.start(start);
+        follows.push({ repo, repository, follower, rows: entries.map((e) => queueRecord(e, start.getTime())) });
       },
       (line) => ctx.io.stderr.write(`${line}\n`),
     );
@@ -113,24 +70,7 @@ export async function watchQueue(opts: QueueOptions, ctx: Context, repos: readon
   const poll = (until: Date) =>
     pool(follows, REPO_CONCURRENCY, async (f) => {
       try {
-        // the API has no "after id": ask from that instant and drop the ids already read; never past
-        // now, whatever a server stamps
-        const added: LogEvent[] = [];
-        for await (const ev of source.events({
-          owner: f.repo.owner,
-          name: f.repo.name,
-          since: new Date(Math.min(f.watermark, until.getTime())),
-          until,
-          baseRef: opts.baseRef,
-          types: QUEUE_EVENT_TYPES,
-          parallel: 1,
-        }))
-          added.push(ev);
-        added.sort(compareEventTimes);
-        const fresh = added.filter((ev) => advance(f, ev));
-        const r = await followQueue(f.repo, f.memory, fresh, until, { lookbackMs, estimates: true, filter });
-        f.memory = r.memory;
-        f.rows = r.entries.map((e) => queueRecord(e, until.getTime()));
+        f.rows = (await f.follower.poll(until)).map((e) => queueRecord(e, until.getTime()));
         f.error = undefined;
       } catch (err) {
         if (ctx.signal.aborted) throw err;
@@ -169,7 +109,7 @@ export async function watchQueue(opts: QueueOptions, ctx: Context, repos: readon
       if (now.has(key)) continue;
       const f = follows.find((x) => x.repository === r.repository);
       const mergedKey = `${r.pull_request}\u0000${Date.parse(String(r.entered_at))}`;
-      const merged = f?.memory.merged.some((m) => m.key === mergedKey) === true;
+      const merged = f?.follower.memory.merged.some((m) => m.key === mergedKey) === true;
       out.push({ at, change: merged ? "merged" : "left", ...pick(r) });
     }
     last = now;

@@ -1,9 +1,10 @@
 // The work of `mq wait N`: find the pull request's stay in the lookback, then poll every
 // --interval seconds for its events received since the newest one seen (de-duplicated by id, as
 // `mq logs --follow` does) until its latest stay leaves the queue, --max-wait runs out or Ctrl-C.
-// A change of state is one NDJSON record in a pipe, the status line rewritten in place on a
-// terminal (stderr). Loaded only when the command runs (cli.ts); its flags were checked before.
-import { setTimeout as sleep } from "node:timers/promises";
+// A change of state is one NDJSON record in a pipe; on a terminal one status line on stderr,
+// rewritten in place and cut to its width, with the pull request's position and estimated merge
+// time from its repository's queue, followed as `mq queue --watch` follows it (one more small
+// request a poll). Loaded only when the command runs (cli.ts); its flags were checked before.
 import type { Context } from "../../context.js";
 import type { LogEvent } from "../../api/events.js";
 import { InterruptedError, NotMergedError, WaitTimeoutError } from "../../errors.js";
@@ -14,6 +15,10 @@ import { formatDuration } from "../../output/format.js";
 import { createRecordWriter } from "../../output/records.js";
 import { inActions, workflowCommand } from "../../output/github.js";
 import { terminalText } from "../../iostreams/terminal-text.js";
+import { truncateToWidth } from "../../iostreams/terminal-width.js";
+import { QueueFollower } from "../../queue/follower.js";
+import { sleepOf } from "../../watch/loop.js";
+import type { QueueEntry } from "../../queue/reconstruct.js";
 import type { WaitOptions } from "./index.js";
 
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString().replace(".000Z", "Z"));
@@ -47,6 +52,14 @@ export async function runWait(opts: WaitOptions, ctx: Context): Promise<void> {
       ? undefined
       : createRecordWriter(opts.format === "json" ? "json" : "ndjson", ctx.io.stdout);
   const status = ctx.io.isStderrTerminal() && records === undefined;
+  // the queue around it, for the status line's position and estimate
+  const queue = status ? new QueueFollower(source, repo, { since: opts.since, parallel: 1 }) : undefined;
+  const place = (entries: readonly QueueEntry[] | undefined) => entries?.find((e) => e.stay.pullRequest === pr);
+  let entries: readonly QueueEntry[] | undefined;
+  const cut = (line: string) => {
+    const width = ctx.io.messageWidth();
+    return width ? truncateToWidth(line, Math.max(10, width - 1)) : line;
+  };
 
   const events = await readPullRequestEvents(source, { ...q, since: opts.since, until: new Date(startMs) });
   const seen = new Set(events.map((e) => e.id));
@@ -56,15 +69,20 @@ export async function runWait(opts: WaitOptions, ctx: Context): Promise<void> {
   const first = initial && initial.stay.outcome !== "open" ? initial : undefined;
   let last = "";
   const report = async (w: StayWhy | undefined, nowMs: number) => {
+    if (status) {
+      // the line moves with the clock (times, estimate): rewritten at every poll
+      ctx.io.stderr.write(`\r\x1b[K${cut(statusLine(pr, w, nowMs, place(entries), entries))}`);
+      return;
+    }
     const r = record(pr, w, nowMs);
     const key = JSON.stringify({ ...r, at: null });
     if (key === last) return;
     last = key;
     if (records) await records.writeMany([r as unknown as Record<string, unknown>]);
-    else if (status) ctx.io.stderr.write(`\r\x1b[K${statusLine(pr, w, nowMs)}`);
   };
   try {
     if (first) return await finish(ctx, opts, pr, first, records, status, true);
+    entries = await queue?.start(new Date(startMs));
     await report(initial, startMs);
     for (;;) {
       const now = ctx.now().getTime();
@@ -74,7 +92,7 @@ export async function runWait(opts: WaitOptions, ctx: Context): Promise<void> {
           `#${pr} ${w ? `is still in the queue (${w.state ?? "queued"})` : "has not entered a queue"} after --max-wait ${formatDuration(opts.maxWaitSeconds)}.`,
         );
       }
-      await sleep(Math.min(opts.intervalSeconds * 1000, Math.max(1, deadline - now)), undefined, { signal: ctx.signal });
+      await sleepOf(ctx)(Math.min(opts.intervalSeconds * 1000, Math.max(1, deadline - now)), ctx.signal);
       const until = ctx.now().getTime();
       // only what arrived since the newest event seen (the API has no "after id": ask from that
       // instant and drop the ids already read); never past now, whatever a server stamps
@@ -86,6 +104,7 @@ export async function runWait(opts: WaitOptions, ctx: Context): Promise<void> {
         if (Number.isFinite(t)) watermark = Math.max(watermark, Math.min(t, until));
       }
       const w = latest(pr, events, until);
+      if (queue && (!w || w.stay.outcome === "open")) entries = await queue.poll(new Date(until));
       if (w && w.stay.outcome !== "open") {
         // the bisections naming it, for the culprit of its batch: one read over its last stay
         const full = await readPullRequestEvents(source, { ...q, since: new Date(w.stay.enteredAt), until: new Date(until) });
@@ -122,10 +141,29 @@ function record(pr: number, w: StayWhy | undefined, nowMs: number): WaitRecord {
   };
 }
 
-function statusLine(pr: number, w: StayWhy | undefined, nowMs: number): string {
+/**
+ * The status line: queue, position among the pull requests of its queue and partition, state and
+ * since when, time in the queue, and the estimated merge time as a range from now (mq queue's).
+ */
+export function statusLine(pr: number, w: StayWhy | undefined, nowMs: number, at?: QueueEntry, entries?: readonly QueueEntry[]): string {
   if (!w) return `#${pr}: not in a queue yet, waiting for it to enter one`;
   const s = w.stay;
-  return `#${pr} in ${terminalText(s.queue ?? "?")}: ${(w.state ?? "queued").replaceAll("_", " ")} for ${formatDuration((nowMs - (w.stateSince ?? s.enteredAt)) / 1000)}, in the queue for ${formatDuration((nowMs - s.enteredAt) / 1000)}`;
+  const of =
+    at && entries
+      ? entries.filter((e) => e.stay.base === at.stay.base && e.stay.queue === at.stay.queue && e.stay.partition === at.stay.partition)
+          .length
+      : 0;
+  const position = at ? `, position ${at.position} of ${of}` : "";
+  const span = (t: number) => formatDuration(Math.max(0, (t - nowMs) / 1000));
+  const eta = !at
+    ? ""
+    : at.etaP50 === null || at.etaP90 === null
+      ? "; no estimate yet"
+      : `; merge expected in ${span(at.etaP50)}–${span(at.etaP90)}`;
+  return (
+    `#${pr} in ${terminalText(s.queue ?? "?")}${position}: ${(w.state ?? "queued").replaceAll("_", " ")} for ${formatDuration((nowMs - (w.stateSince ?? s.enteredAt)) / 1000)}` +
+    `, in the queue for ${formatDuration((nowMs - s.enteredAt) / 1000)}${eta}`
+  );
 }
 
 /** The outcome in one line, as mq why says it. */

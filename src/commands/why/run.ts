@@ -7,6 +7,7 @@ import { readPullRequestEvents } from "../../queue/pull-request.js";
 import { explain, type StayWhy, type WhyReport } from "../../queue/why.js";
 import { startSpinner } from "../../iostreams/spinner.js";
 import { terminalText } from "../../iostreams/terminal-text.js";
+import { wrapLine } from "../../iostreams/terminal-width.js";
 import { exportAll } from "../../output/exporter.js";
 import { formatDuration } from "../../output/format.js";
 import { writeChunk } from "../../output/records.js";
@@ -46,7 +47,7 @@ export async function runWhy(opts: WhyOptions, ctx: Context): Promise<void> {
       document: () => whyDocument(repository, opts, report, shown),
       table: () => ({
         async write() {},
-        end: () => writeChunk(ctx.io.stdout, whyText(repository, opts, report, shown)),
+        end: () => writeChunk(ctx.io.stdout, fitText(whyText(repository, opts, report, shown), ctx.io.tableWidth())),
       }),
       toRecord: () => whyDocument(repository, opts, report, shown),
     },
@@ -117,6 +118,15 @@ export function outcomeLine(w: StayWhy): string {
       ? `${terminalText(s.reasonText)} (${terminalText(String(s.reason))})`
       : terminalText(String(s.reason));
   return `${s.outcome === "failed" ? "failed" : "dequeued"} at ${iso(s.leftAt)} after ${after(s.leftAt!)}: ${words}`;
+}
+
+/** On a terminal, each line broken at spaces to its width, under its own indent (a link stays whole). */
+function fitText(text: string, columns: number | undefined): string {
+  if (columns === undefined) return text;
+  return text
+    .split("\n")
+    .map((line) => wrapLine(line, columns, `${/^ */.exec(line)![0]}    `))
+    .join("\n");
 }
 
 export function whyText(repository: string, opts: WhyOptions, report: WhyReport, shown: readonly StayWhy[]): string {

@@ -52,6 +52,24 @@ describe("mq why N", () => {
     });
   }
 
+  it("on a terminal of 60 columns: every line broken to its width under its indent, a link kept whole", async () => {
+    const r = await runMq(["why", "7", ...WINDOW, "--all", "--color", "never"], {
+      apiUrl: servers.contract!.url,
+      now: () => NOW,
+      tty: true,
+      columns: 60,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    for (const line of lines) if (line.length > 60) expect(line.trim().includes(" "), line).toBe(false);
+    expect(lines.slice(0, 4)).toEqual([
+      "#7 in acme/web: stay 1 of 2, queue default (base main),",
+      "    entered 2026-11-20T10:00:00Z",
+      "  failed at 2026-11-20T10:40:23Z after 40m 23s: Checks",
+      "      failed (CHECKS_FAILED)",
+    ]);
+  });
+
   it("the latest stay only by default", async () => {
     const r = await mq(servers.contract!, ["why", "#7", ...WINDOW, "-o", "table"]);
     expect(r.code).toBe(0);
