@@ -59,7 +59,6 @@ export const CAPTURES: readonly ScreenCapture[] = [
     name: "exporter",
     line: "mq exporter --repo acme/web --since 1h --listen 127.0.0.1:0",
     interruptWhen: /http:\/\//,
-    overflows: [60, 80],
   },
   { name: "auth-status", line: "mq auth status" },
   { name: "config-list", line: "mq config list" },
