@@ -44,7 +44,7 @@ export const CAPTURES: readonly ScreenCapture[] = [
   { name: "pr", line: "mq pr 316403 --since 10d" },
   { name: "queue", line: "mq queue" },
   // its lines are not wrapped to the terminal yet
-  { name: "why", line: "mq why 323006", overflows: [60, 80] },
+  { name: "why", line: "mq why 323006" },
   { name: "wait", line: "mq wait 323006" },
   // at 60 the command to try is wider: a command to copy is never broken
   { name: "serve", line: "mq serve --port 0 --days 1", interruptWhen: /http:\/\//, overflows: [60] },
