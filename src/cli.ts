@@ -285,8 +285,7 @@ function newHelpCommand(program: Command, ctx: Context): Command {
     .action((names: string[]) => {
       const topic = names.length === 1 && Object.hasOwn(HELP_TOPICS, names[0]!) ? HELP_TOPICS[names[0]!] : undefined;
       if (topic !== undefined) {
-        const width = ctx.io.tableWidth();
-        ctx.io.writeText(width === undefined ? topic() : fitHelpText(topic(), width));
+        ctx.io.writeText(topic(ctx.io.tableWidth()));
         return;
       }
       let target = program;

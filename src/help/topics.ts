@@ -27,9 +27,9 @@ binary units (24.5 MiB); json, ndjson and csv keep the raw values.
 More: docs/formats.md
 `;
 
-function configText(): string {
-  const width = Math.max(...CONFIG_KEYS.map((k) => k.length)) + 2;
-  const keys = CONFIG_KEYS.map((k) => `  ${k.padEnd(width)}${CONFIG_KEY_HELP[k]}`).join("\n");
+function configText(width: number): string {
+  const column = Math.max(...CONFIG_KEYS.map((k) => k.length)) + 2;
+  const keys = CONFIG_KEYS.map((k) => `  ${k.padEnd(column)}${CONFIG_KEY_HELP[k]}`).join("\n");
   return fitHelpText(
     `Settings (mq config get KEY, set KEY VALUE, unset KEY, list):
 ${keys}
@@ -39,7 +39,7 @@ list never shows). A flag wins over this file, and so do MQ_API_URL, MQ_REPO and
 MQ_DIALECT (mq help environment).
 More: docs/configuration.md
 `,
-    WIDTH,
+    width,
   );
 }
 
@@ -63,12 +63,17 @@ export function exitCodesText(): string {
   return `Exit codes:\n${EXIT_CODE_TABLE.map(([c, d]) => `  ${String(c).padEnd(4)}${d}`).join("\n")}\n`;
 }
 
-/** Topic name -> its text, as `mq help <topic>` prints it (before fitting to the terminal). */
-export const HELP_TOPICS: Readonly<Record<string, () => string>> = {
-  formats: () => fitHelpText(FORMATS, WIDTH),
-  config: configText,
-  environment: () => fitHelpText(ENVIRONMENT, WIDTH),
-  figures: () => fitHelpText(catalogueText(), WIDTH),
+/**
+ * Topic name -> its text as `mq help <topic>` prints it: fitted to `width` columns (a terminal's),
+ * never wider than the WIDTH the texts are written to; fitted once, from the text as written (a text
+ * fitted to 80 and then again to 60 broke its continuation lines a second time, past the edge).
+ * Without a width (a pipe): WIDTH, and the exit codes whole, a code a line.
+ */
+export const HELP_TOPICS: Readonly<Record<string, (width?: number) => string>> = {
+  formats: (width = WIDTH) => fitHelpText(FORMATS, Math.min(width, WIDTH)),
+  config: (width = WIDTH) => configText(Math.min(width, WIDTH)),
+  environment: (width = WIDTH) => fitHelpText(ENVIRONMENT, Math.min(width, WIDTH)),
+  figures: (width = WIDTH) => fitHelpText(catalogueText(), Math.min(width, WIDTH)),
   // whole in a pipe, each code on one line (docs/formats.md); fitted to a terminal as every topic
-  "exit-codes": exitCodesText,
+  "exit-codes": (width) => (width === undefined ? exitCodesText() : fitHelpText(exitCodesText(), width)),
 };

@@ -34,8 +34,7 @@ export const CAPTURES: readonly ScreenCapture[] = [
   // mq's own help (options, commands, examples and the exit codes) is the one screen longer than 60
   // lines; at 60 an example is wider (a command to copy is never broken)
   { name: "help", line: "mq --help", maxLines: 110, overflows: [60] },
-  // at 60 a description that holds a line break of its own is wrapped again, one line too wide
-  { name: "help-environment", line: "mq help environment", overflows: [60] },
+  { name: "help-environment", line: "mq help environment" },
   { name: "logs", line: "mq logs" },
   { name: "stats", line: "mq stats" },
   { name: "stats-failure-rate", line: "mq stats failure-rate" },
@@ -59,7 +58,6 @@ export const CAPTURES: readonly ScreenCapture[] = [
     name: "exporter",
     line: "mq exporter --repo acme/web --since 1h --listen 127.0.0.1:0",
     interruptWhen: /http:\/\//,
-    overflows: [60, 80],
   },
   { name: "auth-status", line: "mq auth status" },
   { name: "config-list", line: "mq config list" },

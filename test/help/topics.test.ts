@@ -23,6 +23,13 @@ describe("mq help <topic>", () => {
     },
   );
 
+  it.each(Object.keys(HELP_TOPICS))("mq help %s on a 60-column terminal: no line wider than 60", async (topic) => {
+    const ctx = testContext({ tty: true, columns: 60 });
+    expect(await main(["help", topic], ctx)).toBe(0);
+    expect(ctx.stdoutText()).toBe(HELP_TOPICS[topic]!(60));
+    for (const line of ctx.stdoutText().split("\n")) expect([...line].length, line).toBeLessThanOrEqual(60);
+  });
+
   it("a near miss suggests the topic", async () => {
     const ctx = testContext();
     expect(await main(["help", "formts"], ctx)).toBe(2);

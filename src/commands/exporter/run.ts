@@ -12,6 +12,7 @@ import { pool, REPO_CONCURRENCY } from "../../cmdutil/repos.js";
 import { QUEUE_EVENT_TYPES } from "../../insights/dialects.js";
 import { apiEventSource, walkLog, type EventSource } from "../../insights/walk.js";
 import { messageText } from "../../iostreams/terminal-text.js";
+import { wrapLine } from "../../iostreams/terminal-width.js";
 import { followFrom, followQueue } from "../../queue/follow.js";
 import { DEFAULT_QUEUE_LOOKBACK_MS, readQueue } from "../../queue/reconstruct.js";
 import { renderExposition } from "../../output/openmetrics.js";
@@ -82,6 +83,8 @@ export async function runExporter(opts: ExporterOptions, ctx: Context): Promise<
     follows.map((f) => f.repository),
   );
   const clean = (text: string) => messageText(redact(text, messageSecrets(ctx)));
+  // a line on stderr, wrapped to the terminal when it is one
+  const say = (line: string) => ctx.io.stderr.write(`${wrapLine(line, ctx.io.messageWidth())}\n`);
   // /metrics shows the state as of the last round's end: rendered then, in the formats scrapers
   // asked for during the round (both before the first scrape), a scrape costs nothing (40
   // repositories' histograms are a megabyte of text, a second of CPU on a busy machine)
@@ -125,10 +128,11 @@ export async function runExporter(opts: ExporterOptions, ctx: Context): Promise<
   }
   ctx.onCleanup(() => server.close());
   ctx.io.stdout.write(`${server.url}\n`);
-  ctx.io.stderr.write(
+  say(
     `mq exporter: serving ${server.url}/metrics for ${follows.length} ${follows.length === 1 ? "repository" : "repositories"}, polling every ${opts.interval} s` +
-      `${opts.stateDir ? `, state in ${opts.stateDir}` : ""}\nPress Ctrl-C to stop.\n`,
+      `${opts.stateDir ? `, state in ${opts.stateDir}` : ""}`,
   );
+  say("Press Ctrl-C to stop.");
 
   // the queue size is mq queue's reconstruction over its lookback: a repository without a position
   // is read from the lookback's start (or --since, when earlier), and its counters from --since
@@ -200,14 +204,14 @@ export async function runExporter(opts: ExporterOptions, ctx: Context): Promise<
       state.queue[f.repository] = queue.memory;
       setQueueSize(state.metrics, f.repository, queue.entries);
       f.read = true;
-      if (f.error !== undefined) ctx.io.stderr.write(`mq exporter: ${f.repository}: reading again\n`);
+      if (f.error !== undefined) say(`mq exporter: ${f.repository}: reading again`);
       f.error = undefined;
     } catch (err) {
       if (ctx.signal.aborted) return;
       countError(state.metrics, f.repository, errorKind(err));
       const message = clean(err instanceof Error ? err.message : String(err));
       // logged once per change: a repository failing every poll for an hour is one line, not 120
-      if (message !== f.error) ctx.io.stderr.write(`mq exporter: ${f.repository}: ${message}\n`);
+      if (message !== f.error) say(`mq exporter: ${f.repository}: ${message}`);
       f.error = message;
     }
   };
@@ -226,5 +230,5 @@ export async function runExporter(opts: ExporterOptions, ctx: Context): Promise<
     await server.close();
   }
   // a poll cut short counted nothing of what it read, so the state saved last matches the counts
-  ctx.io.stderr.write("mq exporter: stopped\n");
+  say("mq exporter: stopped");
 }

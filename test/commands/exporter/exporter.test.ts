@@ -7,7 +7,7 @@ import { main } from "../../../src/main.js";
 import { startServer, type RunningServer } from "../../../src/server/index.js";
 import { testContext } from "../../helpers/context.js";
 import { tempDir } from "../../helpers/tmp.js";
-import { NOW, TOKEN } from "./harness.js";
+import { NOW, TOKEN, until } from "./harness.js";
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -67,5 +67,38 @@ describe("mq exporter flags", () => {
     const ctx = testContext({ now: () => NOW, cwd: dir });
     expect(await main(["--api-url", server.url, "exporter", "--repo", "acme/web", "--basic-auth-file", "auth"], ctx)).toBe(2);
     expect(ctx.stderrText()).toBe("mq: --basic-auth-file: auth must hold one line USER:PASSWORD.\n");
+  });
+});
+
+describe("mq exporter on a terminal", () => {
+  it("wraps its lines on stderr to the terminal's width", async () => {
+    const ac = new AbortController();
+    const ctx = testContext({ now: () => NOW, signal: ac.signal, stderrIsTTY: true, columns: 60 });
+    const done = main(
+      [
+        "--api-url",
+        server.url,
+        "--token",
+        TOKEN,
+        "exporter",
+        "--repo",
+        "acme/web,acme/gone",
+        "--listen",
+        "127.0.0.1:0",
+        "--interval",
+        "3600",
+      ],
+      ctx,
+    );
+    // the start-up lines, and the line naming the repository that fails (the server has no acme/gone)
+    await until("a failing repository named", () => (/acme\/gone/.test(ctx.stderrText()) ? true : undefined));
+    ac.abort();
+    expect(await done).toBe(0);
+    const lines = ctx.stderrText().trimEnd().split("\n");
+    // a word longer than a line (the failing request's URL) stays whole, on a line of its own
+    expect(lines.filter((l) => l.length > 60 && l.includes(" "))).toEqual([]);
+    expect(lines.join(" ")).toMatch(
+      /^mq exporter: serving http:\/\/127\.0\.0\.1:\d+\/metrics for 2 repositories, polling every 3600 s Press Ctrl-C to stop\. /,
+    );
   });
 });
