@@ -212,6 +212,13 @@ const README_SKIPS: ReadonlyArray<[RegExp, string]> = [
   [/127\.0\.0\.1:8080/, "needs the mq serve --port 8080 shown above it running; --api-url is what every other line here uses"],
 ];
 
+/**
+ * Lines whose right answer may be empty: mq queue lists the queue at this instant, and the bundled
+ * server's present is the real clock, so at some instants the queue (or one queue) holds no one;
+ * they must still exit 0.
+ */
+const MAY_BE_EMPTY: readonly RegExp[] = [/^mq (?:--offline )?queue(?:\s|$)/];
+
 /** README lines that show a refusal: exit 2, the one line the README prints under them, nothing on stdout. */
 const README_REFUSALS: ReadonlyArray<[RegExp, RegExp]> = [
   [/^mq --offline logs --repo acme\/web --outcome failure$/, /^mq: --outcome is not available with the spec dialect: .*\n$/],
@@ -333,6 +340,7 @@ describe("every example of the README and docs/ returns data on the bundled hist
           return;
         }
         expect(r.code, report).toBe(0);
+        if (MAY_BE_EMPTY.some((re) => re.test(command))) return;
         expect(r.stdout.trim(), `${report}\n(no data on stdout)`).not.toBe("");
       },
       180_000,

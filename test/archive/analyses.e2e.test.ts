@@ -43,8 +43,10 @@ afterAll(async () => {
   await other?.close();
 });
 
+/** an instant as a terminal's messages show it (docs/formats.md): UTC to the second */
+const shown = (iso: string) => iso.replace("T", " ").replace(/\.\d+Z$/, "Z");
 const notice = (since: string, until: string) =>
-  `mq: the archive covers ${since} to ${until} for ${REPO}: reading it, not the API (--no-archive asks the API).\n`;
+  `mq: the archive covers ${shown(since)} to ${shown(until)} for ${REPO}: reading it, not the API (--no-archive asks the API).\n`;
 
 describe("read from the archive, the analyses print what they print from the API", () => {
   it("insights over 5 days: the same JSON, exactly, with no request; by itself it says so", async () => {
@@ -152,7 +154,7 @@ describe("by itself, the archive is read only when it covers the window, synced 
     expect(r.code, r.stderr).toBe(0);
     expect(r.requests).toBe(0);
     expect(r.stderr).toBe(
-      `mq: warning: the archive does not cover 2026-11-12T00:00:00Z to 2026-11-14T00:00:00Z for ${REPO}: queue stays there are missing below (mq --api-url ${server.url} archive sync ${REPO} --since 2026-11-12T00:00:00Z --until 2026-11-14T00:00:00Z fetches them).\n`,
+      `mq: warning: the archive does not cover 2026-11-12 00:00:00Z to 2026-11-14 00:00:00Z for ${REPO}: queue stays there are missing below (mq --api-url ${server.url} archive sync ${REPO} --since 2026-11-12T00:00:00Z --until 2026-11-14T00:00:00Z fetches them).\n`,
     );
     expect(r.stdout.split("\n").length).toBeGreaterThan(10);
   });

@@ -155,7 +155,7 @@ describe("mq archive sync", () => {
     );
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
-      "mq: warning: the archive does not cover 2026-11-18T00:00:00Z to 2026-11-19T18:00:00Z for acme/web: events there are missing below (mq archive sync acme/web --since 2026-11-18T00:00:00Z --until 2026-11-19T18:00:00Z fetches them).\n",
+      "mq: warning: the archive does not cover 2026-11-18 00:00:00Z to 2026-11-19 18:00:00Z for acme/web: events there are missing below (mq archive sync acme/web --since 2026-11-18T00:00:00Z --until 2026-11-19T18:00:00Z fetches them).\n",
     );
   });
 

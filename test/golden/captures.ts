@@ -51,7 +51,7 @@ export const CAPTURES: readonly ScreenCapture[] = [
   {
     name: "archive-status",
     line: "mq archive status",
-    mask: [/\d+\.\d MiB/g, /(?!2026-11-20)\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g],
+    mask: [/\d+\.\d MiB/g, /(?!2026-11-(?:19|20))\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?Z/g],
     overflows: [60],
   },
   {

@@ -12,6 +12,12 @@ import { runMq } from "../../reliability/harness.js";
 const NOW = new Date("2026-11-20T12:00:00Z");
 const T = [new Date("2026-11-20T09:00:00Z"), new Date("2026-11-20T10:00:00Z"), new Date("2026-11-20T11:00:00Z")];
 const iso = (d: Date) => d.toISOString().replace(".000Z", "Z");
+/** an instant as a terminal shows it (docs/formats.md): UTC to the second */
+const shown = (d: Date) =>
+  d
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, "Z");
 let server: RunningServer;
 beforeAll(async () => {
   server = await startServer({ now: NOW, days: 8, repos: ["acme/web", "acme/api"] });
@@ -130,8 +136,8 @@ describe("mq stats --watch", () => {
     expect(r.stdout.endsWith(MAIN_SCREEN)).toBe(true);
     const screens = r.stdout.slice(ALT_SCREEN.length, -MAIN_SCREEN.length).split(HOME_CLEAR).slice(1);
     expect(screens.length).toBe(2);
-    expect(screens[0]).toBe(`${plain.stdout}${plain.stderr}mq insights: at ${iso(T[0]!)}; every 3600 s, Ctrl-C to stop\n`);
-    expect(screens[1]).toMatch(new RegExp(`\\nmq insights: at ${iso(T[1]!)}; every 3600 s, Ctrl-C to stop\\n$`));
+    expect(screens[0]).toBe(`${plain.stdout}${plain.stderr}mq insights: at ${shown(T[0]!)}; every 3600 s, Ctrl-C to stop\n`);
+    expect(screens[1]).toMatch(new RegExp(`\\nmq insights: at ${shown(T[1]!)}; every 3600 s, Ctrl-C to stop\\n$`));
   });
 
   it("flags that make no sense under --watch: one line naming the flag, exit 2, nothing sent", async () => {
