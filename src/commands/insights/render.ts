@@ -4,7 +4,6 @@ import type { ChalkInstance } from "chalk";
 import type { Context, OutputFormat } from "../../context.js";
 import type { FigureRow, InsightsReport } from "../../insights/report.js";
 import { DISTRIBUTIONS, STATISTICS } from "../../insights/figures.js";
-import { writeChunk } from "../../output/records.js";
 import { exportAll } from "../../output/exporter.js";
 import { formatChange, formatFigure, formatTime } from "../../output/format.js";
 import { ALL_ROWS_HINT, SCREEN_ROWS, shownOf } from "../../iostreams/long-list.js";
@@ -43,7 +42,7 @@ export async function writeInsights(ctx: Context, report: InsightsReport | Insig
           const text = multi
             ? renderRepositories(multi, o) + "\n" + renderInsights(multi.total, o)
             : renderInsights(report as InsightsReport, o);
-          return writeChunk(ctx.io.stdout, text);
+          return ctx.io.writeData(text);
         },
       }),
     },

@@ -11,7 +11,6 @@ import { colors } from "../../iostreams/color.js";
 import type { Export } from "../../output/exporter.js";
 import type { MarkdownTable } from "../../output/markdown.js";
 import type { MetricFamily } from "../../output/openmetrics.js";
-import { writeChunk } from "../../output/records.js";
 import { statsMetrics, summaryMetrics } from "./figures.js";
 import { fitLine, fittedTable } from "../../output/fitted-table.js";
 import { formatCell } from "./render.js";
@@ -167,7 +166,7 @@ export function statsManyExport(
           );
           return;
         }
-        await writeChunk(io.stdout, out.join("") + unavailableLines(m, columns));
+        await io.writeData(out.join("") + unavailableLines(m, columns));
       },
     }),
     headline: () => manyHeadline(endpoint, m, view.failed),
@@ -270,7 +269,7 @@ export function summaryManyExport(
           ) + "\n",
         );
         const table = fittedTable({ head: g.head, rows: g.rows, columns, colors: c, align: g.right.map((r) => (r ? "right" : "left")) });
-        await writeChunk(io.stdout, table + "\n" + summaryUnavailableLines(m, columns));
+        await io.writeData(table + "\n" + summaryUnavailableLines(m, columns));
       },
     }),
     headline: () => {

@@ -22,7 +22,6 @@ import { renderChart } from "../../output/chart.js";
 import { colors } from "../../iostreams/color.js";
 import { allKeys, type Export } from "../../output/exporter.js";
 import { formatCount, formatDuration, formatFigure, formatPercent, formatTime } from "../../output/format.js";
-import { writeChunk } from "../../output/records.js";
 import { columnWidths, renderTable } from "../../output/table.js";
 import { fitHeads, fitLine, keptColumns, naturalWidth, notShown } from "../../output/fitted-table.js";
 import { terminalText } from "../../iostreams/terminal-text.js";
@@ -498,7 +497,7 @@ export function statsExport(
         const text = view.chart ? renderStatsCharts(endpoint, body, opts) : renderStatsTables(endpoint, body, opts);
         if (view.repo && text)
           io.stderr.write(fitLine(`${view.repo} ${endpoint.name}${view.window ? `, ${view.window}` : ""}`, io.tableWidth()) + "\n");
-        if (text) await writeChunk(io.stdout, text);
+        if (text) await io.writeData(text);
         else io.stderr.write(emptyMessage(endpoint, view));
       },
     }),
@@ -521,7 +520,7 @@ export function summaryExport(io: IOStreams, repo: string, figures: SummaryFigur
     document: () => figures,
     table: () => ({
       async write() {},
-      end: () => writeChunk(io.stdout, renderSummary(repo, figures, renderOptions(io))),
+      end: () => io.writeData(renderSummary(repo, figures, renderOptions(io))),
     }),
   };
 }

@@ -17,7 +17,6 @@ import { resolveOutputFormat } from "../../cmdutil/output.js";
 import { messageText } from "../../iostreams/terminal-text.js";
 import { fitHelpText } from "../../output/help-text.js";
 import { exportAll } from "../../output/exporter.js";
-import { writeChunk } from "../../output/records.js";
 import { startSpinner } from "../../iostreams/spinner.js";
 import { eachRepo, someReposFailed, type RepoName } from "../../cmdutil/repos.js";
 import type { GateFlags } from "../../cmdutil/gate.js";
@@ -312,7 +311,7 @@ export async function runStatsList(ctx: Context): Promise<void> {
   await exportAll(
     format,
     ctx.io,
-    { table: () => ({ async write() {}, end: () => writeChunk(ctx.io.stdout, statsListing()) }), csvJoinArrays: true },
+    { table: () => ({ async write() {}, end: () => ctx.io.writeData(statsListing()) }), csvJoinArrays: true },
     statsRecords,
   );
 }
