@@ -78,6 +78,7 @@ export function renderRepositories(m: InsightsMulti, o: InsightsRenderOptions): 
     colors: o.colors,
     align: head.map((_, i) => (i === 0 ? "left" : "right")),
     breakHeadsAt: / /g,
+    durations: [4, 5, 6, 7],
   });
 }
 
@@ -186,6 +187,8 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
       colors: c,
       align: head.map((_, i) => (i === 0 ? "left" : "right")),
       breakHeadsAt: / /g,
+      // figures of several kinds share a column: its durations keep one precision
+      durations: head.map((_, i) => i).slice(1),
       ...more,
     });
   out.push(c.bold(fitLine(`${r.repository}  ${when(r.since)} → ${when(r.until)}`, o.columns)));

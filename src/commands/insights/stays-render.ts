@@ -64,6 +64,7 @@ export function renderStayTable(
   // columns left out (named under the table)
   return fittedTable({
     head: ["PR", "BASE", "QUEUE", "ENTERED", "IN QUEUE", "WAITING", "CI", "RUNS", "RETRIES", "OUTCOME"],
+    durations: [4, 5, 6],
     rows: rows.map((r) => [
       o.repository ? `${printable(r.repository)}#${r.pull_request}` : `#${r.pull_request}`,
       printable(r.base_ref ?? "-"),
@@ -236,6 +237,7 @@ export function renderTimeline(
           colors: c,
           align: ["left", "right", "left"],
           freeLast: { min: 16, wrap: true },
+          durations: [1],
         }),
       ).trimEnd(),
     );
@@ -256,6 +258,7 @@ export function renderTimeline(
             colors: c,
             align: ["right", "left", "left", "right", "left", "left"],
             freeLast: { min: 16, wrap: true },
+            durations: [3],
           }),
         ).trimEnd(),
       );

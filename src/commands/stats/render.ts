@@ -23,7 +23,7 @@ import { colors } from "../../iostreams/color.js";
 import { allKeys, type Export } from "../../output/exporter.js";
 import { formatCount, formatDuration, formatFigure, formatPercent, formatTime } from "../../output/format.js";
 import { columnWidths, renderTable } from "../../output/table.js";
-import { fitHeads, fitLine, keptColumns, naturalWidth, notShown } from "../../output/fitted-table.js";
+import { alignDurationColumns, fitHeads, fitLine, keptColumns, naturalWidth, notShown } from "../../output/fitted-table.js";
 import { terminalText } from "../../iostreams/terminal-text.js";
 
 export interface RenderOptions {
@@ -130,10 +130,12 @@ function descendingBy(column: number): (a: Row, b: Row) => number {
 
 function layOut(layout: Layout, rows: readonly Row[], opts: RenderOptions, footer: Row[] = []): string {
   const bold = (s: string) => (opts.colors ? opts.colors.bold(s) : s);
-  const cells = [...rows, ...footer].map((r, i) => {
-    const line = [r.label, ...r.values.map((v, j) => (r.unavailable?.[j] ? "n/a" : layout.format(j, v)))];
-    return i >= rows.length ? line.map(bold) : line;
-  });
+  // each column's durations to one precision (footer included), before the footer is set in bold
+  const plain = alignDurationColumns(
+    [...rows, ...footer].map((r) => [r.label, ...r.values.map((v, j) => (r.unavailable?.[j] ? "n/a" : layout.format(j, v)))]),
+    layout.head.map((_, i) => i).slice(1),
+  );
+  const cells = plain.map((line, i) => (i >= rows.length ? line.map(bold) : line));
   const head = fitHeads(layout.head, cells, opts.columns);
   const natural = columnWidths({ head, rows: cells });
   // too wide even with the headers broken: figures give way, the rightmost first, and are named
