@@ -99,7 +99,7 @@ async function watchFigures(ctx: Context, w: FigureWatch): Promise<never> {
       const said = breach ? "" : run.stderr + (problem ? `${problem}\n` : "");
       if (said !== "" && said !== told) ctx.io.stderr.write(said);
       told = said;
-      const records = changes.next(ndjsonRecords(run.stdout), formatInstant(at));
+      const records = changes.next(ndjsonRecords(run.stdout), formatInstant(at), err === undefined || breach);
       return breach ? { records, stop: err, stopText: run.stderr } : { records };
     },
   });
