@@ -80,6 +80,42 @@ describe("mq stats --watch", () => {
     expect(asked.slice(4).sort()).toEqual([`api ${window(T[1]!)}`, `web ${window(T[1]!)}`]);
   });
 
+  it("in a pipe: a group with no more events in the window is said to have left it, once, at the poll it left", async () => {
+    const H = [new Date("2026-11-20T12:00:00Z"), new Date("2026-11-20T13:00:00Z"), new Date("2026-11-20T14:00:00Z")];
+    const plain = await drivenServer(H[0]!);
+    const watched = await drivenServer(H[0]!);
+    servers.push(plain, watched);
+    const groupsAt = async (at: Date) => {
+      plain.set(at);
+      const window = ["--since", iso(new Date(at.getTime() - 3_600_000)), "--until", iso(at)];
+      const r = await runMq(["stats", "queues-entered-count", ...window, "-o", "ndjson"], { apiUrl: plain.url, now: () => at });
+      expect(r.code, r.stderr).toBe(0);
+      const groups = new Map<string, Record<string, unknown>>();
+      for (const x of records(r.stdout)) {
+        const g = {
+          base_ref: x.base_ref,
+          partition_name: x.partition_name,
+          queue_name: x.queue_name,
+          priority_rule_name: x.priority_rule_name,
+        };
+        groups.set(JSON.stringify(g), g);
+      }
+      return groups;
+    };
+    const g = [await groupsAt(H[0]!), await groupsAt(H[1]!), await groupsAt(H[2]!)];
+    const expected = [1, 2].flatMap((k) =>
+      [...g[k - 1]!].filter(([key]) => !g[k]!.has(key)).map(([, group]) => ({ at: iso(H[k]!), ...group, left_window: true })),
+    );
+    // the simulation has groups leaving at both polls
+    expect(new Set(expected.map((x) => x.at))).toEqual(new Set([iso(H[1]!), iso(H[2]!)]));
+    const r = await runMq(["stats", "queues-entered-count", "--since", "1h", "--watch", "--interval", "3600"], {
+      apiUrl: watched.url,
+      ...watched.watch(3, SKEW),
+    });
+    expect(r.code, r.stderr).toBe(130);
+    expect(records(r.stdout).filter((x) => x.left_window === true)).toEqual(expected);
+  });
+
   it("summary --fail-if: the watch ends at the poll that breaches it, with the verdict line and exit 1", async () => {
     const { plain, watched } = await pair();
     const entered = async (at: Date) => {
