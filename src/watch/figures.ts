@@ -27,6 +27,8 @@ export interface WatchedCommand<O> {
   format: OutputFormat;
   /** the options of a plain run: every window moved on by BY ms, written as FORMAT, --fail-if telling only a breach */
   moved(by: number, format: OutputFormat): O;
+  /** what a poll does before its plain run (read the events new since the poll before) */
+  before?(opts: O, at: Date): Promise<void>;
   /** the plain run */
   run(opts: O, ctx: Context): Promise<void>;
 }
@@ -40,7 +42,11 @@ export async function watchCommand<O>(ctx: Context, cmd: WatchedCommand<O>): Pro
     intervalSeconds: cmd.watch.intervalSeconds,
     format: cmd.format,
     present: () => present.next(),
-    once: (caught, at) => cmd.run(cmd.moved(at.getTime() - cmd.watch.at.getTime(), caught.globals.output ?? cmd.format), caught),
+    async once(caught, at) {
+      const opts = cmd.moved(at.getTime() - cmd.watch.at.getTime(), caught.globals.output ?? cmd.format);
+      await cmd.before?.(opts, at);
+      await cmd.run(opts, caught);
+    },
   });
 }
 
