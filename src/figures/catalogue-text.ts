@@ -1,6 +1,6 @@
 // The catalogue in words: `mq help figures` and docs/figures.md, rendered from the entries of
 // catalogue.ts (the data lives there; this file only lays it out).
-import { figureCatalogue, figure, type Combination, type Figure, type FigureUnit } from "./catalogue.js";
+import { figureCatalogue, type Combination, type Figure, type FigureUnit } from "./catalogue.js";
 
 // in words: mq help figures and docs/figures.md
 
