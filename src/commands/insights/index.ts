@@ -15,6 +15,7 @@ import { addGateFlags, parseGateFlags, type GateFlags, type GateRawFlags } from 
 import { insightsSampled, parseInsightsFailIf } from "../../insights/gate.js";
 import type { EventSource } from "../../insights/walk.js";
 import { addWatchFlags, parseWatchFlags, type FigureWatchOptions, type WatchRawFlags } from "../../watch/flags.js";
+import { describeCommand } from "../../cmdutil/top-commands.js";
 
 /** Seconds between the polls of --watch by default. */
 export const DEFAULT_INSIGHTS_WATCH_SECONDS = 60;
@@ -58,9 +59,7 @@ const INSIGHTS_GATE_HELP = {
 };
 
 export function NewCmdInsights(ctx: Context, runF?: (opts: InsightsOptions) => Promise<void>): Command {
-  const cmd = new Command("insights").description(
-    "percentiles of time to merge, queue, CI and waiting time, stay failure rate, throughput, exit reasons and slowest PRs, against a previous window",
-  );
+  const cmd = new Command("insights").description(describeCommand("insights"));
   addWindowFlags(cmd, "7 days");
   cmd.addOption(new Option("--compare <window>", "previous (the window of the same length just before, default), none, or SINCE..UNTIL"));
   addStayFilterFlags(cmd);
