@@ -261,19 +261,6 @@ export function parseStatsFlags(
     const start = typeof query.start_at === "string" ? new Date(query.start_at) : new Date(end.getTime() - 86_400_000);
     const { start_at: _s, end_at: _e, ...filters } = query;
     query = { ...filters, start_at: formatInstant(start), end_at: formatInstant(end) };
-    return {
-      endpoint,
-      dialect,
-      query,
-      chart,
-      intervals,
-      fields,
-      format,
-      filterWords: filterWords(flags, endpoint.accepts),
-      gate,
-      repos,
-      ...watch,
-    };
   }
   return {
     endpoint,
@@ -282,9 +269,11 @@ export function parseStatsFlags(
     chart,
     intervals,
     fields,
+    // --chart is refused with several repositories, so only one repository's table can be forced
     format: chart ? "table" : format,
     filterWords: filterWords(flags, endpoint.accepts),
     gate,
+    ...(repos ? { repos } : {}),
     ...watch,
   };
 }
