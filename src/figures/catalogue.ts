@@ -527,12 +527,24 @@ function build(): Figure[] {
   return [...stats, ...insightsFigures(), ...stayFigures(), RETRIES, ...queueFigures(), ...EXPORTER_FIGURES];
 }
 
-export const FIGURE_CATALOGUE: readonly Figure[] = build();
+let catalogue: { all: readonly Figure[]; byName: ReadonlyMap<string, Figure> } | undefined;
 
-const BY_NAME: ReadonlyMap<string, Figure> = new Map(FIGURE_CATALOGUE.map((f) => [f.name, f]));
+/** The catalogue's entries, built on first use: `mq --help` and `mq auth status` never ask. */
+function built(): NonNullable<typeof catalogue> {
+  if (catalogue === undefined) {
+    const all = build();
+    catalogue = { all, byName: new Map(all.map((f) => [f.name, f])) };
+  }
+  return catalogue;
+}
+
+/** Every figure of the catalogue, in its order. */
+export function figureCatalogue(): readonly Figure[] {
+  return built().all;
+}
 
 export function figure(name: string): Figure | undefined {
-  return BY_NAME.get(name);
+  return built().byName.get(name);
 }
 
 /** The catalogue name of an endpoint field ("failure-rate", "failure_rate" → "check_failure_rate"). */
@@ -542,7 +554,7 @@ export function catalogueNameOf(endpoint: string, field: string): string {
 
 /** The figure an old name stands for in a command (`failure_rate` in mq stats summary → check_failure_rate). */
 export function formerName(old: string, among: readonly string[]): string | undefined {
-  return among.find((n) => BY_NAME.get(n)?.formerly?.includes(old));
+  return among.find((n) => figure(n)?.formerly?.includes(old));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 // Streaming writers for machine-readable output (json, ndjson, csv). Records go out as they are
 // produced, one write call each, so memory stays flat with the size of the result, a reader such as
 // `jq` sees data as it arrives, and an interrupted run never leaves half a record on stdout.
-import { once } from "node:events";
 import { OutputError } from "../errors.js";
 import { rawJsonLines, rawJsonOf, rawMemberOf } from "../api/raw-json.js";
 import { guardCsvText } from "./csv-guard.js";
@@ -149,7 +148,11 @@ export function createRecordWriter(format: RecordFormat, stream: NodeJS.Writable
 export async function writeChunk(stream: NodeJS.WritableStream, text: string | Uint8Array): Promise<void> {
   const s = stream as NodeJS.WritableStream & { destroyed?: boolean };
   if (s.destroyed) return;
-  const ac = new AbortController();
+  // plain listeners, removed once the chunk is settled: events.once with an AbortController costs
+  // two abort errors, stack traces and all, per chunk (a fifth of ndjson's CPU over a long walk)
+  let closed = () => {};
+  // an 'error' is this chunk's callback's to report: the listener only keeps it from being thrown
+  const ignoreError = () => undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       stream.write(text, (err?: Error | null) => {
@@ -158,13 +161,13 @@ export async function writeChunk(stream: NodeJS.WritableStream, text: string | U
         else reject(new OutputError(err as NodeJS.ErrnoException));
       });
       // a stream closed without calling back (a test's, a socket torn down)
-      once(stream, "close", { signal: ac.signal }).then(
-        () => resolve(),
-        () => undefined,
-      );
+      closed = () => resolve();
+      stream.once("close", closed);
+      stream.once("error", ignoreError);
     });
   } finally {
-    ac.abort();
+    stream.removeListener("close", closed);
+    stream.removeListener("error", ignoreError);
   }
 }
 

@@ -14,6 +14,7 @@ import type { ArchiveMode } from "../../archive/choose.js";
 import { addGateFlags, parseGateFlags, type GateFlags, type GateRawFlags } from "../../cmdutil/gate.js";
 import { insightsSampled, parseInsightsFailIf } from "../../insights/gate.js";
 import { addWatchFlags, parseWatchFlags, type FigureWatchOptions, type WatchRawFlags } from "../../watch/flags.js";
+import { describeCommand } from "../../cmdutil/top-commands.js";
 
 /** Seconds between the polls of --watch by default: each poll reads the windows again. */
 export const DEFAULT_INSIGHTS_WATCH_SECONDS = 60;
@@ -55,9 +56,7 @@ const INSIGHTS_GATE_HELP = {
 };
 
 export function NewCmdInsights(ctx: Context, runF?: (opts: InsightsOptions) => Promise<void>): Command {
-  const cmd = new Command("insights").description(
-    "percentiles of time to merge, queue, CI and waiting time, stay failure rate, throughput, exit reasons and slowest PRs, against a previous window",
-  );
+  const cmd = new Command("insights").description(describeCommand("insights"));
   addWindowFlags(cmd, "7 days");
   cmd.addOption(new Option("--compare <window>", "previous (the window of the same length just before, default), none, or SINCE..UNTIL"));
   addStayFilterFlags(cmd);

@@ -24,6 +24,7 @@ import { manyRepoList, type RepoName } from "../../cmdutil/repos.js";
 import { addGateFlags, parseGateFlags, type GateFlags } from "../../cmdutil/gate.js";
 import { addWatchFlags, parseWatchFlags, type FigureWatchOptions, type WatchRawFlags } from "../../watch/flags.js";
 import { STATS_WATCH, watchRefusals } from "./watch-flags.js";
+import { describeCommand } from "../../cmdutil/top-commands.js";
 
 export type { GateFlags } from "../../cmdutil/gate.js";
 
@@ -350,7 +351,7 @@ export function NewCmdStats(
   runListF?: StatsRuns["list"],
 ): Command {
   const stats = new Command("stats")
-    .description("queue and CI statistics: one subcommand per endpoint, charts, CI thresholds")
+    .description(describeCommand("stats"))
     .argument("[subcommand]", "the statistics endpoint; without one, the list of them")
     .action(async (sub: string | undefined) => {
       if (sub !== undefined) {
