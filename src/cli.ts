@@ -1,6 +1,6 @@
 // Builds the command tree from the commands' flag modules (commander and light modules only); a
 // command's run module, with everything it needs, is loaded through RUN when that command runs.
-import { Command } from "commander";
+import { Command, Help } from "commander";
 import { version } from "../package.json";
 import type { Context } from "./context.js";
 import { ensureGlobalOptions, readGlobals } from "./cmdutil/global-options.js";
@@ -11,6 +11,7 @@ import { fitHelpText } from "./output/help-text.js";
 import { exitCodesText, HELP_TOPICS } from "./help/topics.js";
 import { closestMatches } from "./closest.js";
 import { applyConfigDefaults } from "./config/resolve.js";
+import { TOP_COMMANDS } from "./cmdutil/top-commands.js";
 
 const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr", "queue", "why", "wait", "exporter"]);
 
@@ -60,11 +61,9 @@ type Builder = (ctx: Context) => Command;
 
 /**
  * The top-level commands, by the name a command line gives them: each loads its flag module and
- * returns its builder; when LISTED, that of what `mq --help` lists of it (its name, arguments,
- * options and description): the stats endpoints' 19 subcommands and their options were a third
- * of that help's own work.
+ * returns its builder. `mq --help` loads none of them: it lists them from TOP_COMMANDS.
  */
-const COMMANDS: ReadonlyArray<readonly [string, (listed: boolean) => Promise<Builder>]> = [
+const COMMANDS: ReadonlyArray<readonly [keyof typeof TOP_COMMANDS, () => Promise<Builder>]> = [
   [
     "logs",
     async () => {
@@ -78,9 +77,8 @@ const COMMANDS: ReadonlyArray<readonly [string, (listed: boolean) => Promise<Bui
   ],
   [
     "stats",
-    async (listed) => {
+    async () => {
       const { NewCmdStats } = await FLAGS.stats();
-      if (listed) return (ctx) => NewCmdStats(ctx, undefined, undefined, false);
       return (ctx) =>
         NewCmdStats(
           ctx,
@@ -240,11 +238,16 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
   const only = argv !== undefined ? commandToBuild(program, argv) : undefined;
   const listed = argv !== undefined && isRootHelp(argv);
 
-  const builders = await Promise.all(COMMANDS.filter(([name]) => only === undefined || only === name).map(([, load]) => load(listed)));
-  for (const build of builders) program.addCommand(build(ctx));
+  if (listed) {
+    // names and descriptions only: the list is all `mq --help` shows of them, and they never run
+    for (const [name, [, description]] of Object.entries(TOP_COMMANDS)) program.addCommand(new Command(name).description(description));
+  } else {
+    const builders = await Promise.all(COMMANDS.filter(([name]) => only === undefined || only === name).map(([, load]) => load()));
+    for (const build of builders) program.addCommand(build(ctx));
+  }
   if (only === undefined) program.addCommand(newHelpCommand(program, ctx));
 
-  for (const cmd of walk(program)) {
+  for (const cmd of listed ? [program] : walk(program)) {
     // a subcommand gets the global options when the command line reaches it, so that
     // `mq logs --repo a/b` and `mq --repo a/b logs` both work without building them all up front
     if (cmd.commands.length > 0) cmd.hook("preSubcommand", (_parent, sub) => void ensureGlobalOptions(sub));
@@ -252,6 +255,7 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
     const examples = examplesHelpText(commandPath(cmd));
     if (examples) cmd.addHelpText("after", examples);
   }
+  if (listed) program.configureHelp({ ...program.configureHelp(), subcommandTerm: listedTerm });
   program.addHelpText("after", `\n${exitCodesText().trimEnd()}`);
   program.hook("preAction", async (_root, actionCommand) => {
     ctx.globals = readGlobals(actionCommand);
@@ -263,6 +267,13 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
     }
   });
   return program;
+}
+
+/** A listed command's term in `mq --help`: TOP_COMMANDS's, as its built command would give it. */
+function listedTerm(this: Help, cmd: Command): string {
+  return Object.hasOwn(TOP_COMMANDS, cmd.name())
+    ? TOP_COMMANDS[cmd.name() as keyof typeof TOP_COMMANDS][0]
+    : Help.prototype.subcommandTerm.call(this, cmd);
 }
 
 export function* walk(cmd: Command): Generator<Command> {

@@ -146,13 +146,17 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   };
   onProcessStreamError("stdout", onStdoutError);
   onProcessStreamError("stderr", onStderrError);
-  // `mq logs --follow | head -1`: the reader may leave while mq has nothing to write
-  const stopWatching = watchStdoutReader(() =>
-    readerLeft(Object.assign(new Error("the reader of standard output left"), { code: "EPIPE" })),
-  );
+  // `mq logs --follow | head -1`: the reader may leave while mq has nothing to write. Watched from
+  // the first turn of the event loop: a run that is over by then (a help page, auth status) has
+  // nothing to wait for and never scans /proc for the reader (a few ms of its start-up).
+  let stopWatching = () => {};
+  const startWatching = setImmediate(() => {
+    stopWatching = watchStdoutReader(() => readerLeft(Object.assign(new Error("the reader of standard output left"), { code: "EPIPE" })));
+  });
   const ctx = createContext({ ...init, signal: controller.signal });
   const code = await main(argv, ctx);
   lastRun.command = ctx.ranCommand;
+  clearImmediate(startWatching);
   stopWatching();
   for (const s of signals) process.off(s, onSignal);
   offProcessStreamError("stdout", onStdoutError);

@@ -177,13 +177,22 @@ describe("building only the command a run needs", () => {
     expect(SELF_CONTAINED.has("completion")).toBe(false);
   });
 
-  it("mq --help builds the top-level commands as listed: the same help, without the stats endpoints' subcommands", async () => {
-    const { buildProgram } = await import("../src/cli.js");
+  it("mq --help lists the top-level commands from their table, no flag module built: the same help as the whole tree's", async () => {
+    const { buildProgram, COMMAND_NAMES } = await import("../src/cli.js");
+    const { TOP_COMMANDS } = await import("../src/cmdutil/top-commands.js");
+    expect(Object.keys(TOP_COMMANDS)).toEqual(COMMAND_NAMES);
     const whole = await buildProgram(testContext());
+    const help = whole.createHelp();
+    for (const name of COMMAND_NAMES) {
+      const cmd = whole.commands.find((c) => c.name() === name)!;
+      expect([help.subcommandTerm(cmd), cmd.description()]).toEqual(TOP_COMMANDS[name as keyof typeof TOP_COMMANDS]);
+    }
     for (const argv of [["--help"], ["-h"], ["--offline", "-h"]]) {
       const listed = await buildProgram(testContext(), argv);
       expect(listed.helpInformation()).toBe(whole.helpInformation());
-      expect(listed.commands.find((c) => c.name() === "stats")!.commands).toEqual([]);
+      // a listed command is its name and description: no option, argument or subcommand was built
+      for (const cmd of listed.commands.filter((c) => c.name() !== "help"))
+        expect([cmd.options, cmd.registeredArguments, cmd.commands]).toEqual([[], [], []]);
     }
     expect(whole.commands.find((c) => c.name() === "stats")!.commands.length).toBeGreaterThan(15);
     // what runs a stats subcommand, or shows its help, builds them all

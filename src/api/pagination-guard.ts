@@ -55,9 +55,12 @@ export class PageGuard<T> {
     const order = this.#order;
     if (order === undefined) return;
     let oldest = Number.POSITIVE_INFINITY;
-    for (const e of events) {
-      const t = order.timeOf(e);
-      const id = String(order.idOf(e));
+    // each event's time and id read once: Date.parse of the service's microsecond times is not cheap
+    const times = new Array<number>(events.length);
+    const ids = new Array<string>(events.length);
+    for (let i = 0; i < events.length; i++) {
+      const t = (times[i] = order.timeOf(events[i]!));
+      const id = (ids[i] = String(order.idOf(events[i]!)));
       if (this.#lastIds.has(id) || (t === this.#edge && this.#edgeIds.has(id)))
         throw new ContractError(
           `the server's page ${pages + 1} repeats event ${messageText(id)}, already written: its pagination would loop`,
@@ -70,11 +73,11 @@ export class PageGuard<T> {
         );
       if (t < oldest) oldest = t;
     }
-    const ids = new Set<string>();
-    if (oldest === this.#edge) for (const id of this.#edgeIds) ids.add(id);
-    for (const e of events) if (order.timeOf(e) === oldest) ids.add(String(order.idOf(e)));
+    const atEdge = new Set<string>();
+    if (oldest === this.#edge) for (const id of this.#edgeIds) atEdge.add(id);
+    for (let i = 0; i < events.length; i++) if (times[i] === oldest) atEdge.add(ids[i]!);
     this.#edge = oldest;
-    this.#edgeIds = ids;
-    this.#lastIds = new Set(events.map((e) => String(order.idOf(e))));
+    this.#edgeIds = atEdge;
+    this.#lastIds = new Set(ids);
   }
 }

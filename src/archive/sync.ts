@@ -58,7 +58,8 @@ export interface SyncOptions {
   client: ApiClient;
   /** the API's base URL, recorded with each sync */
   apiUrl: string;
-  now: Date;
+  /** the injected clock: the sync's start fixes the window, its end stamps `syncs.finished_at` */
+  clock: () => Date;
   /** start of the window; default: where the archive's coverage starts, else now - RETENTION_DAYS */
   since?: Date;
   /** end of the window (at most now); default now - SETTLE_MS */
@@ -101,7 +102,8 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
   const repo = repositoryKey(opts.repository);
   const [owner, name] = opts.repository.split("/") as [string, string];
   const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/logs`;
-  const nowMs = opts.now.getTime();
+  const now = opts.clock();
+  const nowMs = now.getTime();
   // what is read is what is covered: up to --until, else up to the settling delay before now
   const until = opts.until ? Math.min(opts.until.getTime(), nowMs) : nowMs - SETTLE_MS;
   const coverage = await readCoverage(archive, repo);
@@ -130,7 +132,7 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
 
   const chunks = missing.flatMap(splitDays);
   const dialect = opts.dialect ?? "spec";
-  const syncId = await beginSync(archive, repo, opts.apiUrl, dialect, opts.now, gaps);
+  const syncId = await beginSync(archive, repo, opts.apiUrl, dialect, now, gaps);
   for (const gap of gaps) {
     opts.warn(
       `mq: warning: ${opts.repository}: the events from ${iso(gap.from)} to ${iso(gap.to)} are older than the service keeps (${RETENTION_DAYS} days) and were not archived in time; recorded as a gap (mq archive status lists it).`,
@@ -225,7 +227,7 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
     });
     for await (const page of pages) {
       if (stop.signal.aborted) break;
-      const added = await serial(() => writePage(archive, repo, dialect, page.events, opts.now));
+      const added = await serial(() => writePage(archive, repo, dialect, page.events, now));
       progress.pages++;
       progress.fetched += page.events.length;
       progress.added += added;
@@ -269,7 +271,7 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
     await Promise.all(Array.from({ length: Math.min(parallel, Math.max(1, chunks.length)) }, () => worker()));
     if (failure === undefined && opts.signal.aborted) failure = new InterruptedError();
     if (failure !== undefined) throw failure instanceof MqError || !opts.signal.aborted ? failure : new InterruptedError();
-    await finishSync(archive, repo, syncId, progress.added);
+    await finishSync(archive, repo, syncId, progress.added, opts.clock());
   } catch (err) {
     // the count survives an interruption: `mq archive status` shows what the run added
     await serial(() => archive.run("UPDATE syncs SET added = ? WHERE id = ?", [progress.added, syncId])).catch(() => undefined);
@@ -399,13 +401,17 @@ async function beginSync(
 }
 
 /** Marks the run complete and folds the repository's coverage into as few ranges as it takes. */
-async function finishSync(archive: Archive, repo: string, syncId: number, added: number): Promise<void> {
+async function finishSync(archive: Archive, repo: string, syncId: number, added: number, finishedAt: Date): Promise<void> {
   const merged = await readCoverage(archive, repo);
   await archive.transaction(async () => {
     await archive.run("DELETE FROM coverage WHERE repository = ?", [repo]);
     for (const r of merged)
       await archive.run("INSERT INTO coverage VALUES (?, ?::TIMESTAMPTZ, ?::TIMESTAMPTZ)", [repo, iso(r.from), iso(r.to)]);
-    await archive.run("UPDATE syncs SET finished_at = current_timestamp, added = ?, complete = true WHERE id = ?", [added, syncId]);
+    await archive.run("UPDATE syncs SET finished_at = ?::TIMESTAMPTZ, added = ?, complete = true WHERE id = ?", [
+      finishedAt.toISOString(),
+      added,
+      syncId,
+    ]);
   });
 }
 

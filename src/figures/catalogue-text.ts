@@ -1,6 +1,6 @@
 // The catalogue in words: `mq help figures` and docs/figures.md, rendered from the entries of
 // catalogue.ts (the data lives there; this file only lays it out).
-import { FIGURE_CATALOGUE, figure, type Combination, type Figure, type FigureUnit } from "./catalogue.js";
+import { figureCatalogue, type Combination, type Figure, type FigureUnit } from "./catalogue.js";
 
 // in words: mq help figures and docs/figures.md
 
@@ -94,7 +94,7 @@ export function catalogueText(): string {
   const out = [`Figures\n\n${wrap(NAMING, 80, 0, 0)}\n`];
   for (const [section, title] of SECTIONS) {
     out.push(`${title}\n`);
-    for (const f of FIGURE_CATALOGUE.filter((x) => x.section === section)) {
+    for (const f of figureCatalogue().filter((x) => x.section === section)) {
       out.push(
         `  ${f.name}\n${entryLines(f)
           .map((l) => wrap(l, 80, 6, 8))
@@ -120,7 +120,7 @@ export function catalogueMarkdown(): string {
   ];
   for (const [section, title] of SECTIONS) {
     out.push(`## ${title}`, "");
-    for (const f of FIGURE_CATALOGUE.filter((x) => x.section === section)) {
+    for (const f of figureCatalogue().filter((x) => x.section === section)) {
       out.push(`### \`${f.name}\``, "", ...entryLines(f).map((l, i) => (i === 0 ? esc(l) : `- ${esc(l)}`)), "");
     }
   }

@@ -6,7 +6,6 @@
 // (where the handler runs), and once the run is interrupted the rest is dropped: the write ends
 // with InterruptedError, which a command reports as any Ctrl-C (exit 130, how to resume). What can
 // still appear after the key is the line being written when it came.
-import { once } from "node:events";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { InterruptedError, OutputError } from "../errors.js";
 
@@ -19,7 +18,11 @@ import { InterruptedError, OutputError } from "../errors.js";
 export async function writeChunk(stream: NodeJS.WritableStream, text: string | Uint8Array): Promise<void> {
   const s = stream as NodeJS.WritableStream & { destroyed?: boolean };
   if (s.destroyed) return;
-  const ac = new AbortController();
+  // plain listeners, removed once the chunk is settled: events.once with an AbortController costs
+  // two abort errors, stack traces and all, per chunk (a fifth of ndjson's CPU over a long walk)
+  let closed = () => {};
+  // an 'error' is this chunk's callback's to report: the listener only keeps it from being thrown
+  const ignoreError = () => undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       stream.write(text, (err?: Error | null) => {
@@ -28,13 +31,13 @@ export async function writeChunk(stream: NodeJS.WritableStream, text: string | U
         else reject(new OutputError(err as NodeJS.ErrnoException));
       });
       // a stream closed without calling back (a test's, a socket torn down)
-      once(stream, "close", { signal: ac.signal }).then(
-        () => resolve(),
-        () => undefined,
-      );
+      closed = () => resolve();
+      stream.once("close", closed);
+      stream.once("error", ignoreError);
     });
   } finally {
-    ac.abort();
+    stream.removeListener("close", closed);
+    stream.removeListener("error", ignoreError);
   }
 }
 

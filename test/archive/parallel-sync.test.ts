@@ -55,7 +55,7 @@ describe("mq archive sync --parallel", () => {
           repository: "acme/web",
           client,
           apiUrl: "test",
-          now: ARCHIVE_NOW,
+          clock: () => ARCHIVE_NOW,
           since: new Date("2026-11-18T12:00:00Z"),
           strict: false,
           parallel: 4,

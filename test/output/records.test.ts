@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PassThrough, Writable } from "node:stream";
 import { createRecordWriter, csvRow, type RecordWriterOptions } from "../../src/output/records.js";
 import { attachRawJson } from "../../src/api/raw-json.js";
+import { OutputError } from "../../src/errors.js";
 
 function sink() {
   const stream = new PassThrough();
@@ -71,6 +72,40 @@ describe("createRecordWriter", () => {
     for (let i = 0; i < 5; i++) await w.write({ id: i, pad: "xxxxxxxx" });
     await w.end();
     expect(drained).toBe(5);
+  });
+
+  it("a chunk leaves no listener behind and makes no abort signal (a long walk writes thousands)", async () => {
+    const s = sink();
+    const before = { close: s.stream.listenerCount("close"), error: s.stream.listenerCount("error") };
+    let controllers = 0;
+    const Real = globalThis.AbortController;
+    globalThis.AbortController = class extends Real {
+      constructor() {
+        super();
+        controllers++;
+      }
+    };
+    try {
+      const w = createRecordWriter("ndjson", s.stream);
+      for (let i = 0; i < 3; i++) await w.writeMany([{ id: i }, { id: i + 10 }]);
+      await w.end();
+    } finally {
+      globalThis.AbortController = Real;
+    }
+    expect(controllers).toBe(0);
+    expect({ close: s.stream.listenerCount("close"), error: s.stream.listenerCount("error") }).toEqual(before);
+    expect(s.text()).toBe('{"id":0}\n{"id":10}\n{"id":1}\n{"id":11}\n{"id":2}\n{"id":12}\n');
+  });
+
+  it("a write that fails rejects with an OutputError for that chunk, and nothing is thrown elsewhere", async () => {
+    const full = new Writable({
+      write(_chunk, _enc, cb) {
+        cb(Object.assign(new Error("no space left on device"), { code: "ENOSPC" }));
+      },
+    });
+    const w = createRecordWriter("ndjson", full);
+    await expect(w.write({ id: 1 })).rejects.toBeInstanceOf(OutputError);
+    expect(w.bytes).toBe(0);
   });
 
   it("csvRow leaves plain values bare", () => {

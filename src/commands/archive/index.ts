@@ -6,6 +6,7 @@ import { type ArchiveSyncOptions, NewCmdArchiveSync } from "./sync.js";
 import { type ArchiveStatusOptions, NewCmdArchiveStatus } from "./status.js";
 import { type ArchiveQueryOptions, NewCmdArchiveQuery } from "./query.js";
 import { type ArchiveExportOptions, NewCmdArchiveExport } from "./export.js";
+import { describeCommand } from "../../cmdutil/top-commands.js";
 
 /** What each subcommand runs (run.ts, loaded by cli.ts when one runs; a spy in tests). */
 export interface ArchiveRuns {
@@ -17,7 +18,7 @@ export interface ArchiveRuns {
 
 export function NewCmdArchive(ctx: Context, runs: ArchiveRuns): Command {
   return new Command("archive")
-    .description("keep the event log in a local database: sync it, see what it holds, query it with SQL, export it as Parquet")
+    .description(describeCommand("archive"))
     .addCommand(NewCmdArchiveSync(ctx, runs.sync))
     .addCommand(NewCmdArchiveStatus(ctx, runs.status))
     .addCommand(NewCmdArchiveQuery(ctx, runs.query))

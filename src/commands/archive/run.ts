@@ -39,7 +39,7 @@ export async function runArchiveSync(opts: ArchiveSyncOptions, ctx: Context): Pr
         repository,
         client,
         apiUrl,
-        now: ctx.now(),
+        clock: () => ctx.now(),
         since: opts.since,
         until: opts.until,
         strict: ctx.globals.strict,

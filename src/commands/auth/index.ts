@@ -6,6 +6,7 @@ import { type AuthLoginOptions, NewCmdAuthLogin } from "./login.js";
 import { type AuthStatusOptions, NewCmdAuthStatus } from "./status.js";
 import { type AuthLogoutOptions, NewCmdAuthLogout } from "./logout.js";
 import { type AuthTokenOptions, NewCmdAuthToken } from "./token.js";
+import { describeCommand } from "../../cmdutil/top-commands.js";
 
 /** What each subcommand runs (run.ts, loaded by cli.ts when one runs; a spy in tests). */
 export interface AuthRuns {
@@ -17,7 +18,7 @@ export interface AuthRuns {
 
 export function NewCmdAuth(ctx: Context, runs: AuthRuns): Command {
   return new Command("auth")
-    .description("log in with an API token, show which token is in effect, log out")
+    .description(describeCommand("auth"))
     .addCommand(NewCmdAuthLogin(ctx, runs.login))
     .addCommand(NewCmdAuthStatus(ctx, runs.status))
     .addCommand(NewCmdAuthLogout(ctx, runs.logout))

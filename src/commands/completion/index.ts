@@ -4,6 +4,7 @@
 import { Argument, Command } from "commander";
 import type { Context } from "../../context.js";
 import { ensureGlobalOptionsEverywhere } from "../../cmdutil/global-options.js";
+import { describeCommand } from "../../cmdutil/top-commands.js";
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -16,7 +17,7 @@ export interface CompletionOptions {
 
 export function NewCmdCompletion(_ctx: Context, runF: (opts: CompletionOptions) => Promise<void>): Command {
   return new Command("completion")
-    .description("print a shell completion script (bash, zsh or fish)")
+    .description(describeCommand("completion"))
     .addArgument(new Argument("<shell>", "the shell to complete for").choices(SHELLS))
     .addHelpText(
       "after",

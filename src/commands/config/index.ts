@@ -4,6 +4,7 @@ import { Command } from "commander";
 import type { Context } from "../../context.js";
 // light: plain data, no conf
 import { CONFIG_KEY_HELP } from "../../config/keys.js";
+import { describeCommand } from "../../cmdutil/top-commands.js";
 
 export type ConfigAction = "get" | "set" | "unset" | "list";
 
@@ -15,7 +16,7 @@ export interface ConfigOptions {
 
 export function NewCmdConfig(_ctx: Context, runF: (opts: ConfigOptions) => Promise<void>): Command {
   return new Command("config")
-    .description("read and change settings: api-url, repo, output, color, timeout")
+    .description(describeCommand("config"))
     .addHelpText(
       "after",
       "\nKeys:\n  api-url   API base URL without /v1 (default https://api.mergify.com)\n  repo      default repository, owner/name\n  output    table, json, ndjson or csv\n  color     auto, always or never\n  timeout   request timeout in seconds (default 30)",

@@ -9,6 +9,7 @@ import { UsageError } from "../../errors.js";
 import { isLoopbackHost } from "../../api/urls.js";
 import { parseRepoList, type RepoName } from "../../cmdutil/repos.js";
 import { parseTimeFlag, TIME_VALUE_HELP } from "../../cmdutil/time.js";
+import { describeCommand } from "../../cmdutil/top-commands.js";
 
 export const DEFAULT_LISTEN = "127.0.0.1:9469";
 export const DEFAULT_INTERVAL_SECONDS = 30;
@@ -103,7 +104,7 @@ export function parseExporterFlags(flags: RawFlags, ctx: Pick<Context, "globals"
 
 export function NewCmdExporter(ctx: Context, runF: (opts: ExporterOptions) => Promise<void>): Command {
   return new Command("exporter")
-    .description("serve Prometheus metrics of each repository's merge queue, following its event log (runs until stopped)")
+    .description(describeCommand("exporter"))
     .addOption(
       new Option(
         "--listen <host:port>",

@@ -3,7 +3,7 @@
 // the whole state is plain data that --state-dir keeps across restarts. Names, help text and units
 // come from the figure catalogue (src/figures/catalogue.ts, section "exporter").
 import type { LogEvent } from "../../api/events.js";
-import { FIGURE_CATALOGUE, type Figure } from "../../figures/catalogue.js";
+import { figureCatalogue, type Figure } from "../../figures/catalogue.js";
 import { dialectOf, readField } from "../../insights/dialects.js";
 import { exitReason, FAILURE_REASONS } from "../../insights/stays.js";
 import type { MetricFamily } from "../../output/openmetrics.js";
@@ -145,7 +145,7 @@ export function countError(state: MetricsState, repository: string, kind: string
   add(state, "exporter_errors_total", { repository, kind });
 }
 
-const EXPORTED: readonly Figure[] = FIGURE_CATALOGUE.filter((f) => f.exporter !== undefined);
+const EXPORTED: readonly Figure[] = figureCatalogue().filter((f) => f.exporter !== undefined);
 
 const entries = (labels: Labels) => Object.entries(labels) as Array<[string, string]>;
 const sorted = <T extends { labels: Labels }>(xs: Iterable<T>) => [...xs].sort((a, b) => keyOf(a.labels).localeCompare(keyOf(b.labels)));

@@ -8,6 +8,7 @@ import { addArchiveFlags, addWindowFlags, parseParallelFlag, parseStaysWindow } 
 import { resolveArchiveMode } from "../../cmdutil/archive.js";
 import type { ArchiveMode } from "../../archive/choose.js";
 import { parsePullRequestArgument } from "../../cmdutil/pull-request.js";
+import { describeCommand } from "../../cmdutil/top-commands.js";
 
 export const DEFAULT_PR_WINDOW_MS = 30 * 86_400_000;
 
@@ -30,9 +31,7 @@ interface RawFlags {
 }
 
 export function NewCmdPr(ctx: Context, runF?: (opts: PrOptions) => Promise<void>): Command {
-  const cmd = new Command("pr")
-    .description("one pull request's way through the queue: each stay step by step, the wait before each step, its checks")
-    .argument("<number>", "the pull request number");
+  const cmd = new Command("pr").description(describeCommand("pr")).argument("<number>", "the pull request number");
   addWindowFlags(cmd, "30 days");
   return addArchiveFlags(cmd).action(async (number: string, flags: RawFlags) => {
     const opts = parsePrFlags(number, flags, ctx);

@@ -12,6 +12,7 @@ import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, t
 import type { ArchiveMode } from "../../archive/choose.js";
 import { OUTCOMES, SORT_FIELDS, STAY_FIELDS, type SortField } from "../../insights/records.js";
 import { MAX_PULL_REQUEST } from "../../cmdutil/logs-filters.js";
+import { describeCommand } from "../../cmdutil/top-commands.js";
 
 export const DEFAULT_PRS_WINDOW_MS = 7 * 86_400_000;
 
@@ -45,9 +46,7 @@ interface RawFlags extends StaysRawFlags {
 }
 
 export function NewCmdPrs(ctx: Context, runF?: (opts: PrsOptions) => Promise<void>): Command {
-  const cmd = new Command("prs").description(
-    "one row per queue stay in the window: pull request, queue, time in queue, waiting, CI, retries, outcome",
-  );
+  const cmd = new Command("prs").description(describeCommand("prs"));
   addWindowFlags(cmd, "7 days");
   addStayFilterFlags(cmd);
   return addArchiveFlags(

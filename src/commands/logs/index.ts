@@ -17,6 +17,7 @@ import { shellWord } from "../../iostreams/terminal-text.js";
 import { DEFAULT_PARALLEL, MAX_PARALLEL } from "../../api/slice-limits.js";
 import { archiveOption, noArchiveOption, resolveArchiveMode } from "../../cmdutil/archive.js";
 import { DEFAULT_INTERVAL_SECONDS, DEFAULT_TERMINAL_LIMIT, EVENT_FIELDS, MAX_PER_PAGE, type LogsOptions } from "./options.js";
+import { describeCommand } from "../../cmdutil/top-commands.js";
 
 interface RawFlags {
   pr?: string[];
@@ -46,7 +47,7 @@ export interface LogsRuns {
 }
 
 export function NewCmdLogs(ctx: Context, runs: LogsRuns): Command {
-  const cmd = new Command("logs").description("List the repository's merge queue events (newest first), or follow them as they arrive.");
+  const cmd = new Command("logs").description(describeCommand("logs"));
   for (const o of logsFilterOptions()) cmd.addOption(o);
   // Positional options: after `aggregate`, --type and the other filters are the subcommand's.
   cmd.enablePositionalOptions().addCommand(NewCmdLogsAggregate(ctx, runs.aggregate));

@@ -13,6 +13,7 @@ import type { ArchiveMode } from "../../archive/choose.js";
 import { DEFAULT_QUEUE_LOOKBACK_MS } from "../../queue/reconstruct.js";
 import { QUEUE_FIELDS } from "../../queue/records.js";
 import { addWatchFlags, parseWatchFlags, type WatchRawFlags } from "../../watch/flags.js";
+import { describeCommand } from "../../cmdutil/top-commands.js";
 
 export interface QueueOptions {
   since: Date;
@@ -38,7 +39,7 @@ interface RawFlags extends StaysRawFlags, WatchRawFlags {
 
 export function NewCmdQueue(ctx: Context, runF?: (opts: QueueOptions) => Promise<void>): Command {
   const cmd = new Command("queue")
-    .description("the merge queue now, rebuilt from the event log: position, state and estimated merge time of each pull request")
+    .description(describeCommand("queue"))
     .addOption(
       new Option(
         "--since <time>",

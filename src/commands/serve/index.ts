@@ -6,6 +6,7 @@ import { UsageError } from "../../errors.js";
 import { checkRepoArgument, parseIsoDateTime } from "../../validators.js";
 import { isLoopbackHost } from "../../api/urls.js";
 import { MEMORY_BUDGET_MB } from "../../server/budget.js";
+import { describeCommand } from "../../cmdutil/top-commands.js";
 
 /** --speed: from a tenth of real time to a week in a minute, and beyond, for tests of long watches */
 export const MIN_SPEED = 0.1;
@@ -117,7 +118,7 @@ export function parseServeFlags(flags: RawServeFlags, token: string | undefined)
 
 export function NewCmdServe(ctx: Context, runF: (opts: ServeOptions) => Promise<void>): Command {
   return new Command("serve")
-    .description("run the bundled local server: the whole API over a deterministic simulated history (or a recorded log)")
+    .description(describeCommand("serve"))
     .addOption(new Option("--host <host>", "interface to listen on (default: 127.0.0.1)"))
     .addOption(new Option("--port <n>", "port to listen on; 0 picks a free one (default: 0)"))
     .addOption(new Option("--seed <n>", "simulation seed: the same seed, repository, --now and --days give the same history (default: 0)"))

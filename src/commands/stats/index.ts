@@ -24,6 +24,7 @@ import { manyRepoList, type RepoName } from "../../cmdutil/repos.js";
 import { addGateFlags, parseGateFlags, type GateFlags } from "../../cmdutil/gate.js";
 import { addWatchFlags, parseWatchFlags, type FigureWatchOptions, type WatchRawFlags } from "../../watch/flags.js";
 import { STATS_WATCH, watchRefusals } from "./watch-flags.js";
+import { describeCommand } from "../../cmdutil/top-commands.js";
 
 export type { GateFlags } from "../../cmdutil/gate.js";
 
@@ -261,19 +262,6 @@ export function parseStatsFlags(
     const start = typeof query.start_at === "string" ? new Date(query.start_at) : new Date(end.getTime() - 86_400_000);
     const { start_at: _s, end_at: _e, ...filters } = query;
     query = { ...filters, start_at: formatInstant(start), end_at: formatInstant(end) };
-    return {
-      endpoint,
-      dialect,
-      query,
-      chart,
-      intervals,
-      fields,
-      format,
-      filterWords: filterWords(flags, endpoint.accepts),
-      gate,
-      repos,
-      ...watch,
-    };
   }
   return {
     endpoint,
@@ -282,9 +270,11 @@ export function parseStatsFlags(
     chart,
     intervals,
     fields,
+    // --chart is refused with several repositories, so only one repository's table can be forced
     format: chart ? "table" : format,
     filterWords: filterWords(flags, endpoint.accepts),
     gate,
+    ...(repos ? { repos } : {}),
     ...watch,
   };
 }
@@ -361,7 +351,7 @@ export function NewCmdStats(
   runListF?: StatsRuns["list"],
 ): Command {
   const stats = new Command("stats")
-    .description("queue and CI statistics: one subcommand per endpoint, charts, CI thresholds")
+    .description(describeCommand("stats"))
     .argument("[subcommand]", "the statistics endpoint; without one, the list of them")
     .action(async (sub: string | undefined) => {
       if (sub !== undefined) {

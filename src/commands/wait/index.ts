@@ -9,6 +9,7 @@ import { resolveOutputFormat } from "../../cmdutil/output.js";
 import { parsePullRequestArgument } from "../../cmdutil/pull-request.js";
 import { parseTimeFlag, TIME_VALUE_HELP } from "../../cmdutil/time.js";
 import { parseDurationSeconds } from "../../validators.js";
+import { describeCommand } from "../../cmdutil/top-commands.js";
 
 export const DEFAULT_WAIT_INTERVAL_SECONDS = 30;
 export const DEFAULT_MAX_WAIT_SECONDS = 2 * 3600;
@@ -33,7 +34,7 @@ interface RawFlags {
 
 export function NewCmdWait(ctx: Context, runF?: (opts: WaitOptions) => Promise<void>): Command {
   return new Command("wait")
-    .description("wait until a pull request leaves its queue: exit 0 when merged, 1 when it left without merging, 124 after --max-wait")
+    .description(describeCommand("wait"))
     .argument("<number>", "the pull request number")
     .addOption(
       new Option(

@@ -10,6 +10,7 @@ import { addArchiveFlags, addWindowFlags, parseParallelFlag, parseStaysWindow } 
 import { resolveArchiveMode } from "../../cmdutil/archive.js";
 import type { ArchiveMode } from "../../archive/choose.js";
 import { parsePullRequestArgument } from "../../cmdutil/pull-request.js";
+import { describeCommand } from "../../cmdutil/top-commands.js";
 
 export const DEFAULT_WHY_WINDOW_MS = 30 * 86_400_000;
 
@@ -33,11 +34,7 @@ interface RawFlags {
 }
 
 export function NewCmdWhy(ctx: Context, runF?: (opts: WhyOptions) => Promise<void>): Command {
-  const cmd = new Command("why")
-    .description(
-      "why a pull request left the queue, or is still in it: failing checks and their links, the culprit of a batch, the next step",
-    )
-    .argument("<number>", "the pull request number");
+  const cmd = new Command("why").description(describeCommand("why")).argument("<number>", "the pull request number");
   addWindowFlags(cmd, "30 days");
   return addArchiveFlags(cmd.addOption(new Option("--all", "every stay in the window, not only the latest"))).action(
     async (number: string, flags: RawFlags) => {

@@ -6,7 +6,7 @@
 // non-ASCII) read back exactly. Skipped, saying why, where no Python has the package.
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FIGURE_CATALOGUE } from "../../../src/figures/catalogue.js";
+import { figureCatalogue } from "../../../src/figures/catalogue.js";
 import { startServer, type RunningServer } from "../../../src/server/index.js";
 import { get, NOW, rawLog, ready, samples, startExporter, TOKEN } from "./harness.js";
 
@@ -75,7 +75,7 @@ describe.skipIf(!python)("the exporter's /metrics through prometheus_client's pa
       const fromOm = parse(om, "openmetrics");
       // one family per exported figure with samples, in the catalogue's order, with its definition as help
       // (no evictions repeated and no failed poll here: those two families have no sample, and are not written)
-      const exported = FIGURE_CATALOGUE.filter((f) => f.exporter !== undefined);
+      const exported = figureCatalogue().filter((f) => f.exporter !== undefined);
       const family = (f: (typeof exported)[number]) => `mq_${f.name.replace(/_total$/, "")}`;
       const written = exported.filter((f) => !["queue_repeat_evictions_total", "exporter_errors_total"].includes(f.name));
       for (const fs of [fromText, fromOm]) {
