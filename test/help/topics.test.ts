@@ -26,8 +26,22 @@ describe("mq help <topic>", () => {
   it.each(Object.keys(HELP_TOPICS))("mq help %s on a 60-column terminal: no line wider than 60", async (topic) => {
     const ctx = testContext({ tty: true, columns: 60 });
     expect(await main(["help", topic], ctx)).toBe(0);
-    expect(ctx.stdoutText()).toBe(HELP_TOPICS[topic]!(60));
+    // a screen of it at most (the next test)
+    expect(ctx.stdoutText()).toBe(`${HELP_TOPICS[topic]!(60).split("\n").slice(0, 30).join("\n").trimEnd()}\n`);
     for (const line of ctx.stdoutText().split("\n")) expect([...line].length, line).toBeLessThanOrEqual(60);
+  });
+
+  it("a topic longer than a screen on a terminal: its first 30 lines, and a line on stderr saying what shows them all; a pipe gets it whole", async () => {
+    const whole = HELP_TOPICS.figures!(80).trimEnd().split("\n");
+    expect(whole.length).toBeGreaterThan(1000);
+    const tty = testContext({ tty: true, columns: 80 });
+    expect(await main(["help", "figures"], tty)).toBe(0);
+    expect(tty.stdoutText()).toBe(`${whole.slice(0, 30).join("\n")}\n`);
+    expect(tty.stderrText()).toBe(`the first 30 of ${whole.length.toLocaleString("en-US")} lines; mq help figures | less shows them all\n`);
+    const pipe = testContext();
+    expect(await main(["help", "figures"], pipe)).toBe(0);
+    expect(pipe.stdoutText()).toBe(HELP_TOPICS.figures!());
+    expect(pipe.stderrText()).toBe("");
   });
 
   it("a near miss suggests the topic", async () => {
