@@ -10,7 +10,12 @@
 // --offline builds the simulated history in each process (seconds of CPU), so only mq's own
 // top-level examples and the lines of docs/server.md run with it as written; the others have
 // --offline replaced by --api-url of one `mq serve` started here, which serves the same simulated
-// history over the same HTTP.
+// history over the same HTTP, and a page's line without --offline runs as written, the server's
+// URL and a token in MQ_API_URL and MQ_TOKEN. An `mq queue` line shows the queue at an instant,
+// and at the real present it may rightly be empty (a Sunday, a night): those lines run against a
+// server pinned to a present where every queue they name is busy (QUEUE_PRESENT), with mq's clock
+// there too (Debian's faketime), and must print data like any other.
+// The same script in the same environment runs once: its result is the same (runOnce).
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -55,7 +60,30 @@ interface Result {
 let served = "";
 /** the same, speaking the real service's dialect, for examples that say --dialect mergify */
 let servedMergify = "";
+/** the one whose present is QUEUE_PRESENT, for the `mq queue` lines */
+let servedQueue = "";
 const servers: ChildProcess[] = [];
+
+/**
+ * A present where the queues and partitions the `mq queue` lines name all hold pull requests (a
+ * Thursday afternoon; the simulation's days do not depend on when it runs). The server is frozen
+ * there (--now), and the lines run under faketime started at the same instant, so that mq's clock
+ * (the default --until, the lookback) agrees with the server's.
+ */
+const QUEUE_PRESENT = "2026-11-26T14:00:00Z";
+const isQueueLine = (line: string) => /^mq (?:--offline )?queue(?:\s|$)/.test(line);
+/** an mq queue line's output holds pull requests: more than a CSV header, more than an empty JSON array */
+const holdsRows = (line: string, stdout: string) =>
+  /-o csv\b/.test(line) ? stdout.trim().split("\n").length > 1 : !/^\[\s*\]$/.test(stdout.trim());
+const hasFaketime = (() => {
+  try {
+    execFileSync("faketime", ["2026-11-26 14:00:00 UTC", "true"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const NO_FAKETIME = "faketime (Debian's package) is not installed: an mq queue line needs mq's clock at the pinned present";
 
 afterAll(() => void servers.forEach((s) => s.kill("SIGINT")));
 
@@ -75,7 +103,12 @@ function serve(args: string[]): Promise<string> {
 beforeAll(async () => {
   // the examples run at once against the spec server: 30-day windows side by side need more than
   // the default memory budget
-  [served, servedMergify] = await Promise.all([serve(["--memory-budget", "3072"]), serve(["--dialect", "mergify"])]);
+  [served, servedMergify, servedQueue] = await Promise.all([
+    serve(["--memory-budget", "3072"]),
+    serve(["--dialect", "mergify"]),
+    // a week of lookback (mq queue's default) and the days that reach into it
+    serve(["--now", QUEUE_PRESENT, "--days", "8"]),
+  ]);
 }, 60_000);
 
 /** `prepare` fills the example's fresh folder before the example runs (a copy of an archive synced earlier) */
@@ -84,12 +117,14 @@ function runExample(
   longRunning: boolean,
   extraEnv: NodeJS.ProcessEnv = {},
   prepare?: (dir: string) => void,
+  clockAt?: string,
 ): Promise<Result> {
   const dir = tempDir("mq-example-");
   prepare?.(dir);
   mkdirSync(join(dir, "config"), { recursive: true });
   writeFileSync(join(dir, "token.txt"), "mqk_example_token_abcd\n");
   const env: NodeJS.ProcessEnv = {
+    ...(clockAt ? { FAKETIME_DONT_FAKE_MONOTONIC: "1" } : {}),
     PATH: `${shimDir}:${process.env.PATH ?? ""}`,
     HOME: dir,
     MQ_CONFIG_DIR: join(dir, "config"),
@@ -99,7 +134,10 @@ function runExample(
     ...extraEnv,
   };
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["--norc", "--noprofile", "-e", "-c", script], {
+    const bash = ["bash", "--norc", "--noprofile", "-e", "-c", script];
+    // faketime's clock runs from that instant (timers keep the real one: FAKETIME_DONT_FAKE_MONOTONIC)
+    const argv = clockAt ? ["faketime", clockAt.replace("T", " ").replace("Z", " UTC"), ...bash] : bash;
+    const child = spawn(argv[0]!, argv.slice(1), {
       cwd: dir,
       env,
       detached: true,
@@ -129,43 +167,72 @@ function runExample(
   });
 }
 
+/**
+ * runExample for a script that needs no prepared folder and stops by itself: the same script in
+ * the same environment (a README line that is also a help example, a set-up line) runs once.
+ */
+const once = new Map<string, Promise<Result>>();
+function runOnce(script: string, env: NodeJS.ProcessEnv = {}, clockAt?: string): Promise<Result> {
+  const key = `${JSON.stringify(env)}\n${clockAt}\n${script}`;
+  let run = once.get(key);
+  if (!run) {
+    run = runExample(script, false, env, undefined, clockAt);
+    once.set(key, run);
+  }
+  return run;
+}
+
 const cases = Object.entries(EXAMPLES).flatMap(([path, lines]) => lines.map((line) => [path || "mq", line, path] as const));
 
 describe("every help example runs", () => {
-  it.concurrent.each(cases)(
-    "%s: %s",
-    async (_label, line, path) => {
-      const setup = SETUP[path] ?? "";
-      let command = withOffline(line);
-      const url = /--dialect mergify/.test(line) ? servedMergify : served;
-      if (path !== "") command = command.replace(/ --offline( |$)/g, ` --api-url ${url} --token mqk_example_token_abcd$1`);
-      const script = [setup, command].filter(Boolean).join("\n");
-      const long = isLongRunning(path, line);
-      // `mq archive sync ... && the rest`: the sync once for every example that starts with it
-      const sync = /^(mq [^&|;$]* archive sync --repo acme\/web --since \d+d)(?: && (.*))?$/.exec(script);
-      // mq auth login checks the token on the repository in effect (as a git checkout's remote would
-      // name it): here the one mq serve started above, which accepts any token
-      const loginEnv = /auth login/.test(script) ? { MQ_API_URL: served, MQ_REPO: "acme/web" } : {};
-      const r = sync ? (sync[2] ? await afterSync(sync[1]!, sync[2]) : await syncOnce(sync[1]!)) : await runExample(script, long, loginEnv);
-      const report = `$ ${command}\nexit ${r.code ?? r.signal}\nstderr: ${r.stderr.slice(-2000)}`;
-      if (long) {
-        expect(r.interrupted, `${report}\n(it stopped by itself before Ctrl-C)`).toBe(true);
-        expect(r.code === 0 || r.code === 130 || r.signal === "SIGINT", report).toBe(true);
-      } else {
-        expect(r.code, report).toBe(0);
-      }
-      // a data command's example shows data on the bundled history, as the help promises
-      // (-o none prints nothing by design: its answer is the exit code)
-      if (isDataCommand(path, line) && !/-o none\b/.test(line)) expect(r.stdout.trim(), `${report}\n(no data on stdout)`).not.toBe("");
-      // as the pages' examples: five at once beside another file's work, a sync among them
-    },
-    180_000,
-  );
+  for (const [label, line, path] of cases) {
+    const skip = isQueueLine(line) && !hasFaketime;
+    it.skipIf(skip).concurrent(
+      `${label}: ${line}${skip ? ` (skipped: ${NO_FAKETIME})` : ""}`,
+      async () => {
+        const setup = SETUP[path] ?? "";
+        let command = withOffline(line);
+        const queue = isQueueLine(line);
+        const url = queue ? servedQueue : /--dialect mergify/.test(line) ? servedMergify : served;
+        if (path !== "") command = command.replace(/ --offline( |$)/g, ` --api-url ${url} --token mqk_example_token_abcd$1`);
+        const script = [setup, command].filter(Boolean).join("\n");
+        const long = isLongRunning(path, line);
+        // `mq archive sync ... && the rest`: the sync once for every example that starts with it
+        const sync = /^(mq [^&|;$]* archive sync --repo acme\/web --since \d+d)(?: && (.*))?$/.exec(script);
+        // mq auth login checks the token on the repository in effect (as a git checkout's remote would
+        // name it): here the one mq serve started above, which accepts any token
+        const loginEnv = /auth login/.test(script) ? { MQ_API_URL: served, MQ_REPO: "acme/web" } : {};
+        const clockAt = queue ? QUEUE_PRESENT : undefined;
+        const r = sync
+          ? sync[2]
+            ? await afterSync(sync[1]!, sync[2])
+            : await syncOnce(sync[1]!)
+          : long
+            ? await runExample(script, long, loginEnv, undefined, clockAt)
+            : await runOnce(script, loginEnv, clockAt);
+        const report = `$ ${command}\nexit ${r.code ?? r.signal}\nstderr: ${r.stderr.slice(-2000)}`;
+        if (long) {
+          expect(r.interrupted, `${report}\n(it stopped by itself before Ctrl-C)`).toBe(true);
+          expect(r.code === 0 || r.code === 130 || r.signal === "SIGINT", report).toBe(true);
+        } else {
+          expect(r.code, report).toBe(0);
+        }
+        // a data command's example shows data on the bundled history, as the help promises
+        // (-o none prints nothing by design: its answer is the exit code)
+        if (isDataCommand(path, line) && !/-o none\b/.test(line)) expect(r.stdout.trim(), `${report}\n(no data on stdout)`).not.toBe("");
+        if (queue) expect(holdsRows(line, r.stdout), `${report}\nstdout: ${r.stdout}\n(no pull request in the queue)`).toBe(true);
+        // as the pages' examples: five at once beside another file's work, a sync among them
+      },
+      180_000,
+    );
+  }
 });
 
 /** Commands that print data from the API (the others print help, settings or scripts). */
 function isDataCommand(path: string, line: string): boolean {
-  return path === "" ? /\s(logs|stats)(\s|$)/.test(line) : path === "logs" || path === "stats" || path.startsWith("stats ");
+  return path === ""
+    ? /\s(logs|stats)(\s|$)/.test(line)
+    : path === "logs" || path === "stats" || path.startsWith("stats ") || path === "queue";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -211,13 +278,6 @@ const README_SKIPS: ReadonlyArray<[RegExp, string]> = [
   [/\/var\/lib\//, "writes into a system folder (node_exporter's); -o openmetrics is tested in test/output"],
   [/127\.0\.0\.1:8080/, "needs the mq serve --port 8080 shown above it running; --api-url is what every other line here uses"],
 ];
-
-/**
- * Lines whose right answer may be empty: mq queue lists the queue at this instant, and the bundled
- * server's present is the real clock, so at some instants the queue (or one queue) holds no one;
- * they must still exit 0.
- */
-const MAY_BE_EMPTY: readonly RegExp[] = [/^mq (?:--offline )?queue(?:\s|$)/];
 
 /** README lines that show a refusal: exit 2, the one line the README prints under them, nothing on stdout. */
 const README_REFUSALS: ReadonlyArray<[RegExp, RegExp]> = [
@@ -269,16 +329,22 @@ const isSync = (command: string) => README_SETUP.some(([, setup]) => setup === c
 /**
  * A page's line as it runs: against the mq serve started above (`--offline` builds the simulated
  * history in each process: seconds of CPU for each of some 30 lines), in the real service's
- * dialect where it says --dialect mergify. Only the lines of docs/server.md, the page about
- * --offline, run with it as written (so do mq's own examples, above).
+ * dialect where it says --dialect mergify. A line without --offline runs as written, the server
+ * in MQ_API_URL (pageEnv). Only the lines of docs/server.md, the page about --offline, run with it
+ * as written (so do mq's own examples, above).
  */
 function pageScript(label: string, command: string): string {
-  if (!command.includes("--offline"))
-    return command.replace(/(^|[\s;&|(])mq /g, `$1mq --api-url ${served} --token mqk_example_token_abcd `);
-  if (label.startsWith("docs/server.md:")) return command;
-  const url = /--dialect mergify/.test(command) ? servedMergify : served;
+  if (!command.includes("--offline") || label.startsWith("docs/server.md:")) return command;
+  const url = isQueueLine(command) ? servedQueue : /--dialect mergify/.test(command) ? servedMergify : served;
   return command.replace(/ --offline( |$)/g, ` --api-url ${url} --token mqk_example_token_abcd$1`);
 }
+
+/** The environment of a page's line: PAGE_ENV, and the server (pinned for an mq queue line) and a token for a line without --offline. */
+const pageEnv = (command: string): NodeJS.ProcessEnv => ({
+  ...PAGE_ENV,
+  MQ_API_URL: isQueueLine(command) ? servedQueue : served,
+  MQ_TOKEN: "mqk_example_token_abcd",
+});
 
 /** The pages whose examples run: the README and every page of docs/. */
 const pages = [
@@ -310,7 +376,7 @@ describe("every example of the README and docs/ returns data on the bundled hist
 
   for (const [label, command, skip] of readmeCases) {
     const needsJq = /\|\s*jq /.test(command) && !hasJq;
-    const reason = skip ?? (needsJq ? "jq is not installed" : undefined);
+    const reason = skip ?? (needsJq ? "jq is not installed" : isQueueLine(command) && !hasFaketime ? NO_FAKETIME : undefined);
     it.skipIf(reason !== undefined).concurrent(
       `${label}: ${command}${reason ? ` (skipped: ${reason})` : ""}`,
       async () => {
@@ -326,11 +392,12 @@ describe("every example of the README and docs/ returns data on the bundled hist
         const sync = written?.startsWith("mq --offline archive sync ");
         if (setup && !sync) script = `${setup} > /dev/null\n${script}`;
         script = `set -o pipefail\n${script}`;
+        const env = pageEnv(command);
         const r = isSync(command)
-          ? await syncOnce(script, PAGE_ENV)
+          ? await syncOnce(script, env)
           : sync
-            ? await afterSync(`set -o pipefail\n${setup}`, script, PAGE_ENV)
-            : await runExample(script, false, PAGE_ENV);
+            ? await afterSync(`set -o pipefail\n${setup}`, script, env)
+            : await runOnce(script, env, isQueueLine(command) ? QUEUE_PRESENT : undefined);
         const report = `$ ${script}\nexit ${r.code ?? r.signal}\nstderr: ${r.stderr.slice(-2000)}`;
         const refusal = README_REFUSALS.find(([re]) => re.test(command))?.[1];
         if (refusal) {
@@ -340,8 +407,9 @@ describe("every example of the README and docs/ returns data on the bundled hist
           return;
         }
         expect(r.code, report).toBe(0);
-        if (MAY_BE_EMPTY.some((re) => re.test(command))) return;
         expect(r.stdout.trim(), `${report}\n(no data on stdout)`).not.toBe("");
+        if (isQueueLine(command))
+          expect(holdsRows(command, r.stdout), `${report}\nstdout: ${r.stdout}\n(no pull request in the queue)`).toBe(true);
       },
       180_000,
     );
