@@ -295,7 +295,7 @@ complete -c mq -n '__mq_at "prs"' -l fields -x -d 'fields for json, ndjson and c
 complete -c mq -n '__mq_at "pr" "why"' -l since -x -d 'start of the window: an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z), a date (2026-11-20: midnight UTC) or a duration ago (30m, 1h30m, 7d, 2w) (default: 30 days before --until)'
 complete -c mq -n '__mq_at "queue"' -l since -x -d 'how far back to read the log (lookback): an ISO 8601 date-time with a timezone (2026-11-20T09:00:00Z), a date (2026-11-20: midnight UTC) or a duration ago (30m, 1h30m, 7d, 2w) (default: 7 days before --until); a stay entered earlier with no event since is not seen'
 complete -c mq -n '__mq_at "queue"' -l until -x -d 'the instant whose queue is shown (default: now)'
-complete -c mq -n '__mq_at "queue"' -l fields -x -d 'fields for json, ndjson and csv: repository, pull_request, base_ref, queue_name, partition_name, priority_rule_name, position, entered_at, time_in_queue, state, state_since, batch_with, eta_p50, eta_p90, eta_sample, entered_before_lookback'
+complete -c mq -n '__mq_at "queue"' -l fields -x -d 'fields for json, ndjson and csv: repository, pull_request, base_ref, queue_name, partition_name, priority_rule_name, position, entered_at, time_in_queue, state, state_since, batch_with, eta_p50, eta_p90, eta_sample, eta_basis, entered_before_lookback'
 complete -c mq -n '__mq_at "queue"' -l watch -d 'follow the queue (only new events each poll): redrawn in place on a terminal, one ndjson record per change otherwise (Ctrl-C stops)'
 complete -c mq -n '__mq_at "queue"' -l interval -x -d 'with --watch: seconds between polls, 0.1 to 3600 (default 10)'
 complete -c mq -n '__mq_at "why"' -l all -d 'every stay in the window, not only the latest'

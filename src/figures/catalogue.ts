@@ -388,6 +388,11 @@ function stayFigures(): Figure[] {
 /** The fields of a row of `mq queue` (src/queue/reconstruct.ts): an open stay at the end of the lookback. */
 function queueFigures(): Figure[] {
   const row = (name: string, unit: FigureUnit, definition: string): Figure => ({ ...stay(name, unit, definition), shownBy: ["mq queue"] });
+  // the estimate (src/queue/estimate.ts) is also mq wait's status line
+  const eta = (name: string, unit: FigureUnit, definition: string): Figure => ({
+    ...row(name, unit, definition),
+    shownBy: ["mq queue", "mq wait"],
+  });
   return [
     row(
       "position",
@@ -405,13 +410,26 @@ function queueFigures(): Figure[] {
       "timestamp",
       "When the state began: the running checks' start, the checks_not_started, the last run's end, or the entry.",
     ),
-    row(
+    eta(
       "eta_p50",
       "timestamp",
-      "Estimated merge time: entered_at plus the median (nearest rank) time to merge of the stays of the same base ref and queue that merged in the lookback and had a time to merge of at least this stay's time in queue so far (they were still waiting at its age); null with fewer than 5 of them.",
+      "Estimated merge time, from the stays rebuilt from the same lookback, by the first of three bases with at least 5 samples (eta_basis). position: the stays of the same base ref, queue and partition that merged after standing at this stay's position p; each gives its merge minus the instant it reached p (it entered with k stays of its line ahead still in the queue, at position k + 1, and reached p ≤ k + 1 at the (k + 1 − p)-th end, merge or leave, of those; one that merged before reaching p gives none); kept: those of at least the time this stay has stood at p (since the last end of a stay entered before it, or its entry); eta_p50 = that instant plus the median (nearest rank) of the kept. queue: else the stays of the same base ref and queue that merged in the lookback, their time to merge (merged_at − entered_at), kept: those of at least this stay's time in queue; eta_p50 = entered_at plus their median. none: else null.",
     ),
-    row("eta_p90", "timestamp", "As eta_p50 with the 90th percentile (nearest rank): nine in ten such stays had merged by then."),
-    row("eta_sample", "count", "The merged stays eta_p50 and eta_p90 are taken from."),
+    eta(
+      "eta_p90",
+      "timestamp",
+      "As eta_p50 with the 90th percentile (nearest rank) of the same samples: nine in ten of them had merged by then.",
+    ),
+    eta(
+      "eta_sample",
+      "count",
+      "The samples eta_p50 and eta_p90 are taken from (the kept of their basis); with basis none, those of the queue basis (fewer than 5).",
+    ),
+    eta(
+      "eta_basis",
+      "text",
+      "What eta_p50 and eta_p90 are conditioned on: position (the position and the time at it), queue (only the time in queue: fewer than 5 samples at the position), or none (fewer than 5 in the queue too: no estimate). The log shows a batch only once its checks run, so the estimate is not conditioned on batch size: the stays ahead in a batch count in the position.",
+    ),
     row(
       "entered_before_lookback",
       "flag",

@@ -1,15 +1,14 @@
 // The queue of a repository followed as its log grows (mq exporter's mq_queue_size, mq queue
 // --watch): each poll's new events are added to the events of the stays still open, and the queue at
 // the poll's instant is rebuilt from them by the reconstruction of `mq queue` (walkQueue,
-// positionsOf) over the same lookback, with the estimates from the stays merged in the lookback, so
-// the two give the same queue at the same instant. What is kept between polls is the events of the
-// open stays and a number per merged stay: a stay that leaves is forgotten with its events.
+// positionsOf) over the same lookback, with the estimates from the stays of the lookback, so the
+// two give the same queue at the same instant. What is kept between polls is the events of the
+// open stays and a few numbers per ended stay: a stay that leaves is forgotten with its events.
 import { compareEventTimes } from "../api/event-ids.js";
 import type { LogEvent } from "../api/events.js";
 import {
   DEFAULT_QUEUE_LOOKBACK_MS,
   filterStays,
-  mergedLines,
   positionsOf,
   stayKeyOf,
   walkQueue,
@@ -25,7 +24,7 @@ const newestFirst = (a: LogEvent, b: LogEvent) => compareEventTimes(b, a);
 
 export interface FollowOptions {
   lookbackMs?: number;
-  /** keep the merged stays for the estimates (mq queue --watch); the exporter counts and needs none */
+  /** keep the ended stays for the estimates (mq queue --watch); the exporter counts and needs none */
   estimates?: boolean;
   filter?: QueueFilter;
 }
@@ -50,13 +49,13 @@ export async function followQueue(
   const fresh = added.filter((ev) => memory.closed[stayKeyOf(ev) ?? ""] === undefined);
   const events = [...memory.kept, ...fresh].filter(inWindow).sort(newestFirst);
   const walked = await walkQueue(events, `${repository.owner}/${repository.name}`, true);
-  // the merged stays stay until their newest event leaves the lookback; one merged again now (its
-  // leave after its merged event) replaces the one of before
-  const again = new Set(walked.merged.map((m) => m.key));
-  const merged = opts.estimates ? [...memory.merged.filter((m) => m.at >= since && !again.has(m.key)), ...walked.merged] : [];
+  // the ended stays stay until their newest event leaves the lookback; one ended again now (a
+  // merged stay whose leave came after its merged event) replaces the one of before
+  const again = new Set(walked.ended.map((m) => m.key));
+  const ended = opts.estimates ? [...memory.ended.filter((m) => m.at >= since && !again.has(m.key)), ...walked.ended] : [];
   return {
-    entries: positionsOf(filterStays(walked.open, opts.filter ?? {}), mergedLines(merged), until.getTime()),
-    memory: { kept: walked.kept, merged, closed: recentlyClosed([memory.closed, walked.left], until) },
+    entries: positionsOf(filterStays(walked.open, opts.filter ?? {}), ended, until.getTime()),
+    memory: { kept: walked.kept, ended, closed: recentlyClosed([memory.closed, walked.left], until) },
   };
 }
 
@@ -69,10 +68,10 @@ function recentlyClosed(lists: ReadonlyArray<Record<string, number>>, until: Dat
 
 /**
  * What following needs of the memory of a first walk of the lookback up to UNTIL (readQueue with
- * `keep`, as `mq queue` reads it): the merged stays only for the estimates, the stays left within
+ * `keep`, as `mq queue` reads it): the ended stays only for the estimates, the stays left within
  * the grace. A first round that walks the log once, as it arrives, instead of holding the
  * lookback's events for followQueue.
  */
 export function followFrom(memory: QueueMemory, until: Date, opts: Pick<FollowOptions, "estimates"> = {}): QueueMemory {
-  return { kept: memory.kept, merged: opts.estimates ? memory.merged : [], closed: recentlyClosed([memory.closed], until) };
+  return { kept: memory.kept, ended: opts.estimates ? memory.ended : [], closed: recentlyClosed([memory.closed], until) };
 }

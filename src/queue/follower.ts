@@ -41,7 +41,7 @@ export interface FollowerOptions {
 export class QueueFollower implements LogPosition {
   watermark: number;
   seen = new Set<string>();
-  memory: QueueMemory = { kept: [], merged: [], closed: {} };
+  memory: QueueMemory = { kept: [], ended: [], closed: {} };
   entries: QueueEntry[] = [];
   private lookbackMs = 0;
 

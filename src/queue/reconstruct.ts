@@ -2,14 +2,14 @@
 // a lookback window (no leave and no merged event yet), as src/insights rebuilds every stay, so `mq
 // queue` agrees with the open stays of `mq prs` over the same window by construction. Each open stay
 // gets its position in its queue and partition, what it is doing now (checks running, bisecting,
-// waiting and for what), and an estimate of when it merges from the merged stays of its queue in
-// the same window (the figure catalogue's `eta_p50` and `eta_p90`). Used by `mq queue`, `mq wait`
-// and the exporter's queue size.
+// waiting and for what), and an estimate of when it merges from the stays of the same window
+// (estimate.ts: the figure catalogue's eta_p50, eta_p90, eta_sample, eta_basis). Used by `mq
+// queue`, `mq wait` and the exporter's queue size.
 import type { LogEvent } from "../api/events.js";
 import { dialectOf, QUEUE_EVENT_TYPES, readField } from "../insights/dialects.js";
-import { nearestRank } from "../insights/figures.js";
 import { StayBuilder, type Stay } from "../insights/stays.js";
 import type { EventSource } from "../insights/walk.js";
+import { EtaModel, endedStay, queueKey, type EndedStay, type EtaBasis } from "./estimate.js";
 
 /** What an open stay is doing at the end of the window. */
 export const QUEUE_STATES = [
@@ -25,9 +25,6 @@ export type QueueState = (typeof QUEUE_STATES)[number];
 /** How far back `mq queue` reads by default, and the exporter's queue size always. */
 export const DEFAULT_QUEUE_LOOKBACK_MS = 7 * 86_400_000;
 
-/** Fewer merged stays than this behind an estimate and it is not given (null): a median of three says little. */
-export const MIN_ETA_SAMPLE = 5;
-
 export interface QueueEntry {
   stay: Stay;
   /** 1…k within its base ref, queue and partition, in order of entry */
@@ -40,8 +37,10 @@ export interface QueueEntry {
   /** the merge time estimate (ms since the epoch), null when too few merged stays support it */
   etaP50: number | null;
   etaP90: number | null;
-  /** merged stays of the same base ref and queue the estimate is taken from */
+  /** the samples behind the estimate */
   etaSample: number;
+  /** what the estimate is conditioned on */
+  etaBasis: EtaBasis;
   /** its enter event is older than the window (its entry time comes from its later events) */
   enteredBeforeWindow: boolean;
 }
@@ -58,11 +57,6 @@ export interface QueueSnapshot {
 export interface QueueFilter {
   queues?: readonly string[];
   partitions?: readonly string[];
-}
-
-/** A queue line's identity: stays of one key share one sequence of positions. */
-export function queueKey(s: Pick<Stay, "repository" | "base" | "queue" | "partition">): string {
-  return [s.repository ?? "", s.base ?? "", s.queue ?? "", s.partition ?? ""].join("\u0000");
 }
 
 const WAITING_CAUSE: ReadonlyArray<[RegExp, QueueState]> = [
@@ -99,26 +93,14 @@ export function stateOf(s: Stay): { state: QueueState; since: number; batchWith:
   return { state: ABORT_CAUSE[last?.abortCode ?? ""] ?? "waiting_for_capacity", since: lastEnd, batchWith: [] };
 }
 
-/** A stay that merged in the lookback: what the estimates are taken from. */
-export interface MergedStay {
-  /** the stay's key (stayKeyOf) */
-  key: string;
-  /** base ref \u0000 queue */
-  line: string;
-  /** its newest event (ms): it leaves the lookback when that does */
-  at: number;
-  /** time to merge, seconds */
-  seconds: number;
-}
-
 /**
  * What following the queue keeps between polls (src/queue/follow.ts): the events of the stays not
- * yet left at the last instant, the stays merged in the lookback, and the stays left lately (key ->
- * when), whose late events must not open a stay again.
+ * yet left at the last instant, the stays of the lookback no longer in the queue (for the
+ * estimates), and the stays left lately (key -> when), whose late events must not open a stay again.
  */
 export interface QueueMemory {
   kept: LogEvent[];
-  merged: MergedStay[];
+  ended: EndedStay[];
   closed: Record<string, number>;
 }
 
@@ -131,7 +113,7 @@ export function stayKeyOf(ev: LogEvent): string | undefined {
 }
 
 /**
- * Rebuilds the stays of a walk (newest first): the open ones, the merged ones and, when `keep`,
+ * Rebuilds the stays of a walk (newest first): the open ones, the ended ones (merged or left) and, when `keep`,
  * the events of those not yet left (held per stay until the stay is complete, as the builder
  * holds it) and the stays that left (key -> when).
  */
@@ -139,9 +121,9 @@ export async function walkQueue(
   events: AsyncIterable<LogEvent> | Iterable<LogEvent>,
   repository: string,
   keep: boolean,
-): Promise<{ open: Stay[]; merged: MergedStay[]; kept: LogEvent[]; left: Record<string, number>; events: number }> {
+): Promise<{ open: Stay[]; ended: EndedStay[]; kept: LogEvent[]; left: Record<string, number>; events: number }> {
   const open: Stay[] = [];
-  const merged: MergedStay[] = [];
+  const ended: EndedStay[] = [];
   const kept: LogEvent[] = [];
   const left: Record<string, number> = {};
   const pending = new Map<string, LogEvent[]>();
@@ -156,14 +138,7 @@ export async function walkQueue(
       if (s.leftAt === null && own) kept.push(...own);
       if (s.leftAt !== null && keep) left[key] = s.leftAt;
       if (s.outcome === "open") open.push({ ...s, repository });
-      else if (s.outcome === "merged" && s.mergedAt !== null) {
-        merged.push({
-          key,
-          line: `${s.base ?? ""}\u0000${s.queue ?? ""}`,
-          at: Math.max(s.mergedAt, s.leftAt ?? 0),
-          seconds: Math.max(0, (s.mergedAt - s.enteredAt) / 1000),
-        });
-      }
+      else ended.push(endedStay(s, repository, key));
       // a closed stay's steps are dropped with it: memory holds the open stays of the walk
       s.steps = [];
     },
@@ -182,19 +157,7 @@ export async function walkQueue(
     builder.push(ev);
   }
   builder.finish();
-  return { open, merged, kept, left, events: count };
-}
-
-/** base ref \u0000 queue -> the sorted times to merge of its merged stays */
-export function mergedLines(merged: readonly MergedStay[]): Map<string, number[]> {
-  const lines = new Map<string, number[]>();
-  for (const m of merged) {
-    const list = lines.get(m.line);
-    if (list) list.push(m.seconds);
-    else lines.set(m.line, [m.seconds]);
-  }
-  for (const list of lines.values()) list.sort((a, b) => a - b);
-  return lines;
+  return { open, ended, kept, left, events: count };
 }
 
 export function filterStays(open: readonly Stay[], filter: QueueFilter): Stay[] {
@@ -206,7 +169,7 @@ export function filterStays(open: readonly Stay[], filter: QueueFilter): Stay[] 
 
 /**
  * Reads the queue events of one repository over [since, until] once and returns the queue at
- * `until`, with the estimates from the stays that merged in the same window; with `keep`, also
+ * `until`, with the estimates from the stays of the same window; with `keep`, also
  * what following it from there needs (`memory`).
  */
 export async function readQueue(
@@ -238,24 +201,26 @@ export async function readQueue(
     opts.keep === true,
   );
   return {
-    entries: positionsOf(filterStays(walked.open, filter), mergedLines(walked.merged), opts.until.getTime()),
+    entries: positionsOf(filterStays(walked.open, filter), walked.ended, opts.until.getTime()),
     since: opts.since,
     until: opts.until,
     events: walked.events,
-    ...(opts.keep ? { memory: { kept: walked.kept, merged: walked.merged, closed: walked.left } } : {}),
+    ...(opts.keep ? { memory: { kept: walked.kept, ended: walked.ended, closed: walked.left } } : {}),
   };
 }
 
 /**
- * Positions, states and estimates of open stays. Position is the order of entry within a base ref,
- * queue and partition (the log gives no priority rank, so a higher priority that jumps ahead is not
- * seen); ties by pull request number.
+ * Positions, states and estimates of open stays, the estimates from them and ENDED (the stays of
+ * the same lookback no longer in the queue). Position is the order of entry within a base ref,
+ * queue and partition (the log gives no priority rank, so a higher priority that jumps ahead is
+ * not seen); ties by pull request number.
  */
-export function positionsOf(open: readonly Stay[], merged: ReadonlyMap<string, readonly number[]>, untilMs: number): QueueEntry[] {
+export function positionsOf(open: readonly Stay[], ended: readonly EndedStay[], untilMs: number): QueueEntry[] {
   const sorted = [...open].sort(
     (a, b) =>
       (queueKey(a) < queueKey(b) ? -1 : queueKey(a) > queueKey(b) ? 1 : 0) || a.enteredAt - b.enteredAt || a.pullRequest - b.pullRequest,
   );
+  const model = new EtaModel(open, ended);
   const out: QueueEntry[] = [];
   let key: string | undefined;
   let position = 0;
@@ -264,40 +229,19 @@ export function positionsOf(open: readonly Stay[], merged: ReadonlyMap<string, r
     position = k === key ? position + 1 : 1;
     key = k;
     const { state, since, batchWith } = stateOf(s);
-    const eta = estimate(merged.get(`${s.base ?? ""}\u0000${s.queue ?? ""}`) ?? [], (untilMs - s.enteredAt) / 1000);
+    const eta = model.estimate(s, position, untilMs);
     out.push({
       stay: s,
       position,
       state,
       stateSince: since,
       batchWith,
-      etaP50: eta.p50 === null ? null : s.enteredAt + eta.p50 * 1000,
-      etaP90: eta.p90 === null ? null : s.enteredAt + eta.p90 * 1000,
+      etaP50: eta.p50,
+      etaP90: eta.p90,
       etaSample: eta.sample,
+      etaBasis: eta.basis,
       enteredBeforeWindow: s.enterEventAt === null,
     });
   }
   return out;
-}
-
-/**
- * The catalogue's eta_p50 and eta_p90: among the stays of the same base ref and queue that merged in
- * the window, those whose time to merge was at least this stay's time in queue so far (they were
- * still waiting at the same age); the nearest-rank 50th and 90th percentiles of their time to merge.
- */
-export function estimate(
-  sortedTimesToMerge: readonly number[],
-  waitedSeconds: number,
-): { p50: number | null; p90: number | null; sample: number } {
-  // the first index with a time to merge of at least waitedSeconds (the list is sorted)
-  let lo = 0;
-  let hi = sortedTimesToMerge.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sortedTimesToMerge[mid]! < waitedSeconds) lo = mid + 1;
-    else hi = mid;
-  }
-  const older = sortedTimesToMerge.slice(lo);
-  if (older.length < MIN_ETA_SAMPLE) return { p50: null, p90: null, sample: older.length };
-  return { p50: nearestRank(older, 50), p90: nearestRank(older, 90), sample: older.length };
 }

@@ -21,6 +21,7 @@ export const QUEUE_FIELDS = [
   "eta_p50",
   "eta_p90",
   "eta_sample",
+  "eta_basis",
   "entered_before_lookback",
 ] as const;
 
@@ -39,6 +40,7 @@ export function queueRecord(e: QueueEntry, untilMs: number): QueueRecord {
     eta_p50: recordTime(e.etaP50),
     eta_p90: recordTime(e.etaP90),
     eta_sample: e.etaSample,
+    eta_basis: e.etaBasis,
     entered_before_lookback: e.enteredBeforeWindow,
   };
 }

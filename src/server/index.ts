@@ -37,6 +37,8 @@ export interface ServerOptions {
   speed?: number;
   /** the real instant (ms) at which the present was `now`: mq serve sets it once, so a restarted worker keeps the same clock */
   speedFrom?: number;
+  /** the present (epoch ms, whole seconds, never going back) from a clock of the caller's: tests move it poll by poll */
+  clock?: () => number;
   /** "owner/name": only these repositories exist (others 404) */
   repos?: string[];
   /** serve exactly the events of this ndjson file instead of a simulation */
@@ -108,7 +110,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (!options.now && loaded.newest !== undefined) fileNow = Math.ceil(loaded.newest / 1000) * 1000;
   }
   const dialect = DIALECTS[options.dialect ?? "spec"];
-  const clock = options.speed !== undefined && !fixed ? movingClock(now, options.speed, options.speedFrom) : undefined;
+  const clock = options.clock ?? (options.speed !== undefined && !fixed ? movingClock(now, options.speed, options.speedFrom) : undefined);
   const repos = new Repositories({
     clock,
     translate: dialect.name === "mergify" ? toMergifyEvent : undefined,
@@ -332,6 +334,9 @@ class Handler {
         return send(res, 404, { detail: "Not Found" });
       }
     }
+    // the Date of every answer is the server's present (RFC 9110: when the origin made it), which a
+    // simulated history has of its own: a client learns the present from it (src/watch/present.ts)
+    res.setHeader("date", new Date(this.nowMs()).toUTCString());
     // no trailing-slash leniency: `/logs/` is another path, so a 404 like any unknown path
     const route = this.route(segments);
     if (!route) return send(res, 404, { detail: "Not Found" });

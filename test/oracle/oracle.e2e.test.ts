@@ -1,7 +1,9 @@
 // A second implementation as oracle (issue 28, item 6): every figure of `mq insights` and every
 // field of `mq prs`, recomputed from the archive's raw events by SQL that shares nothing with
 // src/insights (test/oracle/stays.sql), must agree with what mq prints over the API: counts
-// exactly, durations within 1 ms, percentiles nearest-rank as the catalogue defines them. Also:
+// exactly, durations within 1 ms, percentiles nearest-rank as the catalogue defines them; and every
+// open stay of `mq queue` with its position and merge estimate (test/oracle/eta.sql), to the
+// millisecond. Also:
 // `mq insights --archive` prints what `mq insights` prints over the API for a closed window, and
 // the counts of `mq stats summary` are the sums of the endpoints they come from and the events
 // they count. A bundled server in each dialect (the contract's, and the real service's as its
@@ -25,16 +27,26 @@ type Window = readonly [string, string];
 const HOURS: Window = ["2026-11-19T10:00:00Z", "2026-11-19T16:00:00Z"];
 const DAY: Window = ["2026-11-19T03:17:31.250Z", "2026-11-20T03:17:31.250Z"];
 
-/** the queries of stays.sql, by their `-- name:` */
+/** the queries of stays.sql and eta.sql, by their `-- name:` */
 const QUERIES: ReadonlyMap<string, string> = new Map(
-  readFileSync(join(import.meta.dirname, "stays.sql"), "utf8")
-    .split(/^-- name: /m)
-    .slice(1)
-    .map((part) => {
-      const nl = part.indexOf("\n");
-      return [part.slice(0, nl).trim(), part.slice(nl + 1)] as const;
-    }),
+  ["stays.sql", "eta.sql"].flatMap((file) =>
+    readFileSync(join(import.meta.dirname, file), "utf8")
+      .split(/^-- name: /m)
+      .slice(1)
+      .map((part) => {
+        const nl = part.indexOf("\n");
+        return [part.slice(0, nl).trim(), part.slice(nl + 1)] as const;
+      }),
+  ),
 );
+/**
+ * instants of `mq queue`, each with a two-day lookback inside the synced span (which ends five
+ * minutes before NOW); between them every basis of the estimate occurs in each dialect
+ */
+const QUEUE_AT: readonly Window[] = [
+  ["2026-11-18T11:50:00Z", "2026-11-20T11:50:00Z"],
+  ["2026-11-18T07:30:00.500Z", "2026-11-20T07:30:00.500Z"],
+];
 
 type DialectName = "spec" | "mergify";
 /** a server per dialect, each on its own seed; the 45-minute window is one where both repositories have stays */
@@ -206,6 +218,42 @@ describe.each(SIDES.flatMap((side) => REPOS.map((repo) => [side.dialect, side.se
         const capacity = Number(o.wait_time) - Number(o.idle_schedule) - Number(o.idle_freeze);
         expect(closeMs(x.idle_capacity, capacity * 1000), `${where}: idle_capacity`).toBe(true);
       }
+    });
+
+    it.each(QUEUE_AT)("mq queue %s → %s: every open stay, its position and merge estimate", async (since, until) => {
+      const r = await mq(dialect, ["queue", "--repo", repo, "--since", since, "--until", until, "--no-archive", "-o", "ndjson"]);
+      expect(r.code, r.err).toBe(0);
+      const rows = r.out
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const [, want] = await withArchive(dialect, (run) =>
+        oracle(run, { repo, read_from: since, read_to: until, until_ms: ms(until) }, ["stays", "eta"]),
+      );
+      const instant = (v: unknown) => (v === null ? null : ms(String(v)));
+      const mine = rows.map((x) => ({
+        pull_request: x.pull_request,
+        entered_ms: ms(String(x.entered_at)),
+        position: x.position,
+        eta_basis: x.eta_basis,
+        eta_sample: x.eta_sample,
+        eta_p50_ms: instant(x.eta_p50),
+        eta_p90_ms: instant(x.eta_p90),
+      }));
+      const theirs = want!.map((o) => ({
+        pull_request: num(o.pull_request),
+        entered_ms: num(o.entered_ms),
+        position: num(o.position),
+        eta_basis: o.eta_basis,
+        eta_sample: num(o.eta_sample),
+        eta_p50_ms: num(o.eta_p50_ms),
+        eta_p90_ms: num(o.eta_p90_ms),
+      }));
+      const order = (a: { pull_request: unknown; entered_ms: number | null }, b: { pull_request: unknown; entered_ms: number | null }) =>
+        Number(a.pull_request) - Number(b.pull_request) || Number(a.entered_ms) - Number(b.entered_ms);
+      expect(mine.sort(order)).toEqual(theirs.sort(order));
+      // the queue is busy there, and estimated
+      expect(mine.some((x) => x.eta_p50_ms !== null)).toBe(true);
     });
 
     it("the archive holds the dialect's own events (the service's leaves say dequeue_code, its batches batch_id)", async () => {

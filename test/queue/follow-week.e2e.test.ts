@@ -30,8 +30,8 @@ const logSource = (all: readonly LogEvent[]): EventSource => ({
 });
 
 describe("following the queue for a week", () => {
-  it("memory stays the open stays', the lookback's merges and the last hour's leaves", async () => {
-    let memory: QueueMemory = { kept: [], merged: [], closed: {} };
+  it("memory stays the open stays', the lookback's ended stays and the last hour's leaves", async () => {
+    let memory: QueueMemory = { kept: [], ended: [], closed: {} };
     let read = 0;
     const start = NOW.getTime() - 7 * 24 * HOUR;
     const peaks: number[] = [];
@@ -43,13 +43,15 @@ describe("following the queue for a week", () => {
       const open = new Set(r.entries.map((e) => `${e.stay.pullRequest}\u0000${e.stay.enteredAt}`));
       // kept: the events of the stays in the queue, or merged and not yet left
       const keys = new Set(memory.kept.map((e) => stayKeyOf(e)!));
-      for (const k of keys) if (!open.has(k)) expect(memory.merged.some((m) => m.key === k)).toBe(true);
-      // merged: at most the merges of the lookback; closed: the leaves of the last hour
+      for (const k of keys) if (!open.has(k)) expect(memory.ended.some((m) => m.key === k && m.mergedAt !== null)).toBe(true);
+      // ended: at most the merges and leaves of the lookback; closed: the leaves of the last hour
       const seen = events.slice(0, read);
       const merging = (e: LogEvent) =>
         e.type === "action.queue.merged" || (e.type === "action.queue.leave" && (e.metadata as { merged?: boolean }).merged === true);
-      const merges = new Set(seen.filter((e) => merging(e) && at(e) >= t - DEFAULT_QUEUE_LOOKBACK_MS).map(stayKeyOf));
-      expect(memory.merged.length).toBeLessThanOrEqual(merges.size);
+      const ends = new Set(
+        seen.filter((e) => (merging(e) || e.type === "action.queue.leave") && at(e) >= t - DEFAULT_QUEUE_LOOKBACK_MS).map(stayKeyOf),
+      );
+      expect(memory.ended.length).toBeLessThanOrEqual(ends.size);
       const leaves = seen.filter((e) => e.type === "action.queue.leave" && at(e) >= t - LATE_EVENT_GRACE_MS).length;
       expect(Object.keys(memory.closed).length).toBe(leaves);
       peaks.push(memory.kept.length);
@@ -60,8 +62,8 @@ describe("following the queue for a week", () => {
           since: new Date(t - DEFAULT_QUEUE_LOOKBACK_MS),
           until: new Date(t),
         });
-        expect(r.entries.map((e) => [e.stay.pullRequest, e.position, e.state, e.etaP50])).toEqual(
-          whole.entries.map((e) => [e.stay.pullRequest, e.position, e.state, e.etaP50]),
+        expect(r.entries.map((e) => [e.stay.pullRequest, e.position, e.state, e.etaP50, e.etaBasis])).toEqual(
+          whole.entries.map((e) => [e.stay.pullRequest, e.position, e.state, e.etaP50, e.etaBasis]),
         );
       }
     }

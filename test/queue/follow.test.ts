@@ -41,12 +41,13 @@ const shape = (entries: readonly QueueEntry[]) =>
       e.etaP50,
       e.etaP90,
       e.etaSample,
+      e.etaBasis,
     ].join(" "),
   );
 
 /** polls at each of INSTANTS: the followed queue equals the one-walk queue each time */
 async function follow(instants: readonly number[], lookback: number) {
-  let memory: QueueMemory = { kept: [], merged: [], closed: {} };
+  let memory: QueueMemory = { kept: [], ended: [], closed: {} };
   let read = 0;
   let merges = 0;
   let evictions = 0;

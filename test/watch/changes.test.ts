@@ -65,3 +65,32 @@ describe("FigureChanges", () => {
     expect(ndjsonRecords('{"a":1}\n\nnot json\n{"b":2}\n')).toEqual([{ a: 1 }, { b: 2 }]);
   });
 });
+
+describe("a group that leaves the window", () => {
+  const poll = (queues: string[]) => queues.map((q) => ({ repository: "acme/web", queue_name: q, start: "09:00", avg_size: 1 }));
+
+  it("is said by one record of its group fields and left_window: true, after the records that changed", () => {
+    const c = new FigureChanges();
+    c.next(poll(["default", "hotfix"]), "T0");
+    expect(c.next([{ repository: "acme/web", queue_name: "default", start: "09:00", avg_size: 2 }], "T1")).toEqual([
+      { at: "T1", repository: "acme/web", queue_name: "default", start: "09:00", avg_size: 2 },
+      { at: "T1", repository: "acme/web", queue_name: "hotfix", left_window: true },
+    ]);
+    // once: gone is gone; back again, its records are new
+    expect(c.next(poll(["default"]), "T2")).toEqual([
+      { at: "T2", repository: "acme/web", queue_name: "default", start: "09:00", avg_size: 1 },
+    ]);
+    expect(c.next(poll(["default", "hotfix"]), "T3")).toEqual([
+      { at: "T3", repository: "acme/web", queue_name: "hotfix", start: "09:00", avg_size: 1 },
+    ]);
+  });
+
+  it("not after an incomplete poll (a repository not read has not left), nor for a record of the whole window", () => {
+    const c = new FigureChanges();
+    c.next([...poll(["default"]), { start_at: "a", end_at: "b", entered: 1 }], "T0");
+    expect(c.next([{ start_at: "a", end_at: "c", entered: 1 }], "T1", false)).toEqual([]);
+    expect(c.next([{ start_at: "a", end_at: "d", entered: 1 }], "T2")).toEqual([
+      { at: "T2", repository: "acme/web", queue_name: "default", left_window: true },
+    ]);
+  });
+});

@@ -194,7 +194,7 @@ export async function runExporter(opts: ExporterOptions, ctx: Context): Promise<
     }))
       events.push(ev);
     const added = countNew(state, f.repository, events, since, firstFrom);
-    return followQueue(f, state.queue[f.repository] ?? { kept: [], merged: [], closed: {} }, added, until);
+    return followQueue(f, state.queue[f.repository] ?? { kept: [], ended: [], closed: {} }, added, until);
   };
   const pollOne = async (f: Follow) => {
     const position = state.positions[f.repository];

@@ -13,10 +13,11 @@ import { addArchiveFlags, addStayFilterFlags, addWindowFlags, parseStaysFlags, t
 import type { ArchiveMode } from "../../archive/choose.js";
 import { addGateFlags, parseGateFlags, type GateFlags, type GateRawFlags } from "../../cmdutil/gate.js";
 import { insightsSampled, parseInsightsFailIf } from "../../insights/gate.js";
+import type { EventSource } from "../../insights/walk.js";
 import { addWatchFlags, parseWatchFlags, type FigureWatchOptions, type WatchRawFlags } from "../../watch/flags.js";
 import { describeCommand } from "../../cmdutil/top-commands.js";
 
-/** Seconds between the polls of --watch by default: each poll reads the windows again. */
+/** Seconds between the polls of --watch by default. */
 export const DEFAULT_INSIGHTS_WATCH_SECONDS = 60;
 
 export const DEFAULT_INSIGHTS_WINDOW_MS = 7 * 86_400_000;
@@ -39,6 +40,8 @@ export interface InsightsOptions {
   parallel: number;
   /** --watch: poll every so many seconds, the windows moving with the present */
   watch?: FigureWatchOptions;
+  /** where a poll of --watch reads its windows (the events kept since the poll before); else the API or the archive */
+  source?: EventSource;
 }
 
 interface RawFlags extends GateRawFlags, StaysRawFlags, WatchRawFlags {

@@ -54,12 +54,14 @@ export async function runInsights(opts: InsightsOptions, ctx: Context): Promise<
     );
   }
   const spans = [{ since: opts.since, until: opts.until }, ...(opts.compare ? [opts.compare] : [])];
-  const source = await openEventSource(ctx, {
-    mode: opts.archive,
-    repositories: repos.map((r) => `${r.owner}/${r.name}`),
-    spans,
-    what: "queue stays",
-  });
+  const source =
+    opts.source ??
+    (await openEventSource(ctx, {
+      mode: opts.archive,
+      repositories: repos.map((r) => `${r.owner}/${r.name}`),
+      spans,
+      what: "queue stays",
+    }));
   const held = await windowsOutsideData(
     source,
     repos.map((r) => `${r.owner}/${r.name}`),

@@ -116,7 +116,7 @@ export async function watchQueue(opts: QueueOptions, ctx: Context, repos: readon
       if (now.has(key)) continue;
       const f = follows.find((x) => x.repository === r.repository);
       const mergedKey = `${r.pull_request}\u0000${Date.parse(String(r.entered_at))}`;
-      const merged = f?.follower.memory.merged.some((m) => m.key === mergedKey) === true;
+      const merged = f?.follower.memory.ended.some((m) => m.key === mergedKey && m.mergedAt !== null) === true;
       out.push({ at, change: merged ? "merged" : "left", ...pick(r) });
     }
     last = now;

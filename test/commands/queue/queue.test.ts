@@ -75,6 +75,7 @@ describe("mq queue on a hand-made history", () => {
         eta_p50: null,
         eta_p90: null,
         eta_sample: 0,
+        eta_basis: "none",
         entered_before_lookback: false,
       });
       expect(JSON.parse(r.stdout)).toEqual([row(7, 1, "2026-11-20T10:00:00Z", 600), row(8, 2, "2026-11-20T10:01:00Z", 540)]);
@@ -158,7 +159,7 @@ describe("mq queue's figures", () => {
       "entered_at",
     ];
     expect(QUEUE_FIELDS.filter((f) => !identity.includes(f) && !figure(f))).toEqual([]);
-    expect(figure("eta_p50")?.shownBy).toEqual(["mq queue"]);
+    expect(figure("eta_p50")?.shownBy).toEqual(["mq queue", "mq wait"]);
   });
 });
 

@@ -1,0 +1,39 @@
+// The server's present, the one instant a watch's windows end at: the Date header of the API's
+// answer (RFC 9110: the instant the origin made it; the bundled server sends its simulated present,
+// which `mq serve --now` sets in the past and --speed moves). mq's own clock is only the fallback
+// for an answer without a usable Date. Asked with one event of the log at most, and only what
+// arrived since the present known before.
+import type { Context } from "../context.js";
+import { formatInstant } from "../cmdutil/time.js";
+import type { RepoName } from "../cmdutil/repos.js";
+
+/** The instant of an HTTP Date header (whole seconds), undefined when absent or not a date. */
+export function dateHeaderInstant(value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? new Date(ms) : undefined;
+}
+
+/** Follows the server's present poll after poll: never going back, whatever a server's clock says. */
+export class ServerPresent {
+  private last: Date | undefined;
+  /** the last present came from the server (mq's clock may lie in its future: never asked from) */
+  private told = false;
+
+  constructor(
+    private readonly ctx: Pick<Context, "apiClient" | "now">,
+    private readonly repo: RepoName,
+  ) {}
+
+  /** The present now: one request of one event at most, from the present known before. */
+  async next(): Promise<Date> {
+    const client = await this.ctx.apiClient();
+    const path = `/repos/${encodeURIComponent(this.repo.owner)}/${encodeURIComponent(this.repo.name)}/logs`;
+    const res = await client.get(path, { per_page: 1, ...(this.last && this.told ? { received_from: formatInstant(this.last) } : {}) });
+    const told = dateHeaderInstant(res.headers.date);
+    const at = told ?? this.ctx.now();
+    if (this.last === undefined || at.getTime() > this.last.getTime()) this.last = at;
+    this.told = told !== undefined;
+    return this.last;
+  }
+}
