@@ -85,7 +85,6 @@ const COMMANDS: ReadonlyArray<readonly [keyof typeof TOP_COMMANDS, () => Promise
           ctx,
           async (o) => (await RUN.stats()).runStats(o, ctx),
           async (o) => (await RUN.stats()).runStatsSummary(o, ctx),
-          true,
           async () => (await RUN.stats()).runStatsList(ctx),
         );
     },

@@ -10,6 +10,7 @@ import { resolveRepos } from "../cmdutil/repos.js";
 import { CheckFailedError, HttpError, MqError, NetworkError, UsageError, redact } from "../errors.js";
 import { formatInstant, formatTime } from "../iostreams/human.js";
 import { messageText } from "../iostreams/terminal-text.js";
+import { wrapLine } from "../iostreams/terminal-width.js";
 import { messageSecrets } from "../secrets.js";
 import { catchRun } from "./capture.js";
 import { FigureChanges, ndjsonRecords } from "./changes.js";
@@ -97,9 +98,10 @@ async function watchFigures(ctx: Context, w: FigureWatch): Promise<never> {
       const problem = err !== undefined && !breach ? `${w.command}: ${clean(err)} (tried again in ${w.intervalSeconds} s)` : "";
       if (screen) {
         if (run.stdout !== "" || shown === "") shown = run.stdout + (breach ? "" : run.stderr);
-        const status = `${w.command}: at ${formatTime(at)}; every ${w.intervalSeconds} s, Ctrl-C to stop`;
+        // wrapped to the terminal: a line wider than the screen would scroll the redraw out of place
+        const status = wrapLine(`${w.command}: at ${formatTime(at)}; every ${w.intervalSeconds} s, Ctrl-C to stop`, ctx.io.tableWidth());
         const frame = `${shown}${problem ? `${problem}\n` : ""}${status}\n`;
-        return breach ? { frame: shown, stop: err, stopText: run.stderr } : { frame };
+        return breach ? { frame: shown, stop: err, stopText: run.stderr } : { frame, statusLines: status.split("\n").length };
       }
       // the same warnings poll after poll are said once
       const said = breach ? "" : run.stderr + (problem ? `${problem}\n` : "");

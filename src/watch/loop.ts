@@ -17,6 +17,8 @@ export const HOME_CLEAR = "\x1b[H\x1b[2J";
 export interface WatchTick {
   /** on a terminal: the screen, its status line last */
   frame?: string;
+  /** how many lines the status is at the frame's end (wrapped to the terminal's width; default 1) */
+  statusLines?: number;
   /** in a pipe: the records of what changed since the last poll */
   records?: ReadonlyArray<Record<string, unknown>>;
   /** end the watch with this error once the tick is shown (a --fail-if breach) */
@@ -40,14 +42,15 @@ export function sleepOf(ctx: Pick<Context, "sleep">): (ms: number, signal: Abort
 
 /**
  * FRAME cut to ROWS lines (the terminal's height): a frame taller than the screen would scroll
- * and the redraw would no longer land in place. The last line (the status) is kept.
+ * and the redraw would no longer land in place. The last STATUS lines (the status) are kept.
  */
-export function fitFrame(frame: string, rows: number | undefined): string {
+export function fitFrame(frame: string, rows: number | undefined, status = 1): string {
   const lines = frame.replace(/\n$/, "").split("\n");
-  if (rows === undefined || rows < 3 || lines.length < rows) return `${lines.join("\n")}\n`;
-  const keep = rows - 3;
-  const cut = lines.length - 1 - keep;
-  return `${[...lines.slice(0, keep), `… ${cut} more line${cut === 1 ? "" : "s"} (a taller terminal shows them)`, lines.at(-1)].join("\n")}\n`;
+  if (rows === undefined || rows < status + 2 || lines.length < rows) return `${lines.join("\n")}\n`;
+  const keep = rows - 2 - status;
+  const cut = lines.length - status - keep;
+  const more = `… ${cut} more line${cut === 1 ? "" : "s"} (a taller terminal shows them)`;
+  return `${[...lines.slice(0, keep), more, ...lines.slice(-status)].join("\n")}\n`;
 }
 
 /** Runs the loop until Ctrl-C (InterruptedError, exit 130) or a tick's stop; never returns otherwise. */
@@ -67,7 +70,7 @@ export async function runWatchLoop(ctx: Context, loop: WatchLoop): Promise<never
       if (loop.screen) {
         // the alternate screen from the first frame on: what the first poll says on stderr stays in view
         if (tick.frame !== undefined)
-          ctx.io.stdout.write(`${onScreen ? "" : ALT_SCREEN}${HOME_CLEAR}${fitFrame(tick.frame, ctx.io.height())}`);
+          ctx.io.stdout.write(`${onScreen ? "" : ALT_SCREEN}${HOME_CLEAR}${fitFrame(tick.frame, ctx.io.height(), tick.statusLines)}`);
         onScreen ||= tick.frame !== undefined;
       } else if (tick.records?.length) await records!.writeMany(tick.records);
       if (tick.stop) {

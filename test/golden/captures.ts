@@ -15,6 +15,8 @@ export interface ScreenCapture {
   maxLines?: number;
   /** a command that runs until stopped: Ctrl-C once the screen shows this */
   interruptWhen?: RegExp;
+  /** a command that redraws a screen of its own until stopped (--watch): that screen once it shows this, then Ctrl-C */
+  screenWhen?: RegExp;
   /**
    * what differs from run to run and is no part of the layout, each character replaced by "#" (the
    * widths stay): the archive's size on disk
@@ -45,6 +47,8 @@ export const CAPTURES: readonly ScreenCapture[] = [
   { name: "queue", line: "mq queue" },
   { name: "why", line: "mq why 323006" },
   { name: "wait", line: "mq wait 323006" },
+  // a watch's screen as it is redrawn (the alternate screen, its status line last), before Ctrl-C
+  { name: "stats-summary-watch", line: "mq stats summary --since 7d --watch --interval 3600", screenWhen: /Ctrl-C to stop/, code: 130 },
   // at 60 the command to try is wider: a command to copy is never broken
   { name: "serve", line: "mq serve --port 0 --days 1", interruptWhen: /http:\/\//, overflows: [60] },
   { name: "archive-status", line: "mq archive status", mask: [/\d+\.\d MiB/g] },

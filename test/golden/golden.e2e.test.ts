@@ -85,7 +85,7 @@ async function run(c: ScreenCapture, columns: number) {
   const mq = [process.execPath, join(here, "mq-at.mjs")].map((s) => `'${s}'`).join(" ");
   // `mq` in the line is mq with the pinned clock, wherever it appears (pipes, $(...), &&)
   const script = `trap : INT; mq() { ${mq} "$@"; }; ${c.line}`;
-  return terminal!.capture(["sh", "-c", script], { columns, interruptWhen: c.interruptWhen });
+  return terminal!.capture(["sh", "-c", script], { columns, interruptWhen: c.interruptWhen, screenWhen: c.screenWhen });
 }
 
 const widest = (text: string) => Math.max(...text.split("\n").map((l) => [...l].length));

@@ -26,6 +26,11 @@ export interface CaptureOptions {
   rows?: number;
   /** for a command that runs until stopped: Ctrl-C once the pane shows this, then wait for the end */
   interruptWhen?: RegExp;
+  /**
+   * for a command that draws a screen of its own until stopped (--watch, on the alternate screen,
+   * which is gone once it ends): the screen kept is the pane when it shows this; then Ctrl-C
+   */
+  screenWhen?: RegExp;
 }
 
 export interface Capture {
@@ -63,13 +68,15 @@ export class TmuxTerminal {
     this.tmux(["new-session", "-d", "-s", name, "-x", String(options.columns), "-y", String(rows), inner]);
     this.tmux(["set-option", "-t", name, "history-limit", "20000"]);
     try {
-      if (options.interruptWhen) {
-        const until = options.interruptWhen;
+      let shown: string | undefined;
+      const until = options.screenWhen ?? options.interruptWhen;
+      if (until) {
         const deadline = Date.now() + 60_000;
         while (!until.test(this.read(name))) {
           if (Date.now() > deadline) throw new Error(`the pane never showed ${until}:\n${this.read(name)}`);
           await sleep(100);
         }
+        if (options.screenWhen) shown = this.read(name);
         this.tmux(["send-keys", "-t", name, "C-c"]);
       }
       await new Promise<void>((resolve, reject) => {
@@ -78,7 +85,7 @@ export class TmuxTerminal {
         waiter.on("exit", () => resolve());
       });
       const code = existsSync(codeFile) ? Number(readFileSync(codeFile, "utf8").trim()) : Number.NaN;
-      return { code, screen: this.read(name) };
+      return { code, screen: shown ?? this.read(name) };
     } finally {
       this.tmux(["kill-session", "-t", name]);
     }

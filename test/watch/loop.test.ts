@@ -96,4 +96,9 @@ describe("runWatchLoop", () => {
     expect(fitFrame("a\nb\nstatus\n", 24)).toBe("a\nb\nstatus\n");
     expect(fitFrame("a\nb\nstatus", undefined)).toBe("a\nb\nstatus\n");
   });
+
+  it("fitFrame keeps a status wrapped over two lines whole", () => {
+    const frame = `${Array.from({ length: 10 }, (_, i) => `row ${i + 1}`).join("\n")}\nstatus,\nCtrl-C to stop\n`;
+    expect(fitFrame(frame, 6, 2)).toBe("row 1\nrow 2\n… 8 more lines (a taller terminal shows them)\nstatus,\nCtrl-C to stop\n");
+  });
 });

@@ -346,8 +346,6 @@ export function NewCmdStats(
   ctx: Context,
   runF?: StatsRuns["stats"],
   runSummaryF?: StatsRuns["summary"],
-  /** false: `stats` alone, for `mq --help`, which lists it by its name, arguments and description */
-  withSubcommands = true,
   runListF?: StatsRuns["list"],
 ): Command {
   const stats = new Command("stats")
@@ -363,7 +361,6 @@ export function NewCmdStats(
       }
       await runListF?.();
     });
-  if (!withSubcommands) return stats;
 
   // in the listing's order (statsRecords): the summary, the current endpoints, the deprecated ones
   stats.addCommand(NewCmdStatsSummary(ctx, runSummaryF));
