@@ -413,7 +413,7 @@ function queueFigures(): Figure[] {
     eta(
       "eta_p50",
       "timestamp",
-      "Estimated merge time, from the stays rebuilt from the same lookback, by the first of three bases with at least 5 samples (eta_basis). position: the stays of the same base ref, queue and partition that merged after standing at this stay's position p; each gives its merge minus the instant it reached p (it entered with k stays of its line ahead still in the queue, at position k + 1, and reached p ≤ k + 1 at the (k + 1 − p)-th end, merge or leave, of those; one that merged before reaching p gives none); kept: those of at least the time this stay has stood at p (since the last end of a stay entered before it, or its entry); eta_p50 = that instant plus the median (nearest rank) of the kept. queue: else the stays of the same base ref and queue that merged in the lookback, their time to merge (merged_at − entered_at), kept: those of at least this stay's time in queue; eta_p50 = entered_at plus their median. none: else null.",
+      "Estimated merge time, from the stays rebuilt from the same lookback, by the first of four bases with at least 5 samples (eta_basis). Each sample is a merged stay's time from an instant to its merge; kept are those of at least the time this stay has spent since its own such instant, and eta_p50 is that instant plus the median (nearest rank) of the kept. batch (only while a check run of this stay is running: the last started, of b pull requests): the check runs of b pull requests, started in the lookback, of the merged stays of the same base ref, queue and partition, from each run's start (no later than the merge); this stay's instant is its run's start. position: the merged stays of the same base ref, queue and partition that stood at this stay's position p, from when they reached it (one that entered with k stays of its line ahead still in the queue stood at k + 1, and reached p ≤ k + 1 at the (k + 1 − p)-th end, merge or leave, of those; one that merged before reaching p gives none); this stay's instant is the last end of a stay of its line entered before it, or its entry. queue: the merged stays of the same base ref and queue, from entered_at (their time to merge); this stay's instant is its entered_at. none: null.",
     ),
     eta(
       "eta_p90",
@@ -428,7 +428,7 @@ function queueFigures(): Figure[] {
     eta(
       "eta_basis",
       "text",
-      "What eta_p50 and eta_p90 are conditioned on: position (the position and the time at it), queue (only the time in queue: fewer than 5 samples at the position), or none (fewer than 5 in the queue too: no estimate). The log shows a batch only once its checks run, so the estimate is not conditioned on batch size: the stays ahead in a batch count in the position.",
+      "What eta_p50 and eta_p90 are conditioned on: batch (its running check run's batch size and the time since it started), position (its position and the time at it), queue (only its time in queue), or none (fewer than 5 samples on every basis: no estimate).",
     ),
     row(
       "entered_before_lookback",

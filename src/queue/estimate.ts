@@ -1,9 +1,11 @@
 // When an open stay should merge, from the stays of the same lookback (the figure catalogue's
-// eta_p50, eta_p90, eta_sample and eta_basis, which define it): first from the stays of its queue
-// line (base ref, queue, partition) that merged after standing at its position, counted from the
-// moment they reached it; with too few of those, from the time to merge of the stays of its base
-// ref and queue; with too few of those, none. Both conditioned on the time it has already spent
-// (at its position, or in the queue). Positions over time come from the entries and ends of every
+// eta_p50, eta_p90, eta_sample and eta_basis, which define it): while its checks run, from the
+// stays of its queue line (base ref, queue, partition) that merged after a check run of the same
+// batch size, counted from that run's start; else (or with too few of those) from those that
+// merged after standing at its position, counted from the moment they reached it; with too few of
+// those, from the time to merge of the stays of its base ref and queue; with too few of those,
+// none. Each conditioned on the time it has already spent (in its run, at its position, in the
+// queue). Positions over time come from the entries and ends of every
 // stay of the line: a stay's position is 1 + the stays of its line entered before it (ties by pull
 // request number) and not yet merged or left, so it only falls, at the end of a stay ahead.
 import type { Stay } from "../insights/stays.js";
@@ -13,7 +15,7 @@ import { nearestRank } from "../insights/figures.js";
 export const MIN_ETA_SAMPLE = 5;
 
 /** What an estimate is conditioned on, in the order they are tried. */
-export const ETA_BASES = ["position", "queue", "none"] as const;
+export const ETA_BASES = ["batch", "position", "queue", "none"] as const;
 export type EtaBasis = (typeof ETA_BASES)[number];
 
 /** A stay of the lookback that is no longer in the queue: what positions over time and the samples need of it. */
@@ -31,6 +33,8 @@ export interface EndedStay {
   mergedAt: number | null;
   /** its newest event (ms): it leaves the lookback when that does */
   at: number;
+  /** a merged stay's check runs with a start: [started (ms), pull requests tested together] */
+  runs: Array<[number, number]>;
 }
 
 export interface Estimate {
@@ -56,6 +60,7 @@ interface Placed {
   enteredAt: number;
   endedAt: number;
   mergedAt: number | null;
+  runs: ReadonlyArray<[number, number]>;
 }
 
 const byEntry = (a: Pick<Placed, "enteredAt" | "pullRequest">, b: Pick<Placed, "enteredAt" | "pullRequest">) =>
@@ -92,6 +97,26 @@ function remainingByPosition(line: readonly Placed[]): Map<number, number[]> {
   return out;
 }
 
+/**
+ * Remaining times (ms) of the merged stays of one line, by batch size: merge minus the start of
+ * each check run of them started in the lookback (from SINCE: one begun before may be seen in
+ * part or not at all) and no later than the merge.
+ */
+function remainingByBatch(line: readonly Placed[], sinceMs: number): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  for (const m of line) {
+    if (m.mergedAt === null) continue;
+    for (const [startedAt, size] of m.runs) {
+      if (startedAt < sinceMs || startedAt > m.mergedAt) continue;
+      const list = out.get(size);
+      if (list) list.push(m.mergedAt - startedAt);
+      else out.set(size, [m.mergedAt - startedAt]);
+    }
+  }
+  for (const list of out.values()) list.sort(ascending);
+  return out;
+}
+
 /** The samples of SORTED of at least `waited`, and their nearest-rank 50th and 90th percentiles. */
 function survivors(sorted: readonly number[], waited: number): { p50: number | null; p90: number | null; n: number } {
   let lo = 0;
@@ -106,22 +131,28 @@ function survivors(sorted: readonly number[], waited: number): { p50: number | n
 }
 
 /**
- * The estimates of the open stays of a lookback, from every stay of it: OPEN (all those of their
- * lines) and ENDED. Lines are worked out the first time a stay of them is estimated.
+ * The estimates of the open stays of a lookback (from SINCE), from every stay of it: OPEN (all
+ * those of their lines) and ENDED. Lines are worked out the first time a stay of them is estimated.
  */
 export class EtaModel {
   private readonly lines = new Map<string, Placed[]>();
   private readonly remaining = new Map<string, Map<number, number[]>>();
+  private readonly batches = new Map<string, Map<number, number[]>>();
   /** repository, base ref and queue -> sorted times to merge (ms) */
   private readonly toMerge = new Map<string, number[]>();
 
-  constructor(open: readonly Stay[], ended: readonly EndedStay[]) {
+  constructor(
+    open: readonly Stay[],
+    ended: readonly EndedStay[],
+    private readonly sinceMs = -Infinity,
+  ) {
     const place = (key: string, p: Placed) => {
       const list = this.lines.get(key);
       if (list) list.push(p);
       else this.lines.set(key, [p]);
     };
-    for (const s of open) place(queueKey(s), { pullRequest: s.pullRequest, enteredAt: s.enteredAt, endedAt: Infinity, mergedAt: null });
+    for (const s of open)
+      place(queueKey(s), { pullRequest: s.pullRequest, enteredAt: s.enteredAt, endedAt: Infinity, mergedAt: null, runs: [] });
     for (const e of ended) {
       place(e.line, e);
       if (e.mergedAt === null) continue;
@@ -134,10 +165,21 @@ export class EtaModel {
     for (const list of this.toMerge.values()) list.sort(ascending);
   }
 
-  /** The estimate of open stay S, at POSITION in its line, at UNTIL (ms). */
-  estimate(s: Stay, position: number, untilMs: number): Estimate {
+  /** The estimate of open stay S, at POSITION in its line, at UNTIL (ms); RUN: its check run running then. */
+  estimate(s: Stay, position: number, untilMs: number, run?: { startedAt: number; size: number }): Estimate {
     const key = queueKey(s);
     const line = this.lines.get(key) ?? [];
+    if (run) {
+      let bySize = this.batches.get(key);
+      if (!bySize) {
+        bySize = remainingByBatch(line, this.sinceMs);
+        this.batches.set(key, bySize);
+      }
+      const inRun = survivors(bySize.get(run.size) ?? [], untilMs - run.startedAt);
+      if (inRun.n >= MIN_ETA_SAMPLE) {
+        return { p50: run.startedAt + inRun.p50!, p90: run.startedAt + inRun.p90!, sample: inRun.n, basis: "batch" };
+      }
+    }
     let byPosition = this.remaining.get(key);
     if (!byPosition) {
       byPosition = remainingByPosition(line);
@@ -174,5 +216,6 @@ export function endedStay(s: Stay, repository: string, key: string): EndedStay {
     endedAt,
     mergedAt: s.outcome === "merged" ? s.mergedAt : null,
     at: Math.max(endedAt, s.leftAt ?? 0),
+    runs: s.outcome === "merged" ? s.runs.filter((r) => r.startedAt !== null).map((r) => [r.startedAt!, r.pullRequests.length]) : [],
   };
 }

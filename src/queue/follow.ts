@@ -54,7 +54,7 @@ export async function followQueue(
   const again = new Set(walked.ended.map((m) => m.key));
   const ended = opts.estimates ? [...memory.ended.filter((m) => m.at >= since && !again.has(m.key)), ...walked.ended] : [];
   return {
-    entries: positionsOf(filterStays(walked.open, opts.filter ?? {}), ended, until.getTime()),
+    entries: positionsOf(filterStays(walked.open, opts.filter ?? {}), ended, until.getTime(), since),
     memory: { kept: walked.kept, ended, closed: recentlyClosed([memory.closed, walked.left], until) },
   };
 }

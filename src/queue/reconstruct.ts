@@ -72,7 +72,7 @@ const ABORT_CAUSE: Readonly<Record<string, QueueState>> = {
 };
 
 /** What an open stay is doing at the end of the window: from its check runs, and the reason of its last checks_not_started. */
-export function stateOf(s: Stay): { state: QueueState; since: number; batchWith: number[] } {
+export function stateOf(s: Stay): { state: QueueState; since: number; batchWith: number[]; batchSize?: number } {
   const running = s.runs.filter((r) => r.conclusion === null && r.startedAt !== null);
   if (running.length > 0) {
     const run = running.reduce((a, b) => (b.startedAt! > a.startedAt! ? b : a));
@@ -80,6 +80,7 @@ export function stateOf(s: Stay): { state: QueueState; since: number; batchWith:
       state: /bisect/i.test(run.startReason ?? "") ? "bisecting" : "checks_running",
       since: run.startedAt!,
       batchWith: run.pullRequests.filter((n) => n !== s.pullRequest),
+      batchSize: run.pullRequests.length,
     };
   }
   const ended = s.runs.filter((r) => r.endedAt !== null);
@@ -201,7 +202,7 @@ export async function readQueue(
     opts.keep === true,
   );
   return {
-    entries: positionsOf(filterStays(walked.open, filter), walked.ended, opts.until.getTime()),
+    entries: positionsOf(filterStays(walked.open, filter), walked.ended, opts.until.getTime(), opts.since.getTime()),
     since: opts.since,
     until: opts.until,
     events: walked.events,
@@ -211,16 +212,16 @@ export async function readQueue(
 
 /**
  * Positions, states and estimates of open stays, the estimates from them and ENDED (the stays of
- * the same lookback no longer in the queue). Position is the order of entry within a base ref,
+ * the same lookback, from SINCE, no longer in the queue). Position is the order of entry within a base ref,
  * queue and partition (the log gives no priority rank, so a higher priority that jumps ahead is
  * not seen); ties by pull request number.
  */
-export function positionsOf(open: readonly Stay[], ended: readonly EndedStay[], untilMs: number): QueueEntry[] {
+export function positionsOf(open: readonly Stay[], ended: readonly EndedStay[], untilMs: number, sinceMs = -Infinity): QueueEntry[] {
   const sorted = [...open].sort(
     (a, b) =>
       (queueKey(a) < queueKey(b) ? -1 : queueKey(a) > queueKey(b) ? 1 : 0) || a.enteredAt - b.enteredAt || a.pullRequest - b.pullRequest,
   );
-  const model = new EtaModel(open, ended);
+  const model = new EtaModel(open, ended, sinceMs);
   const out: QueueEntry[] = [];
   let key: string | undefined;
   let position = 0;
@@ -228,8 +229,8 @@ export function positionsOf(open: readonly Stay[], ended: readonly EndedStay[], 
     const k = queueKey(s);
     position = k === key ? position + 1 : 1;
     key = k;
-    const { state, since, batchWith } = stateOf(s);
-    const eta = model.estimate(s, position, untilMs);
+    const { state, since, batchWith, batchSize } = stateOf(s);
+    const eta = model.estimate(s, position, untilMs, batchSize === undefined ? undefined : { startedAt: since, size: batchSize });
     out.push({
       stay: s,
       position,

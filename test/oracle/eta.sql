@@ -1,7 +1,8 @@
 -- A second implementation of `mq queue`'s positions and merge estimates (eta_p50, eta_p90,
 -- eta_sample, eta_basis), in SQL over the archive's raw events, sharing nothing with src/queue:
 -- written from the catalogue's definitions (`mq help figures`, docs/figures.md). It reads the
--- stays of stays.sql (run its `stays` query first, over the lookback) and:
+-- stays and check runs of stays.sql (run its `stays` query first, over the lookback: read_from
+-- is its start) and:
 --   until_ms    epoch ms of the queue's instant (the lookback's end)
 --
 -- A stay's line is its base ref, queue and partition; it is in the queue from entered_ms until it
@@ -68,7 +69,25 @@ SELECT
 FROM line_stays s
 WHERE s.ended IS NULL;
 
+-- the check run of each open stay running at the instant (started, not ended; the last started)
+CREATE OR REPLACE TEMP TABLE running AS
+SELECT pr, queued AS e, max(started) AS started, arg_max(coalesce(nullif(batch, 0), 1), started) AS size
+FROM runs
+WHERE started IS NOT NULL AND NOT ended_event
+GROUP BY ALL;
+
 WITH
+  by_batch AS (
+    SELECT o.pr, o.e, x.started AS base_ms, m.merged - r.started AS ms
+    FROM queue_now o
+    JOIN running x ON x.pr = o.pr AND x.e = o.e
+    JOIN line_stays m ON m.b = o.b AND m.q = o.q AND m.pa = o.pa AND m.merged IS NOT NULL
+    JOIN runs r ON r.pr = m.pr AND r.queued = m.e AND r.started IS NOT NULL
+      AND coalesce(nullif(r.batch, 0), 1) = x.size
+      AND r.started >= epoch_ms(getvariable('read_from'))
+      AND r.started <= m.merged
+      AND m.merged - r.started >= getvariable('until_ms') - x.started
+  ),
   by_position AS (
     SELECT o.pr, o.e, o.at_position AS base_ms, r.merged - r.at_ms AS ms
     FROM queue_now o
@@ -91,7 +110,11 @@ WITH
       any_value(base_ms) + max(ms) FILTER (WHERE k = (90 * n + 99) // 100) AS p90_ms
     FROM (
       SELECT *, row_number() OVER (PARTITION BY basis, pr, e ORDER BY ms) AS k, count(*) OVER (PARTITION BY basis, pr, e) AS n
-      FROM (SELECT 'position' AS basis, * FROM by_position UNION ALL SELECT 'queue', * FROM by_queue)
+      FROM (
+        SELECT 'batch' AS basis, * FROM by_batch
+        UNION ALL SELECT 'position', * FROM by_position
+        UNION ALL SELECT 'queue', * FROM by_queue
+      )
     )
     GROUP BY ALL
   )
@@ -99,11 +122,12 @@ SELECT
   o.pr AS pull_request,
   o.e AS entered_ms,
   o.position,
-  CASE WHEN p.n >= 5 THEN 'position' WHEN q.n >= 5 THEN 'queue' ELSE 'none' END AS eta_basis,
-  CASE WHEN p.n >= 5 THEN p.n ELSE coalesce(q.n, 0) END AS eta_sample,
-  CASE WHEN p.n >= 5 THEN p.p50_ms WHEN q.n >= 5 THEN q.p50_ms END AS eta_p50_ms,
-  CASE WHEN p.n >= 5 THEN p.p90_ms WHEN q.n >= 5 THEN q.p90_ms END AS eta_p90_ms
+  CASE WHEN bt.n >= 5 THEN 'batch' WHEN p.n >= 5 THEN 'position' WHEN q.n >= 5 THEN 'queue' ELSE 'none' END AS eta_basis,
+  CASE WHEN bt.n >= 5 THEN bt.n WHEN p.n >= 5 THEN p.n ELSE coalesce(q.n, 0) END AS eta_sample,
+  CASE WHEN bt.n >= 5 THEN bt.p50_ms WHEN p.n >= 5 THEN p.p50_ms WHEN q.n >= 5 THEN q.p50_ms END AS eta_p50_ms,
+  CASE WHEN bt.n >= 5 THEN bt.p90_ms WHEN p.n >= 5 THEN p.p90_ms WHEN q.n >= 5 THEN q.p90_ms END AS eta_p90_ms
 FROM queue_now o
+LEFT JOIN quantiles bt ON bt.basis = 'batch' AND bt.pr = o.pr AND bt.e = o.e
 LEFT JOIN quantiles p ON p.basis = 'position' AND p.pr = o.pr AND p.e = o.e
 LEFT JOIN quantiles q ON q.basis = 'queue' AND q.pr = o.pr AND q.e = o.e;
 

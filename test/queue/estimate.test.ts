@@ -1,9 +1,9 @@
 // The merge estimate of an open stay (src/queue/estimate.ts, the catalogue's eta_p50, eta_p90,
 // eta_sample, eta_basis) on hand-made histories whose answers are worked out here by hand: the
-// position basis and where it counts from, the edges where it gives way to the queue basis and
-// then to none, and the stays that give no sample.
+// batch basis of a stay whose checks run, the position basis and where it counts from, the edges
+// where each gives way to the next (queue, then none), and the stays that give no sample.
 import { describe, expect, it } from "vitest";
-import type { Stay } from "../../src/insights/stays.js";
+import type { CheckRun, Stay } from "../../src/insights/stays.js";
 import { endedStay, type EndedStay } from "../../src/queue/estimate.js";
 import { positionsOf } from "../../src/queue/reconstruct.js";
 
@@ -12,7 +12,23 @@ const T = Date.parse("2026-11-20T00:00:00Z");
 /** the instant of the queue */
 const U = T + 1000 * M;
 
-function stay(pr: number, enteredAt: number, partition = "api", end?: { at: number; merged: boolean }): Stay {
+/** a check run of SIZE pull requests started at STARTED, ended at ENDED (running when null) */
+function run(started: number, size: number, ended: number | null = null): CheckRun {
+  return {
+    id: `run@${started}`,
+    startedAt: started,
+    endedAt: ended,
+    pullRequests: Array.from({ length: size }, (_, i) => 9000 + i),
+    startReason: null,
+    conclusion: ended === null ? null : "success",
+    abortCode: null,
+    abortStatus: null,
+    retryAttempt: null,
+    failedChecks: [],
+  };
+}
+
+function stay(pr: number, enteredAt: number, partition = "api", end?: { at: number; merged: boolean }, runs: CheckRun[] = []): Stay {
   return {
     repository: "acme/web",
     pullRequest: pr,
@@ -30,7 +46,7 @@ function stay(pr: number, enteredAt: number, partition = "api", end?: { at: numb
     reasonText: null,
     scheduleWait: 0,
     freezeWait: 0,
-    runs: [],
+    runs,
     bisections: 0,
     steps: [],
     lastEventId: 0,
@@ -130,5 +146,25 @@ describe("the merge estimate", () => {
     ]);
     // position 1: 4 ×5 (the first ones) and 0 ×5 (the second ones) → median (rank 5) 0, p90 (rank 9) 4
     expect(eta([stay(900, U)], history)).toEqual([{ pr: 900, position: 1, p50: 0, p90: 4, sample: 10, basis: "position" }]);
+  });
+
+  it("while its checks run: the merged stays' runs of the same batch size, from their start; with fewer than 5, the position", () => {
+    // five stays merged 3…7 min after the start of a run of 2 (a run started after its merge, and
+    // runs of 1, give none to a run of 2), each 30 min after entering alone; and five 10-minute stays
+    const history = [0, 1, 2, 3, 4].map((i) => {
+      const start = T + i * 100 * M;
+      const merged = start + (3 + i) * M;
+      const runs = [run(start - 20 * M, 1, start - 10 * M), run(start, 2, merged), run(merged + M, 2, merged + 2 * M)];
+      return endedStay(stay(1200 + i, start - 30 * M, "api", { at: merged, merged: true }, runs), "acme/web", `${1200 + i}`);
+    });
+    const history1 = [...history, ...[0, 1, 2, 3, 4].map((i) => ended(1300 + i, T + 600 * M + i * 20 * M, T + 610 * M + i * 20 * M))];
+    // in a run of 2 for 3 min: 3…7 kept (5): median (rank 3) 5, p90 (rank 5) 7 → start + 5, + 7
+    const open = (since: number, size = 2) => [stay(950, U - 10 * M, "api", undefined, [run(U - since * M, size)])];
+    expect(eta(open(3), history1)).toEqual([{ pr: 950, position: 1, p50: 2, p90: 4, sample: 5, basis: "batch" }]);
+    // for 4 min: 4…7 (4): the position instead, from the entry 10 min ago: the 10 ×5 and the run
+    // stays' 33…37 (10): median (rank 5) 10, p90 (rank 9) 36 → now + 0, now + 26
+    expect(eta(open(4), history1)).toEqual([{ pr: 950, position: 1, p50: 0, p90: 26, sample: 10, basis: "position" }]);
+    // a run of 3: no run of 3 merged anything
+    expect(eta(open(3, 3), history1)[0]!.basis).toBe("position");
   });
 });
