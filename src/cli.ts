@@ -9,6 +9,7 @@ import { examplesHelpText } from "./help/examples.js";
 import { messageSecrets } from "./secrets.js";
 import { fitHelpText } from "./output/help-text.js";
 import { exitCodesText, HELP_TOPICS } from "./help/topics.js";
+import { SCREEN_ROWS, screenOf } from "./iostreams/long-list.js";
 import { closestMatches } from "./closest.js";
 import { applyConfigDefaults } from "./config/resolve.js";
 import { TOP_COMMANDS } from "./cmdutil/top-commands.js";
@@ -295,7 +296,14 @@ function newHelpCommand(program: Command, ctx: Context): Command {
     .action((names: string[]) => {
       const topic = names.length === 1 && Object.hasOwn(HELP_TOPICS, names[0]!) ? HELP_TOPICS[names[0]!] : undefined;
       if (topic !== undefined) {
-        ctx.io.writeText(topic(ctx.io.tableWidth()));
+        // a topic longer than the screen is cut as the long lists are (iostreams/long-list.ts): the
+        // lines the terminal holds (30 at least), and a line on stderr saying how many there are and
+        // what shows them all
+        const lines = topic(ctx.io.tableWidth()).trimEnd().split("\n");
+        const screen = Math.max(SCREEN_ROWS, (ctx.io.height() ?? 0) - 2);
+        const { rows, more } = screenOf(ctx.io, lines, "lines", `mq help ${names[0]} | less shows them all`, "first", screen);
+        ctx.io.writeText(`${rows.join("\n")}\n`);
+        if (more !== undefined) ctx.io.stderr.write(`${fitHelpText(more, ctx.io.messageWidth() ?? 0)}\n`);
         return;
       }
       let target = program;

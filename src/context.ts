@@ -67,7 +67,7 @@ export interface ContextInit {
 
 export function createContext(init: ContextInit = {}): Context {
   const env = init.env ?? process.env;
-  const io = createIOStreams(init.io, { env: () => ctx.env, globals: () => ctx.globals });
+  const io = createIOStreams(init.io, { env: () => ctx.env, globals: () => ctx.globals, signal: () => ctx.signal });
   const cleanups: Array<() => void | Promise<void>> = [];
   let configPromise: Promise<ConfigStore> | undefined;
   let clientPromise: Promise<ApiClient> | undefined;

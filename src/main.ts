@@ -106,7 +106,8 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   let firstInterrupt = 0;
   let hangup = false;
   // Ctrl-C, `kill`, and a closed terminal or SSH session (SIGHUP) end a run the same way: the work
-  // stops, what was written is completed (json's `]`, the table's buffered rows), the resume hint
+  // stops, what was written to a pipe or a file is completed (json's `]`, the table's buffered
+  // rows) while a terminal takes nothing more (iostreams/write.ts), the resume hint
   // goes to stderr; the exit code says which (130, or 129 for a hang-up, as shells report 128+N).
   const onSignal = (signal: NodeJS.Signals) => {
     interrupts += 1;

@@ -23,7 +23,9 @@ terminal and ndjson otherwise):
 -o ndjson.
 Tables and messages write times in UTC to the second (2026-11-20 11:58:03Z), ages as
 3m or 2h, durations as 1h 0m 29s, changes from +100% on as a factor (▲ ×2.3), sizes in
-binary units (24.5 MiB); json, ndjson and csv keep the raw values.
+binary units (24.5 MiB); json, ndjson and csv keep the raw values. A column of
+durations has one precision. On a terminal a long list (or help topic) shows a
+screen, 30 rows, and stderr says how many there are and what shows them all.
 More: docs/formats.md
 `;
 

@@ -47,18 +47,21 @@ export function formatInstantMs(at: Date | number): string {
   return (typeof at === "number" ? new Date(at) : at).toISOString();
 }
 
+/** The units of a duration, largest first. */
+const DURATION_UNITS: ReadonlyArray<readonly [string, number]> = [
+  ["d", 86400],
+  ["h", 3600],
+  ["m", 60],
+  ["s", 1],
+];
+
 /** 750 → "12m 30s"; 93784 → "1d 2h"; keeps the two largest units. */
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds)) return "-";
   const negative = seconds < 0;
   let s = Math.round(Math.abs(seconds));
   if (s === 0) return Math.abs(seconds) > 0 ? "<1s" : "0s";
-  const units: Array<[string, number]> = [
-    ["d", 86400],
-    ["h", 3600],
-    ["m", 60],
-    ["s", 1],
-  ];
+  const units = DURATION_UNITS;
   // the largest unit, then the next one down even when it is 0, so that "1h 29s" cannot be read as
   // "1h 29m": "1h 0m 29s"; two units unless a 0 in the middle needs the third
   const parts: string[] = [];
@@ -69,6 +72,62 @@ export function formatDuration(seconds: number): string {
     if (s === 0 || (parts.length >= 2 && !parts[parts.length - 1]!.startsWith("0"))) break;
   }
   return (negative ? "-" : "") + parts.join(" ");
+}
+
+/**
+ * A duration to the precision of UNIT (seconds: 86400, 3600, 60 or 1), rounded to it and written
+ * from its own largest unit down to UNIT, the zeros between included: 18014 to minutes → "5h 0m";
+ * a value that rounds to nothing is "<1m" (0 itself "0m").
+ */
+export function formatDurationTo(seconds: number, unit: number): string {
+  if (!Number.isFinite(seconds)) return "-";
+  const i = DURATION_UNITS.findIndex(([, size]) => size === unit);
+  const [name] = DURATION_UNITS[i]!;
+  let s = Math.round(Math.abs(seconds) / unit) * unit;
+  if (s === 0) return seconds !== 0 ? `<1${name}` : `0${name}`;
+  const parts: string[] = [];
+  for (const [n, size] of DURATION_UNITS.slice(0, i + 1)) {
+    if (parts.length === 0 && s < size) continue;
+    parts.push(`${Math.floor(s / size)}${n}`);
+    s %= size;
+  }
+  return (seconds < 0 ? "-" : "") + parts.join(" ");
+}
+
+/**
+ * formatDuration's text back to seconds, with what surrounds it kept apart (colour codes, a trailing
+ * mark such as "*"); undefined for other text.
+ */
+function durationText(text: string): { seconds: number; before: string; after: string } | undefined {
+  const m = /^((?:\x1b\[[0-9;]*m)*)(-?)((?:\d+[dhms] )*\d+[dhms])(\*?(?:\x1b\[[0-9;]*m)*)$/.exec(text);
+  if (!m) return undefined;
+  let seconds = 0;
+  for (const part of m[3]!.split(" ")) seconds += Number(part.slice(0, -1)) * DURATION_UNITS.find(([n]) => n === part.at(-1))![1];
+  return { seconds: m[2] ? -seconds : seconds, before: m[1]!, after: m[4]! };
+}
+
+/**
+ * A column's durations written to one precision, so that "5h 0m 14s" never stands beside "7h 57m":
+ * the unit below the largest unit of the column's largest duration (seconds when that is seconds),
+ * as formatDuration writes that value, or a coarser one when every value is a whole number of it
+ * ("10m" beside "20m", not "10m 0s"). CELLS are formatDuration's texts (a trailing "*" and colour
+ * codes kept); other cells ("-", a count in a column of mixed figures) are left as they are.
+ */
+export function alignDurations(cells: readonly string[]): string[] {
+  const parsed = cells.map((c) => (c.includes("<") ? undefined : durationText(c)));
+  const largest = Math.max(0, ...parsed.map((p) => (p ? Math.abs(p.seconds) : 0)));
+  const top = DURATION_UNITS.findIndex(([, size]) => largest >= size);
+  if (top === -1) return [...cells];
+  const coarsest = DURATION_UNITS[Math.min(top + 1, DURATION_UNITS.length - 1)]![1];
+  // no finer than the values need: whole minutes stay "10m", not "10m 0s"
+  const needed = Math.min(
+    ...parsed.map((p) => (p && p.seconds !== 0 ? DURATION_UNITS.find(([, size]) => p.seconds % size === 0)![1] : 86400)),
+  );
+  const unit = Math.max(coarsest, needed);
+  return cells.map((c, i) => {
+    const p = parsed[i];
+    return p === undefined ? c : p.before + formatDurationTo(p.seconds, unit) + p.after;
+  });
 }
 
 /**

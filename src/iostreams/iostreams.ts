@@ -7,6 +7,7 @@
 import { fstatSync, ftruncateSync } from "node:fs";
 import { fdKind, processStream, writeStdoutText, type FdKind } from "../process-streams.js";
 import type { GlobalOptions, OutputFormat } from "../globals.js";
+import { writeChunk, writeToTerminal } from "./write.js";
 
 /** The streams and the facts about them, as the process (or a test) gives them. */
 export interface IOFacts {
@@ -52,6 +53,12 @@ export interface IOStreams extends IOFacts {
    * making Node build the process's stdout stream on a pipe or a file (process-streams.ts).
    */
   writeText(text: string): void;
+  /**
+   * Writes data (a table, records, a page of them) to stdout and resolves once it is taken. On a
+   * terminal a few lines at a time, and after Ctrl-C nothing more: it throws InterruptedError with
+   * the rest unwritten (write.ts). Elsewhere the chunk whole.
+   */
+  writeData(text: string | Uint8Array): Promise<void>;
   /** stdin is a terminal: a person can answer a prompt */
   canPrompt(): boolean;
   /** colour on `stream`: --color, then NO_COLOR / FORCE_COLOR, then whether it is a terminal */
@@ -83,6 +90,8 @@ export interface IOStreams extends IOFacts {
 export interface IOSettings {
   env(): Record<string, string | undefined>;
   globals(): Pick<GlobalOptions, "color" | "csvGuard">;
+  /** the run's signal: aborted on Ctrl-C (none: never) */
+  signal?(): AbortSignal;
 }
 
 /** The format a data command uses without -o: a table for a person, ndjson for a pipe or a file. */
@@ -129,6 +138,8 @@ export function createIOStreams(init: Partial<IOFacts> | undefined, settings: IO
       if (stdoutKind === undefined) io.stdout.write(text);
       else writeStdoutText(text, stdoutKind);
     },
+    writeData: (text) =>
+      io.stdoutIsTTY ? writeToTerminal(io.stdout, text, () => settings.signal?.().aborted === true) : writeChunk(io.stdout, text),
     isStdoutTerminal: () => io.stdoutIsTTY,
     isStderrTerminal: () => io.stderrIsTTY,
     canPrompt: () => io.stdinIsTTY,

@@ -18,7 +18,8 @@ export const ALL_ROWS_HINT = "-o table | less shows them all";
 
 /**
  * A screen of ROWS on a terminal (stdout), with the line under them saying how many there are and
- * what shows the rest; every row, and no line, elsewhere or when they fit.
+ * what shows the rest; every row, and no line, elsewhere or when they fit. SCREEN: the rows a
+ * screen holds (SCREEN_ROWS for a table's rows).
  */
 export function screenOf<T>(
   io: Pick<IOStreams, "isStdoutTerminal">,
@@ -26,9 +27,10 @@ export function screenOf<T>(
   what: string,
   how = ALL_ROWS_HINT,
   order = "first",
+  screen = SCREEN_ROWS,
 ): { rows: readonly T[]; more?: string } {
-  if (!io.isStdoutTerminal() || rows.length <= SCREEN_ROWS) return { rows };
-  return { rows: rows.slice(0, SCREEN_ROWS), more: `${shownOf(SCREEN_ROWS, rows.length, what, order)}; ${how}` };
+  if (!io.isStdoutTerminal() || rows.length <= screen) return { rows };
+  return { rows: rows.slice(0, screen), more: `${shownOf(screen, rows.length, what, order)}; ${how}` };
 }
 
 /** "the newest 30 of 2,366 queue stays" when rows were left out, else "2,366 queue stays". */

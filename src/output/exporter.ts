@@ -7,7 +7,7 @@ import type { IOStreams } from "../iostreams/iostreams.js";
 import type { FieldSpec } from "../stats/endpoints.js";
 import { type MarkdownTable, renderMarkdownTable } from "./markdown.js";
 import { type MetricFamily, renderOpenMetrics } from "./openmetrics.js";
-import { createRecordWriter, writeChunk } from "./records.js";
+import { createRecordWriter } from "./records.js";
 import { terminalJson } from "../iostreams/terminal-text.js";
 
 /** Where a command's items go, page by page; end() closes the output (json's `]`, a buffered table). */
@@ -16,6 +16,11 @@ export interface Sink<T> {
   end(): Promise<void>;
   /** bytes the output accepted so far (json, ndjson, csv; undefined for buffered formats) */
   readonly bytes?: number;
+  /**
+   * Items write() took that the output does not show yet (a table sizing its columns from its
+   * first rows): if end() cannot write them (Ctrl-C on a terminal), they were never shown.
+   */
+  readonly held?: number;
 }
 
 export interface Export<T> {
@@ -51,6 +56,7 @@ function recordSink<T>(format: "json" | "ndjson" | "csv", io: IOStreams, x: Expo
     csvGuard: io.csvGuarded(),
     // a person reads it: server text shown escaped, JSON with the same value
     terminal: io.isStdoutTerminal(),
+    write: (chunk) => io.writeData(chunk),
   });
   const toRecord = x.toRecord ?? ((item: T) => item as unknown as Record<string, unknown>);
   const prepare =
@@ -76,7 +82,7 @@ function documentSink<T>(io: IOStreams, document: () => unknown): Sink<T> {
     async write() {},
     end: () => {
       const json = JSON.stringify(document(), null, 2);
-      return writeChunk(io.stdout, (io.isStdoutTerminal() ? terminalJson(json) : json) + "\n");
+      return io.writeData((io.isStdoutTerminal() ? terminalJson(json) : json) + "\n");
     },
   };
 }
@@ -87,7 +93,7 @@ function textSink<T>(io: IOStreams, what: string, make: (() => string) | undefin
   if (!make) throw new Error(`this output has no ${what}`);
   return {
     async write() {},
-    end: () => writeChunk(io.stdout, make()),
+    end: () => io.writeData(make()),
   };
 }
 

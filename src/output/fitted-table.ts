@@ -4,6 +4,7 @@
 import type { ChalkInstance } from "chalk";
 import { columnWidths, renderTable, safeCell, wrapWords } from "./table.js";
 import { displayWidth, truncateToWidth, wrapLine } from "../iostreams/terminal-width.js";
+import { alignDurations } from "../iostreams/human.js";
 
 /** The width the table would take with these headers, before fitting. */
 export function naturalWidth(head: string[], rows: string[][]): number {
@@ -67,7 +68,10 @@ export function fittedTable(spec: {
   freeLast?: { min: number; wrap?: boolean; narrow?: boolean };
   /** the columns left out first when the table is too wide (indexes into head) */
   drop?: number[];
+  /** columns holding durations (formatDuration's texts): each written to one precision (alignDurations) */
+  durations?: readonly number[];
 }): string {
+  if (spec.durations) spec = { ...spec, rows: alignDurationColumns(spec.rows, spec.durations) };
   const { columns } = spec;
   const all = spec.head.map((_, i) => i);
   if (columns === undefined) return renderTable({ head: spec.head, rows: spec.rows, colors: spec.colors, align: spec.align });
@@ -87,6 +91,21 @@ export function fittedTable(spec: {
     }
     keep = keep.filter((i) => i !== order[k]);
   }
+}
+
+/**
+ * ROWS with the durations of each of COLUMNS written to one precision, so that no column reads
+ * "5h 0m 14s" beside "7h 57m" (alignDurations: other cells stay as they are).
+ */
+export function alignDurationColumns(rows: readonly string[][], columns: readonly number[]): string[][] {
+  const out = rows.map((r) => [...r]);
+  for (const j of columns) {
+    const aligned = alignDurations(rows.map((r) => r[j] ?? ""));
+    out.forEach((r, i) => {
+      if (j < r.length) r[j] = aligned[i]!;
+    });
+  }
+  return out;
 }
 
 /** The table at COLUMNS with these columns, or undefined when it does not fit (unless LAST: then cut). */

@@ -1,10 +1,13 @@
 // Streaming writers for machine-readable output (json, ndjson, csv). Records go out as they are
 // produced, one write call each, so memory stays flat with the size of the result, a reader such as
 // `jq` sees data as it arrives, and an interrupted run never leaves half a record on stdout.
-import { OutputError } from "../errors.js";
 import { rawJsonLines, rawJsonOf, rawMemberOf } from "../api/raw-json.js";
 import { guardCsvText } from "./csv-guard.js";
 import { terminalJson, terminalText } from "../iostreams/terminal-text.js";
+import { writeChunk } from "../iostreams/write.js";
+
+/** writeChunk is the I/O module's: re-exported for the renderers that write a whole text */
+export { writeChunk };
 
 export type RecordFormat = "json" | "ndjson" | "csv";
 
@@ -20,6 +23,8 @@ export interface RecordWriterOptions {
    * controls, bidi and invisible characters as \u escapes; csv cells show them escaped.
    */
   terminal?: boolean;
+  /** how a chunk reaches the output (default: writeChunk to the stream): IOStreams.writeData */
+  write?: (chunk: string | Uint8Array) => Promise<void>;
 }
 
 export interface RecordWriter {
@@ -41,7 +46,7 @@ export function createRecordWriter(format: RecordFormat, stream: NodeJS.Writable
   let bytes = 0;
   let ended = false;
   const put = async (chunk: string | Uint8Array) => {
-    await writeChunk(stream, chunk);
+    await (opts.write ? opts.write(chunk) : writeChunk(stream, chunk));
     bytes += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.length;
   };
 
@@ -137,38 +142,6 @@ export function createRecordWriter(format: RecordFormat, stream: NodeJS.Writable
     },
   };
   return writer;
-}
-
-/**
- * Writes one chunk and waits until the stream has taken it (its callback): a failed write (a full
- * disk) rejects with an OutputError for this chunk, not for a later one, so a caller counts only
- * what the output accepted. A reader that left (EPIPE) or a stream already destroyed is no failure
- * here: the run ends quietly through the stream's 'error' (main.ts).
- */
-export async function writeChunk(stream: NodeJS.WritableStream, text: string | Uint8Array): Promise<void> {
-  const s = stream as NodeJS.WritableStream & { destroyed?: boolean };
-  if (s.destroyed) return;
-  // plain listeners, removed once the chunk is settled: events.once with an AbortController costs
-  // two abort errors, stack traces and all, per chunk (a fifth of ndjson's CPU over a long walk)
-  let closed = () => {};
-  // an 'error' is this chunk's callback's to report: the listener only keeps it from being thrown
-  const ignoreError = () => undefined;
-  try {
-    await new Promise<void>((resolve, reject) => {
-      stream.write(text, (err?: Error | null) => {
-        const code = (err as NodeJS.ErrnoException | null | undefined)?.code;
-        if (!err || code === "EPIPE" || code === "ERR_STREAM_DESTROYED") resolve();
-        else reject(new OutputError(err as NodeJS.ErrnoException));
-      });
-      // a stream closed without calling back (a test's, a socket torn down)
-      closed = () => resolve();
-      stream.once("close", closed);
-      stream.once("error", ignoreError);
-    });
-  } finally {
-    stream.removeListener("close", closed);
-    stream.removeListener("error", ignoreError);
-  }
 }
 
 /** A member's JSON: its text as sent when the record has it, else serialised (undefined as null). */

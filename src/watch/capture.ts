@@ -6,6 +6,7 @@
 import { Writable } from "node:stream";
 import type { Context, OutputFormat } from "../context.js";
 import type { IOStreams } from "../iostreams/iostreams.js";
+import { writeChunk } from "../iostreams/write.js";
 
 export interface CaughtRun {
   stdout: string;
@@ -32,6 +33,8 @@ export async function catchRun(ctx: Context, format: OutputFormat, run: (caught:
     stdoutFile: { value: undefined },
     stdoutIsPipe: { value: false },
     writeText: { value: (text: string) => void stdout.write(text) },
+    // caught, not written to a terminal: nothing to cut short
+    writeData: { value: (text: string | Uint8Array) => writeChunk(stdout, text) },
     spinnerAllowed: { value: () => false },
   });
   const caught: Context = { ...ctx, io, globals: { ...ctx.globals, output: format } };

@@ -254,6 +254,48 @@ describe("mq archive status on a terminal", () => {
   });
 });
 
+describe("mq archive status with more repositories than a screen", () => {
+  it("shows 30 on a terminal and says how many there are and what shows them; a pipe gets every one", async () => {
+    const names = Array.from({ length: 35 }, (_, i) => `acme/r${String(i + 1).padStart(2, "0")}`);
+    // each repository's log holds one event of its own
+    const fault = await startFaultServer((_n: number, url: URL) => {
+      const repo = /\/repos\/([^/]+\/[^/]+)\/logs/.exec(decodeURIComponent(url.pathname))![1]!;
+      const id = names.indexOf(repo) + 1;
+      return {
+        headers: { "content-type": "application/json" },
+        body: `{"size":1,"per_page":100,"events":[{"id":${id},"received_at":"2026-11-20T09:00:00Z","trigger":"t","repository":"${repo}","pull_request":${id},"base_ref":"main","type":"action.rebase","metadata":{}}]}`,
+      };
+    });
+    try {
+      const dir = tempDir();
+      const sync = await mq(
+        ["archive", "sync", ...names, "--api-url", fault.url, "--token", "mqk_test_token_1234", "--since", "2026-11-20T00:00:00Z"],
+        { dataDir: dir },
+      );
+      expect(sync.code, sync.stderr).toBe(0);
+      const status = async (tty: boolean) => {
+        const ctx = testContext({ now: () => NOW, env: { MQ_DATA_DIR: dir, NO_COLOR: "1" }, ...(tty ? { tty: true, columns: 250 } : {}) });
+        expect(await main(["archive", "status", "-o", "table"], ctx)).toBe(0);
+        return {
+          rows: ctx
+            .stdoutText()
+            .split("\n")
+            .filter((l) => l.startsWith("acme/")),
+          err: ctx.stderrText(),
+        };
+      };
+      const screen = await status(true);
+      expect(screen.rows.map((l) => l.split(" ")[0])).toEqual(names.slice(0, 30));
+      expect(screen.err).toMatch(/^Archive .*: the first 30 of 35 repositories; -o table \| less shows them all$/m);
+      const piped = await status(false);
+      expect(piped.rows).toHaveLength(35);
+      expect(piped.err).not.toMatch(/the first 30/);
+    } finally {
+      await fault.close();
+    }
+  }, 60_000);
+});
+
 describe("mq archive: input checked before anything runs", () => {
   it.each([
     [["archive", "sync", "acme"], "mq: repository: 'acme' is not of the form owner/name.\n"],

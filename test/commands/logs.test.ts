@@ -452,6 +452,22 @@ describe("mq logs against a loopback server", () => {
     );
   });
 
+  it("Ctrl-C on a terminal before the table has sized its columns: no row after it, and the resume point is before the rows not shown", async () => {
+    await server.close();
+    server = await startLogServer(makeEvents(30));
+    const ac = new AbortController();
+    const held = server.holdRequest(2);
+    ctx = useServer(testContext({ signal: ac.signal, stdoutIsTTY: true, env: { NO_COLOR: "1" } }), server);
+    const done = main(["logs", "--all", "--per-page", "10"], ctx);
+    await held;
+    ac.abort();
+    expect(await done).toBe(130);
+    // the table held the first page to size its columns: the terminal takes nothing after Ctrl-C
+    expect(ctx.stdoutText()).toBe("");
+    // so resuming starts where the run started (before, the count said 10 and the resume skipped them)
+    expect(ctx.stderrText()).toBe("mq: interrupted\n");
+  });
+
   it("--follow prints the backlog oldest first, then new events as they arrive, once each", async () => {
     const ac = new AbortController();
     // the clock has passed the new events' instant: the watermark never goes past now

@@ -51,13 +51,7 @@ export const CAPTURES: readonly ScreenCapture[] = [
   { name: "stats-summary-watch", line: "mq stats summary --since 7d --watch --interval 3600", screenWhen: /Ctrl-C to stop/, code: 130 },
   // at 60 the command to try is wider: a command to copy is never broken
   { name: "serve", line: "mq serve --port 0 --days 1", interruptWhen: /http:\/\//, overflows: [60] },
-  // at 60 the archive's path and size are one line
-  {
-    name: "archive-status",
-    line: "mq archive status",
-    mask: [/\d+\.\d MiB/g],
-    overflows: [60],
-  },
+  { name: "archive-status", line: "mq archive status", mask: [/\d+\.\d MiB/g] },
   {
     name: "exporter",
     line: "mq exporter --repo acme/web --since 1h --listen 127.0.0.1:0",
@@ -71,6 +65,8 @@ export const CAPTURES: readonly ScreenCapture[] = [
   { name: "stats-failure-rate-intervals", line: "mq stats failure-rate --intervals --queue hotfix --base-ref main --partition api" },
   { name: "stats-checks-retries", line: "mq stats checks-retries --since 7d" },
   { name: "stats-exit-reasons", line: "mq stats queues-pr-exit-reasons --since 7d" },
+  // at 60 each group's label (base · partition · queue · rule) wraps onto a second line: 68 lines for
+  // 30 groups; a label cut short would hide which group a row is
   { name: "stats-batch-bisection", line: "mq stats batch-bisection --since 7d", overflows: [60] },
   { name: "stats-chart", line: "mq stats queues-entered-count --since 7d --chart --queue hotfix" },
   // several repositories: a row each and the total; the gate's verdicts per repository and on the total

@@ -26,8 +26,27 @@ describe("mq help <topic>", () => {
   it.each(Object.keys(HELP_TOPICS))("mq help %s on a 60-column terminal: no line wider than 60", async (topic) => {
     const ctx = testContext({ tty: true, columns: 60 });
     expect(await main(["help", topic], ctx)).toBe(0);
-    expect(ctx.stdoutText()).toBe(HELP_TOPICS[topic]!(60));
+    // a screen of it at most (the next test)
+    expect(ctx.stdoutText()).toBe(`${HELP_TOPICS[topic]!(60).split("\n").slice(0, 30).join("\n").trimEnd()}\n`);
     for (const line of ctx.stdoutText().split("\n")) expect([...line].length, line).toBeLessThanOrEqual(60);
+  });
+
+  it("a topic longer than the screen on a terminal: its first lines (30, or the terminal's rows less two), and a line on stderr saying what shows them all; a pipe gets it whole", async () => {
+    const whole = HELP_TOPICS.figures!(80).trimEnd().split("\n");
+    expect(whole.length).toBeGreaterThan(1000);
+    const tty = testContext({ tty: true, columns: 80 });
+    expect(await main(["help", "figures"], tty)).toBe(0);
+    expect(tty.stdoutText()).toBe(`${whole.slice(0, 30).join("\n")}\n`);
+    expect(tty.stderrText()).toBe(`the first 30 of ${whole.length.toLocaleString("en-US")} lines; mq help figures | less shows them all\n`);
+    // a taller terminal holds more: its rows less two (the line on stderr, the prompt)
+    const tall = testContext({ tty: true, columns: 80, rows: 50 });
+    expect(await main(["help", "figures"], tall)).toBe(0);
+    expect(tall.stdoutText()).toBe(`${whole.slice(0, 48).join("\n")}\n`);
+    expect(tall.stderrText()).toMatch(/^the first 48 of /);
+    const pipe = testContext();
+    expect(await main(["help", "figures"], pipe)).toBe(0);
+    expect(pipe.stdoutText()).toBe(HELP_TOPICS.figures!());
+    expect(pipe.stderrText()).toBe("");
   });
 
   it("a near miss suggests the topic", async () => {

@@ -14,6 +14,8 @@ export interface TestContextInit extends Omit<ContextInit, "io"> {
   stderrIsTTY?: boolean;
   stdin?: string;
   columns?: number;
+  /** the terminal's height (none by default) */
+  rows?: number;
 }
 
 function collect(stream: PassThrough): () => string {
@@ -40,6 +42,7 @@ export function testContext(init: TestContextInit = {}): TestContext {
       stdoutIsTTY: init.stdoutIsTTY ?? init.tty ?? false,
       stderrIsTTY: init.stderrIsTTY ?? init.tty ?? false,
       columns: init.columns ?? 100,
+      rows: init.rows,
     },
   });
   return Object.assign(ctx, { stdoutText: collect(stdout), stderrText: collect(stderr) });

@@ -22,6 +22,8 @@ const EXEMPT = new Set(["src/iostreams/human.ts", "src/archive/db.ts"]);
 const BY_HAND: ReadonlyArray<[string, RegExp]> = [
   ["a time cut from toISOString", /toISOString\(\)\s*\.\s*(slice|substring|substr|replace|split)\b/],
   ["a time patched after toISOString", /\.replace\(\s*["'`]\.000Z["'`]/],
+  // the API's own instant cut to the minute ("2026-11-13 12:00Z"): the stats headers did this
+  ["an instant's text cut to the minute", /\.slice\(0,\s*16\)/],
   ["a local clock read field by field", /\.get(Hours|Minutes|Seconds|Date|Month|FullYear|Day)\(\)/],
   ["a locale's formatting", /\.toLocale(String|DateString|TimeString)\(/],
   ["a formatter of its own", /new\s+Intl\.(DateTimeFormat|NumberFormat|RelativeTimeFormat)\b/],
@@ -40,6 +42,7 @@ describe("one style for times and numbers", () => {
     const probe = (line: string) => BY_HAND.some(([, re]) => re.test(line));
     expect(probe(`const t = d.toISOString().slice(0, 16).replace("T", " ");`)).toBe(true);
     expect(probe(`const t = d.toISOString().replace(".000Z", "Z");`)).toBe(true);
+    expect(probe(`view.start_at.slice(0, 16).replace("T", " ")`)).toBe(true);
     expect(probe("const h = `${d.getHours()}:${d.getMinutes()}`;")).toBe(true);
     expect(probe(`n.toLocaleString("en-US")`)).toBe(true);
     expect(probe("formatTime(d)")).toBe(false);

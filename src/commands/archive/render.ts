@@ -37,21 +37,21 @@ async function rowTable(io: IOStreams, columns: readonly string[]): Promise<Sink
   const width = io.tableWidth();
   let widths: number[] | undefined;
   const pending: string[][] = [];
-  const flush = () => {
+  const flush = async () => {
     if (pending.length === 0 && widths !== undefined) return;
     const withHead = widths === undefined;
     widths ??= columnWidths({ head, rows: pending, columns: width });
     const text = renderTable({ head, rows: pending, columns: width, colors: c, widths });
-    io.stdout.write(withHead ? text : text.slice(text.indexOf("\n") + 1));
     pending.length = 0;
+    await io.writeData(withHead ? text : text.slice(text.indexOf("\n") + 1));
   };
   return {
     async write(records) {
       for (const r of records) pending.push(columns.map((col) => cellText(r[col])));
-      if (widths !== undefined || pending.length >= SIZING_ROWS) flush();
+      if (widths !== undefined || pending.length >= SIZING_ROWS) await flush();
     },
     async end() {
-      flush();
+      await flush();
     },
   };
 }

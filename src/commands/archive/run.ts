@@ -14,6 +14,7 @@ import { prepareArchiveQuery, queryFailure } from "../../archive/sandbox.js";
 import { startSpinner } from "../../iostreams/spinner.js";
 import { colors } from "../../iostreams/color.js";
 import { screenOf } from "../../iostreams/long-list.js";
+import { wrapLine } from "../../iostreams/terminal-width.js";
 import { formatBytes, formatCount, formatInstantMs, formatTime } from "../../output/format.js";
 import { cellText, openRows, writeRows } from "./render.js";
 import { SYNC_COLUMNS, type ArchiveSyncOptions } from "./sync.js";
@@ -147,8 +148,9 @@ export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context)
     });
   }
   const size = await archiveSize(path);
+  // broken between words to the terminal: the path stays whole on its line
   ctx.io.stderr.write(
-    `Archive ${path}: ${formatBytes(size)}, schema version ${SCHEMA_VERSION}, ${formatCount(records.length)} repositor${records.length === 1 ? "y" : "ies"}.\n`,
+    `${wrapLine(`Archive ${path}: ${formatBytes(size)}, schema version ${SCHEMA_VERSION}, ${formatCount(records.length)} repositor${records.length === 1 ? "y" : "ies"}.`, ctx.io.messageWidth())}\n`,
   );
   if (opts.format === "table") {
     // a row per repository, a dozen columns of timestamps: one streaming table ran 110 columns wide
@@ -161,7 +163,7 @@ export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context)
     const shown = screenOf(ctx.io, records, "repositories");
     const rows = shown.rows.map((r) => STATUS_COLUMNS.map((c) => statusCell(c, r[c])));
     const align = STATUS_COLUMNS.map((c) => (c === "events" || c === "raw_bytes" ? "right" : "left"));
-    ctx.io.stdout.write(
+    await ctx.io.writeData(
       fittedTable({
         head,
         rows,
@@ -174,7 +176,7 @@ export async function runArchiveStatus(opts: ArchiveStatusOptions, ctx: Context)
         drop: [6, 8, 2, 9, 4, 7, 3, 5],
       }) + "\n",
     );
-    if (shown.more !== undefined) ctx.io.stderr.write(`Archive ${path}: ${shown.more}\n`);
+    if (shown.more !== undefined) ctx.io.stderr.write(`${wrapLine(`Archive ${path}: ${shown.more}`, ctx.io.messageWidth())}\n`);
     return;
   }
   await writeRows(ctx, opts.format, STATUS_COLUMNS, records);

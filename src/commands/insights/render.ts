@@ -4,7 +4,6 @@ import type { ChalkInstance } from "chalk";
 import type { Context, OutputFormat } from "../../context.js";
 import type { FigureRow, InsightsReport } from "../../insights/report.js";
 import { DISTRIBUTIONS, STATISTICS } from "../../insights/figures.js";
-import { writeChunk } from "../../output/records.js";
 import { exportAll } from "../../output/exporter.js";
 import { formatChange, formatFigure, formatTime } from "../../output/format.js";
 import { ALL_ROWS_HINT, SCREEN_ROWS, shownOf } from "../../iostreams/long-list.js";
@@ -43,7 +42,7 @@ export async function writeInsights(ctx: Context, report: InsightsReport | Insig
           const text = multi
             ? renderRepositories(multi, o) + "\n" + renderInsights(multi.total, o)
             : renderInsights(report as InsightsReport, o);
-          return writeChunk(ctx.io.stdout, text);
+          return ctx.io.writeData(text);
         },
       }),
     },
@@ -79,6 +78,7 @@ export function renderRepositories(m: InsightsMulti, o: InsightsRenderOptions): 
     colors: o.colors,
     align: head.map((_, i) => (i === 0 ? "left" : "right")),
     breakHeadsAt: / /g,
+    durations: [4, 5, 6, 7],
   });
 }
 
@@ -187,6 +187,8 @@ export function renderInsights(r: InsightsReport, o: InsightsRenderOptions): str
       colors: c,
       align: head.map((_, i) => (i === 0 ? "left" : "right")),
       breakHeadsAt: / /g,
+      // figures of several kinds share a column: its durations keep one precision
+      durations: head.map((_, i) => i).slice(1),
       ...more,
     });
   out.push(c.bold(fitLine(`${r.repository}  ${when(r.since)} → ${when(r.until)}`, o.columns)));

@@ -6,7 +6,6 @@ import { formatAge, formatDuration, formatFigure, formatInstant, formatInstantMs
 import { fittedTable } from "../../output/fitted-table.js";
 import { wrapLine } from "../../iostreams/terminal-width.js";
 import { colors } from "../../iostreams/color.js";
-import { writeChunk } from "../../output/records.js";
 import { exportAll, openExport, type Sink } from "../../output/exporter.js";
 import * as STAY_TIMES from "../../insights/stays.js";
 import type { CheckRun } from "../../insights/stays.js";
@@ -42,8 +41,7 @@ export async function openStayRows(
           if (rows.length === 0) return;
           // ages ("12m ago") on a terminal only: in a file they would be wrong tomorrow
           const now = ctx.io.isStdoutTerminal() ? ctx.now() : undefined;
-          await writeChunk(
-            ctx.io.stdout,
+          await ctx.io.writeData(
             renderStayTable(rows, { columns: ctx.io.tableWidth(), color: colors(ctx.io), now, repository: o.repository }),
           );
         },
@@ -66,6 +64,7 @@ export function renderStayTable(
   // columns left out (named under the table)
   return fittedTable({
     head: ["PR", "BASE", "QUEUE", "ENTERED", "IN QUEUE", "WAITING", "CI", "RUNS", "RETRIES", "OUTCOME"],
+    durations: [4, 5, 6],
     rows: rows.map((r) => [
       o.repository ? `${printable(r.repository)}#${r.pull_request}` : `#${r.pull_request}`,
       printable(r.base_ref ?? "-"),
@@ -144,7 +143,7 @@ export async function writeTimeline(
       csvColumns: () => ["repository", "pull_request", "stay", "at", "wait", "type", "text"],
       table: () => ({
         async write() {},
-        end: () => writeChunk(ctx.io.stdout, renderTimeline(repository, opts, timeline, colors(ctx.io), ctx.io.tableWidth())),
+        end: () => ctx.io.writeData(renderTimeline(repository, opts, timeline, colors(ctx.io), ctx.io.tableWidth())),
       }),
     },
     () => steps,
@@ -238,6 +237,7 @@ export function renderTimeline(
           colors: c,
           align: ["left", "right", "left"],
           freeLast: { min: 16, wrap: true },
+          durations: [1],
         }),
       ).trimEnd(),
     );
@@ -258,6 +258,7 @@ export function renderTimeline(
             colors: c,
             align: ["right", "left", "left", "right", "left", "left"],
             freeLast: { min: 16, wrap: true },
+            durations: [3],
           }),
         ).trimEnd(),
       );

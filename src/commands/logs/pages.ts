@@ -71,6 +71,14 @@ export interface Progress {
   checkpoints?: Checkpoint[];
   /** stdout's size when the run began, when it is a regular file */
   fileStart?: number;
+  /** the count and resume point before the rows the sink holds unshown (Sink.held) */
+  shown?: Pick<Progress, "count" | "pendingCursor" | "pendingUntil">;
+}
+
+/** Notes where the output stood before a page when the sink holds nothing unshown (Sink.held). */
+function beforePage(run: LogsRun, progress: Progress): void {
+  if (!run.sink.held)
+    progress.shown = { count: progress.count, pendingCursor: progress.pendingCursor, pendingUntil: progress.pendingUntil };
 }
 
 interface Checkpoint {
@@ -220,6 +228,7 @@ export async function fetchPages(run: LogsRun, progress: Progress): Promise<void
       idOf: eventIdKey,
     });
     for await (const page of pages) {
+      beforePage(run, progress);
       await run.sink.write(page.events);
       written(run, progress, page.events.length, page.resumeCursor, page.resumeUntil);
       run.mismatches.written();
@@ -234,6 +243,7 @@ export async function fetchPages(run: LogsRun, progress: Progress): Promise<void
     order: LOG_ORDER,
     prefetch: true,
   })) {
+    beforePage(run, progress);
     await run.sink.write(page.events);
     written(run, progress, page.events.length, cursorOf(page.nextUrl), undefined);
     progress.truncated = page.truncated;
@@ -252,6 +262,9 @@ export async function failure(run: LogsRun, err: unknown, progress: Progress, st
   // the output failed (a full disk): count only what it holds whole, before json's `]` is tried
   const note = err instanceof OutputError || ctx.signal.reason instanceof OutputError ? rewind(run, progress) : "";
   await run.sink.end().catch(() => undefined);
+  // rows the table held to size its columns and could not show (Ctrl-C on a terminal): the count
+  // and the resume point are those from before them
+  if (run.sink.held && progress.shown) Object.assign(progress, progress.shown);
   // `mq logs | head`: the reader left; a resume hint would be noise
   if (ctx.signal.aborted && stdoutClosed(ctx)) return undefined;
   const error = ctx.signal.aborted ? new InterruptedError() : err;

@@ -131,7 +131,7 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
     const paint = familyColor[eventFamily(type)];
     return paint === undefined ? text : paint(text);
   };
-  const flush = () => {
+  const flush = async () => {
     if (pending.length === 0) return;
     const withHead = widths === undefined;
     widths ??= eventColumnWidths(columnWidths({ head, rows: pending.map((p) => p.cells) }), columns);
@@ -144,13 +144,13 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
     bodyRows ??= fixedWidthRows(w);
     const text = withHead ? renderTable({ head, rows: [], columns, colors: c, widths: w }) + bodyRows(rows) : bodyRows(rows);
     opts.beforeWrite?.();
-    io.stdout.write(text);
+    await io.writeData(text);
     pending.length = 0;
   };
   return {
     async write(events) {
       if (bodyRows !== undefined && widths !== undefined) {
-        // widths fixed: each page straight to its rows, one write a page
+        // widths fixed: each page straight to its rows, one writeData a page
         if (events.length === 0) return;
         const w = widths;
         const rows: string[][] = [];
@@ -161,14 +161,17 @@ export function createEventTable(io: IOStreams, opts: EventTableOptions): Sink<L
         }
         const text = bodyRows(rows);
         opts.beforeWrite?.();
-        io.stdout.write(text);
+        await io.writeData(text);
         return;
       }
       for (const e of events) pending.push({ type: e.type, cells: toCells(e) });
-      if (opts.eager || widths !== undefined || pending.length >= TABLE_SIZING_ROWS) flush();
+      if (opts.eager || widths !== undefined || pending.length >= TABLE_SIZING_ROWS) await flush();
     },
     async end() {
-      flush();
+      await flush();
+    },
+    get held() {
+      return pending.length;
     },
   };
 }

@@ -11,7 +11,6 @@ import { startSpinner } from "../../iostreams/spinner.js";
 import { wrapLine } from "../../iostreams/terminal-width.js";
 import { openExport } from "../../output/exporter.js";
 import { formatCount, formatTime } from "../../output/format.js";
-import { writeChunk } from "../../output/records.js";
 import type { QueueOptions } from "./index.js";
 import { renderQueueTable } from "./table.js";
 import { watchQueue } from "./watch.js";
@@ -74,10 +73,7 @@ export async function runQueue(opts: QueueOptions, ctx: Context): Promise<void> 
       async end() {
         if (records.length === 0) return;
         let more: string | undefined;
-        await writeChunk(
-          ctx.io.stdout,
-          renderQueueTable(records, untilMs, ctx, { repository: repos.length > 1, more: (line) => (more = line) }),
-        );
+        await ctx.io.writeData(renderQueueTable(records, untilMs, ctx, { repository: repos.length > 1, more: (line) => (more = line) }));
         if (more !== undefined) ctx.io.stderr.write(wrapLine(`${label}: ${more}`, ctx.io.messageWidth()) + "\n");
       },
     }),

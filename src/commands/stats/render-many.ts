@@ -11,10 +11,9 @@ import { colors } from "../../iostreams/color.js";
 import type { Export } from "../../output/exporter.js";
 import type { MarkdownTable } from "../../output/markdown.js";
 import type { MetricFamily } from "../../output/openmetrics.js";
-import { writeChunk } from "../../output/records.js";
 import { statsMetrics, summaryMetrics } from "./figures.js";
 import { fitLine, fittedTable } from "../../output/fitted-table.js";
-import { formatCell } from "./render.js";
+import { formatCell, shortTime } from "./render.js";
 import { terminalText } from "../../iostreams/terminal-text.js";
 
 /** A repository that could not be read: its message and the exit code it would have had alone. */
@@ -152,6 +151,7 @@ export function statsManyExport(
               colors: c,
               align: g.right.map((r) => (r ? "right" : "left")),
               lead: endpoint.category ? 2 : 1,
+              durations: g.right.flatMap((r, i) => (r ? [i] : [])),
             }) + "\n",
           );
         }
@@ -167,7 +167,7 @@ export function statsManyExport(
           );
           return;
         }
-        await writeChunk(io.stdout, out.join("") + unavailableLines(m, columns));
+        await io.writeData(out.join("") + unavailableLines(m, columns));
       },
     }),
     headline: () => manyHeadline(endpoint, m, view.failed),
@@ -265,12 +265,19 @@ export function summaryManyExport(
         const g = summaryGrid(m, view.failed, (s) => c.bold(s));
         io.stderr.write(
           fitLine(
-            `${repositories(repos.length + view.failed.length)} summary, ${view.start_at.slice(0, 16).replace("T", " ")}Z → ${view.end_at.slice(0, 16).replace("T", " ")}Z`,
+            `${repositories(repos.length + view.failed.length)} summary, ${shortTime(view.start_at)} → ${shortTime(view.end_at)}`,
             columns,
           ) + "\n",
         );
-        const table = fittedTable({ head: g.head, rows: g.rows, columns, colors: c, align: g.right.map((r) => (r ? "right" : "left")) });
-        await writeChunk(io.stdout, table + "\n" + summaryUnavailableLines(m, columns));
+        const table = fittedTable({
+          head: g.head,
+          rows: g.rows,
+          columns,
+          colors: c,
+          align: g.right.map((r) => (r ? "right" : "left")),
+          durations: g.right.flatMap((r, i) => (r ? [i] : [])),
+        });
+        await io.writeData(table + "\n" + summaryUnavailableLines(m, columns));
       },
     }),
     headline: () => {

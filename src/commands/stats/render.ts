@@ -22,9 +22,8 @@ import { renderChart } from "../../output/chart.js";
 import { colors } from "../../iostreams/color.js";
 import { allKeys, type Export } from "../../output/exporter.js";
 import { formatCount, formatDuration, formatFigure, formatPercent, formatTime } from "../../output/format.js";
-import { writeChunk } from "../../output/records.js";
 import { columnWidths, renderTable } from "../../output/table.js";
-import { fitHeads, fitLine, keptColumns, naturalWidth, notShown } from "../../output/fitted-table.js";
+import { alignDurationColumns, fitHeads, fitLine, keptColumns, naturalWidth, notShown } from "../../output/fitted-table.js";
 import { terminalText } from "../../iostreams/terminal-text.js";
 
 export interface RenderOptions {
@@ -131,10 +130,12 @@ function descendingBy(column: number): (a: Row, b: Row) => number {
 
 function layOut(layout: Layout, rows: readonly Row[], opts: RenderOptions, footer: Row[] = []): string {
   const bold = (s: string) => (opts.colors ? opts.colors.bold(s) : s);
-  const cells = [...rows, ...footer].map((r, i) => {
-    const line = [r.label, ...r.values.map((v, j) => (r.unavailable?.[j] ? "n/a" : layout.format(j, v)))];
-    return i >= rows.length ? line.map(bold) : line;
-  });
+  // each column's durations to one precision (footer included), before the footer is set in bold
+  const plain = alignDurationColumns(
+    [...rows, ...footer].map((r) => [r.label, ...r.values.map((v, j) => (r.unavailable?.[j] ? "n/a" : layout.format(j, v)))]),
+    layout.head.map((_, i) => i).slice(1),
+  );
+  const cells = plain.map((line, i) => (i >= rows.length ? line.map(bold) : line));
   const head = fitHeads(layout.head, cells, opts.columns);
   const natural = columnWidths({ head, rows: cells });
   // too wide even with the headers broken: figures give way, the rightmost first, and are named
@@ -498,7 +499,7 @@ export function statsExport(
         const text = view.chart ? renderStatsCharts(endpoint, body, opts) : renderStatsTables(endpoint, body, opts);
         if (view.repo && text)
           io.stderr.write(fitLine(`${view.repo} ${endpoint.name}${view.window ? `, ${view.window}` : ""}`, io.tableWidth()) + "\n");
-        if (text) await writeChunk(io.stdout, text);
+        if (text) await io.writeData(text);
         else io.stderr.write(emptyMessage(endpoint, view));
       },
     }),
@@ -521,7 +522,7 @@ export function summaryExport(io: IOStreams, repo: string, figures: SummaryFigur
     document: () => figures,
     table: () => ({
       async write() {},
-      end: () => writeChunk(io.stdout, renderSummary(repo, figures, renderOptions(io))),
+      end: () => io.writeData(renderSummary(repo, figures, renderOptions(io))),
     }),
   };
 }

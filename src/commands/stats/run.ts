@@ -17,13 +17,12 @@ import { resolveOutputFormat } from "../../cmdutil/output.js";
 import { messageText } from "../../iostreams/terminal-text.js";
 import { fitHelpText } from "../../output/help-text.js";
 import { exportAll } from "../../output/exporter.js";
-import { writeChunk } from "../../output/records.js";
 import { startSpinner } from "../../iostreams/spinner.js";
 import { eachRepo, someReposFailed, type RepoName } from "../../cmdutil/repos.js";
 import type { GateFlags } from "../../cmdutil/gate.js";
 import { reportGate } from "../../cmdutil/gate-report.js";
 import { statsListing, statsRecords, type StatsOptions, type StatsQuery, type StatsSummaryOptions } from "./index.js";
-import { statsExport, summaryExport } from "./render.js";
+import { shortTime, statsExport, summaryExport } from "./render.js";
 import { manyHeadline, statsManyExport, summaryManyExport } from "./render-many.js";
 import { statsChart, statsHeadline, statsMetrics, statsWindow, summaryHeadline, summaryMetrics } from "./figures.js";
 import { watchStats, watchStatsSummary } from "./watch.js";
@@ -183,7 +182,8 @@ async function runStatsMany(opts: StatsOptions, repos: RepoName[], ctx: Context)
 
 /** The window asked for, in words: the API's default is the day before now. */
 function windowWords(query: StatsQuery): string | undefined {
-  const short = (v: string | string[] | undefined) => String(v).slice(0, 16).replace("T", " ") + "Z";
+  // the one form of a time, to the second, as every other time mq shows
+  const short = (v: string | string[] | undefined) => shortTime(String(v));
   if (query.start_at === undefined && query.end_at === undefined) return "the last 24 hours";
   if (query.start_at === undefined) return `the 24 hours before ${short(query.end_at)}`;
   return `${short(query.start_at)} → ${query.end_at === undefined ? "now" : short(query.end_at)}`;
@@ -312,7 +312,7 @@ export async function runStatsList(ctx: Context): Promise<void> {
   await exportAll(
     format,
     ctx.io,
-    { table: () => ({ async write() {}, end: () => writeChunk(ctx.io.stdout, statsListing()) }), csvJoinArrays: true },
+    { table: () => ({ async write() {}, end: () => ctx.io.writeData(statsListing()) }), csvJoinArrays: true },
     statsRecords,
   );
 }

@@ -10,7 +10,6 @@ import { terminalText } from "../../iostreams/terminal-text.js";
 import { wrapLine } from "../../iostreams/terminal-width.js";
 import { exportAll } from "../../output/exporter.js";
 import { formatDuration, formatInstant, formatTime } from "../../output/format.js";
-import { writeChunk } from "../../output/records.js";
 import type { WhyOptions } from "./index.js";
 
 const iso = (t: number | null) => (t === null ? null : formatInstant(t));
@@ -49,7 +48,7 @@ export async function runWhy(opts: WhyOptions, ctx: Context): Promise<void> {
       document: () => whyDocument(repository, opts, report, shown),
       table: () => ({
         async write() {},
-        end: () => writeChunk(ctx.io.stdout, fitText(whyText(repository, opts, report, shown), ctx.io.tableWidth())),
+        end: () => ctx.io.writeData(fitText(whyText(repository, opts, report, shown), ctx.io.tableWidth())),
       }),
       toRecord: () => whyDocument(repository, opts, report, shown),
     },

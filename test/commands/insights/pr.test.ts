@@ -37,32 +37,32 @@ const EXPECTED = `#7 in acme/web: 2 stays in the queue from 2026-11-20 00:00:00Z
 
 Stay 1 of 2: base main, queue default, entered 2026-11-20 10:00:00Z: failed, CHECKS_FAILED (Checks failed), after 40m 23s
   time in queue 40m 23s: waiting 5m 23s (capacity 5m 23s), CI 35m in 2 runs, 0 retries, largest batch 3, 1 bisection
-  TIME                  WAIT  STEP
-  2026-11-20 09:59:50Z     -  queue command by @alice
-  2026-11-20 10:00:00Z   10s  entered queue default
-  2026-11-20 10:05:00Z    5m  checks started (First time checks) in a batch with #8, #9
-  2026-11-20 10:25:00Z   20m  checks ended: failure (ci/test), CHECKS_FAILED, re-embarked
-  2026-11-20 10:25:05Z    5s  batch bisection started: batch of #7, #8, #9
-  2026-11-20 10:25:15Z   10s  checks started (Batch bisection)
-  2026-11-20 10:40:15Z   15m  checks ended: failure (ci/test), CHECKS_FAILED
-  2026-11-20 10:40:20Z    5s  batch bisection ended: culprit #7
-  2026-11-20 10:40:23Z    3s  left the queue: CHECKS_FAILED (Checks failed)
+  TIME                    WAIT  STEP
+  2026-11-20 09:59:50Z       -  queue command by @alice
+  2026-11-20 10:00:00Z     10s  entered queue default
+  2026-11-20 10:05:00Z   5m 0s  checks started (First time checks) in a batch with #8, #9
+  2026-11-20 10:25:00Z  20m 0s  checks ended: failure (ci/test), CHECKS_FAILED, re-embarked
+  2026-11-20 10:25:05Z      5s  batch bisection started: batch of #7, #8, #9
+  2026-11-20 10:25:15Z     10s  checks started (Batch bisection)
+  2026-11-20 10:40:15Z  15m 0s  checks ended: failure (ci/test), CHECKS_FAILED
+  2026-11-20 10:40:20Z      5s  batch bisection ended: culprit #7
+  2026-11-20 10:40:23Z      3s  left the queue: CHECKS_FAILED (Checks failed)
   RUN  STARTED               ENDED                 TIME  BATCH     RESULT
     1  2026-11-20 10:05:00Z  2026-11-20 10:25:00Z   20m  #7 #8 #9  failure (ci/test), CHECKS_FAILED, re-embarked
     2  2026-11-20 10:25:15Z  2026-11-20 10:40:15Z   15m  #7        failure (ci/test), CHECKS_FAILED, started for: Batch bisection
 
 Stay 2 of 2: base main, queue default, entered 2026-11-20 11:00:00Z: merged after 22m 16s
   time in queue 22m 16s: waiting 2m 16s (capacity 2m 16s), CI 20m in 2 runs, 1 retry, largest batch 1, 0 bisections
-  TIME                  WAIT  STEP
-  2026-11-20 10:59:57Z     -  requeue command by @alice
-  2026-11-20 11:00:00Z    3s  entered queue default
-  2026-11-20 11:02:00Z    2m  checks started (First time checks)
-  2026-11-20 11:12:00Z   10m  checks ended: failure (ci/e2e), CHECKS_RETRIED, re-embarked
-  2026-11-20 11:12:04Z    4s  CI job retried by rule Retry flaky jobs (attempt 1)
-  2026-11-20 11:12:10Z    6s  checks started (Re-embarked pull requests)
-  2026-11-20 11:22:10Z   10m  checks ended: success, retry 1
-  2026-11-20 11:22:15Z    5s  merged
-  2026-11-20 11:22:16Z    1s  left the queue: merged
+  TIME                    WAIT  STEP
+  2026-11-20 10:59:57Z       -  requeue command by @alice
+  2026-11-20 11:00:00Z      3s  entered queue default
+  2026-11-20 11:02:00Z   2m 0s  checks started (First time checks)
+  2026-11-20 11:12:00Z  10m 0s  checks ended: failure (ci/e2e), CHECKS_RETRIED, re-embarked
+  2026-11-20 11:12:04Z      4s  CI job retried by rule Retry flaky jobs (attempt 1)
+  2026-11-20 11:12:10Z      6s  checks started (Re-embarked pull requests)
+  2026-11-20 11:22:10Z  10m 0s  checks ended: success, retry 1
+  2026-11-20 11:22:15Z      5s  merged
+  2026-11-20 11:22:16Z      1s  left the queue: merged
   RUN  STARTED               ENDED                 TIME  BATCH  RESULT
     1  2026-11-20 11:02:00Z  2026-11-20 11:12:00Z   10m  #7     failure (ci/e2e), CHECKS_RETRIED, re-embarked
     2  2026-11-20 11:12:10Z  2026-11-20 11:22:10Z   10m  #7     success, retry 1, started for: Re-embarked pull requests

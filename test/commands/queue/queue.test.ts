@@ -193,7 +193,7 @@ describe("mq queue over several repositories", () => {
     );
   });
 
-  it("on a terminal at 60, 80 and 120 columns: ETA and STATE (the answer) stay; PARTITION and BASE give way first; a screen of rows", async () => {
+  it("on a terminal at 60, 80 and 120 columns: ETA and STATE (the answer) stay; BASE, QUEUE and PARTITION become one column naming each row's lane; a screen of rows", async () => {
     const at = async (columns: number) => {
       const r = await runMq(["--repo", "acme/web", "queue", ...window, "--color", "never"], {
         apiUrl: simulated.url,
@@ -220,8 +220,18 @@ describe("mq queue over several repositories", () => {
       expect(prs.length).toBeLessThanOrEqual(30);
     }
     expect(wide[0]).toMatch(/^BASE +QUEUE +PARTITION +POS +PR +IN QUEUE +ETA +STATE$/);
-    expect(middle.join(" ")).toMatch(/not shown at 80 columns: BASE, PARTITION \(/);
-    expect(narrow.join(" ")).toMatch(/not shown at 60 columns: BASE, QUEUE, PARTITION, IN QUEUE \(/);
+    // at 80 the three did not fit: one QUEUE column of what tells the lanes apart, so that no two
+    // rows read the same lane and position (PARTITION dropped, two rows read "default 1")
+    expect(middle[0]).toMatch(/^QUEUE +POS +PR +ETA +STATE$/);
+    const lanes = middle.map((l) => /^(\S.*?) +(\d+) +#\d+ /.exec(l)).filter((m) => m !== null);
+    expect(lanes.map((m) => m[1])).toContain("main default/api");
+    expect(lanes.map((m) => m[1])).toContain("release/v2 default");
+    const places = lanes.map((m) => `${m[1]} ${m[2]}`);
+    expect(new Set(places).size).toBe(places.length);
+    expect(middle.join(" ")).toMatch(/not shown at 80 columns: IN QUEUE \(/);
+    // narrower: the position goes with its lane, never shown without it
+    expect(narrow[0]).toMatch(/^ +PR +ETA +STATE$/);
+    expect(narrow.join(" ")).toMatch(/not shown at 60 columns: QUEUE, POS, IN QUEUE \(/);
   });
 
   it("a repository that cannot be read is named, the others shown, and its exit code is the command's", async () => {

@@ -289,12 +289,12 @@ describe("mq stats --repo a,b: a row per repository and an exact total", () => {
     expect(r.out).toBe(
       "repository  avg_queue_time  max_queue_time  min_queue_time\n" +
         "acme/web               10m             15m              5m\n" +
-        "acme/api               20m              1h              1m\n" +
-        "total                  n/a              1h              1m\n" +
+        "acme/api               20m           1h 0m              1m\n" +
+        "total                  n/a           1h 0m              1m\n" +
         "\n" +
         "n/a: total avg_queue_time: the API sends avg_queue_time without the count behin…\n",
     );
-    expect(r.err).toBe("2 repositories total-queue-time, 2026-11-20 10:00Z → 2026-11-20 12:00Z\n");
+    expect(r.err).toBe("2 repositories total-queue-time, 2026-11-20 10:00:00Z → 2026-11-20 12:00:00Z\n");
   });
 
   it("a table wider than the terminal leaves figures out, naming them under it, and prints each row once (checks-retries at 60, summary at 80; it split into parts that repeated every row)", async () => {
@@ -325,13 +325,13 @@ describe("mq stats --repo a,b: a row per repository and an exact total", () => {
       columns: 80,
     });
     expect(r.code).toBe(0);
-    expect(r.err).toBe("1 repository failure-rate, 2026-11-20 10:00Z → 2026-11-20 12:00Z\n");
+    expect(r.err).toBe("1 repository failure-rate, 2026-11-20 10:00:00Z → 2026-11-20 12:00:00Z\n");
     expect(requests).toEqual([`/v1/repos/acme/web/stats/failure_rate?${QUERY}`]);
     const summary = await mq(["stats", "summary", "--repo", "acme/web,acme/web", ...WINDOW, "--color", "never"], {
       stdoutIsTTY: true,
       columns: 80,
     });
-    expect(summary.err.split("\n")[0]).toBe("1 repository summary, 2026-11-20 10:00Z → 2026-11-20 12:00Z");
+    expect(summary.err.split("\n")[0]).toBe("1 repository summary, 2026-11-20 10:00:00Z → 2026-11-20 12:00:00Z");
   });
 
   it("no data in any repository: a line on stderr saying what was asked, nothing on stdout", async () => {
@@ -339,8 +339,8 @@ describe("mq stats --repo a,b: a row per repository and an exact total", () => {
     expect(r.code).toBe(0);
     expect(r.out).toBe("");
     expect(r.err).toBe(
-      "2 repositories failure-rate, 2026-11-20 10:00Z → 2026-11-20 12:00Z\n" +
-        "mq: no failure-rate data in any of the 2 repositories in 2026-11-20 10:00Z → 2026-11-20 12:00Z with --queue hotfix --since 2026-11-20T10:00:00Z --until 2026-11-20T12:00:00Z; try fewer filters or a longer --since (e.g. --since 7d).\n",
+      "2 repositories failure-rate, 2026-11-20 10:00:00Z → 2026-11-20 12:00:00Z\n" +
+        "mq: no failure-rate data in any of the 2 repositories in 2026-11-20 10:00:00Z → 2026-11-20 12:00:00Z with --queue hotfix --since 2026-11-20T10:00:00Z --until 2026-11-20T12:00:00Z; try fewer filters or a longer --since (e.g. --since 7d).\n",
     );
   });
 
