@@ -97,7 +97,9 @@ describe("SIGINT", () => {
     run.child.kill("SIGINT");
     run.child.kill("SIGINT");
     const r = await interrupt(run);
-    expect(r.code).toBe(130);
+    // the status a shell reports (128 + 2 for SIGINT): the run ends at the first signal, and a later
+    // one can land while Node is tearing the process down, when the signal's default applies
+    expect(r.code ?? (r.signal === "SIGINT" ? 130 : r.signal), r.stderr).toBe(130);
     expect(r.stdout).toBe("");
   });
 });
