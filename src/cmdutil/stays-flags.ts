@@ -28,6 +28,12 @@ export interface StaysFlags {
   archive: ArchiveMode;
   /** requests in flight over the API (parallel time slices; 1: page after page) */
   parallel: number;
+  /**
+   * Without --until (and not reading --archive, which keeps mq's clock): the window again at the
+   * server's present, which run() learns (src/watch/present.ts); since/until above are at mq's clock,
+   * only to check the flags before any request.
+   */
+  atPresent?: (present: Date) => { since: Date; until: Date };
 }
 
 /** --since and --until; `defaultWords` is the default length in words ("7 days"). */
@@ -78,5 +84,20 @@ export function parseStaysFlags(flags: StaysRawFlags, ctx: Context, defaultMs: n
   const { since, until } = parseStaysWindow(flags, ctx.now(), defaultMs);
   const baseRef = flags.baseRef !== undefined ? requireNonEmptyItems("--base-ref", [flags.baseRef])[0] : undefined;
   const queues = flags.queue !== undefined ? requireNonEmptyItems("--queue", flags.queue) : undefined;
-  return { since, until, baseRef, queues, archive: resolveArchiveMode(flags.archive, ctx.env), parallel: parseParallelFlag(flags) };
+  const archive = resolveArchiveMode(flags.archive, ctx.env);
+  const atPresent = presentWindow(flags, archive, defaultMs);
+  return { since, until, baseRef, queues, archive, parallel: parseParallelFlag(flags), ...(atPresent ? { atPresent } : {}) };
+}
+
+/**
+ * "Now" is the server's present when --until is not given, unless the archive alone is read
+ * (--archive): the window at a present learnt in run(), relative flags counting back from it.
+ */
+export function presentWindow(
+  flags: { since?: string; until?: string },
+  archive: ArchiveMode,
+  defaultMs: number,
+): ((present: Date) => { since: Date; until: Date }) | undefined {
+  if (flags.until !== undefined || archive === "always") return undefined;
+  return (present) => parseStaysWindow(flags, present, defaultMs);
 }

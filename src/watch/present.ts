@@ -1,8 +1,8 @@
-// The server's present, the one instant a watch's windows end at: the Date header of the API's
-// answer (RFC 9110: the instant the origin made it; the bundled server sends its simulated present,
-// which `mq serve --now` sets in the past and --speed moves). mq's own clock is only the fallback
-// for an answer without a usable Date. Asked with one event of the log at most, and only what
-// arrived since the present known before.
+// The server's present, the one instant a watch's windows end at and the "now" of mq queue, mq why
+// and mq wait without --until: the Date header of the API's answer (RFC 9110: the instant the origin
+// made it; the bundled server sends its simulated present, which `mq serve --now` sets in the past
+// and --speed moves). mq's own clock is only the fallback for an answer without a usable Date.
+// Asked with one event of the log at most, and only what arrived since the present known before.
 import type { Context } from "../context.js";
 import { formatInstant } from "../cmdutil/time.js";
 import type { RepoName } from "../cmdutil/repos.js";

@@ -27,6 +27,8 @@ export interface QueueOptions {
   parallel: number;
   /** --watch: seconds between polls; undefined without it */
   watchSeconds?: number;
+  /** without --until or --archive: the lookback at the server's present, learnt when it runs */
+  atPresent?: (present: Date) => { since: Date; until: Date };
 }
 
 /** Seconds between the polls of --watch by default. */
@@ -46,7 +48,7 @@ export function NewCmdQueue(ctx: Context, runF?: (opts: QueueOptions) => Promise
         `how far back to read the log (lookback): ${TIME_VALUE_HELP} (default: 7 days before --until); a stay entered earlier with no event since is not seen`,
       ),
     )
-    .addOption(new Option("--until <time>", "the instant whose queue is shown (default: now)"));
+    .addOption(new Option("--until <time>", "the instant whose queue is shown (default: now, the server's present)"));
   addStayFilterFlags(cmd);
   return addArchiveFlags(
     addWatchFlags(
@@ -64,7 +66,7 @@ export function NewCmdQueue(ctx: Context, runF?: (opts: QueueOptions) => Promise
 
 export function parseQueueFlags(flags: RawFlags, ctx: Context): QueueOptions {
   const format = resolveOutputFormat(ctx, { command: "mq queue" });
-  const { since, until, baseRef, queues, archive, parallel } = parseStaysFlags(flags, ctx, DEFAULT_QUEUE_LOOKBACK_MS);
+  const { since, until, baseRef, queues, archive, parallel, atPresent } = parseStaysFlags(flags, ctx, DEFAULT_QUEUE_LOOKBACK_MS);
   const partitions = flags.partition !== undefined ? requireNonEmptyItems("--partition", flags.partition) : undefined;
   let fields: string[] | undefined;
   if (flags.fields !== undefined) {
@@ -87,5 +89,17 @@ export function parseQueueFlags(flags: RawFlags, ctx: Context): QueueOptions {
       [flags.archive === true, "--watch reads new events from the API, not from --archive."],
     ],
   });
-  return { since, until, baseRef, queues, partitions, fields, format, archive: flags.watch ? "never" : archive, parallel, watchSeconds };
+  return {
+    since,
+    until,
+    baseRef,
+    queues,
+    partitions,
+    fields,
+    format,
+    archive: flags.watch ? "never" : archive,
+    parallel,
+    watchSeconds,
+    ...(atPresent ? { atPresent } : {}),
+  };
 }

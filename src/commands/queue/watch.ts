@@ -16,6 +16,7 @@ import { queueRecord, type QueueRecord } from "../../queue/records.js";
 import { messageSecrets } from "../../secrets.js";
 import { watchesScreen } from "../../watch/flags.js";
 import { runWatchLoop } from "../../watch/loop.js";
+import { ServerPresent } from "../../watch/present.js";
 import type { QueueOptions } from "./index.js";
 import { renderQueueTable } from "./table.js";
 
@@ -37,7 +38,9 @@ const signature = (r: QueueRecord) =>
 export async function watchQueue(opts: QueueOptions, ctx: Context, repos: readonly RepoName[], intervalSeconds: number): Promise<void> {
   // new events come from the API: the archive holds the past only
   const source: EventSource = apiEventSource(ctx);
-  const lookbackMs = opts.until.getTime() - opts.since.getTime();
+  // each poll's instant is the server's present; the repositories share one API URL, so one
+  // server: asked of the first
+  const present = new ServerPresent(ctx, repos[0]!);
   const filter = { queues: opts.queues, partitions: opts.partitions };
   const screen = watchesScreen(ctx, opts.format);
   const clean = (text: string) => messageText(redact(text, messageSecrets(ctx)));
@@ -45,12 +48,14 @@ export async function watchQueue(opts: QueueOptions, ctx: Context, repos: readon
 
   /** the lookback of each repository, once: what following it needs is kept, and the newest event read */
   const readLookback = async (start: Date) => {
+    const window = opts.atPresent ? opts.atPresent(start) : opts;
+    const lookbackMs = window.until.getTime() - window.since.getTime();
     const { failed, error } = await eachRepo(
       ctx,
       repos,
       async (repo, repository) => {
         const follower = new QueueFollower(source, repo, {
-          since: opts.since,
+          since: window.since,
           lookbackMs,
           baseRef: opts.baseRef,
           parallel: opts.parallel,
@@ -123,10 +128,20 @@ export async function watchQueue(opts: QueueOptions, ctx: Context, repos: readon
     return out;
   };
 
+  let known: Date | undefined;
   await runWatchLoop(ctx, {
     intervalSeconds,
     screen,
-    async tick(at, first) {
+    async tick(_clock, first) {
+      let at: Date;
+      try {
+        at = await present.next();
+      } catch (err) {
+        // a poll that cannot learn the present tries again at the last one it knew
+        if (first || known === undefined || ctx.signal.aborted) throw err;
+        at = known;
+      }
+      known = at;
       if (first) await readLookback(at);
       else await poll(at);
       return screen ? { frame: frame(at.getTime()) } : { records: changes(at.getTime()) };

@@ -19,8 +19,10 @@ export const DEFAULT_WAIT_LOOKBACK_MS = 7 * 86_400_000;
 
 export interface WaitOptions {
   pullRequest: number;
-  /** how far back the first read looks for the pull request's stay */
+  /** how far back the first read looks for the pull request's stay (at mq's clock: see sinceAt) */
   since: Date;
+  /** the same at the server's present, learnt when it runs: the log's "now" */
+  sinceAt: (present: Date) => Date;
   intervalSeconds: number;
   maxWaitSeconds: number;
   format: OutputFormat;
@@ -67,8 +69,11 @@ export function parseWaitFlags(number: string, flags: RawFlags, ctx: Context): W
       throw new UsageError(`--max-wait must be a duration from 1s to 7d (30s, 20m, 2h), not "${flags.maxWait}".`);
     maxWaitSeconds = s;
   }
-  const now = ctx.now();
-  const since = flags.since !== undefined ? parseTimeFlag("--since", flags.since, now) : new Date(now.getTime() - DEFAULT_WAIT_LOOKBACK_MS);
-  if (since.getTime() >= now.getTime()) throw new UsageError("--since must be before now.");
-  return { pullRequest, since, intervalSeconds, maxWaitSeconds, format };
+  const sinceAt = (now: Date) => {
+    const since =
+      flags.since !== undefined ? parseTimeFlag("--since", flags.since, now) : new Date(now.getTime() - DEFAULT_WAIT_LOOKBACK_MS);
+    if (since.getTime() >= now.getTime()) throw new UsageError("--since must be before now.");
+    return since;
+  };
+  return { pullRequest, since: sinceAt(ctx.now()), sinceAt, intervalSeconds, maxWaitSeconds, format };
 }

@@ -19,6 +19,7 @@ import { truncateToWidth } from "../../iostreams/terminal-width.js";
 import { QueueFollower } from "../../queue/follower.js";
 import { sleepOf } from "../../watch/loop.js";
 import type { QueueEntry } from "../../queue/reconstruct.js";
+import { ServerPresent } from "../../watch/present.js";
 import type { WaitOptions } from "./index.js";
 
 const iso = (t: number | null) => (t === null ? null : formatInstant(t));
@@ -45,15 +46,19 @@ export async function runWait(opts: WaitOptions, ctx: Context): Promise<void> {
   // new events come from the API: the archive holds the past only
   const source = apiEventSource(ctx);
   const q = { owner: repo.owner, name: repo.name, pullRequest: pr, parallel: 1 };
-  const startMs = ctx.now().getTime();
-  const deadline = startMs + opts.maxWaitSeconds * 1000;
+  // --max-wait is real time, on mq's clock; the log's "now" is the server's present (the Date of
+  // its answers), asked again at each poll
+  const deadline = ctx.now().getTime() + opts.maxWaitSeconds * 1000;
+  const present = new ServerPresent(ctx, repo);
+  const startMs = (await present.next()).getTime();
+  const since = opts.sinceAt(new Date(startMs));
   const records =
     ctx.io.isStdoutTerminal() && opts.format === "table"
       ? undefined
       : createRecordWriter(opts.format === "json" ? "json" : "ndjson", ctx.io.stdout);
   const status = ctx.io.isStderrTerminal() && records === undefined;
   // the queue around it, for the status line's position and estimate
-  const queue = status ? new QueueFollower(source, repo, { since: opts.since, parallel: 1 }) : undefined;
+  const queue = status ? new QueueFollower(source, repo, { since, parallel: 1 }) : undefined;
   const place = (entries: readonly QueueEntry[] | undefined) => entries?.find((e) => e.stay.pullRequest === pr);
   let entries: readonly QueueEntry[] | undefined;
   const cut = (line: string) => {
@@ -61,9 +66,10 @@ export async function runWait(opts: WaitOptions, ctx: Context): Promise<void> {
     return width ? truncateToWidth(line, Math.max(10, width - 1)) : line;
   };
 
-  const events = await readPullRequestEvents(source, { ...q, since: opts.since, until: new Date(startMs) });
+  const events = await readPullRequestEvents(source, { ...q, since, until: new Date(startMs) });
   const seen = new Set(events.map((e) => e.id));
-  let watermark = Math.max(opts.since.getTime(), ...events.map((e) => Date.parse(e.received_at)).filter(Number.isFinite));
+  let presentMs = startMs;
+  let watermark = Math.max(since.getTime(), ...events.map((e) => Date.parse(e.received_at)).filter(Number.isFinite));
   const initial = latest(pr, events, startMs);
   // gone before the call: say when, at once
   const first = initial && initial.stay.outcome !== "open" ? initial : undefined;
@@ -81,19 +87,20 @@ export async function runWait(opts: WaitOptions, ctx: Context): Promise<void> {
     if (records) await records.writeMany([r as unknown as Record<string, unknown>]);
   };
   try {
-    if (first) return await finish(ctx, opts, pr, first, records, status, true);
+    if (first) return await finish(ctx, opts, pr, first, records, status, true, startMs);
     entries = await queue?.start(new Date(startMs));
     await report(initial, startMs);
     for (;;) {
       const now = ctx.now().getTime();
       if (now >= deadline) {
-        const w = latest(pr, events, now);
+        const w = latest(pr, events, presentMs);
         throw new WaitTimeoutError(
           `#${pr} ${w ? `is still in the queue (${w.state ?? "queued"})` : "has not entered a queue"} after --max-wait ${formatDuration(opts.maxWaitSeconds)}.`,
         );
       }
       await sleepOf(ctx)(Math.min(opts.intervalSeconds * 1000, Math.max(1, deadline - now)), ctx.signal);
-      const until = ctx.now().getTime();
+      const until = (await present.next()).getTime();
+      presentMs = until;
       // only what arrived since the newest event seen (the API has no "after id": ask from that
       // instant and drop the ids already read); never past now, whatever a server stamps
       for await (const e of source.events({ ...q, since: new Date(Math.min(watermark, until)), until: new Date(until) })) {
@@ -108,7 +115,7 @@ export async function runWait(opts: WaitOptions, ctx: Context): Promise<void> {
       if (w && w.stay.outcome !== "open") {
         // the bisections naming it, for the culprit of its batch: one read over its last stay
         const full = await readPullRequestEvents(source, { ...q, since: new Date(w.stay.enteredAt), until: new Date(until) });
-        return await finish(ctx, opts, pr, latest(pr, full, until) ?? w, records, status, false);
+        return await finish(ctx, opts, pr, latest(pr, full, until) ?? w, records, status, false, until);
       }
       await report(w, until);
     }
@@ -189,8 +196,8 @@ async function finish(
   records: ReturnType<typeof createRecordWriter> | undefined,
   status: boolean,
   before: boolean,
+  nowMs: number,
 ): Promise<void> {
-  const nowMs = ctx.now().getTime();
   const line = whyLine(pr, w) + (before ? " (before the call)" : "");
   if (status) ctx.io.stderr.write("\r\x1b[K");
   const merged = w.stay.outcome === "merged";

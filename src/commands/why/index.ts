@@ -6,7 +6,7 @@ import { Command, Option } from "commander";
 import type { Context, OutputFormat } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { resolveOutputFormat } from "../../cmdutil/output.js";
-import { addArchiveFlags, addWindowFlags, parseParallelFlag, parseStaysWindow } from "../../cmdutil/stays-flags.js";
+import { addArchiveFlags, addWindowFlags, parseParallelFlag, parseStaysWindow, presentWindow } from "../../cmdutil/stays-flags.js";
 import { resolveArchiveMode } from "../../cmdutil/archive.js";
 import type { ArchiveMode } from "../../archive/choose.js";
 import { parsePullRequestArgument } from "../../cmdutil/pull-request.js";
@@ -23,6 +23,8 @@ export interface WhyOptions {
   format: OutputFormat;
   archive: ArchiveMode;
   parallel: number;
+  /** without --until or --archive: the window at the server's present, learnt when it runs */
+  atPresent?: (present: Date) => { since: Date; until: Date };
 }
 
 interface RawFlags {
@@ -49,13 +51,16 @@ export function parseWhyFlags(number: string, flags: RawFlags, ctx: Context): Wh
   if (format === "csv") throw new UsageError("mq why writes text or -o json (one document); -o csv has no rows to write.");
   const pullRequest = parsePullRequestArgument(number);
   const { since, until } = parseStaysWindow(flags, ctx.now(), DEFAULT_WHY_WINDOW_MS);
+  const archive = resolveArchiveMode(flags.archive, ctx.env);
+  const atPresent = presentWindow(flags, archive, DEFAULT_WHY_WINDOW_MS);
   return {
     pullRequest,
     since,
     until,
     all: flags.all === true,
     format,
-    archive: resolveArchiveMode(flags.archive, ctx.env),
+    archive,
     parallel: parseParallelFlag(flags),
+    ...(atPresent ? { atPresent } : {}),
   };
 }

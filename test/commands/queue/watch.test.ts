@@ -1,5 +1,6 @@
-// `mq queue --watch` in-process against the bundled simulation at a fixed history, the clock moved by
-// the test: in a pipe, the first poll writes every pull request in the queue ("queued"), a later
+// `mq queue --watch` in-process against the bundled simulation at a fixed history, the server's
+// present moved by the test and mq's clock a week ahead of it (each poll's instant is the server's
+// present, the Date of its answers): in a pipe, the first poll writes every pull request in the queue ("queued"), a later
 // one exactly the changes between `mq queue`'s two queues (entered, changed, merged, left), each
 // poll asking only for the events since the newest one read; on a terminal, the table redrawn on
 // the alternate screen, left again on Ctrl-C (exit 130).
@@ -8,28 +9,44 @@ import { main } from "../../../src/main.js";
 import { startServer, type RunningServer } from "../../../src/server/index.js";
 import { testContext } from "../../helpers/context.js";
 import { runMq } from "../../reliability/harness.js";
+import { drivenServer, type DrivenServer } from "../../helpers/watch.js";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
 const T0 = new Date("2026-11-20T09:00:00Z");
 const T1 = new Date("2026-11-20T09:40:00Z");
+/** mq's clock runs a week ahead of the server's present: a queue at mq's clock would be a week off */
+const SKEW = 7 * 86_400_000;
 let server: RunningServer;
+/** the same history, the present at T0 for the plain runs, and one more for each watch */
+let plain: DrivenServer;
+const driven: DrivenServer[] = [];
+const at0Server = async () => {
+  const d = await drivenServer(T0, { days: 8, repos: ["acme/web"] });
+  driven.push(d);
+  return d;
+};
 beforeAll(async () => {
   server = await startServer({ now: NOW, days: 8, repos: ["acme/web"] });
+  plain = await at0Server();
 });
-afterAll(() => server?.close());
+afterAll(async () => {
+  await Promise.all([server?.close(), ...driven.map((d) => d.server.close())]);
+});
 
 type Row = Record<string, unknown> & { pull_request: number; entered_at: string };
 
 async function queueAt(at: Date): Promise<Row[]> {
-  const r = await runMq(["queue", "--until", at.toISOString(), "-o", "json"], { apiUrl: server.url, now: () => at });
+  plain.set(at);
+  const r = await runMq(["queue", "--until", at.toISOString(), "-o", "json"], { apiUrl: plain.url, now: () => at });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as Row[];
 }
 
-/** Runs `mq queue --watch` until STOP says so; the clock is CLOCK() */
-async function watch(args: string[], clock: () => Date, stop: (out: string) => boolean, tty = false) {
+/** Runs `mq queue --watch` against WATCHED until STOP says so; mq's clock a week ahead of its present */
+async function watch(watched: DrivenServer, args: string[], stop: (out: string) => boolean, tty = false) {
+  const server = watched.server;
   const ac = new AbortController();
-  const ctx = testContext({ signal: ac.signal, now: clock, tty, columns: 120 });
+  const ctx = testContext({ signal: ac.signal, now: () => new Date(watched.now().getTime() + SKEW), tty, columns: 120 });
   const before = server.requests.length;
   const done = main(["--api-url", server.url, "--token", "t", "--repo", "acme/web", "--color", "never", "queue", "--watch", ...args], ctx);
   let code: number | undefined;
@@ -52,20 +69,17 @@ const key = (r: Row) => `${r.pull_request} ${r.entered_at}`;
 describe("mq queue --watch", () => {
   it("in a pipe: the queue, then a record per change, as mq queue's two queues differ", async () => {
     const [at0, at1] = [await queueAt(T0), await queueAt(T1)];
-    let clock = T0;
+    const watched = await at0Server();
+    const server = watched.server;
     let mark = 0;
-    const r = await watch(
-      ["--interval", "0.1"],
-      () => clock,
-      (out) => {
-        if (clock === T0 && out.includes(`"at":"${T0.toISOString().replace(".000Z", "Z")}"`)) {
-          // the lookback is read: from here on, polls
-          mark = server.requests.length;
-          clock = T1;
-        }
-        return out.includes(`"at":"${T1.toISOString().replace(".000Z", "Z")}"`);
-      },
-    );
+    const r = await watch(watched, ["--interval", "0.1"], (out) => {
+      if (watched.now().getTime() === T0.getTime() && out.includes(`"at":"${T0.toISOString().replace(".000Z", "Z")}"`)) {
+        // the lookback is read: from here on, polls
+        mark = server.requests.length;
+        watched.set(T1);
+      }
+      return out.includes(`"at":"${T1.toISOString().replace(".000Z", "Z")}"`);
+    });
     expect(r.code, r.stderr).toBe(130);
     const records = r.stdout
       .trim()
@@ -97,7 +111,12 @@ describe("mq queue --watch", () => {
     expect(gone.length).toBeGreaterThan(0);
     expect(changes.filter((x) => x.change === "merged").length).toBeGreaterThan(0);
     // the lookback read once, then only the events since the newest one read
-    const polls = server.requests.slice(mark).map((q) => q.url);
+    const all = server.requests.slice(mark).map((q) => q.url);
+    // and, each poll, the present: one event at most, from the present known before
+    const present = all.filter((u) => !u.includes("event_type="));
+    expect(present.length).toBeGreaterThan(0);
+    for (const u of present) expect(u).toMatch(/\/logs\?per_page=1&received_from=2026-11-20T09%3A[04]0%3A00Z$/);
+    const polls = all.filter((u) => u.includes("event_type="));
     expect(polls.length).toBeGreaterThan(0);
     for (const u of polls) {
       const from = Date.parse(decodeURIComponent(/received_from=([^&]+)/.exec(u)![1]!));
@@ -108,12 +127,7 @@ describe("mq queue --watch", () => {
   }, 120_000);
 
   it("on a terminal: redrawn in place on the alternate screen, left on Ctrl-C", async () => {
-    const r = await watch(
-      ["--interval", "0.1"],
-      () => T0,
-      (out) => out.split("\x1b[H\x1b[2J").length > 2,
-      true,
-    );
+    const r = await watch(await at0Server(), ["--interval", "0.1"], (out) => out.split("\x1b[H\x1b[2J").length > 2, true);
     expect(r.code).toBe(130);
     expect(r.stdout.startsWith("\x1b[?1049h\x1b[H\x1b[2J")).toBe(true);
     expect(r.stdout.endsWith("\x1b[?1049l")).toBe(true);

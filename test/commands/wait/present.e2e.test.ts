@@ -1,6 +1,7 @@
 // `mq wait N` against the bundled server with a running present (mq serve --speed): the pull
 // request is one the queue held at the start, the present runs 600 times as fast as the real
-// clock (a simulated hour in six seconds), and mq's clock is the server's. Whatever happens to it,
+// clock (a simulated hour in six seconds), and mq's clock runs a week ahead of the server's present
+// (the log's "now" is the server's, the Date of its answers; --max-wait is mq's). Whatever happens to it,
 // wait's exit code and last record must agree with what the log then says of its stay (mq why).
 // In-process, but seconds of simulation and waiting: the e2e half.
 import { afterAll, describe, expect, it } from "vitest";
@@ -20,9 +21,9 @@ describe("mq wait against a running present", () => {
       const server = await startServer({ now: T0, speed: 600, speedFrom: from, days: 2, dialect });
       servers.push(server);
       const clock = movingClock(T0, 600, from);
-      const mq = (args: string[]) => runMq(args, { apiUrl: server.url, now: () => new Date(clock()) });
+      const mq = (args: string[]) => runMq(args, { apiUrl: server.url, now: () => new Date(clock() + 7 * 86_400_000) });
       // the queue at the start, fixed: the first pull request whose checks run
-      const queue = await mq(["queue", "--since", "1d", "--until", T0.toISOString(), "-o", "json"]);
+      const queue = await mq(["queue", "--since", "2026-11-19T14:40:00Z", "--until", T0.toISOString(), "-o", "json"]);
       expect(queue.code, queue.stderr).toBe(0);
       const rows: Array<{ pull_request: number; state: string }> = JSON.parse(queue.stdout);
       const pr = (rows.find((r) => r.state === "checks_running") ?? rows[0]!).pull_request;

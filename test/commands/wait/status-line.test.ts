@@ -1,18 +1,20 @@
-// mq wait's status line on a terminal, against the bundled simulation at a fixed present: the pull
+// mq wait's status line on a terminal, against the bundled simulation at a fixed present (mq's clock
+// a week ahead of it: the log's "now" is the server's present, the Date of its answers): the pull
 // request's queue, its position among those of its queue and partition, its state, and the
 // estimated merge time as a range from now, as `mq queue` gives them at the same instant; the line
 // is cut to the terminal's width (a wrapped line would not be rewritten in place).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDuration } from "../../../src/output/format.js";
-import { startServer, type RunningServer } from "../../../src/server/index.js";
 import { runMq } from "../../reliability/harness.js";
+import { drivenServer, type DrivenServer } from "../../helpers/watch.js";
 
 const T0 = new Date("2026-11-20T09:00:00Z");
-let server: RunningServer;
+const WEEK_AHEAD = new Date(T0.getTime() + 7 * 86_400_000);
+let server: DrivenServer;
 beforeAll(async () => {
-  server = await startServer({ now: new Date("2026-11-20T12:00:00Z"), days: 8, repos: ["acme/web"] });
+  server = await drivenServer(T0, { days: 8, repos: ["acme/web"] });
 });
-afterAll(() => server?.close());
+afterAll(() => server?.server.close());
 
 type Row = {
   pull_request: number;
@@ -29,7 +31,7 @@ function waitOnTerminal(pr: number, columns: number) {
   const ac = new AbortController();
   return runMq(["wait", String(pr), "--since", "7d", "--interval", "30"], {
     apiUrl: server.url,
-    now: () => T0,
+    now: () => WEEK_AHEAD,
     tty: true,
     columns,
     signal: ac.signal,

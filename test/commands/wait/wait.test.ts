@@ -1,6 +1,7 @@
 // `mq wait N` against a loopback server whose present moves: the hand-made history of #7
-// (test/insights/fixture.ts) is served up to an instant, the test moves mq's clock on and appends
-// the events that follow, as they would arrive. Exit 0 on a merge, 1 on a failure with the why line,
+// (test/insights/fixture.ts) is served up to an instant, the test moves the server's present (the
+// Date of its answers, the log's "now" for mq wait) on and appends the events that follow, as they
+// would arrive; --max-wait counts on mq's clock. Exit 0 on a merge, 1 on a failure with the why line,
 // 124 when --max-wait runs out, 130 on Ctrl-C, at once when it left before the call.
 import { afterEach, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../../src/server/index.js";
@@ -18,8 +19,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function serve(cut: string) {
-  server = await startServer({ now: new Date(cut), events: { "acme/web": upTo(cut) as never } });
+/** the history up to CUT, the server's present NOW() (whole seconds) */
+async function serve(cut: string, now: () => Date = () => new Date(cut)) {
+  const clock = () => Math.floor(now().getTime() / 1000) * 1000;
+  server = await startServer({ now: new Date(cut), clock, events: { "acme/web": upTo(cut) as never } });
   return server;
 }
 
@@ -30,14 +33,20 @@ async function requestsReach(s: RunningServer, n: number) {
 
 const SINCE = ["--since", "2026-11-20T00:00:00Z"];
 const POLL = /^\/v1\/repos\/acme\/web\/logs\?pull_request=7&received_from=[^&]+&received_to=[^&]+&per_page=100$/;
+/** the present asked: one event at most, from the present known before */
+const PRESENT = /^\/v1\/repos\/acme\/web\/logs\?per_page=1(&received_from=[^&]+)?$/;
 
 describe("mq wait N", () => {
   it("exit 1 when it leaves without merging: a record per change, the why line on stderr", async () => {
-    const s = await serve("2026-11-20T10:30:00Z");
     let clock = new Date("2026-11-20T10:30:00Z");
-    const run = runMq(["wait", "7", ...SINCE, "--interval", "0.1", "-o", "ndjson"], { apiUrl: s.url, now: () => clock });
-    // its own events and the bisections of its batched stay, then a first poll
-    await requestsReach(s, 3);
+    const s = await serve("2026-11-20T10:30:00Z", () => clock);
+    // mq's clock a week ahead: only --max-wait counts on it
+    const run = runMq(["wait", "7", ...SINCE, "--interval", "0.1", "-o", "ndjson"], {
+      apiUrl: s.url,
+      now: () => new Date(clock.getTime() + 7 * 86_400_000),
+    });
+    // the present, its own events and the bisections of its batched stay, then a first poll's present
+    await requestsReach(s, 4);
     s.appendEvents("acme/web", arrivingAfter("2026-11-20T10:30:00Z", "2026-11-20T10:45:00Z") as never);
     clock = new Date("2026-11-20T10:45:00Z");
     const r = await run;
@@ -77,27 +86,30 @@ describe("mq wait N", () => {
     ]);
     expect(r.stderr).toBe(`mq: ${why}\n`);
     const urls = s.requests.map((q) => q.url);
-    expect(urls.slice(0, 2)).toEqual([
+    expect(urls.slice(0, 3)).toEqual([
+      "/v1/repos/acme/web/logs?per_page=1",
       "/v1/repos/acme/web/logs?pull_request=7&received_from=2026-11-20T00%3A00%3A00Z&received_to=2026-11-20T10%3A30%3A00Z&per_page=100",
       "/v1/repos/acme/web/logs?event_type=action.queue.batch_bisection_start&event_type=action.queue.batch_bisection_end&received_from=2026-11-20T10%3A00%3A00Z&received_to=2026-11-20T10%3A30%3A00Z&per_page=100",
     ]);
     // each poll asks only from the newest event seen; the last two read its stay again for the culprit
-    const polls = urls.slice(2, -2);
+    const polls = urls.slice(3, -2).filter((u) => !PRESENT.test(u));
     expect(polls.length).toBeGreaterThan(0);
     for (const u of polls) expect(u).toMatch(POLL);
+    // each poll after the present, asked from the one before
+    expect(urls.slice(3, -2).filter((u) => PRESENT.test(u)).length).toBe(polls.length);
     expect(polls[0]).toContain("received_from=2026-11-20T10%3A25%3A15Z");
   });
 
   it("exit 0 when it merges; under GitHub Actions no annotation", async () => {
-    const s = await serve("2026-11-20T11:05:00Z");
     let clock = new Date("2026-11-20T11:05:00Z");
+    const s = await serve("2026-11-20T11:05:00Z", () => clock);
     const run = runMq(["wait", "7", ...SINCE, "--interval", "0.1", "-o", "table"], {
       apiUrl: s.url,
       now: () => clock,
       stdoutIsTTY: true,
       env: { GITHUB_ACTIONS: "true" },
     });
-    await requestsReach(s, 3);
+    await requestsReach(s, 4);
     s.appendEvents("acme/web", arrivingAfter("2026-11-20T11:05:00Z") as never);
     clock = new Date("2026-11-20T11:30:00Z");
     const r = await run;
@@ -117,7 +129,8 @@ describe("mq wait N", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(`::error title=mq wait #7::${why}\n`);
     expect(r.stderr).toBe(`mq: ${why}\n`);
-    expect(s.requests).toHaveLength(2);
+    expect(s.requests.map((q) => q.url)[0]).toBe("/v1/repos/acme/web/logs?per_page=1");
+    expect(s.requests).toHaveLength(3);
   });
 
   it("not queued yet: waits for it within --max-wait, then exit 124", async () => {
@@ -141,7 +154,7 @@ describe("mq wait N", () => {
       now: () => new Date("2026-11-20T10:30:00Z"),
       signal: abort.signal,
     });
-    await requestsReach(s, 3);
+    await requestsReach(s, 4);
     abort.abort();
     const r = await run;
     expect(r.code).toBe(130);
