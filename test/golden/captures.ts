@@ -18,8 +18,8 @@ export interface ScreenCapture {
   /** a command that redraws a screen of its own until stopped (--watch): that screen once it shows this, then Ctrl-C */
   screenWhen?: RegExp;
   /**
-   * what differs from run to run and is no part of the layout, each character replaced by "#" (the
-   * widths stay): the archive's size on disk
+   * what differs from run to run and is no part of the layout, each character but spaces and line
+   * breaks replaced by "#" (the widths and the wrapping stay): the archive's size on disk
    */
   mask?: readonly RegExp[];
   /** the widths at which the screen does not fit yet (a line too wide, or too many lines): a known fault */
@@ -51,7 +51,7 @@ export const CAPTURES: readonly ScreenCapture[] = [
   { name: "stats-summary-watch", line: "mq stats summary --since 7d --watch --interval 3600", screenWhen: /Ctrl-C to stop/, code: 130 },
   // at 60 the command to try is wider: a command to copy is never broken
   { name: "serve", line: "mq serve --port 0 --days 1", interruptWhen: /http:\/\//, overflows: [60] },
-  { name: "archive-status", line: "mq archive status", mask: [/\d+\.\d MiB/g] },
+  { name: "archive-status", line: "mq archive status", mask: [/\d+\.\d\sMiB/g] },
   {
     name: "exporter",
     line: "mq exporter --repo acme/web --since 1h --listen 127.0.0.1:0",

@@ -73,7 +73,7 @@ const screens = new Map<string, string>();
  */
 function stable(c: ScreenCapture, screen: string): string {
   let kept = screen.replaceAll(home, "~").replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT");
-  for (const re of c.mask ?? []) kept = kept.replace(re, (m) => "#".repeat(m.length));
+  for (const re of c.mask ?? []) kept = kept.replace(re, (m) => m.replace(/\S/g, "#"));
   return kept;
 }
 /** a capture's file: the line as typed, then the screen */
