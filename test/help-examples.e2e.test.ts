@@ -23,6 +23,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLES } from "../src/help/examples.js";
 import { tempDir } from "./helpers/tmp.js";
+import { hasTool } from "./helpers/tools.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const shimDir = tempDir("mq-examples-bin-");
@@ -360,14 +361,7 @@ const readmeCases = pages.flatMap((page) =>
     return [`${page}:${line}`, command, skip?.[1]] as const;
   }),
 );
-const hasJq = (() => {
-  try {
-    execFileSync("jq", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasJq = hasTool("jq");
 
 describe("every example of the README and docs/ returns data on the bundled history", () => {
   it("finds the examples of the README and docs/", () => {

@@ -4,18 +4,11 @@
 // instant. After it: at most the line being written then (a key and a write can always cross), then
 // mq's "interrupted" with how to resume, and nothing after that; the exit is 130. Before the fix,
 // the rest of a 100-event page (a whole table at its end) came after the key.
-import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { startShell } from "../helpers/spawn.js";
+import { hasTool } from "../helpers/tools.js";
 
-const hasScript = (() => {
-  try {
-    execFileSync("script", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasScript = hasTool("script");
 
 /** What a terminal 100 columns wide showed of `mq ARGS` when Ctrl-C was typed after `lines` lines. */
 async function interruptedAfter(args: string, lines: number) {

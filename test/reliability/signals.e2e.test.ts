@@ -1,13 +1,13 @@
 // Ctrl-C and closed pipes, through the real binary: SIGINT stops a long --all or --follow within a
 // bound, exit 130, stdout holds only whole lines; a spinner on a terminal is cleared; `| head -1`
 // ends mq quietly with exit 0.
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventRange, pageReply, startFaultServer, type FaultServer } from "../helpers/fault-server.js";
 import { MQ_BIN, startMq, startShell, type Running } from "../helpers/spawn.js";
 import { tempDir } from "../helpers/tmp.js";
+import { hasTool } from "../helpers/tools.js";
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -165,14 +165,7 @@ describe("SIGHUP (the terminal or SSH session closed)", () => {
 
 // A real terminal for stderr: `script` runs mq under a pty (stdout still goes to a file) and a
 // ^C typed into it reaches mq as SIGINT from the terminal driver, as it does for a person.
-const hasScript = (() => {
-  try {
-    execFileSync("script", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasScript = hasTool("script");
 
 /** What a terminal shows after the transcript: carriage returns, line clears and cursor moves applied. */
 function screen(transcript: string): string[] {
