@@ -5,7 +5,7 @@ import { version } from "../package.json";
 import type { Context } from "./context.js";
 import { ensureGlobalOptions, readGlobals } from "./cmdutil/global-options.js";
 import { redact } from "./errors.js";
-import { examplesHelpText } from "./help/examples.js";
+import { examplesHelpText } from "./help/command-examples.js";
 import { messageSecrets } from "./secrets.js";
 import { fitHelpText } from "./output/help-text.js";
 import { exitCodesText, TOPIC_NAMES } from "./help/topic-names.js";
@@ -280,7 +280,7 @@ export function* walk(cmd: Command): Generator<Command> {
   for (const sub of cmd.commands) yield* walk(sub);
 }
 
-/** "stats failure-rate" for `mq stats failure-rate`, "" for mq itself: the key of EXAMPLES. */
+/** "stats failure-rate" for `mq stats failure-rate`, "" for mq itself: the key of the examples. */
 export function commandPath(cmd: Command): string {
   const names: string[] = [];
   for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
