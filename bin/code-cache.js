@@ -33,7 +33,7 @@ const {
 } = require("node:fs");
 const nodeModule = require("node:module");
 const { createRequire } = nodeModule;
-const { dirname, isAbsolute, join } = require("node:path");
+const { basename, dirname, isAbsolute, join } = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { Script } = require("node:vm");
 
@@ -116,11 +116,13 @@ function exists(path) {
 
 /**
  * Runs main.cjs as Node's require would, and returns its exports and `save`, which writes the
- * hand-made code cache when there was none to use (call it once the command has run: the cache
- * then holds the functions it compiled, not only the top level). VARIANT tells apart the caches of
- * runs that compile different code or run under other V8 flags (bin/mq.js: one per command).
- * `cache` says what was done with main.cjs's: "used", "rejected", "missing", "untrusted" or "off".
- * RUNTIME_CACHE: Node's compile cache for the chunks (where Node has one).
+ * hand-made code caches when there were none to use (call it once the command has run: a cache
+ * then holds the functions it compiled, not only the top level). main.cjs loads the commands'
+ * file (dist/commands-*.cjs) through the same loader, on first use, with a cache of its own.
+ * VARIANT tells apart the caches of runs that compile different code or run under other V8 flags
+ * (bin/mq.js: one per command). `cache` says what was done with main.cjs's: "used", "rejected",
+ * "missing", "untrusted" or "off". RUNTIME_CACHE: Node's compile cache for the chunks (where Node
+ * has one).
  */
 function loadMain({
   file = MAIN,
@@ -128,37 +130,61 @@ function loadMain({
   variant = "",
   runtimeCache = typeof nodeModule.enableCompileCache === "function",
 } = {}) {
+  const loaded = [];
+  const load = (path) => {
+    const bundle = loadBundle(path, dir, variant);
+    loaded.push(bundle);
+    return bundle;
+  };
+  let runtime;
+  globalThis[Symbol.for("mq.import")] = (specifier) => {
+    if (runtimeCache) runtime ??= enableRuntimeCache(dir);
+    return import(new URL(specifier, pathToFileURL(file)).href);
+  };
+  globalThis[Symbol.for("mq.require")] = (path) => load(path).exports;
+  const main = load(file);
+  return {
+    exports: main.exports,
+    /** what was done with Node's compile cache, once a chunk was imported: "on", "untrusted" or "off" */
+    runtimeCache: () => (runtimeCache ? runtime : "off"),
+    cache: main.cache,
+    save: () => {
+      for (const bundle of loaded) bundle.save();
+    },
+  };
+}
+
+/**
+ * Runs the CommonJS bundle FILE as Node's require would, through its code cache in DIR: its
+ * exports, what was done with the cache, and `save`.
+ */
+function loadBundle(file, dir, variant) {
   const source = readFileSync(file, "utf8");
   const build = /^\/\/mq-build ([0-9a-f]+)\n/.exec(source)?.[1];
   // the path too: V8 restores the script's name from the cache, and stack traces (--debug) of one
   // copy of mq named another copy's main.cjs when two installs of one build shared the folder
-  const mine = `main-${build}-${pathTag(file)}-${process.versions.v8}-${process.arch}`;
+  const kind = basename(file, ".cjs").replace(/-[0-9a-f]+$/, "");
+  const mine = `${kind}-${build}-${pathTag(file)}-${process.versions.v8}-${process.arch}`;
   const name = build && dir ? `${mine}${variant}.cache` : undefined;
   const trusted = name !== undefined && isOwnPrivate(dir);
+  // a folder that is not there yet is made by the first save (main.cjs's or the commands' file's)
+  const untrustedFolder = name !== undefined && !trusted && exists(dir);
   // null: a damaged file, refused as V8 refuses a cache it cannot use (and written again)
   const read = trusted ? readCache(join(dir, name)) : undefined;
   const cachedData = read ?? undefined;
-  // Node's CommonJS wrapper. Code restored from a code cache has no import() of its own:
-  // main.cjs loads its chunks through this module's (scripts/build.mjs, __mqImport)
+  // Node's CommonJS wrapper. Code restored from a code cache has no import() of its own: the
+  // bundles load their chunks through this module's (scripts/build.mjs, __mqImport)
   const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, { filename: file, cachedData });
   const module = { exports: {}, filename: file, id: file, loaded: false };
-  const base = pathToFileURL(file);
-  let runtime;
-  globalThis[Symbol.for("mq.import")] = (specifier) => {
-    if (runtimeCache) runtime ??= enableRuntimeCache(dir);
-    return import(new URL(specifier, base).href);
-  };
   script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
   module.loaded = true;
   const used = cachedData !== undefined && !script.cachedDataRejected;
   const rejected = read === null || (cachedData !== undefined && !used);
   return {
     exports: module.exports,
-    /** what was done with Node's compile cache, once a chunk was imported: "on", "untrusted" or "off" */
-    runtimeCache: () => (runtimeCache ? runtime : "off"),
-    cache: name === undefined ? "off" : used ? "used" : rejected ? "rejected" : trusted || !exists(dir) ? "missing" : "untrusted",
+    cache: name === undefined ? "off" : used ? "used" : rejected ? "rejected" : untrustedFolder ? "untrusted" : "missing",
     save: () => {
-      if (name === undefined || used || (exists(dir) && !trusted)) return;
+      if (name === undefined || used || untrustedFolder) return;
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         // again: a folder made by someone else since the load is theirs, and "wx" follows no link
@@ -177,7 +203,7 @@ function loadMain({
         for (const other of readdirSync(dir)) {
           // another build's, another copy's (the bench's temporary installs), another V8's, or a
           // crashed run's temporary file; a copy still in use writes its file again when it runs
-          if (!other.startsWith("main-") || (other.startsWith(mine) && other.endsWith(".cache"))) continue;
+          if (!other.startsWith(`${kind}-`) || (other.startsWith(mine) && other.endsWith(".cache"))) continue;
           const path = join(dir, other);
           if (now - statSync(path).mtimeMs > STALE_MS) unlinkSync(path);
         }

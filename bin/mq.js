@@ -10,10 +10,14 @@ const argv = process.argv.slice(2);
 // The first word without a dash names the command (or is a flag's value: main.cjs says which
 // command ran). None: `mq`, `mq --help`, `mq -h` print the top-level help and run nothing.
 const word = argv.find((a) => !a.startsWith("-"));
-// V8's flags below only for a run that may do work: a help page makes no request and keeps no data,
-// and node:v8 loads Node's stream modules (~2 ms of `mq --help`). The help's code cache is made under
-// the same (no) flags as the runs that use it: V8 refuses a cache made under other flags.
-const setFlagsFromString = word === undefined ? () => {} : require("node:v8").setFlagsFromString;
+// V8's flags below only for a run that may do heavy work. `mq --help`, auth, config and completion
+// make at most one request (auth login's check) and keep no data, and node:v8 loads Node's stream
+// modules: ~5 ms of CPU on Node 24, a tenth of starting Node. A code cache is made under the same
+// flags as the runs that use it (V8 refuses a cache made under other flags): these commands' runs
+// always run without them.
+const LIGHT_COMMANDS = new Set(["auth", "config", "completion"]);
+const heavy = word !== undefined && !LIGHT_COMMANDS.has(word);
+const setFlagsFromString = heavy ? require("node:v8").setFlagsFromString : () => {};
 
 // First, before undici compiles its WebAssembly HTTP parser: keep WebAssembly on V8's baseline
 // compiler. Otherwise V8 re-optimises the parser in the background and a short command waits for
@@ -49,7 +53,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   // command name has one), not as the word-less runs (no flags); a line that names serve without
   // running it (`mq help serve`) has no --optimize-for-size: "-no-size-flag" more.
   const command = word !== undefined && /^[a-z]{2,16}$/.test(word) ? word : undefined;
-  const sizeFlag = word !== undefined && !optimizeForSize && command !== "serve" ? "-no-size-flag" : "";
+  const sizeFlag = heavy && !optimizeForSize && command !== "serve" ? "-no-size-flag" : "";
   const variant = (command !== undefined ? `-${command}` : word === undefined ? "" : "-flag-value") + sizeFlag;
   const main = require("./code-cache.js").loadMain({ variant });
   main.exports.run(argv).then((code) => {

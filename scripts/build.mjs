@@ -1,20 +1,25 @@
 // `npm run build:bundle`: src/main.ts bundled into dist/ for bin/mq.js, by esbuild's public options.
 //
 // - dist/main.cjs: what start-up runs, as ONE CommonJS file: every module that src/main.ts reaches
-//   through static imports, and through the import() calls whose target never reaches a heavy
-//   dependency (HEAVY_PACKAGES, HEAVY_FOLDERS). A process that loads only main.cjs never starts Node's ES module loader (a
-//   resolve, a read, a compile and a link per module: ~5 ms for the loader and ~0.3 ms a module on
-//   Node 20), and one file is what a code cache holds (bin/code-cache.js). import() of a module in
-//   main.cjs is esbuild's own: the module is evaluated on its first import, not at start-up.
-// - dist/chunks/*.js: the rest (undici, zod, the server, ora), ES modules split by
-//   esbuild (`splitting`), reached only through import() from main.cjs. The server's worker needs
-//   an ES module of its own (`new Worker(import.meta.url)`, with top-level await).
+//   through static imports. That is all `mq`, `mq --help` and the global options need. A process
+//   that loads only CommonJS never starts Node's ES module loader (a resolve, a read, a compile and
+//   a link per module: ~5 ms for the loader and ~0.3 ms a module on Node 20), and one file is what
+//   a code cache holds (bin/code-cache.js).
+// - dist/commands.cjs: the commands' code that is not heavy, as ONE CommonJS file with a code cache
+//   of its own: every import() target of start-up's modules whose static imports reach no heavy
+//   dependency (HEAVY_PACKAGES, HEAVY_FOLDERS), with what they import that main.cjs does not hold.
+//   main.cjs loads it at the first import() of one of them (__mqCommands): a run that imports none
+//   (`mq --help`) neither reads nor deserialises the commands' code. Its modules are evaluated on
+//   their first import, as esbuild's own import() of a bundled module is.
+// - dist/chunks/*.js: the rest (undici, zod, the server, ora), ES modules split by esbuild
+//   (`splitting`), reached only through import(). The server's worker needs an ES module of its own
+//   (`new Worker(import.meta.url)`, with top-level await).
 //
-// Which import() is lazy is decided from the import graph esbuild reports (its metafile), by the
-// rule HEAVY_*: no list of source files, so files may move and commands may be added. A module the
-// chunks import that main.cjs holds is not bundled twice: main.cjs registers it (MODULES_KEY) and
-// the chunks read it from there (mainModule), so there is one instance of every module (one
-// MqError class, one config cache) whichever file loaded it.
+// Which import() is lazy, and in which file, is decided from the import graph esbuild reports (its
+// metafile), by the rule HEAVY_*: no list of source files, so files may move and commands may be
+// added. A module held by main.cjs or commands.cjs is bundled once: main.cjs registers what others
+// read of it (MODULES_KEY) and the chunks and commands.cjs read it from there (mainModule), so there
+// is one instance of every module (one MqError class, one config cache) whichever file loaded it.
 import * as esbuild from "esbuild";
 import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
@@ -37,6 +42,12 @@ const HEAVY_FOLDERS = ["src/server/"];
 const heavy = (path) =>
   HEAVY_FOLDERS.some((f) => path.startsWith(f)) ||
   HEAVY_PACKAGES.some((p) => path === p || path.startsWith(`${p}/`) || path.includes(`node_modules/${p}/`));
+/**
+ * An import() target of start-up that adds at most this much source is held by main.cjs: reading
+ * commands.cjs and its code cache costs more than carrying it (`mq auth status`: ~8 ms of CPU on
+ * Node 24 to read and deserialise commands.cjs for its 13 KB of flags and run).
+ */
+const SMALL_TARGET_BYTES = 16 * 1024;
 /** Not bundled: DuckDB's JavaScript is loaded from the installed package with its native addon. */
 const EXTERNAL = ["@duckdb/node-api"];
 /** where main.cjs registers the modules the chunks share with it */
@@ -102,6 +113,7 @@ async function importGraph() {
     for (const [path, input] of Object.entries(metafile.inputs)) {
       // a package left out of the bundle (EXTERNAL) is in the graph by its name
       graph.set(posix(path), {
+        bytes: input.bytes,
         statics: input.imports.filter((i) => i.kind !== "dynamic-import").map((i) => posix(i.path)),
         dynamics: input.imports.filter((i) => i.kind === "dynamic-import" && !i.external).map((i) => posix(i.path)),
       });
@@ -112,7 +124,11 @@ async function importGraph() {
   }
 }
 
-/** Start-up's modules (main.cjs) and the import() targets that stay lazy (the chunks' entries). */
+/**
+ * Start-up's modules (main.cjs: src/main.ts's static imports), the commands' modules (commands.cjs:
+ * the import() targets that reach nothing heavy, with their static imports), and the import()
+ * targets that stay chunks.
+ */
 function partition(graph) {
   const closure = (start) => {
     const seen = new Set([start]);
@@ -122,37 +138,65 @@ function partition(graph) {
     return seen;
   };
   // a module of a heavy folder that imports nothing (a flag's default: the server's memory budget)
-  // pulls nothing in: a flag module that reaches it stays in main.cjs
+  // pulls nothing in: a flag module that reaches it stays in commands.cjs
   const leafOfFolder = (m) => HEAVY_FOLDERS.some((f) => m.startsWith(f)) && (graph.get(m)?.statics.length ?? 0) === 0;
-  const eager = new Set();
-  const lazy = new Set();
-  const visit = (start) => {
-    for (const m of closure(start)) {
-      if (eager.has(m)) continue;
-      eager.add(m);
+  const startup = closure(ENTRY);
+  const reachesHeavy = (modules) => modules.some((t) => heavy(t) && !leafOfFolder(t));
+  // a small import() target of start-up (what it adds to main.cjs, SMALL_TARGET_BYTES of source at
+  // most) is held by main.cjs, evaluated on its first import
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const m of [...startup])
       for (const target of graph.get(m)?.dynamics ?? []) {
-        if (eager.has(target) || lazy.has(target)) continue;
-        if ([...closure(target)].some((t) => !eager.has(t) && heavy(t) && !leafOfFolder(t))) lazy.add(target);
-        else visit(target);
+        if (startup.has(target)) continue;
+        const reach = [...closure(target)].filter((t) => !startup.has(t));
+        if (reachesHeavy(reach) || reach.reduce((sum, t) => sum + (graph.get(t)?.bytes ?? 0), 0) > SMALL_TARGET_BYTES) continue;
+        for (const t of reach) startup.add(t);
+        grown = true;
       }
-    }
+  }
+  const commands = new Set();
+  const lazy = new Set();
+  const held = (m) => startup.has(m) || commands.has(m);
+  const visit = (modules) => {
+    for (const m of modules)
+      for (const target of graph.get(m)?.dynamics ?? []) {
+        if (held(target) || lazy.has(target)) continue;
+        const reach = [...closure(target)].filter((t) => !held(t));
+        if (reachesHeavy(reach)) lazy.add(target);
+        else {
+          for (const t of reach) commands.add(t);
+          visit(reach);
+        }
+      }
   };
-  visit(ENTRY);
+  visit([...startup]);
   // a small module of the server's folder (its memory budget's default) may be a flag's; a package never
-  for (const m of eager)
+  for (const m of [...startup, ...commands])
     if (heavy(m) && !HEAVY_FOLDERS.some((f) => m.startsWith(f)))
-      throw new Error(`scripts/build.mjs: start-up loads ${m} by a static import`);
-  return { eager, lazy: [...lazy].filter((m) => !eager.has(m)) };
+      throw new Error(`scripts/build.mjs: start-up or a command loads ${m} by a static import`);
+  return { startup, commands, lazy: [...lazy] };
 }
 
-/** In the chunks, a module main.cjs holds is main's, read from its registry (one instance). */
-function mainModule(eager, shared) {
+/**
+ * In the chunks and in commands.cjs, a module that main.cjs or commands.cjs holds (HELD) is read
+ * from main.cjs's registry (one instance), and its key goes into SHARED (main.cjs registers it).
+ * MAIN: main.cjs from the output file. PACKAGES: a package main.cjs holds is read from it too
+ * (commands.cjs: commander); a chunk bundles the packages it imports, as an ES module package
+ * read through the registry (CommonJS-shaped) reached an ES module importer in Node's interop,
+ * whose default import is the whole exports object (ora's chalk.default).
+ */
+function mainModule(held, shared, { main, packages }) {
+  const registry = `globalThis[Symbol.for(${JSON.stringify(MODULES_KEY)})]`;
+  // a worker thread (mq serve's server) has no main.cjs loaded: the chunk loads it there
+  const ensure = `if (${registry} === undefined) require(${JSON.stringify(main)});\n`;
   return {
     name: "main-module",
     setup(build) {
-      build.onResolve({ filter: /^\.\.\/main\.cjs$/, namespace: "mq-main" }, (args) => ({ path: args.path, external: true }));
+      build.onResolve({ filter: /\.cjs$/, namespace: "mq-main" }, (args) => ({ path: args.path, external: true }));
+      build.onResolve({ filter: /\.cjs$/, namespace: "mq-main-import" }, (args) => ({ path: args.path, external: true }));
       build.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.pluginData === "mq-resolving" || args.namespace === "mq-main" || args.kind === "entry-point") return undefined;
+        if (args.pluginData === "mq-resolving" || args.namespace.startsWith("mq-main") || args.kind === "entry-point") return undefined;
         const found = await build.resolve(args.path, {
           kind: args.kind,
           importer: args.importer,
@@ -161,28 +205,47 @@ function mainModule(eager, shared) {
         });
         if (found.errors.length > 0 || found.external) return undefined;
         const key = posix(relative(ROOT, found.path));
-        // mq's own modules only: a package a chunk imports is bundled into the chunk. An ES module
-        // package read through the registry (CommonJS-shaped) reached an ES module importer in
-        // Node's interop, whose default import is the whole exports object (ora's chalk.default)
-        if (!eager.has(key) || /(^|\/)node_modules\//.test(key)) return undefined;
+        if (!held.has(key) || (!packages && /(^|\/)node_modules\//.test(key))) return undefined;
         shared.add(key);
         // import() of a module main.cjs holds: esbuild makes such a target an entry of its own, and a
         // CommonJS entry exports only `default`; a `then` export hands the caller main's exports
-        return { path: key, namespace: args.kind === "dynamic-import" ? "mq-main-import" : "mq-main" };
+        // (the key in pluginData: a stand-in named like commander's esm.mjs would be taken for an ES module)
+        return { path: `${key}#registry`, namespace: args.kind === "dynamic-import" ? "mq-main-import" : "mq-main", pluginData: key };
       });
-      build.onResolve({ filter: /^\.\.\/main\.cjs$/, namespace: "mq-main-import" }, (args) => ({ path: args.path, external: true }));
       build.onLoad({ filter: /.*/, namespace: "mq-main-import" }, (args) => ({
-        contents:
-          `if (globalThis[Symbol.for(${JSON.stringify(MODULES_KEY)})] === undefined) require("../main.cjs");\n` +
-          `const exports = globalThis[Symbol.for(${JSON.stringify(MODULES_KEY)})][${JSON.stringify(args.path)}];\n` +
-          `export const then = (resolve) => resolve(exports);`,
+        contents: `${ensure}export const then = (resolve) => resolve(${registry}[${JSON.stringify(args.pluginData)}]);`,
         loader: "js",
       }));
       build.onLoad({ filter: /.*/, namespace: "mq-main" }, (args) => ({
-        // a worker thread (mq serve's server) has no main.cjs loaded: the chunk loads it there
-        contents:
-          `if (globalThis[Symbol.for(${JSON.stringify(MODULES_KEY)})] === undefined) require("../main.cjs");\n` +
-          `module.exports = globalThis[Symbol.for(${JSON.stringify(MODULES_KEY)})][${JSON.stringify(args.path)}];`,
+        contents: `${ensure}module.exports = ${registry}[${JSON.stringify(args.pluginData)}];`,
+        loader: "js",
+      }));
+    },
+  };
+}
+
+/**
+ * In main.cjs, an import() of a module commands.cjs holds reads it from commands.cjs's exports,
+ * loading that file first (__mqCommands, MAIN_BANNER), through the same `then` as lazyChunks.
+ */
+function lazyCommands(commands) {
+  return {
+    name: "lazy-commands",
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind !== "dynamic-import" || args.pluginData === "mq-resolving") return undefined;
+        const found = await build.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: "mq-resolving",
+        });
+        if (found.errors.length > 0 || found.external) return undefined;
+        const key = posix(relative(ROOT, found.path));
+        return commands.has(key) ? { path: key, namespace: "mq-commands" } : undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: "mq-commands" }, (args) => ({
+        contents: `export const then = (resolve, reject) => { let m; try { m = __mqCommands()[${JSON.stringify(args.path)}]; } catch (err) { return reject(err); } resolve(m); };`,
         loader: "js",
       }));
     },
@@ -220,22 +283,59 @@ function lazyChunks(chunkOf) {
   };
 }
 
-/** import.meta.url of the bundled modules; __mqImport: the import() of a chunk, relative to main.cjs */
-const MAIN_BANNER =
+/**
+ * import.meta.url of the bundled modules; __mqImport: the import() of a chunk, relative to the file.
+ * Code restored from a code cache has no import() of its own: bin/code-cache.js hands one in.
+ */
+const CJS_BANNER =
   `"use strict";var __mqMetaUrl=require("node:url").pathToFileURL(__filename).href;` +
   `var __mqImport=globalThis[Symbol.for("mq.import")]??((specifier)=>import(specifier));`;
+
+/**
+ * main.cjs's __mqCommands: commands.cjs's exports, the file loaded on first use through
+ * bin/code-cache.js's loader (its own code cache) or, without it (a worker thread, a test that
+ * requires main.cjs), Node's require.
+ */
+const commandsLoader = (file) =>
+  `var __mqCommandsExports;var __mqCommands=()=>__mqCommandsExports??=(globalThis[Symbol.for("mq.require")]??require)(require("node:path").join(__dirname,${JSON.stringify(file)}));`;
 
 // a chunk's CommonJS dependencies (undici) need require(), which an ES module lacks
 const CHUNK_BANNER =
   "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);";
 
+/** TEXT of a CommonJS bundle with its build id (bin/code-cache.js names its code cache with it). */
+function withBuildId(text) {
+  const buildId = createHash("sha256").update(text).digest("hex").slice(0, 16);
+  return { buildId, text: `//mq-build ${buildId}\n${text}` };
+}
+
+/** A registry entry: KEY's exports, read on first use (require() of a module esbuild wrapped is its lazy init). */
+const getter = (target, key, load) =>
+  `{ let m; Object.defineProperty(${target}, ${JSON.stringify(key)}, { enumerable: true, get: () => (m ??= ${load}) }); }`;
+
+const cjs = {
+  ...common,
+  format: "cjs",
+  define: { ...common.define, "import.meta.url": "__mqMetaUrl" },
+  // import() of one of Node's modules as a require(): code restored from a code cache has no import()
+  supported: { "dynamic-import": false },
+  write: false,
+  metafile: true,
+};
+
+/** The inputs of a CommonJS build that are mq's or a package's modules (not a plugin's stand-ins). */
+const inputsOf = (result) =>
+  Object.keys(result.metafile.inputs)
+    .filter((m) => !m.includes(":"))
+    .map(posix);
+
 const work = mkdtempSync(join(tmpdir(), "mq-build-"));
 try {
   const graph = await importGraph();
-  const { eager, lazy } = partition(graph);
+  const { startup, commands, lazy } = partition(graph);
 
   // the chunks
-  const shared = new Set();
+  const fromChunks = new Set();
   const chunks = await esbuild.build({
     ...common,
     format: "esm",
@@ -247,7 +347,7 @@ try {
     chunkNames: "chunks/[name]-[hash]",
     banner: { js: CHUNK_BANNER },
     metafile: true,
-    plugins: [mainModule(eager, shared)],
+    plugins: [mainModule(new Set([...startup, ...commands]), fromChunks, { main: "../main.cjs", packages: false })],
   });
   const chunkOf = new Map(
     Object.entries(chunks.metafile.outputs).flatMap(([file, o]) =>
@@ -255,44 +355,54 @@ try {
     ),
   );
 
-  // main.cjs: src/main.ts, and the registry of the modules the chunks share with it; each is
-  // evaluated when a chunk first reads it (require() of a module esbuild wrapped is its lazy init)
+  // commands.cjs: what main.cjs imports of it, and what the chunks read of it through main.cjs
+  const targets = new Set([...startup].flatMap((m) => graph.get(m)?.dynamics ?? []).filter((t) => commands.has(t)));
+  const exported = [...new Set([...targets, ...[...fromChunks].filter((k) => commands.has(k))])].sort();
+  const fromCommands = new Set();
+  const commandsBuild = await esbuild.build({
+    ...cjs,
+    stdin: {
+      contents: exported.map((key) => getter("module.exports", key, `require(${JSON.stringify(`./${key}`)})`)).join("\n"),
+      resolveDir: ROOT,
+      sourcefile: "commands-entry.js",
+      loader: "js",
+    },
+    outfile: join(work, "commands.cjs"),
+    banner: { js: CJS_BANNER },
+    plugins: [lazyChunks(chunkOf), mainModule(startup, fromCommands, { main: "./main.cjs", packages: true })],
+  });
+  const strays = inputsOf(commandsBuild).filter((m) => !commands.has(m) && m !== "commands-entry.js");
+  if (strays.length > 0) throw new Error(`scripts/build.mjs: commands.cjs holds modules of main.cjs: ${strays.join(", ")}`);
+  const commandsFile = withBuildId(commandsBuild.outputFiles[0].text);
+  const commandsName = `commands-${commandsFile.buildId}.cjs`;
+  writeFileSync(join(work, commandsName), commandsFile.text);
+
+  // main.cjs: src/main.ts, and the registry of the modules the chunks and commands.cjs read
   const entry = [
     `export * from ${JSON.stringify(`./${ENTRY}`)};`,
     `const modules = (globalThis[Symbol.for(${JSON.stringify(MODULES_KEY)})] = {});`,
-    ...[...shared]
+    ...[...new Set([...fromChunks, ...fromCommands])]
       .sort()
-      .map(
-        (key) =>
-          `{ let m; Object.defineProperty(modules, ${JSON.stringify(key)}, { enumerable: true, get: () => (m ??= require(${JSON.stringify(`./${key}`)})) }); }`,
+      .map((key) =>
+        getter("modules", key, startup.has(key) ? `require(${JSON.stringify(`./${key}`)})` : `__mqCommands()[${JSON.stringify(key)}]`),
       ),
   ].join("\n");
   const main = await esbuild.build({
-    ...common,
-    format: "cjs",
+    ...cjs,
     stdin: { contents: entry, resolveDir: ROOT, sourcefile: "main-entry.js", loader: "js" },
     outfile: join(work, "main.cjs"),
-    define: { ...common.define, "import.meta.url": "__mqMetaUrl" },
-    // import() of one of Node's modules as a require(): code restored from a code cache has no import()
-    supported: { "dynamic-import": false },
-    banner: { js: MAIN_BANNER },
-    write: false,
-    metafile: true,
-    plugins: [lazyChildProcess(), lazyChunks(chunkOf)],
+    banner: { js: CJS_BANNER + commandsLoader(commandsName) },
+    plugins: [lazyChildProcess(), lazyChunks(chunkOf), lazyCommands(commands)],
   });
-  const inMain = Object.keys(main.metafile.inputs)
-    .map(posix)
-    .filter((m) => heavy(m) && !HEAVY_FOLDERS.some((f) => m.startsWith(f)));
-  if (inMain.length > 0) throw new Error(`scripts/build.mjs: main.cjs holds ${inMain.join(", ")}`);
-  const text = main.outputFiles[0].text;
-  // the build id names the code cache (bin/code-cache.js): the same sources, the same id
-  const buildId = createHash("sha256").update(text).digest("hex").slice(0, 16);
-  writeFileSync(join(work, "main.cjs"), `//mq-build ${buildId}\n${text}`);
+  const inMain = inputsOf(main).filter((m) => !startup.has(m) && m !== "main-entry.js");
+  if (inMain.length > 0) throw new Error(`scripts/build.mjs: main.cjs holds modules that are not start-up's: ${inMain.join(", ")}`);
+  writeFileSync(join(work, "main.cjs"), withBuildId(main.outputFiles[0].text).text);
 
-  // into dist/ without removing what is there (a test run may be spawning mq from it): chunks
-  // first, main.cjs last
+  // into dist/ without removing what is there (a test run may be spawning mq from it, and an mq
+  // that started before may yet load its commands file): chunks and commands first, main.cjs last
   mkdirSync(join(OUT, "chunks"), { recursive: true });
   cpSync(join(work, "chunks"), join(OUT, "chunks"), { recursive: true });
+  cpSync(join(work, commandsName), join(OUT, commandsName));
   const tmp = join(OUT, `.main.cjs-${process.pid}`);
   cpSync(join(work, "main.cjs"), tmp);
   renameSync(tmp, join(OUT, "main.cjs"));

@@ -41,9 +41,12 @@ export function keptColumns(head: string[], cells: string[][], columns: number |
   return keep;
 }
 
-/** The line under a table that left columns out: which, and what shows them. */
+/** The line under a table that left columns out: which, and what shows them (or it, for one). */
 export function notShown(columns: number, names: readonly string[]): string {
-  return wrapLine(`not shown at ${columns} columns: ${names.join(", ")} (a wider terminal or -o csv shows them)`, columns);
+  return wrapLine(
+    `not shown at ${columns} columns: ${names.join(", ")} (a wider terminal or -o csv shows ${names.length === 1 ? "it" : "them"})`,
+    columns,
+  );
 }
 
 /**

@@ -4,13 +4,11 @@
 // bundled server's log compared: parallel-sync.e2e.test.ts).
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createTransport } from "../../src/api/client.js";
-import { testWire } from "../helpers/wires.js";
 import { openArchive } from "../../src/archive/db.js";
 import { syncRepository, type SyncProgress } from "../../src/archive/sync.js";
 import { HttpError } from "../../src/errors.js";
 import { startFaultServer } from "../helpers/fault-server.js";
-import { archivedEvents, ARCHIVE_NOW, coverageRows, tempDataDir, TEST_TOKEN } from "../helpers/archive.js";
+import { archivedEvents, ARCHIVE_NOW, coverageRows, tempDataDir, testTransport } from "../helpers/archive.js";
 
 describe("mq archive sync --parallel", () => {
   it("a later day finished before an earlier one failed is archived but not recorded as covered; the next run asks for it again", async () => {
@@ -37,17 +35,7 @@ describe("mq archive sync --parallel", () => {
     });
     const dir = tempDataDir();
     const path = join(dir, "archive.duckdb");
-    const wire = testWire("node:http");
-    const client = createTransport({
-      baseUrl: `${fault.url}/v1`,
-      token: TEST_TOKEN,
-      wire,
-      timeoutMs: 10_000,
-      retry: false,
-      insecure: false,
-      signal: new AbortController().signal,
-      now: () => ARCHIVE_NOW,
-    });
+    const { client, close } = testTransport(fault.url);
     const sync = async (onProgress?: (p: SyncProgress) => void) => {
       const archive = await openArchive(path, { create: true });
       try {
@@ -96,7 +84,7 @@ describe("mq archive sync --parallel", () => {
       expect((await archivedEvents(dir)).map(([id]) => id)).toEqual([3, 4, 1, 2]);
       expect(await coverageRows(dir)).toEqual([["2026-11-18T12:00:00.000000Z", "2026-11-20T11:55:00.000000Z"]]);
     } finally {
-      await wire.close();
+      await close();
       await fault.close();
     }
   }, 30_000);

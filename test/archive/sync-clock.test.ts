@@ -3,12 +3,10 @@
 // clock gives a screen that is the same on every run.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createTransport } from "../../src/api/client.js";
 import { openArchive } from "../../src/archive/db.js";
 import { syncRepository } from "../../src/archive/sync.js";
 import { startFaultServer } from "../helpers/fault-server.js";
-import { ARCHIVE_NOW, tempDataDir, TEST_TOKEN } from "../helpers/archive.js";
-import { testWire } from "../helpers/wires.js";
+import { ARCHIVE_NOW, tempDataDir, testTransport } from "../helpers/archive.js";
 
 describe("mq archive sync's record", () => {
   it("stamps started_at with the clock at the start and finished_at with the clock at the end", async () => {
@@ -20,17 +18,7 @@ describe("mq archive sync's record", () => {
     const finished = new Date(ARCHIVE_NOW.getTime() + 90_000);
     const readings = [ARCHIVE_NOW, finished];
     const dir = tempDataDir();
-    const wire = testWire("node:http");
-    const client = createTransport({
-      baseUrl: `${fault.url}/v1`,
-      token: TEST_TOKEN,
-      wire,
-      timeoutMs: 10_000,
-      retry: false,
-      insecure: false,
-      signal: new AbortController().signal,
-      now: () => ARCHIVE_NOW,
-    });
+    const { client, close } = testTransport(fault.url);
     const archive = await openArchive(join(dir, "archive.duckdb"), { create: true });
     try {
       await syncRepository(archive, {
@@ -49,7 +37,7 @@ describe("mq archive sync's record", () => {
       expect(rows.map((r) => [r.s, r.f, Number(r.added), r.complete])).toEqual([["2026-11-20T12:00:00Z", "2026-11-20T12:01:30Z", 1, true]]);
     } finally {
       archive.close();
-      await wire.close();
+      await close();
       await fault.close();
     }
   });

@@ -63,7 +63,9 @@ function loaderState(dir: string | null): string {
   return r.stdout;
 }
 
-const caches = (dir: string) => readdirSync(dir).filter((f) => f.endsWith(".cache"));
+/** main.cjs's code caches in DIR; commandsCaches: those of the commands' file (dist/commands-*.cjs) */
+const caches = (dir: string) => readdirSync(dir).filter((f) => f.startsWith("main-") && f.endsWith(".cache"));
+const commandsCaches = (dir: string) => readdirSync(dir).filter((f) => f.startsWith("commands-") && f.endsWith(".cache"));
 
 describe("the code cache of main.cjs (made by hand)", () => {
   it("lives in $XDG_CACHE_HOME/mq, ~/.cache/mq, ~/Library/Caches/mq or %LOCALAPPDATA%\\mq\\Cache; none without a home", () => {
@@ -112,11 +114,16 @@ describe("the code cache of main.cjs (made by hand)", () => {
     expect(mq(["help", "logs"], home).code).toBe(0);
     const [help] = caches(dir);
     const compiled = readFileSync(join(dir, help!));
+    // the commands' file too (the whole tree: logs's flags), under the same flags as main.cjs
+    const [helpCommands] = commandsCaches(dir);
+    const compiledCommands = readFileSync(join(dir, helpCommands!));
     expect(mq(["help", "serve"], home).code).toBe(0);
     expect(mq(["help", "serve"], home).code).toBe(0);
     expect(mq(["help", "logs"], home).code).toBe(0);
     expect(readFileSync(join(dir, help!)).equals(compiled)).toBe(true);
+    expect(readFileSync(join(dir, helpCommands!)).equals(compiledCommands)).toBe(true);
     expect(caches(dir)).toHaveLength(2);
+    expect(commandsCaches(dir)).toHaveLength(2);
   });
 
   it("is neither written nor read with MQ_NO_CODE_CACHE set", () => {
@@ -155,6 +162,12 @@ describe("the code cache of main.cjs (made by hand)", () => {
       expect.arrayContaining(["help.cache", "completion.cache", "config.cache"]),
     );
     expect(caches(dir)).toHaveLength(4);
+    // the commands' file has its caches beside main.cjs's, one per command that loaded it
+    // (auth's flags and run are main.cjs's: it never loads the commands' file)
+    expect(commandsCaches(dir).map((f) => f.replace(/^.*-/, ""))).toEqual(
+      expect.arrayContaining(["help.cache", "completion.cache", "config.cache"]),
+    );
+    expect(commandsCaches(dir)).toHaveLength(3);
   });
 
   it("is used when it matches and rewritten when V8 refuses it (a corrupt or truncated file)", () => {

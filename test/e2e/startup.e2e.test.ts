@@ -9,7 +9,7 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { MQ_BIN } from "../helpers/spawn.js";
@@ -155,7 +155,7 @@ describe("mq --help on pipes (a script's, a CI job's)", () => {
     expect(plain.stdout).toMatch(/^Usage: mq \[options\] \[command\]\n/);
   });
 
-  it("mq auth status (a command: V8 flags set, so node:v8 and streams) builds no stream for its answer: no net, no tty", () => {
+  it("mq auth status sets no V8 flag and builds no stream for its answer: no net, no tty, no zlib, no v8", () => {
     const probe = loadProbe("mq-auth-modules-");
     const env = {
       PATH: process.env.PATH ?? "",
@@ -168,7 +168,7 @@ describe("mq --help on pipes (a script's, a CI job's)", () => {
     expect(r.status, r.stderr).toBe(0);
     const { loaded, rest } = loadedBy(r.stderr);
     expect(rest).toBe("");
-    expect(loaded.filter((u) => /^node:(net|zlib|tty)$/.test(u))).toEqual([]);
+    expect(loaded.filter((u) => /^node:(net|zlib|tty|v8)$/.test(u))).toEqual([]);
     expect(r.stdout).toBe("API URL: https://api.mergify.com (default)\nToken:   mqk_****1234 (from $MQ_TOKEN)\n");
   });
 });
@@ -278,7 +278,14 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
     expect(text.match(/(?<![\w$.])import\(/g)).toEqual(["import("]);
   });
 
-  /** The chunks `main` reaches through static and dynamic imports. */
+  /** The commands' file `main` loads (dist/commands-*.cjs). */
+  const commandsOf = (main: string): string => {
+    const name = /join\(__dirname,"(commands-[0-9a-f]+\.cjs)"\)/.exec(readFileSync(main, "utf8"))?.[1];
+    expect(name).toBeDefined();
+    return join(dirname(main), name!);
+  };
+
+  /** The chunks `main` and its commands' file reach through static and dynamic imports. */
   const reachable = (main: string): string[] => {
     const chunks = join(dirname(main), "chunks");
     const seen = new Set<string>();
@@ -292,6 +299,7 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
       }
     };
     visit(main);
+    visit(commandsOf(main));
     return [...seen].map((f) => f.slice(chunks.length + 1)).sort();
   };
 
@@ -306,6 +314,7 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
       const written = readdirSync(join(out, "chunks")).sort();
       expect(written.length).toBeGreaterThan(5);
       expect(reachable(join(out, "main.cjs"))).toEqual(written);
+      expect(readdirSync(out).sort()).toEqual(["chunks", basename(commandsOf(join(out, "main.cjs"))), "main.cjs"].sort());
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

@@ -90,7 +90,13 @@ async function run(c: ScreenCapture, columns: number) {
 
 const widest = (text: string) => Math.max(...text.split("\n").map((l) => [...l].length));
 
-describe.skipIf(!hasTmux)("golden captures in tmux at 60, 80 and 120 columns (skipped: tmux is missing)", () => {
+const TITLE = "golden captures in tmux at 60, 80 and 120 columns";
+
+describe.skipIf(!hasTmux)(hasTmux ? TITLE : `${TITLE} (skipped: tmux is missing)`, () => {
+  it("the suite's title says it was skipped only when it was", () => {
+    expect(expect.getState().currentTestName).toBe(`${TITLE} > the suite's title says it was skipped only when it was`);
+  });
+
   for (const c of CAPTURES) {
     for (const columns of c.widths ?? WIDTHS) {
       const key = `${c.name}.${columns}`;

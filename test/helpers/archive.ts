@@ -6,12 +6,33 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { startServer, type RunningServer } from "../../src/server/index.js";
 import { main } from "../../src/main.js";
 import { openArchive } from "../../src/archive/db.js";
+import { type ApiClient, createTransport } from "../../src/api/client.js";
 import { testContext } from "./context.js";
 import { tempDir } from "./tmp.js";
+import { testWire } from "./wires.js";
 
 /** the clock of the archive tests (the bundled server is started with the same `now`) */
 export const ARCHIVE_NOW = new Date("2026-11-20T12:00:00Z");
 export const TEST_TOKEN = "mqk_test_token_1234";
+
+/**
+ * A sync's client of the server at `url` (its `/v1`): no retries, the clock at ARCHIVE_NOW, the
+ * token of the tests; `close()` ends its connections.
+ */
+export function testTransport(url: string): { client: ApiClient; close: () => Promise<void> } {
+  const wire = testWire("node:http");
+  const client = createTransport({
+    baseUrl: `${url}/v1`,
+    token: TEST_TOKEN,
+    wire,
+    timeoutMs: 10_000,
+    retry: false,
+    insecure: false,
+    signal: new AbortController().signal,
+    now: () => ARCHIVE_NOW,
+  });
+  return { client, close: () => wire.close() };
+}
 
 export function tempDataDir(prefix = "mq-archive-"): string {
   return tempDir(prefix);

@@ -103,6 +103,29 @@ function withArchive<T>(dialect: DialectName, fn: (run: RunSql) => Promise<T>): 
   return withDb(join(sides.get(dialect)!.dataDir, "archive.duckdb"), fn);
 }
 
+/**
+ * One case of a command against the oracle: `mq COMMAND` over the API for the window, its ndjson
+ * records, and the rows of the oracle's QUERY (after `stays`) over the archive for the same window.
+ */
+async function recordsAndOracle(
+  dialect: DialectName,
+  command: "prs" | "queue",
+  repo: string,
+  [since, until]: Window,
+  query: "prs" | "eta",
+): Promise<{ rows: Record<string, unknown>[]; want: Record<string, unknown>[] }> {
+  const r = await mq(dialect, [command, "--repo", repo, "--since", since, "--until", until, "--no-archive", "-o", "ndjson"]);
+  expect(r.code, r.err).toBe(0);
+  const rows = r.out
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const [, want] = await withArchive(dialect, (run) =>
+    oracle(run, { repo, read_from: since, read_to: until, until_ms: ms(until) }, ["stays", query]),
+  );
+  return { rows, want: want! };
+}
+
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 /** within 1 ms: mq prints seconds to the millisecond */
 const closeMs = (mqSeconds: unknown, oracleMs: unknown) =>
@@ -160,21 +183,13 @@ describe.each(SIDES.flatMap((side) => REPOS.map((repo) => [side.dialect, side.se
     });
 
     it.each(windows)("mq prs %s → %s: every stay, every field", async (since, until) => {
-      const r = await mq(dialect, ["prs", "--repo", repo, "--since", since, "--until", until, "--no-archive", "-o", "ndjson"]);
-      expect(r.code, r.err).toBe(0);
-      const rows = r.out
-        .split("\n")
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
-      const [, want] = await withArchive(dialect, (run) =>
-        oracle(run, { repo, read_from: since, read_to: until, until_ms: ms(until) }, ["stays", "prs"]),
-      );
+      const { rows, want } = await recordsAndOracle(dialect, "prs", repo, [since, until], "prs");
       const key = (pr: unknown, enteredMs: number) => `${pr}@${enteredMs}`;
       const mine = new Map(rows.map((x) => [key(x.pull_request, ms(String(x.entered_at))), x]));
       expect(mine.size).toBe(rows.length);
-      expect([...mine.keys()].sort()).toEqual(want!.map((o) => key(o.pull_request, Number(o.entered_ms))).sort());
+      expect([...mine.keys()].sort()).toEqual(want.map((o) => key(o.pull_request, Number(o.entered_ms))).sort());
       const iso = (v: unknown) => (v === null ? null : new Date(Number(v)).toISOString().replace(".000Z", "Z"));
-      for (const o of want!) {
+      for (const o of want) {
         const x = mine.get(key(o.pull_request, Number(o.entered_ms)))!;
         const where = `${repo} #${o.pull_request} entered ${iso(o.entered_ms)}`;
         expect(
@@ -221,15 +236,7 @@ describe.each(SIDES.flatMap((side) => REPOS.map((repo) => [side.dialect, side.se
     });
 
     it.each(QUEUE_AT)("mq queue %s → %s: every open stay, its position and merge estimate", async (since, until) => {
-      const r = await mq(dialect, ["queue", "--repo", repo, "--since", since, "--until", until, "--no-archive", "-o", "ndjson"]);
-      expect(r.code, r.err).toBe(0);
-      const rows = r.out
-        .split("\n")
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
-      const [, want] = await withArchive(dialect, (run) =>
-        oracle(run, { repo, read_from: since, read_to: until, until_ms: ms(until) }, ["stays", "eta"]),
-      );
+      const { rows, want } = await recordsAndOracle(dialect, "queue", repo, [since, until], "eta");
       const instant = (v: unknown) => (v === null ? null : ms(String(v)));
       const mine = rows.map((x) => ({
         pull_request: x.pull_request,
@@ -240,7 +247,7 @@ describe.each(SIDES.flatMap((side) => REPOS.map((repo) => [side.dialect, side.se
         eta_p50_ms: instant(x.eta_p50),
         eta_p90_ms: instant(x.eta_p90),
       }));
-      const theirs = want!.map((o) => ({
+      const theirs = want.map((o) => ({
         pull_request: num(o.pull_request),
         entered_ms: num(o.entered_ms),
         position: num(o.position),

@@ -4,7 +4,7 @@
 // not need it. A table whose other columns leave the outcome at least its header's width is one
 // table, the outcome broken after its underscores; narrower, columns give way (never a row twice).
 import { describe, expect, it } from "vitest";
-import { fittedTable } from "../../src/output/fitted-table.js";
+import { fittedTable, notShown } from "../../src/output/fitted-table.js";
 import { displayWidth } from "../../src/iostreams/terminal-width.js";
 
 const HEAD = ["SLOWEST", "BASE", "QUEUE", "ENTERED", "IN QUEUE", "WAITING", "CI", "OUTCOME"];
@@ -62,6 +62,11 @@ describe("a table with a free-text last column", () => {
       "not shown at 40 columns: BASE, QUEUE, ENTERED, IN QUEUE (a wider terminal or -o csv shows them)",
     );
     expect(widest(text)).toBeLessThanOrEqual(40);
+  });
+
+  it("the line under the table says them of several columns left out, it of one", () => {
+    expect(notShown(80, ["IN QUEUE"])).toBe("not shown at 80 columns: IN QUEUE (a wider terminal or -o csv shows it)");
+    expect(notShown(80, ["RUNS", "RETRIES"])).toBe("not shown at 80 columns: RUNS, RETRIES (a wider terminal or -o csv shows them)");
   });
 
   it("a line break a server slipped into the outcome stays escaped when the outcome is broken onto lines", () => {

@@ -7,7 +7,7 @@ import { readArchivedEvents } from "../../archive/reader.js";
 import { archivedEventsCheck } from "../../archive/check.js";
 import { attachRawJson } from "../../api/raw-json.js";
 import type { LogsOptions } from "./options.js";
-import { ContractMismatches, openLogsOutput, prose, stdoutClosed } from "./output.js";
+import { ContractMismatches, openLogsOutput, prose, ShownPoint, stdoutClosed } from "./output.js";
 import { headerLine, resumeCommand } from "./messages.js";
 import { rewindOutput } from "./pages.js";
 import { formatCount } from "../../output/format.js";
@@ -18,6 +18,7 @@ const HELD_MAX = 10_000;
 /** Where whole events ended in the output, and the --until that reads the rest of the window. */
 interface Checkpoint {
   count: number;
+  /** what the output had accepted (0 for a table, which counts no bytes) */
   bytes: number;
   /** the resume command's --until: every event written is newer, every one not yet written is not */
   until: Date | undefined;
@@ -58,6 +59,10 @@ export async function runLogsFromArchive(
   // what a failed write resumes from: the ends of whole batches, each cut where the rest of the
   // window is an --until away (events at one instant are written together)
   const first: Checkpoint = { count: 0, bytes: 0, until: opts.until };
+  let lastWhole = first;
+  // a table on a terminal shows nothing of its first rows until it has sized its columns
+  const shown = new ShownPoint(sink, first);
+  // where whole batches ended in a file or a stream, for rewindOutput after a failed write
   const checkpoints: Checkpoint[] = [];
   let fileStart: number | undefined;
   if (sink.bytes !== undefined) {
@@ -80,8 +85,12 @@ export async function runLogsFromArchive(
     await sink.write(out);
     count += out.length;
     mismatches.written();
+    if (forced) return;
     const oldest = Date.parse(out[out.length - 1]!.received_at);
-    if (sink.bytes !== undefined && !forced) checkpoints.push({ count, bytes: sink.bytes, until: new Date(oldest - 1) });
+    lastWhole = { count, bytes: sink.bytes ?? 0, until: new Date(oldest - 1) };
+    shown.note(lastWhole);
+    if (sink.bytes === undefined) return;
+    checkpoints.push(lastWhole);
     if (checkpoints.length > 16) checkpoints.shift();
   };
   try {
@@ -122,8 +131,10 @@ export async function runLogsFromArchive(
     await sink.end().catch(() => undefined);
     if (ctx.signal.aborted && stdoutClosed(ctx)) return;
     const error = ctx.signal.aborted ? new InterruptedError() : err;
-    const at = whole ?? checkpoints[checkpoints.length - 1];
-    if (error instanceof MqError && at !== undefined && at.count > 0) {
+    // rows the table held to size its columns and could not show (Ctrl-C on a terminal) are not
+    // counted, and the resume reads them
+    const at = shown.resumePoint(whole ?? lastWhole);
+    if (error instanceof MqError && at.count > 0) {
       const remaining = opts.limit !== undefined ? opts.limit - at.count : undefined;
       const resume = resumeCommand({ ...opts, since, until: at.until }, repoName, undefined, remaining, ctx.globals, undefined, true);
       error.addHint(

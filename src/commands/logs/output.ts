@@ -48,6 +48,34 @@ export class ContractMismatches {
 }
 
 /**
+ * Where a run may resume from, as far as its reader has seen: a point noted after a write counts
+ * as shown only while the sink holds nothing unshown (Sink.held: the table sizes its columns from
+ * its first rows). After end(), a sink still holding rows never showed them (Ctrl-C on a terminal
+ * before the table was drawn): the count and the resume point are then the last shown ones. Every
+ * path of `mq logs` that writes events (the API's pages, the archive's batches) notes through it.
+ */
+export class ShownPoint<P> {
+  private shown: P;
+
+  constructor(
+    private readonly sink: { readonly held?: number },
+    start: P,
+  ) {
+    this.shown = start;
+  }
+
+  /** the output has taken everything up to `point` */
+  note(point: P): void {
+    if (!this.sink.held) this.shown = point;
+  }
+
+  /** after the sink's end(): `current`, or the last point shown when the sink still holds rows */
+  resumePoint(current: P): P {
+    return this.sink.held ? this.shown : current;
+  }
+}
+
+/**
  * The events through the exporter: the table on a terminal, json/ndjson/csv records otherwise.
  * `repository`: several repositories merged (the table names each event's).
  */

@@ -17,7 +17,7 @@ import { type Spinner, startSpinner } from "../../iostreams/spinner.js";
 import { formatCount } from "../../output/format.js";
 import { formatInstant } from "../../cmdutil/time.js";
 import { MAX_PER_PAGE, type LogsOptions } from "./options.js";
-import { ContractMismatches, openLogsOutput, WaitingLine, prose, stdoutClosed } from "./output.js";
+import { ContractMismatches, openLogsOutput, ShownPoint, WaitingLine, prose, stdoutClosed } from "./output.js";
 import { resumeCommand, headerLine } from "./messages.js";
 
 /** The query the API receives, in a stable key order. */
@@ -71,14 +71,14 @@ export interface Progress {
   checkpoints?: Checkpoint[];
   /** stdout's size when the run began, when it is a regular file */
   fileStart?: number;
-  /** the count and resume point before the rows the sink holds unshown (Sink.held) */
-  shown?: Pick<Progress, "count" | "pendingCursor" | "pendingUntil">;
+  /** the count and resume point the reader has seen (the rows a table holds to size its columns are not) */
+  shown?: ShownPoint<ResumePoint>;
 }
 
-/** Notes where the output stood before a page when the sink holds nothing unshown (Sink.held). */
-function beforePage(run: LogsRun, progress: Progress): void {
-  if (!run.sink.held)
-    progress.shown = { count: progress.count, pendingCursor: progress.pendingCursor, pendingUntil: progress.pendingUntil };
+type ResumePoint = Pick<Progress, "count" | "pendingCursor" | "pendingUntil">;
+
+function resumePointOf(progress: Progress): ResumePoint {
+  return { count: progress.count, pendingCursor: progress.pendingCursor, pendingUntil: progress.pendingUntil };
 }
 
 interface Checkpoint {
@@ -205,6 +205,8 @@ export async function prepareRun(opts: LogsOptions, ctx: Context): Promise<LogsR
 /** Writes pages as they arrive, each before the next is asked for. */
 export async function fetchPages(run: LogsRun, progress: Progress): Promise<void> {
   const { opts, ctx, spinner, cursorOf, formatCount } = run;
+  const shown = new ShownPoint(run.sink, resumePointOf(progress));
+  progress.shown = shown;
   // a page that repeats a cursor or events, or goes back in time, is a server bug: the walk stops
   // with exit 6 (api/pagination-guard.ts) before writing it
   // the progress text only where a spinner shows it: a pipe run of a thousand pages builds none
@@ -228,9 +230,9 @@ export async function fetchPages(run: LogsRun, progress: Progress): Promise<void
       idOf: eventIdKey,
     });
     for await (const page of pages) {
-      beforePage(run, progress);
       await run.sink.write(page.events);
       written(run, progress, page.events.length, page.resumeCursor, page.resumeUntil);
+      shown.note(resumePointOf(progress));
       run.mismatches.written();
       showProgress();
     }
@@ -243,9 +245,9 @@ export async function fetchPages(run: LogsRun, progress: Progress): Promise<void
     order: LOG_ORDER,
     prefetch: true,
   })) {
-    beforePage(run, progress);
     await run.sink.write(page.events);
     written(run, progress, page.events.length, cursorOf(page.nextUrl), undefined);
+    shown.note(resumePointOf(progress));
     progress.truncated = page.truncated;
     run.mismatches.written();
     showProgress();
@@ -264,7 +266,7 @@ export async function failure(run: LogsRun, err: unknown, progress: Progress, st
   await run.sink.end().catch(() => undefined);
   // rows the table held to size its columns and could not show (Ctrl-C on a terminal): the count
   // and the resume point are those from before them
-  if (run.sink.held && progress.shown) Object.assign(progress, progress.shown);
+  if (progress.shown) Object.assign(progress, progress.shown.resumePoint(progress));
   // `mq logs | head`: the reader left; a resume hint would be noise
   if (ctx.signal.aborted && stdoutClosed(ctx)) return undefined;
   const error = ctx.signal.aborted ? new InterruptedError() : err;
