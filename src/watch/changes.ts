@@ -20,9 +20,27 @@ function groupOf(record: FigureRecord): FigureRecord {
   return out;
 }
 
+/**
+ * Groups followed poll after poll (a figure watch's groups, a queue watch's lanes): those that had
+ * records at the poll before and have none now. Only a complete poll (every repository read) says
+ * a group left; after an incomplete one, the groups it could not read are still where they were.
+ */
+export class GroupsLeft {
+  private last = new Map<string, FigureRecord>();
+
+  /** GROUPS, those of this poll's records (one or more times each); the groups that left, in the order they came */
+  next(groups: Iterable<FigureRecord>, complete: boolean): FigureRecord[] {
+    const now = new Map<string, FigureRecord>();
+    for (const g of groups) now.set(JSON.stringify(g), g);
+    const left = complete ? [...this.last].filter(([key]) => !now.has(key)).map(([, g]) => g) : [];
+    this.last = complete ? now : new Map([...this.last, ...now]);
+    return left;
+  }
+}
+
 export class FigureChanges {
   private last = new Map<string, string>();
-  private lastGroups = new Map<string, FigureRecord>();
+  private readonly groupsLeft = new GroupsLeft();
 
   /**
    * The records of a poll at AT that are new or whose figures changed, each with `at` first, then
@@ -32,10 +50,10 @@ export class FigureChanges {
     const now = new Map<string, string>();
     const out: FigureRecord[] = [];
     const rank = new Map<string, number>();
-    const groups = new Map<string, FigureRecord>();
+    const groups: FigureRecord[] = [];
     for (const r of records) {
       const group = groupOf(r);
-      if (Object.keys(group).length > 0) groups.set(JSON.stringify(group), group);
+      if (Object.keys(group).length > 0) groups.push(group);
       const who = JSON.stringify(Object.entries(r).filter(([k, v]) => typeof v === "string" && !TIME_FIELDS.has(k)));
       const n = rank.get(who) ?? 0;
       rank.set(who, n + 1);
@@ -44,10 +62,8 @@ export class FigureChanges {
       now.set(key, figures);
       if (this.last.get(key) !== figures) out.push({ at, ...r });
     }
-    if (complete) for (const [key, group] of this.lastGroups) if (!groups.has(key)) out.push({ at, ...group, left_window: true });
+    for (const group of this.groupsLeft.next(groups, complete)) out.push({ at, ...group, left_window: true });
     this.last = now;
-    // after an incomplete poll, the groups it could not read are still where they were
-    this.lastGroups = complete ? groups : new Map([...this.lastGroups, ...groups]);
     return out;
   }
 }

@@ -3,9 +3,12 @@
 // made it; the bundled server sends its simulated present, which `mq serve --now` sets in the past
 // and --speed moves). mq's own clock is only the fallback for an answer without a usable Date.
 // Asked with one event of the log at most, and only what arrived since the present known before.
+import { existsSync } from "node:fs";
 import type { Context } from "../context.js";
 import { formatInstant } from "../cmdutil/time.js";
 import type { RepoName } from "../cmdutil/repos.js";
+import { archivePath } from "../archive/paths.js";
+import { InterruptedError, MqError } from "../errors.js";
 
 /** The instant of an HTTP Date header (whole seconds), undefined when absent or not a date. */
 export function dateHeaderInstant(value: string | undefined): Date | undefined {
@@ -35,5 +38,24 @@ export class ServerPresent {
     if (this.last === undefined || at.getTime() > this.last.getTime()) this.last = at;
     this.told = told !== undefined;
     return this.last;
+  }
+}
+
+/**
+ * The present a command answers at when --until is not given (`mq queue`, `mq why`): one request.
+ * If the API does not answer it, the command fails with that error: its read of the log, the same
+ * endpoint, would fail alike, and in the default mode the archive cannot stand in (it stops short
+ * of the last minutes, so a window ending now is never read from it). With an archive there, the
+ * error says what answers from it.
+ */
+export async function presentOrFail(ctx: Pick<Context, "apiClient" | "now" | "env">, repo: RepoName): Promise<Date> {
+  try {
+    return await new ServerPresent(ctx, repo).next();
+  } catch (err) {
+    if (err instanceof MqError && !(err instanceof InterruptedError) && existsSync(archivePath(ctx.env)))
+      err.addHint(
+        "--archive answers from the archive instead, at mq's clock and without the API (mq archive status shows what it covers).",
+      );
+    throw err;
   }
 }

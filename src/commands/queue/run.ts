@@ -14,13 +14,13 @@ import { formatCount, formatTime } from "../../output/format.js";
 import type { QueueOptions } from "./index.js";
 import { renderQueueTable } from "./table.js";
 import { watchQueue } from "./watch.js";
-import { ServerPresent } from "../../watch/present.js";
+import { presentOrFail } from "../../watch/present.js";
 
 export async function runQueue(given: QueueOptions, ctx: Context): Promise<void> {
   const repos = await resolveRepos(ctx);
   if (given.watchSeconds !== undefined) return watchQueue(given, ctx, repos, given.watchSeconds);
   // the repositories share one API URL, so one server: its present asked once, of the first
-  const opts = given.atPresent ? { ...given, ...given.atPresent(await new ServerPresent(ctx, repos[0]!).next()) } : given;
+  const opts = given.atPresent ? { ...given, ...given.atPresent(await presentOrFail(ctx, repos[0]!)) } : given;
   const labels = repos.map((r) => `${r.owner}/${r.name}`);
   const label = repos.length === 1 ? labels[0]! : `${repos.length} repositories`;
   const source = await openEventSource(ctx, {

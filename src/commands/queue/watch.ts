@@ -3,7 +3,8 @@
 // as `mq logs --follow` does): memory holds the open stays, not the log. On a terminal the
 // table is redrawn in place (the loop, the screen and its restoring are src/watch/loop.ts's);
 // otherwise one ndjson record per change: a pull request queued at the start, entered, changed
-// (position, state, batch), merged or left.
+// (position, state, batch), merged or left; and a lane (base ref, queue, partition) that had pull
+// requests and has none now: emptied, said only after a poll that read every repository.
 import type { Context } from "../../context.js";
 import { redact } from "../../errors.js";
 import { eachRepo, pool, REPO_CONCURRENCY, type RepoName, someReposFailed } from "../../cmdutil/repos.js";
@@ -14,6 +15,7 @@ import { formatCount, formatTime } from "../../output/format.js";
 import { advance, QueueFollower } from "../../queue/follower.js";
 import { queueRecord, type QueueRecord } from "../../queue/records.js";
 import { messageSecrets } from "../../secrets.js";
+import { GroupsLeft } from "../../watch/changes.js";
 import { watchesScreen } from "../../watch/flags.js";
 import { runWatchLoop } from "../../watch/loop.js";
 import { ServerPresent } from "../../watch/present.js";
@@ -105,6 +107,7 @@ export async function watchQueue(opts: QueueOptions, ctx: Context, repos: readon
   };
 
   let last: Map<string, QueueRecord> | undefined;
+  const lanesLeft = new GroupsLeft();
   const changes = (atMs: number) => {
     const rows = follows.flatMap((f) => f.rows);
     const at = recordTime(atMs);
@@ -125,6 +128,16 @@ export async function watchQueue(opts: QueueOptions, ctx: Context, repos: readon
       out.push({ at, change: merged ? "merged" : "left", ...pick(r) });
     }
     last = now;
+    // a lane is named by its fields whatever --fields says; a repository whose poll failed kept
+    // its rows, but its lanes are not said to have emptied until a poll reads it
+    const lanes = rows.map((r) => ({
+      repository: r.repository,
+      base_ref: r.base_ref,
+      queue_name: r.queue_name,
+      partition_name: r.partition_name,
+    }));
+    const complete = follows.every((f) => f.error === undefined);
+    for (const lane of lanesLeft.next(lanes, complete)) out.push({ at, change: "emptied", ...lane });
     return out;
   };
 

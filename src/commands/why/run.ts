@@ -10,7 +10,7 @@ import { terminalText } from "../../iostreams/terminal-text.js";
 import { wrapLine } from "../../iostreams/terminal-width.js";
 import { exportAll } from "../../output/exporter.js";
 import { formatDuration, formatInstant, formatTime } from "../../output/format.js";
-import { ServerPresent } from "../../watch/present.js";
+import { presentOrFail } from "../../watch/present.js";
 import type { WhyOptions } from "./index.js";
 
 const iso = (t: number | null) => (t === null ? null : formatInstant(t));
@@ -19,7 +19,7 @@ const at = (t: number | null) => (t === null ? "-" : formatTime(t));
 
 export async function runWhy(given: WhyOptions, ctx: Context): Promise<void> {
   const repo = await ctx.resolveRepo();
-  const opts = given.atPresent ? { ...given, ...given.atPresent(await new ServerPresent(ctx, repo).next()) } : given;
+  const opts = given.atPresent ? { ...given, ...given.atPresent(await presentOrFail(ctx, repo)) } : given;
   const repository = `${repo.owner}/${repo.name}`;
   const source = await openEventSource(ctx, {
     mode: opts.archive,
