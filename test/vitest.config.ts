@@ -36,7 +36,7 @@ const common = {
   testTimeout: 30_000,
   hookTimeout: 30_000,
   // tempDir's folders are removed after each file (temp-cleanup.ts)
-  setupFiles: ["test/helpers/temp-cleanup.ts"],
+  setupFiles: ["test/helpers/temp-cleanup.ts", ...(process.env.MQ_TEST_CPU ? ["test/helpers/cpu-report.ts"] : [])],
   // CI (MQ_TEST_REPORT) runs six runs of the same files on a fresh clone: each module is transformed
   // once and kept in node_modules/.experimental-vitest-cache for the others (written atomically, so
   // runs side by side may share it; its key is the file's content and the config), about a fifth

@@ -1,6 +1,6 @@
 // The bundled server: node:http, no framework. It speaks the whole API (spec sections 4, 5, 7) over
 // a deterministic simulated history per repository (./simulate/) or a recorded log (--events).
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Event } from "../api/schema/events.js";
 import { eventIdKey } from "../api/event-ids.js";
@@ -79,6 +79,11 @@ export { EventStore } from "./store.js";
 export { Repositories, BudgetError, DEFAULT_MEMORY_BUDGET_MB, EVENT_BYTES } from "./repositories.js";
 export { simulateRepository } from "./simulate/index.js";
 export { loadEventsFile, EventsFileError } from "./ndjson.js";
+
+// node:http as its CommonJS exports: this module is an ES module in dist/ (a chunk), and an ES
+// import of node:http reads every export for its namespace, on Node 22 and later WebSocket's too,
+// which loads Node's own undici: ~50 ms of CPU at every start of --offline and of mq serve's worker
+const { createServer } = process.getBuiltinModule("node:http");
 
 const DAY = 86_400_000;
 

@@ -30,15 +30,13 @@ import {
 } from "./stats/index.js";
 
 const DAY = 86_400_000;
+/** a page's first span: an hour needs its day and the one before (reaching into it); two days needed four or five */
+const FIRST_SPAN = 3_600_000;
 
 /** the parts of days (a window's edges) whose partials a repository keeps */
 const MAX_EDGES = 8;
 
-function bytesOf(partials: Partials): number {
-  let bytes = 0;
-  for (const slots of partials.values()) bytes += partialBytes(slots);
-  return bytes;
-}
+const bytesOf = (partials: Partials): number => [...partials.values()].reduce((bytes, slots) => bytes + partialBytes(slots), 0);
 
 /** every event type some statistics endpoint reads */
 const STATS_TYPES = [...new Set(Object.values(STATS_SPECS).flatMap((spec) => spec.types))];
@@ -327,7 +325,7 @@ export class Repositories {
       // where the page starts: only a guess for the first span (the query below always covers
       // [lo, q.to], appended events newer than now included), so any top gives the same page
       const top = Math.min(q.to, now, c === undefined ? Infinity : c.t);
-      for (let span = 2 * DAY; ; span *= 2) {
+      for (let span = FIRST_SPAN; ; span *= 2) {
         // nothing exists before the history starts: past it, the whole window is as cheap
         let lo = Math.max(q.from, top - span);
         if (lo <= start) lo = q.from;
@@ -340,7 +338,7 @@ export class Repositories {
     // walking up: from the cursor (its own event, in the store, tells that `next` exists) or the window's bottom
     const bottom = Math.max(q.from, start, c.dir === "prev" ? c.t : -Infinity);
     const end = Math.min(q.to, now);
-    for (let span = 2 * DAY; ; span *= 2) {
+    for (let span = FIRST_SPAN; ; span *= 2) {
       let hi = Math.min(q.to, bottom + span);
       if (hi >= end) hi = q.to;
       const result = await this.withDays(repo, bottom, hi, (store) => store.page({ ...q, to: hi }));

@@ -117,6 +117,18 @@ describe("a page of /logs over a huge window", () => {
     expect(repos.simulatedDays("acme/web")).toBeLessThanOrEqual(6);
   });
 
+  it("simulates the page's day and the one before it for a page of the last hours (mq logs, mq --offline)", async () => {
+    // NOW is a Friday noon: the day before reaches into it, no earlier day does
+    const repos = new Repositories({ seed: 3, days: 30, now: NOW });
+    const p = await repos.page("acme/web", { from: to - 7 * 24 * HOUR, to, perPage: 100 });
+    expect(p.events).toHaveLength(100);
+    expect(repos.simulatedDays("acme/web")).toBe(2);
+    // the oldest page: the history's first day alone
+    const oldest = new Repositories({ seed: 3, days: 30, now: NOW });
+    expect((await oldest.page("acme/web", { ...HUGE, perPage: 100, cursor: { dir: "last" } })).events).toHaveLength(100);
+    expect(oldest.simulatedDays("acme/web")).toBe(1);
+  });
+
   it("gives the same pages as the whole history", async () => {
     const seed = 5;
     const days = 12;
