@@ -49,9 +49,11 @@ export function timeOf(e: { id: number }): number {
 }
 
 // ISO strings are built for every event and many metadata fields: the date and minute part is
-// cached, only seconds and milliseconds are formatted per call
+// cached, seconds and milliseconds are looked up (formatting the numbers was a fifth of a day's simulation)
 let isoMinute = NaN;
 let isoPrefix = "";
+const SECONDS = Array.from({ length: 60 }, (_, s) => String(s).padStart(2, "0"));
+const MILLIS = Array.from({ length: 1000 }, (_, ms) => `.${String(ms).padStart(3, "0")}Z`);
 /** an epoch-ms time as the events write it (to the ms, truncated) */
 export function iso(time: number): string {
   const t = Math.trunc(time);
@@ -62,6 +64,5 @@ export function iso(time: number): string {
   }
   const ms = t - minute * MIN;
   const sec = Math.floor(ms / 1000);
-  const frac = ms - sec * 1000;
-  return `${isoPrefix}${sec < 10 ? "0" : ""}${sec}.${frac < 10 ? "00" : frac < 100 ? "0" : ""}${frac}Z`;
+  return isoPrefix + SECONDS[sec]! + MILLIS[ms - sec * 1000]!;
 }
