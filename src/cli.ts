@@ -5,12 +5,10 @@ import { version } from "../package.json";
 import type { Context } from "./context.js";
 import { ensureGlobalOptions, readGlobals } from "./cmdutil/global-options.js";
 import { redact } from "./errors.js";
-import { examplesHelpText } from "./help/examples.js";
+import { examplesHelpText } from "./help/command-examples.js";
 import { messageSecrets } from "./secrets.js";
 import { fitHelpText } from "./output/help-text.js";
-import { exitCodesText, HELP_TOPICS } from "./help/topics.js";
-import { SCREEN_ROWS, screenOf } from "./iostreams/long-list.js";
-import { closestMatches } from "./closest.js";
+import { exitCodesText, TOPIC_NAMES } from "./help/topic-names.js";
 import { applyConfigDefaults } from "./config/resolve.js";
 import { TOP_COMMANDS } from "./cmdutil/top-commands.js";
 
@@ -55,6 +53,7 @@ const RUN = {
   auth: () => import("./commands/auth/run.js"),
   config: () => import("./commands/config/run.js"),
   completion: () => import("./commands/completion/run.js"),
+  help: () => import("./commands/help/run.js"),
 };
 
 /** Builds a command from its flag module, handing it its run functions. */
@@ -281,47 +280,19 @@ export function* walk(cmd: Command): Generator<Command> {
   for (const sub of cmd.commands) yield* walk(sub);
 }
 
-/** "stats failure-rate" for `mq stats failure-rate`, "" for mq itself: the key of EXAMPLES. */
+/** "stats failure-rate" for `mq stats failure-rate`, "" for mq itself: the key of the examples. */
 export function commandPath(cmd: Command): string {
   const names: string[] = [];
   for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
   return names.join(" ");
 }
 
+/** `mq help [command...]`: its flags here (the root help lists it), its run in commands/help/run.ts. */
 function newHelpCommand(program: Command, ctx: Context): Command {
-  const topics = Object.keys(HELP_TOPICS);
   return new Command("help")
-    .description(`show help for a command, or a topic: ${topics.join(", ")}`)
+    .description(`show help for a command, or a topic: ${TOPIC_NAMES.join(", ")}`)
     .argument("[command...]", "the command, e.g. logs or stats failure-rate, or a topic")
-    .action((names: string[]) => {
-      const topic = names.length === 1 && Object.hasOwn(HELP_TOPICS, names[0]!) ? HELP_TOPICS[names[0]!] : undefined;
-      if (topic !== undefined) {
-        // a topic longer than the screen is cut as the long lists are (iostreams/long-list.ts): the
-        // lines the terminal holds (30 at least), and a line on stderr saying how many there are and
-        // what shows them all
-        const lines = topic(ctx.io.tableWidth()).trimEnd().split("\n");
-        const screen = Math.max(SCREEN_ROWS, (ctx.io.height() ?? 0) - 2);
-        const { rows, more } = screenOf(ctx.io, lines, "lines", `mq help ${names[0]} | less shows them all`, "first", screen);
-        ctx.io.writeText(`${rows.join("\n")}\n`);
-        if (more !== undefined) ctx.io.stderr.write(`${fitHelpText(more, ctx.io.messageWidth() ?? 0)}\n`);
-        return;
-      }
-      let target = program;
-      for (const name of names) {
-        const sub = target.commands.find((c) => c.name() === name || c.aliases().includes(name));
-        target = sub ?? unknownCommand(target, name, target === program ? topics : []);
-      }
-      ensureGlobalOptions(target).help();
-    });
-}
-
-/** commander's own unknown-command error (one line via outputError), with the closest name. */
-function unknownCommand(parent: Command, name: string, topics: readonly string[]): never {
-  const known = [...parent.commands.flatMap((c) => [c.name(), ...c.aliases()]), ...topics];
-  const [best] = closestMatches(name, known, 1);
-  return parent.error(`error: unknown command '${name}'${best ? `\n(Did you mean ${best}?)` : ""}`, {
-    code: "commander.unknownCommand",
-  });
+    .action(async (names: string[]) => (await RUN.help()).runHelp(names, program, ctx));
 }
 
 function configureCommand(cmd: Command, ctx: Context): void {

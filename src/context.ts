@@ -11,7 +11,8 @@ import type { ClientOverrides } from "./context/api-client.js";
 // otherwise start Node's ES module loader for it (with fs/promises: ~8 ms); main.cjs is code-cached
 import { configDirFrom } from "./config/dir.js";
 import { openConfig, type ConfigStore } from "./config/store.js";
-import { resolveDialect, resolveRepo, type RepoRef, type DialectChoice } from "./config/resolve.js";
+import { resolveRepo, type RepoRef } from "./config/resolve.js";
+import type { DialectChoice } from "./config/dialect.js";
 import { DEFAULT_GLOBALS, type GlobalOptions } from "./globals.js";
 import { createIOStreams, type IOFacts, type IOStreams } from "./iostreams/iostreams.js";
 
@@ -110,7 +111,7 @@ export function createContext(init: ContextInit = {}): Context {
       return repoPromise;
     },
     dialect() {
-      dialectPromise ??= Promise.resolve().then(() => resolveDialect(ctx));
+      dialectPromise ??= apiServices().then(({ resolveDialect }) => resolveDialect(ctx));
       return dialectPromise;
     },
     onCleanup(fn) {
@@ -131,11 +132,17 @@ export function createContext(init: ContextInit = {}): Context {
 }
 
 /**
+ * The API's services: the HTTP stack (node:http, the wire, retries) and the dialect tables (both
+ * descriptions of the API), loaded when a command first makes a request or asks for the dialect,
+ * never for a command that does neither (help, auth status, config).
+ */
+const apiServices = () => import("./context/api-client.js");
+
+/**
  * An API client for CTX (ctx.apiClient() keeps one), with OVERRIDES (`mq auth login`'s check: the
- * token about to be stored). The HTTP stack (node:http, the wire, retries) loads here, on the
- * first request, never for a command that makes none (help, auth status, config).
+ * token about to be stored).
  */
 export async function newApiClient(ctx: Context, overrides: ClientOverrides = {}): Promise<ApiClient> {
-  const { createApiClient } = await import("./context/api-client.js");
+  const { createApiClient } = await apiServices();
   return createApiClient(ctx, overrides);
 }

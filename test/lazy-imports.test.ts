@@ -34,6 +34,7 @@ const ALLOWED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
       "./commands/auth/run.js",
       "./commands/config/run.js",
       "./commands/completion/run.js",
+      "./commands/help/run.js",
     ].map((m) => [m, "the boundary: a command's run module, loaded when that command runs"]),
     ...[
       "./commands/logs/index.js",

@@ -26,7 +26,6 @@ export interface ConfigSources {
 
 /** The request timeout when neither --timeout nor the config file sets one. */
 export const DEFAULT_TIMEOUT_SECONDS = 30;
-import { DIALECTS, dialectForUrl, isDialectName, DIALECT_NAMES, type Dialect } from "../api/dialects/index.js";
 
 export interface RepoRef {
   owner: string;
@@ -48,7 +47,8 @@ export interface TokenChoice {
   source: string;
 }
 
-const nonEmpty = (v: string | undefined): string | undefined => (v !== undefined && v.trim() !== "" ? v.trim() : undefined);
+/** V trimmed, or undefined when it is unset or blank */
+export const nonEmpty = (v: string | undefined): string | undefined => (v !== undefined && v.trim() !== "" ? v.trim() : undefined);
 
 export async function resolveApiUrl(ctx: ConfigSources): Promise<ApiUrlChoice> {
   const candidates: Array<[string, string | undefined]> = [
@@ -102,32 +102,6 @@ export function maskToken(token: string): string {
   const prefix = /^[a-z]{2,4}_/i.exec(token)?.[0] ?? "";
   const tail = token.length >= 12 ? token.slice(-4) : "";
   return `${prefix}****${tail}`;
-}
-
-export interface DialectChoice {
-  dialect: Dialect;
-  /** "--dialect", "MQ_DIALECT", "config", "API URL", "--offline" */
-  source: string;
-}
-
-/**
- * Which side of the API mq speaks: --dialect, else MQ_DIALECT, else the config key `dialect`, else
- * the API URL's (the real service's host speaks mergify; any other URL, the bundled server's
- * included, speaks the contract). With --offline and nothing forced, the bundled server speaks the
- * contract, its default.
- */
-export async function resolveDialect(ctx: ConfigSources): Promise<DialectChoice> {
-  if (ctx.globals.dialect !== undefined) return { dialect: DIALECTS[ctx.globals.dialect], source: "--dialect" };
-  const env = nonEmpty(ctx.env.MQ_DIALECT);
-  if (env !== undefined) {
-    if (!isDialectName(env)) throw new UsageError(`MQ_DIALECT: '${env}' is not allowed; allowed values: ${DIALECT_NAMES.join(", ")}`);
-    return { dialect: DIALECTS[env], source: "MQ_DIALECT" };
-  }
-  const fromConfig = (await ctx.config()).get("dialect");
-  if (fromConfig !== undefined && isDialectName(fromConfig)) return { dialect: DIALECTS[fromConfig], source: "config" };
-  if (ctx.globals.offline) return { dialect: DIALECTS.spec, source: "--offline" };
-  const api = await resolveApiUrl(ctx);
-  return { dialect: DIALECTS[dialectForUrl(api.url)], source: `API URL ${api.url}` };
 }
 
 export async function resolveRepo(ctx: ConfigSources): Promise<RepoRef> {

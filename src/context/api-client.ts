@@ -10,9 +10,14 @@ import { isLoopbackHost } from "../api/urls.js";
 import { apiBaseUrl } from "../api/urls.js";
 import { stderrText } from "../iostreams/terminal-text.js";
 import { CONNECT_TIMEOUT_MS, createTransport, USER_AGENT, type ApiClient, type Sleep } from "../api/client.js";
-import { resolveApiUrl, resolveTimeoutSeconds, resolveToken, type ConfigSources, type DialectChoice } from "../config/resolve.js";
+import { resolveApiUrl, resolveTimeoutSeconds, resolveToken, type ConfigSources } from "../config/resolve.js";
+import type { DialectChoice } from "../config/dialect.js";
+
 import { AuthError, redact } from "../errors.js";
 import { noteBundledServer } from "./data-held.js";
+
+// the Context asks for the dialect through this module: the dialect tables load with the HTTP stack
+export { resolveDialect } from "../config/dialect.js";
 
 /** What the factory reads and registers: the Context is one. */
 export interface ClientSources extends ConfigSources {

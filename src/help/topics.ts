@@ -1,11 +1,12 @@
 // The topics of `mq help <topic>`: what users look up that belongs to no one command (the output
 // formats, the settings, the environment, the exit codes). The texts are data; docs/formats.md,
 // docs/configuration.md and docs/exit-codes.md say the same at length. `mq help --help` names the
-// topics of this table.
+// topics of this table (their names, in this order: topic-names.ts, which the root help reads
+// without loading the texts).
 import { CONFIG_KEY_HELP, CONFIG_KEYS } from "../config/keys.js";
-import { EXIT_CODE_TABLE } from "../errors.js";
 import { fitHelpText } from "../output/help-text.js";
 import { catalogueText } from "../figures/catalogue-text.js";
+import { exitCodesText, type TopicName } from "./topic-names.js";
 
 /** The width the texts are written to; on a narrower terminal `mq help` fits them again. */
 export const WIDTH = 80;
@@ -60,11 +61,6 @@ const ENVIRONMENT = `Environment variables (a flag wins over each):
 More: docs/configuration.md
 `;
 
-/** The exit codes as `mq --help` ends and `mq help exit-codes` prints them, from the one map. */
-export function exitCodesText(): string {
-  return `Exit codes:\n${EXIT_CODE_TABLE.map(([c, d]) => `  ${String(c).padEnd(4)}${d}`).join("\n")}\n`;
-}
-
 /**
  * Topic name -> its text as `mq help <topic>` prints it: fitted to `width` columns (a terminal's),
  * never wider than the WIDTH the texts are written to; fitted once, from the text as written (a text
@@ -78,4 +74,4 @@ export const HELP_TOPICS: Readonly<Record<string, (width?: number) => string>> =
   figures: (width = WIDTH) => fitHelpText(catalogueText(), Math.min(width, WIDTH)),
   // whole in a pipe, each code on one line (docs/formats.md); fitted to a terminal as every topic
   "exit-codes": (width) => (width === undefined ? exitCodesText() : fitHelpText(exitCodesText(), width)),
-};
+} satisfies Record<TopicName, (width?: number) => string>;

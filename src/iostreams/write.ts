@@ -6,8 +6,10 @@
 // (where the handler runs), and once the run is interrupted the rest is dropped: the write ends
 // with InterruptedError, which a command reports as any Ctrl-C (exit 130, how to resume). What can
 // still appear after the key is the line being written when it came.
-import { setImmediate as nextTurn } from "node:timers/promises";
 import { InterruptedError, OutputError } from "../errors.js";
+
+/** the next turn of the event loop (node:timers/promises would be one more of Node's modules to load at every start) */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Writes one chunk and waits until the stream has taken it (its callback): a failed write (a full

@@ -81,7 +81,7 @@ describe("how mq decides", () => {
 
 describe("resolveDialect: --dialect, MQ_DIALECT, the config key, then the API URL", async () => {
   const { testContext } = await import("../helpers/context.js");
-  const { resolveDialect } = await import("../../src/config/resolve.js");
+  const { resolveDialect } = await import("../../src/config/dialect.js");
   const { UsageError } = await import("../../src/errors.js");
   const choice = async (setup: (ctx: ReturnType<typeof testContext>) => void | Promise<void>, env: Record<string, string> = {}) => {
     const ctx = testContext({ env });

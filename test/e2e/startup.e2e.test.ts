@@ -278,6 +278,21 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
     expect(text.match(/(?<![\w$.])import\(/g)).toEqual(["import("]);
   });
 
+  it("dist/main.cjs holds what mq --help and mq auth status run, not the commands' code, the dialect tables, the stats endpoints, the figure catalogue or the help topics' texts", () => {
+    const text = readFileSync(join(dist, "main.cjs"), "utf8");
+    const modules = [...text.matchAll(/"((?:src|node_modules)\/[\w./-]+)"\(\)\{/g)].map((m) => m[1]!);
+    expect(modules).toEqual(expect.arrayContaining(["src/context.ts", "src/commands/auth/run.ts", "src/commands/auth/status.ts"]));
+    for (const held of [
+      "src/commands/logs/index.ts",
+      "src/api/dialects/spec.ts",
+      "src/stats/endpoints.ts",
+      "src/figures/catalogue.ts",
+      "src/help/topics.ts",
+    ])
+      expect(modules).not.toContain(held);
+    expect(readFileSync(commandsOf(join(dist, "main.cjs")), "utf8")).toContain('"src/figures/catalogue.ts"(){');
+  });
+
   /** The commands' file `main` loads (dist/commands-*.cjs). */
   const commandsOf = (main: string): string => {
     const name = /join\(__dirname,"(commands-[0-9a-f]+\.cjs)"\)/.exec(readFileSync(main, "utf8"))?.[1];

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CONFIG_KEYS } from "../../src/config/keys.js";
 import { HELP_TOPICS, WIDTH } from "../../src/help/topics.js";
+import { TOPIC_NAMES } from "../../src/help/topic-names.js";
 import { main } from "../../src/main.js";
 import { testContext } from "../helpers/context.js";
 
@@ -12,6 +13,10 @@ import { testContext } from "../helpers/context.js";
 const WHOLE_IN_PIPES = "exit-codes";
 
 describe("mq help <topic>", () => {
+  it("has a text for each name the root help gives, in that order (the names are read without the texts)", () => {
+    expect(Object.keys(HELP_TOPICS)).toEqual([...TOPIC_NAMES]);
+  });
+
   it.each(Object.keys(HELP_TOPICS).filter((t) => t !== WHOLE_IN_PIPES))(
     "mq help %s prints the topic on stdout, exit 0, no line wider than 80",
     async (topic) => {

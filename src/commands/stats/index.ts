@@ -17,6 +17,7 @@ import { DIALECTS, type Dialect } from "../../api/dialects/index.js";
 import { checkWindow } from "../../cmdutil/logs-filters.js";
 import { collectList, requireNonEmptyItems } from "../../cmdutil/lists.js";
 import { closestMatches } from "../../closest.js";
+import { examplesBlock } from "../../help/command-examples.js";
 import { checkWindowOrder, formatInstant, parseTimeFlag, parseTimeWindow, TIME_VALUE_HELP } from "../../cmdutil/time.js";
 import { resolveOutputFormat } from "../../cmdutil/output.js";
 import { recordFieldNames, summaryFieldName } from "../../stats/series.js";
@@ -392,6 +393,8 @@ export function NewCmdStats(
         `\nDialects: ${endpoint.dialects.join(", ")}${derived ? `; with mergify, ${derived.note}` : ""} (see --dialect).`,
       );
     }
+    // its examples last, as cli.ts appends the other commands' (their table has no endpoint's)
+    cmd.addHelpText("after", examplesBlock(endpoint.examples));
     cmd.action(async (flags: RawFlags) => {
       const { dialect } = await ctx.dialect();
       const opts = parseStatsFlags(cmd, endpoint, flags, ctx, dialect);
