@@ -1,6 +1,8 @@
 "use strict";
 // Loads dist/main.cjs, the start-up bundle, through a code cache: compiling it and the functions a
-// command runs is most of what mq does before its first request.
+// command runs is most of what mq does before its first request. main.cjs loads the commands'
+// bundle (dist/commands-HASH.cjs) through the same loader when a command first needs it, with a
+// cache of its own (scripts/build.mjs, __mqCommands).
 //
 // main.cjs through V8's code cache kept by hand (node:vm's cachedData and createCachedData), on
 // every Node: written after the command has run, it holds the functions the command ran, not only

@@ -44,10 +44,11 @@ const heavy = (path) =>
   HEAVY_PACKAGES.some((p) => path === p || path.startsWith(`${p}/`) || path.includes(`node_modules/${p}/`));
 /**
  * An import() target of start-up that adds at most this much source is held by main.cjs: reading
- * commands.cjs and its code cache costs more than carrying it (`mq auth status`: ~8 ms of CPU on
- * Node 24 to read and deserialise commands.cjs for its 13 KB of flags and run).
+ * the commands' file and its code cache costs more than carrying it (`mq auth status`: ~8 ms of
+ * CPU on Node 24 to read and deserialise it for auth's flags and run, 5 and 8 KB), and what is
+ * larger costs every `mq --help` its reading and deserialising (serve's flags, 12 KB: ~1 ms).
  */
-const SMALL_TARGET_BYTES = 16 * 1024;
+const SMALL_TARGET_BYTES = 8 * 1024;
 /** Not bundled: DuckDB's JavaScript is loaded from the installed package with its native addon. */
 const EXTERNAL = ["@duckdb/node-api"];
 /** where main.cjs registers the modules the chunks share with it */

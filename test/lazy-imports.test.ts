@@ -7,7 +7,7 @@
 // entry that no longer matches an import() fails too (the list stays the truth).
 // scripts/build.mjs turns an import() whose target reaches a heavy package (undici, zod,
 // ora, DuckDB) or the server into a chunk of dist/chunks/; any other goes into the commands' file
-// (dist/commands-HASH.cjs), or stays in dist/main.cjs when it adds at most 16 KB, and is evaluated
+// (dist/commands-HASH.cjs), or stays in dist/main.cjs when it adds at most 8 KB of source, and is evaluated
 // on its first import.
 import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
