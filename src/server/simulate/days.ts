@@ -48,20 +48,30 @@ export function timeOf(e: { id: number }): number {
   return Math.floor(e.id / ID_PER_MS);
 }
 
-// ISO strings are built for every event and many metadata fields: the date and minute part is
-// cached, only seconds and milliseconds are formatted per call
+// ISO strings are built for every event and many metadata fields: the date is cached, the rest is
+// looked up (formatting numbers, and a Date for each new minute, was a third of a day's simulation)
+let isoDay = NaN;
+let isoDate = "";
 let isoMinute = NaN;
 let isoPrefix = "";
+/** "00" to "59" */
+const TWO_DIGITS = Array.from({ length: 60 }, (_, n) => String(n).padStart(2, "0"));
+const MILLIS = Array.from({ length: 1000 }, (_, ms) => `.${String(ms).padStart(3, "0")}Z`);
 /** an epoch-ms time as the events write it (to the ms, truncated) */
 export function iso(time: number): string {
   const t = Math.trunc(time);
   const minute = Math.floor(t / MIN);
   if (minute !== isoMinute) {
     isoMinute = minute;
-    isoPrefix = new Date(minute * MIN).toISOString().slice(0, 17);
+    const day = Math.floor(minute / 1440);
+    if (day !== isoDay) {
+      isoDay = day;
+      isoDate = new Date(day * DAY).toISOString().slice(0, 11);
+    }
+    const inDay = minute - day * 1440;
+    isoPrefix = `${isoDate}${TWO_DIGITS[Math.floor(inDay / 60)]!}:${TWO_DIGITS[inDay % 60]!}:`;
   }
   const ms = t - minute * MIN;
   const sec = Math.floor(ms / 1000);
-  const frac = ms - sec * 1000;
-  return `${isoPrefix}${sec < 10 ? "0" : ""}${sec}.${frac < 10 ? "00" : frac < 100 ? "0" : ""}${frac}Z`;
+  return isoPrefix + TWO_DIGITS[sec]! + MILLIS[ms - sec * 1000]!;
 }
