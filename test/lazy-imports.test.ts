@@ -55,7 +55,7 @@ const ALLOWED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   ]),
   "src/context.ts": {
     "./context/api-client.js":
-      "the HTTP stack (node:http, the wire, retries) on a command's first request, never for help, auth status, config",
+      "the HTTP stack (node:http, the wire, retries) and the dialect tables, on a command's first request or first look at the dialect, never for help, auth status, config",
   },
   "src/context/api-client.ts": {
     "../server/index.js": "the bundled server (a chunk, with zod) for --offline only",
