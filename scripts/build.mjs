@@ -226,6 +226,23 @@ function mainModule(held, shared, { main, packages }) {
 }
 
 /**
+ * The module (a path from ROOT) an import() in the bundle names, as esbuild resolves it; undefined
+ * for any other import, a package left out of the bundle or a path esbuild cannot resolve (it then
+ * reports that itself). Asked of esbuild again with a mark, so the plugin does not answer itself.
+ */
+async function importTarget(build, args) {
+  if (args.kind !== "dynamic-import" || args.pluginData === "mq-resolving") return undefined;
+  const found = await build.resolve(args.path, {
+    kind: args.kind,
+    importer: args.importer,
+    resolveDir: args.resolveDir,
+    pluginData: "mq-resolving",
+  });
+  if (found.errors.length > 0 || found.external) return undefined;
+  return posix(relative(ROOT, found.path));
+}
+
+/**
  * In main.cjs, an import() of a module commands.cjs holds reads it from commands.cjs's exports,
  * loading that file first (__mqCommands, MAIN_BANNER), through the same `then` as lazyChunks.
  */
@@ -234,16 +251,8 @@ function lazyCommands(commands) {
     name: "lazy-commands",
     setup(build) {
       build.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.kind !== "dynamic-import" || args.pluginData === "mq-resolving") return undefined;
-        const found = await build.resolve(args.path, {
-          kind: args.kind,
-          importer: args.importer,
-          resolveDir: args.resolveDir,
-          pluginData: "mq-resolving",
-        });
-        if (found.errors.length > 0 || found.external) return undefined;
-        const key = posix(relative(ROOT, found.path));
-        return commands.has(key) ? { path: key, namespace: "mq-commands" } : undefined;
+        const key = await importTarget(build, args);
+        return key !== undefined && commands.has(key) ? { path: key, namespace: "mq-commands" } : undefined;
       });
       build.onLoad({ filter: /.*/, namespace: "mq-commands" }, (args) => ({
         contents: `export const then = (resolve, reject) => { let m; try { m = __mqCommands()[${JSON.stringify(args.path)}]; } catch (err) { return reject(err); } resolve(m); };`,
@@ -265,15 +274,8 @@ function lazyChunks(chunkOf) {
     name: "lazy-chunks",
     setup(build) {
       build.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.kind !== "dynamic-import" || args.pluginData === "mq-resolving") return undefined;
-        const found = await build.resolve(args.path, {
-          kind: args.kind,
-          importer: args.importer,
-          resolveDir: args.resolveDir,
-          pluginData: "mq-resolving",
-        });
-        if (found.errors.length > 0 || found.external) return undefined;
-        const chunk = chunkOf.get(posix(relative(ROOT, found.path)));
+        const key = await importTarget(build, args);
+        const chunk = key === undefined ? undefined : chunkOf.get(key);
         return chunk === undefined ? undefined : { path: `./${chunk}`, namespace: "mq-chunk" };
       });
       build.onLoad({ filter: /.*/, namespace: "mq-chunk" }, (args) => ({
