@@ -197,16 +197,9 @@ function mainModule(held, shared, { main, packages }) {
       build.onResolve({ filter: /\.cjs$/, namespace: "mq-main" }, (args) => ({ path: args.path, external: true }));
       build.onResolve({ filter: /\.cjs$/, namespace: "mq-main-import" }, (args) => ({ path: args.path, external: true }));
       build.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.pluginData === "mq-resolving" || args.namespace.startsWith("mq-main") || args.kind === "entry-point") return undefined;
-        const found = await build.resolve(args.path, {
-          kind: args.kind,
-          importer: args.importer,
-          resolveDir: args.resolveDir,
-          pluginData: "mq-resolving",
-        });
-        if (found.errors.length > 0 || found.external) return undefined;
-        const key = posix(relative(ROOT, found.path));
-        if (!held.has(key) || (!packages && /(^|\/)node_modules\//.test(key))) return undefined;
+        if (args.namespace.startsWith("mq-main") || args.kind === "entry-point") return undefined;
+        const key = await bundledPath(build, args);
+        if (key === undefined || !held.has(key) || (!packages && /(^|\/)node_modules\//.test(key))) return undefined;
         shared.add(key);
         // import() of a module main.cjs holds: esbuild makes such a target an entry of its own, and a
         // CommonJS entry exports only `default`; a `then` export hands the caller main's exports
@@ -226,12 +219,12 @@ function mainModule(held, shared, { main, packages }) {
 }
 
 /**
- * The module (a path from ROOT) an import() in the bundle names, as esbuild resolves it; undefined
- * for any other import, a package left out of the bundle or a path esbuild cannot resolve (it then
- * reports that itself). Asked of esbuild again with a mark, so the plugin does not answer itself.
+ * The module (a path from ROOT) an import in the bundle names, as esbuild resolves it; undefined for
+ * a package left out of the bundle, a path esbuild cannot resolve (it then reports that itself) or
+ * the plugins' own question: esbuild is asked again with a mark, so a plugin does not answer itself.
  */
-async function importTarget(build, args) {
-  if (args.kind !== "dynamic-import" || args.pluginData === "mq-resolving") return undefined;
+async function bundledPath(build, args) {
+  if (args.pluginData === "mq-resolving") return undefined;
   const found = await build.resolve(args.path, {
     kind: args.kind,
     importer: args.importer,
@@ -240,6 +233,11 @@ async function importTarget(build, args) {
   });
   if (found.errors.length > 0 || found.external) return undefined;
   return posix(relative(ROOT, found.path));
+}
+
+/** The module an import() in the bundle names (bundledPath); undefined for any other import. */
+function importTarget(build, args) {
+  return args.kind === "dynamic-import" ? bundledPath(build, args) : Promise.resolve(undefined);
 }
 
 /**

@@ -12,7 +12,6 @@ import { stderrText } from "../iostreams/terminal-text.js";
 import { CONNECT_TIMEOUT_MS, createTransport, USER_AGENT, type ApiClient, type Sleep } from "../api/client.js";
 import { resolveApiUrl, resolveTimeoutSeconds, resolveToken, type ConfigSources } from "../config/resolve.js";
 import type { DialectChoice } from "../config/dialect.js";
-
 import { AuthError, redact } from "../errors.js";
 import { noteBundledServer } from "./data-held.js";
 
