@@ -32,7 +32,7 @@ export function archiveFailure(err: unknown, path: string, doing: string): MqErr
   if (/No space left on device|ENOSPC|disk is full|Could not write all bytes|out of disk/i.test(message) || code === "ENOSPC") {
     return new ArchiveError(
       `could not ${doing}: the disk holding ${path} is full`,
-      "nothing was lost: the events of the last page were rolled back. Free some space and run mq archive sync again to continue",
+      "nothing was lost: the events being written were rolled back. Free some space and run mq archive sync again to continue",
     );
   }
   if (

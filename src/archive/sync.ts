@@ -3,23 +3,23 @@
 // The window [start, until] is cut into one-day chunks, oldest first. Each chunk is walked with
 // parallel time slices (api/slices.ts: several pages in flight, handed over newest first), and up to
 // --parallel chunks are walked at once; one pool of --parallel requests in flight serves them all.
-// Each page is written in one transaction, its events keyed by (repository, id), so a page read
-// twice adds nothing. A chunk is recorded as covered only once its last page is in AND every older
-// chunk of the run is recorded: chunks finish out of order, coverage is committed in order, so an
-// interrupted run leaves covered exactly a prefix of its window, as a sequential run would (the
-// next run starts where the coverage starts: a hole at the front would be skipped for good).
-// Killed at any moment, the archive holds whole pages and the coverage of whole chunks; the next
-// run asks again for what is not covered and the key drops what it already has: every event exactly
-// once, and no gap.
+// Whole pages are committed in batches (sync-batch.ts: at most 2,000 events or a second apart), their
+// events keyed by (repository, id), so a page read twice adds nothing. A chunk is recorded as
+// covered only once its last page is read AND every older chunk of the run is, and its coverage is
+// committed in the same transaction as the rows it still lacked: chunks finish out of order,
+// coverage is committed in order, so an interrupted run leaves covered exactly a prefix of its
+// window, as a sequential run would (the next run starts where the coverage starts: a hole at the
+// front would be skipped for good). Killed at any moment, the archive holds whole batches of pages
+// and the coverage of whole chunks whose rows it holds; the next run asks again for what is not
+// covered and the key drops what it already has: every event exactly once, and no gap.
 import type { ApiClient } from "../api/client.js";
-import type { DuckDBAppender } from "@duckdb/node-api";
 import { ContractError, InterruptedError, MqError } from "../errors.js";
 import { cursorOf } from "../api/pagination.js";
-import { type Archive, archiveFailure } from "./db.js";
+import type { Archive } from "./db.js";
 import { METADATA_SHAPES_OF, pageCheck } from "../api/schema/page-check.js";
 import { walkSlices } from "../api/slices.js";
 import type { DialectName } from "../api/dialects/types.js";
-import { queueFactsOf } from "./queue-facts.js";
+import { type BatchLimits, type EventRow, type PageItem, type Range, SyncBatch } from "./sync-batch.js";
 import { SERVICE_RETENTION_DAYS } from "../api/retention.js";
 import { exactEventId, rawEventTexts } from "./raw-events.js";
 import { formatCount } from "../iostreams/human.js";
@@ -35,10 +35,7 @@ export const RETENTION_DAYS = SERVICE_RETENTION_DAYS;
 export const SETTLE_MS = 5 * 60_000;
 const PER_PAGE = 100;
 
-export interface Range {
-  from: number;
-  to: number;
-}
+export type { Range };
 
 export interface SyncProgress {
   repository: string;
@@ -71,6 +68,8 @@ export interface SyncOptions {
   parallel?: number;
   signal: AbortSignal;
   onProgress?: (p: SyncProgress) => void;
+  /** when read pages are committed (default BATCH_LIMITS) */
+  batch?: BatchLimits;
   /** a line for stderr (warnings) */
   warn: (line: string) => void;
   /** the command that syncs the window FROM to TO again, for the hint of an interrupted run */
@@ -151,9 +150,7 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
   const warnedTypes = new Set<string>();
   // against the dialect in effect, as `mq logs` checks
   const checkPage = await pageCheck(dialect);
-  await archive.run(
-    `CREATE TEMP TABLE IF NOT EXISTS staging (repository VARCHAR, id BIGINT, received_at VARCHAR, type VARCHAR, pull_request BIGINT, base_ref VARCHAR, "trigger" VARCHAR, outcome VARCHAR, raw VARCHAR, archived_at VARCHAR, queue_facts VARCHAR, dialect VARCHAR)`,
-  );
+  const batch = await SyncBatch.open(archive, { repo, dialect, archivedAt: now, syncId }, opts.batch);
   const parallel = Math.max(1, Math.floor(opts.parallel ?? 1));
   // one pool of requests for every chunk in flight, whatever each chunk's walker allows itself
   const client = limitedClient(opts.client, parallel);
@@ -165,25 +162,24 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
   opts.signal.addEventListener("abort", stopAll, { once: true });
   if (opts.signal.aborted) stopAll();
 
-  const finished: boolean[] = chunks.map(() => false);
-  let committed = 0;
-  /** records the coverage of every finished chunk whose older chunks are all recorded */
-  const commitInOrder = () =>
+  /** commits the batch: what it adds is counted, the days it records are done */
+  const commitBatch = () =>
     serial(async () => {
-      while (committed < chunks.length && finished[committed]) {
-        const chunk = chunks[committed]!;
-        if (chunk.to > chunk.from) {
-          await archive.transaction(async () => {
-            await archive.run("INSERT INTO coverage VALUES (?, ?::TIMESTAMPTZ, ?::TIMESTAMPTZ)", [repo, iso(chunk.from), iso(chunk.to)]);
-            await archive.run("UPDATE syncs SET added = ? WHERE id = ?", [progress.added, syncId]);
-          });
-        }
-        committed++;
-        progress.chunksDone = committed;
-        progress.chunkFrom = chunks[committed]?.from ?? chunk.to;
-        opts.onProgress?.(progress);
-      }
+      const { added, covered } = await batch.commit();
+      progress.added += added;
+      progress.chunksDone += covered;
+      progress.chunkFrom = chunks[progress.chunksDone]?.from ?? chunks[progress.chunksDone - 1]?.to ?? start;
+      opts.onProgress?.(progress);
     });
+  const finished: boolean[] = chunks.map(() => false);
+  /** chunks handed to the batch's coverage: a prefix of the run's */
+  let ordered = 0;
+  /** hands every finished chunk whose older chunks are all handed to the batch, and commits it */
+  const commitInOrder = async () => {
+    const before = ordered;
+    while (ordered < chunks.length && finished[ordered]) batch.cover(chunks[ordered++]!);
+    if (ordered > before) await commitBatch();
+  };
 
   const walkChunk = async (chunk: Range) => {
     const pages = walkSlices<PageItem>({
@@ -227,11 +223,12 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
     });
     for await (const page of pages) {
       if (stop.signal.aborted) break;
-      const added = await serial(() => writePage(archive, repo, dialect, page.events, now));
+      batch.add(page.events);
       progress.pages++;
       progress.fetched += page.events.length;
-      progress.added += added;
-      opts.onProgress?.(progress);
+      // awaited: a commit holds the walks back, which bounds what waits in memory
+      if (batch.due) await commitBatch();
+      else opts.onProgress?.(progress);
     }
   };
 
@@ -248,7 +245,7 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
   };
   const worker = async () => {
     for (;;) {
-      while (nextChunk - committed >= windowChunks && !stop.signal.aborted) await new Promise<void>((r) => waiters.push(r));
+      while (nextChunk - ordered >= windowChunks && !stop.signal.aborted) await new Promise<void>((r) => waiters.push(r));
       if (stop.signal.aborted || nextChunk >= chunks.length) return;
       const index = nextChunk++;
       try {
@@ -271,10 +268,12 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
     await Promise.all(Array.from({ length: Math.min(parallel, Math.max(1, chunks.length)) }, () => worker()));
     if (failure === undefined && opts.signal.aborted) failure = new InterruptedError();
     if (failure !== undefined) throw failure instanceof MqError || !opts.signal.aborted ? failure : new InterruptedError();
+    await commitBatch();
     await finishSync(archive, repo, syncId, progress.added, opts.clock());
   } catch (err) {
-    // the count survives an interruption: `mq archive status` shows what the run added
-    await serial(() => archive.run("UPDATE syncs SET added = ? WHERE id = ?", [progress.added, syncId])).catch(() => undefined);
+    // what was read before an interruption or a failure is kept (each commit counts its events in
+    // `syncs.added`: `mq archive status` shows what the run added); none after a failed commit
+    await commitBatch().catch(() => undefined);
     if (err instanceof MqError && progress.added + progress.fetched > 0) {
       const again = opts.again?.(start, until) ?? "mq archive sync";
       const note = `${formatCount(progress.added)} new events were archived before this; ${again} continues where it stopped.`;
@@ -295,79 +294,6 @@ export async function syncRepository(archive: Archive, opts: SyncOptions): Promi
     total,
     gaps,
   };
-}
-
-interface EventRow {
-  id: number;
-  received_at: string;
-  type: string;
-  pull_request: number | null;
-  base_ref: string | null;
-  trigger?: unknown;
-  outcome?: unknown;
-}
-
-/** An event of a page: its fields, its text as the server sent it, and its id exactly (not rounded beyond 2^53). */
-interface PageItem {
-  row: EventRow;
-  raw: string;
-  id: bigint;
-}
-
-/**
- * One page in one transaction; returns how many events were new. Each event row records the
- * dialect of the sync that wrote it: a repository synced from both sides keeps, for each event, the
- * text and the side of the response that first brought it (the key drops the later one), which a
- * dialect per sync could not tell apart.
- */
-async function writePage(archive: Archive, repo: string, dialect: DialectName, items: readonly PageItem[], now: Date): Promise<number> {
-  if (items.length === 0) return 0;
-  return archive.transaction(async () => {
-    await archive.run("DELETE FROM staging");
-    let appender: DuckDBAppender | undefined;
-    try {
-      appender = await archive.conn.createAppender("staging", null, "temp");
-      const seen = new Set<bigint>();
-      const archivedAt = now.toISOString();
-      for (const { row: ev, raw, id } of items) {
-        if (seen.has(id)) continue;
-        seen.add(id);
-        appender.appendVarchar(repo);
-        appender.appendBigInt(id);
-        appender.appendVarchar(ev.received_at);
-        appender.appendVarchar(ev.type);
-        if (ev.pull_request === null || ev.pull_request === undefined) appender.appendNull();
-        else appender.appendBigInt(BigInt(ev.pull_request));
-        appendText(appender, ev.base_ref);
-        appendText(appender, ev.trigger);
-        appendText(appender, ev.outcome);
-        appender.appendVarchar(raw);
-        appender.appendVarchar(archivedAt);
-        // what the analyses read of a queue event (db.ts): from the text kept, as a reader parses it
-        appendText(appender, queueFactsOf(ev.type, raw));
-        appender.appendVarchar(dialect);
-        appender.endRow();
-      }
-      appender.flushSync();
-    } catch (err) {
-      throw archiveFailure(err, archive.path, "write the archive");
-    } finally {
-      try {
-        appender?.closeSync();
-      } catch {
-        // already reported by flushSync
-      }
-    }
-    return archive.run(
-      `INSERT OR IGNORE INTO events (repository, id, received_at, type, pull_request, base_ref, "trigger", outcome, raw, archived_at, queue_facts, dialect)
-         SELECT repository, id, received_at::TIMESTAMPTZ, type, pull_request, base_ref, "trigger", outcome, raw, archived_at::TIMESTAMPTZ, queue_facts, dialect FROM staging`,
-    );
-  });
-}
-
-function appendText(appender: DuckDBAppender, value: unknown): void {
-  if (value === null || value === undefined) appender.appendNull();
-  else appender.appendVarchar(typeof value === "string" ? value : JSON.stringify(value));
 }
 
 async function beginSync(

@@ -1,5 +1,7 @@
 // `mq archive sync` killed with SIGKILL at random moments and run again until it finishes holds
-// exactly the events of one uninterrupted sync: the same ids, the same bytes. And a second sync
+// exactly the events of one uninterrupted sync: the same ids, the same bytes; and after each kill,
+// every event of a range it says it covers (a batch's rows and the days they complete are
+// committed together: src/archive/sync-batch.ts; every statement: sync-batches.test.ts). A second sync
 // of the same archive, or Ctrl-C, gets a clear message and its exit code. Real processes: the
 // built binary (npm run build:bundle) against `mq serve` with a fixed clock and seed.
 import { existsSync } from "node:fs";
@@ -48,6 +50,37 @@ async function contents(dir: string): Promise<string[]> {
   }
 }
 
+/**
+ * The ids of `expected` (id, received_at in µs) that fall in a range the archive in `dir` covers and
+ * that it does not hold; none when the kill came before the archive was made.
+ */
+async function coveredButMissing(dir: string, expected: ReadonlyArray<{ id: string; at: bigint }>): Promise<string[]> {
+  if (!existsSync(join(dir, "archive.duckdb"))) return [];
+  const archive = await openArchive(join(dir, "archive.duckdb"), { readOnly: true });
+  try {
+    const held = new Set((await archive.all("SELECT id FROM events")).map((r) => String(r.id)));
+    const ranges = (await archive.all("SELECT epoch_us(range_from) AS f, epoch_us(range_to) AS t FROM coverage")).map((r) => ({
+      from: BigInt(r.f as number),
+      to: BigInt(r.t as number),
+    }));
+    return expected.filter((e) => !held.has(e.id) && ranges.some((r) => e.at >= r.from && e.at <= r.to)).map((e) => e.id);
+  } finally {
+    archive.close();
+  }
+}
+
+async function timesOf(dir: string): Promise<Array<{ id: string; at: bigint }>> {
+  const archive = await openArchive(join(dir, "archive.duckdb"), { readOnly: true });
+  try {
+    return (await archive.all("SELECT id, epoch_us(received_at) AS at FROM events")).map((r) => ({
+      id: String(r.id),
+      at: BigInt(r.at as number),
+    }));
+  } finally {
+    archive.close();
+  }
+}
+
 /** A small seeded generator: the kill moments differ between kills but not between runs of the test. */
 function prng(seed: number): () => number {
   let s = seed >>> 0;
@@ -66,6 +99,7 @@ describe("mq archive sync under SIGKILL", () => {
     expect(whole.code, whole.stderr).toBe(0);
     const expected = await contents(reference);
     expect(expected.length).toBeGreaterThan(5000);
+    const times = await timesOf(reference);
 
     // how long one uninterrupted parallel sync takes on this machine now: the kills fall within
     // its first part, so that at least four land before a rerun completes the work (with fixed
@@ -93,7 +127,10 @@ describe("mq archive sync under SIGKILL", () => {
       }
       const r = await run.done;
       if (r.code === 0) finished = true;
-      else expect(r.signal, r.stderr).toBe("SIGKILL");
+      else {
+        expect(r.signal, r.stderr).toBe("SIGKILL");
+        expect(await coveredButMissing(dir, times), `after kill ${kills}`).toEqual([]);
+      }
     }
     expect(finished).toBe(true);
     expect(kills).toBeGreaterThanOrEqual(4);
