@@ -60,8 +60,10 @@ export async function queueRows(h) {
   };
   const logsArgs = ["logs", "--until", h.NOW, "-o", "ndjson", "--limit", "100"];
   const queueArgs = ["queue", "--until", h.NOW, "-o", "ndjson"];
-  await once(logsArgs);
-  await once(queueArgs);
+  for (let i = 0; i < h.CFG.queueWarmup; i++) {
+    await once(logsArgs);
+    await once(queueArgs);
+  }
   const logs = [];
   const queue = [];
   for (let i = 0; i < runs; i++) {

@@ -58,6 +58,7 @@ const CFG = QUICK
       exporterSimRepos: 1,
       exporterSimDays: 1,
       queueRuns: 1,
+      queueWarmup: 0,
       waitSeconds: 2,
     }
   : {
@@ -86,6 +87,7 @@ const CFG = QUICK
       exporterSimRepos: 40,
       exporterSimDays: 8,
       queueRuns: 7,
+      queueWarmup: 1,
       waitSeconds: 5,
     };
 
@@ -864,11 +866,25 @@ async function serveLoad() {
   const clients = QUICK ? 10 : 200;
   const repos = QUICK ? 2 : 40;
   const requests = QUICK ? 20 : 800;
+  // (the server's default 30 days; --quick: 2, each cold repository simulated in a fraction of the time)
+  const days = QUICK ? 2 : 30;
   const budget = 512;
-  log(`serve: ${clients} clients over ${repos} repositories (--days 30, --memory-budget ${budget})`);
+  log(`serve: ${clients} clients over ${repos} repositories (--days ${days}, --memory-budget ${budget})`);
   const server = await startChild(
     "node",
-    [BIN, "serve", "--port", "0", "--token", TOKEN, "--now", NOW, "--memory-budget", String(budget)],
+    [
+      BIN,
+      "serve",
+      "--port",
+      "0",
+      "--token",
+      TOKEN,
+      "--now",
+      NOW,
+      "--memory-budget",
+      String(budget),
+      ...(QUICK ? ["--days", String(days)] : []),
+    ],
     { timeoutMs: 60_000 },
   );
   cleanups.push(server.stop);
@@ -876,7 +892,7 @@ async function serveLoad() {
   for (let i = 0; i < 20; i++) await getTimed(warm);
   const idle = [];
   for (let i = 0; i < 50; i++) idle.push(await getTimed(warm));
-  const since = new Date(Date.parse(NOW) - 30 * 86_400_000).toISOString();
+  const since = new Date(Date.parse(NOW) - days * 86_400_000).toISOString();
   const paths = [];
   for (let r = 0; r < repos; r++) {
     const repo = `/v1/repos/load/r${r}`;
@@ -919,7 +935,7 @@ async function serveLoad() {
 // issue 15: --days 365, many repositories with windows back to 2000, within the budget
 async function serveYearMany() {
   const count = QUICK ? 2 : 20;
-  const days = QUICK ? 7 : 365;
+  const days = QUICK ? 2 : 365;
   const budget = 512;
   log(`serve: --days ${days}, ${count} repositories back to 2000 (--memory-budget ${budget})`);
   const server = await startChild(

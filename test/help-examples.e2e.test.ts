@@ -8,10 +8,11 @@
 // running once they have printed something, and stop cleanly on Ctrl-C.
 //
 // --offline builds the simulated history in each process (seconds of CPU), so only mq's own
-// top-level examples and the lines of docs/server.md run with it as written; the others have
-// --offline replaced by --api-url of one `mq serve` started here, which serves the same simulated
-// history over the same HTTP, and a page's line without --offline runs as written, the server's
-// URL and a token in MQ_API_URL and MQ_TOKEN. An `mq queue` line shows the queue at an instant,
+// top-level examples and the lines of docs/server.md run with it as written; the others run
+// without --offline against one `mq serve` started here, which serves the same simulated history
+// over the same HTTP, its URL and a token in MQ_API_URL and MQ_TOKEN (as a page's line without
+// --offline runs). The environment, not --api-url and --token: an mq whose first word is a flag's
+// value keeps no code cache (bin/mq.js), and the lines' processes share one (MQ_TEST_CODE_CACHE). An `mq queue` line shows the queue at an instant,
 // and at the real present it may rightly be empty (a Sunday, a night): those lines run against a
 // server pinned to a present where every queue they name is busy (QUEUE_PRESENT), with mq's clock
 // there too (Debian's faketime), and must print data like any other.
@@ -22,6 +23,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXAMPLES } from "../src/help/examples.js";
+import { codeCacheEnv } from "./helpers/spawn.js";
 import { tempDir } from "./helpers/tmp.js";
 import { hasTool } from "./helpers/tools.js";
 
@@ -89,7 +91,10 @@ const NO_FAKETIME = "faketime (Debian's package) is not installed: an mq queue l
 afterAll(() => void servers.forEach((s) => s.kill("SIGINT")));
 
 function serve(args: string[]): Promise<string> {
-  const child = spawn("node", [join(root, "bin/mq.js"), "serve", "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn("node", [join(root, "bin/mq.js"), "serve", "--port", "0", ...args], {
+    env: { ...process.env, ...codeCacheEnv() },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   servers.push(child);
   return new Promise<string>((resolve, reject) => {
     let out = "";
@@ -132,6 +137,7 @@ function runExample(
     MQ_API_URL: "http://127.0.0.1:9",
     NO_COLOR: "1",
     LANG: "C.UTF-8",
+    ...codeCacheEnv(),
     ...extraEnv,
   };
   return new Promise((resolve, reject) => {
@@ -195,22 +201,27 @@ describe("every help example runs", () => {
         let command = withOffline(line);
         const queue = isQueueLine(line);
         const url = queue ? servedQueue : /--dialect mergify/.test(line) ? servedMergify : served;
-        if (path !== "") command = command.replace(/ --offline( |$)/g, ` --api-url ${url} --token mqk_example_token_abcd$1`);
+        // a line that queries the API: its server and the token in the environment
+        const viaServer = path !== "" && command.includes(" --offline");
+        if (viaServer) command = command.replace(/ --offline( |$)/g, "$1");
         const script = [setup, command].filter(Boolean).join("\n");
         const long = isLongRunning(path, line);
         // `mq archive sync ... && the rest`: the sync once for every example that starts with it
-        const sync = /^(mq [^&|;$]* archive sync --repo acme\/web --since \d+d)(?: && (.*))?$/.exec(script);
-        // mq auth login checks the token on the repository in effect (as a git checkout's remote would
-        // name it): here the one mq serve started above, which accepts any token
-        const loginEnv = /auth login/.test(script) ? { MQ_API_URL: served, MQ_REPO: "acme/web" } : {};
+        const sync = /^(mq (?:[^&|;$]* )?archive sync --repo acme\/web --since \d+d)(?: && (.*))?$/.exec(script);
+        const lineEnv = {
+          ...(viaServer ? { MQ_API_URL: url, MQ_TOKEN: "mqk_example_token_abcd" } : {}),
+          // mq auth login checks the token on the repository in effect (as a git checkout's remote
+          // would name it): here the one mq serve started above, which accepts any token
+          ...(/auth login/.test(script) ? { MQ_API_URL: served, MQ_REPO: "acme/web" } : {}),
+        };
         const clockAt = queue ? QUEUE_PRESENT : undefined;
         const r = sync
           ? sync[2]
-            ? await afterSync(sync[1]!, sync[2])
-            : await syncOnce(sync[1]!)
+            ? await afterSync(sync[1]!, sync[2], lineEnv)
+            : await syncOnce(sync[1]!, lineEnv)
           : long
-            ? await runExample(script, long, loginEnv, undefined, clockAt)
-            : await runOnce(script, loginEnv, clockAt);
+            ? await runExample(script, long, lineEnv, undefined, clockAt)
+            : await runOnce(script, lineEnv, clockAt);
         const report = `$ ${command}\nexit ${r.code ?? r.signal}\nstderr: ${r.stderr.slice(-2000)}`;
         if (long) {
           expect(r.interrupted, `${report}\n(it stopped by itself before Ctrl-C)`).toBe(true);
@@ -329,21 +340,22 @@ const isSync = (command: string) => README_SETUP.some(([, setup]) => setup === c
 
 /**
  * A page's line as it runs: against the mq serve started above (`--offline` builds the simulated
- * history in each process: seconds of CPU for each of some 30 lines), in the real service's
- * dialect where it says --dialect mergify. A line without --offline runs as written, the server
- * in MQ_API_URL (pageEnv). Only the lines of docs/server.md, the page about --offline, run with it
- * as written (so do mq's own examples, above).
+ * history in each process: seconds of CPU for each of some 30 lines), its --offline dropped, the
+ * server in MQ_API_URL (pageEnv), as a line without --offline runs as written. Only the lines of
+ * docs/server.md, the page about --offline, run with it as written (so do mq's own examples, above).
  */
 function pageScript(label: string, command: string): string {
   if (!command.includes("--offline") || label.startsWith("docs/server.md:")) return command;
-  const url = isQueueLine(command) ? servedQueue : /--dialect mergify/.test(command) ? servedMergify : served;
-  return command.replace(/ --offline( |$)/g, ` --api-url ${url} --token mqk_example_token_abcd$1`);
+  return command.replace(/ --offline( |$)/g, "$1");
 }
 
-/** The environment of a page's line: PAGE_ENV, and the server (pinned for an mq queue line) and a token for a line without --offline. */
+/**
+ * The environment of a page's line: PAGE_ENV, the server (pinned for an mq queue line, in the real
+ * service's dialect where the line says --dialect mergify) and a token.
+ */
 const pageEnv = (command: string): NodeJS.ProcessEnv => ({
   ...PAGE_ENV,
-  MQ_API_URL: isQueueLine(command) ? servedQueue : served,
+  MQ_API_URL: isQueueLine(command) ? servedQueue : /--dialect mergify/.test(command) ? servedMergify : served,
   MQ_TOKEN: "mqk_example_token_abcd",
 });
 

@@ -35,6 +35,10 @@ export interface Running {
   done: Promise<SpawnResult>;
 }
 
+/** the run's shared code cache for a spawned mq (global-setup.ts), when there is one */
+export const codeCacheEnv = (): Record<string, string> =>
+  process.env.MQ_TEST_CODE_CACHE ? { XDG_CACHE_HOME: process.env.MQ_TEST_CODE_CACHE } : {};
+
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const configDir = tempDir("mq-rel-config-");
   return {
@@ -44,6 +48,7 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
     HOME: configDir,
     MQ_CONFIG_DIR: configDir,
     NO_COLOR: "1",
+    ...codeCacheEnv(),
     ...extra,
   };
 }

@@ -65,13 +65,14 @@ export class HistoryChecker {
   day(events: readonly Ev[]): void {
     this.sizes = new Map();
     this.running = new Map();
-    for (const e of [...events].sort((a, b) => a.id - b.id)) this.event(e);
+    // a simulated day comes in id order: sorted only when it is not (a sort was a tenth of the check)
+    const inOrder = events.every((e, i) => i === 0 || events[i - 1]!.id < e.id);
+    for (const e of inOrder ? events : [...events].sort((a, b) => a.id - b.id)) this.event(e);
   }
 
   private event(e: Ev): void {
     this.counts.events++;
     const m = e.metadata;
-    const t = Date.parse(e.received_at);
     const type = e.type;
     if (e.pull_request !== null && !type.startsWith("ci_issue.") && !type.startsWith("test.") && !type.startsWith("ci_insights.auto")) {
       let pr = this.prs.get(e.pull_request);
@@ -97,7 +98,15 @@ export class HistoryChecker {
     const sid = typeof m.session_id === "string" ? m.session_id : null;
     if (type === "action.queue.enter") {
       if (this.sessions.has(sid!)) this.fail(e, "a session entered twice");
-      this.sessions.set(sid!, { pr: e.pull_request!, entered: t, left: null, lastRun: null, merged: false, checking: 0 });
+      // (the time read only for a session's events: parsing every event's was a sixth of the check)
+      this.sessions.set(sid!, {
+        pr: e.pull_request!,
+        entered: Date.parse(e.received_at),
+        left: null,
+        lastRun: null,
+        merged: false,
+        checking: 0,
+      });
       this.counts.sessions++;
     } else if (
       sid !== null &&
@@ -111,7 +120,7 @@ export class HistoryChecker {
         return;
       }
       if (s.left !== null) this.fail(e, "an event of a session after its leave");
-      if (t < s.entered) this.fail(e, "an event of a session before its enter");
+      if (Date.parse(e.received_at) < s.entered) this.fail(e, "an event of a session before its enter");
       if (type === "action.queue.checks_start") this.checksStart(e);
       else if (type === "action.queue.checks_end") this.checksEnd(e, s, sid);
       else if (type === "action.queue.merged") {
