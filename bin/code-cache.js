@@ -33,8 +33,6 @@ const {
   unlinkSync,
   writeFileSync,
 } = require("node:fs");
-const nodeModule = require("node:module");
-const { createRequire } = nodeModule;
 const { basename, dirname, isAbsolute, join } = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { Script } = require("node:vm");
@@ -123,15 +121,10 @@ function exists(path) {
  * file (dist/commands-*.cjs) through the same loader, on first use, with a cache of its own.
  * VARIANT tells apart the caches of runs that compile different code or run under other V8 flags
  * (bin/mq.js: one per command). `cache` says what was done with main.cjs's: "used", "rejected",
- * "missing", "untrusted" or "off". RUNTIME_CACHE: Node's compile cache for the chunks (where Node
- * has one).
+ * "missing", "untrusted" or "off". RUNTIME_CACHE: false for no compile cache of Node's for the
+ * chunks; by default, where Node has one.
  */
-function loadMain({
-  file = MAIN,
-  dir = cacheDir(),
-  variant = "",
-  runtimeCache = typeof nodeModule.enableCompileCache === "function",
-} = {}) {
+function loadMain({ file = MAIN, dir = cacheDir(), variant = "", runtimeCache } = {}) {
   const loaded = [];
   const load = (path) => {
     const bundle = loadBundle(path, dir, variant);
@@ -140,7 +133,7 @@ function loadMain({
   };
   let runtime;
   globalThis[Symbol.for("mq.import")] = (specifier) => {
-    if (runtimeCache) runtime ??= enableRuntimeCache(dir);
+    if (runtimeCache !== false) runtime ??= enableRuntimeCache(dir);
     return import(new URL(specifier, pathToFileURL(file)).href);
   };
   globalThis[Symbol.for("mq.require")] = (path) => load(path).exports;
@@ -148,10 +141,11 @@ function loadMain({
   return {
     exports: main.exports,
     /** what was done with Node's compile cache, once a chunk was imported: "on", "untrusted" or "off" */
-    runtimeCache: () => (runtimeCache ? runtime : "off"),
+    runtimeCache: () => (runtimeCache !== false ? runtime : "off"),
     cache: main.cache,
     save: () => {
-      for (const bundle of loaded) bundle.save();
+      // a bundle whose cache was used has nothing to write (not even compiling its save for that)
+      for (const bundle of loaded) if (bundle.cache !== "used") bundle.save();
     },
   };
 }
@@ -178,7 +172,7 @@ function loadBundle(file, dir, variant) {
   // bundles load their chunks through this module's (scripts/build.mjs, __mqImport)
   const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, { filename: file, cachedData });
   const module = { exports: {}, filename: file, id: file, loaded: false };
-  script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  script.runInThisContext().call(module.exports, module.exports, requireFrom(file), module, file, dirname(file));
   module.loaded = true;
   const used = cachedData !== undefined && !script.cachedDataRejected;
   const rejected = read === null || (cachedData !== undefined && !used);
@@ -217,11 +211,23 @@ function loadBundle(file, dir, variant) {
 }
 
 /**
+ * The `require` of the bundle FILE: Node's own modules (all a bundle requires here) through this
+ * file's require, any other path relative to FILE through a require made for it on first use.
+ * node:module, which makes one, costs ~0.4 ms of CPU that `mq --help` and `mq auth status` would
+ * pay for a require they never call.
+ */
+function requireFrom(file) {
+  let relative;
+  return (id) => (id.startsWith("node:") ? require(id) : (relative ??= require("node:module").createRequire(file))(id));
+}
+
+/**
  * Node 22.1 and later: the runtime's compile cache for the files mq loads after main.cjs, in a
  * folder of the user's cache folder that is this user's alone (compiled code from a file is code run).
  */
 function enableRuntimeCache(dir) {
-  if (dir === undefined) return "off";
+  const nodeModule = require("node:module");
+  if (dir === undefined || typeof nodeModule.enableCompileCache !== "function") return "off";
   // nothing made in a folder others may write
   if (exists(dir) && !isOwnPrivate(dir)) return "untrusted";
   const folder = join(dir, "compile-cache");

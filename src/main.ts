@@ -23,6 +23,9 @@ export async function main(argv: string[], ctx: Context = createContext()): Prom
 }
 
 export function reportError(err: unknown, ctx: Context): number {
+  // help and version are "errors" only to exitOverride (asked first: a help page never makes the
+  // run's signal; an output failure that stopped it is reported by run() all the same)
+  if (err instanceof CommanderError && HELP_CODES.has(err.code)) return ExitCode.OK;
   // `mq logs | head -1`: the reader left and run() aborted the work; what fails after that
   // (an "interrupted" with a resume hint) is a consequence, not news: end quietly
   if (ctx.signal.aborted && (ctx.signal.reason as NodeJS.ErrnoException | undefined)?.code === "EPIPE") return ExitCode.OK;
@@ -36,14 +39,7 @@ export function reportError(err: unknown, ctx: Context): number {
   // messages quote servers (an error's detail, a header, a field); stderrText is the last net: no
   // raw control reaches the terminal and no line can start a CI workflow command (`::error::`)
   const write = (line: string) => void ctx.io.stderr.write(stderrText(redact(line, messageSecrets(ctx))) + "\n");
-  if (err instanceof CommanderError) {
-    // help and version are "errors" only to exitOverride
-    if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") {
-      return ExitCode.OK;
-    }
-    if (err.code === "commander.executeSubCommandAsync") return ExitCode.OK;
-    return ExitCode.USAGE; // commander already printed the message
-  }
+  if (err instanceof CommanderError) return ExitCode.USAGE; // commander already printed the message
   if (err instanceof MqError) {
     write(`mq: ${err.message}`);
     if (err.hint) write(err.hint);
@@ -57,6 +53,14 @@ export function reportError(err: unknown, ctx: Context): number {
   else write("Run again with --debug for a stack trace, and please report it.");
   return ExitCode.INTERNAL;
 }
+
+/** commander's codes for a run that printed help or the version, or handed the command line on */
+const HELP_CODES: ReadonlySet<string> = new Set([
+  "commander.helpDisplayed",
+  "commander.version",
+  "commander.help",
+  "commander.executeSubCommandAsync",
+]);
 
 /** Inside GitHub Actions, a failure exit is also an `::error` annotation and a step summary line. */
 function reportToActions(ctx: Context, exitCode: number, message: string): void {
@@ -101,7 +105,9 @@ export const lastRun: { command?: string } = {};
 
 /** Entry point for bin/mq.js: real process streams, signals, a closed pipe ends quietly. */
 export async function run(argv: string[], init: ContextInit = {}): Promise<number> {
-  const controller = new AbortController();
+  // made when the run first asks for its signal or something aborts it (context.ts)
+  let controller: AbortController | undefined;
+  const control = () => (controller ??= new AbortController());
   let interrupts = 0;
   let firstInterrupt = 0;
   let hangup = false;
@@ -119,7 +125,7 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
     // could say how far it got
     if (interrupts > 1 && at - firstInterrupt > SIGNAL_ECHO_MS) process.exit(hangup ? ExitCode.HANGUP : ExitCode.INTERRUPTED);
     if (interrupts === 1) firstInterrupt = at;
-    controller.abort();
+    control().abort();
   };
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
   for (const s of signals) process.on(s, onSignal);
@@ -127,7 +133,7 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   let outputFailure: OutputError | undefined;
   const readerLeft = (err: NodeJS.ErrnoException) => {
     pipeClosed = true;
-    controller.abort(err);
+    control().abort(err);
   };
   const onStdoutError = (err: NodeJS.ErrnoException) => {
     // `mq logs | head -1`: the reader left; that is success, not a crash
@@ -138,7 +144,7 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
     // not with a crash (it printed a line of the bundle and a stack, exit 1)
     if (outputFailure === undefined) {
       outputFailure = new OutputError(err);
-      controller.abort(outputFailure);
+      control().abort(outputFailure);
     }
   };
   const onStderrError = () => {
@@ -153,7 +159,7 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   const startWatching = setImmediate(() => {
     stopWatching = watchStdoutReader(() => readerLeft(Object.assign(new Error("the reader of standard output left"), { code: "EPIPE" })));
   });
-  const ctx = createContext({ ...init, signal: controller.signal });
+  const ctx = createContext({ ...init, signal: () => control().signal });
   const code = await main(argv, ctx);
   lastRun.command = ctx.ranCommand;
   clearImmediate(startWatching);

@@ -1,6 +1,5 @@
 // Where mq's local state lives: the config folder, and the home folder it falls back on. One home
 // for these rules, so no command ever writes a token to a folder relative to wherever it runs.
-import { userInfo } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { ConfigError, UsageError } from "../errors.js";
 
@@ -21,7 +20,8 @@ export function homeDir(env: Env, warn: (message: string) => void): string {
   }
   let fromSystem: string | undefined;
   try {
-    fromSystem = userInfo().homedir;
+    // node:os when it is needed, not at every start (~0.5 ms of CPU to load)
+    fromSystem = process.getBuiltinModule("node:os").userInfo().homedir;
   } catch {
     // no entry for this user in the system's user database (a container's arbitrary uid)
   }

@@ -10,7 +10,6 @@
 // and it pulls graceful-fs, retry and signal-exit (which installs its own signal handlers, and mq
 // handles SIGINT, SIGTERM and SIGHUP itself). This is the part of it mq needs.
 import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { hostname } from "node:os";
 import { ConfigError } from "../errors.js";
 
 /** A lock this old is taken over whatever its owner: a config write takes milliseconds. */
@@ -47,7 +46,8 @@ function acquire(lockPath: string, options: LockOptions): string {
   const isAlive = options.isAlive ?? pidIsAlive;
   const me: Owner = {
     pid: process.pid,
-    host: hostname(),
+    // node:os when a config is written, not at every start (~0.5 ms of CPU to load)
+    host: process.getBuiltinModule("node:os").hostname(),
     nonce: `${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}`,
   };
   const deadline = Date.now() + waitMs;

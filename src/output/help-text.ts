@@ -12,7 +12,7 @@ const TWO_COLUMNS = /^(\s*\S(?:\S| (?! ))*\s{2,})\S/;
 export function fitHelpText(text: string, width: number): string {
   return text
     .split("\n")
-    .map((line) => (width <= 0 || [...line].length <= width || EXAMPLE.test(line) ? line : wrapHelpLine(line, width)))
+    .map((line) => (width <= 0 || fits(line, width) || EXAMPLE.test(line) ? line : wrapHelpLine(line, width)))
     .join("\n");
 }
 
@@ -27,7 +27,7 @@ function wrapHelpLine(line: string, width: number): string {
   // words with the spaces before them, so the gap of a two-column line is kept as it is
   for (const [, gap, word] of line.matchAll(/( *)(\S+)/g)) {
     const candidate = current + (current === "" && !first ? "" : gap!) + word;
-    if (current !== "" && [...candidate].length > width && current.trim() !== "") {
+    if (current !== "" && !fits(candidate, width) && current.trim() !== "") {
       out.push(current);
       current = indent + word;
       first = false;
@@ -35,4 +35,13 @@ function wrapHelpLine(line: string, width: number): string {
   }
   out.push(current);
   return out.join("\n");
+}
+
+/**
+ * TEXT is at most WIDTH characters (code points). Its length in UTF-16 units is never less, so most
+ * lines are decided by it alone, without spreading them into an array of characters: that was
+ * ~80 KB of garbage of every `mq --help`, a tenth of what its start allocates.
+ */
+function fits(text: string, width: number): boolean {
+  return text.length <= width || [...text].length <= width;
 }

@@ -15,22 +15,30 @@ import * as tmp from "../helpers/tmp.js";
 const TOKEN = "mqk_test_token_1234";
 let serve: Running;
 let url: string;
+// the same log, each answer 200 ms late: a sync that lasts (a page at a time, a minute for the
+// window) whatever the machine's speed, to be interrupted while it runs
+let slow: Running;
+let slowUrl: string;
 
 beforeAll(async () => {
-  serve = startMq(["serve", "--port", "0", "--now", "2026-11-20T12:00:00Z", "--seed", "11", "--days", "10"], { killAfterMs: 300_000 });
-  await serve.waitForStdout("\n", 30_000);
+  const serveArgs = ["serve", "--port", "0", "--now", "2026-11-20T12:00:00Z", "--seed", "11", "--days", "10"];
+  serve = startMq(serveArgs, { killAfterMs: 300_000 });
+  slow = startMq([...serveArgs, "--latency", "200"], { killAfterMs: 300_000 });
+  await Promise.all([serve.waitForStdout("\n", 30_000), slow.waitForStdout("\n", 30_000)]);
   url = serve.stdout().split("\n")[0]!.trim();
+  slowUrl = slow.stdout().split("\n")[0]!.trim();
 }, 60_000);
 afterAll(() => {
   serve.child.kill("SIGINT");
+  slow.child.kill("SIGINT");
 });
 
 const tempDir = () => tmp.tempDir("mq-archive-kill-");
-const syncArgs = (since: string, parallel = 6) => [
+const syncArgs = (since: string, parallel = 6, api = url) => [
   "archive",
   "sync",
   "--api-url",
-  url,
+  api,
   "--token",
   TOKEN,
   "--repo",
@@ -141,12 +149,12 @@ describe("mq archive sync under SIGKILL", () => {
 describe("two syncs at once, and Ctrl-C", () => {
   it("the second sync is refused with the first one's pid; Ctrl-C ends the first with 130 and how to resume", async () => {
     const dir = tempDir();
-    const first = startMq(syncArgs("2026-11-12T12:00:00Z"), { env: { MQ_DATA_DIR: dir }, killAfterMs: 120_000 });
+    const first = startMq(syncArgs("2026-11-12T12:00:00Z", 1, slowUrl), { env: { MQ_DATA_DIR: dir }, killAfterMs: 120_000 });
     // the archive exists once the first one has opened it; give it a page or two
     for (let i = 0; i < 100 && !existsSync(join(dir, "archive.duckdb")); i++) await sleep(100);
     await sleep(1500);
     expect(first.child.exitCode).toBeNull();
-    const second = await spawnMq(syncArgs("2026-11-12T12:00:00Z"), { env: { MQ_DATA_DIR: dir }, killAfterMs: 60_000 });
+    const second = await spawnMq(syncArgs("2026-11-12T12:00:00Z", 1, slowUrl), { env: { MQ_DATA_DIR: dir }, killAfterMs: 60_000 });
     expect(second.code).toBe(8);
     expect(second.stderr).toBe(
       `mq: the archive ${join(dir, "archive.duckdb")} is in use by another process (pid ${first.child.pid}), probably another mq archive sync\n` +
@@ -154,13 +162,21 @@ describe("two syncs at once, and Ctrl-C", () => {
     );
     const status = await spawnMq(["archive", "status"], { env: { MQ_DATA_DIR: dir } });
     expect(status.code).toBe(8);
+    // a reader sees nothing of a sync in progress, not even its committed part: DuckDB's lock
+    const reader = await spawnMq(
+      ["logs", "--archive", "--repo", "acme/web", "--since", "2026-11-12T12:00:00Z", "--until", "2026-11-13T12:00:00Z"],
+      {
+        env: { MQ_DATA_DIR: dir },
+      },
+    );
+    expect({ code: reader.code, stdout: reader.stdout, stderr: reader.stderr }).toEqual({ code: 8, stdout: "", stderr: second.stderr });
 
     first.child.kill("SIGINT");
     const r = await first.done;
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(
       new RegExp(
-        `^mq: interrupted\\n[\\d,]+ new events were archived before this; mq --api-url ${url} archive sync acme/web --since 2026-11-12T12:00:00Z --until \\S+Z continues where it stopped\\.\\n$`,
+        `^mq: interrupted\\n[\\d,]+ new events were archived before this; mq --api-url ${slowUrl} archive sync acme/web --since 2026-11-12T12:00:00Z --until \\S+Z continues where it stopped\\.\\n$`,
       ),
     );
     const after = await spawnMq(["archive", "status", "-o", "json"], { env: { MQ_DATA_DIR: dir } });

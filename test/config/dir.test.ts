@@ -1,26 +1,29 @@
 // Where local state lives when HOME, XDG_CONFIG_HOME or MQ_CONFIG_DIR are missing or relative.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { configDirFrom, homeDir } from "../../src/config/dir.js";
+import { main } from "../../src/main.js";
+import { testContext } from "../helpers/context.js";
 import { tempDir } from "../helpers/tmp.js";
 
 // the account's home as the system names it: a temp folder here, so no test touches the real one
-const system = vi.hoisted(() => ({ home: "" as string | undefined }));
-vi.mock("node:os", async (importOriginal) => {
-  const os = await importOriginal<typeof import("node:os")>();
-  const userInfo = () => {
-    if (system.home === undefined) throw Object.assign(new Error("ENOENT: no such user"), { code: "ENOENT" });
-    return { ...os.userInfo(), homedir: system.home };
-  };
-  return { ...os, default: { ...os, userInfo }, userInfo };
-});
-
-const { configDirFrom, homeDir } = await import("../../src/config/dir.js");
-const { main } = await import("../../src/main.js");
-const { testContext } = await import("../helpers/context.js");
+// (src/config/dir.ts asks node:os for it when it needs it, through process.getBuiltinModule)
+const system = { home: "" as string | undefined };
+const os = process.getBuiltinModule("node:os");
+const realUserInfo = os.userInfo;
 
 describe("the config folder", () => {
   let home: string;
+  beforeAll(() => {
+    vi.spyOn(os, "userInfo").mockImplementation(() => {
+      if (system.home === undefined) throw Object.assign(new Error("ENOENT: no such user"), { code: "ENOENT" });
+      return { ...realUserInfo(), homedir: system.home };
+    });
+  });
+  afterAll(() => {
+    vi.mocked(os.userInfo).mockRestore();
+  });
   beforeEach(() => {
     home = tempDir("mq-home-");
     system.home = home;

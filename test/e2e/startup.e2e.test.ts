@@ -132,6 +132,49 @@ for (const name of ["NumberFormat", "DateTimeFormat", "Collator", "PluralRules",
   });
 });
 
+describe("what mq --help and mq auth status do not make", () => {
+  it("load neither node:os nor node:module, make no AbortController and make no file URL", () => {
+    // node:os is asked for only without $HOME (config/dir.ts) or to write the config (config/lock.ts);
+    // node:module only to require a file relative to a bundle (bin/code-cache.js); the run's signal
+    // only when something asks for it (context.ts); import.meta.url only when a module reads it
+    const probe = loadProbe("mq-light-", {
+      beforeMq: `let controllers = 0;
+const Original = AbortController;
+globalThis.AbortController = new Proxy(Original, { construct: (target, args) => (controllers++, Reflect.construct(target, args)) });
+const url = require("node:url");
+const pathToFileURL = url.pathToFileURL;
+let urls = 0;
+url.pathToFileURL = (...args) => (urls++, pathToFileURL(...args));`,
+      exitLine: ` + "; AbortController: " + controllers + "; file URLs: " + urls`,
+    });
+    const cacheHome = tempDir("mq-light-cache-");
+    for (const args of [["--help"], ["auth", "status"]]) {
+      // twice: without a code cache, then with the one the first run wrote
+      for (const round of [1, 2]) {
+        const r = spawnSync(process.execPath, [probe], {
+          env: {
+            PATH: process.env.PATH ?? "",
+            HOME: tempDir("mq-light-home-"),
+            MQ_ARGS: JSON.stringify(args),
+            MQ_TOKEN: "mqk_probe_token_1234",
+            MQ_CONFIG_DIR: tempDir("mq-light-config-"),
+            XDG_CACHE_HOME: cacheHome,
+          },
+          encoding: "utf8",
+          timeout: 30_000,
+        });
+        expect(r.status, r.stderr).toBe(0);
+        const { loaded, tail } = loadedBy(r.stderr);
+        expect(
+          loaded.filter((u) => /^node:(os|module)$/.test(u)),
+          `${args.join(" ")} round ${round}`,
+        ).toEqual([]);
+        expect(tail, `${args.join(" ")} round ${round}`).toBe("; AbortController: 0; file URLs: 0");
+      }
+    }
+  });
+});
+
 describe("mq --help on pipes (a script's, a CI job's)", () => {
   it("builds neither process.stdout nor process.stderr and sets no V8 flag: no net, no tty, no zlib, no v8", () => {
     const probe = loadProbe("mq-help-modules-");
