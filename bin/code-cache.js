@@ -168,9 +168,10 @@ function loadBundle(file, dir, variant) {
   // null: a damaged file, refused as V8 refuses a cache it cannot use (and written again)
   const read = trusted ? readCache(join(dir, name)) : undefined;
   const cachedData = read ?? undefined;
-  // Node's CommonJS wrapper. Code restored from a code cache has no import() of its own: the
-  // bundles load their chunks through this module's (scripts/build.mjs, __mqImport)
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, { filename: file, cachedData });
+  // the file as it is: evaluated as a script, a bundle is the function Node's CommonJS wrapper
+  // makes of it (scripts/build.mjs, SCRIPT_FUNCTION). Code restored from a code cache has no
+  // import() of its own: the bundles load their chunks through this module's (__mqImport)
+  const script = new Script(source, { filename: file, cachedData });
   const module = { exports: {}, filename: file, id: file, loaded: false };
   script.runInThisContext().call(module.exports, module.exports, requireFrom(file), module, file, dirname(file));
   module.loaded = true;

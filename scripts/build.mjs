@@ -21,7 +21,7 @@
 // read of it (MODULES_KEY) and the chunks and commands.cjs read it from there (mainModule), so there
 // is one instance of every module (one MqError class, one config cache) whichever file loaded it.
 import * as esbuild from "esbuild";
-import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
@@ -93,6 +93,25 @@ function lazyChildProcess() {
         if (result.errors.length === 0 && !used)
           throw new Error("scripts/build.mjs: commander no longer requires node:child_process: remove lazyChildProcess");
       });
+    },
+  };
+}
+
+/**
+ * mq reads one field of its package.json, the version (commander's `mq -V` and the User-Agent): the
+ * bundles hold that field alone, not the whole manifest built as an object at every start. An
+ * import of another field fails the build (esbuild: no such export).
+ */
+function packageVersion() {
+  const manifest = join(ROOT, "package.json");
+  return {
+    name: "package-version",
+    setup(build) {
+      build.onLoad({ filter: /[\\/]package\.json$/ }, (args) =>
+        resolve(args.path) === manifest
+          ? { contents: JSON.stringify({ version: JSON.parse(readFileSync(manifest, "utf8")).version }), loader: "json" }
+          : undefined,
+      );
     },
   };
 }
@@ -295,6 +314,21 @@ const CJS_BANNER =
   `var __mqImport=globalThis[Symbol.for("mq.import")]??((specifier)=>import(specifier));`;
 
 /**
+ * A CommonJS bundle is also, evaluated as a script, the function Node's CommonJS wrapper makes of
+ * it: bin/code-cache.js compiles the file as it is read. A wrapper joined to the text there made a
+ * copy of it (150 KB of main.cjs) on the young heap, and with it `mq --help` ran a garbage
+ * collection before it ended. Required by Node (a worker thread, a test), the file runs that
+ * function at once; evaluated as a script, whose `this` is the global object (in a module it is
+ * the module's exports), it is the script's value.
+ */
+const SCRIPT_FUNCTION = {
+  banner:
+    "((bundle) => (this === globalThis ? bundle : bundle.call(exports, exports, require, module, __filename, __dirname)))" +
+    "(function (exports, require, module, __filename, __dirname) {",
+  footer: "\n})",
+};
+
+/**
  * main.cjs's __mqCommands: commands.cjs's exports, the file loaded on first use through
  * bin/code-cache.js's loader (its own code cache) or, without it (a worker thread, a test that
  * requires main.cjs), Node's require.
@@ -350,7 +384,7 @@ try {
     chunkNames: "chunks/[name]-[hash]",
     banner: { js: CHUNK_BANNER },
     metafile: true,
-    plugins: [mainModule(new Set([...startup, ...commands]), fromChunks, { main: "../main.cjs", packages: false })],
+    plugins: [packageVersion(), mainModule(new Set([...startup, ...commands]), fromChunks, { main: "../main.cjs", packages: false })],
   });
   const chunkOf = new Map(
     Object.entries(chunks.metafile.outputs).flatMap(([file, o]) =>
@@ -371,8 +405,9 @@ try {
       loader: "js",
     },
     outfile: join(work, "commands.cjs"),
-    banner: { js: CJS_BANNER },
-    plugins: [lazyChunks(chunkOf), mainModule(startup, fromCommands, { main: "./main.cjs", packages: true })],
+    banner: { js: SCRIPT_FUNCTION.banner + CJS_BANNER },
+    footer: { js: SCRIPT_FUNCTION.footer },
+    plugins: [packageVersion(), lazyChunks(chunkOf), mainModule(startup, fromCommands, { main: "./main.cjs", packages: true })],
   });
   const strays = inputsOf(commandsBuild).filter((m) => !commands.has(m) && m !== "commands-entry.js");
   if (strays.length > 0) throw new Error(`scripts/build.mjs: commands.cjs holds modules of main.cjs: ${strays.join(", ")}`);
@@ -394,8 +429,9 @@ try {
     ...cjs,
     stdin: { contents: entry, resolveDir: ROOT, sourcefile: "main-entry.js", loader: "js" },
     outfile: join(work, "main.cjs"),
-    banner: { js: CJS_BANNER + commandsLoader(commandsName) },
-    plugins: [lazyChildProcess(), lazyChunks(chunkOf), lazyCommands(commands)],
+    banner: { js: SCRIPT_FUNCTION.banner + CJS_BANNER + commandsLoader(commandsName) },
+    footer: { js: SCRIPT_FUNCTION.footer },
+    plugins: [packageVersion(), lazyChildProcess(), lazyChunks(chunkOf), lazyCommands(commands)],
   });
   const inMain = inputsOf(main).filter((m) => !startup.has(m) && m !== "main-entry.js");
   if (inMain.length > 0) throw new Error(`scripts/build.mjs: main.cjs holds modules that are not start-up's: ${inMain.join(", ")}`);

@@ -336,6 +336,24 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
     expect(readFileSync(commandsOf(join(dist, "main.cjs")), "utf8")).toContain('"src/figures/catalogue.ts"(){');
   });
 
+  it("each CommonJS bundle, evaluated as a script as bin/code-cache.js compiles it, is the function Node's wrapper makes of it; main.cjs holds package.json's version alone", () => {
+    // the loader compiles the file as it is: a wrapper joined to the text made a copy of it on the young heap
+    const main = join(dist, "main.cjs");
+    for (const file of [main, commandsOf(main)]) {
+      const r = spawnSync(
+        process.execPath,
+        [
+          "-e",
+          `const f = new (require("node:vm").Script)(require("node:fs").readFileSync(${JSON.stringify(file)}, "utf8")).runInThisContext(); process.stdout.write(typeof f + " " + f.length)`,
+        ],
+        { encoding: "utf8" },
+      );
+      expect(r.stderr, file).toBe("");
+      expect(r.stdout, file).toBe("function 5");
+    }
+    expect(readFileSync(main, "utf8")).toMatch(/"package\.json"\(exports\d*,module\d*\)\{module\d*\.exports=\{version:"[^"]+"\}\}/);
+  });
+
   /** The commands' file `main` loads (dist/commands-*.cjs). */
   const commandsOf = (main: string): string => {
     const name = /join\(__dirname,"(commands-[0-9a-f]+\.cjs)"\)/.exec(readFileSync(main, "utf8"))?.[1];
