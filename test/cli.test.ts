@@ -166,6 +166,34 @@ describe("building only the command a run needs", () => {
     },
   );
 
+  it("a help page measures a word without colour codes by its length, not through commander's colour stripping", async () => {
+    // commander's stripColor makes a regular expression and a string for each word of the page:
+    // ~100 KB of garbage, and a garbage collection of every `mq --help` on Node 24
+    const { buildProgram } = await import("../src/cli.js");
+    const { Help } = await import("commander");
+    const replace = String.prototype.replace;
+    let stripped = 0;
+    String.prototype.replace = function (this: string, pattern: unknown, ...rest: unknown[]) {
+      // a word or a term (commander strips the whole page once more, as it writes it)
+      if (pattern instanceof RegExp && pattern.source.startsWith("\\x1b") && !this.includes("\n")) stripped++;
+      return (replace as (...args: unknown[]) => string).call(this, pattern, ...rest);
+    } as typeof replace;
+    let text: string;
+    let control: number;
+    try {
+      // the control: commander's own measure strips colour through String.prototype.replace
+      new Help().displayWidth("word");
+      control = stripped;
+      stripped = 0;
+      text = (await buildProgram(testContext(), ["--help"])).helpInformation();
+    } finally {
+      String.prototype.replace = replace;
+    }
+    expect(control).toBe(1);
+    expect(text).toMatch(/^Usage: mq \[options\] \[command\]\n/);
+    expect(stripped).toBe(0);
+  });
+
   it("every folder of src/commands/ is a command of the tree, and each command but completion builds alone", async () => {
     const { buildProgram, COMMAND_NAMES, SELF_CONTAINED } = await import("../src/cli.js");
     const folders = readdirSync(new URL("../src/commands/", import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory());
