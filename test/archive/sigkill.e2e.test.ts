@@ -1,7 +1,7 @@
 // `mq archive sync` killed with SIGKILL at random moments and run again until it finishes holds
 // exactly the events of one uninterrupted sync: the same ids, the same bytes; and after each kill,
 // every event of a range it says it covers (a batch's rows and the days they complete are
-// committed together: src/archive/sync-batch.ts; every statement: sync-batches.test.ts). A second sync
+// committed together: src/archive/sync-batch.ts; every statement: sync-batches.e2e.test.ts). A second sync
 // of the same archive, or Ctrl-C, gets a clear message and its exit code. Real processes: the
 // built binary (npm run build:bundle) against `mq serve` with a fixed clock and seed.
 import { existsSync } from "node:fs";

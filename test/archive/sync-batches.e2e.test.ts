@@ -4,7 +4,8 @@
 // server's log once, as sent. And after a commit that failed (a full disk), no later commit of the
 // run records a day whose rows went with it. In-process, real HTTP on loopback: a server holding a
 // small log of two days, pages of 3 events, batches of at least 5 (the killed real processes:
-// sigkill.e2e.test.ts).
+// sigkill.e2e.test.ts). End-to-end-sized, not end-to-end: some 40 syncs, 3 CPU-s, run once in CI
+// rather than in each fast run.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Archive, openArchive } from "../../src/archive/db.js";
