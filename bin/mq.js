@@ -46,22 +46,28 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.stdout.write(`${version}\n`);
 } else {
   // One code cache of main.cjs per command (bin/code-cache.js: it holds the functions the command
-  // ran, not only the top level), the V8 flags set above being part of what a cache is valid for. Written only by a run that succeeded: `mq lgos` leaves no cache behind.
-  // The name also tells the flag sets apart (runs sharing a file under different flags each had
-  // V8 refuse the other's cache, then compiled and rewrote it): a first word that is no command
-  // name is a flag's value (`mq -R acme/web --help`, flags set), named "-flag-value" (a dash: no
-  // command name has one), not as the word-less runs (no flags); a line that names serve without
-  // running it (`mq help serve`) has no --optimize-for-size: "-no-size-flag" more.
-  const command = word !== undefined && /^[a-z]{2,16}$/.test(word) ? word : undefined;
+  // ran, not only the top level), the V8 flags set above being part of what a cache is valid for.
+  // Written only by a run that succeeded: `mq lgos` leaves no cache behind. The name also tells the
+  // flag sets apart (runs sharing a file under different flags each had V8 refuse the other's cache,
+  // then compiled and rewrote it). A line that starts with a flag (`mq --repo acme/web logs`, `mq -o
+  // json config list`) may have a flag's value for its first word, so this file cannot tell its
+  // command: all such lines share one cache, "-flag-first" (a dash: no command name has one), whose
+  // flags come from that word ("-light" when it names auth, config or completion), made by the first
+  // that succeeds and used by the others (V8 compiles what it lacks). A first word that names no
+  // command fails ("-other"); the word-less runs set no flags; a line that names serve without running
+  // it (`mq help serve`) has no --optimize-for-size: "-no-size-flag" more.
+  const flagFirst = word !== undefined && argv[0].startsWith("-");
+  const command = !flagFirst && word !== undefined && /^[a-z]{2,16}$/.test(word) ? word : undefined;
   const sizeFlag = heavy && !optimizeForSize && command !== "serve" ? "-no-size-flag" : "";
-  const variant = (command !== undefined ? `-${command}` : word === undefined ? "" : "-flag-value") + sizeFlag;
+  const named = command !== undefined ? `-${command}` : word === undefined ? "" : "-other";
+  const variant = (flagFirst ? `-flag-first${heavy ? "" : "-light"}` : named) + sizeFlag;
   const main = require("./code-cache.js").loadMain({ variant });
   main.exports.run(argv).then((code) => {
     process.exitCode = code;
-    // that word may have been a flag's value (`mq -o json logs`): a cache is kept under the name of
-    // the command that ran, or of none (help), never under another's
+    // a cache named after a word is kept only when that command ran, or none did (help); the
+    // lines that start with a flag share theirs whatever ran
     const ran = main.exports.lastRun.command;
-    if (code === 0 && (ran === undefined || ran === command)) main.save();
+    if (code === 0 && (flagFirst || ran === undefined || ran === command)) main.save();
     // Exit when the work is done even if a library left a handle open (a keep-alive socket, a
     // timer): unref'd, so a clean process exits at once without waiting for it. Not before what
     // was written has gone out: a pipe's slow reader (`mq completion zsh | less`) left output in

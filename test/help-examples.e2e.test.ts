@@ -165,7 +165,9 @@ function runExample(
       if (longRunning) timer ??= setTimeout(interrupt, 300);
     });
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    if (longRunning) setTimeout(interrupt, 15_000).unref();
+    // a bound for a hung example, not a slow machine: at load 14 (a CI run niced beside other work)
+    // the first poll of `mq queue --watch` took over 15 s to print
+    if (longRunning) setTimeout(interrupt, 60_000).unref();
     child.on("error", reject);
     child.on("close", (code, signal) => {
       if (timer) clearTimeout(timer);

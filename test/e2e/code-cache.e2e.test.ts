@@ -79,18 +79,41 @@ describe("the code cache of main.cjs (made by hand)", () => {
     expect(cacheDir({ MQ_NO_CODE_CACHE: "", HOME: "/h" }, "linux")).toBe("/h/.cache/mq");
   });
 
-  it("is kept under the name of the command that ran, not of a flag's value before it", () => {
+  it("is kept under the name of the command that ran, or of none (help), for a line whose first word names the command", () => {
     const home = tempDir("mq-code-cache-");
     const dir = join(home, "cache", "mq");
-    // `json` is the first word without a dash, but `config` ran: a `-json` cache would be compiled for config
-    expect(mq(["-o", "json", "config", "list"], home).code).toBe(0);
-    expect(existsSync(dir) ? caches(dir) : []).toEqual([]);
     expect(mq(["config", "list"], home).code).toBe(0);
     expect(caches(dir).map((f) => f.replace(/^.*-/, ""))).toEqual(["config.cache"]);
     // help runs no action: its cache is kept under the word it was named after
     expect(mq(["config", "--help"], home).code).toBe(0);
     expect(mq(["--help"], home).code).toBe(0);
     expect(caches(dir)).toHaveLength(2);
+    // a first word that names no command fails: no cache
+    expect(mq(["lgos"], home).code).toBe(2);
+    expect(caches(dir)).toHaveLength(2);
+  });
+
+  it("of the lines that start with a flag is one, made by the first that succeeds and used by the others, whatever command runs", () => {
+    const home = tempDir("mq-code-cache-");
+    const dir = join(home, "cache", "mq");
+    // `json` is the first word without a dash, but config runs: the line's first word may be a
+    // flag's value, so the lines that start with a flag share one cache (they kept none, and
+    // compiled main.cjs on every run: most scripted lines, `mq --repo acme/web logs`)
+    const first = mq(["-o", "json", "config", "list"], home);
+    expect(first.code).toBe(0);
+    const [shared] = caches(dir);
+    expect(shared).toMatch(/-flag-first\.cache$/);
+    const compiled = readFileSync(join(dir, shared!));
+    expect(mq(["-o", "json", "config", "list"], home)).toEqual(first);
+    expect(mq(["--color", "never", "config", "list"], home).code).toBe(0);
+    expect(readFileSync(join(dir, shared!)).equals(compiled)).toBe(true);
+    // a first word naming auth, config or completion sets no V8 flags (bin/mq.js): a cache of its own
+    expect(mq(["--offline", "config", "list"], home).code).toBe(0);
+    expect(
+      caches(dir)
+        .map((f) => f.replace(/^.*-flag-first/, "flag-first"))
+        .sort(),
+    ).toEqual(["flag-first-light.cache", "flag-first.cache"]);
   });
 
   it("of a command line without a word (no V8 flags) is not shared with one whose first word is a flag's value (flags set)", () => {
