@@ -49,17 +49,26 @@ code = p.wait()
 print(json.dumps({"code": code, "out": base64.b64encode(bufs[0]).decode(), "err": base64.b64encode(bufs[1]).decode()}))
 `;
 
-export const hasPython = (() => {
+/**
+ * The interpreter python3 names on PATH, as its own path: a version manager's shim (pyenv's is a
+ * bash script that runs some 15 processes to pick the version) is resolved once, not per command.
+ */
+const python = (() => {
   try {
-    execFileSync("python3", ["-c", "import pty, termios"], { stdio: "ignore" });
-    return true;
+    const path = execFileSync("python3", ["-c", "import pty, sys, termios; print(sys.executable)"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    return path.trim() || undefined;
   } catch {
-    return false;
+    return undefined;
   }
 })();
 
+export const hasPython = python !== undefined;
+
 export function runInPty(command: string[], opts: PtyOptions = {}): Promise<PtyResult> {
-  const child = spawn("python3", ["-c", DRIVER, String(opts.rows ?? 40), String(opts.columns ?? 120), ...command], {
+  const child = spawn(python!, ["-c", DRIVER, String(opts.rows ?? 40), String(opts.columns ?? 120), ...command], {
     env: opts.env ?? (process.env as Record<string, string>),
     stdio: ["ignore", "pipe", "pipe"],
   });
