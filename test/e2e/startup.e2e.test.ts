@@ -23,8 +23,8 @@ const ADD_WASM = [
 ];
 
 const PROBE = `
-// \`mq help\`: a run with a command word, the kind bin/mq.js sets its flags for (a bare --help or
-// --version sets none); its exit timer must not end the probe
+// \`mq stats\` (the list of its subcommands): a run of a data command, the kind bin/mq.js sets its
+// flags for (a help page or --version sets none); its exit timer must not end the probe
 process.exit = () => {};
 if (process.env.MQ_BIN_UNDER_TEST) await import(process.env.MQ_BIN_UNDER_TEST);
 const { instance } = await WebAssembly.instantiate(new Uint8Array(${JSON.stringify(ADD_WASM)}));
@@ -41,7 +41,7 @@ process.stdout.write(JSON.stringify({ liftoff: %IsLiftoffFunction(add), turbofan
 function probe(withMq: boolean): { liftoff: boolean; turbofan: boolean } {
   const file = join(tempDir("mq-wasm-tier-"), "probe.mjs");
   writeFileSync(file, PROBE);
-  const r = spawnSync(process.execPath, ["--allow-natives-syntax", file, "help"], {
+  const r = spawnSync(process.execPath, ["--allow-natives-syntax", file, "stats"], {
     env: { PATH: process.env.PATH ?? "", ...(withMq ? { MQ_BIN_UNDER_TEST: MQ_BIN } : {}) },
     encoding: "utf8",
     timeout: 30_000,
@@ -98,7 +98,7 @@ function loadedBy(stderr: string): { loaded: string[]; rest: string; tail: strin
 }
 
 describe("what start-up loads", () => {
-  it("mq auth status and mq --help load no child_process, no node:http, no chunk (no ES module), and build no Intl format (ICU data: 7 MB)", () => {
+  it("mq auth status, mq --help and a command's help page load no child_process, no node:http, no chunk (no ES module), no node:v8, and build no Intl format (ICU data: 7 MB)", () => {
     // counts Intl formats built, runs bin/mq.js, then prints what was loaded (http: node:http, for
     // requests only; a chunk of dist/: an ES module, and Node's ES module loader for it)
     const probe = loadProbe("mq-modules-", {
@@ -109,7 +109,7 @@ for (const name of ["NumberFormat", "DateTimeFormat", "Collator", "PluralRules",
 }`,
       exitLine: ` + "; Intl formats: " + formats`,
     });
-    for (const args of [["--help"], ["auth", "status"], ["logs", "--help"]]) {
+    for (const args of [["--help"], ["auth", "status"], ["logs", "--help"], ["help", "logs"]]) {
       const r = spawnSync(process.execPath, [probe], {
         env: {
           PATH: process.env.PATH ?? "",
@@ -127,6 +127,8 @@ for (const name of ["NumberFormat", "DateTimeFormat", "Collator", "PluralRules",
         args.join(" "),
       ).toEqual([]);
       expect(loaded, args.join(" ")).toContain("dist/main.cjs");
+      // a help page sets no V8 flag (bin/mq.js): node:v8 loads Node's stream modules
+      expect(loaded.filter((u) => u === "node:v8"), args.join(" ")).toEqual([]);
       expect(tail).toBe("; Intl formats: 0");
     }
   });
