@@ -8,8 +8,8 @@
  * import allowed to run back up is named in UPWARD_EXCEPTIONS, with its reason.
  */
 const LAYERS = [
-  // the entry and the command tree
-  ["entry", "^src/(main|cli)\\.ts$"],
+  // the entry and the command tree (with its table of the commands' flag modules)
+  ["entry", "^src/(main|cli|command-flags)\\.ts$"],
   // one folder per command, each private to its command (rule below)
   ["commands", "^src/commands/"],
   // `mq help <topic>`: the help topics beside the commands' own help

@@ -10,13 +10,16 @@ const argv = process.argv.slice(2);
 // The first word without a dash names the command (or is a flag's value: main.cjs says which
 // command ran). None: `mq`, `mq --help`, `mq -h` print the top-level help and run nothing.
 const word = argv.find((a) => !a.startsWith("-"));
-// V8's flags below only for a run that may do heavy work. `mq --help`, auth, config and completion
-// make at most one request (auth login's check) and keep no data, and node:v8 loads Node's stream
-// modules: ~5 ms of CPU on Node 24, a tenth of starting Node. A code cache is made under the same
-// flags as the runs that use it (V8 refuses a cache made under other flags): these commands' runs
-// always run without them.
-const LIGHT_COMMANDS = new Set(["auth", "config", "completion"]);
-const heavy = word !== undefined && !LIGHT_COMMANDS.has(word);
+// V8's flags below only for a run that may do heavy work. `mq --help`, auth, config, completion
+// and help make at most one request (auth login's check) and keep no data, nor does a help page
+// (`mq logs --help`, `-h`), and node:v8 loads Node's stream modules: ~5 ms of CPU on Node 24, a
+// tenth of starting Node. A code cache is made under the same flags as the runs that use it (V8
+// refuses a cache made under other flags): these commands' runs always run without them, and a
+// help page of another command has a cache of its own ("-help"). A flag's value that reads as
+// help (`mq logs --since -h`) only runs that line without the flags.
+const LIGHT_COMMANDS = new Set(["auth", "config", "completion", "help"]);
+const helpPage = argv.includes("--help") || argv.includes("-h");
+const heavy = word !== undefined && !LIGHT_COMMANDS.has(word) && !helpPage;
 const setFlagsFromString = heavy ? require("node:v8").setFlagsFromString : () => {};
 
 // First, before undici compiles its WebAssembly HTTP parser: keep WebAssembly on V8's baseline
@@ -55,11 +58,12 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   // flags come from that word ("-light" when it names auth, config or completion), made by the first
   // that succeeds and used by the others (V8 compiles what it lacks). A first word that names no
   // command fails ("-other"); the word-less runs set no flags; a line that names serve without running
-  // it (`mq help serve`) has no --optimize-for-size: "-no-size-flag" more.
+  // it (`mq logs --repo serve`) has no --optimize-for-size: "-no-size-flag" more.
   const flagFirst = word !== undefined && argv[0].startsWith("-");
   const command = !flagFirst && word !== undefined && /^[a-z]{2,16}$/.test(word) ? word : undefined;
   const sizeFlag = heavy && !optimizeForSize && command !== "serve" ? "-no-size-flag" : "";
-  const named = command !== undefined ? `-${command}` : word === undefined ? "" : "-other";
+  const named =
+    command !== undefined ? `-${command}${helpPage && !LIGHT_COMMANDS.has(command) ? "-help" : ""}` : word === undefined ? "" : "-other";
   const variant = (flagFirst ? `-flag-first${heavy ? "" : "-light"}` : named) + sizeFlag;
   const main = require("./code-cache.js").loadMain({ variant });
   main.exports.run(argv).then((code) => {

@@ -11,14 +11,18 @@
 //   main.cjs loads it at the first import() of one of them (__mqCommands): a run that imports none
 //   (`mq --help`) neither reads nor deserialises the commands' code. Its modules are evaluated on
 //   their first import, as esbuild's own import() of a bundled module is.
+// - dist/flags.cjs: the part of those that the commands' flag modules (FLAGS_TABLE's import()
+//   targets) import, in a file of its own loaded the same way (__mqFlags): a help page (`mq logs
+//   --help`) builds a command's flags and runs nothing, and reading and deserialising the whole
+//   commands' file (700 KB) was a third of what it cost over bare Node on Node 24.
 // - dist/chunks/*.js: the rest (undici, zod, the server, ora), ES modules split by esbuild
 //   (`splitting`), reached only through import(). The server's worker needs an ES module of its own
 //   (`new Worker(import.meta.url)`, with top-level await).
 //
 // Which import() is lazy, and in which file, is decided from the import graph esbuild reports (its
 // metafile), by the rule HEAVY_*: no list of source files, so files may move and commands may be
-// added. A module held by main.cjs or commands.cjs is bundled once: main.cjs registers what others
-// read of it (MODULES_KEY) and the chunks and commands.cjs read it from there (mainModule), so there
+// added. A module held by main.cjs, flags.cjs or commands.cjs is bundled once: main.cjs registers
+// what others read of it (MODULES_KEY) and the other files read it from there (mainModule), so there
 // is one instance of every module (one MqError class, one config cache) whichever file loaded it.
 import * as esbuild from "esbuild";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -31,6 +35,8 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 // MQ_BUILD_OUT: another folder (a test builds into a fresh one to see every file a build writes)
 const OUT = process.env.MQ_BUILD_OUT ? resolve(process.env.MQ_BUILD_OUT) : join(ROOT, "dist");
 const ENTRY = "src/main.ts";
+/** the start-up module whose import() targets are the commands' flag modules (flags.cjs) */
+const FLAGS_TABLE = "src/command-flags.ts";
 
 /**
  * What start-up never loads: an import() whose target reaches one of these (by static imports)
@@ -145,9 +151,9 @@ async function importGraph() {
 }
 
 /**
- * Start-up's modules (main.cjs: src/main.ts's static imports), the commands' modules (commands.cjs:
- * the import() targets that reach nothing heavy, with their static imports), and the import()
- * targets that stay chunks.
+ * Start-up's modules (main.cjs: src/main.ts's static imports), the flag modules with what they
+ * import (flags.cjs), the other commands' modules (commands.cjs: the import() targets that reach
+ * nothing heavy, with their static imports), and the import() targets that stay chunks.
  */
 function partition(graph) {
   const closure = (start) => {
@@ -195,18 +201,29 @@ function partition(graph) {
   for (const m of [...startup, ...commands])
     if (heavy(m) && !HEAVY_FOLDERS.some((f) => m.startsWith(f)))
       throw new Error(`scripts/build.mjs: start-up or a command loads ${m} by a static import`);
-  return { startup, commands, lazy: [...lazy] };
+  // the commands' modules that a flag module reaches: flags.cjs
+  if (!startup.has(FLAGS_TABLE)) throw new Error(`scripts/build.mjs: ${FLAGS_TABLE} is not a module of start-up`);
+  const flags = new Set();
+  for (const target of graph.get(FLAGS_TABLE).dynamics) for (const m of closure(target)) if (commands.has(m)) flags.add(m);
+  for (const m of flags) {
+    commands.delete(m);
+    // flags.cjs has no loader of the other files' modules by import()
+    if (graph.get(m).dynamics.length > 0) throw new Error(`scripts/build.mjs: the flag module ${m} has an import()`);
+  }
+  return { startup, flags, commands, lazy: [...lazy] };
 }
 
 /**
- * In the chunks and in commands.cjs, a module that main.cjs or commands.cjs holds (HELD) is read
- * from main.cjs's registry (one instance), and its key goes into SHARED (main.cjs registers it).
+ * In the chunks, flags.cjs and commands.cjs, a module that another file holds (HELD) is read from
+ * main.cjs's registry (one instance), and its key goes into SHARED: main.cjs registers it, or the
+ * file that holds it exports it (FILE_OF the key: "flags.cjs" or "commands.cjs", an entry of the
+ * registry that loads that file: one entry a file, not one a module, in every start's main.cjs).
  * MAIN: main.cjs from the output file. PACKAGES: a package main.cjs holds is read from it too
  * (commands.cjs: commander); a chunk bundles the packages it imports, as an ES module package
  * read through the registry (CommonJS-shaped) reached an ES module importer in Node's interop,
  * whose default import is the whole exports object (ora's chalk.default).
  */
-function mainModule(held, shared, { main, packages }) {
+function mainModule(held, shared, { main, packages, fileOf }) {
   const registry = `globalThis[Symbol.for(${JSON.stringify(MODULES_KEY)})]`;
   // a worker thread (mq serve's server) has no main.cjs loaded: the chunk loads it there
   const ensure = `if (${registry} === undefined) require(${JSON.stringify(main)});\n`;
@@ -225,12 +242,13 @@ function mainModule(held, shared, { main, packages }) {
         // (the key in pluginData: a stand-in named like commander's esm.mjs would be taken for an ES module)
         return { path: `${key}#registry`, namespace: args.kind === "dynamic-import" ? "mq-main-import" : "mq-main", pluginData: key };
       });
+      const read = (key) => `${registry}${fileOf(key) ? `[${JSON.stringify(fileOf(key))}]` : ""}[${JSON.stringify(key)}]`;
       build.onLoad({ filter: /.*/, namespace: "mq-main-import" }, (args) => ({
-        contents: `${ensure}export const then = (resolve) => resolve(${registry}[${JSON.stringify(args.pluginData)}]);`,
+        contents: `${ensure}export const then = (resolve) => resolve(${read(args.pluginData)});`,
         loader: "js",
       }));
       build.onLoad({ filter: /.*/, namespace: "mq-main" }, (args) => ({
-        contents: `${ensure}module.exports = ${registry}[${JSON.stringify(args.pluginData)}];`,
+        contents: `${ensure}module.exports = ${read(args.pluginData)};`,
         loader: "js",
       }));
     },
@@ -260,19 +278,21 @@ function importTarget(build, args) {
 }
 
 /**
- * In main.cjs, an import() of a module commands.cjs holds reads it from commands.cjs's exports,
- * loading that file first (__mqCommands, MAIN_BANNER), through the same `then` as lazyChunks.
+ * In main.cjs, an import() of a module flags.cjs or commands.cjs holds reads it from that file's
+ * exports, loading the file first (LOADER_OF: the module's loader, __mqFlags or __mqCommands,
+ * bundleLoader), through the same `then` as lazyChunks.
  */
-function lazyCommands(commands) {
+function lazyBundles(loaderOf) {
   return {
-    name: "lazy-commands",
+    name: "lazy-bundles",
     setup(build) {
       build.onResolve({ filter: /.*/ }, async (args) => {
         const key = await importTarget(build, args);
-        return key !== undefined && commands.has(key) ? { path: key, namespace: "mq-commands" } : undefined;
+        const loader = key === undefined ? undefined : loaderOf(key);
+        return loader === undefined ? undefined : { path: key, namespace: "mq-bundle", pluginData: loader };
       });
-      build.onLoad({ filter: /.*/, namespace: "mq-commands" }, (args) => ({
-        contents: `export const then = (resolve, reject) => { let m; try { m = __mqCommands()[${JSON.stringify(args.path)}]; } catch (err) { return reject(err); } resolve(m); };`,
+      build.onLoad({ filter: /.*/, namespace: "mq-bundle" }, (args) => ({
+        contents: `export const then = (resolve, reject) => { let m; try { m = ${args.pluginData}()[${JSON.stringify(args.path)}]; } catch (err) { return reject(err); } resolve(m); };`,
         loader: "js",
       }));
     },
@@ -329,12 +349,12 @@ const SCRIPT_FUNCTION = {
 };
 
 /**
- * main.cjs's __mqCommands: commands.cjs's exports, the file loaded on first use through
+ * main.cjs's LOADER (__mqFlags, __mqCommands): FILE's exports, the file loaded on first use through
  * bin/code-cache.js's loader (its own code cache) or, without it (a worker thread, a test that
  * requires main.cjs), Node's require.
  */
-const commandsLoader = (file) =>
-  `var __mqCommandsExports;var __mqCommands=()=>__mqCommandsExports??=(globalThis[Symbol.for("mq.require")]??require)(require("node:path").join(__dirname,${JSON.stringify(file)}));`;
+const bundleLoader = (loader, file) =>
+  `var ${loader}Exports;var ${loader}=()=>${loader}Exports??=(globalThis[Symbol.for("mq.require")]??require)(require("node:path").join(__dirname,${JSON.stringify(file)}));`;
 
 // a chunk's CommonJS dependencies (undici) need require(), which an ES module lacks
 const CHUNK_BANNER =
@@ -369,7 +389,8 @@ const inputsOf = (result) =>
 const work = mkdtempSync(join(tmpdir(), "mq-build-"));
 try {
   const graph = await importGraph();
-  const { startup, commands, lazy } = partition(graph);
+  const { startup, flags, commands, lazy } = partition(graph);
+  const fileOf = (key) => (flags.has(key) ? "flags.cjs" : commands.has(key) ? "commands.cjs" : undefined);
 
   // the chunks
   const fromChunks = new Set();
@@ -384,7 +405,10 @@ try {
     chunkNames: "chunks/[name]-[hash]",
     banner: { js: CHUNK_BANNER },
     metafile: true,
-    plugins: [packageVersion(), mainModule(new Set([...startup, ...commands]), fromChunks, { main: "../main.cjs", packages: false })],
+    plugins: [
+      packageVersion(),
+      mainModule(new Set([...startup, ...flags, ...commands]), fromChunks, { main: "../main.cjs", packages: false, fileOf }),
+    ],
   });
   const chunkOf = new Map(
     Object.entries(chunks.metafile.outputs).flatMap(([file, o]) =>
@@ -392,55 +416,65 @@ try {
     ),
   );
 
-  // commands.cjs: what main.cjs imports of it, and what the chunks read of it through main.cjs
-  const targets = new Set([...startup].flatMap((m) => graph.get(m)?.dynamics ?? []).filter((t) => commands.has(t)));
-  const exported = [...new Set([...targets, ...[...fromChunks].filter((k) => commands.has(k))])].sort();
+  // commands.cjs and flags.cjs: what main.cjs imports of each, and what the chunks and commands.cjs
+  // read of each through main.cjs (a flag module imports no module of commands.cjs: partition)
+  const targets = new Set([...startup].flatMap((m) => graph.get(m)?.dynamics ?? []));
+  const bundle = async (name, modules, held, read, shared) => {
+    const exported = [...new Set([...targets, ...read].filter((k) => modules.has(k)))].sort();
+    const result = await esbuild.build({
+      ...cjs,
+      stdin: {
+        contents: exported.map((key) => getter("module.exports", key, `require(${JSON.stringify(`./${key}`)})`)).join("\n"),
+        resolveDir: ROOT,
+        sourcefile: `${name}-entry.js`,
+        loader: "js",
+      },
+      outfile: join(work, `${name}.cjs`),
+      banner: { js: SCRIPT_FUNCTION.banner + CJS_BANNER },
+      footer: { js: SCRIPT_FUNCTION.footer },
+      plugins: [packageVersion(), lazyChunks(chunkOf), mainModule(held, shared, { main: "./main.cjs", packages: true, fileOf })],
+    });
+    const strays = inputsOf(result).filter((m) => !modules.has(m) && m !== `${name}-entry.js`);
+    if (strays.length > 0) throw new Error(`scripts/build.mjs: ${name}.cjs holds modules of another file: ${strays.join(", ")}`);
+    const file = withBuildId(result.outputFiles[0].text);
+    const fileName = `${name}-${file.buildId}.cjs`;
+    writeFileSync(join(work, fileName), file.text);
+    return fileName;
+  };
   const fromCommands = new Set();
-  const commandsBuild = await esbuild.build({
-    ...cjs,
-    stdin: {
-      contents: exported.map((key) => getter("module.exports", key, `require(${JSON.stringify(`./${key}`)})`)).join("\n"),
-      resolveDir: ROOT,
-      sourcefile: "commands-entry.js",
-      loader: "js",
-    },
-    outfile: join(work, "commands.cjs"),
-    banner: { js: SCRIPT_FUNCTION.banner + CJS_BANNER },
-    footer: { js: SCRIPT_FUNCTION.footer },
-    plugins: [packageVersion(), lazyChunks(chunkOf), mainModule(startup, fromCommands, { main: "./main.cjs", packages: true })],
-  });
-  const strays = inputsOf(commandsBuild).filter((m) => !commands.has(m) && m !== "commands-entry.js");
-  if (strays.length > 0) throw new Error(`scripts/build.mjs: commands.cjs holds modules of main.cjs: ${strays.join(", ")}`);
-  const commandsFile = withBuildId(commandsBuild.outputFiles[0].text);
-  const commandsName = `commands-${commandsFile.buildId}.cjs`;
-  writeFileSync(join(work, commandsName), commandsFile.text);
+  const commandsName = await bundle("commands", commands, new Set([...startup, ...flags]), fromChunks, fromCommands);
+  const fromFlags = new Set();
+  const flagsName = await bundle("flags", flags, startup, [...fromChunks, ...fromCommands], fromFlags);
 
-  // main.cjs: src/main.ts, and the registry of the modules the chunks and commands.cjs read
+  // main.cjs: src/main.ts, and the registry of the modules the chunks, flags.cjs and commands.cjs read
+  const loaderOf = (key) => ({ "flags.cjs": "__mqFlags", "commands.cjs": "__mqCommands" })[fileOf(key)];
   const entry = [
     `export * from ${JSON.stringify(`./${ENTRY}`)};`,
     `const modules = (globalThis[Symbol.for(${JSON.stringify(MODULES_KEY)})] = {});`,
-    ...[...new Set([...fromChunks, ...fromCommands])]
+    ...[...new Set([...fromChunks, ...fromCommands, ...fromFlags])]
+      .filter((key) => startup.has(key))
       .sort()
-      .map((key) =>
-        getter("modules", key, startup.has(key) ? `require(${JSON.stringify(`./${key}`)})` : `__mqCommands()[${JSON.stringify(key)}]`),
-      ),
+      .map((key) => getter("modules", key, `require(${JSON.stringify(`./${key}`)})`)),
+    getter("modules", "flags.cjs", "__mqFlags()"),
+    getter("modules", "commands.cjs", "__mqCommands()"),
   ].join("\n");
   const main = await esbuild.build({
     ...cjs,
     stdin: { contents: entry, resolveDir: ROOT, sourcefile: "main-entry.js", loader: "js" },
     outfile: join(work, "main.cjs"),
-    banner: { js: SCRIPT_FUNCTION.banner + CJS_BANNER + commandsLoader(commandsName) },
+    banner: { js: SCRIPT_FUNCTION.banner + CJS_BANNER + bundleLoader("__mqFlags", flagsName) + bundleLoader("__mqCommands", commandsName) },
     footer: { js: SCRIPT_FUNCTION.footer },
-    plugins: [packageVersion(), lazyChildProcess(), lazyChunks(chunkOf), lazyCommands(commands)],
+    plugins: [packageVersion(), lazyChildProcess(), lazyChunks(chunkOf), lazyBundles(loaderOf)],
   });
   const inMain = inputsOf(main).filter((m) => !startup.has(m) && m !== "main-entry.js");
   if (inMain.length > 0) throw new Error(`scripts/build.mjs: main.cjs holds modules that are not start-up's: ${inMain.join(", ")}`);
   writeFileSync(join(work, "main.cjs"), withBuildId(main.outputFiles[0].text).text);
 
   // into dist/ without removing what is there (a test run may be spawning mq from it, and an mq
-  // that started before may yet load its commands file): chunks and commands first, main.cjs last
+  // that started before may yet load its commands file): chunks, flags and commands first, main.cjs last
   mkdirSync(join(OUT, "chunks"), { recursive: true });
   cpSync(join(work, "chunks"), join(OUT, "chunks"), { recursive: true });
+  cpSync(join(work, flagsName), join(OUT, flagsName));
   cpSync(join(work, commandsName), join(OUT, commandsName));
   const tmp = join(OUT, `.main.cjs-${process.pid}`);
   cpSync(join(work, "main.cjs"), tmp);

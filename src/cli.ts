@@ -11,33 +11,17 @@ import { fitHelpText } from "./output/help-text.js";
 import { exitCodesText, TOPIC_NAMES } from "./help/topic-names.js";
 import { applyConfigDefaults } from "./config/resolve.js";
 import { TOP_COMMANDS } from "./cmdutil/top-commands.js";
+import { FLAGS } from "./command-flags.js";
 
 const DATA_COMMANDS = new Set(["logs", "stats", "archive", "insights", "prs", "pr", "queue", "why", "wait", "exporter"]);
 
 /**
  * A command's code, loaded at this one boundary: its flag module (NewCmdX, the flags and their
- * checks) when the command line names the command or the whole tree is built, its run module
- * (everything the run needs, imported statically) when the command runs. `mq auth status` then
- * evaluates the auth command's modules only, not the stats endpoints and figures the other
- * commands' flags are made of. test/lazy-imports.test.ts keeps it so.
+ * checks: FLAGS, src/command-flags.ts) when the command line names the command or the whole tree is
+ * built, its run module (everything the run needs, imported statically) when the command runs.
+ * `mq auth status` then evaluates the auth command's modules only, not the stats endpoints and
+ * figures the other commands' flags are made of. test/lazy-imports.test.ts keeps it so.
  */
-const FLAGS = {
-  logs: () => import("./commands/logs/index.js"),
-  stats: () => import("./commands/stats/index.js"),
-  insights: () => import("./commands/insights/index.js"),
-  prs: () => import("./commands/insights/prs.js"),
-  pr: () => import("./commands/insights/pr.js"),
-  queue: () => import("./commands/queue/index.js"),
-  why: () => import("./commands/why/index.js"),
-  wait: () => import("./commands/wait/index.js"),
-  serve: () => import("./commands/serve/index.js"),
-  archive: () => import("./commands/archive/index.js"),
-  exporter: () => import("./commands/exporter/index.js"),
-  auth: () => import("./commands/auth/index.js"),
-  config: () => import("./commands/config/index.js"),
-  completion: () => import("./commands/completion/index.js"),
-};
-
 const RUN = {
   logs: () => import("./commands/logs/run.js"),
   stats: () => import("./commands/stats/run.js"),

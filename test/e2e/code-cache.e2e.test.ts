@@ -131,22 +131,44 @@ describe("the code cache of main.cjs (made by hand)", () => {
     expect(caches(dir)).toHaveLength(2);
   });
 
-  it("of a line that names serve without running it (mq help serve: no --optimize-for-size) is not that of the command's other runs", () => {
+  it("of a line that names serve without running it (mq stats --repo serve: no --optimize-for-size) is not that of the command's other runs", () => {
     const home = tempDir("mq-code-cache-");
     const dir = join(home, "cache", "mq");
-    expect(mq(["help", "logs"], home).code).toBe(0);
-    const [help] = caches(dir);
-    const compiled = readFileSync(join(dir, help!));
-    // the commands' file too (the whole tree: logs's flags), under the same flags as main.cjs
-    const [helpCommands] = commandsCaches(dir);
-    const compiledCommands = readFileSync(join(dir, helpCommands!));
-    expect(mq(["help", "serve"], home).code).toBe(0);
-    expect(mq(["help", "serve"], home).code).toBe(0);
-    expect(mq(["help", "logs"], home).code).toBe(0);
-    expect(readFileSync(join(dir, help!)).equals(compiled)).toBe(true);
-    expect(readFileSync(join(dir, helpCommands!)).equals(compiledCommands)).toBe(true);
+    expect(mq(["stats"], home).code).toBe(0);
+    const [stats] = caches(dir);
+    const compiled = readFileSync(join(dir, stats!));
+    // the commands' file too (stats's flags and its list), under the same flags as main.cjs
+    const [statsCommands] = commandsCaches(dir);
+    const compiledCommands = readFileSync(join(dir, statsCommands!));
+    expect(mq(["stats", "--repo", "serve"], home).code).toBe(0);
+    expect(mq(["stats", "--repo", "serve"], home).code).toBe(0);
+    expect(mq(["stats"], home).code).toBe(0);
+    expect(readFileSync(join(dir, stats!)).equals(compiled)).toBe(true);
+    expect(readFileSync(join(dir, statsCommands!)).equals(compiledCommands)).toBe(true);
     expect(caches(dir)).toHaveLength(2);
     expect(commandsCaches(dir)).toHaveLength(2);
+  });
+
+  it("of a command's help page (no V8 flags) is not that of the command's runs (flags set)", () => {
+    const home = tempDir("mq-code-cache-");
+    const dir = join(home, "cache", "mq");
+    expect(mq(["stats"], home).code).toBe(0);
+    const [stats] = caches(dir);
+    const compiled = readFileSync(join(dir, stats!));
+    for (const args of [
+      ["stats", "--help"],
+      ["stats", "-h"],
+      ["help", "stats"],
+      ["stats", "--help"],
+    ])
+      expect(mq(args, home).code).toBe(0);
+    expect(mq(["stats"], home).code).toBe(0);
+    expect(readFileSync(join(dir, stats!)).equals(compiled)).toBe(true);
+    expect(
+      caches(dir)
+        .map((f) => f.slice(f.indexOf(`-${process.arch}-`) + process.arch.length + 2))
+        .sort(),
+    ).toEqual(["help.cache", "stats-help.cache", "stats.cache"]);
   });
 
   it("is neither written nor read with MQ_NO_CODE_CACHE set", () => {

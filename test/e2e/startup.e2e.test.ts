@@ -23,8 +23,8 @@ const ADD_WASM = [
 ];
 
 const PROBE = `
-// \`mq help\`: a run with a command word, the kind bin/mq.js sets its flags for (a bare --help or
-// --version sets none); its exit timer must not end the probe
+// \`mq stats\` (the list of its subcommands): a run of a data command, the kind bin/mq.js sets its
+// flags for (a help page or --version sets none); its exit timer must not end the probe
 process.exit = () => {};
 if (process.env.MQ_BIN_UNDER_TEST) await import(process.env.MQ_BIN_UNDER_TEST);
 const { instance } = await WebAssembly.instantiate(new Uint8Array(${JSON.stringify(ADD_WASM)}));
@@ -41,7 +41,7 @@ process.stdout.write(JSON.stringify({ liftoff: %IsLiftoffFunction(add), turbofan
 function probe(withMq: boolean): { liftoff: boolean; turbofan: boolean } {
   const file = join(tempDir("mq-wasm-tier-"), "probe.mjs");
   writeFileSync(file, PROBE);
-  const r = spawnSync(process.execPath, ["--allow-natives-syntax", file, "help"], {
+  const r = spawnSync(process.execPath, ["--allow-natives-syntax", file, "stats"], {
     env: { PATH: process.env.PATH ?? "", ...(withMq ? { MQ_BIN_UNDER_TEST: MQ_BIN } : {}) },
     encoding: "utf8",
     timeout: 30_000,
@@ -98,7 +98,7 @@ function loadedBy(stderr: string): { loaded: string[]; rest: string; tail: strin
 }
 
 describe("what start-up loads", () => {
-  it("mq auth status and mq --help load no child_process, no node:http, no chunk (no ES module), and build no Intl format (ICU data: 7 MB)", () => {
+  it("mq auth status, mq --help and a command's help page load no child_process, no node:http, no chunk (no ES module), no node:v8, no command's run code, and build no Intl format (ICU data: 7 MB)", () => {
     // counts Intl formats built, runs bin/mq.js, then prints what was loaded (http: node:http, for
     // requests only; a chunk of dist/: an ES module, and Node's ES module loader for it)
     const probe = loadProbe("mq-modules-", {
@@ -109,7 +109,15 @@ for (const name of ["NumberFormat", "DateTimeFormat", "Collator", "PluralRules",
 }`,
       exitLine: ` + "; Intl formats: " + formats`,
     });
-    for (const args of [["--help"], ["auth", "status"], ["logs", "--help"]]) {
+    // the bundles each reads: a command's help page builds its flags from the flags' file and reads
+    // no command's run code (the commands' file: 500 KB), as \`mq help logs\` does for help's run
+    const bundlesRead: Record<string, string[]> = {
+      "--help": ["dist/main.cjs"],
+      "auth status": ["dist/main.cjs"],
+      "logs --help": ["dist/main.cjs", "dist/flags.cjs"],
+      "help logs": ["dist/main.cjs", "dist/flags.cjs", "dist/commands.cjs"],
+    };
+    for (const args of [["--help"], ["auth", "status"], ["logs", "--help"], ["help", "logs"]]) {
       const r = spawnSync(process.execPath, [probe], {
         env: {
           PATH: process.env.PATH ?? "",
@@ -127,6 +135,13 @@ for (const name of ["NumberFormat", "DateTimeFormat", "Collator", "PluralRules",
         args.join(" "),
       ).toEqual([]);
       expect(loaded, args.join(" ")).toContain("dist/main.cjs");
+      // a help page sets no V8 flag (bin/mq.js): node:v8 loads Node's stream modules
+      expect(
+        loaded.filter((u) => u === "node:v8"),
+        args.join(" "),
+      ).toEqual([]);
+      const bundles = loaded.filter((u) => u.startsWith("dist/")).map((u) => u.replace(/-[0-9a-f]{16}\.cjs$/, ".cjs"));
+      expect(bundles, args.join(" ")).toEqual(bundlesRead[args.join(" ")]);
       expect(tail).toBe("; Intl formats: 0");
     }
   });
@@ -333,13 +348,23 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
       "src/help/topics.ts",
     ])
       expect(modules).not.toContain(held);
-    expect(readFileSync(commandsOf(join(dist, "main.cjs")), "utf8")).toContain('"src/figures/catalogue.ts"(){');
+    // the flag modules and what they import: the flags' file; the commands' runs: the commands' file
+    const flags = readFileSync(bundleOf(join(dist, "main.cjs"), "flags"), "utf8");
+    const commands = readFileSync(bundleOf(join(dist, "main.cjs"), "commands"), "utf8");
+    for (const held of ["src/commands/logs/index.ts", "src/stats/endpoints.ts", "src/figures/catalogue.ts"]) {
+      expect(flags).toContain(`"${held}"(){`);
+      expect(commands).not.toContain(`"${held}"(){`);
+    }
+    for (const held of ["src/commands/stats/run.ts", "src/help/topics.ts"]) {
+      expect(commands).toContain(`"${held}"(){`);
+      expect(flags).not.toContain(`"${held}"(){`);
+    }
   });
 
   it("each CommonJS bundle, evaluated as a script as bin/code-cache.js compiles it, is the function Node's wrapper makes of it; main.cjs holds package.json's version alone", () => {
     // the loader compiles the file as it is: a wrapper joined to the text made a copy of it on the young heap
     const main = join(dist, "main.cjs");
-    for (const file of [main, commandsOf(main)]) {
+    for (const file of [main, bundleOf(main, "flags"), bundleOf(main, "commands")]) {
       const r = spawnSync(
         process.execPath,
         [
@@ -354,14 +379,14 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
     expect(readFileSync(main, "utf8")).toMatch(/"package\.json"\(exports\d*,module\d*\)\{module\d*\.exports=\{version:"[^"]+"\}\}/);
   });
 
-  /** The commands' file `main` loads (dist/commands-*.cjs). */
-  const commandsOf = (main: string): string => {
-    const name = /join\(__dirname,"(commands-[0-9a-f]+\.cjs)"\)/.exec(readFileSync(main, "utf8"))?.[1];
+  /** The flags' or the commands' file `main` loads (dist/flags-*.cjs, dist/commands-*.cjs). */
+  const bundleOf = (main: string, kind: "flags" | "commands"): string => {
+    const name = new RegExp(`join\\(__dirname,"(${kind}-[0-9a-f]+\\.cjs)"\\)`).exec(readFileSync(main, "utf8"))?.[1];
     expect(name).toBeDefined();
     return join(dirname(main), name!);
   };
 
-  /** The chunks `main` and its commands' file reach through static and dynamic imports. */
+  /** The chunks `main`, its flags' and its commands' file reach through static and dynamic imports. */
   const reachable = (main: string): string[] => {
     const chunks = join(dirname(main), "chunks");
     const seen = new Set<string>();
@@ -375,7 +400,8 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
       }
     };
     visit(main);
-    visit(commandsOf(main));
+    visit(bundleOf(main, "flags"));
+    visit(bundleOf(main, "commands"));
     return [...seen].map((f) => f.slice(chunks.length + 1)).sort();
   };
 
@@ -390,7 +416,10 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
       const written = readdirSync(join(out, "chunks")).sort();
       expect(written.length).toBeGreaterThan(5);
       expect(reachable(join(out, "main.cjs"))).toEqual(written);
-      expect(readdirSync(out).sort()).toEqual(["chunks", basename(commandsOf(join(out, "main.cjs"))), "main.cjs"].sort());
+      const main = join(out, "main.cjs");
+      expect(readdirSync(out).sort()).toEqual(
+        ["chunks", basename(bundleOf(main, "flags")), basename(bundleOf(main, "commands")), "main.cjs"].sort(),
+      );
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
@@ -399,24 +428,32 @@ describe("the bundle's start-up path (scripts/build.mjs)", () => {
   it("a chunk takes the modules main.cjs holds from main.cjs (one instance of every module: one MqError class)", () => {
     const files = reachable(join(dist, "main.cjs"));
     const wanted = new Set<string>();
+    // a module of the flags' or the commands' file is read through that file's entry: ["flags.cjs"]["src/..."]
+    const inFiles = new Set<string>();
     for (const f of files)
-      for (const [, key] of readFileSync(join(dist, "chunks", f), "utf8").matchAll(/\[Symbol\.for\("mq\.modules"\)\]\["([^"]+)"\]/g))
-        wanted.add(key!);
-    expect(wanted.size).toBeGreaterThan(5);
+      for (const [, entry, module] of readFileSync(join(dist, "chunks", f), "utf8").matchAll(
+        /\[Symbol\.for\("mq\.modules"\)\]\["([^"]+)"\](?:\["([^"]+)"\])?/g,
+      )) {
+        wanted.add(entry!);
+        if (module !== undefined) inFiles.add(`${entry}:${module}`);
+      }
+    expect(inFiles.size).toBeGreaterThan(0);
+    expect(wanted.size + inFiles.size).toBeGreaterThan(5);
     expect(wanted).toContain("src/errors.ts");
     // what main.cjs registers, each evaluated on first read: every key a chunk reads is there
     const r = spawnSync(
       process.execPath,
       [
         "-e",
-        `require(${JSON.stringify(join(dist, "main.cjs"))}); const m = globalThis[Symbol.for("mq.modules")]; process.stdout.write(JSON.stringify(Object.keys(m)) + "\\n" + typeof m["src/errors.ts"].MqError)`,
+        `require(${JSON.stringify(join(dist, "main.cjs"))}); const m = globalThis[Symbol.for("mq.modules")]; process.stdout.write(JSON.stringify(Object.keys(m)) + "\\n" + typeof m["src/errors.ts"].MqError + "\\n" + JSON.stringify(${JSON.stringify([...inFiles])}.filter((k) => { const [file, key] = k.split(":"); return m[file][key] === undefined; })))`,
       ],
       { encoding: "utf8" },
     );
     expect(r.status, r.stderr).toBe(0);
-    const [keys, type] = r.stdout.split("\n");
+    const [keys, type, missing] = r.stdout.split("\n");
     expect(JSON.parse(keys!)).toEqual(expect.arrayContaining([...wanted]));
     expect(type).toBe("function");
+    expect(JSON.parse(missing!)).toEqual([]);
     // and no chunk bundles a copy of what main.cjs holds
     const defining = [join(dist, "main.cjs"), ...files.map((f) => join(dist, "chunks", f))].filter((f) =>
       /\bMqError=class\b/.test(readFileSync(f, "utf8")),
