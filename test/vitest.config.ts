@@ -66,12 +66,15 @@ export default defineConfig({
     // vitest keeps each file's last duration in node_modules/.vite/vitest/results.json and reads it
     // back without a guard: CI's runs side by side (MQ_TEST_REPORT) would rewrite it at once
     cache: process.env.MQ_TEST_REPORT ? false : undefined,
-    // The fast files of a worker share its module graph (isolate off): loading mq's modules anew for
-    // each file was half the fast half's CPU time. A fast file that replaces a module, and every
-    // end-to-end file, gets a fresh module graph of its own ("own-graph" holds the fast files that
-    // replace a module, "runtime" the end-to-end files of RUNTIME_E2E, "e2e" the others). The
-    // package scripts choose projects by name (--project): a project's own exclude would drop a
-    // command line's --exclude, and `npm test` then ran the end-to-end files too.
+    // The files of a worker share its process and module graph (isolate off): loading mq's modules
+    // anew for each file was half the fast half's CPU time, and a fresh worker for each end-to-end
+    // file (a fork, vitest, the file's modules, mq's code compiled and made hot again in-process)
+    // about 2 CPU-s of each: 12 of them took 84-86 CPU-s in all with a worker each, 56-62 sharing.
+    // Only a fast file that replaces a module gets a fresh graph of its own ("own-graph"; "runtime"
+    // holds the end-to-end files of RUNTIME_E2E, "e2e" the others). So a test that changes state a
+    // module or the process keeps (a cache, a setting, a spy) puts it back, and a file closes what
+    // it started. The package scripts choose projects by name (--project): a project's own exclude
+    // would drop a command line's --exclude, and `npm test` then ran the end-to-end files too.
     projects: [
       {
         test: {
@@ -84,8 +87,10 @@ export default defineConfig({
         },
       },
       { test: { ...common, ...seeded, name: "own-graph", include: mocking } },
-      { test: { ...common, ...seeded, ...spawning, name: "e2e", include: ["test/**/*.e2e.test.ts"], exclude: RUNTIME_E2E } },
-      { test: { ...common, ...spawning, name: "runtime", include: RUNTIME_E2E } },
+      {
+        test: { ...common, ...seeded, ...spawning, name: "e2e", include: ["test/**/*.e2e.test.ts"], exclude: RUNTIME_E2E, isolate: false },
+      },
+      { test: { ...common, ...spawning, name: "runtime", include: RUNTIME_E2E, isolate: false } },
     ],
     // the slowest end-to-end files start first, so that both workers end together (sequencer.ts)
     sequence: { sequencer: SlowFirstSequencer },
