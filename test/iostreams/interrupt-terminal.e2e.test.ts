@@ -54,7 +54,13 @@ function visibleLines(text: string): string[] {
 }
 
 const SPINNER = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /;
-const MESSAGE = [/^mq: interrupted$/, /^[\d,]+ events? (?:was|were) written before this\. To resume:$/, /^ {2}mq logs .* --cursor \S+$/];
+// the resume command names where to go on: the next page's cursor, or, at the first page of one of
+// the window's slices fetched side by side (--all), the end of the window still to fetch (--until)
+const MESSAGE = [
+  /^mq: interrupted$/,
+  /^[\d,]+ events? (?:was|were) written before this\. To resume:$/,
+  /^ {2}mq logs .* --(?:cursor|until) \S+/,
+];
 
 describe.skipIf(!hasScript)("Ctrl-C on a terminal (skipped: util-linux script is missing)", () => {
   it("mq logs --all: at most the line being written, then mq's message and how to resume; exit 130", async () => {
