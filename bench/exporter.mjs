@@ -174,10 +174,10 @@ export async function fleet(h) {
     const cpu = { exporter: cpuSeconds(exp.child.pid), server: cpuSeconds(server.child.pid) - serverBefore };
     const loadAfter = loadNow();
     const backfill = await ask(server.child);
-    // three rounds after the backfill: what a poll costs
+    // three rounds after the backfill (--quick: one): what a poll costs
     let polls = { requests: 0, polls: 0 };
-    while (polls.polls < 3 * count) {
-      await sleep(2_000);
+    while (polls.polls < (quick ? 1 : 3) * count) {
+      await sleep(quick ? 500 : 2_000);
       const more = await ask(server.child);
       polls = { requests: polls.requests + more.requests, polls: polls.polls + more.polls };
     }

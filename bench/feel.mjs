@@ -132,8 +132,10 @@ export async function formatsAndRss(h) {
   const max = Math.max(n, ...sizes);
   const s = await eventServer(h, max);
   // the server turns each event into JSON once, on first use: warm every event before timing
-  h.log("feel: warm-up");
-  ok(await timed("node", ["bench/floor.mjs", s.firstUrl(max), h.TOKEN]), "warm-up");
+  if (h.CFG.warmUp) {
+    h.log("feel: warm-up");
+    ok(await timed("node", ["bench/floor.mjs", s.firstUrl(max), h.TOKEN]), "warm-up");
+  }
 
   const formats = ["ndjson", "json", "csv", "table"];
   // The floors walk page after page, so the format ratios compare mq page after page too
@@ -266,14 +268,15 @@ export async function slices(h) {
     String(parallel),
   ];
   // warm-up: the server simulates the repository on the first request
-  ok(
-    await hashed(
-      "node",
-      [...args(6)].map((a) => (a === since ? iso(Date.parse(h.NOW) - 3600_000) : a)),
-      { env: h.ENV },
-    ),
-    "warm-up",
-  );
+  if (h.CFG.warmUp)
+    ok(
+      await hashed(
+        "node",
+        [...args(6)].map((a) => (a === since ? iso(Date.parse(h.NOW) - 3600_000) : a)),
+        { env: h.ENV },
+      ),
+      "warm-up",
+    );
   const par = [];
   const seq = [];
   let shaPar;

@@ -47,7 +47,9 @@ const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
 export async function queueRows(h) {
   const runs = h.CFG.queueRuns;
-  const server = await startChild("node", [h.BIN, "serve", "--port", "0", "--now", h.NOW, "--days", "8", "--token", h.TOKEN]);
+  // 8 days hold the 7-day lookback; --quick's 2 hold the same queue at NOW
+  const days = String(h.CFG.queueDays);
+  const server = await startChild("node", [h.BIN, "serve", "--port", "0", "--now", h.NOW, "--days", days, "--token", h.TOKEN]);
   h.cleanups.push(server.stop);
   const proxy = await countingProxy(server.url);
   h.cleanups.push(proxy.stop);
@@ -56,7 +58,7 @@ export async function queueRows(h) {
   const once = async (args) => {
     const r = await timed("node", [...base, ...args], { env });
     if (r.code !== 0) throw new Error(`mq ${args.join(" ")}: exit ${r.code}\n${r.stderr ?? ""}`);
-    return { ms: r.ms, requests: proxy.take() };
+    return { ms: r.ms, requests: proxy.take(), first: r.first };
   };
   const logsArgs = ["logs", "--until", h.NOW, "-o", "ndjson", "--limit", "100"];
   const queueArgs = ["queue", "--until", h.NOW, "-o", "ndjson"];
@@ -93,10 +95,8 @@ export async function queueRows(h) {
     `mq queue read ${fmtInt(q.length)} pages, ${fmtInt(sum(q.map((r) => r.bytes)))} bytes (one-page mq logs: ${fmtInt(l.length)} request, ${fmtInt(sum(l.map((r) => r.bytes)))} bytes); ${fmtMs(queueMs)} against ${fmtMs(logsMs)}`,
   );
 
-  // a pull request in the queue at NOW, waited for until --max-wait: its polls find nothing new
-  const listed = await timed("node", [...base, ...queueArgs, "--fields", "pull_request"], { env });
-  proxy.take();
-  const pr = JSON.parse(listed.first).pull_request;
+  // a pull request in the queue at NOW (the first `mq queue` printed), waited for until --max-wait: its polls find nothing new
+  const pr = JSON.parse(queue.at(-1).first).pull_request;
   const since = new Date(Date.parse(h.NOW) - 7 * 86_400_000).toISOString();
   const waitArgs = ["wait", String(pr), "--since", since, "--interval", "0.2", "--max-wait", `${h.CFG.waitSeconds}s`, "-o", "ndjson"];
   const r = await timed("node", [...base, ...waitArgs], { env });

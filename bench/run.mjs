@@ -31,12 +31,14 @@ const ONLY = value("--only")?.split(",");
 const OUT = value("--out");
 const want = (section) => !ONLY || ONLY.includes(section);
 
+// --quick: each measurement once at the smallest size that runs its code, and no warm-up run
 const CFG = QUICK
   ? {
-      startupRuns: 2,
-      startupWarmup: 1,
-      streamEvents: 2_000,
-      smallEvents: 1_000,
+      warmUp: false,
+      startupRuns: 1,
+      startupWarmup: 0,
+      streamEvents: 500,
+      smallEvents: 200,
       streamRuns: 1,
       formatRuns: 1,
       curlRuns: 1,
@@ -47,7 +49,7 @@ const CFG = QUICK
       storeEvents: 5_000,
       storeBaseline: 2_000,
       latencyRequests: 10,
-      rssSizes: [1_000, 2_000],
+      rssSizes: [200, 500],
       sliceDays: 1,
       sliceDelayMs: 100,
       sliceRuns: 1,
@@ -59,9 +61,11 @@ const CFG = QUICK
       exporterSimDays: 1,
       queueRuns: 1,
       queueWarmup: 0,
-      waitSeconds: 2,
+      queueDays: 2,
+      waitSeconds: 1,
     }
   : {
+      warmUp: true,
       startupRuns: 20,
       startupWarmup: 3,
       streamEvents: 100_000,
@@ -88,6 +92,7 @@ const CFG = QUICK
       exporterSimDays: 8,
       queueRuns: 7,
       queueWarmup: 1,
+      queueDays: 8,
       waitSeconds: 5,
     };
 
@@ -278,9 +283,11 @@ async function streaming() {
   const runCurl = async () => check(await timed("bash", ["bench/curl-loop.sh", firstUrl(until), TOKEN]), "curl+jq loop", n, n, 1);
 
   // the server serialises each event once, on first use: every contender then sees a warm server
-  log("streaming: warm-up");
-  await runFloor();
-  await runMq(untilSmall, small);
+  if (CFG.warmUp) {
+    log("streaming: warm-up");
+    await runFloor();
+    await runMq(untilSmall, small);
+  }
 
   const mq = [];
   const floor = [];
@@ -381,19 +388,20 @@ async function concurrency(bundle, endpoints) {
   const summaryArgs = [BIN, "stats", "summary", ...common];
 
   // warm-up: the first request simulates the repository; it also tells which requests summary makes
+  // (without warm-up runs, this run is the first round's summary)
   const before = (await askRequests(server)).length;
-  check(await timed("node", summaryArgs, { env: ENV }), "mq stats summary");
+  const first = check(await timed("node", summaryArgs, { env: ENV }), "mq stats summary");
   const seen = (await askRequests(server)).slice(before);
   const byPath = new Map(endpoints.map((e) => [e.path, e.name]));
   const names = [...new Set(seen.map((u) => byPath.get(u.split("?")[0].split("/").pop())).filter(Boolean))];
   if (names.length === 0) throw new Error(`mq stats summary made no statistics request the harness recognises: ${seen.join(", ")}`);
   const singles = names.map((name) => ({ name, args: [BIN, "stats", name, ...common], times: [] }));
-  for (const s of singles) check(await timed("node", s.args, { env: ENV }), `mq stats ${s.name}`);
+  if (CFG.warmUp) for (const s of singles) check(await timed("node", s.args, { env: ENV }), `mq stats ${s.name}`);
 
   const summary = [];
   for (let i = 0; i < CFG.summaryRuns; i++) {
     log(`concurrency: round ${i + 1}/${CFG.summaryRuns}`);
-    summary.push(check(await timed("node", summaryArgs, { env: ENV }), "mq stats summary").ms);
+    summary.push(i === 0 && !CFG.warmUp ? first.ms : check(await timed("node", summaryArgs, { env: ENV }), "mq stats summary").ms);
     for (const s of singles) s.times.push(check(await timed("node", s.args, { env: ENV }), `mq stats ${s.name}`).ms);
   }
   const slowest = singles.reduce((a, b) => (median(b.times) > median(a.times) ? b : a));
@@ -432,15 +440,17 @@ async function insights() {
   const logsArgs = [BIN, "logs", ...common, "--all", "-o", "ndjson"];
   const insightsArgs = [BIN, "insights", ...common, "--compare", "none", "-o", "ndjson"];
   const rss = () => join(tmp, `rss-${Math.random().toString(36).slice(2)}`);
-  // warm-up: the server simulates the history on the first request
-  const first = check(await timed("node", logsArgs, { env: ENV }), "mq logs --all");
-  const figures = check(await timed("node", insightsArgs, { env: ENV }), "mq insights");
+  // warm-up: the server simulates the history on the first request; every run prints what the first did
+  let first = CFG.warmUp ? check(await timed("node", logsArgs, { env: ENV }), "mq logs --all") : undefined;
+  let figures = CFG.warmUp ? check(await timed("node", insightsArgs, { env: ENV }), "mq insights") : undefined;
   const logs = [];
   const ins = [];
   for (let i = 0; i < CFG.streamRuns; i++) {
     log(`insights: round ${i + 1}/${CFG.streamRuns}`);
-    logs.push(check(await timed("node", logsArgs, { env: ENV, rssFile: rss() }), "mq logs --all", first.lines));
-    ins.push(check(await timed("node", insightsArgs, { env: ENV, rssFile: rss() }), "mq insights", figures.lines));
+    logs.push(check(await timed("node", logsArgs, { env: ENV, rssFile: rss() }), "mq logs --all", first?.lines));
+    ins.push(check(await timed("node", insightsArgs, { env: ENV, rssFile: rss() }), "mq insights", figures?.lines));
+    first ??= logs[0];
+    figures ??= ins[0];
   }
   const ms = (rs) => rs.map((r) => r.ms);
   const ratio = median(ms(ins)) / median(ms(logs));
@@ -552,7 +562,8 @@ async function archiveInsights() {
   const pages = viaApi.stderr.split("\n").filter((l) => l.includes(" GET ")).length;
   const apiArgs = (server) => [BIN, "insights", ...window, "--api-url", server.url, "--no-archive", "-o", "ndjson"];
   const archiveArgs = [BIN, "insights", ...window, "--api-url", remote.url, "--archive", "-o", "ndjson"];
-  const lines = check(await timed("node", archiveArgs, { env }), "mq insights --archive").lines;
+  // every run prints what the first did (a warm-up run, or the first round's)
+  let lines = CFG.warmUp ? check(await timed("node", archiveArgs, { env }), "mq insights --archive").lines : undefined;
   const far = [];
   const near = [];
   const archived = [];
@@ -560,7 +571,9 @@ async function archiveInsights() {
   // interleaved, so that a change in the machine's load falls on all three alike
   for (let i = 0; i < CFG.archiveRuns; i++) {
     log(`archive: round ${i + 1}/${CFG.archiveRuns}`);
-    far.push(check(await timed("node", apiArgs(remote), { env }), "mq insights over the API", lines).ms);
+    const viaRemote = check(await timed("node", apiArgs(remote), { env }), "mq insights over the API", lines);
+    lines ??= viaRemote.lines;
+    far.push(viaRemote.ms);
     archived.push(check(await timed("node", archiveArgs, { env }), "mq insights --archive", lines).ms);
     near.push(check(await timed("node", apiArgs(local), { env }), "mq insights over the loopback API", lines).ms);
     fixed.push(

@@ -16,8 +16,7 @@ const mocking = readdirSync(TEST, { recursive: true, encoding: "utf8" })
 // The end-to-end files whose behaviour depends on the Node runtime that runs mq: start-up and its
 // code cache, signals, a closed or full standard output, the fold helper's worker thread, DuckDB's
 // native addon, the bundle run from anywhere, the proxy through the bundle, the shells' completion.
-// .ci/run runs the whole end-to-end half on Node 24, and these on the system Node and Node 22 as
-// well (`npm run test:runtime`).
+// .ci/run runs the whole end-to-end half on Node 24, and these on the system Node as well (`npm run test:runtime`).
 export const RUNTIME_E2E = [
   "test/e2e/startup.e2e.test.ts",
   "test/e2e/code-cache.e2e.test.ts",

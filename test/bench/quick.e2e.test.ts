@@ -23,12 +23,12 @@ describe("bench --quick", () => {
       "mq --help",
       "mq auth status",
       "mq logs --help",
-      "(a) bash loop: curl + jq -c '.events[]', 2,000 events, 20 pages",
-      "(b) bare undici loop in Node, 2,000 events, 20 pages",
-      "mq logs --all -o ndjson, 2,000 events, 20 pages",
-      "mq logs --all -o ndjson, 1,000 events: peak RSS",
-      "mq logs --all -o ndjson, 2,000 events: peak RSS",
-      "(b) bare undici loop, 2,000 events: peak RSS (for reference)",
+      "(a) bash loop: curl + jq -c '.events[]', 500 events, 5 pages",
+      "(b) bare undici loop in Node, 500 events, 5 pages",
+      "mq logs --all -o ndjson, 500 events, 5 pages",
+      "mq logs --all -o ndjson, 200 events: peak RSS",
+      "mq logs --all -o ndjson, 500 events: peak RSS",
+      "(b) bare undici loop, 500 events: peak RSS (for reference)",
       expect.stringMatching(/^slowest single request: mq stats [a-z-]+ \(\+50 ms server delay\)$/),
       expect.stringMatching(/^mq stats summary \(\d+ requests, \+50 ms each\)$/),
       "/logs page of 100, 2,000 events (baseline)",
@@ -46,17 +46,17 @@ describe("bench --quick", () => {
       "insights --archive vs over the API, 1 day",
       "bare node:http one-page fetch, 100 events (floor)",
       "mq logs, one page of 100 events -o ndjson",
-      "(b) bare undici loop, 2,000 events (floor)",
-      "(h) bare node:http loop, 2,000 events (floor on mq's transport)",
-      "mq logs --all -o ndjson --parallel 1, 2,000 events",
-      "mq logs --all -o json --parallel 1, 2,000 events",
-      "mq logs --all -o csv --parallel 1, 2,000 events",
-      "mq logs --all -o table --parallel 1, 2,000 events",
-      "mq logs --all -o ndjson (default: parallel slices), 2,000 events",
-      "peak RSS -o ndjson: 1,000 → 2,000 events",
-      "peak RSS -o json: 1,000 → 2,000 events",
-      "peak RSS -o csv: 1,000 → 2,000 events",
-      "peak RSS -o table: 1,000 → 2,000 events",
+      "(b) bare undici loop, 500 events (floor)",
+      "(h) bare node:http loop, 500 events (floor on mq's transport)",
+      "mq logs --all -o ndjson --parallel 1, 500 events",
+      "mq logs --all -o json --parallel 1, 500 events",
+      "mq logs --all -o csv --parallel 1, 500 events",
+      "mq logs --all -o table --parallel 1, 500 events",
+      "mq logs --all -o ndjson (default: parallel slices), 500 events",
+      "peak RSS -o ndjson: 200 → 500 events",
+      "peak RSS -o json: 200 → 500 events",
+      "peak RSS -o csv: 200 → 500 events",
+      "peak RSS -o table: 200 → 500 events",
       "mq logs --all, 1 day, +100 ms a request: sequential (--parallel 1)",
       "mq logs --all, 1 day, +100 ms a request: parallel slices (--parallel 6)",
     ]);
@@ -92,6 +92,16 @@ describe("bench --quick", () => {
       expect.stringMatching(
         /^1 simulated repositories \(mq serve --latency 20 --days 1\): scrape of \/metrics \([\d.]+ MB\), both formats$/,
       ),
+    ]);
+    const queue = r.stdout
+      .split("\n")
+      .filter((l) => l.startsWith("| queue |"))
+      .map((l) => l.split(" | ")[1]);
+    expect(queue).toEqual([
+      "one-page `mq logs` (floor)",
+      "`mq queue` (7-day lookback, one repository)",
+      "a `mq wait` poll: its one request, at the proxy",
+      "one-page `mq logs`' request, at the proxy (floor)",
     ]);
     const targets = r.stdout.split("\n").filter((l) => /^- \*\*(met|NOT met|not measured)\*\* — /.test(l));
     // 22 of the other sections (7 of them serve), 6 of issue 18's rows (bench/feel.mjs), 3 of the exporter's (bench/exporter.mjs)
