@@ -28,13 +28,20 @@ const setFlagsFromString = heavy ? require("node:v8").setFlagsFromString : () =>
 // (README, "Performance"). `--no-wasm-tier-up` measured no gain on Node 20 (dynamic tiering ignores it).
 setFlagsFromString("--liftoff-only");
 
-// A client's live data is a few pages (~10 MB), but V8 sized its heap for throughput: a long
-// `mq logs --all` let garbage pile up to a 74 MB heap, peak RSS growing with the window (74 MB at
-// 10k events, 133 MB at 300k, 159 MB at 1M). Favouring size keeps it near flat (68 → 100 MB at
-// 300k in every format) for no measurable CPU (README, "Performance"). Not for `mq serve`, whose
-// heap is its store.
-const optimizeForSize = !argv.includes("serve");
-if (optimizeForSize) setFlagsFromString("--optimize-for-size");
+// A client's live data is a few pages (~10 MB), but V8 sizes its heap for throughput: a long
+// `mq logs --all` let garbage pile up, peak RSS growing with the window (74 MB at 10k events, 133 MB
+// at 300k, 159 MB at 1M). Two bounds keep it near flat (README, "Speed": ≤ 130 MB up to 1M events in
+// every format): the young generation keeps its first size (V8 doubles it while objects survive a
+// collection, as a page in flight does), and the old one may grow a fifth past what a full collection
+// left. --optimize-for-size held RSS as flat and cost a third to a half more CPU: a 30-day walk ran
+// 23 full collections under it, each compacting the heap to give memory back (the walk as CSV: 4.5
+// against 2.9 CPU-s on Node 24, 4.5 against 2.9 on Node 20; bench/RESULTS.md, fifteenth session).
+// Not for `mq serve`, whose heap is its store.
+const boundHeap = !argv.includes("serve");
+if (boundHeap) {
+  setFlagsFromString("--semi-space-growth-factor=1");
+  setFlagsFromString("--heap-growing-percent=20");
+}
 // `mq --version` is what scripts call to check the tool is there: answer it without loading the
 // command tree, so it costs no more than starting Node.
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
@@ -58,13 +65,13 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   // flags come from that word ("-light" when it names auth, config or completion), made by the first
   // that succeeds and used by the others (V8 compiles what it lacks). A first word that names no
   // command fails ("-other"); the word-less runs set no flags; a line that names serve without running
-  // it (`mq logs --repo serve`) has no --optimize-for-size: "-no-size-flag" more.
+  // it (`mq logs --repo serve`) has no heap bounds: "-no-heap-bounds" more.
   const flagFirst = word !== undefined && argv[0].startsWith("-");
   const command = !flagFirst && word !== undefined && /^[a-z]{2,16}$/.test(word) ? word : undefined;
-  const sizeFlag = heavy && !optimizeForSize && command !== "serve" ? "-no-size-flag" : "";
+  const heapFlags = heavy && !boundHeap && command !== "serve" ? "-no-heap-bounds" : "";
   const named =
     command !== undefined ? `-${command}${helpPage && !LIGHT_COMMANDS.has(command) ? "-help" : ""}` : word === undefined ? "" : "-other";
-  const variant = (flagFirst ? `-flag-first${heavy ? "" : "-light"}` : named) + sizeFlag;
+  const variant = (flagFirst ? `-flag-first${heavy ? "" : "-light"}` : named) + heapFlags;
   const main = require("./code-cache.js").loadMain({ variant });
   main.exports.run(argv).then((code) => {
     process.exitCode = code;

@@ -88,7 +88,16 @@ const hasFaketime = (() => {
 })();
 const NO_FAKETIME = "faketime (Debian's package) is not installed: an mq queue line needs mq's clock at the pinned present";
 
-afterAll(() => void servers.forEach((s) => s.kill("SIGINT")));
+// stopped and waited for: a server's CPU is the file's, as its examples' is (MQ_TEST_CPU)
+afterAll(() => Promise.all(servers.map(stop)));
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGINT");
+  });
+}
 
 function serve(args: string[]): Promise<string> {
   const child = spawn("node", [join(root, "bin/mq.js"), "serve", "--port", "0", ...args], {

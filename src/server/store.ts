@@ -111,10 +111,14 @@ export class EventStore {
     }
     const old = this.events;
     const oldT = this.times;
+    const oldJson = this.json;
     const n = old.length + add.length;
     const events: StoredEvent[] = new Array(n);
     const times = new Float64Array(n);
     const ids = new Float64Array(n);
+    // an event's text does not depend on its position: what was written stays (a walk of the log
+    // that reveals new events, or simulates its next day, does not write the events of before again)
+    const json: Array<string | undefined> = new Array(n);
     let i = 0;
     let j = 0;
     for (let p = 0; p < n; p++) {
@@ -128,6 +132,7 @@ export class EventStore {
       if (takeOld) {
         events[p] = old[i]!;
         times[p] = oldT[i]!;
+        json[p] = oldJson[i];
         i++;
       } else {
         events[p] = add[k]!;
@@ -139,7 +144,7 @@ export class EventStore {
     this.events = events;
     this.times = times;
     this.ids = ids;
-    this.json = new Array(n);
+    this.json = json;
     this.typeIndex = this.prIndex = this.baseIndex = undefined;
     this.checkStarts = undefined;
     this.visLo = this.rawLowerBound(this.visFrom);

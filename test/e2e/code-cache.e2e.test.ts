@@ -131,7 +131,7 @@ describe("the code cache of main.cjs (made by hand)", () => {
     expect(caches(dir)).toHaveLength(2);
   });
 
-  it("of a line that names serve without running it (mq stats --repo serve: no --optimize-for-size) is not that of the command's other runs", () => {
+  it("of a line that names serve without running it (mq stats --repo serve: no heap bounds) is not that of the command's other runs", () => {
     const home = tempDir("mq-code-cache-");
     const dir = join(home, "cache", "mq");
     expect(mq(["stats"], home).code).toBe(0);

@@ -3,7 +3,7 @@
 // are kept in test/golden/*.txt, so a change of layout is a visible diff; MQ_UPDATE_GOLDEN=1
 // rewrites them and the README's screens. The data: `mq serve --now ... --seed 0` (the history
 // `--offline` simulates at that instant), and the client's clock pinned to the same instant
-// (test/golden/mq-at.mjs); the shell has MQ_API_URL, MQ_TOKEN and MQ_REPO set, as a configured
+// (test/golden/mq-at.cjs); the shell has MQ_API_URL, MQ_TOKEN and MQ_REPO set, as a configured
 // shell would, so a line reads as typed. The README's lines run as written, `--offline` included.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -55,7 +55,7 @@ beforeAll(async () => {
     MQ_GOLDEN_NOW: NOW,
   };
   // the archive's screens read an archive: one sync of the day before, not captured
-  execFileSync(process.execPath, [join(here, "mq-at.mjs"), "archive", "sync", "--since", "1d"], { env, stdio: "ignore" });
+  execFileSync(process.execPath, [join(here, "mq-at.cjs"), "archive", "sync", "--since", "1d"], { env, stdio: "ignore" });
   terminal = new TmuxTerminal(env);
 }, 120_000);
 
@@ -82,7 +82,7 @@ const captureText = (c: ScreenCapture, columns: number, screen: string) => `$ ${
 const screenOf = (key: string) => screens.get(key) ?? readFileSync(join(here, `${key}.txt`), "utf8").replace(/^.*\n/, "");
 
 async function run(c: ScreenCapture, columns: number) {
-  const mq = [process.execPath, join(here, "mq-at.mjs")].map((s) => `'${s}'`).join(" ");
+  const mq = [process.execPath, join(here, "mq-at.cjs")].map((s) => `'${s}'`).join(" ");
   // `mq` in the line is mq with the pinned clock, wherever it appears (pipes, $(...), &&)
   const script = `trap : INT; mq() { ${mq} "$@"; }; ${c.line}`;
   return terminal!.capture(["sh", "-c", script], { columns, interruptWhen: c.interruptWhen, screenWhen: c.screenWhen });

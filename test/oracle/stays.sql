@@ -1,5 +1,5 @@
 -- A second implementation of the queue stays and their figures, in SQL over the archive's raw
--- events (DuckDB), sharing nothing with src/insights: the oracle of test/oracle/oracle.test.ts.
+-- events (DuckDB), sharing nothing with src/insights: the oracle of test/oracle/oracle.e2e.test.ts.
 -- Written from the definitions of docs/insights.md and `mq help figures`, for the events of both
 -- dialects: the contract's (the bundled server's default) and the real service's (its OpenAPI,
 -- docs/mergify-openapi.json: a check run is its batch_id, a batch's pull requests are under
@@ -15,23 +15,63 @@
 -- event of it carries its queued_at (the enter event's own time when it does not).
 
 -- name: stays
+-- the queue events of the span read; m_NAME is the text (`->>`) of the event's metadata field NAME,
+-- every field the queries use read in one pass (each path read apart parses the event anew)
 CREATE OR REPLACE TEMP TABLE queue_events AS
 SELECT
   id,
   type,
-  pull_request AS pr,
-  epoch_ms(received_at) AS t,
+  pr,
+  t,
   base_ref,
-  json_extract(raw, '$.metadata') AS m
-FROM events
-WHERE repository = getvariable('repo')
-  AND received_at BETWEEN getvariable('read_from') AND getvariable('read_to')
-  AND type LIKE 'action.queue.%';
+  f[1] AS m_queued_at,
+  f[2] AS m_train_car_id,
+  f[3] AS m_batch_id,
+  f[4] AS m_spc_checks_started_at,  -- spc: of speculative_check_pull_request
+  f[5] AS m_spc_checks_ended_at,
+  f[6] AS m_retry_attempt,
+  f[7] AS m_branch,
+  f[8] AS m_queue_name,
+  f[9] AS m_partition_name,
+  f[10] AS m_priority_rule_name,
+  f[11] AS m_session_id,
+  f[12] AS m_merged,
+  f[13] AS m_reason,
+  f[14] AS m_dequeue_code,
+  f[15] AS m_seconds_waiting_for_schedule,
+  f[16] AS m_seconds_waiting_for_freeze,
+  f[17] AS m_bisection_depth,
+  f[18] AS m_pull_request_numbers,
+  f[19] AS m_spc_pull_request_numbers,
+  f[20] AS m_original_batch_pr_numbers
+FROM (
+  SELECT
+    id,
+    type,
+    pull_request AS pr,
+    epoch_ms(received_at) AS t,
+    base_ref,
+    json_extract_string(raw, [
+      '$.metadata.queued_at', '$.metadata.train_car_id', '$.metadata.batch_id',
+      '$.metadata.speculative_check_pull_request.checks_started_at',
+      '$.metadata.speculative_check_pull_request.checks_ended_at', '$.metadata.retry_attempt',
+      '$.metadata.branch', '$.metadata.queue_name', '$.metadata.partition_name',
+      '$.metadata.priority_rule_name', '$.metadata.session_id', '$.metadata.merged',
+      '$.metadata.reason', '$.metadata.dequeue_code', '$.metadata.seconds_waiting_for_schedule',
+      '$.metadata.seconds_waiting_for_freeze', '$.metadata.bisection_depth',
+      '$.metadata.pull_request_numbers', '$.metadata.speculative_check_pull_request.pull_request_numbers',
+      '$.metadata.original_batch_pr_numbers'
+    ]) AS f
+  FROM events
+  WHERE repository = getvariable('repo')
+    AND received_at BETWEEN getvariable('read_from') AND getvariable('read_to')
+    AND type LIKE 'action.queue.%'
+);
 
 CREATE OR REPLACE TEMP TABLE stay_events AS
 SELECT
   *,
-  coalesce(epoch_ms(CAST(m ->> 'queued_at' AS TIMESTAMPTZ)), CASE WHEN type = 'action.queue.enter' THEN t END) AS queued
+  coalesce(epoch_ms(CAST(m_queued_at AS TIMESTAMPTZ)), CASE WHEN type = 'action.queue.enter' THEN t END) AS queued
 FROM queue_events
 WHERE pr IS NOT NULL
   AND type IN ('action.queue.enter', 'action.queue.checks_not_started', 'action.queue.checks_start',
@@ -42,18 +82,17 @@ CREATE OR REPLACE TEMP TABLE runs AS
 SELECT
   pr,
   queued,
-  coalesce(m ->> 'train_car_id', m ->> 'batch_id') AS run,  -- the service sends both, equal
+  coalesce(m_train_car_id, m_batch_id) AS run,  -- the service sends both, equal
   coalesce(
-    arg_max(epoch_ms(CAST(m ->> '$.speculative_check_pull_request.checks_started_at' AS TIMESTAMPTZ)), t)
-      FILTER (WHERE m ->> '$.speculative_check_pull_request.checks_started_at' IS NOT NULL),
+    arg_max(epoch_ms(CAST(m_spc_checks_started_at AS TIMESTAMPTZ)), t)
+      FILTER (WHERE m_spc_checks_started_at IS NOT NULL),
     min(t) FILTER (WHERE type = 'action.queue.checks_start')
   ) AS started,
-  min(coalesce(epoch_ms(CAST(m ->> '$.speculative_check_pull_request.checks_ended_at' AS TIMESTAMPTZ)), t))
+  min(coalesce(epoch_ms(CAST(m_spc_checks_ended_at AS TIMESTAMPTZ)), t))
     FILTER (WHERE type = 'action.queue.checks_end') AS ended,
   bool_or(type = 'action.queue.checks_end') AS ended_event,
-  max(CAST(m ->> 'retry_attempt' AS INTEGER)) FILTER (WHERE type = 'action.queue.checks_end') AS retry_attempt,
-  max(coalesce(json_array_length(m -> 'pull_request_numbers'),
-               json_array_length(m -> '$.speculative_check_pull_request.pull_request_numbers'))) AS batch
+  max(CAST(m_retry_attempt AS INTEGER)) FILTER (WHERE type = 'action.queue.checks_end') AS retry_attempt,
+  max(coalesce(json_array_length(m_pull_request_numbers), json_array_length(m_spc_pull_request_numbers))) AS batch
 FROM stay_events
 WHERE type IN ('action.queue.checks_start', 'action.queue.checks_end')
 GROUP BY ALL;
@@ -65,19 +104,19 @@ WITH
       pr,
       queued,
       -- what names the stay: the newest event that says
-      arg_max(coalesce(base_ref, m ->> 'branch'), t) FILTER (WHERE coalesce(base_ref, m ->> 'branch') IS NOT NULL) AS base_ref,
-      arg_max(m ->> 'queue_name', t) FILTER (WHERE m ->> 'queue_name' IS NOT NULL) AS queue_name,
-      arg_max(m ->> 'partition_name', t) FILTER (WHERE m ->> 'partition_name' IS NOT NULL) AS partition_name,
-      arg_max(m ->> 'priority_rule_name', t) FILTER (WHERE m ->> 'priority_rule_name' IS NOT NULL) AS priority_rule_name,
-      arg_max(m ->> 'session_id', t) FILTER (WHERE m ->> 'session_id' IS NOT NULL) AS session_id,
+      arg_max(coalesce(base_ref, m_branch), t) FILTER (WHERE coalesce(base_ref, m_branch) IS NOT NULL) AS base_ref,
+      arg_max(m_queue_name, t) FILTER (WHERE m_queue_name IS NOT NULL) AS queue_name,
+      arg_max(m_partition_name, t) FILTER (WHERE m_partition_name IS NOT NULL) AS partition_name,
+      arg_max(m_priority_rule_name, t) FILTER (WHERE m_priority_rule_name IS NOT NULL) AS priority_rule_name,
+      arg_max(m_session_id, t) FILTER (WHERE m_session_id IS NOT NULL) AS session_id,
       min(t) FILTER (WHERE type = 'action.queue.enter') AS enter_event_at,
       min(t) FILTER (WHERE type = 'action.queue.merged') AS merged_event_at,
       min(t) FILTER (WHERE type = 'action.queue.leave') AS left_at,
-      arg_min(CAST(m ->> 'merged' AS BOOLEAN), t) FILTER (WHERE type = 'action.queue.leave') AS leave_merged,
-      arg_min(m ->> 'reason', t) FILTER (WHERE type = 'action.queue.leave') AS leave_reason,
-      arg_min(m ->> 'dequeue_code', t) FILTER (WHERE type = 'action.queue.leave') AS leave_code,
-      coalesce(arg_min(CAST(m ->> 'seconds_waiting_for_schedule' AS DOUBLE), t) FILTER (WHERE type = 'action.queue.leave'), 0) AS schedule_s,
-      coalesce(arg_min(CAST(m ->> 'seconds_waiting_for_freeze' AS DOUBLE), t) FILTER (WHERE type = 'action.queue.leave'), 0) AS freeze_s,
+      arg_min(CAST(m_merged AS BOOLEAN), t) FILTER (WHERE type = 'action.queue.leave') AS leave_merged,
+      arg_min(m_reason, t) FILTER (WHERE type = 'action.queue.leave') AS leave_reason,
+      arg_min(m_dequeue_code, t) FILTER (WHERE type = 'action.queue.leave') AS leave_code,
+      coalesce(arg_min(CAST(m_seconds_waiting_for_schedule AS DOUBLE), t) FILTER (WHERE type = 'action.queue.leave'), 0) AS schedule_s,
+      coalesce(arg_min(CAST(m_seconds_waiting_for_freeze AS DOUBLE), t) FILTER (WHERE type = 'action.queue.leave'), 0) AS freeze_s,
       max(t) AS last_t,
       max(id) AS last_id
     FROM stay_events
@@ -188,12 +227,12 @@ WITH
     SELECT s.pr, s.queued, count(*) AS bisections
     FROM queue_events b
     JOIN shaped s
-      ON list_contains(CAST(b.m -> 'original_batch_pr_numbers' AS BIGINT[]), s.pr)
+      ON list_contains(CAST(CAST(b.m_original_batch_pr_numbers AS JSON) AS BIGINT[]), s.pr)
       AND s.queued <= b.t
       AND (s.last_t, s.last_id) > (b.t, b.id)
       AND (s.enter_event_at IS NULL OR s.enter_event_at < b.t)
     WHERE b.type = 'action.queue.batch_bisection_start'
-      AND coalesce(CAST(b.m ->> 'bisection_depth' AS INTEGER), 1) = 1
+      AND coalesce(CAST(b.m_bisection_depth AS INTEGER), 1) = 1
     GROUP BY ALL
   )
 SELECT

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHostileServer, type HostileServer } from "../helpers/hostile-server.js";
 import { hasPython, runInPty } from "../helpers/pty.js";
-import { MQ_BIN } from "../helpers/spawn.js";
+import { codeCacheEnv, MQ_BIN } from "../helpers/spawn.js";
 import { expectNoRawControls, expectNoWorkflowCommands } from "../helpers/terminal-assert.js";
 import { tempDir } from "../helpers/tmp.js";
 
@@ -20,7 +20,7 @@ const SPINNER = /\x1b\[\?(?:25|2026)[lh]|\x1b\[\d*G|\x1b\[\d*K|\x1b\[2K|\x1b\[\d
 
 function env(): Record<string, string> {
   const dir = tempDir("mq-hostile-");
-  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, MQ_CONFIG_DIR: dir, TERM: "xterm-256color" };
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, MQ_CONFIG_DIR: dir, TERM: "xterm-256color", ...codeCacheEnv() };
 }
 
 const CASES: Array<{ name: string; args: string[]; code: number }> = [
