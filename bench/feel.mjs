@@ -98,9 +98,15 @@ const rssFile = (h) => join(h.tmp, `rss-${Math.random().toString(36).slice(2)}`)
 
 // ---------------------------------------------------------------------------------------------
 
-export async function oneshot(h) {
+/** formatsAndRss's server: as many events as its largest window */
+export function formatsServer(h) {
+  return eventServer(h, Math.max(h.CFG.streamEvents, ...h.CFG.rssSizes));
+}
+
+/** `shared`: a server of at least 100 events kept for the next section (--quick); otherwise one of 1,000, stopped after */
+export async function oneshot(h, shared) {
   h.log("feel: one-page mq logs");
-  const s = await eventServer(h, 1000);
+  const s = shared ?? (await eventServer(h, 1000));
   const runs = h.CFG.startupRuns;
   const mq = [];
   const bare = [];
@@ -123,14 +129,15 @@ export async function oneshot(h) {
     ratio <= 1.5,
     `${fmtRatio(ratio)} (${fmtMs(median(mq))} vs ${fmtMs(median(bare))})`,
   );
-  await s.server.stop();
+  if (!shared) await s.server.stop();
 }
 
-export async function formatsAndRss(h) {
+/** `shared`: formatsServer(h), started before (--quick: for oneshot too) */
+export async function formatsAndRss(h, shared) {
   const n = h.CFG.streamEvents;
   const sizes = h.CFG.rssSizes;
   const max = Math.max(n, ...sizes);
-  const s = await eventServer(h, max);
+  const s = shared ?? (await formatsServer(h));
   // the server turns each event into JSON once, on first use: warm every event before timing
   if (h.CFG.warmUp) {
     h.log("feel: warm-up");

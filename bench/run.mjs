@@ -45,7 +45,7 @@ const CFG = QUICK
       curlBudgetMs: 0,
       delayMs: 50,
       summaryRuns: 1,
-      simDays: 2,
+      simDays: 1,
       storeEvents: 5_000,
       storeBaseline: 2_000,
       latencyRequests: 10,
@@ -432,7 +432,8 @@ async function concurrency(bundle, endpoints) {
 
 async function insights() {
   const days = CFG.simDays;
-  log(`insights: ${days} days of the bundled server's history`);
+  const span = days === 1 ? "1 day" : `${days} days`;
+  log(`insights: ${span} of the bundled server's history`);
   const server = await startChild("node", [BIN, "serve", "--port", "0", "--token", TOKEN, "--now", NOW, "--days", String(days)]);
   cleanups.push(server.stop);
   const since = new Date(Date.parse(NOW) - days * 86_400_000).toISOString().replace(".000Z", "Z");
@@ -454,7 +455,7 @@ async function insights() {
   }
   const ms = (rs) => rs.map((r) => r.ms);
   const ratio = median(ms(ins)) / median(ms(logs));
-  row("insights", `(c) mq logs --all -o ndjson, ${days} days, ${fmtInt(first.lines)} events`, ms(logs), {
+  row("insights", `(c) mq logs --all -o ndjson, ${span}, ${fmtInt(first.lines)} events`, ms(logs), {
     baseline: "—",
     ratio: "baseline (c)",
   });
@@ -472,12 +473,12 @@ async function insights() {
     { unit: "KB", baseline: "—", ratio: "–" },
   );
   target(
-    `insights: ${days} days of history no slower than a plain mq logs --all over the same window`,
+    `insights: ${span} of history no slower than a plain mq logs --all over the same window`,
     ratio <= 1,
     `${fmtRatio(ratio)} (${fmtMs(median(ms(ins)))} vs ${fmtMs(median(ms(logs)))})`,
   );
   const peak = median(ins.map((r) => r.rssKB));
-  target(`insights: peak RSS over ${days} days < 150 MB`, peak < 150 * 1024, fmtMB(peak));
+  target(`insights: peak RSS over ${span} < 150 MB`, peak < 150 * 1024, fmtMB(peak));
   notes.push(
     `Insights: \`mq insights\` over the ${days}-day history of acme/web served by \`mq serve --now ${NOW}\`, against \`mq logs --all -o ndjson\` of the same window ` +
       `(${fmtInt(first.lines)} events). Insights walks the log once, asking only for the 8 queue event types, and rebuilds the stays as pages arrive.`,
@@ -791,7 +792,7 @@ async function getTimed(url) {
   return performance.now() - t;
 }
 
-async function serveYear() {
+async function serveYear(shared) {
   const days = QUICK ? 2 : 365;
   const runs = QUICK ? 1 : 3;
   const warmRuns = QUICK ? 3 : 50;
@@ -802,9 +803,11 @@ async function serveYear() {
   const rss = [];
   for (let run = 0; run < runs; run++) {
     log(`serve: --days ${days}, run ${run + 1}/${runs} (the cold query simulates the whole history)`);
-    const server = await startChild("node", [BIN, "serve", "--port", "0", "--days", String(days), "--now", NOW, "--memory-budget", "512"], {
-      timeoutMs: 60_000,
-    });
+    const server =
+      shared ??
+      (await startChild("node", [BIN, "serve", "--port", "0", "--days", String(days), "--now", NOW, "--memory-budget", "512"], {
+        timeoutMs: 60_000,
+      }));
     cleanups.push(server.stop);
     const base = `${server.url}/v1/repos/bench/year${run}`;
     const stats = `${base}/stats/failure_rate?start_at=${start}&end_at=${NOW}`;
@@ -821,7 +824,7 @@ async function serveYear() {
       await getTimed(stats.replace("failure_rate", name));
     }
     rss.push(peakRssKb(server.child.pid));
-    await server.stop();
+    if (!shared) await server.stop();
   }
   const f = median(floor);
   row("serve", `mq serve --days ${days}: warm /logs page of 10 (floor)`, floor, {
@@ -875,7 +878,7 @@ function runLoadClient(config) {
 }
 
 // issue 15: many concurrent clients over many cold repositories while one warm repository is probed
-async function serveLoad() {
+async function serveLoad(shared) {
   const clients = QUICK ? 10 : 200;
   const repos = QUICK ? 2 : 40;
   const requests = QUICK ? 20 : 800;
@@ -883,23 +886,25 @@ async function serveLoad() {
   const days = QUICK ? 2 : 30;
   const budget = 512;
   log(`serve: ${clients} clients over ${repos} repositories (--days ${days}, --memory-budget ${budget})`);
-  const server = await startChild(
-    "node",
-    [
-      BIN,
-      "serve",
-      "--port",
-      "0",
-      "--token",
-      TOKEN,
-      "--now",
-      NOW,
-      "--memory-budget",
-      String(budget),
-      ...(QUICK ? ["--days", String(days)] : []),
-    ],
-    { timeoutMs: 60_000 },
-  );
+  const server =
+    shared ??
+    (await startChild(
+      "node",
+      [
+        BIN,
+        "serve",
+        "--port",
+        "0",
+        "--token",
+        TOKEN,
+        "--now",
+        NOW,
+        "--memory-budget",
+        String(budget),
+        ...(QUICK ? ["--days", String(days)] : []),
+      ],
+      { timeoutMs: 60_000 },
+    ));
   cleanups.push(server.stop);
   const warm = `${server.url}/v1/repos/acme/warm/logs?per_page=10`;
   for (let i = 0; i < 20; i++) await getTimed(warm);
@@ -923,7 +928,7 @@ async function serveLoad() {
   while (loading) busy.push(await getTimed(warm));
   const result = await load;
   const peak = peakRssKb(server.child.pid);
-  await server.stop();
+  if (!shared) await server.stop();
   const ratio = median(busy) / median(idle);
   row("serve", `warm /logs page of 10, idle (baseline)`, idle, { p99: percentile(idle, 99), baseline: "—", ratio: "baseline" });
   row("serve", `warm /logs page of 10 while ${clients} clients ask ${requests} cold requests over ${repos} repositories`, busy, {
@@ -946,17 +951,21 @@ async function serveLoad() {
 }
 
 // issue 15: --days 365, many repositories with windows back to 2000, within the budget
-async function serveYearMany() {
+async function serveYearMany(shared) {
   const count = QUICK ? 2 : 20;
   const days = QUICK ? 2 : 365;
   const budget = 512;
   log(`serve: --days ${days}, ${count} repositories back to 2000 (--memory-budget ${budget})`);
-  const server = await startChild(
-    "node",
-    [BIN, "serve", "--port", "0", "--token", TOKEN, "--now", NOW, "--days", String(days), "--memory-budget", String(budget)],
-    { timeoutMs: 60_000 },
-  );
+  const server =
+    shared ??
+    (await startChild(
+      "node",
+      [BIN, "serve", "--port", "0", "--token", TOKEN, "--now", NOW, "--days", String(days), "--memory-budget", String(budget)],
+      { timeoutMs: 60_000 },
+    ));
   cleanups.push(server.stop);
+  // a server shared with the parts before: its CPU time from here
+  const cpuBefore = shared ? cpuMsOf(server.child.pid) : 0;
   const from = "2000-01-01T00:00:00Z";
   const perRepo = [];
   for (let r = 0; r < count; r++) {
@@ -974,8 +983,8 @@ async function serveYearMany() {
     perRepo.push(performance.now() - t);
   }
   const peak = peakRssKb(server.child.pid);
-  const cpuMs = cpuMsOf(server.child.pid);
-  await server.stop();
+  const cpuMs = cpuMsOf(server.child.pid) - cpuBefore;
+  if (!shared) await server.stop();
   row(
     "serve",
     `--days ${days}: one repository's 4 statistics back to 2000 and its newest and oldest pages (each repository cold)`,
@@ -1053,14 +1062,23 @@ try {
   if (want("insights")) await insights();
   if (want("archive")) await archiveInsights();
   if (want("serve")) {
-    await serveYear();
-    await serveLoad();
-    await serveYearMany();
+    // --quick: the three parts ask for the same server (--days 2, --memory-budget 512): one serves
+    // them all, fresh for serveYear's cold query; its peak RSS is then the largest so far
+    const sharedArgs = ["serve", "--port", "0", "--token", TOKEN, "--now", NOW, "--days", "2", "--memory-budget", "512"];
+    const shared = QUICK ? await startChild("node", [BIN, ...sharedArgs], { timeoutMs: 60_000 }) : undefined;
+    if (shared) cleanups.push(shared.stop);
+    await serveYear(shared);
+    await serveLoad(shared);
+    await serveYearMany(shared);
+    await shared?.stop();
   }
   // issue 18's rows (bench/feel.mjs)
   const h = { BIN, ENV, TOKEN, NOW, tmp, CFG, row, target, notes, cleanups, log, bundle };
-  if (want("oneshot")) await feel.oneshot(h);
-  if (want("formats")) await feel.formatsAndRss(h);
+  // --quick: one server for both (the formats' events; each its own in the full run, 1,000 and 1,000,000 events)
+  const feelServer = QUICK && want("oneshot") && want("formats") ? await feel.formatsServer(h) : undefined;
+  if (want("oneshot")) await feel.oneshot(h, feelServer);
+  if (want("formats")) await feel.formatsAndRss(h, feelServer);
+  await feelServer?.server.stop();
   if (want("slices")) await feel.slices(h);
   // issue 31's rows (bench/exporter.mjs)
   if (want("exporter")) await exporter.fleet(h);
