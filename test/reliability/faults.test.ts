@@ -451,7 +451,9 @@ function scenarios(): void {
         env: { MQ_CONFIG_DIR: "/nonexistent-mq-rel", HOME: "/nonexistent-mq-rel" },
         now: () => new Date("2026-11-20T12:00:00Z"),
       });
-      const code = await main(["--api-url", server.url, "--token", "tok-12345", "--repo", "acme/web", ...ARGS], ctx);
+      // the request's own timeout (30 s by default) is not what this checks, and on a machine at load
+      // 19 reading the 60 MB takes longer
+      const code = await main(["--api-url", server.url, "--token", "tok-12345", "--repo", "acme/web", "--timeout", "300", ...ARGS], ctx);
       expect({ code, stderr: stderr.join("") }).toEqual({ code: 0, stderr: "" });
       expect(newlines).toBe(60);
       expect(partial).toEqual([]);
