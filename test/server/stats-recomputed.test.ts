@@ -9,7 +9,7 @@ const { stats } = srv;
 
 // Each figure recomputed from the events /logs serves for the same window, by the derivations of
 // docs/server.md, without the server's code. The window is one day, so its intervals are the UTC
-// hours (the ladder's own rungs are tested above).
+// hours (the ladder's own rungs: stats.test.ts).
 describe("every statistics endpoint against a figure recomputed from /logs", () => {
   const HOUR = 3_600_000;
   const TYPES = [

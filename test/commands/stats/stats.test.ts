@@ -291,16 +291,7 @@ describe("flag errors: exit 2, one line, nothing sent", () => {
       "--at is not accepted by mq stats summary: it takes --base-ref, --partition, --queue, --priority-rule, --since and --until.",
     ],
   ];
-  for (const [args, message] of cases) {
-    it(`mq stats ${args.join(" ")}`, async () => {
-      const before = fixture.server.requests.length;
-      const { code, out, err } = await mq(["stats", ...args]);
-      expect(err).toBe(`mq: ${message}\n`);
-      expect(code).toBe(2);
-      expect(out).toBe("");
-      expect(fixture.server.requests.length).toBe(before);
-    });
-  }
+  for (const [args, message] of cases) it(`mq stats ${args.join(" ")}`, () => fixture.refuses(["stats", ...args], message));
 });
 
 describe("--chart", () => {
